@@ -1,0 +1,17 @@
+// One add_*_command per subcommand, each in its own file under bench/cli/. A command stores what it will do
+// in `action` when CLI11 selects it; main() runs it and maps exceptions to exit codes (UsageError → 2).
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace mlbench::cli {
+
+using Action = std::function<int()>;
+
+void add_list_command(CLI::App& app, Action& action);
+void add_sysinfo_command(CLI::App& app, Action& action);
+void add_run_command(CLI::App& app, Action& action);
+
+}  // namespace mlbench::cli

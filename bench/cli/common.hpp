@@ -1,0 +1,34 @@
+// What the run-like subcommands share: output/profile flags, running the runner with progress, the summary.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "bench/runner.hpp"
+
+namespace mlbench::cli {
+
+// Flags every run-like subcommand has: -o, --profile, --dry-run, --json.
+struct CommonRunFlags {
+  std::string output;
+  std::string profile = "default";
+  bool dry_run = false;
+  bool json = false;
+};
+void add_common_run_flags(CLI::App& cmd, CommonRunFlags& flags);
+
+// The argv of this process, recorded in reports.
+void set_argv(int argc, char** argv);
+const std::vector<std::string>& argv();
+
+// Runs the given probes with their options: checks -o before anything runs, prints the plan with --dry-run,
+// writes the report, prints the summary table; returns the exit code (0, 1, 130 when interrupted).
+int execute(RunOptions opts, const CommonRunFlags& flags);
+
+// A family subcommand (`mlbench hostmem ...`): one probe, options built from the family's flags.
+int execute_family(const std::string& probe_id, nlohmann::json options, const CommonRunFlags& flags);
+
+}  // namespace mlbench::cli

@@ -1,0 +1,46 @@
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "bench/cli/commands.hpp"
+#include "bench/registry.hpp"
+#include "bench/sysinfo.hpp"
+
+namespace mlbench::cli {
+
+void add_list_command(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand("list", "List every probe and why it is unavailable here, if it is");
+  auto json = std::make_shared<bool>(false);
+  cmd->add_flag("--json", *json, "Machine-readable output on stdout");
+  cmd->callback([&action, json] {
+    action = [json] {
+      auto registry = builtin_registry();
+      auto host = collect_host_info(SysReader("/"));
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& p : registry.all()) {
+        auto info = p->info();
+        auto why = p->unavailable(host);
+        out.push_back({{"id", info.id},
+                       {"description", info.description},
+                       {"requires", info.needs},
+                       {"available", !why.has_value()},
+                       {"reason", why.value_or("")}});
+      }
+      if (*json) {
+        std::cout << out.dump(2) << "\n";
+        return 0;
+      }
+      std::cout << fmt::format("{:<12} {:<11} {}\n", "PROBE", "AVAILABLE", "DESCRIPTION");
+      for (const auto& p : out) {
+        std::cout << fmt::format("{:<12} {:<11} {}\n", p["id"].get<std::string>(),
+                                 p["available"].get<bool>() ? "yes" : "no",
+                                 p["description"].get<std::string>());
+        if (!p["available"].get<bool>())
+          std::cout << fmt::format("{:<24} why: {}\n", "", p["reason"].get<std::string>());
+      }
+      return 0;
+    };
+  });
+}
+
+}  // namespace mlbench::cli

@@ -1,0 +1,57 @@
+#include <fmt/format.h>
+
+#include "bench/cli/commands.hpp"
+#include "bench/cli/common.hpp"
+#include "bench/yaml_json.hpp"
+
+namespace mlbench::cli {
+namespace {
+
+struct RunFlags {
+  CommonRunFlags common;
+  std::vector<std::string> probes;
+  std::string config;
+};
+
+// --config FILE: {profile: quick, probes: [ids], options: {probe.id: {...}}}; the command line wins.
+void apply_config(const std::string& path, RunFlags& flags, RunOptions& opts, bool profile_given) {
+  auto cfg = load_yaml_file(path);
+  if (!cfg.is_object())
+    throw UsageError(fmt::format("{}: expected a mapping with profile/probes/options", path));
+  for (const auto& [key, _] : cfg.items()) {
+    if (key != "profile" && key != "probes" && key != "options") {
+      throw UsageError(fmt::format("{}: unknown key '{}' (allowed: profile, probes, options)", path, key));
+    }
+  }
+  if (cfg.contains("profile") && !profile_given) flags.common.profile = cfg["profile"].get<std::string>();
+  if (cfg.contains("probes") && flags.probes.empty()) {
+    if (!cfg["probes"].is_array())
+      throw UsageError(fmt::format("{}: 'probes' must be a list of probe ids", path));
+    for (const auto& p : cfg["probes"]) opts.probe_ids.push_back(p.get<std::string>());
+  }
+  if (cfg.contains("options")) {
+    if (!cfg["options"].is_object())
+      throw UsageError(fmt::format("{}: 'options' must map probe ids to options", path));
+    opts.probe_options = cfg["options"];
+  }
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand("run", "Run the probes of a profile (all available probes by default)");
+  auto flags = std::make_shared<RunFlags>();
+  add_common_run_flags(*cmd, flags->common);
+  cmd->add_option("--probe", flags->probes, "Run only this probe (repeatable); see `mlbench list`");
+  cmd->add_option("--config", flags->config, "YAML file: profile, probes and per-probe options");
+  cmd->callback([&action, flags, cmd] {
+    action = [flags, cmd] {
+      RunOptions opts;
+      opts.probe_ids = flags->probes;
+      if (!flags->config.empty()) apply_config(flags->config, *flags, opts, cmd->count("--profile") > 0);
+      return execute(std::move(opts), flags->common);
+    };
+  });
+}
+
+}  // namespace mlbench::cli

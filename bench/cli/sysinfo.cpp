@@ -1,0 +1,31 @@
+#include <iostream>
+
+#include "bench/cli/commands.hpp"
+#include "bench/sysinfo.hpp"
+#include "reports/summary.hpp"
+
+namespace mlbench::cli {
+
+void add_sysinfo_command(CLI::App& app, Action& action) {
+  auto* cmd =
+      app.add_subcommand("sysinfo", "Print the host inventory (CPU, NUMA, memory, drives, NICs, GPUs)");
+  auto json = std::make_shared<bool>(false);
+  auto root = std::make_shared<std::string>("/");
+  cmd->add_flag("--json", *json, "Machine-readable output on stdout");
+  cmd->add_option("--root", *root, "Read /sys and /proc under this folder (for fixture trees)")
+      ->capture_default_str();
+  cmd->callback([&action, json, root] {
+    action = [json, root] {
+      bool real = *root == "/";
+      auto host = collect_host_info(SysReader(*root), real);
+      if (*json) {
+        std::cout << host.dump(2) << "\n";
+      } else {
+        print_host(std::cout, host);
+      }
+      return 0;
+    };
+  });
+}
+
+}  // namespace mlbench::cli

@@ -1,0 +1,79 @@
+// The probe seam. A probe is one measurable capability (gpu.gemm, storage.io, host.membw, ...).
+//
+// Adding a probe = one source file (or a folder for a family), one line in bench/builtin_probes.cpp and one
+// CMake entry. A probe never prints and never exits: plan() throws UsageError for bad options (before
+// anything runs), run() throws Error on failure or Skipped when a case cannot run here; the runner owns
+// try/catch, the time budget, progress and the report. The first metric a result carries is its headline
+// (summary tables show it).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench/error.hpp"
+#include "reports/report.hpp"
+
+namespace mlbench {
+
+enum class Profile { quick, standard, full };  // "quick", "default", "full"
+std::string_view to_string(Profile p);
+Profile profile_from_string(std::string_view s);  // throws UsageError
+
+// Thrown by Probe::run when a case cannot run on this machine (no GPU, FP8 below sm_89, no permission, ...).
+class Skipped : public Error {
+ public:
+  using Error::Error;
+};
+
+struct ProbeInfo {
+  std::string id;           // stable dotted id
+  std::string description;  // one line
+  std::string needs;        // what it needs, in words ("a CUDA GPU", "io_uring or psync", ...)
+};
+
+// One unit of work the runner times and reports. `params` becomes the result's identity.
+struct Case {
+  std::string label;  // short human label for progress ("bf16 8192x8192x8192")
+  Json params = Json::object();
+  Json config = Json::object();  // settings that are not identity (runtime, paths, ...)
+  double estimate_s = 1.0;       // expected wall time, for the ETA and the default budget
+};
+
+struct PlanContext {
+  Profile profile = Profile::standard;
+  const Json& host;     // inventory (bench/sysinfo.hpp)
+  const Json& options;  // this probe's options: from --config (options.<id>) or the family subcommand's flags
+};
+
+struct RunContext {
+  const Json& host;
+  std::chrono::steady_clock::time_point deadline;  // the case's time budget ends here
+  const std::atomic<bool>& stop;                   // set by SIGINT/SIGTERM
+
+  bool stopping() const { return stop.load(std::memory_order_relaxed); }
+  void check_interrupted() const {
+    if (stopping()) throw Interrupted();
+  }
+  double seconds_left() const;
+  // A result for this case with probe id and params filled in, status ok.
+  Result make_result(std::string_view probe, const Case& c) const;
+};
+
+class Probe {
+ public:
+  virtual ~Probe() = default;
+  virtual ProbeInfo info() const = 0;
+  // Why this probe cannot run on this machine at all (no GPU, built without CUDA), or nullopt.
+  virtual std::optional<std::string> unavailable(const Json& host) const = 0;
+  // The cases for this profile, options and machine; throws UsageError for bad options.
+  virtual std::vector<Case> plan(const PlanContext& ctx) const = 0;
+  // Measures one case. Usually one result; several when a case yields per-target or per-device results.
+  virtual std::vector<Result> run(const Case& c, RunContext& ctx) = 0;
+};
+
+}  // namespace mlbench

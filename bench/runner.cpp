@@ -1,0 +1,148 @@
+#include "bench/runner.hpp"
+
+#include <chrono>
+#include <ctime>
+
+#include <fmt/format.h>
+
+namespace mlbench {
+namespace {
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace
+
+std::atomic<bool>& stop_flag() {
+  static std::atomic<bool> flag{false};
+  return flag;
+}
+
+std::vector<PlannedCase> Runner::plan(const RunOptions& opts, std::vector<Result>& skipped) const {
+  std::vector<Probe*> selected;
+  if (opts.probe_ids.empty()) {
+    for (const auto& p : registry_.all()) selected.push_back(p.get());
+  } else {
+    for (const auto& id : opts.probe_ids) {
+      Probe* p = registry_.find(id);
+      if (p == nullptr) {
+        throw UsageError(fmt::format("unknown probe '{}'; known probes: {}", id, join(registry_.ids())));
+      }
+      selected.push_back(p);
+    }
+  }
+  for (const auto& [id, _] : opts.probe_options.items()) {
+    if (registry_.find(id) == nullptr) {
+      throw UsageError(
+          fmt::format("options given for unknown probe '{}'; known probes: {}", id, join(registry_.ids())));
+    }
+  }
+  std::vector<PlannedCase> cases;
+  for (Probe* p : selected) {
+    auto info = p->info();
+    if (auto why = p->unavailable(host_)) {
+      Result r;
+      r.probe = info.id;
+      r.status = Status::skipped;
+      r.reason = *why;
+      skipped.push_back(std::move(r));
+      continue;
+    }
+    Json options = opts.probe_options.value(info.id, Json::object());
+    PlanContext ctx{opts.profile, host_, options};
+    try {
+      for (auto& c : p->plan(ctx)) cases.push_back({p, std::move(c)});
+    } catch (const UsageError& e) {
+      throw UsageError(fmt::format("{}: {}", info.id, e.what()));
+    }
+  }
+  return cases;
+}
+
+Report Runner::run(const RunOptions& opts, const std::function<void(const ProgressEvent&)>& progress) {
+  using Clock = std::chrono::steady_clock;
+  Report report;
+  report.tool = tool_info();
+  report.host = host_;
+  std::vector<Result> skipped;
+  auto cases = plan(opts, skipped);
+  report.results = std::move(skipped);
+  report.run = Json{{"started_utc", utc_now()},
+                    {"duration_s", 0.0},
+                    {"argv", opts.argv},
+                    {"profile", to_string(opts.profile)},
+                    {"options", opts.probe_options},
+                    {"interrupted", false}};
+
+  double total_estimate = 0;
+  for (const auto& pc : cases) total_estimate += pc.c.estimate_s;
+  auto start = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  auto save = [&] {
+    report.run["duration_s"] = elapsed();
+    if (opts.output) write_report(*opts.output, report);
+  };
+  save();
+
+  double done_estimate = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    if (stop_flag().load()) {
+      interrupted_ = true;
+      break;
+    }
+    auto& [probe, c] = cases[i];
+    auto id = probe->info().id;
+    if (progress) {
+      double e = elapsed();
+      double scale = done_estimate > 0 ? e / done_estimate : 1.0;
+      progress({i + 1, cases.size(), id, c.label, e, (total_estimate - done_estimate) * scale});
+    }
+    double budget = std::max(opts.min_budget_s, c.estimate_s * opts.budget_scale);
+    RunContext ctx{
+        host_,
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget)),
+        stop_flag()};
+    std::vector<Result> results;
+    try {
+      results = probe->run(c, ctx);
+    } catch (const Interrupted&) {
+      interrupted_ = true;
+      break;
+    } catch (const Skipped& e) {
+      results = {ctx.make_result(id, c)};
+      results[0].status = Status::skipped;
+      results[0].reason = e.what();
+    } catch (const std::exception& e) {
+      results = {ctx.make_result(id, c)};
+      results[0].status = Status::failed;
+      results[0].reason = e.what();
+    }
+    for (auto& r : results) report.results.push_back(std::move(r));
+    done_estimate += c.estimate_s;
+    save();
+  }
+  report.run["interrupted"] = interrupted_;
+  save();
+  return report;
+}
+
+int exit_code_for(const Report& report) {
+  for (const auto& r : report.results) {
+    if (r.status == Status::failed || r.status == Status::incorrect) return 1;
+  }
+  return 0;
+}
+
+}  // namespace mlbench

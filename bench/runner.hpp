@@ -1,0 +1,63 @@
+// The runner: plans every selected probe's cases (all option errors surface before anything runs), checks
+// availability, runs each case inside try/catch with its time budget, fills statuses, drives progress and
+// (re)writes the report after every case so that an interrupted run still leaves a valid report.
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/registry.hpp"
+
+namespace mlbench {
+
+struct RunOptions {
+  Profile profile = Profile::standard;
+  std::vector<std::string> probe_ids;   // empty: every registered probe
+  Json probe_options = Json::object();  // {"storage.io": {...}, "host.membw": {...}}
+  std::optional<std::filesystem::path> output;
+  std::vector<std::string> argv;
+  double budget_scale = 3.0;  // a case may run budget_scale × its estimate (and at least min_budget_s)
+  double min_budget_s = 30.0;
+};
+
+struct ProgressEvent {
+  std::size_t index = 0, total = 0;  // 1-based case index
+  std::string probe, label;
+  double elapsed_s = 0, eta_s = 0;
+};
+
+// The process-wide stop flag set by SIGINT/SIGTERM (bench/signals.hpp installs the handlers).
+std::atomic<bool>& stop_flag();
+
+struct PlannedCase {
+  Probe* probe;
+  Case c;
+};
+
+class Runner {
+ public:
+  Runner(const Registry& registry, Json host) : registry_(registry), host_(std::move(host)) {}
+
+  // Plans the selected probes. Throws UsageError for an unknown probe id or bad options. Unavailable probes
+  // yield one skipped result each (in `skipped`).
+  std::vector<PlannedCase> plan(const RunOptions& opts, std::vector<Result>& skipped) const;
+
+  // Plans and runs; the report is written to opts.output after each case when set.
+  Report run(const RunOptions& opts, const std::function<void(const ProgressEvent&)>& progress = {});
+
+  bool interrupted() const { return interrupted_; }
+
+ private:
+  const Registry& registry_;
+  Json host_;
+  bool interrupted_ = false;
+};
+
+// 0 when every result is ok or skipped, 1 when one failed or was incorrect.
+int exit_code_for(const Report& report);
+
+}  // namespace mlbench

@@ -1,0 +1,86 @@
+#include "bench/units.hpp"
+
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "bench/error.hpp"
+
+namespace mlbench {
+namespace {
+
+// Splits "128k" into 128 and "k"; throws when there is no leading non-negative number.
+std::pair<double, std::string> split_number(std::string_view text, std::string_view what) {
+  std::size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+  double value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + i, value);
+  if (i == 0 || ec != std::errc() || ptr != text.data() + i || !std::isfinite(value)) {
+    throw UsageError(
+        fmt::format("{}: '{}' is not a valid number (examples: 4k, 128k, 1M, 2G, 5s, 2m)", what, text));
+  }
+  std::string suffix(text.substr(i));
+  for (auto& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return {value, suffix};
+}
+
+}  // namespace
+
+std::uint64_t parse_size(std::string_view text, std::string_view what) {
+  auto [value, suffix] = split_number(text, what);
+  if (!suffix.empty() && suffix.back() == 'b') suffix.pop_back();
+  if (!suffix.empty() && suffix.back() == 'i') suffix.pop_back();
+  double mult = 1;
+  if (suffix == "k") {
+    mult = 1024.0;
+  } else if (suffix == "m") {
+    mult = 1024.0 * 1024;
+  } else if (suffix == "g") {
+    mult = 1024.0 * 1024 * 1024;
+  } else if (suffix == "t") {
+    mult = 1024.0 * 1024 * 1024 * 1024;
+  } else if (!suffix.empty()) {
+    throw UsageError(
+        fmt::format("{}: unknown size suffix in '{}' (use k, M, G or T: binary multiples)", what, text));
+  }
+  double bytes = value * mult;
+  if (bytes >= 1.8e19 || bytes != std::floor(bytes)) {
+    throw UsageError(fmt::format("{}: '{}' is not a whole number of bytes", what, text));
+  }
+  return static_cast<std::uint64_t>(bytes);
+}
+
+double parse_duration(std::string_view text, std::string_view what) {
+  auto [value, suffix] = split_number(text, what);
+  if (suffix.empty() || suffix == "s") return value;
+  if (suffix == "ms") return value / 1e3;
+  if (suffix == "us") return value / 1e6;
+  if (suffix == "m") return value * 60;
+  if (suffix == "h") return value * 3600;
+  throw UsageError(fmt::format("{}: unknown time suffix in '{}' (use us, ms, s, m or h)", what, text));
+}
+
+std::string format_bytes(double bytes) {
+  static constexpr std::array<const char*, 6> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  std::size_t u = 0;
+  while (std::fabs(bytes) >= 1024 && u + 1 < kUnits.size()) {
+    bytes /= 1024;
+    ++u;
+  }
+  return u == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.2f} {}", bytes, kUnits[u]);
+}
+
+std::string format_rate(double value, std::string_view unit) {
+  static constexpr std::array<const char*, 6> kPrefixes = {"", "k", "M", "G", "T", "P"};
+  std::size_t p = 0;
+  while (std::fabs(value) >= 1000 && p + 1 < kPrefixes.size()) {
+    value /= 1000;
+    ++p;
+  }
+  return fmt::format("{:.3g} {}{}", value, kPrefixes[p], unit);
+}
+
+}  // namespace mlbench

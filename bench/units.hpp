@@ -1,0 +1,22 @@
+// Parsing of sizes and durations given by users, and human formatting for writers.
+//
+// Sizes follow fio: a plain number is bytes, suffixes k/K, m/M, g/G, t/T (optionally followed by "i" and/or
+// "b"/"B") are binary multiples (4k = 4096). Durations: a plain number is seconds; suffixes us, ms, s, m, h.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace mlbench {
+
+// Throws UsageError naming `what` (e.g. "--bs") on a malformed or negative value.
+std::uint64_t parse_size(std::string_view text, std::string_view what);
+double parse_duration(std::string_view text, std::string_view what);
+
+// "1.50 GiB", "512 B" — binary units for capacities.
+std::string format_bytes(double bytes);
+// "12.3 GB/s" — decimal units for rates (reports store B/s, writers convert).
+std::string format_rate(double value, std::string_view unit);
+
+}  // namespace mlbench

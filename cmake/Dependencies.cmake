@@ -1,0 +1,116 @@
+# Dependency detection. Required libraries come from the system (Debian packages); optional backends are
+# detected, reported in the configure summary and recorded as MLBENCH_HAS_* in the generated config header.
+# Extra search prefixes (a private prefix of unpacked .deb files, Python wheel folders nvidia/*/) can be given
+# in MLBENCH_EXTRA_PREFIXES (a CMake list).
+
+set(MLBENCH_EXTRA_PREFIXES "" CACHE STRING "Extra prefixes searched for headers and libraries")
+list(APPEND CMAKE_PREFIX_PATH ${MLBENCH_EXTRA_PREFIXES})
+
+find_package(fmt REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(yaml-cpp REQUIRED)
+find_package(GTest REQUIRED)
+find_package(benchmark REQUIRED)
+find_package(Threads REQUIRED)
+find_package(PkgConfig REQUIRED)
+
+# yaml-cpp 0.7 exports the target "yaml-cpp"; newer releases add the namespaced "yaml-cpp::yaml-cpp".
+if(NOT TARGET yaml-cpp::yaml-cpp)
+  add_library(yaml-cpp::yaml-cpp ALIAS yaml-cpp)
+endif()
+
+foreach(feature CUDA CUDNN NCCL URING XLSX MPI BLKID)
+  set(MLBENCH_HAS_${feature} 0)
+  set(MLBENCH_${feature}_DETAIL "")
+endforeach()
+
+# --- CUDA toolkit (nvcc, cudart, cuBLASLt) -------------------------------------------------------------------
+if(MLBENCH_ENABLE_CUDA)
+  include(CheckLanguage)
+  if(NOT DEFINED CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX} AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    # Explicit architectures (never "native": configure must work without a GPU): Ampere, Hopper, Blackwell
+    # data-centre parts as SASS, plus PTX of the newest for forward compatibility.
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 80-real 90-real 100-real 100-virtual)
+    endif()
+    enable_language(CUDA)
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    find_package(CUDAToolkit)
+    if(CUDAToolkit_FOUND AND TARGET CUDA::cublasLt AND TARGET CUDA::cudart)
+      set(MLBENCH_HAS_CUDA 1)
+      set(MLBENCH_CUDA_DETAIL "(CUDA ${CUDAToolkit_VERSION}, archs ${CMAKE_CUDA_ARCHITECTURES})")
+    else()
+      set(MLBENCH_CUDA_DETAIL "(nvcc found but cudart/cuBLASLt missing)")
+    endif()
+  else()
+    set(MLBENCH_CUDA_DETAIL "(no nvcc found)")
+  endif()
+else()
+  set(MLBENCH_CUDA_DETAIL "(disabled)")
+endif()
+
+# Looks for a library shipped beside the CUDA toolkit, in a Debian prefix or in Python wheel folders.
+function(mlbench_find_cuda_lib feature header lib)
+  set(hints ${CUDAToolkit_INCLUDE_DIRS} ${CUDAToolkit_LIBRARY_DIR} ${MLBENCH_EXTRA_PREFIXES})
+  foreach(prefix ${MLBENCH_EXTRA_PREFIXES})
+    file(GLOB wheel_dirs "${prefix}/nvidia/*")
+    list(APPEND hints ${wheel_dirs})
+  endforeach()
+  find_path(MLBENCH_${feature}_INCLUDE_DIR ${header} HINTS ${hints} PATH_SUFFIXES include)
+  find_library(MLBENCH_${feature}_LIBRARY NAMES ${lib} ${lib}.so.9 ${lib}.so.2 HINTS ${hints}
+               PATH_SUFFIXES lib lib64 lib/x86_64-linux-gnu)
+  if(MLBENCH_${feature}_INCLUDE_DIR AND MLBENCH_${feature}_LIBRARY)
+    add_library(mlbench::${lib} UNKNOWN IMPORTED)
+    set_target_properties(mlbench::${lib} PROPERTIES IMPORTED_LOCATION ${MLBENCH_${feature}_LIBRARY}
+                                                     INTERFACE_INCLUDE_DIRECTORIES ${MLBENCH_${feature}_INCLUDE_DIR})
+    set(MLBENCH_HAS_${feature} 1 PARENT_SCOPE)
+    set(MLBENCH_${feature}_DETAIL "(${MLBENCH_${feature}_LIBRARY})" PARENT_SCOPE)
+  else()
+    set(MLBENCH_${feature}_DETAIL "(${header} or lib${lib} not found)" PARENT_SCOPE)
+  endif()
+endfunction()
+
+if(MLBENCH_HAS_CUDA AND MLBENCH_ENABLE_CUDNN)
+  mlbench_find_cuda_lib(CUDNN cudnn.h cudnn)
+endif()
+if(MLBENCH_HAS_CUDA AND MLBENCH_ENABLE_NCCL)
+  mlbench_find_cuda_lib(NCCL nccl.h nccl)
+endif()
+
+# --- liburing, libxlsxwriter, libblkid (pkg-config) ------------------------------------------------------------
+if(MLBENCH_ENABLE_URING)
+  pkg_check_modules(URING IMPORTED_TARGET liburing)
+  if(URING_FOUND)
+    set(MLBENCH_HAS_URING 1)
+    set(MLBENCH_URING_DETAIL "(liburing ${URING_VERSION})")
+  endif()
+endif()
+if(MLBENCH_ENABLE_XLSX)
+  pkg_check_modules(XLSX IMPORTED_TARGET xlsxwriter)
+  if(XLSX_FOUND)
+    set(MLBENCH_HAS_XLSX 1)
+    set(MLBENCH_XLSX_DETAIL "(libxlsxwriter ${XLSX_VERSION})")
+  endif()
+endif()
+if(MLBENCH_ENABLE_BLKID)
+  pkg_check_modules(BLKID IMPORTED_TARGET blkid)
+  if(BLKID_FOUND)
+    set(MLBENCH_HAS_BLKID 1)
+    set(MLBENCH_BLKID_DETAIL "(libblkid ${BLKID_VERSION})")
+  endif()
+endif()
+
+# --- MPI ------------------------------------------------------------------------------------------------------
+if(MLBENCH_ENABLE_MPI)
+  find_package(MPI COMPONENTS CXX QUIET)
+  if(MPI_CXX_FOUND)
+    set(MLBENCH_HAS_MPI 1)
+    set(MLBENCH_MPI_DETAIL "(MPI ${MPI_CXX_VERSION})")
+  endif()
+endif()

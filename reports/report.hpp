@@ -1,0 +1,89 @@
+// The report model: what every run writes and every compare/check/size reads.
+//
+// Raw work and seconds are stored; rates are derived; units are SI with an explicit `unit` field and are only
+// converted by writers. `params` is a result's identity for compare (probe + params), so a probe must put
+// everything that changes the meaning of its numbers there, and nothing that does not (e.g. the chosen
+// algorithm goes to `info`). Schema: reports/report.schema.json.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/stats.hpp"
+
+namespace mlbench {
+
+using Json = nlohmann::json;
+
+// MAJOR changes break readers; MINOR adds fields older readers ignore; PATCH fixes nothing structural.
+inline constexpr std::string_view kSchemaVersion = "1.0.0";
+inline constexpr int kSchemaMajor = 1;
+
+enum class Status { ok, skipped, failed, incorrect };
+enum class Better { higher, lower };
+
+std::string_view to_string(Status s);
+Status status_from_string(std::string_view s);  // throws Error on an unknown name
+
+struct Metric {
+  std::string name;  // stable, unit-free: tflops, bandwidth, busbw, algbw, iops, lat_p99, pct_of_peak, ...
+  double value = 0;
+  std::string unit;  // SI: "FLOP/s", "B/s", "s", "1/s", "%", ...
+  Better better = Better::higher;
+  std::optional<Stats> stats;  // over the per-sample values, when the metric has samples
+};
+
+struct Result {
+  std::string probe;             // "gpu.gemm"
+  Json params = Json::object();  // identity for compare: dtype, m, n, k, device, ...
+  Status status = Status::ok;
+  std::string reason;           // why skipped/failed/incorrect
+  Json work = Json::object();   // per iteration: {"flops": ...} or {"bytes": ...} or {"ios": ...}
+  std::vector<double> samples;  // seconds per iteration, kept
+  std::vector<Metric> metrics;
+  Json telemetry = Json::object();  // {"sm_clock_hz": {"min":..,"median":..,"max":..}, ...}
+  std::vector<std::string> warnings;
+  Json info = Json::object();  // details that are not identity: chosen algorithm, engine features...
+
+  const Metric* metric(std::string_view name) const;
+  Metric& add_metric(std::string name, double value, std::string unit, Better better = Better::higher);
+};
+
+struct Report {
+  std::string schema_version{kSchemaVersion};
+  Json tool =
+      Json::object();  // {name, version, git_sha, features{cuda, cudnn, nccl, uring, xlsx, mpi, blkid}}
+  Json host = Json::object();  // the inventory (bench/sysinfo.hpp)
+  Json run = Json::object();   // {started_utc, duration_s, argv, profile, options}
+  std::vector<Result> results;
+  Json cluster;  // multi-node runs only: {world_size, ranks: [...]}; null otherwise
+};
+
+// A metric over per-sample rates: value = work / median(seconds); stats over work / seconds_i.
+Metric rate_metric(std::string name, double work_per_sample, const std::vector<double>& seconds,
+                   std::string unit);
+
+Json to_json(const Result& r);
+Json to_json(const Report& r);
+Result result_from_json(const Json& j);
+Report report_from_json(const Json& j);
+
+// The tool block of this build (version, git sha, features).
+Json tool_info();
+
+// Parses a report, refusing a newer major schema and anything that is not an mlbench report; errors name the
+// file and are UsageError (bad input).
+Report load_report(const std::filesystem::path& path);
+// Writes pretty JSON atomically: a temp file in the same folder, fsync, rename.
+void write_json_atomic(const std::filesystem::path& path, const Json& j);
+void write_report(const std::filesystem::path& path, const Report& r);
+// Fails with a UsageError when `path` cannot be created (missing folder, not writable) — checked before a
+// run.
+void check_writable(const std::filesystem::path& path);
+
+}  // namespace mlbench
