@@ -1,6 +1,7 @@
 // The ONE list of probes built into mlbench, in the order `mlbench run` executes them. Each line is guarded
 // by the MLBENCH_HAS_* of what the probe needs.
 #include "bench/registry.hpp"
+#include "bench/sysinfo.hpp"
 #include "mlbench_config.hpp"
 
 namespace mlbench {
@@ -9,5 +10,7 @@ Registry builtin_registry() {
   Registry r;
   return r;
 }
+
+Json builtin_host_info() { return collect_host_info(SysReader("/")); }
 
 }  // namespace mlbench

@@ -23,5 +23,7 @@ class Registry {
 
 // Every probe built into this binary, in the order `run` executes them.
 Registry builtin_registry();
+// This machine's inventory with the GPU provider this build has (bench/sysinfo.hpp).
+Json builtin_host_info();
 
 }  // namespace mlbench

@@ -44,13 +44,14 @@ std::vector<std::string> SysReader::list(const std::filesystem::path& abs_dir) c
   return out;
 }
 
-nlohmann::json collect_host_info(const SysReader& reader, bool /*with_gpus*/) {
+nlohmann::json collect_host_info(const SysReader& reader, GpuInventoryFn gpus) {
   nlohmann::json host{{"cpu", nlohmann::json::object()}, {"memory", nlohmann::json::object()},
                       {"numa", nlohmann::json::array()}, {"block_devices", nlohmann::json::array()},
                       {"raid", nlohmann::json::array()}, {"nics", nlohmann::json::array()},
                       {"gpus", nlohmann::json::array()}, {"notes", nlohmann::json::array()}};
   if (auto h = reader.read("/proc/sys/kernel/hostname")) host["hostname"] = *h;
   if (auto k = reader.read("/proc/sys/kernel/osrelease")) host["kernel"] = *k;
+  if (gpus != nullptr) host["gpus"] = gpus(host["notes"]);
   return host;
 }
 

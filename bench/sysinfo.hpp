@@ -45,8 +45,11 @@ class SysReader {
   std::filesystem::path root_;
 };
 
-// The whole inventory. GPUs come from the CUDA runtime (when built with CUDA) and NVML (dlopen) and are only
-// queried when `with_gpus` (fixture tests pass false).
-nlohmann::json collect_host_info(const SysReader& reader, bool with_gpus = true);
+// Fills `gpus` (and may add to `notes`); provided by the GPU layer when built with CUDA.
+using GpuInventoryFn = nlohmann::json (*)(nlohmann::json& notes);
+
+// The whole inventory. GPUs come from `gpus` when given (builtin_host_info() passes the CUDA runtime + NVML
+// provider of this build; fixture tests pass none, and `gpus` is then an empty list).
+nlohmann::json collect_host_info(const SysReader& reader, GpuInventoryFn gpus = nullptr);
 
 }  // namespace mlbench

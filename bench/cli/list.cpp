@@ -15,7 +15,7 @@ void add_list_command(CLI::App& app, Action& action) {
   cmd->callback([&action, json] {
     action = [json] {
       auto registry = builtin_registry();
-      auto host = collect_host_info(SysReader("/"));
+      auto host = builtin_host_info();
       nlohmann::json out = nlohmann::json::array();
       for (const auto& p : registry.all()) {
         auto info = p->info();

@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "bench/cli/commands.hpp"
+#include "bench/registry.hpp"
 #include "bench/sysinfo.hpp"
 #include "reports/summary.hpp"
 
@@ -16,8 +17,7 @@ void add_sysinfo_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->callback([&action, json, root] {
     action = [json, root] {
-      bool real = *root == "/";
-      auto host = collect_host_info(SysReader(*root), real);
+      auto host = *root == "/" ? builtin_host_info() : collect_host_info(SysReader(*root));
       if (*json) {
         std::cout << host.dump(2) << "\n";
       } else {
