@@ -1,0 +1,166 @@
+// The foundation's CLI contract: version, list, sysinfo, run's bad inputs and exit codes, --config, SIGINT.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "reports/report.hpp"
+#include "tests/cli/cli_util.hpp"
+
+namespace mlbench::test {
+namespace {
+
+using nlohmann::json;
+
+std::size_t count_lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+TEST(CoreCli, VersionAndHelp) {
+  auto r = run_cli({"--version"});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_EQ(r.out.rfind("mlbench ", 0), 0u) << r.out;
+  EXPECT_EQ(run_cli({}).rc, 2);  // a subcommand is required
+  EXPECT_EQ(run_cli({"--help"}).rc, 0);
+}
+
+TEST(CoreCli, ListShowsEveryProbeWithReasons) {
+  auto r = run_cli({"list", "--json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto probes = json::parse(r.out);
+  ASSERT_TRUE(probes.is_array());
+  ASSERT_FALSE(probes.empty());
+  bool membw = false;
+  for (const auto& p : probes) {
+    if (p["id"] == "host.membw") membw = p["available"].get<bool>();
+    if (!p["available"].get<bool>()) EXPECT_FALSE(p["reason"].get<std::string>().empty()) << p.dump();
+  }
+  EXPECT_TRUE(membw);
+  auto table = run_cli({"list"});
+  EXPECT_EQ(table.rc, 0);
+  EXPECT_NE(table.out.find("host.membw"), std::string::npos);
+}
+
+TEST(CoreCli, SysinfoJsonHasTheInventorySections) {
+  auto r = run_cli({"sysinfo", "--json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto host = json::parse(r.out);
+  for (const char* key : {"cpu", "memory", "numa", "block_devices", "nics", "gpus", "notes"}) {
+    EXPECT_TRUE(host.contains(key)) << key;
+  }
+  EXPECT_TRUE(host["gpus"].is_array());
+  EXPECT_GT(host["cpu"].value("threads", 0), 0);
+  EXPECT_GT(host["memory"].value("total_bytes", 0.0), 0.0);
+}
+
+TEST(CoreCli, UnknownProbeListsTheKnownOnes) {
+  auto r = run_cli({"run", "--probe", "nope"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("unknown probe 'nope'"), std::string::npos);
+  EXPECT_NE(r.err.find("host.membw"), std::string::npos);
+}
+
+TEST(CoreCli, UnwritableOutputFailsBeforeAnyProbeRuns) {
+  auto start = std::chrono::steady_clock::now();
+  auto r = run_cli({"run", "-o", "/nonexistent/dir/r.json"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("/nonexistent"), std::string::npos) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+}
+
+TEST(CoreCli, BogusProfile) {
+  auto r = run_cli({"run", "--profile", "bogus"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("unknown profile 'bogus'"), std::string::npos) << r.err;
+}
+
+TEST(CoreCli, InvalidYamlConfigNamesTheLine) {
+  TempDir dir;
+  auto cfg = dir.path() / "bad.yaml";
+  std::ofstream(cfg) << "profile: quick\nprobes: [host.membw\noptions: {}\n";
+  auto out = dir.path() / "r.json";
+  auto r = run_cli({"run", "--config", cfg.string(), "-o", out.string()});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find(cfg.string() + ":"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("invalid YAML"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+
+  std::ofstream(cfg) << "profile: quick\nprobs: [host.membw]\n";
+  r = run_cli({"run", "--config", cfg.string()});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("unknown key 'probs'"), std::string::npos) << r.err;
+}
+
+TEST(CoreCli, DryRunPrintsTheEffectivePlan) {
+  TempDir dir;
+  auto cfg = dir.path() / "c.yaml";
+  std::ofstream(cfg) << "profile: quick\nprobes: [host.membw]\n";
+  auto r = run_cli({"run", "--config", cfg.string(), "--dry-run"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto plan = json::parse(r.out);
+  EXPECT_EQ(plan["profile"], "quick");
+  ASSERT_FALSE(plan["cases"].empty());
+  for (const auto& c : plan["cases"]) EXPECT_EQ(c["probe"], "host.membw");
+}
+
+TEST(CoreCli, QuickHostMemoryRunWritesAValidReport) {
+  TempDir dir;
+  auto out = dir.path() / "r.json";
+  auto r = run_cli({"run", "--profile", "quick", "--probe", "host.membw", "-o", out.string()});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("report written to " + out.string()), std::string::npos) << r.out;
+  EXPECT_EQ(validate_report_schema(out), "");
+  auto rep = load_report(out);
+  ASSERT_FALSE(rep.results.empty());
+  for (const auto& res : rep.results) {
+    EXPECT_EQ(res.probe, "host.membw");
+    EXPECT_EQ(res.status, Status::ok) << res.reason;
+    ASSERT_NE(res.metric("bandwidth"), nullptr);
+    EXPECT_GT(res.metric("bandwidth")->value, 0);
+  }
+}
+
+TEST(CoreCli, SigintLeavesAValidReportOfFinishedCasesAndExits130) {
+  TempDir dir;
+  auto out = dir.path() / "r.json";
+  std::string out_s = out.string();
+  std::vector<std::string> args{MLBENCH_EXE, "run", "--profile", "full", "--probe", "host.membw", "-o", out_s};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, MLBENCH_EXE, &fa, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&fa);
+  // Wait until the first case has been written, then interrupt the run in the middle of a later one.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (std::filesystem::exists(out) && !load_report(out).results.empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_EQ(kill(pid, SIGINT), 0);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_EQ(validate_report_schema(out), "");
+  auto rep = load_report(out);
+  EXPECT_EQ(rep.run["interrupted"], true);
+  EXPECT_FALSE(rep.results.empty());
+  for (const auto& res : rep.results) EXPECT_EQ(res.status, Status::ok) << res.reason;
+}
+
+}  // namespace
+}  // namespace mlbench::test

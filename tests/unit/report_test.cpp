@@ -1,0 +1,126 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "bench/error.hpp"
+#include "reports/report.hpp"
+
+namespace mlbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+Report sample_report() {
+  Report r;
+  r.tool = tool_info();
+  r.host = Json{{"hostname", "node01"}, {"gpus", Json::array()}};
+  r.run = Json{{"started_utc", "2026-11-30T10:00:00Z"}, {"duration_s", 12.5}, {"argv", {"mlbench", "run"}},
+               {"profile", "quick"}};
+  Result ok;
+  ok.probe = "host.membw";
+  ok.params = Json{{"kernel", "triad"}, {"threads", 2}};
+  ok.work = Json{{"bytes", 3.0 * 8 * (1 << 20)}};
+  ok.samples = {0.010, 0.011, 0.012};
+  ok.metrics.push_back(rate_metric("bandwidth", 3.0 * 8 * (1 << 20), ok.samples, "B/s"));
+  ok.info = Json{{"verified", true}};
+  r.results.push_back(ok);
+  Result skipped;
+  skipped.probe = "gpu.gemm";
+  skipped.status = Status::skipped;
+  skipped.reason = "no CUDA GPU found";
+  r.results.push_back(skipped);
+  return r;
+}
+
+fs::path temp_file(const std::string& name) { return fs::temp_directory_path() / ("mlbench-unit-" + name); }
+
+TEST(Report, RateMetricIsWorkOverMedianSeconds) {
+  std::vector<double> t{2.0, 1.0, 4.0};
+  Metric m = rate_metric("bandwidth", 8.0, t, "B/s");
+  EXPECT_DOUBLE_EQ(m.value, 4.0);  // 8 / median(1,2,4)=2
+  ASSERT_TRUE(m.stats.has_value());
+  EXPECT_DOUBLE_EQ(m.stats->max, 8.0);
+  EXPECT_DOUBLE_EQ(m.stats->min, 2.0);
+  EXPECT_EQ(m.stats->n, 3u);
+}
+
+TEST(Report, RoundTripsThroughJsonFile) {
+  auto path = temp_file("roundtrip.json");
+  Report r = sample_report();
+  write_report(path, r);
+  Report back = load_report(path);
+  EXPECT_EQ(to_json(back), to_json(r));
+  EXPECT_EQ(back.results[1].status, Status::skipped);
+  EXPECT_EQ(back.results[0].metric("bandwidth")->unit, "B/s");
+  fs::remove(path);
+}
+
+TEST(Report, NonFiniteValuesBecomeNull) {
+  Result r;
+  r.probe = "host.membw";
+  r.add_metric("bandwidth", std::nan(""), "B/s");
+  Json j = to_json(r);
+  EXPECT_TRUE(j["metrics"][0]["value"].is_null());
+  EXPECT_TRUE(std::isnan(result_from_json(j).metrics[0].value));
+}
+
+TEST(Report, AtomicWriteLeavesNoTempFiles) {
+  auto dir = fs::temp_directory_path() / "mlbench-unit-atomic";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  write_report(dir / "r.json", sample_report());
+  write_report(dir / "r.json", sample_report());
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
+  EXPECT_EQ(files, 1u);
+  fs::remove_all(dir);
+}
+
+void expect_usage_error(const fs::path& path, const std::string& needle) {
+  try {
+    load_report(path);
+    FAIL() << "loaded " << path;
+  } catch (const UsageError& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find(path.string()), std::string::npos) << what;
+    EXPECT_NE(what.find(needle), std::string::npos) << what;
+  }
+}
+
+TEST(Report, RefusesNewerMajorMalformedAndForeignFiles) {
+  auto path = temp_file("bad.json");
+  Json j = to_json(sample_report());
+  j["schema_version"] = "2.0.0";
+  std::ofstream(path) << j.dump();
+  expect_usage_error(path, "newer than this mlbench understands");
+  std::ofstream(path) << j.dump().substr(0, 100);
+  expect_usage_error(path, "not valid JSON");
+  std::ofstream(path) << R"({"name": "something else"})";
+  expect_usage_error(path, "not an mlbench report");
+  std::ofstream(path) << R"({"schema_version": "1.0.0", "results": [{"probe": "x.y"}]})";
+  expect_usage_error(path, "not a valid mlbench report");
+  expect_usage_error(temp_file("missing.json"), "cannot open");
+  fs::remove(path);
+}
+
+TEST(Report, GoldenReportsOfOlderVersionsStillLoad) {
+  std::size_t seen = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(MLBENCH_TEST_DATA_DIR) / "golden")) {
+    if (e.path().extension() != ".json") continue;
+    Report r = load_report(e.path());
+    EXPECT_FALSE(r.results.empty()) << e.path();
+    EXPECT_EQ(r.schema_version.substr(0, 2), "1.") << e.path();
+    ++seen;
+  }
+  EXPECT_GE(seen, 1u);
+}
+
+TEST(Report, CheckWritableRejectsMissingFolder) {
+  EXPECT_THROW(check_writable("/nonexistent-mlbench-dir/r.json"), UsageError);
+  EXPECT_THROW(check_writable(fs::temp_directory_path()), UsageError);
+  EXPECT_NO_THROW(check_writable(temp_file("w.json")));
+}
+
+}  // namespace
+}  // namespace mlbench

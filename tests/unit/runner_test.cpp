@@ -1,0 +1,175 @@
+// The runner and the measurement loop, driven by probes defined here that exercise each outcome.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "bench/measure.hpp"
+#include "bench/runner.hpp"
+
+namespace mlbench {
+namespace {
+
+// Plans one case per entry of options["outcomes"] ("ok", "skip", "fail", "incorrect", "interrupt").
+class ScriptedProbe : public Probe {
+ public:
+  explicit ScriptedProbe(std::string id, std::optional<std::string> unavailable = std::nullopt)
+      : id_(std::move(id)), unavailable_(std::move(unavailable)) {}
+  ProbeInfo info() const override { return {id_, "scripted outcomes", "nothing"}; }
+  std::optional<std::string> unavailable(const Json&) const override { return unavailable_; }
+  std::vector<Case> plan(const PlanContext& ctx) const override {
+    if (ctx.options.contains("bad")) throw UsageError("--bad is not an option");
+    std::vector<Case> cases;
+    for (const auto& o : ctx.options.value("outcomes", Json::array({"ok"}))) {
+      Case c;
+      c.label = o.get<std::string>();
+      c.params = Json{{"outcome", o}, {"index", cases.size()}};
+      c.estimate_s = 0.01;
+      cases.push_back(c);
+    }
+    return cases;
+  }
+  std::vector<Result> run(const Case& c, RunContext& ctx) override {
+    std::string o = c.params["outcome"];
+    if (o == "skip") throw Skipped("not on this machine");
+    if (o == "fail") throw Error("device exploded");
+    if (o == "interrupt") stop_flag().store(true);
+    Result r = ctx.make_result(id_, c);
+    int calls = 0;
+    MeasurePolicy policy;
+    policy.warmup_iters = 1;
+    policy.min_samples = 5;
+    r.samples = measure(policy, [&] { return 0.001 * ++calls; }, ctx);
+    r.metrics.push_back(rate_metric("bandwidth", 1000.0, r.samples, "B/s"));
+    if (o == "incorrect") {
+      r.status = Status::incorrect;
+      r.reason = "3 wrong elements";
+    }
+    return {r};
+  }
+
+ private:
+  std::string id_;
+  std::optional<std::string> unavailable_;
+};
+
+Registry make_registry() {
+  Registry reg;
+  reg.add(std::make_unique<ScriptedProbe>("test.a"));
+  reg.add(std::make_unique<ScriptedProbe>("test.gone", "needs hardware this machine lacks"));
+  return reg;
+}
+
+class RunnerTest : public ::testing::Test {
+ protected:
+  void SetUp() override { stop_flag().store(false); }
+  void TearDown() override { stop_flag().store(false); }
+};
+
+TEST_F(RunnerTest, EveryOutcomeIsRecordedAndOneFailureDoesNotStopTheRun) {
+  auto reg = make_registry();
+  Runner runner(reg, Json::object());
+  RunOptions opts;
+  opts.probe_options = Json{{"test.a", {{"outcomes", {"ok", "skip", "fail", "incorrect", "ok"}}}}};
+  Report rep = runner.run(opts);
+  ASSERT_EQ(rep.results.size(), 6u);  // 1 unavailable + 5 cases
+  EXPECT_EQ(rep.results[0].probe, "test.gone");
+  EXPECT_EQ(rep.results[0].status, Status::skipped);
+  EXPECT_EQ(rep.results[0].reason, "needs hardware this machine lacks");
+  EXPECT_EQ(rep.results[1].status, Status::ok);
+  EXPECT_EQ(rep.results[1].samples.size(), 5u);
+  EXPECT_DOUBLE_EQ(rep.results[1].samples[0], 0.002);  // the warm-up sample (0.001) was dropped
+  EXPECT_EQ(rep.results[2].status, Status::skipped);
+  EXPECT_EQ(rep.results[2].reason, "not on this machine");
+  EXPECT_EQ(rep.results[3].status, Status::failed);
+  EXPECT_EQ(rep.results[3].reason, "device exploded");
+  EXPECT_EQ(rep.results[3].params["index"], 2);
+  EXPECT_EQ(rep.results[4].status, Status::incorrect);
+  EXPECT_EQ(rep.results[5].status, Status::ok);
+  EXPECT_EQ(exit_code_for(rep), 1);
+  EXPECT_FALSE(runner.interrupted());
+}
+
+TEST_F(RunnerTest, OnlyOkAndSkippedExitZero) {
+  auto reg = make_registry();
+  Runner runner(reg, Json::object());
+  RunOptions opts;
+  opts.probe_options = Json{{"test.a", {{"outcomes", {"ok", "skip"}}}}};
+  EXPECT_EQ(exit_code_for(runner.run(opts)), 0);
+}
+
+TEST_F(RunnerTest, UnknownProbeAndBadOptionsAreUsageErrorsBeforeAnythingRuns) {
+  auto reg = make_registry();
+  Runner runner(reg, Json::object());
+  RunOptions opts;
+  opts.probe_ids = {"nope"};
+  try {
+    runner.run(opts);
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("known probes: test.a, test.gone"), std::string::npos) << e.what();
+  }
+  RunOptions bad;
+  bad.probe_options = Json{{"test.a", {{"bad", 1}}}};
+  bad.output = std::filesystem::temp_directory_path() / "mlbench-unit-never-written.json";
+  std::filesystem::remove(*bad.output);
+  EXPECT_THROW(runner.run(bad), UsageError);
+  EXPECT_FALSE(std::filesystem::exists(*bad.output));
+}
+
+TEST_F(RunnerTest, InterruptKeepsFinishedCasesInTheWrittenReport) {
+  auto reg = make_registry();
+  Runner runner(reg, Json::object());
+  RunOptions opts;
+  opts.probe_ids = {"test.a"};
+  opts.probe_options = Json{{"test.a", {{"outcomes", {"ok", "interrupt", "ok", "ok"}}}}};
+  opts.output = std::filesystem::temp_directory_path() / "mlbench-unit-interrupted.json";
+  Report rep = runner.run(opts);
+  EXPECT_TRUE(runner.interrupted());
+  ASSERT_EQ(rep.results.size(), 1u);  // the interrupted case and the rest never count
+  Report on_disk = load_report(*opts.output);
+  EXPECT_EQ(on_disk.results.size(), 1u);
+  EXPECT_EQ(on_disk.run["interrupted"], true);
+  std::filesystem::remove(*opts.output);
+}
+
+TEST_F(RunnerTest, ProgressCountsCases) {
+  auto reg = make_registry();
+  Runner runner(reg, Json::object());
+  RunOptions opts;
+  opts.probe_ids = {"test.a"};
+  opts.probe_options = Json{{"test.a", {{"outcomes", {"ok", "ok", "ok"}}}}};
+  std::vector<std::size_t> seen;
+  runner.run(opts, [&](const ProgressEvent& e) {
+    EXPECT_EQ(e.total, 3u);
+    EXPECT_EQ(e.probe, "test.a");
+    seen.push_back(e.index);
+  });
+  EXPECT_EQ(seen, (std::vector<std::size_t>{1, 2, 3}));
+}
+
+TEST(Measure, StopsAtMinSamplesAndHonoursInterrupt) {
+  std::atomic<bool> stop{false};
+  Json host;
+  RunContext ctx{host, std::chrono::steady_clock::now() + std::chrono::seconds(30), stop};
+  MeasurePolicy p;
+  p.warmup_iters = 3;
+  p.min_samples = 7;
+  int calls = 0;
+  auto s = measure(p, [&] { return static_cast<double>(++calls); }, ctx);
+  EXPECT_EQ(calls, 10);
+  ASSERT_EQ(s.size(), 7u);
+  EXPECT_DOUBLE_EQ(s.front(), 4.0);
+  stop = true;
+  EXPECT_THROW(measure(p, [&] { return 1.0; }, ctx), Interrupted);
+}
+
+TEST(Measure, TooFewSamplesInTheBudgetIsAnError) {
+  std::atomic<bool> stop{false};
+  Json host;
+  RunContext ctx{host, std::chrono::steady_clock::now() - std::chrono::seconds(10), stop};
+  MeasurePolicy p;
+  EXPECT_THROW(measure(p, [] { return 1.0; }, ctx), Error);
+}
+
+}  // namespace
+}  // namespace mlbench
