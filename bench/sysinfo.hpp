@@ -7,24 +7,28 @@
 // Keys (all optional except hostname/kernel/os/cpu/memory/numa/block_devices/raid/nics/gpus/notes):
 //   hostname, kernel, os
 //   cpu:    {model, vendor, sockets, cores, threads, caches:[{level, type, size_bytes, shared_cpu_count}],
-//            llc_bytes, governor, flags:[avx2, avx512f, ...]}
+//            llc_bytes (one LLC instance), llc_total_bytes (all instances), governor, flags:[avx2, avx512f,
+//            ...], core_cpus:[first logical CPU of each physical core]}
 //   memory: {total_bytes, available_bytes, hugepages:{size_bytes, total, free}, transparent_hugepage,
-//            dimms:[{size_bytes, speed_mts, type}], channels, theoretical_bandwidth (B/s)}
+//            dimms:[{locator, size_bytes, speed_mts, type}], channels, theoretical_bandwidth (B/s)}
 //   numa:   [{node, cpus:[...], memory_bytes}]
 //   block_devices: [{name, model, size_bytes, logical_block_size, physical_block_size, rotational, transport,
-//            pcie:{speed_gts, width, max_speed_gts, max_width, bandwidth (B/s per direction)},
-//            hw_queues, nvme_poll_queues, mountpoints:[...], holders:[...]}]
+//            pcie:{speed_gts, width, max_speed_gts, max_width, bandwidth, max_bandwidth (B/s per direction)},
+//            hw_queues, nvme_poll_queues, partitions:[...], mountpoints:[...], holders:[...]}]
 //   raid:   [{name, level, members:[...], chunk_bytes, size_bytes}]
-//   nics:   [{name, driver, speed_mbps, mtu, infiniband:{rate_gbps, state}}]
+//   nics:   [{name, driver, speed_mbps, mtu, operstate, virtual,
+//            infiniband:{device, port, rate_gbps, state, link_layer}}]
 //   gpus:   [{index, name, uuid, compute_capability, sms, memory_bytes, sm_clock_hz, memory_clock_hz,
 //            bus_width_bits, l2_bytes, pcie:{gen, width}, driver_version, runtime_version,
 //            ecc, power_limit_w, persistence_mode}]
 //   notes:  ["why a field is missing", ...]
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -38,7 +42,10 @@ class SysReader {
   std::optional<std::string> read(const std::filesystem::path& abs) const;
   std::optional<long long> read_int(const std::filesystem::path& abs) const;
   std::vector<std::string> list(const std::filesystem::path& abs_dir) const;  // entry names, sorted
-  std::filesystem::path resolve(const std::filesystem::path& abs) const;      // root-relative path
+  // Whole file as bytes, nothing stripped (binary tables such as the SMBIOS one).
+  std::optional<std::string> read_bytes(const std::filesystem::path& abs) const;
+  bool exists(const std::filesystem::path& abs) const;
+  std::filesystem::path resolve(const std::filesystem::path& abs) const;  // root-relative path
   const std::filesystem::path& root() const { return root_; }
 
  private:
@@ -51,5 +58,23 @@ using GpuInventoryFn = nlohmann::json (*)(nlohmann::json& notes);
 // The whole inventory. GPUs come from `gpus` when given (builtin_host_info() passes the CUDA runtime + NVML
 // provider of this build; fixture tests pass none, and `gpus` is then an empty list).
 nlohmann::json collect_host_info(const SysReader& reader, GpuInventoryFn gpus = nullptr);
+
+// Small typed helpers, pure or reader-based, shared with the probes (storage.io, host.membw).
+
+// Per-direction bandwidth (B/s) of a PCIe link of `width` lanes at `gts` GT/s per lane, after line encoding
+// (8b/10b at 2.5 and 5 GT/s, 128b/130b at 8-32 GT/s, 242B/256B FLIT at 64 GT/s); nullopt for another rate.
+std::optional<double> pcie_bandwidth(double gts, int width);
+// "16.0 GT/s PCIe" / "8 GT/s" → GT/s; nullopt for "Unknown" or garbage.
+std::optional<double> parse_pcie_speed(std::string_view text);
+// "0-3,8,10-11" → {0,1,2,3,8,10,11}; an empty list for an empty or malformed string.
+std::vector<int> parse_cpu_list(std::string_view text);
+// sysfs cache sizes: "48K", "1024K", "32M", "512" → bytes.
+std::optional<std::uint64_t> parse_cache_size(std::string_view text);
+// DIMMs (SMBIOS type 17, populated slots only) of a raw SMBIOS/DMI table as /sys/firmware/dmi/tables/DMI
+// holds it: [{locator, size_bytes, speed_mts (configured, else rated), type}]. Truncated input ends the walk.
+nlohmann::json parse_smbios_memory_devices(std::string_view table);
+// One entry of `block_devices` for /sys/block/<name> (model, sizes, PCIe link and its bandwidth, queues,
+// partitions, holders, mountpoints); what cannot be read is left out and explained in `notes`.
+nlohmann::json block_device_info(const SysReader& reader, const std::string& name, nlohmann::json& notes);
 
 }  // namespace mlbench
