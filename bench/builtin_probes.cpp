@@ -2,12 +2,14 @@
 // by the MLBENCH_HAS_* of what the probe needs.
 #include "bench/registry.hpp"
 #include "bench/sysinfo.hpp"
+#include "kernels/host/membw_probe.hpp"  // always built: needs only a CPU
 #include "mlbench_config.hpp"
 
 namespace mlbench {
 
 Registry builtin_registry() {
   Registry r;
+  r.add(hostmem::make_membw_probe());
   return r;
 }
 

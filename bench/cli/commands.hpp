@@ -13,5 +13,6 @@ using Action = std::function<int()>;
 void add_list_command(CLI::App& app, Action& action);
 void add_sysinfo_command(CLI::App& app, Action& action);
 void add_run_command(CLI::App& app, Action& action);
+void add_hostmem_command(CLI::App& app, Action& action);
 
 }  // namespace mlbench::cli
