@@ -1,0 +1,326 @@
+#include "reports/check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "bench/error.hpp"
+#include "bench/yaml_json.hpp"
+#include "reports/inputs.hpp"
+#include "reports/summary.hpp"
+
+namespace mlbench {
+namespace {
+
+constexpr double kDefaultWarnPct = 5;
+
+Grade grade_value(double v, const Expectation& e) {
+  if (!std::isfinite(v)) return Grade::fail;
+  if (e.min && v < *e.min) return Grade::fail;
+  if (e.max && v > *e.max) return Grade::fail;
+  if (e.min && v < *e.min * (1 + e.warn)) return Grade::warn;
+  if (e.max && v > *e.max * (1 - e.warn)) return Grade::warn;
+  return Grade::pass;
+}
+
+std::string expected_text(const Expectation& e, const std::string& unit) {
+  std::string out;
+  if (e.min) {
+    out = fmt::format("≥ {} (warn < {})", format_metric_value(*e.min, unit),
+                      format_metric_value(*e.min * (1 + e.warn), unit));
+  }
+  if (e.max) {
+    out += (out.empty() ? "" : ", ") + fmt::format("≤ {} (warn > {})", format_metric_value(*e.max, unit),
+                                                   format_metric_value(*e.max * (1 - e.warn), unit));
+  }
+  return out;
+}
+
+double number_field(const Json& rule, const char* key, const std::string& where) {
+  const Json& v = rule.at(key);
+  if (!v.is_number())
+    throw UsageError(fmt::format("{}: '{}' must be a number (SI units: FLOP/s, B/s, 1/s, s)", where, key));
+  return v.get<double>();
+}
+
+// The entry of host.gpus for a device index (by its `index` field, else by position).
+const Json* host_gpu(const Json& host, long long index) {
+  if (!host.is_object() || !host.contains("gpus") || !host["gpus"].is_array()) return nullptr;
+  const Json& gpus = host["gpus"];
+  for (const auto& g : gpus) {
+    if (g.is_object() && g.value("index", -1LL) == index) return &g;
+  }
+  if (index >= 0 && static_cast<std::size_t>(index) < gpus.size())
+    return &gpus[static_cast<std::size_t>(index)];
+  return nullptr;
+}
+
+std::string str_field(const Json& j, const char* key) {
+  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+}
+
+}  // namespace
+
+std::string_view to_string(Grade g) {
+  switch (g) {
+    case Grade::pass:
+      return "pass";
+    case Grade::warn:
+      return "warn";
+    case Grade::fail:
+      return "fail";
+  }
+  return "fail";
+}
+
+const std::vector<CatalogFloor>& catalog_floors() {
+  // GEMM: published best-shape BF16 numbers sit at 80-87 % of the dense peak (METHODS.md), so < 70 % is a
+  // broken or throttled GPU and 70-75 % is worth a look. HBM: good STREAM kernels reach ~90 %.
+  static const std::vector<CatalogFloor> kFloors = {
+      {"gpu.gemm", "tflops", PeakKind::compute, "dtype", {}, 0.70, 0.75},
+      {"gpu.hbm",
+       "bandwidth",
+       PeakKind::memory_bandwidth,
+       "kernel",
+       {"copy", "scale", "add", "triad"},
+       0.85,
+       0.88},
+  };
+  return kFloors;
+}
+
+bool params_match(const Json& params, const Json& match) {
+  if (!match.is_object()) return true;
+  for (const auto& [key, want] : match.items()) {
+    if (!params.is_object() || !params.contains(key)) return false;
+    const Json& have = params[key];
+    if (want.is_array()) {
+      if (std::find(want.begin(), want.end(), have) == want.end()) return false;
+    } else if (have != want) {
+      return false;
+    }
+  }
+  return true;
+}
+
+ExpectationSet expectations_from_json(const Json& j, const std::string& name) {
+  static const std::set<std::string> kTop = {"name", "description", "warn", "rules"};
+  static const std::set<std::string> kRule = {"probe", "match", "metric", "min",
+                                              "max",   "warn",  "select", "note"};
+  if (!j.is_object() || !j.contains("rules") || !j["rules"].is_array()) {
+    throw UsageError(fmt::format("{}: not a thresholds file (expected a mapping with a 'rules' list)", name));
+  }
+  for (const auto& [key, _] : j.items()) {
+    if (!kTop.count(key)) {
+      throw UsageError(
+          fmt::format("{}: unknown key '{}' (allowed: name, description, warn, rules)", name, key));
+    }
+  }
+  double default_warn = kDefaultWarnPct;
+  if (j.contains("warn")) default_warn = number_field(j, "warn", name);
+  ExpectationSet set;
+  set.name = j.value("name", name);
+  std::size_t i = 0;
+  for (const auto& rule : j["rules"]) {
+    std::string where = fmt::format("{}: rule {}", name, ++i);
+    if (!rule.is_object()) throw UsageError(where + ": must be a mapping with probe, metric and min/max");
+    for (const auto& [key, _] : rule.items()) {
+      if (!kRule.count(key)) {
+        throw UsageError(
+            fmt::format("{}: unknown key '{}' (allowed: probe, match, metric, min, max, warn, select, note)",
+                        where, key));
+      }
+    }
+    Expectation e;
+    if (!rule.contains("probe") || !rule["probe"].is_string() || !rule.contains("metric") ||
+        !rule["metric"].is_string()) {
+      throw UsageError(where + ": 'probe' and 'metric' are required strings");
+    }
+    e.probe = rule["probe"].get<std::string>();
+    e.metric = rule["metric"].get<std::string>();
+    where += fmt::format(" ({} {})", e.probe, e.metric);
+    if (rule.contains("match")) {
+      if (!rule["match"].is_object()) throw UsageError(where + ": 'match' must map params to values");
+      e.match = rule["match"];
+    }
+    if (rule.contains("min")) e.min = number_field(rule, "min", where);
+    if (rule.contains("max")) e.max = number_field(rule, "max", where);
+    if (!e.min && !e.max) throw UsageError(where + ": give 'min' and/or 'max'");
+    if (e.min && e.max && *e.min > *e.max) throw UsageError(where + ": 'min' is above 'max'");
+    double warn_pct = rule.contains("warn") ? number_field(rule, "warn", where) : default_warn;
+    if (warn_pct < 0 || warn_pct >= 100) throw UsageError(where + ": 'warn' is a percentage in [0, 100)");
+    e.warn = warn_pct / 100;
+    std::string select = rule.value("select", std::string("each"));
+    if (select != "each" && select != "best") throw UsageError(where + ": 'select' is 'each' or 'best'");
+    e.best = select == "best";
+    e.note = rule.value("note", std::string());
+    set.rules.push_back(std::move(e));
+  }
+  if (set.rules.empty()) throw UsageError(fmt::format("{}: 'rules' is empty", name));
+  return set;
+}
+
+ExpectationSet load_expectations(const std::filesystem::path& path) {
+  return expectations_from_json(load_yaml_file(path), path.string());
+}
+
+ExpectationSet catalog_expectations(const Report& report, const std::vector<GpuSpec>& catalog) {
+  ExpectationSet set;
+  set.name = "catalog";
+  std::set<std::string> made;
+  std::set<std::string> unknown;
+  for (const auto& r : report.results) {
+    for (const auto& floor : catalog_floors()) {
+      if (r.probe != floor.probe || !r.params.is_object() || !r.params.contains(floor.selector)) continue;
+      const Json& sel = r.params[floor.selector];
+      if (!sel.is_string()) continue;
+      std::string selected = sel.get<std::string>();
+      bool has_device = r.params.contains("device") && r.params["device"].is_number_integer();
+      long long index = has_device ? r.params["device"].get<long long>() : 0;
+      const Json* gpu = host_gpu(report.host, index);
+      if (gpu == nullptr) continue;
+      const GpuSpec* spec =
+          match_gpu(catalog, str_field(*gpu, "name"), str_field(*gpu, "compute_capability"));
+      if (spec == nullptr) {
+        unknown.insert(str_field(*gpu, "name"));
+        continue;
+      }
+      double peak = 0;
+      std::string peak_text;
+      if (floor.peak == PeakKind::compute) {
+        auto p = spec->peak_for(selected);
+        if (!p) continue;
+        peak = *p;
+        peak_text = fmt::format("{} {} peak {}", spec->name, selected, format_metric_value(peak, "FLOP/s"));
+      } else {
+        if (std::find(floor.values.begin(), floor.values.end(), selected) == floor.values.end()) continue;
+        peak = spec->memory_bandwidth;
+        peak_text = fmt::format("{} datasheet {}", spec->name, format_metric_value(peak, "B/s"));
+      }
+      std::string key = fmt::format("{}/{}/{}/{}", floor.probe, floor.metric, index, selected);
+      if (!made.insert(key).second) continue;
+      Expectation e;
+      e.probe = floor.probe;
+      e.metric = floor.metric;
+      e.match = Json{{floor.selector, selected}};
+      if (has_device) e.match["device"] = index;
+      e.min = peak * floor.fail_below;
+      e.warn = floor.warn_below / floor.fail_below - 1;
+      e.best = floor.peak == PeakKind::compute;
+      e.device = fmt::format("gpu{}", index);
+      e.note = fmt::format("{:.0f} % of {}", 100 * floor.fail_below, peak_text);
+      set.rules.push_back(std::move(e));
+    }
+  }
+  if (set.rules.empty()) {
+    std::string why = unknown.empty()
+                          ? "no gpu.gemm or gpu.hbm results of a GPU in the catalog"
+                          : fmt::format("GPU '{}' is not in the hardware catalog", *unknown.begin());
+    throw UsageError(
+        fmt::format("nothing to check against the catalog ({}); pass --expect FILE "
+                    "(see configs/acceptance/)",
+                    why));
+  }
+  return set;
+}
+
+std::size_t CheckResult::count(Grade g) const {
+  return static_cast<std::size_t>(
+      std::count_if(items.begin(), items.end(), [g](const CheckItem& i) { return i.grade == g; }));
+}
+
+CheckResult check_report(const Report& report, const ExpectationSet& expectations) {
+  CheckResult out;
+  out.source = expectations.name;
+  for (const auto& e : expectations.rules) {
+    // Per device: the matching results, in report order.
+    std::map<std::string, std::vector<const Result*>> by_device;
+    for (const auto& r : report.results) {
+      if (r.probe == e.probe && params_match(r.params, e.match)) by_device[device_label(r)].push_back(&r);
+    }
+    if (by_device.empty()) {
+      out.items.push_back(CheckItem{e.probe, e.match, e.device, e.metric, "", std::nan(""), Grade::warn,
+                                    expected_text(e, ""), "not measured: no result matches this rule"});
+      continue;
+    }
+    for (const auto& [device, results] : by_device) {
+      const Result* best = nullptr;
+      const Metric* best_metric = nullptr;
+      for (const Result* r : results) {
+        if (r->status != Status::ok) {
+          Grade g = r->status == Status::skipped ? Grade::warn : Grade::fail;
+          out.items.push_back(CheckItem{r->probe, r->params, device, e.metric, "", std::nan(""), g,
+                                        expected_text(e, ""),
+                                        fmt::format("{}: {}", to_string(r->status), r->reason)});
+          continue;
+        }
+        const Metric* m = r->metric(e.metric);
+        if (m == nullptr) {
+          out.items.push_back(CheckItem{r->probe, r->params, device, e.metric, "", std::nan(""), Grade::fail,
+                                        expected_text(e, ""), "the result has no such metric"});
+          continue;
+        }
+        if (!e.best) {
+          out.items.push_back(CheckItem{r->probe, r->params, device, e.metric, m->unit, m->value,
+                                        grade_value(m->value, e), expected_text(e, m->unit), e.note});
+          continue;
+        }
+        bool better = best_metric == nullptr || (m->better == Better::higher ? m->value > best_metric->value
+                                                                             : m->value < best_metric->value);
+        if (better) {
+          best = r;
+          best_metric = m;
+        }
+      }
+      if (best != nullptr) {
+        out.items.push_back(
+            CheckItem{best->probe, best->params, device, e.metric, best_metric->unit, best_metric->value,
+                      grade_value(best_metric->value, e), expected_text(e, best_metric->unit),
+                      e.note.empty() ? "best of the matching results" : e.note + " (best result)"});
+      }
+    }
+  }
+  return out;
+}
+
+Table check_table(const CheckResult& c) {
+  Table t{fmt::format("{} against {}: {} pass, {} warn, {} fail", c.file, c.source, c.count(Grade::pass),
+                      c.count(Grade::warn), c.count(Grade::fail)),
+          {"grade", "probe", "device", "params", "metric", "value", "expected", "detail"},
+          {}};
+  for (const auto& i : c.items) {
+    Tone tone = i.grade == Grade::pass ? Tone::good : (i.grade == Grade::warn ? Tone::warn : Tone::bad);
+    t.rows.push_back(
+        {Cell{std::string(to_string(i.grade)), tone}, Cell{i.probe}, Cell{i.device},
+         Cell{params_text(params_without_device(i.params))}, Cell{i.metric},
+         Cell{std::isfinite(i.value) ? format_metric_value(i.value, i.unit) : "-", Tone::plain, true},
+         Cell{i.expected}, Cell{i.detail}});
+  }
+  return t;
+}
+
+Json check_to_json(const CheckResult& c) {
+  Json items = Json::array();
+  for (const auto& i : c.items) {
+    items.push_back(Json{{"grade", to_string(i.grade)},
+                         {"probe", i.probe},
+                         {"params", i.params},
+                         {"device", i.device},
+                         {"metric", i.metric},
+                         {"unit", i.unit},
+                         {"value", std::isfinite(i.value) ? Json(i.value) : Json(nullptr)},
+                         {"expected", i.expected},
+                         {"detail", i.detail}});
+  }
+  return Json{
+      {"file", c.file},
+      {"expectations", c.source},
+      {"summary",
+       {{"pass", c.count(Grade::pass)}, {"warn", c.count(Grade::warn)}, {"fail", c.count(Grade::fail)}}},
+      {"items", std::move(items)}};
+}
+
+}  // namespace mlbench

@@ -1,0 +1,90 @@
+// `mlbench check REPORT [--expect FILE]`: pass / warn / fail per metric against expectations.
+//
+// An expectation is a rule: a probe, a params match, a metric and bounds. `min` fails below it and warns
+// below min × (1 + warn); `max` fails above it and warns above max × (1 − warn). With `select: best` the best
+// value among the matching results of one device is judged (a GEMM sweep passes on its best shape); with
+// `select: each` (default) every matching result is. A matching result that failed or is incorrect fails the
+// rule, one that was skipped warns, and a rule that matches nothing warns ("not measured").
+//
+// Without --expect the rules come from the GPU catalog: per GPU of the report's host, datasheet peak × an
+// efficiency floor (kCatalogFloors). Thresholds file format: see configs/acceptance/README.md.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/gpu_catalog.hpp"
+#include "reports/report.hpp"
+#include "reports/table.hpp"
+
+namespace mlbench {
+
+enum class Grade { pass, warn, fail };
+std::string_view to_string(Grade g);
+
+struct Expectation {
+  std::string probe;
+  Json match = Json::object();  // param -> value, or a list of accepted values
+  std::string metric;
+  std::optional<double> min, max;
+  double warn = 0.05;  // fraction: the band inside a bound that warns
+  bool best = false;   // select: best (per device) instead of each
+  std::string device;  // catalog rules only: the device label they apply to ("gpu0")
+  std::string note;    // where the bound comes from
+};
+
+struct ExpectationSet {
+  std::string name;
+  std::vector<Expectation> rules;
+};
+
+// The catalog's efficiency floors: fail below `fail_below` × peak, warn below `warn_below` × peak.
+enum class PeakKind { compute, memory_bandwidth };
+struct CatalogFloor {
+  const char* probe;
+  const char* metric;
+  PeakKind peak;
+  const char* selector;  // params key that picks the peak (precision) or restricts the rule ("kernel")
+  std::vector<const char*> values;  // for PeakKind::memory_bandwidth: kernels the floor applies to
+  double fail_below;
+  double warn_below;
+};
+const std::vector<CatalogFloor>& catalog_floors();
+
+// Loads a thresholds file; UsageError names the file, rule index and field.
+ExpectationSet load_expectations(const std::filesystem::path& path);
+ExpectationSet expectations_from_json(const Json& j, const std::string& name);
+// Rules for the GPUs in `report` (host.gpus matched against the catalog). UsageError when none can be derived
+// (no GPU result of a catalog GPU): the message says to pass --expect.
+ExpectationSet catalog_expectations(const Report& report, const std::vector<GpuSpec>& catalog);
+
+bool params_match(const Json& params, const Json& match);
+
+struct CheckItem {
+  std::string probe;
+  Json params;
+  std::string device;
+  std::string metric;
+  std::string unit;
+  double value = 0;  // NaN when there is no value (status not ok, not measured)
+  Grade grade = Grade::pass;
+  std::string expected;  // "≥ 692 TFLOP/s (warn < 742 TFLOP/s)"
+  std::string detail;    // the rule's note, a status reason, "not measured"
+};
+
+struct CheckResult {
+  std::string file;
+  std::string source;  // the thresholds file or "catalog"
+  std::vector<CheckItem> items;
+  std::size_t count(Grade g) const;
+  bool failed() const { return count(Grade::fail) > 0; }
+};
+
+CheckResult check_report(const Report& report, const ExpectationSet& expectations);
+
+Table check_table(const CheckResult& c);
+Json check_to_json(const CheckResult& c);
+
+}  // namespace mlbench

@@ -1,0 +1,234 @@
+#include "reports/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "bench/error.hpp"
+#include "reports/summary.hpp"
+
+namespace mlbench {
+namespace {
+
+double cv_of(const Metric& m) { return m.stats && std::isfinite(m.stats->cv) ? m.stats->cv : 0.0; }
+
+MetricChange compare_metric(const Result& a, const Metric& ma, const Metric& mb, double threshold) {
+  MetricChange c{a.probe, a.params, ma.name, ma.unit, ma.better, ma.value, mb.value};
+  c.combined_cv = std::hypot(cv_of(ma), cv_of(mb));
+  c.noise_band = std::max(threshold, 2 * c.combined_cv);
+  if (!std::isfinite(ma.value) || !std::isfinite(mb.value) || ma.value == 0) {
+    c.change = c.gain = std::nan("");
+    c.verdict = Verdict::not_comparable;
+    return c;
+  }
+  c.change = (mb.value - ma.value) / std::fabs(ma.value);
+  c.gain = ma.better == Better::higher ? c.change : -c.change;
+  if (std::fabs(c.gain) < c.noise_band) {
+    c.verdict = Verdict::noise;
+  } else {
+    c.verdict = c.gain > 0 ? Verdict::improvement : Verdict::regression;
+  }
+  return c;
+}
+
+std::string tool_version(const Report& r) {
+  return r.tool.is_object() ? r.tool.value("version", std::string("?")) : std::string("?");
+}
+
+Tone tone_of(Verdict v) {
+  switch (v) {
+    case Verdict::improvement:
+      return Tone::good;
+    case Verdict::regression:
+      return Tone::bad;
+    case Verdict::noise:
+    case Verdict::not_comparable:
+      break;
+  }
+  return Tone::plain;
+}
+
+}  // namespace
+
+std::string_view to_string(Verdict v) {
+  switch (v) {
+    case Verdict::improvement:
+      return "improvement";
+    case Verdict::regression:
+      return "regression";
+    case Verdict::noise:
+      return "noise";
+    case Verdict::not_comparable:
+      return "n/a";
+  }
+  return "n/a";
+}
+
+std::size_t Comparison::count(Verdict v) const {
+  return static_cast<std::size_t>(
+      std::count_if(changes.begin(), changes.end(), [v](const MetricChange& c) { return c.verdict == v; }));
+}
+
+bool Comparison::has_regression() const {
+  return count(Verdict::regression) > 0 || std::any_of(status_changes.begin(), status_changes.end(),
+                                                       [](const StatusChange& s) { return s.regression; });
+}
+
+Comparison compare_reports(const NamedReport& base, const NamedReport& other, const CompareOptions& opts) {
+  Comparison out;
+  out.base_file = base.file;
+  out.other_file = other.file;
+  out.base_host = host_label(base);
+  out.other_host = host_label(other);
+  std::map<std::string, const Result*> other_by_key;
+  for (const auto& r : other.report.results) other_by_key.emplace(result_key(r), &r);
+
+  std::size_t common = 0;
+  std::size_t not_compared = 0;
+  std::map<std::string, bool> seen;
+  for (const auto& a : base.report.results) {
+    auto key = result_key(a);
+    if (seen.count(key)) continue;
+    seen[key] = true;
+    auto it = other_by_key.find(key);
+    if (it == other_by_key.end()) {
+      out.only_in_base.push_back(ResultRef{a.probe, a.params, a.status});
+      continue;
+    }
+    ++common;
+    const Result& b = *it->second;
+    if (a.status != b.status) {
+      bool regression =
+          a.status == Status::ok && (b.status == Status::failed || b.status == Status::incorrect);
+      out.status_changes.push_back(StatusChange{a.probe, a.params, a.status, b.status,
+                                                b.reason.empty() ? a.reason : b.reason, regression});
+      continue;
+    }
+    if (a.status != Status::ok) {
+      ++not_compared;
+      continue;
+    }
+    for (const auto& ma : a.metrics) {
+      if (const Metric* mb = b.metric(ma.name))
+        out.changes.push_back(compare_metric(a, ma, *mb, opts.threshold));
+    }
+  }
+  for (const auto& b : other.report.results) {
+    if (!seen.count(result_key(b))) out.only_in_other.push_back(ResultRef{b.probe, b.params, b.status});
+  }
+  if (common == 0) {
+    throw UsageError(
+        fmt::format("{}: no results in common with {} (same probe and params); compare runs of the same "
+                    "probes and options",
+                    other.file, base.file));
+  }
+  if (tool_version(base.report) != tool_version(other.report)) {
+    out.notes.push_back(
+        fmt::format("reports come from different mlbench versions ({} vs {}); probe changes between "
+                    "versions can move numbers",
+                    tool_version(base.report), tool_version(other.report)));
+  }
+  if (base.report.schema_version != other.report.schema_version) {
+    out.notes.push_back(
+        fmt::format("schema versions differ ({} vs {}); fields new in the later one are ignored",
+                    base.report.schema_version, other.report.schema_version));
+  }
+  if (not_compared > 0) {
+    out.notes.push_back(fmt::format(
+        "{} result(s) not ok in both reports (skipped, failed or incorrect): not compared", not_compared));
+  }
+  return out;
+}
+
+std::vector<Table> comparison_tables(const Comparison& c) {
+  std::vector<Table> tables;
+  Table changes{fmt::format("{} ({}) -> {} ({})", c.base_file, c.base_host, c.other_file, c.other_host),
+                {"probe", "params", "metric", "base", "other", "change", "noise band", "verdict"},
+                {}};
+  for (const auto& m : c.changes) {
+    Tone tone = tone_of(m.verdict);
+    changes.rows.push_back(
+        {Cell{m.probe}, Cell{params_text(m.params)}, Cell{m.metric},
+         Cell{format_metric_value(m.base, m.unit), Tone::plain, true},
+         Cell{format_metric_value(m.other, m.unit), Tone::plain, true},
+         Cell{std::isfinite(m.change) ? fmt::format("{:+.1f} %", 100 * m.change) : "n/a", tone, true},
+         Cell{fmt::format("±{:.1f} %", 100 * m.noise_band), Tone::plain, true},
+         Cell{std::string(to_string(m.verdict)), tone}});
+  }
+  tables.push_back(std::move(changes));
+  if (!c.status_changes.empty()) {
+    Table t{"status changes", {"probe", "params", "base", "other", "reason"}, {}};
+    for (const auto& s : c.status_changes) {
+      Tone tone = s.regression ? Tone::bad : (s.other == Status::ok ? Tone::good : Tone::warn);
+      t.rows.push_back({Cell{s.probe}, Cell{params_text(s.params)}, Cell{std::string(to_string(s.base))},
+                        Cell{std::string(to_string(s.other)), tone}, Cell{s.reason}});
+    }
+    tables.push_back(std::move(t));
+  }
+  if (!c.only_in_base.empty() || !c.only_in_other.empty()) {
+    Table t{"results in one report only", {"in", "probe", "params", "status"}, {}};
+    for (const auto& r : c.only_in_base) {
+      t.rows.push_back({Cell{"base only"}, Cell{r.probe}, Cell{params_text(r.params)},
+                        Cell{std::string(to_string(r.status))}});
+    }
+    for (const auto& r : c.only_in_other) {
+      t.rows.push_back({Cell{"other only"}, Cell{r.probe}, Cell{params_text(r.params)},
+                        Cell{std::string(to_string(r.status))}});
+    }
+    tables.push_back(std::move(t));
+  }
+  return tables;
+}
+
+Json comparison_to_json(const Comparison& c, const CompareOptions& opts) {
+  auto num = [](double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); };
+  Json changes = Json::array();
+  for (const auto& m : c.changes) {
+    changes.push_back(Json{{"probe", m.probe},
+                           {"params", m.params},
+                           {"metric", m.metric},
+                           {"unit", m.unit},
+                           {"better", m.better == Better::higher ? "higher" : "lower"},
+                           {"base", num(m.base)},
+                           {"other", num(m.other)},
+                           {"change", num(m.change)},
+                           {"gain", num(m.gain)},
+                           {"combined_cv", m.combined_cv},
+                           {"noise_band", m.noise_band},
+                           {"verdict", to_string(m.verdict)}});
+  }
+  Json status = Json::array();
+  for (const auto& s : c.status_changes) {
+    status.push_back(Json{{"probe", s.probe},
+                          {"params", s.params},
+                          {"base", to_string(s.base)},
+                          {"other", to_string(s.other)},
+                          {"reason", s.reason},
+                          {"regression", s.regression}});
+  }
+  auto refs = [](const std::vector<ResultRef>& v) {
+    Json out = Json::array();
+    for (const auto& r : v)
+      out.push_back(Json{{"probe", r.probe}, {"params", r.params}, {"status", to_string(r.status)}});
+    return out;
+  };
+  return Json{{"base", {{"file", c.base_file}, {"host", c.base_host}}},
+              {"other", {{"file", c.other_file}, {"host", c.other_host}}},
+              {"threshold", opts.threshold},
+              {"summary",
+               {{"regressions", c.count(Verdict::regression)},
+                {"improvements", c.count(Verdict::improvement)},
+                {"noise", c.count(Verdict::noise)},
+                {"not_comparable", c.count(Verdict::not_comparable)},
+                {"status_changes", c.status_changes.size()},
+                {"regression", c.has_regression()}}},
+              {"changes", std::move(changes)},
+              {"status_changes", std::move(status)},
+              {"only_in_base", refs(c.only_in_base)},
+              {"only_in_other", refs(c.only_in_other)},
+              {"notes", c.notes}};
+}
+
+}  // namespace mlbench

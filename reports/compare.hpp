@@ -1,0 +1,80 @@
+// `mlbench compare BASE OTHER...`: results joined on (probe, params), per metric the relative change signed
+// by which direction is better, judged against a noise band.
+//
+// Noise band of one metric = max(threshold, 2 × combined CV), where combined CV = sqrt(cv_base² + cv_other²)
+// and cv is the metric's coefficient of variation over its samples (stats.cv; 0 when the metric has no
+// stats). For independent measurements this is, to first order, the CV of the ratio other/base, so a change
+// inside two of those is indistinguishable from run-to-run variation. A change smaller than the band is
+// "noise"; beyond it, an "improvement" or a "regression" depending on metric.better.
+//
+// Results whose status is not ok in both reports are never compared metric by metric (`incorrect` numbers are
+// meaningless); a status that differs is listed as a status change, and ok → failed / ok → incorrect counts
+// as a regression. Results present in only one report are listed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "reports/inputs.hpp"
+#include "reports/table.hpp"
+
+namespace mlbench {
+
+enum class Verdict { improvement, regression, noise, not_comparable };
+std::string_view to_string(Verdict v);
+
+struct CompareOptions {
+  double threshold = 0.05;  // fraction (5 %)
+};
+
+struct MetricChange {
+  std::string probe;
+  Json params;
+  std::string metric;
+  std::string unit;
+  Better better = Better::higher;
+  double base = 0;
+  double other = 0;
+  double change = 0;       // (other − base) / base; NaN when base is 0 or either value is not finite
+  double gain = 0;         // change signed so that > 0 is better
+  double combined_cv = 0;  // sqrt(cv_base² + cv_other²)
+  double noise_band = 0;   // max(threshold, 2 × combined_cv)
+  Verdict verdict = Verdict::not_comparable;
+};
+
+struct StatusChange {
+  std::string probe;
+  Json params;
+  Status base = Status::ok;
+  Status other = Status::ok;
+  std::string reason;  // the other report's reason, else the base's
+  bool regression = false;
+};
+
+struct ResultRef {
+  std::string probe;
+  Json params;
+  Status status = Status::ok;
+};
+
+struct Comparison {
+  std::string base_file, other_file;
+  std::string base_host, other_host;
+  std::vector<MetricChange> changes;
+  std::vector<StatusChange> status_changes;
+  std::vector<ResultRef> only_in_base, only_in_other;
+  std::vector<std::string> notes;
+
+  std::size_t count(Verdict v) const;
+  // A metric regression beyond its band, or ok → failed/incorrect.
+  bool has_regression() const;
+};
+
+// Throws UsageError naming the other file when the two reports have no result in common.
+Comparison compare_reports(const NamedReport& base, const NamedReport& other, const CompareOptions& opts);
+
+// Views of comparisons for the writers.
+std::vector<Table> comparison_tables(const Comparison& c);
+Json comparison_to_json(const Comparison& c, const CompareOptions& opts);
+
+}  // namespace mlbench

@@ -1,0 +1,210 @@
+#include "reports/fleet.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "bench/error.hpp"
+#include "bench/stats.hpp"
+#include "reports/summary.hpp"
+
+namespace mlbench {
+namespace {
+
+// 0.6745 = Φ⁻¹(0.75) makes MAD consistent with σ for normal data; 1.253314 = sqrt(π/2) does the same for the
+// mean absolute deviation (IBM SPSS's fallback when MAD = 0).
+constexpr double kMadScale = 0.6745;
+constexpr double kMeanAdScale = 1.253314;
+
+void finish_group(FleetGroup& g, const FleetOptions& opts) {
+  std::vector<double> values;
+  values.reserve(g.members.size());
+  for (const auto& m : g.members) values.push_back(m.value);
+  g.median = median(values);
+  for (auto& v : values) v = std::fabs(v - g.median);
+  double mean_ad = 0;
+  for (double v : values) mean_ad += v;
+  mean_ad /= static_cast<double>(values.size());
+  g.mad = median(values);
+  for (auto& m : g.members) {
+    m.z = robust_z(m.value, g.median, g.mad, mean_ad);
+    double rel = g.median != 0 ? (m.value - g.median) / std::fabs(g.median) : 0.0;
+    m.deviation = g.better == Better::higher ? rel : -rel;
+    bool worse_side = m.deviation < 0;
+    bool beyond_noise = std::fabs(rel) > 2 * m.cv;
+    m.outlier = (std::fabs(m.z) > kOutlierZ && beyond_noise) || m.deviation < -opts.threshold;
+    m.worse = m.outlier && worse_side;
+  }
+  std::sort(g.members.begin(), g.members.end(), [](const FleetMember& a, const FleetMember& b) {
+    return a.deviation != b.deviation ? a.deviation < b.deviation : a.host < b.host;
+  });
+}
+
+}  // namespace
+
+double robust_z(double x, double median, double mad, double mean_abs_dev) {
+  if (mad > 0) return kMadScale * (x - median) / mad;
+  if (mean_abs_dev > 0) return (x - median) / (kMeanAdScale * mean_abs_dev);
+  return 0;
+}
+
+std::size_t FleetGroup::outliers() const {
+  return static_cast<std::size_t>(
+      std::count_if(members.begin(), members.end(), [](const FleetMember& m) { return m.outlier; }));
+}
+
+std::size_t FleetAnalysis::outliers() const {
+  std::size_t n = 0;
+  for (const auto& g : groups) n += g.outliers();
+  return n;
+}
+
+bool FleetAnalysis::has_worse_outlier() const {
+  return std::any_of(groups.begin(), groups.end(), [](const FleetGroup& g) {
+    return std::any_of(g.members.begin(), g.members.end(), [](const FleetMember& m) { return m.worse; });
+  });
+}
+
+FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const FleetOptions& opts) {
+  if (reports.size() < kMinFleetReports) {
+    throw UsageError(fmt::format("--fleet needs at least {} reports (got {}); pass a folder or more files",
+                                 kMinFleetReports, reports.size()));
+  }
+  FleetAnalysis out;
+  out.reports = reports.size();
+  out.threshold = opts.threshold;
+  std::unordered_map<std::string, std::size_t> index;
+  for (std::size_t ri = 0; ri < reports.size(); ++ri) {
+    const auto& nr = reports[ri];
+    out.files.push_back(nr.file);
+    std::string host = host_label(nr);
+    for (const auto& r : nr.report.results) {
+      if (r.status != Status::ok) continue;
+      Json params = params_without_device(r.params);
+      std::string base_key = r.probe + '\x1f' + params.dump() + '\x1f';
+      std::string device = device_label(r);
+      std::string uuid = device_uuid(r, nr.report.host);
+      for (const auto& m : r.metrics) {
+        if (!std::isfinite(m.value)) continue;
+        auto [it, inserted] = index.try_emplace(base_key + m.name, out.groups.size());
+        if (inserted) out.groups.push_back(FleetGroup{r.probe, params, m.name, m.unit, m.better, 0, 0, {}});
+        double cv = m.stats && std::isfinite(m.stats->cv) ? m.stats->cv : 0.0;
+        out.groups[it->second].members.push_back(
+            FleetMember{ri, host, device, uuid, m.value, 0, 0, cv, false, false});
+      }
+    }
+  }
+  std::size_t too_small = 0;
+  std::erase_if(out.groups, [&](const FleetGroup& g) {
+    bool small = g.members.size() < kMinFleetReports;
+    too_small += small ? 1 : 0;
+    return small;
+  });
+  if (out.groups.empty()) {
+    throw UsageError(
+        fmt::format("no result appears in at least {} of the {} reports (same probe and params); "
+                    "compare runs of the same probes",
+                    kMinFleetReports, reports.size()));
+  }
+  if (too_small > 0) {
+    out.notes.push_back(fmt::format("{} metric(s) measured on fewer than {} devices: not analysed", too_small,
+                                    kMinFleetReports));
+  }
+  for (auto& g : out.groups) finish_group(g, opts);
+  std::sort(out.groups.begin(), out.groups.end(), [](const FleetGroup& a, const FleetGroup& b) {
+    if (a.probe != b.probe) return a.probe < b.probe;
+    if (a.params != b.params) return a.params < b.params;
+    return a.metric < b.metric;
+  });
+  std::vector<std::string> versions;
+  for (const auto& nr : reports) {
+    std::string v = nr.report.tool.is_object() ? nr.report.tool.value("version", std::string("?")) : "?";
+    if (std::find(versions.begin(), versions.end(), v) == versions.end()) versions.push_back(v);
+  }
+  if (versions.size() > 1) {
+    std::string list;
+    for (const auto& v : versions) list += (list.empty() ? "" : ", ") + v;
+    out.notes.push_back(
+        fmt::format("reports come from different mlbench versions ({}); probe changes between "
+                    "versions can move numbers",
+                    list));
+  }
+  return out;
+}
+
+std::vector<Table> fleet_tables(const FleetAnalysis& f) {
+  Table outliers{fmt::format("fleet outliers ({} reports)", f.reports),
+                 {"host", "device", "probe", "params", "metric", "value", "median", "deviation", "z"},
+                 {}};
+  std::vector<std::pair<const FleetGroup*, const FleetMember*>> hits;
+  for (const auto& g : f.groups) {
+    for (const auto& m : g.members) {
+      if (m.outlier) hits.emplace_back(&g, &m);
+    }
+  }
+  std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {
+    if (a.second->host != b.second->host) return a.second->host < b.second->host;
+    return a.second->device < b.second->device;
+  });
+  for (const auto& [g, m] : hits) {
+    // Red: worse beyond the threshold; yellow: worse by the z-score only; green: better.
+    Tone tone = !m->worse ? Tone::good : (m->deviation < -f.threshold ? Tone::bad : Tone::warn);
+    std::string device = m->device;
+    if (!m->uuid.empty()) device += " " + m->uuid;
+    outliers.rows.push_back({Cell{m->host}, Cell{device}, Cell{g->probe}, Cell{params_text(g->params)},
+                             Cell{g->metric}, Cell{format_metric_value(m->value, g->unit), Tone::plain, true},
+                             Cell{format_metric_value(g->median, g->unit), Tone::plain, true},
+                             Cell{fmt::format("{:+.1f} %", 100 * m->deviation), tone, true},
+                             Cell{fmt::format("{:+.1f}", m->z), tone, true}});
+  }
+  Table groups{
+      "per metric across the fleet", {"probe", "params", "metric", "n", "median", "MAD", "outliers"}, {}};
+  for (const auto& g : f.groups) {
+    std::size_t n = g.outliers();
+    groups.rows.push_back({Cell{g.probe}, Cell{params_text(g.params)}, Cell{g.metric},
+                           Cell{std::to_string(g.members.size()), Tone::plain, true},
+                           Cell{format_metric_value(g.median, g.unit), Tone::plain, true},
+                           Cell{format_metric_value(g.mad, g.unit), Tone::plain, true},
+                           Cell{std::to_string(n), n > 0 ? Tone::bad : Tone::plain, true}});
+  }
+  return {std::move(outliers), std::move(groups)};
+}
+
+Json fleet_to_json(const FleetAnalysis& f, const FleetOptions& opts) {
+  Json groups = Json::array();
+  for (const auto& g : f.groups) {
+    Json members = Json::array();
+    for (const auto& m : g.members) {
+      members.push_back(Json{{"file", f.files[m.report]},
+                             {"host", m.host},
+                             {"device", m.device},
+                             {"uuid", m.uuid},
+                             {"value", m.value},
+                             {"deviation", m.deviation},
+                             {"z", m.z},
+                             {"cv", m.cv},
+                             {"outlier", m.outlier},
+                             {"worse", m.worse}});
+    }
+    groups.push_back(Json{{"probe", g.probe},
+                          {"params", g.params},
+                          {"metric", g.metric},
+                          {"unit", g.unit},
+                          {"better", g.better == Better::higher ? "higher" : "lower"},
+                          {"median", g.median},
+                          {"mad", g.mad},
+                          {"outliers", g.outliers()},
+                          {"members", std::move(members)}});
+  }
+  return Json{{"reports", f.reports},
+              {"threshold", opts.threshold},
+              {"outlier_z", kOutlierZ},
+              {"outliers", f.outliers()},
+              {"worse_outlier", f.has_worse_outlier()},
+              {"groups", std::move(groups)},
+              {"notes", f.notes}};
+}
+
+}  // namespace mlbench

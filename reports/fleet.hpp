@@ -1,0 +1,75 @@
+// `mlbench compare --fleet`: which node or GPU is bad among many.
+//
+// Population: every ok result of the same probe and params (the device it ran on removed, so all GPUs of all
+// hosts form one population) and the same metric, across ≥ 3 reports. Per population: median and MAD
+// (unscaled median absolute deviation); per member the robust z-score of Iglewicz and Hoaglin,
+// z = 0.6745 (x − median) / MAD. When MAD is 0 (more than half the members identical) the mean absolute
+// deviation stands in: z = (x − median) / (1.253314 · meanAD); when that is 0 too every z is 0.
+// A member is an outlier when |z| > 3.5 and its deviation from the median exceeds its own measurement noise
+// (2 × the metric's CV, the rule compare uses: in a very tight population a robust z flags differences the
+// measurement cannot resolve), or when it is worse than the median by more than the threshold
+// (direction-aware: below for better = higher, above for better = lower). Worse-side outliers make the
+// command fail.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "reports/inputs.hpp"
+#include "reports/table.hpp"
+
+namespace mlbench {
+
+inline constexpr double kOutlierZ = 3.5;
+inline constexpr std::size_t kMinFleetReports = 3;
+
+struct FleetOptions {
+  double threshold = 0.05;  // fraction below (or above, for lower-is-better) the median
+};
+
+struct FleetMember {
+  std::size_t report = 0;  // index into the analysed reports
+  std::string host;
+  std::string device;  // "gpu3", a storage target, or ""
+  std::string uuid;
+  double value = 0;
+  double deviation = 0;  // (value − median) / median, signed so that < 0 is worse
+  double z = 0;
+  double cv = 0;  // the metric's own coefficient of variation (stats.cv)
+  bool outlier = false;
+  bool worse = false;  // an outlier on the bad side
+};
+
+struct FleetGroup {
+  std::string probe;
+  Json params;  // without device/target
+  std::string metric;
+  std::string unit;
+  Better better = Better::higher;
+  double median = 0;
+  double mad = 0;
+  std::vector<FleetMember> members;
+  std::size_t outliers() const;
+};
+
+struct FleetAnalysis {
+  std::size_t reports = 0;
+  double threshold = 0.05;
+  std::vector<std::string> files;
+  std::vector<FleetGroup> groups;  // sorted by probe, params, metric
+  std::vector<std::string> notes;
+  std::size_t outliers() const;
+  bool has_worse_outlier() const;
+};
+
+// Robust z of x against a population's median and MAD (meanAD fallback as above).
+double robust_z(double x, double median, double mad, double mean_abs_dev);
+
+// UsageError when fewer than kMinFleetReports reports are given.
+FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const FleetOptions& opts);
+
+// Outliers first (by host and device), then one line per population.
+std::vector<Table> fleet_tables(const FleetAnalysis& f);
+Json fleet_to_json(const FleetAnalysis& f, const FleetOptions& opts);
+
+}  // namespace mlbench

@@ -1,0 +1,274 @@
+#include "reports/html.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "bench/stats.hpp"
+#include "reports/summary.hpp"
+#include "reports/svg.hpp"
+
+namespace mlbench {
+namespace {
+
+constexpr std::size_t kMaxPercentBars = 40;
+constexpr std::size_t kMaxOutlierRows = 20;
+
+constexpr const char* kStyle = R"(body{font-family:sans-serif;margin:24px;color:#222;max-width:1100px}
+h1{font-size:22px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;margin:10px 0 18px;font-size:12px}caption{text-align:left;font-weight:bold;padding:4px 0}
+th,td{border:1px solid #ccc;padding:3px 7px;text-align:left}th{background:#f2f2f2}td.num{text-align:right}
+td.good{color:#1a7f37}td.warn{color:#9a6700;background:#fff8c5}td.bad{color:#cf222e;font-weight:bold;background:#ffebe9}
+svg.chart{display:block;margin:8px 0 16px}.note{color:#555;font-size:12px}
+)";
+
+// Which chart a result feeds, and under which group label.
+using Selector = std::function<std::optional<std::string>(const Result&)>;
+
+std::string short_params(const Json& params, std::initializer_list<const char*> drop) {
+  Json p = params_without_device(params);
+  for (const char* d : drop) p.erase(d);
+  return params_text(p);
+}
+
+std::string size_label(const Json& v) {
+  if (!v.is_number()) return v.is_string() ? v.get<std::string>() : v.dump();
+  double b = v.get<double>();
+  static constexpr const char* kUnits[] = {"", "K", "M", "G"};
+  int u = 0;
+  while (b >= 1024 && u < 3 && std::fmod(b, 1024) == 0) {
+    b /= 1024;
+    ++u;
+  }
+  return fmt::format("{:g}{}", b, kUnits[u]);
+}
+
+std::string storage_job(const Result& r) {
+  const Json& p = r.params;
+  if (!p.is_object() || !p.contains("rw")) return short_params(p, {});
+  std::string out = p["rw"].is_string() ? p["rw"].get<std::string>() : p["rw"].dump();
+  if (p.contains("bs")) out += " " + size_label(p["bs"]);
+  if (p.contains("iodepth")) out += " qd" + p["iodepth"].dump();
+  if (p.contains("jobs")) out += " x" + p["jobs"].dump();
+  return out;
+}
+
+// Per machine and group: the best value per device, then the median over devices. Machines are collapsed into
+// fleet min / median / max above kMaxChartMachines.
+BarChart collect_bars(const std::vector<NamedReport>& reports, const std::vector<std::string>& machines,
+                      const std::string& probe, const std::string& metric, const Selector& group_of,
+                      const std::vector<std::string>& order, const std::string& title) {
+  std::vector<std::map<std::string, std::map<std::string, double>>> best(reports.size());
+  std::string unit;
+  std::vector<std::string> groups;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    for (const auto& r : reports[i].report.results) {
+      if (r.probe != probe || r.status != Status::ok) continue;
+      const Metric* m = r.metric(metric);
+      auto g = group_of(r);
+      if (m == nullptr || !g || !std::isfinite(m->value)) continue;
+      unit = m->unit;
+      if (std::find(groups.begin(), groups.end(), *g) == groups.end()) groups.push_back(*g);
+      auto [it, inserted] = best[i][*g].try_emplace(device_label(r), m->value);
+      if (!inserted)
+        it->second =
+            m->better == Better::higher ? std::max(it->second, m->value) : std::min(it->second, m->value);
+    }
+  }
+  auto rank = [&](const std::string& g) {
+    auto it = std::find(order.begin(), order.end(), g);
+    return it == order.end() ? order.size() : static_cast<std::size_t>(it - order.begin());
+  };
+  std::stable_sort(groups.begin(), groups.end(),
+                   [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
+  BarChart chart{title, unit, {}, {}};
+  bool collapse = reports.size() > kMaxChartMachines;
+  chart.series = collapse ? std::vector<std::string>{"fleet min", "fleet median", "fleet max"} : machines;
+  for (const auto& g : groups) {
+    BarGroup bg{g, {}};
+    std::vector<double> per_machine;
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+      auto it = best[i].find(g);
+      double v = std::nan("");
+      if (it != best[i].end()) {
+        std::vector<double> devices;
+        for (const auto& [_, d] : it->second) devices.push_back(d);
+        v = median(devices);
+        per_machine.push_back(v);
+      }
+      if (!collapse) bg.values.push_back(v);
+    }
+    if (collapse) {
+      bg.values = {*std::min_element(per_machine.begin(), per_machine.end()), median(per_machine),
+                   *std::max_element(per_machine.begin(), per_machine.end())};
+    }
+    chart.groups.push_back(std::move(bg));
+  }
+  return chart;
+}
+
+std::string nccl_chart(const std::vector<NamedReport>& reports, const std::vector<std::string>& machines) {
+  bool collapse = reports.size() > kMaxChartMachines;
+  std::map<std::string, std::map<double, std::vector<double>>> series;
+  std::vector<std::string> order;  // series in machine order, so colours follow the other charts
+  std::string unit;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    for (const auto& r : reports[i].report.results) {
+      if (r.probe != "net.nccl" || r.status != Status::ok || !r.params.contains("bytes")) continue;
+      const Metric* m = r.metric("busbw");
+      if (m == nullptr || !r.params["bytes"].is_number() || !std::isfinite(m->value)) continue;
+      unit = m->unit;
+      std::string name =
+          (collapse ? std::string("fleet median ") : machines[i] + " ") + short_params(r.params, {"bytes"});
+      if (!series.count(name)) order.push_back(name);
+      series[name][r.params["bytes"].get<double>()].push_back(m->value);
+    }
+  }
+  if (series.empty()) return "";
+  LineChart chart{"NCCL bus bandwidth against message size", "message size (bytes)", unit, {}};
+  for (const auto& name : order) {
+    LineSeries s{name, {}};
+    for (const auto& [bytes, values] : series[name]) s.points.emplace_back(bytes, median(values));
+    chart.series.push_back(std::move(s));
+  }
+  return svg_line_chart(chart);
+}
+
+std::string percent_chart(const std::vector<NamedReport>& reports, const std::vector<std::string>& machines) {
+  bool collapse = reports.size() > kMaxChartMachines;
+  std::map<std::string, std::vector<double>> values;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    for (const auto& r : reports[i].report.results) {
+      const Metric* m = r.metric("pct_of_peak");
+      if (r.status != Status::ok || m == nullptr || !std::isfinite(m->value)) continue;
+      std::string dev = device_label(r);
+      std::string label =
+          collapse ? fmt::format("{} {} (fleet median)", r.probe, short_params(r.params, {}))
+                   : fmt::format("{}{}{} {}", reports.size() > 1 ? machines[i] + " " : "",
+                                 dev.empty() ? "" : dev + " ", r.probe, short_params(r.params, {}));
+      values[label].push_back(m->value);
+    }
+  }
+  if (values.empty()) return "";
+  std::vector<HBar> bars;
+  for (const auto& [label, v] : values)
+    bars.push_back(HBar{label.size() > 52 ? label.substr(0, 49) + "..." : label, median(v)});
+  std::sort(bars.begin(), bars.end(), [](const HBar& a, const HBar& b) { return a.value < b.value; });
+  std::string title = "% of peak (datasheet or link); dashed: 70 % GEMM and 85 % HBM acceptance floors";
+  if (bars.size() > kMaxPercentBars) {
+    bars.resize(kMaxPercentBars);
+    title += fmt::format(" — lowest {}", kMaxPercentBars);
+  }
+  return svg_percent_bars(title, bars, {70, 85});
+}
+
+std::string outlier_chart(const FleetAnalysis& f, double threshold) {
+  std::vector<DotRow> rows;
+  for (const auto& g : f.groups) {
+    if (g.outliers() == 0) continue;
+    DotRow row{fmt::format("{} {} {}", g.probe, params_text(g.params), g.metric), {}};
+    if (row.label.size() > 48) row.label = row.label.substr(0, 45) + "...";
+    for (const auto& m : g.members) {
+      row.dots.push_back(
+          DotRow::Dot{100 * m.deviation, m.outlier, m.device.empty() ? m.host : m.host + " " + m.device});
+    }
+    rows.push_back(std::move(row));
+    if (rows.size() == kMaxOutlierRows) break;
+  }
+  if (rows.empty()) return "";
+  return svg_dot_rows("Fleet outliers: each dot a machine or GPU", rows, 100 * threshold);
+}
+
+Table summary_table(const NamedReport& nr, const std::string& machine) {
+  Table t{fmt::format("{}: {}", machine, nr.file),
+          {"probe", "device", "params", "status", "result", "% of peak"},
+          {}};
+  for (const auto& r : nr.report.results) {
+    std::string headline = "-", pct = "-";
+    if (r.status == Status::ok && !r.metrics.empty()) {
+      headline =
+          r.metrics.front().name + " " + format_metric_value(r.metrics.front().value, r.metrics.front().unit);
+      if (const Metric* p = r.metric("pct_of_peak")) pct = fmt::format("{:.1f} %", p->value);
+    }
+    Tone tone = r.status == Status::ok ? Tone::plain : (r.status == Status::skipped ? Tone::warn : Tone::bad);
+    t.rows.push_back({Cell{r.probe}, Cell{device_label(r)}, Cell{short_params(r.params, {})},
+                      Cell{std::string(to_string(r.status)), tone}, Cell{headline, Tone::plain, true},
+                      Cell{pct, Tone::plain, true}});
+  }
+  return t;
+}
+
+}  // namespace
+
+std::string to_html_page(const HtmlPage& page) {
+  static const std::vector<NamedReport> kNone;
+  const auto& reports = page.reports != nullptr ? *page.reports : kNone;
+  std::vector<std::string> machines;
+  std::set<std::string> used;
+  for (const auto& nr : reports) {
+    std::string m = host_label(nr);
+    if (!used.insert(m).second) m += " (" + std::filesystem::path(nr.file).stem().string() + ")";
+    used.insert(m);
+    machines.push_back(m);
+  }
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
+                    html_escape(page.title) + "</title>\n<style>\n" + kStyle + "</style>\n</head>\n<body>\n";
+  out += "<h1>" + html_escape(page.title) + "</h1>\n<p class=\"note\">";
+  for (std::size_t i = 0; i < reports.size() && i < kMaxChartMachines; ++i) {
+    out += html_escape(machines[i]) + ": " + html_escape(reports[i].file) + " (mlbench " +
+           html_escape(reports[i].report.tool.value("version", std::string("?"))) + ")<br>\n";
+  }
+  if (reports.size() > kMaxChartMachines)
+    out += fmt::format("{} reports; charts show fleet min / median / max", reports.size());
+  out += "</p>\n<h2>Charts</h2>\n";
+  std::string charts;
+  auto bars = [&](const BarChart& c) {
+    if (!c.groups.empty()) charts += svg_bar_chart(c);
+  };
+  auto param = [](const char* key) {
+    return [key](const Result& r) -> std::optional<std::string> {
+      if (!r.params.contains(key) || !r.params[key].is_string()) return std::nullopt;
+      return r.params[key].get<std::string>();
+    };
+  };
+  bars(collect_bars(reports, machines, "gpu.gemm", "tflops", param("dtype"),
+                    {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"},
+                    "GEMM throughput per precision (best shape)"));
+  bars(collect_bars(reports, machines, "gpu.hbm", "bandwidth", param("kernel"),
+                    {"copy", "scale", "add", "triad", "dot", "nstream", "read", "write"},
+                    "GPU memory (HBM) bandwidth"));
+  bars(collect_bars(
+      reports, machines, "gpu.copy", "bandwidth",
+      [](const Result& r) -> std::optional<std::string> { return short_params(r.params, {}); }, {},
+      "Host-device and peer copy bandwidth"));
+  charts += nccl_chart(reports, machines);
+  auto job = [](const Result& r) -> std::optional<std::string> { return storage_job(r); };
+  bars(collect_bars(reports, machines, "storage.io", "iops", job, {}, "Storage IOPS per job"));
+  bars(collect_bars(reports, machines, "storage.io", "bandwidth", job, {}, "Storage bandwidth per job"));
+  bars(collect_bars(reports, machines, "host.membw", "bandwidth", param("kernel"),
+                    {"copy", "scale", "add", "triad"}, "Host memory bandwidth"));
+  charts += percent_chart(reports, machines);
+  if (page.fleet) charts += outlier_chart(*page.fleet, page.threshold);
+  out += charts.empty() ? "<p class=\"note\">No chartable results (no ok results of a charted probe).</p>\n"
+                        : charts;
+
+  out += "<h2>Tables</h2>\n";
+  for (const auto& c : page.comparisons) {
+    for (const auto& t : comparison_tables(c)) out += to_html(t);
+    for (const auto& n : c.notes) out += "<p class=\"note\">note: " + html_escape(n) + "</p>\n";
+  }
+  if (page.fleet) {
+    for (const auto& t : fleet_tables(*page.fleet)) out += to_html(t);
+    for (const auto& n : page.fleet->notes) out += "<p class=\"note\">note: " + html_escape(n) + "</p>\n";
+  }
+  if (page.check) out += to_html(check_table(*page.check));
+  if (reports.size() <= kMaxChartMachines) {
+    for (std::size_t i = 0; i < reports.size(); ++i) out += to_html(summary_table(reports[i], machines[i]));
+  }
+  return out + "</body>\n</html>\n";
+}
+
+}  // namespace mlbench

@@ -1,0 +1,154 @@
+#include "reports/inputs.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "bench/error.hpp"
+
+namespace mlbench {
+
+std::vector<NamedReport> load_reports(const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (!fs::is_directory(p, ec)) {
+      files.push_back(p);
+      continue;
+    }
+    std::vector<std::string> in_dir;
+    for (const auto& entry : fs::directory_iterator(p, ec)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".json")
+        in_dir.push_back(entry.path().string());
+    }
+    if (ec) throw UsageError(fmt::format("{}: cannot list the folder: {}", p, ec.message()));
+    if (in_dir.empty()) throw UsageError(fmt::format("{}: folder holds no *.json reports", p));
+    std::sort(in_dir.begin(), in_dir.end());
+    files.insert(files.end(), in_dir.begin(), in_dir.end());
+  }
+  std::vector<NamedReport> out;
+  out.reserve(files.size());
+  for (auto& f : files) {
+    Report r = load_report(f);
+    out.push_back(NamedReport{std::move(f), std::move(r)});
+  }
+  return out;
+}
+
+std::string result_key(const Result& r) { return r.probe + '\x1f' + r.params.dump(); }
+
+Json params_without_device(const Json& params) {
+  Json out = params;
+  if (out.is_object()) {
+    out.erase("device");
+    out.erase("target");
+  }
+  return out;
+}
+
+std::string host_label(const NamedReport& r) {
+  const Json& host = r.report.host;
+  if (host.is_object() && host.contains("hostname") && host["hostname"].is_string() &&
+      !host["hostname"].get<std::string>().empty()) {
+    return host["hostname"].get<std::string>();
+  }
+  return std::filesystem::path(r.file).stem().string();
+}
+
+std::string device_label(const Result& r) {
+  const Json& p = r.params;
+  if (!p.is_object()) return "";
+  if (p.contains("device")) {
+    const Json& d = p["device"];
+    if (d.is_number_integer()) return fmt::format("gpu{}", d.get<long long>());
+    if (d.is_string()) return d.get<std::string>();
+  }
+  if (p.contains("target")) {
+    const Json& t = p["target"];
+    if (t.is_string()) return t.get<std::string>();
+    if (t.is_array()) {
+      std::string out;
+      for (const auto& item : t)
+        out += (out.empty() ? "" : "+") + (item.is_string() ? item.get<std::string>() : item.dump());
+      return out;
+    }
+  }
+  return "";
+}
+
+std::string device_uuid(const Result& r, const Json& host) {
+  if (!r.params.is_object() || !r.params.contains("device") || !r.params["device"].is_number_integer())
+    return "";
+  if (!host.is_object() || !host.contains("gpus") || !host["gpus"].is_array()) return "";
+  long long index = r.params["device"].get<long long>();
+  for (const auto& g : host["gpus"]) {
+    if (g.is_object() && g.value("index", -1LL) == index && g.contains("uuid") && g["uuid"].is_string()) {
+      return g["uuid"].get<std::string>();
+    }
+  }
+  return "";
+}
+
+std::string params_text(const Json& params) {
+  std::string out;
+  if (!params.is_object()) return out;
+  for (const auto& [k, v] : params.items()) {
+    std::string val = v.is_string() ? v.get<std::string>() : v.dump();
+    out += (out.empty() ? "" : " ") + k + "=" + val;
+  }
+  return out;
+}
+
+void write_text_atomic(const std::filesystem::path& path, const std::string& text) {
+  auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
+  int fd = ::mkstemp(tmpl.data());
+  if (fd < 0) {
+    throw UsageError(fmt::format("{}: cannot create a file in '{}': {}; choose another -o path",
+                                 path.string(), dir.string(), std::strerror(errno)));
+  }
+  std::size_t off = 0;
+  while (off < text.size()) {
+    ssize_t n = ::write(fd, text.data() + off, text.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int err = errno;
+      ::close(fd);
+      ::unlink(tmpl.c_str());
+      throw Error(fmt::format("{}: write failed: {}", path.string(), std::strerror(err)));
+    }
+    off += static_cast<std::size_t>(n);
+  }
+  ::fchmod(fd, 0644);
+  if (::fsync(fd) != 0 || ::close(fd) != 0 || std::rename(tmpl.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmpl.c_str());
+    throw Error(fmt::format("{}: could not be written: {}", path.string(), std::strerror(err)));
+  }
+}
+
+void emit(const std::string& path, const std::string& text) {
+  if (path.empty()) {
+    std::cout << text << std::flush;
+  } else {
+    write_text_atomic(path, text);
+  }
+}
+
+bool stdout_wants_colour() {
+  const char* no_colour = std::getenv("NO_COLOR");
+  if (no_colour != nullptr && *no_colour != '\0') return false;
+  return ::isatty(STDOUT_FILENO) == 1;
+}
+
+}  // namespace mlbench

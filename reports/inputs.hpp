@@ -1,0 +1,46 @@
+// What the cross-report tools (compare, fleet, check, export) share: loading several reports, naming hosts
+// and devices, a result's identity, and writing text output atomically.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "reports/report.hpp"
+
+namespace mlbench {
+
+// A loaded report and the file it came from (every message about it names the file).
+struct NamedReport {
+  std::string file;
+  Report report;
+};
+
+// Loads each path; a folder contributes its *.json files (sorted). UsageError names the offending file;
+// a folder without reports is a UsageError too.
+std::vector<NamedReport> load_reports(const std::vector<std::string>& paths);
+
+// The identity compare joins on: probe and params, canonical (nlohmann objects keep keys sorted).
+std::string result_key(const Result& r);
+// A result's identity without the device it ran on (`device`, `target` params): the population a fleet
+// analysis compares across machines and GPUs.
+Json params_without_device(const Json& params);
+
+// host.hostname, else the report file's stem.
+std::string host_label(const NamedReport& r);
+// "gpu3" for params.device = 3, the target path(s) for storage, "" when the result names no device.
+std::string device_label(const Result& r);
+// The GPU's UUID from host.gpus for a result with a numeric params.device, else "".
+std::string device_uuid(const Result& r, const Json& host);
+
+// "dtype=bf16 m=8192 n=8192" without truncation (format_params truncates for the console).
+std::string params_text(const Json& params);
+
+// Writes text to `path` atomically (temp file beside it, fsync, rename); nothing partial is left on error.
+void write_text_atomic(const std::filesystem::path& path, const std::string& text);
+// Where --format output goes: stdout when `path` is empty, else the file (atomically).
+void emit(const std::string& path, const std::string& text);
+// Colour for terminal tables: stdout is a terminal and NO_COLOR is unset (https://no-color.org).
+bool stdout_wants_colour();
+
+}  // namespace mlbench

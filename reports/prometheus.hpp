@@ -1,0 +1,26 @@
+// `mlbench export --format prometheus`: a report as node_exporter textfile-collector input.
+//
+// One gauge family per metric name, `mlbench_<metric>_<unit>` in base units (kPromNames for names that are
+// themselves units), labels probe, params ("k=v,k=v", the result's identity), host and device; plus
+// mlbench_result_status{...,status} (1 for the result's status) and mlbench_report_timestamp_seconds{host}
+// (run start) so dashboards can tell stale hosts. Non-ok results export no metric values.
+#pragma once
+
+#include <string>
+
+#include "reports/inputs.hpp"
+
+namespace mlbench {
+
+struct PromName {
+  std::string name;
+  double scale = 1;  // value multiplier into the family's base unit
+};
+// The family name and scale for a report metric.
+PromName prometheus_name(const std::string& metric, const std::string& unit);
+// Escapes a label value: backslash, double quote and newline.
+std::string prometheus_escape(const std::string& s);
+
+std::string to_prometheus(const NamedReport& report);
+
+}  // namespace mlbench

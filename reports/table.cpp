@@ -1,0 +1,159 @@
+#include "reports/table.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace mlbench {
+namespace {
+
+// Display width in code points: UTF-8 continuation bytes do not advance the cursor.
+std::size_t width(const std::string& s) {
+  return static_cast<std::size_t>(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+const char* ansi(Tone tone) {
+  switch (tone) {
+    case Tone::good:
+      return "\033[32m";
+    case Tone::warn:
+      return "\033[33m";
+    case Tone::bad:
+      return "\033[1;31m";
+    case Tone::plain:
+      break;
+  }
+  return "";
+}
+
+std::string markdown_cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c == '\n' ? ' ' : c;
+  }
+  return out;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string to_text(const Table& t, bool colour) {
+  std::vector<std::size_t> widths(t.columns.size(), 0);
+  for (std::size_t c = 0; c < t.columns.size(); ++c) widths[c] = width(t.columns[c]);
+  for (const auto& row : t.rows) {
+    for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c)
+      widths[c] = std::max(widths[c], width(row[c].text));
+  }
+  std::string out;
+  if (!t.title.empty()) out += t.title + "\n";
+  auto line = [&](const std::vector<Cell>& cells) {
+    std::string l;
+    for (std::size_t c = 0; c < cells.size() && c < widths.size(); ++c) {
+      std::string pad(widths[c] - width(cells[c].text), ' ');
+      std::string text = colour && cells[c].tone != Tone::plain
+                             ? std::string(ansi(cells[c].tone)) + cells[c].text + "\033[0m"
+                             : cells[c].text;
+      l += (c == 0 ? "" : "  ") + (cells[c].numeric ? pad + text : text + pad);
+    }
+    while (!l.empty() && l.back() == ' ') l.pop_back();
+    out += l + "\n";
+  };
+  std::vector<Cell> header;
+  for (const auto& c : t.columns) header.push_back(Cell{c});
+  line(header);
+  for (const auto& row : t.rows) line(row);
+  return out;
+}
+
+std::string to_markdown(const Table& t) {
+  std::string out;
+  if (!t.title.empty()) out += "### " + markdown_cell(t.title) + "\n\n";
+  out += "|";
+  for (const auto& c : t.columns) out += " " + markdown_cell(c) + " |";
+  out += "\n|";
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    bool numeric = !t.rows.empty() && c < t.rows.front().size() && t.rows.front()[c].numeric;
+    out += numeric ? "---:|" : "---|";
+  }
+  out += "\n";
+  for (const auto& row : t.rows) {
+    out += "|";
+    for (const auto& cell : row) {
+      std::string text = markdown_cell(cell.text);
+      out += " " + (cell.tone == Tone::bad ? "**" + text + "**" : text) + " |";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string to_csv(const Table& t) {
+  std::string out;
+  for (std::size_t c = 0; c < t.columns.size(); ++c) out += (c ? "," : "") + csv_field(t.columns[c]);
+  out += "\n";
+  for (const auto& row : t.rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) out += (c ? "," : "") + csv_field(row[c].text);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string html_escape(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string to_html(const Table& t) {
+  static constexpr const char* kToneClass[] = {"", "good", "warn", "bad"};
+  std::string out = "<table>\n";
+  if (!t.title.empty()) out += "<caption>" + html_escape(t.title) + "</caption>\n";
+  out += "<thead><tr>";
+  for (const auto& c : t.columns) out += "<th>" + html_escape(c) + "</th>";
+  out += "</tr></thead>\n<tbody>\n";
+  for (const auto& row : t.rows) {
+    out += "<tr>";
+    for (const auto& cell : row) {
+      std::string cls = kToneClass[static_cast<int>(cell.tone)];
+      if (cell.numeric) cls += cls.empty() ? "num" : " num";
+      out += cls.empty() ? "<td>" : fmt::format("<td class=\"{}\">", cls);
+      out += html_escape(cell.text) + "</td>";
+    }
+    out += "</tr>\n";
+  }
+  return out + "</tbody>\n</table>\n";
+}
+
+}  // namespace mlbench

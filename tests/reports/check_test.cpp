@@ -1,0 +1,182 @@
+#include "reports/check.hpp"
+
+#include <cmath>
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "bench/error.hpp"
+#include "bench/yaml_json.hpp"
+#include "tests/reports/report_fixtures.hpp"
+
+namespace mlbench {
+namespace {
+
+using test::make_report;
+using test::make_result;
+
+std::vector<GpuSpec> catalog() {
+  return load_gpu_catalog(std::filesystem::path(MLBENCH_SOURCE_DIR) / "configs" / "hardware" / "gpus.yaml");
+}
+
+ExpectationSet rules(const std::string& yaml) {
+  return expectations_from_json(parse_yaml(yaml, "t.yaml"), "t.yaml");
+}
+
+std::string usage_error(const std::string& yaml) {
+  try {
+    rules(yaml);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Check, GradesAgainstMinMaxAndTheWarnBand) {
+  auto set = rules(
+      "rules:\n  - {probe: storage.io, metric: iops, min: 100, warn: 5}\n"
+      "  - {probe: storage.io, metric: lat_p99, max: 0.001, warn: 10}\n");
+  std::map<double, Grade> want = {{99, Grade::fail}, {104, Grade::warn}, {106, Grade::pass}};
+  for (auto [iops, grade] : want) {
+    Report r;
+    r.results.push_back(make_result("storage.io", {{"rw", "randread"}}, "iops", iops, "1/s"));
+    r.results.back().add_metric("lat_p99", 0.00095, "s", Better::lower);
+    auto c = check_report(r, set);
+    ASSERT_EQ(c.items.size(), 2u);
+    EXPECT_EQ(c.items[0].grade, grade) << iops;
+    EXPECT_EQ(c.items[1].grade, Grade::warn);  // 0.95 ms is inside 10 % of the 1 ms ceiling
+    EXPECT_EQ(c.failed(), grade == Grade::fail);
+  }
+}
+
+TEST(Check, MatchSupportsListsAndBestPicksThePerDeviceMaximum) {
+  auto set = rules(
+      "rules:\n  - probe: gpu.gemm\n    match: {dtype: [bf16, fp16]}\n    metric: tflops\n"
+      "    min: 700e12\n    select: best\n");
+  Report r;
+  for (int dev = 0; dev < 2; ++dev) {
+    r.results.push_back(make_result("gpu.gemm", {{"dtype", "bf16"}, {"m", 1024}, {"device", dev}}, "tflops",
+                                    300e12, "FLOP/s"));
+    r.results.push_back(make_result("gpu.gemm", {{"dtype", "bf16"}, {"m", 8192}, {"device", dev}}, "tflops",
+                                    dev == 0 ? 760e12 : 650e12, "FLOP/s"));
+  }
+  r.results.push_back(
+      make_result("gpu.gemm", {{"dtype", "fp8"}, {"m", 8192}, {"device", 0}}, "tflops", 1e12, "FLOP/s"));
+  auto c = check_report(r, set);
+  ASSERT_EQ(c.items.size(), 2u);
+  EXPECT_EQ(c.items[0].device, "gpu0");
+  EXPECT_EQ(c.items[0].value, 760e12);
+  EXPECT_EQ(c.items[0].grade, Grade::pass);
+  EXPECT_EQ(c.items[1].device, "gpu1");
+  EXPECT_EQ(c.items[1].value, 650e12);
+  EXPECT_EQ(c.items[1].grade, Grade::fail);
+}
+
+TEST(Check, StatusesAndMissingResults) {
+  auto set = rules(
+      "rules:\n  - {probe: gpu.hbm, metric: bandwidth, min: 1}\n  - {probe: net.nccl, metric: busbw, min: "
+      "1}\n");
+  Report r;
+  r.results.push_back(make_result("gpu.hbm", {{"kernel", "copy"}}, "bandwidth", 5, "B/s"));
+  r.results.back().status = Status::incorrect;
+  r.results.back().reason = "array check failed";
+  r.results.push_back(make_result("gpu.hbm", {{"kernel", "triad"}}, "bandwidth", 5, "B/s"));
+  r.results.back().status = Status::skipped;
+  r.results.back().reason = "no GPU";
+  auto c = check_report(r, set);
+  ASSERT_EQ(c.items.size(), 3u);
+  EXPECT_EQ(c.items[0].grade, Grade::fail);
+  EXPECT_NE(c.items[0].detail.find("incorrect: array check failed"), std::string::npos);
+  EXPECT_EQ(c.items[1].grade, Grade::warn);
+  EXPECT_EQ(c.items[2].grade, Grade::warn);
+  EXPECT_NE(c.items[2].detail.find("not measured"), std::string::npos);
+  EXPECT_TRUE(std::isnan(c.items[2].value));
+}
+
+TEST(Check, ThresholdFileErrorsNameTheRule) {
+  EXPECT_NE(usage_error("rules:\n  - {probe: a.b, metric: x}\n")
+                .find("t.yaml: rule 1 (a.b x): give 'min' and/or 'max'"),
+            std::string::npos);
+  EXPECT_NE(usage_error("rules:\n  - {probe: a.b, metric: x, min: 1, mni: 2}\n").find("unknown key 'mni'"),
+            std::string::npos);
+  EXPECT_NE(usage_error("rules:\n  - {probe: a.b, metric: x, min: fast}\n").find("'min' must be a number"),
+            std::string::npos);
+  EXPECT_NE(usage_error("rules:\n  - {probe: a.b, metric: x, min: 1, select: worst}\n").find("'select'"),
+            std::string::npos);
+  EXPECT_NE(usage_error("rules:\n  - {probe: a.b, metric: x, min: 1, warn: 120}\n").find("'warn'"),
+            std::string::npos);
+  EXPECT_NE(usage_error("rules:\n  - {probe: a.b, metric: x, min: 2, max: 1}\n").find("above"),
+            std::string::npos);
+  EXPECT_NE(usage_error("gpus: []\n").find("not a thresholds file"), std::string::npos);
+}
+
+TEST(Check, CatalogFloorsForTheFixtureH100) {
+  auto reports = load_reports({test::reports_data("run_a.json").string()});
+  auto set = catalog_expectations(reports[0].report, catalog());
+  // 5 precisions × 2 GPUs of GEMM, copy and triad (not read: no floor for it) × 2 GPUs of HBM.
+  EXPECT_EQ(set.rules.size(), 14u);
+  auto c = check_report(reports[0].report, set);
+  std::map<std::string, Grade> gemm;
+  for (const auto& i : c.items) {
+    if (i.probe == "gpu.gemm" && i.device == "gpu0") gemm[i.params["dtype"].get<std::string>()] = i.grade;
+    if (i.probe == "gpu.hbm") {
+      EXPECT_EQ(i.grade, Grade::pass) << i.params.dump();
+      EXPECT_GE(i.value, 0.88 * 3.35e12);
+    }
+  }
+  // Fixture efficiencies at 8192³: bf16/fp16 77 %, fp32 78 % → pass; tf32 74 %, fp8 71 % → inside the 70-75 %
+  // band.
+  EXPECT_EQ(gemm, (std::map<std::string, Grade>{{"bf16", Grade::pass},
+                                                {"fp16", Grade::pass},
+                                                {"fp32", Grade::pass},
+                                                {"fp8", Grade::warn},
+                                                {"tf32", Grade::warn}}));
+  EXPECT_FALSE(c.failed());
+}
+
+TEST(Check, CatalogFailsTheSlowGpu) {
+  auto reports = load_reports({test::reports_data("fleet/node07.json").string()});
+  auto c = check_report(reports[0].report, catalog_expectations(reports[0].report, catalog()));
+  EXPECT_TRUE(c.failed());
+  for (const auto& i : c.items) {
+    if (i.grade == Grade::fail) {
+      EXPECT_EQ(i.device, "gpu1");
+    }
+  }
+}
+
+TEST(Check, CatalogNeedsAKnownGpu) {
+  auto cpu = load_reports({test::reports_data("cpu_only.json").string()});
+  EXPECT_THROW(catalog_expectations(cpu[0].report, catalog()), UsageError);
+  Report r;
+  r.host = Json{{"gpus", Json::array({Json{
+                             {"index", 0}, {"name", "Imaginary GPU 9000"}, {"compute_capability", "9.9"}}})}};
+  r.results.push_back(make_result("gpu.gemm", {{"dtype", "bf16"}, {"device", 0}}, "tflops", 1e12, "FLOP/s"));
+  try {
+    catalog_expectations(r, catalog());
+    FAIL() << "expected a UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("'Imaginary GPU 9000' is not in the hardware catalog"),
+              std::string::npos);
+  }
+}
+
+TEST(Check, ShippedAcceptanceFilesLoadAndJudgeTheFixture) {
+  auto dir = std::filesystem::path(MLBENCH_SOURCE_DIR) / "configs" / "acceptance";
+  std::size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".yaml") continue;
+    ++files;
+    auto set = load_expectations(entry.path());
+    EXPECT_FALSE(set.rules.empty()) << entry.path();
+  }
+  EXPECT_EQ(files, 5u);
+  auto good = load_reports({test::reports_data("fleet/node01.json").string()});
+  auto bad = load_reports({test::reports_data("fleet/node07.json").string()});
+  auto h100 = load_expectations(dir / "h100-sxm.yaml");
+  EXPECT_FALSE(check_report(good[0].report, h100).failed());
+  EXPECT_TRUE(check_report(bad[0].report, h100).failed());
+}
+
+}  // namespace
+}  // namespace mlbench

@@ -1,0 +1,168 @@
+#include "reports/compare.hpp"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "bench/error.hpp"
+#include "tests/reports/report_fixtures.hpp"
+
+namespace mlbench {
+namespace {
+
+using test::make_report;
+using test::make_result;
+
+const MetricChange& only_change(const Comparison& c) {
+  EXPECT_EQ(c.changes.size(), 1u);
+  return c.changes.front();
+}
+
+Comparison compare_one(double base, double other, double cv_base, double cv_other,
+                       Better better = Better::higher, double threshold = 0.05) {
+  auto a =
+      make_report("a.json", "h",
+                  {make_result("gpu.hbm", {{"kernel", "triad"}}, "bandwidth", base, "B/s", cv_base, better)});
+  auto b = make_report(
+      "b.json", "h",
+      {make_result("gpu.hbm", {{"kernel", "triad"}}, "bandwidth", other, "B/s", cv_other, better)});
+  return compare_reports(a, b, CompareOptions{threshold});
+}
+
+TEST(Compare, NoiseBandIsTwiceTheCombinedCvWhenThatExceedsTheThreshold) {
+  // sqrt(0.03² + 0.04²) = 0.05 → band 0.10.
+  auto c = compare_one(100, 92, 0.03, 0.04);
+  EXPECT_NEAR(only_change(c).combined_cv, 0.05, 1e-12);
+  EXPECT_NEAR(only_change(c).noise_band, 0.10, 1e-12);
+  EXPECT_NEAR(only_change(c).change, -0.08, 1e-12);
+  EXPECT_EQ(only_change(c).verdict, Verdict::noise);
+  EXPECT_FALSE(c.has_regression());
+  EXPECT_EQ(only_change(compare_one(100, 88, 0.03, 0.04)).verdict, Verdict::regression);
+}
+
+TEST(Compare, ThresholdIsTheFloorOfTheBand) {
+  EXPECT_NEAR(only_change(compare_one(100, 96, 0, 0)).noise_band, 0.05, 1e-12);
+  EXPECT_EQ(only_change(compare_one(100, 96, 0, 0)).verdict, Verdict::noise);
+  EXPECT_EQ(only_change(compare_one(100, 94, 0, 0)).verdict, Verdict::regression);
+  EXPECT_EQ(only_change(compare_one(100, 106, 0, 0)).verdict, Verdict::improvement);
+  EXPECT_EQ(only_change(compare_one(100, 94, 0, 0, Better::higher, 0.10)).verdict, Verdict::noise);
+  EXPECT_TRUE(compare_one(100, 94, 0, 0).has_regression());
+}
+
+TEST(Compare, LowerIsBetterFlipsTheSign) {
+  auto worse = compare_one(100e-6, 120e-6, 0, 0, Better::lower);
+  EXPECT_NEAR(only_change(worse).change, 0.2, 1e-12);
+  EXPECT_NEAR(only_change(worse).gain, -0.2, 1e-12);
+  EXPECT_EQ(only_change(worse).verdict, Verdict::regression);
+  EXPECT_EQ(only_change(compare_one(100e-6, 80e-6, 0, 0, Better::lower)).verdict, Verdict::improvement);
+}
+
+TEST(Compare, ZeroOrMissingBaseIsNotComparable) {
+  auto c = compare_one(0, 5, 0, 0);
+  EXPECT_EQ(only_change(c).verdict, Verdict::not_comparable);
+  EXPECT_TRUE(std::isnan(only_change(c).change));
+  EXPECT_EQ(only_change(compare_one(std::nan(""), 5, 0, 0)).verdict, Verdict::not_comparable);
+}
+
+TEST(Compare, IncorrectResultsAreNeverComparedAndOkToIncorrectIsARegression) {
+  auto ok = make_result("gpu.gemm", {{"dtype", "fp8"}}, "tflops", 1.4e15, "FLOP/s");
+  auto wrong = ok;
+  wrong.status = Status::incorrect;
+  wrong.reason = "12 elements wrong";
+  wrong.metrics.front().value = 9.9e15;  // a fast wrong answer must not show up as an improvement
+  auto c = compare_reports(make_report("a.json", "h", {ok}), make_report("b.json", "h", {wrong}), {});
+  EXPECT_TRUE(c.changes.empty());
+  ASSERT_EQ(c.status_changes.size(), 1u);
+  EXPECT_EQ(c.status_changes[0].other, Status::incorrect);
+  EXPECT_EQ(c.status_changes[0].reason, "12 elements wrong");
+  EXPECT_TRUE(c.status_changes[0].regression);
+  EXPECT_TRUE(c.has_regression());
+
+  auto both = compare_reports(make_report("a.json", "h", {wrong}), make_report("b.json", "h", {wrong}), {});
+  EXPECT_TRUE(both.changes.empty());
+  EXPECT_TRUE(both.status_changes.empty());
+  ASSERT_EQ(both.notes.size(), 1u);
+  EXPECT_NE(both.notes[0].find("not compared"), std::string::npos);
+}
+
+TEST(Compare, SkippedIsAStatusChangeButNotARegression) {
+  auto ok = make_result("storage.io", {{"rw", "read"}}, "iops", 1e5, "1/s");
+  auto skipped = ok;
+  skipped.status = Status::skipped;
+  skipped.reason = "no io_uring";
+  auto c = compare_reports(make_report("a.json", "h", {ok}), make_report("b.json", "h", {skipped}), {});
+  ASSERT_EQ(c.status_changes.size(), 1u);
+  EXPECT_FALSE(c.status_changes[0].regression);
+  EXPECT_FALSE(c.has_regression());
+}
+
+TEST(Compare, JoinsOnProbeAndParamsAndListsOneSidedResults) {
+  auto a =
+      make_report("a.json", "h",
+                  {make_result("gpu.hbm", {{"kernel", "copy"}, {"device", 0}}, "bandwidth", 3e12, "B/s"),
+                   make_result("gpu.hbm", {{"kernel", "copy"}, {"device", 1}}, "bandwidth", 3e12, "B/s")});
+  auto b =
+      make_report("b.json", "h",
+                  {make_result("gpu.hbm", {{"device", 0}, {"kernel", "copy"}}, "bandwidth", 2e12, "B/s"),
+                   make_result("gpu.hbm", {{"kernel", "copy"}, {"device", 2}}, "bandwidth", 3e12, "B/s")});
+  auto c = compare_reports(a, b, {});
+  ASSERT_EQ(c.changes.size(), 1u);
+  EXPECT_EQ(c.changes[0].params["device"], 0);
+  EXPECT_EQ(c.changes[0].verdict, Verdict::regression);
+  ASSERT_EQ(c.only_in_base.size(), 1u);
+  EXPECT_EQ(c.only_in_base[0].params["device"], 1);
+  ASSERT_EQ(c.only_in_other.size(), 1u);
+  EXPECT_EQ(c.only_in_other[0].params["device"], 2);
+}
+
+TEST(Compare, NoResultsInCommonNamesTheFile) {
+  auto a =
+      make_report("base.json", "h", {make_result("gpu.hbm", {{"kernel", "copy"}}, "bandwidth", 3e12, "B/s")});
+  auto b = make_report("other.json", "h",
+                       {make_result("gpu.hbm", {{"kernel", "triad"}}, "bandwidth", 3e12, "B/s")});
+  try {
+    compare_reports(a, b, {});
+    FAIL() << "expected a UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("other.json: no results in common", 0), 0u) << e.what();
+  }
+}
+
+TEST(Compare, DifferentToolVersionsCompareWithANote) {
+  auto r = make_result("gpu.hbm", {{"kernel", "copy"}}, "bandwidth", 3e12, "B/s");
+  auto c =
+      compare_reports(make_report("a.json", "h", {r}, "0.1.0"), make_report("b.json", "h", {r}, "0.2.0"), {});
+  ASSERT_EQ(c.notes.size(), 1u);
+  EXPECT_NE(c.notes[0].find("0.1.0 vs 0.2.0"), std::string::npos);
+  EXPECT_EQ(c.changes.size(), 1u);
+}
+
+TEST(Compare, TwoRunsOfOneMachine) {
+  auto reports =
+      load_reports({test::reports_data("run_a.json").string(), test::reports_data("run_b.json").string()});
+  auto c = compare_reports(reports[0], reports[1], {});
+  std::size_t regressions = 0;
+  for (const auto& m : c.changes) {
+    if (m.verdict == Verdict::regression) {
+      ++regressions;
+      EXPECT_EQ(m.probe, "gpu.hbm");
+      EXPECT_EQ(m.params["kernel"], "triad");
+      EXPECT_EQ(m.params["device"], 1);
+    }
+    if (m.verdict == Verdict::improvement) {
+      EXPECT_EQ(m.probe, "storage.io");
+      EXPECT_EQ(m.params["rw"], "read");
+    }
+  }
+  EXPECT_EQ(regressions, 2u);                    // bandwidth and pct_of_peak
+  EXPECT_GE(c.count(Verdict::improvement), 2u);  // sequential read: iops and bandwidth, +12 %
+  EXPECT_EQ(c.count(Verdict::not_comparable), 0u);
+  EXPECT_GT(c.count(Verdict::noise), c.changes.size() * 9 / 10);  // run-to-run jitter of 0.4 % is noise
+  EXPECT_EQ(c.status_changes.size(), 2u);  // randwrite ok → failed, fp8 4096 on gpu1 ok → incorrect
+  EXPECT_EQ(c.only_in_base.size(), 1u);
+  EXPECT_EQ(c.only_in_other.size(), 1u);
+  EXPECT_TRUE(c.has_regression());
+}
+
+}  // namespace
+}  // namespace mlbench

@@ -1,0 +1,151 @@
+#include "reports/fleet.hpp"
+
+#include <cmath>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "bench/error.hpp"
+#include "tests/reports/report_fixtures.hpp"
+
+namespace mlbench {
+namespace {
+
+using test::make_report;
+using test::make_result;
+
+std::vector<NamedReport> population(const std::vector<double>& values, Better better = Better::higher) {
+  std::vector<NamedReport> out;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::string host = "node" + std::to_string(i);
+    out.push_back(make_report(
+        host + ".json", host,
+        {make_result("storage.io", {{"rw", "randread"}}, better == Better::higher ? "iops" : "lat_p99",
+                     values[i], better == Better::higher ? "1/s" : "s", 0.01, better)}));
+  }
+  return out;
+}
+
+const FleetMember& member(const FleetAnalysis& f, const std::string& host) {
+  for (const auto& m : f.groups.at(0).members) {
+    if (m.host == host) return m;
+  }
+  throw std::runtime_error("no member " + host);
+}
+
+TEST(Fleet, RobustZUsesMadAndFallsBackToMeanAbsoluteDeviation) {
+  EXPECT_DOUBLE_EQ(robust_z(10, 5, 2, 99), 0.6745 * 5 / 2);
+  EXPECT_DOUBLE_EQ(robust_z(80, 100, 0, 4), -20 / (1.253314 * 4));
+  EXPECT_EQ(robust_z(80, 100, 0, 0), 0);
+}
+
+TEST(Fleet, MadZeroStillFindsTheOddOneOut) {
+  auto f = analyze_fleet(population({100, 100, 100, 100, 97}), {});
+  ASSERT_EQ(f.groups.size(), 1u);
+  EXPECT_EQ(f.groups[0].mad, 0);
+  EXPECT_EQ(f.groups[0].median, 100);
+  const auto& odd = member(f, "node4");
+  EXPECT_NEAR(odd.z, -3 / (1.253314 * 0.6), 1e-9);  // meanAD = 3/5
+  EXPECT_TRUE(odd.outlier);
+  EXPECT_TRUE(odd.worse);  // |z| > 3.5 below the median, although only 3 % below it
+  EXPECT_EQ(f.outliers(), 1u);
+}
+
+TEST(Fleet, IdenticalMembersHaveNoOutliers) {
+  auto f = analyze_fleet(population({7, 7, 7, 7}), {});
+  EXPECT_EQ(f.outliers(), 0u);
+  for (const auto& m : f.groups[0].members) EXPECT_EQ(m.z, 0);
+}
+
+TEST(Fleet, ThresholdIsDirectionAware) {
+  // Wide spread: |z| stays below 3.5, so only the direction-aware threshold decides.
+  auto f = analyze_fleet(population({1.0, 1.2, 0.8, 1.1, 0.9, 1.3, 0.7}, Better::lower), {});
+  EXPECT_NEAR(f.groups[0].mad, 0.2, 1e-12);
+  const auto& slow = member(f, "node5");  // 1.3: 30 % above the median latency
+  EXPECT_NEAR(slow.z, 0.6745 * 0.3 / 0.2, 1e-9);
+  EXPECT_NEAR(slow.deviation, -0.3, 1e-12);
+  EXPECT_TRUE(slow.outlier);
+  EXPECT_TRUE(slow.worse);
+  const auto& fast = member(f, "node6");  // 0.7: 30 % better
+  EXPECT_FALSE(fast.outlier);
+  EXPECT_TRUE(f.has_worse_outlier());
+}
+
+TEST(Fleet, ZScoreOutliersMustExceedTheirOwnMeasurementNoise) {
+  // MAD 0.1 % of the median: a 0.8 % deviation is |z| ≈ 5.4, yet inside 2 × the 1 % CV of the measurement.
+  auto f = analyze_fleet(population({100, 100.1, 99.9, 100.1, 99.9, 100, 99.2}), {});
+  EXPECT_GT(std::fabs(member(f, "node6").z), kOutlierZ);
+  EXPECT_FALSE(member(f, "node6").outlier);
+}
+
+TEST(Fleet, NeedsThreeReports) { EXPECT_THROW(analyze_fleet(population({1, 2}), {}), UsageError); }
+
+TEST(Fleet, SmallPopulationsAreLeftOutWithANote) {
+  auto reports = population({5, 5, 5});
+  reports[0].report.results.push_back(make_result("gpu.hbm", {{"kernel", "copy"}}, "bandwidth", 3e12, "B/s"));
+  auto f = analyze_fleet(reports, {});
+  EXPECT_EQ(f.groups.size(), 1u);
+  ASSERT_EQ(f.notes.size(), 1u);
+  EXPECT_NE(f.notes[0].find("fewer than 3"), std::string::npos);
+}
+
+TEST(Fleet, GpusOfAllHostsFormOnePopulation) {
+  std::vector<NamedReport> reports;
+  for (int h = 0; h < 3; ++h) {
+    std::vector<Result> results;
+    for (int d = 0; d < 4; ++d) {
+      double v = (h == 2 && d == 3) ? 600e12 : 760e12 + h * 1e12 + d * 0.5e12;
+      results.push_back(make_result("gpu.gemm", {{"dtype", "bf16"}, {"device", d}}, "tflops", v, "FLOP/s"));
+    }
+    reports.push_back(make_report("h" + std::to_string(h) + ".json", "h" + std::to_string(h), results));
+  }
+  auto f = analyze_fleet(reports, {});
+  ASSERT_EQ(f.groups.size(), 1u);
+  EXPECT_EQ(f.groups[0].members.size(), 12u);
+  EXPECT_FALSE(f.groups[0].params.contains("device"));
+  ASSERT_EQ(f.outliers(), 1u);
+  const auto& bad = f.groups[0].members.front();  // sorted worst first
+  EXPECT_EQ(bad.host, "h2");
+  EXPECT_EQ(bad.device, "gpu3");
+  EXPECT_TRUE(bad.worse);
+}
+
+TEST(Fleet, FindsTheBadGpuInTheFixtureFleet) {
+  auto reports = load_reports({test::reports_data("fleet").string()});
+  ASSERT_EQ(reports.size(), 12u);
+  auto f = analyze_fleet(reports, {});
+  // Beyond the 5 % threshold: only node07's gpu1, in every GEMM and HBM population. Other worse-side outliers
+  // may exist by the z-score alone, but only past their own measurement noise.
+  std::set<std::pair<std::string, std::string>> beyond;
+  std::set<std::string> probes;
+  std::size_t node07_populations = 0;
+  for (const auto& g : f.groups) {
+    for (const auto& m : g.members) {
+      if (m.worse && m.deviation < -0.05) {
+        beyond.emplace(m.host, m.device);
+        probes.insert(g.probe);
+        ++node07_populations;
+      } else if (m.outlier) {
+        EXPECT_GT(std::fabs(m.z), kOutlierZ);
+        EXPECT_GT(std::fabs(m.deviation), 2 * m.cv);
+      }
+    }
+  }
+  EXPECT_EQ(beyond, (std::set<std::pair<std::string, std::string>>{{"node07", "gpu1"}}));
+  EXPECT_EQ(probes, (std::set<std::string>{"gpu.gemm", "gpu.hbm"}));
+  EXPECT_EQ(node07_populations, 2u * (10 + 3));  // tflops and pct_of_peak of 10 GEMMs and 3 HBM kernels
+  const FleetMember* bad = nullptr;
+  for (const auto& g : f.groups) {
+    if (g.probe == "gpu.gemm" && g.metric == "tflops" && g.params["dtype"] == "bf16" &&
+        g.params["m"] == 8192) {
+      bad = &g.members.front();
+    }
+  }
+  ASSERT_NE(bad, nullptr);
+  EXPECT_EQ(bad->host, "node07");
+  EXPECT_NEAR(bad->deviation, -0.19, 0.02);
+  EXPECT_EQ(bad->uuid.rfind("GPU-07", 0), 0u);
+}
+
+}  // namespace
+}  // namespace mlbench
