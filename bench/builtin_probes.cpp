@@ -4,15 +4,25 @@
 #include "bench/sysinfo.hpp"
 #include "kernels/host/membw_probe.hpp"  // always built: needs only a CPU
 #include "mlbench_config.hpp"
+#if MLBENCH_HAS_CUDA
+#include "kernels/gpu/probes.hpp"
+#endif
 
 namespace mlbench {
 
 Registry builtin_registry() {
   Registry r;
   r.add(hostmem::make_membw_probe());
+#if MLBENCH_HAS_CUDA
+  for (auto& p : gpu::make_gpu_probes()) r.add(std::move(p));
+#endif
   return r;
 }
 
+#if MLBENCH_HAS_CUDA
+Json builtin_host_info() { return collect_host_info(SysReader("/"), gpu::gpu_inventory); }
+#else
 Json builtin_host_info() { return collect_host_info(SysReader("/")); }
+#endif
 
 }  // namespace mlbench

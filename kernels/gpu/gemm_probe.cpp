@@ -1,0 +1,330 @@
+// gpu.gemm: dense GEMM throughput through cuBLASLt, verified on every run.
+//
+// Measures D = op(A)·B in the TN layout (A stored K×M and transposed, B K×N, D M×N, column-major) for fp32
+// (CUBLAS_COMPUTE_32F, no tensor cores), tf32 (COMPUTE_32F_FAST_TF32), fp16/bf16 (FP32 accumulate, D in the
+// input type), fp8 (E4M3×E4M3, device scale pointers = 1, D in BF16, fast accumulation; needs cc ≥ 8.9) and
+// int8 (INT32 accumulate and output). TFLOPS = 2·M·N·K / t (INT8: TOPS).
+// Inputs are random full-entropy values; A/B sets are rotated so their total is ≥ 2× L2. The heuristic's top
+// candidates are each timed and the fastest kept (recorded in info.algorithm). Warm-up ≥ 0.2 s, then ≥ 20
+// samples, each one CUDA-event-timed loop of launches lasting ~25 ms; median and best reported. Sampled
+// outputs (8 rows × 8 columns) are checked against an FP64 host reference of the device's own (rounded)
+// inputs, error normalised by Σ|a·b|, per-precision tolerances (plan.cpp) — a miss makes the result
+// `incorrect`.
+#include <algorithm>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "bench/measure.hpp"
+#include "kernels/gpu/cuda_util.hpp"
+#include "kernels/gpu/gpu_kernels.hpp"
+#include "kernels/gpu/probe_util.hpp"
+#include "kernels/gpu/probes.hpp"
+#include "kernels/gpu/verify.hpp"
+
+namespace mlbench::gpu {
+namespace {
+
+template <typename T, cublasStatus_t (*Destroy)(T)>
+class LtObject {
+ public:
+  LtObject() = default;
+  ~LtObject() {
+    if (h_) Destroy(h_);
+  }
+  LtObject(const LtObject&) = delete;
+  LtObject& operator=(const LtObject&) = delete;
+  T* out() { return &h_; }
+  T get() const { return h_; }
+
+ private:
+  T h_ = nullptr;
+};
+using LtHandle = LtObject<cublasLtHandle_t, cublasLtDestroy>;
+using LtDesc = LtObject<cublasLtMatmulDesc_t, cublasLtMatmulDescDestroy>;
+using LtLayout = LtObject<cublasLtMatrixLayout_t, cublasLtMatrixLayoutDestroy>;
+using LtPref = LtObject<cublasLtMatmulPreference_t, cublasLtMatmulPreferenceDestroy>;
+
+struct LtTypes {
+  cudaDataType_t in, out, scale;
+  cublasComputeType_t compute;
+};
+
+LtTypes lt_types(Precision p) {
+  switch (p) {
+    case Precision::fp32:
+      return {CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F};
+    case Precision::tf32:
+      return {CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32};
+    case Precision::fp16:
+      return {CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F};
+    case Precision::bf16:
+      return {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F};
+    case Precision::fp8:
+      return {CUDA_R_8F_E4M3, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F};
+    case Precision::int8:
+      return {CUDA_R_8I, CUDA_R_32I, CUDA_R_32I, CUBLAS_COMPUTE_32I};
+  }
+  throw Error("unhandled precision");
+}
+
+template <typename T>
+void set_attr(cublasLtMatmulDesc_t d, cublasLtMatmulDescAttributes_t a, const T& v) {
+  MLBENCH_CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(d, a, &v, sizeof v));
+}
+
+Json algo_info(const cublasLtMatmulAlgo_t& algo) {
+  Json j;
+  auto get = [&](cublasLtMatmulAlgoConfigAttributes_t a, const char* name) {
+    std::int32_t v = 0;
+    std::size_t written = 0;
+    if (cublasLtMatmulAlgoConfigGetAttribute(&algo, a, &v, sizeof v, &written) == CUBLAS_STATUS_SUCCESS) {
+      j[name] = v;
+    }
+  };
+  get(CUBLASLT_ALGO_CONFIG_ID, "id");
+  get(CUBLASLT_ALGO_CONFIG_TILE_ID, "tile");
+  get(CUBLASLT_ALGO_CONFIG_STAGES_ID, "stages");
+  get(CUBLASLT_ALGO_CONFIG_SPLITK_NUM, "splitk");
+  return j;
+}
+
+std::vector<double> copy_decoded(const void* dev_ptr, Storage s, std::size_t count) {
+  std::vector<unsigned char> raw(count * storage_bytes(s));
+  MLBENCH_CHECK_CUDA(cudaMemcpy(raw.data(), dev_ptr, raw.size(), cudaMemcpyDeviceToHost));
+  std::vector<double> out(count);
+  for (std::size_t i = 0; i < count; ++i) out[i] = decode(s, raw.data(), i);
+  return out;
+}
+
+class GemmProbe : public Probe {
+ public:
+  ProbeInfo info() const override {
+    return {"gpu.gemm", "GEMM throughput through cuBLASLt at fp32/tf32/fp16/bf16/fp8/int8, verified",
+            "a CUDA GPU"};
+  }
+
+  std::optional<std::string> unavailable(const Json& host) const override { return no_gpu_reason(host); }
+
+  std::vector<Case> plan(const PlanContext& ctx) const override {
+    auto facts = live_device_facts(ctx.host);
+    std::vector<Case> out;
+    for (const auto& g : plan_gemm(ctx.options, ctx.profile, facts)) {
+      const auto& d = facts.at(static_cast<std::size_t>(g.device));
+      Case c;
+      c.label = fmt::format("{} {} {}x{}x{} GPU{}", g.spec->name, g.shape.name, g.shape.m, g.shape.n,
+                            g.shape.k, g.device);
+      c.params = gemm_case_params(g, d);
+      c.config = {{"buffer_sets", g.buffer_sets}, {"workspace_bytes", g.workspace}, {"algos", g.algos}};
+      const GpuSpec* spec = match_gpu(gpu_catalog(), d.name, d.cc);
+      double peak = spec && spec->peak_for(g.spec->name) ? *spec->peak_for(g.spec->name) : 50e12;
+      double launch = gemm_flops(g.shape.m, g.shape.n, g.shape.k) / (0.5 * peak);
+      c.estimate_s = 1.5 + std::max(launch, 0.025) * (3.0 * g.algos + 30.0);
+      out.push_back(std::move(c));
+    }
+    return out;
+  }
+
+  std::vector<Result> run(const Case& c, RunContext& ctx) override {
+    const int device = c.params.at("device").get<int>();
+    DeviceFacts d = device_facts(ctx.host, device);
+    const PrecisionSpec& spec = precision_spec(c.params.at("precision").get<std::string>());
+    if (d.cc_number() < spec.min_cc) {
+      throw Skipped(fmt::format("{} needs compute capability {}.{} or newer; GPU {} ({}) is {}", spec.name,
+                                spec.min_cc / 10, spec.min_cc % 10, d.index, d.name, d.cc));
+    }
+    DeviceGuard guard(device);
+    Result r = ctx.make_result(info().id, c);
+    const GpuSpec* catalog = catalog_entry(d, r);
+
+    const std::int64_t m = c.params.at("m"), n = c.params.at("n"), k = c.params.at("k");
+    const int sets = c.config.at("buffer_sets");
+    const std::size_t ws_bytes = c.config.at("workspace_bytes");
+    const int algos = c.config.at("algos");
+    const Storage in = input_storage(spec.precision), out = output_storage(spec.precision);
+    const LtTypes types = lt_types(spec.precision);
+    const std::size_t a_elems = static_cast<std::size_t>(m * k), b_elems = static_cast<std::size_t>(k * n);
+
+    Stream stream;
+    std::vector<DeviceBuffer> a, b;
+    for (int i = 0; i < sets; ++i) {
+      a.emplace_back(a_elems * storage_bytes(in));
+      b.emplace_back(b_elems * storage_bytes(in));
+      MLBENCH_CHECK_CUDA(fill_random(a.back().get(), in, a_elems, 2 * i + 1, d.sms * 8, stream.get()));
+      MLBENCH_CHECK_CUDA(fill_random(b.back().get(), in, b_elems, 2 * i + 2, d.sms * 8, stream.get()));
+    }
+    DeviceBuffer dmat(static_cast<std::size_t>(m * n) * storage_bytes(out));
+    DeviceBuffer workspace(ws_bytes);
+    DeviceBuffer scales(2 * sizeof(float));
+    MLBENCH_CHECK_CUDA(fill_f32(scales.as<float>(), 1.0f, 2, stream.get()));
+    stream.sync();
+
+    LtHandle handle;
+    MLBENCH_CHECK_CUBLAS(cublasLtCreate(handle.out()));
+    LtDesc desc;
+    MLBENCH_CHECK_CUBLAS(cublasLtMatmulDescCreate(desc.out(), types.compute, types.scale));
+    set_attr(desc.get(), CUBLASLT_MATMUL_DESC_TRANSA, CUBLAS_OP_T);
+    set_attr(desc.get(), CUBLASLT_MATMUL_DESC_TRANSB, CUBLAS_OP_N);
+    if (spec.precision == Precision::fp8) {
+      const float* a_scale = scales.as<float>();
+      const float* b_scale = scales.as<float>() + 1;
+      set_attr(desc.get(), CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, a_scale);
+      set_attr(desc.get(), CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, b_scale);
+      set_attr(desc.get(), CUBLASLT_MATMUL_DESC_FAST_ACCUM, std::int8_t{1});
+    }
+    LtLayout la, lb, ld;
+    MLBENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(la.out(), types.in, k, m, k));
+    MLBENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(lb.out(), types.in, k, n, k));
+    MLBENCH_CHECK_CUBLAS(cublasLtMatrixLayoutCreate(ld.out(), types.out, m, n, m));
+    LtPref pref;
+    MLBENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceCreate(pref.out()));
+    const std::uint64_t ws_attr = ws_bytes;
+    MLBENCH_CHECK_CUBLAS(cublasLtMatmulPreferenceSetAttribute(
+        pref.get(), CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_attr, sizeof ws_attr));
+    std::vector<cublasLtMatmulHeuristicResult_t> heur(static_cast<std::size_t>(algos));
+    int returned = 0;
+    MLBENCH_CHECK_CUBLAS(cublasLtMatmulAlgoGetHeuristic(handle.get(), desc.get(), la.get(), lb.get(),
+                                                        ld.get(), ld.get(), pref.get(), algos, heur.data(),
+                                                        &returned));
+    if (returned <= 0) {
+      throw Skipped(
+          fmt::format("cuBLASLt offers no algorithm for {} {}x{}x{} on {}", spec.name, m, n, k, d.name));
+    }
+
+    const float alpha_f = 1.0f, beta_f = 0.0f;
+    const std::int32_t alpha_i = 1, beta_i = 0;
+    const void* alpha = types.scale == CUDA_R_32I ? static_cast<const void*>(&alpha_i) : &alpha_f;
+    const void* beta = types.scale == CUDA_R_32I ? static_cast<const void*>(&beta_i) : &beta_f;
+    int next_set = 0;
+    auto launch = [&](const cublasLtMatmulAlgo_t& algo, int set) {
+      return cublasLtMatmul(handle.get(), desc.get(), alpha, a[set].get(), la.get(), b[set].get(), lb.get(),
+                            beta, dmat.get(), ld.get(), dmat.get(), ld.get(), &algo, workspace.get(),
+                            ws_bytes, stream.get());
+    };
+    Event start, stop;
+    // Seconds per launch over `count` launches rotating the input sets; nullopt when a launch is refused.
+    auto timed = [&](const cublasLtMatmulAlgo_t& algo, int count) -> std::optional<double> {
+      start.record(stream.get());
+      for (int i = 0; i < count; ++i) {
+        if (launch(algo, next_set) != CUBLAS_STATUS_SUCCESS) {
+          stream.sync();
+          return std::nullopt;
+        }
+        next_set = (next_set + 1) % sets;
+      }
+      stop.record(stream.get());
+      return elapsed_s(start, stop) / count;
+    };
+
+    // Autotuning: each heuristic candidate warmed up, then timed over ~10 ms of launches.
+    const double flops = gemm_flops(m, n, k);
+    int best = -1;
+    double best_s = 0;
+    Json candidates = Json::array();
+    for (int i = 0; i < returned; ++i) {
+      if (heur[i].state != CUBLAS_STATUS_SUCCESS) continue;
+      auto one = timed(heur[i].algo, 1);
+      const double t = one ? timed(heur[i].algo, launches_per_sample(*one, 0.01, 50)).value_or(-1.0) : -1.0;
+      Json cand = algo_info(heur[i].algo);
+      cand["workspace_bytes"] = heur[i].workspaceSize;
+      if (t > 0) {
+        cand["seconds"] = t;
+        cand[std::string(spec.rate_name)] = flops / t;
+        if (best < 0 || t < best_s) {
+          best = i;
+          best_s = t;
+        }
+      } else {
+        cand["failed"] = true;
+      }
+      candidates.push_back(std::move(cand));
+      ctx.check_interrupted();
+    }
+    MLBENCH_CHECK_CUDA(cudaGetLastError());
+    if (best < 0)
+      throw Error(
+          fmt::format("every cuBLASLt candidate for {} {}x{}x{} failed to launch", spec.name, m, n, k));
+    const auto& algo = heur[best].algo;
+
+    const int per_sample = launches_per_sample(best_s, 0.025, 1000);
+    MeasurePolicy policy;
+    policy.warmup_iters = 3;
+    policy.warmup_s = 0.2;
+    policy.min_samples = 20;
+    policy.max_samples = 200;
+    policy.min_time_s = 0.5;
+    policy.max_time_s = 20;
+    CaseTelemetry telemetry(d.uuid);
+    auto samples = measure(
+        policy,
+        [&] {
+          auto t = timed(algo, per_sample);
+          if (!t)
+            throw Error("cublasLtMatmul failed during sampling with the algorithm that autotuning chose");
+          return *t;
+        },
+        ctx);
+    telemetry.finish(r);
+
+    r.work = {{"flops", flops}};
+    r.samples = samples;
+    Metric rate = rate_metric(std::string(spec.rate_name), flops, samples, std::string(spec.rate_unit));
+    double best_rate = flops / *std::min_element(samples.begin(), samples.end());
+    r.metrics.push_back(rate);
+    r.add_metric(fmt::format("{}_best", spec.rate_name), best_rate, std::string(spec.rate_unit));
+    if (catalog) {
+      if (auto pct = pct_of(rate.value, catalog->peak_for(spec.name))) {
+        r.add_metric("pct_of_peak", *pct, "%");
+      } else {
+        r.warnings.push_back(fmt::format("the catalog has no {} peak for {}", spec.name, catalog->name));
+      }
+    }
+
+    // Verification of the last product from input set 0.
+    MLBENCH_CHECK_CUBLAS(launch(algo, 0));
+    stream.sync();
+    std::vector<GemmSample> checks;
+    for (auto row : sample_indices(m, 8)) {
+      auto a_row = copy_decoded(a[0].as<unsigned char>() + row * k * storage_bytes(in), in,
+                                static_cast<std::size_t>(k));
+      for (auto col : sample_indices(n, 8)) {
+        GemmSample s;
+        s.row = row;
+        s.col = col;
+        s.a_row = a_row;
+        s.b_col = copy_decoded(b[0].as<unsigned char>() + col * k * storage_bytes(in), in,
+                               static_cast<std::size_t>(k));
+        s.got = copy_decoded(dmat.as<unsigned char>() + (row + col * m) * storage_bytes(out), out, 1)[0];
+        checks.push_back(std::move(s));
+      }
+    }
+    auto v = verify_gemm(checks, spec.tolerance);
+    r.info["verification"] = {{"checked", v.checked},
+                              {"bad", v.bad},
+                              {"max_normalized_error", v.max_error},
+                              {"tolerance", v.tolerance},
+                              {"reference", "FP64 on the host from the device's inputs; error / sum|a*b|"}};
+    if (!v.ok) {
+      r.status = Status::incorrect;
+      r.reason = fmt::format("{} of {} sampled outputs wrong; first: {}", v.bad, v.checked, v.first_bad);
+    }
+    Json chosen = algo_info(algo);
+    chosen["workspace_bytes"] = heur[best].workspaceSize;
+    chosen["waves"] = heur[best].wavesCount;
+    r.info["algorithm"] = chosen;
+    r.info["candidates"] = candidates;
+    r.info["buffer_sets"] = sets;
+    r.info["workspace_limit_bytes"] = ws_bytes;
+    r.info["launches_per_sample"] = per_sample;
+    r.info["cublaslt_version"] = cublasLtGetVersion();
+    if (spec.precision == Precision::fp8)
+      r.info["fp8"] = {{"a", "e4m3"}, {"b", "e4m3"}, {"d", "bf16"}, {"fast_accum", true}};
+    return {std::move(r)};
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Probe> make_gemm_probe() { return std::make_unique<GemmProbe>(); }
+
+}  // namespace mlbench::gpu

@@ -1,0 +1,204 @@
+// Host-side logic of the GPU probes, built without CUDA so the CPU preset tests it: option parsing and
+// validation, device selection, case planning and memory-fit checks, per-variant FLOP/byte tables,
+// theoretical bandwidth, % of peak. The CUDA code in this folder only executes what these functions decide.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench/gpu_catalog.hpp"
+#include "bench/probe.hpp"
+#include "kernels/gpu/kinds.hpp"
+
+namespace mlbench::gpu {
+
+// What a planner needs to know about one device: the inventory entry, plus free memory when a probe asked the
+// device (cudaMemGetInfo); from the inventory alone, free_bytes is the total.
+struct DeviceFacts {
+  int index = 0;
+  std::string name, uuid, cc;  // cc "9.0"
+  int sms = 0;
+  std::uint64_t memory_bytes = 0, free_bytes = 0, l2_bytes = 0;
+  double memory_clock_hz = 0;
+  int bus_width_bits = 0;
+
+  int cc_number() const;  // "8.9" -> 89
+};
+
+// The `gpus` list of a host inventory (bench/sysinfo.hpp) as facts.
+std::vector<DeviceFacts> device_facts_from_inventory(const Json& host);
+
+// Why no GPU probe can run on this host (no `gpus` in the inventory), or nullopt.
+std::optional<std::string> no_gpu_reason(const Json& host);
+
+// The `devices` option: "all", "0,2", [0, 2] or absent (quick profile: the first GPU; otherwise all). Throws
+// UsageError for malformed text, duplicates or an index this host does not have (`count` devices).
+std::vector<int> select_devices(const Json& options, Profile profile, int count);
+
+// Throws UsageError naming the option when `options` holds a key not in `allowed`.
+void check_known_options(const Json& options, const std::vector<std::string_view>& allowed);
+
+// Splits "a,b,c" or a JSON list of strings/numbers into strings; throws UsageError for another type.
+std::vector<std::string> option_list(const Json& options, std::string_view key);
+
+// Throws UsageError "<what> needs X on GPU i (name) but only Y is free; <fix>" when `need` + a safety margin
+// exceeds `facts.free_bytes`.
+void check_fits(std::uint64_t need, const DeviceFacts& facts, std::string_view what, std::string_view fix);
+inline constexpr std::uint64_t kMemoryMargin = 512ull << 20;  // left free for the context, cuBLAS, cuDNN
+
+// 2 · memory clock · bus width / 8 (DDR signalling), B/s; 0 when unknown.
+double theoretical_bandwidth(double memory_clock_hz, int bus_width_bits);
+// 100 · value / peak, or nullopt when peak is unknown or zero.
+std::optional<double> pct_of(double value, std::optional<double> peak);
+
+// Launches per timed sample so one sample lasts about `target_s`, given one launch's seconds.
+int launches_per_sample(double launch_s, double target_s, int max_launches);
+
+// ---- gpu.gemm --------------------------------------------------------------------------------------------
+enum class Precision { fp32, tf32, fp16, bf16, fp8, int8 };
+
+struct PrecisionSpec {
+  Precision precision;
+  std::string_view name;       // option and catalog key
+  int in_bytes;                // bytes per A/B element
+  int out_bytes;               // bytes per D element
+  double tolerance;            // max |d - ref| / sum_k |a_k b_k|
+  int min_cc;                  // 89 for FP8
+  int dim_multiple;            // every dimension a multiple of this (FP8/INT8 tensor-core kernels)
+  std::string_view rate_name;  // headline metric: "tflops", or "tops" for INT8
+  std::string_view rate_unit;  // "FLOP/s" or "OP/s"
+};
+const std::vector<PrecisionSpec>& precision_table();
+// Throws UsageError listing the known precisions.
+const PrecisionSpec& precision_spec(std::string_view name);
+
+struct GemmShape {
+  std::string name;  // "square" or "llama3-8b.qkv"
+  std::int64_t m = 0, n = 0, k = 0;
+};
+
+// 2·M·N·K·batch.
+double gemm_flops(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch = 1);
+
+// The GEMMs of real transformer layers (y = x·Wᵀ: M tokens, N output features, K input features).
+std::vector<GemmShape> transformer_shapes(std::int64_t tokens);
+
+struct GemmCase {
+  int device = 0;
+  const PrecisionSpec* spec = nullptr;
+  GemmShape shape;
+  int buffer_sets = 2;          // A/B sets rotated so their total is >= 2x L2
+  std::uint64_t workspace = 0;  // cuBLASLt workspace bytes
+  std::uint64_t bytes_needed = 0;
+  int algos = 8;  // heuristic candidates timed
+};
+
+// Bytes of one A+B set, of D, and the rotation count for a device's L2.
+std::uint64_t gemm_set_bytes(const PrecisionSpec& p, const GemmShape& s);
+int gemm_buffer_sets(std::uint64_t set_bytes, std::uint64_t l2_bytes);
+std::uint64_t gemm_workspace_bytes(int cc_number);  // 32 MiB on Hopper and newer, 4 MiB before
+
+// Options: precisions, sizes (square), shapes ("square,transformer" or a list "MxNxK"), tokens, algos,
+// devices. Throws UsageError for bad options and sizes that cannot fit (checked here, before any allocation).
+std::vector<GemmCase> plan_gemm(const Json& options, Profile profile,
+                                const std::vector<DeviceFacts>& devices);
+// The device-independent part of plan_gemm (the CLI calls it on a machine without a GPU).
+void validate_gemm_options(const Json& options);
+Json gemm_case_params(const GemmCase& c, const DeviceFacts& d);
+
+// ---- gpu.hbm ---------------------------------------------------------------------------------------------
+struct HbmKernelSpec {
+  HbmKernel kernel;
+  std::string_view name;
+  int reads, writes;  // arrays read and written per element
+};
+const std::vector<HbmKernelSpec>& hbm_kernel_table();
+const HbmKernelSpec& hbm_kernel_spec(std::string_view name);  // UsageError
+
+inline constexpr int kHbmArrays = 3;
+inline constexpr std::uint64_t kHbmElementBytes = 8;  // FP64, BabelStream's default
+
+// Bytes moved by one launch over arrays of `array_bytes` each (cudaMemcpy D2D counts read + write).
+double hbm_bytes(const HbmKernelSpec& k, std::uint64_t array_bytes);
+
+// The values a, b, c hold (and the dot/read sum) after `launches` launches of one kernel from the initial
+// values; the device run is checked against these.
+struct HbmValues {
+  double a = 0.1, b = 0.2, c = 0.3;
+  double sum = 0;  // dot: Σ a·b; read: Σ a — over all elements
+};
+inline constexpr double kHbmScalar = 0.4;
+inline constexpr double kHbmWriteValue = 0.5;
+HbmValues hbm_expected(HbmKernel k, std::int64_t launches, std::uint64_t elements);
+
+struct HbmCase {
+  int device = 0;
+  const HbmKernelSpec* kernel = nullptr;
+  std::uint64_t array_bytes = 0;
+};
+
+// Default array size: free/8 clamped to [4·L2, cap], a multiple of 1 MiB; the cap is 1 GiB in quick, 2 GiB
+// otherwise.
+std::uint64_t default_hbm_array_bytes(const DeviceFacts& d, Profile profile);
+void validate_hbm_options(const Json& options);
+std::vector<HbmCase> plan_hbm(const Json& options, Profile profile, const std::vector<DeviceFacts>& devices);
+
+// ---- gpu.copy --------------------------------------------------------------------------------------------
+enum class CopyDirection { h2d, d2h, bidir };
+enum class CopyPath { copy_engine, sm_kernel };
+
+struct CopyCase {
+  std::string kind;  // "host" (one GPU), "all" (every selected GPU at once), "p2p" (matrix)
+  std::vector<int> devices;
+  CopyDirection direction = CopyDirection::h2d;
+  bool pinned = true;
+  CopyPath path = CopyPath::copy_engine;
+  std::uint64_t bytes = 0;
+};
+std::string_view to_string(CopyDirection d);
+std::string_view to_string(CopyPath p);
+void validate_copy_options(const Json& options);
+std::vector<CopyCase> plan_copy(const Json& options, Profile profile,
+                                const std::vector<DeviceFacts>& devices);
+// Bytes a copy case moves per repetition and device (bidirectional moves the buffer both ways).
+double copy_bytes(const CopyCase& c);
+
+// ---- gpu.conv --------------------------------------------------------------------------------------------
+struct ConvLayer {
+  std::string name;
+  int c = 0, k = 0, h = 0, w = 0, r = 0, s = 0, stride = 1, pad = 0;
+  int count = 1;  // occurrences in the network
+  int p() const { return (h + 2 * pad - r) / stride + 1; }
+  int q() const { return (w + 2 * pad - s) / stride + 1; }
+};
+enum class ConvDirection { fwd, bwd_data, bwd_filter };
+std::string_view to_string(ConvDirection d);
+
+// ResNet-50 v1.5 (torchvision: stride on the 3x3), each distinct convolution once with its count.
+const std::vector<ConvLayer>& resnet50_layers();
+// 2·N·K·C·R·S·P·Q (the same for all three directions).
+double conv_flops(const ConvLayer& l, int batch);
+
+struct ConvCase {
+  int device = 0;
+  std::string precision;  // fp16 | bf16
+  int batch = 0;
+  const ConvLayer* layer = nullptr;  // nullptr: the ResNet-50 estimate case that sums the layers
+};
+void validate_conv_options(const Json& options);
+std::vector<ConvCase> plan_conv(const Json& options, Profile profile,
+                                const std::vector<DeviceFacts>& devices);
+std::uint64_t conv_bytes_needed(const ConvLayer& l, int batch, int elem_bytes, std::uint64_t workspace);
+
+// Images/s of ResNet-50 training estimated from per-layer seconds (sum over layers of count × (fwd + bwd-data
+// + bwd-filter); the stem has no bwd-data, as its input needs no gradient). Convolutions only: an estimate.
+struct ConvLayerTimes {
+  std::string layer;
+  double fwd_s = 0, bwd_data_s = 0, bwd_filter_s = 0;
+};
+double resnet50_images_per_s(const std::vector<ConvLayerTimes>& times, int batch);
+
+}  // namespace mlbench::gpu

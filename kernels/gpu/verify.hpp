@@ -1,0 +1,70 @@
+// Run-time verification math of the GPU probes, host-only so it is unit-tested with host-computed "device"
+// results: decoding of the narrow formats the devices wrote, FP64 references of sampled GEMM and convolution
+// outputs, and the copy pattern both sides can compute.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kernels/gpu/kinds.hpp"
+#include "kernels/gpu/plan.hpp"
+
+namespace mlbench::gpu {
+
+// IEEE binary16, bfloat16 and FP8 E4M3 (OCP: bias 7, no infinities, S.1111.111 is NaN) to double, exactly.
+double half_to_double(std::uint16_t bits);
+double bf16_to_double(std::uint16_t bits);
+double e4m3_to_double(std::uint8_t bits);
+// Round-to-nearest-even encoders, for tests that build "device" results on the host.
+std::uint16_t double_to_half(double v);
+std::uint16_t double_to_bf16(double v);
+
+// One element of a storage type (kinds.hpp), decoded.
+double decode(Storage s, const void* base, std::size_t index);
+std::size_t storage_bytes(Storage s);
+Storage input_storage(Precision p);
+Storage output_storage(Precision p);
+
+// Error of one sampled output against its FP64 reference Σ a·b, normalised by Σ|a·b| (0 when both are 0).
+double normalized_error(double got, std::span<const double> a, std::span<const double> b);
+
+struct VerifyOutcome {
+  bool ok = true;
+  std::size_t checked = 0, bad = 0;
+  double max_error = 0;  // largest normalised error
+  double tolerance = 0;
+  std::string first_bad;  // "D(12,40) = 3.5, expected 1.25" for the reason
+};
+
+struct GemmSample {
+  std::int64_t row = 0, col = 0;
+  std::vector<double> a_row, b_col;  // length K, decoded inputs as the device stored them
+  double got = 0;                    // decoded output
+};
+VerifyOutcome verify_gemm(const std::vector<GemmSample>& samples, double tolerance);
+
+// The rows and columns a GEMM check samples: `count` evenly spread indices in [0, extent), ends included.
+std::vector<std::int64_t> sample_indices(std::int64_t extent, int count);
+
+// Convolution references over NHWC tensors (x: N·H·W·C, w: K·R·S·C, y: N·P·Q·K), decoded to double.
+struct ConvTensors {
+  const ConvLayer* layer = nullptr;
+  int batch = 0;
+  std::span<const float> x, w, y;  // fp16/bf16 values are exact in float
+};
+// Reference value and Σ|terms| of one element of y (fwd), dx (bwd-data, from y as dy) or dw (bwd-filter).
+struct RefValue {
+  double value = 0, magnitude = 0;
+};
+RefValue conv_fwd_ref(const ConvTensors& t, int n, int p, int q, int k);
+RefValue conv_bwd_data_ref(const ConvTensors& t, int n, int h, int w, int c);
+RefValue conv_bwd_filter_ref(const ConvTensors& t, int k, int r, int s, int c);
+
+// Words of `data` that differ from the pattern (the first bad index in `first_bad`, when any).
+std::uint64_t count_pattern_mismatches(std::span<const std::uint64_t> data, std::uint64_t seed,
+                                       std::uint64_t* first_bad = nullptr);
+void fill_pattern(std::span<std::uint64_t> data, std::uint64_t seed);
+
+}  // namespace mlbench::gpu

@@ -1,0 +1,107 @@
+// Runs on a GPU host (ctest -L gpu): the inventory and every probe for real on GPU 0, quick profile, each
+// result ok and verified. Each test skips with the reason when this machine has no CUDA GPU.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+
+#include "bench/registry.hpp"
+#include "kernels/gpu/plan.hpp"
+#include "kernels/gpu/probes.hpp"
+
+namespace mlbench::gpu {
+namespace {
+
+Json host_with_gpus() {
+  Json notes = Json::array();
+  Json host = {{"gpus", gpu_inventory(notes)}, {"notes", notes}};
+  return host;
+}
+
+std::vector<Result> run_probe(Probe& probe, const Json& host, const Json& options) {
+  PlanContext pc{Profile::quick, host, options};
+  std::atomic<bool> stop{false};
+  std::vector<Result> out;
+  for (const auto& c : probe.plan(pc)) {
+    RunContext rc{host, std::chrono::steady_clock::now() + std::chrono::seconds(60), stop};
+    try {
+      for (auto& r : probe.run(c, rc)) out.push_back(std::move(r));
+    } catch (const Skipped& e) {
+      Result r = rc.make_result(probe.info().id, c);
+      r.status = Status::skipped;
+      r.reason = e.what();
+      out.push_back(std::move(r));
+    }
+  }
+  return out;
+}
+
+class GpuDevice : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    host_ = host_with_gpus();
+    if (auto why = no_gpu_reason(host_)) GTEST_SKIP() << *why;
+  }
+  Json host_;
+};
+
+TEST_F(GpuDevice, InventoryHasIdentity) {
+  const auto& g = host_["gpus"][0];
+  EXPECT_FALSE(g["name"].get<std::string>().empty());
+  EXPECT_TRUE(g["uuid"].get<std::string>().starts_with("GPU-"));
+  EXPECT_GT(g["sms"].get<int>(), 0);
+  EXPECT_GT(g["memory_bytes"].get<double>(), 0);
+}
+
+void expect_ok(const std::vector<Result>& results, std::string_view metric, double peak_factor = 0) {
+  ASSERT_FALSE(results.empty());
+  for (const auto& r : results) {
+    if (r.status == Status::skipped) continue;
+    EXPECT_EQ(r.status, Status::ok) << r.probe << " " << r.params.dump() << ": " << r.reason;
+    ASSERT_FALSE(r.metrics.empty());
+    EXPECT_EQ(r.metrics[0].name, metric);
+    EXPECT_GT(r.metrics[0].value, 0);
+    if (peak_factor > 0) {
+      if (const auto* pct = r.metric("pct_of_peak")) {
+        EXPECT_LE(pct->value, 100 * peak_factor) << r.params.dump();
+      }
+    }
+    EXPECT_TRUE(r.params.contains("device"));
+  }
+}
+
+TEST_F(GpuDevice, GemmBf16AndFp8AreVerified) {
+  auto probe = make_gemm_probe();
+  auto results =
+      run_probe(*probe, host_, Json{{"sizes", "2048"}, {"precisions", "fp32,tf32,fp16,bf16,fp8,int8"}});
+  ASSERT_EQ(results.size(), 6u);
+  for (const auto& r : results) {
+    if (r.status == Status::ok) {
+      EXPECT_TRUE(r.info.contains("verification"));
+    }
+  }
+  for (const auto& r : results) {
+    if (r.params["precision"] == "int8") continue;
+    expect_ok({r}, "tflops", 1.05);
+  }
+}
+
+TEST_F(GpuDevice, HbmKernelsVerifyAndStayUnderPeak) {
+  auto probe = make_hbm_probe();
+  expect_ok(run_probe(*probe, host_, Json{{"size", "512M"}}), "bandwidth", 1.05);
+}
+
+TEST_F(GpuDevice, CopiesVerify) {
+  auto probe = make_copy_probe();
+  expect_ok(run_probe(*probe, host_, Json{{"size", "64M"}}), "bandwidth", 1.05);
+}
+
+TEST_F(GpuDevice, ConvLayersVerify) {
+  auto probe = make_conv_probe();
+  if (auto why = probe->unavailable(host_)) GTEST_SKIP() << *why;
+  expect_ok(run_probe(*probe, host_, Json{{"batch", "8"}, {"layers", "conv1,s2.conv3x3_s2,s4.expand"}}),
+            "tflops", 1.05);
+}
+
+}  // namespace
+}  // namespace mlbench::gpu

@@ -1,0 +1,223 @@
+#include <gtest/gtest.h>
+
+#include "bench/error.hpp"
+#include "kernels/gpu/plan.hpp"
+#include "kernels/gpu/telemetry.hpp"
+
+namespace mlbench::gpu {
+namespace {
+
+DeviceFacts h200(int index = 0) {
+  DeviceFacts d;
+  d.index = index;
+  d.name = "NVIDIA H200";
+  d.uuid = "GPU-0";
+  d.cc = "9.0";
+  d.sms = 132;
+  d.memory_bytes = 150ull << 30;
+  d.free_bytes = 140ull << 30;
+  d.l2_bytes = 60ull << 20;
+  d.memory_clock_hz = 3.2e9;
+  d.bus_width_bits = 6144;
+  return d;
+}
+
+TEST(GpuPlan, DeviceSelection) {
+  EXPECT_EQ(select_devices(Json::object(), Profile::quick, 4), (std::vector<int>{0}));
+  EXPECT_EQ(select_devices(Json::object(), Profile::standard, 3), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(select_devices(Json{{"devices", "all"}}, Profile::quick, 2), (std::vector<int>{0, 1}));
+  EXPECT_EQ(select_devices(Json{{"devices", "2,0"}}, Profile::standard, 3), (std::vector<int>{2, 0}));
+  EXPECT_THROW(select_devices(Json{{"devices", "3"}}, Profile::standard, 2), UsageError);
+  EXPECT_THROW(select_devices(Json{{"devices", "0"}}, Profile::standard, 0), UsageError);
+  EXPECT_THROW(select_devices(Json{{"devices", "x"}}, Profile::standard, 2), UsageError);
+  EXPECT_THROW(select_devices(Json{{"devices", "1,1"}}, Profile::standard, 2), UsageError);
+  try {
+    select_devices(Json{{"devices", "5"}}, Profile::standard, 2);
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("no GPU 5"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GpuPlan, GemmFlopsAndSets) {
+  EXPECT_DOUBLE_EQ(gemm_flops(8192, 8192, 8192), 2.0 * 8192.0 * 8192.0 * 8192.0);
+  EXPECT_DOUBLE_EQ(gemm_flops(2, 3, 4, 5), 240.0);
+  const auto& bf16 = precision_spec("bf16");
+  GemmShape s{"square", 1024, 1024, 1024};
+  EXPECT_EQ(gemm_set_bytes(bf16, s), 2u * 1024 * 1024 * 2);
+  // 4 MiB per set against a 60 MiB L2: 30 sets make 120 MiB = 2x L2.
+  EXPECT_EQ(gemm_buffer_sets(gemm_set_bytes(bf16, s), 60ull << 20), 30);
+  EXPECT_EQ(gemm_buffer_sets(1ull << 30, 60ull << 20), 1);
+  EXPECT_EQ(gemm_workspace_bytes(90), 32ull << 20);
+  EXPECT_EQ(gemm_workspace_bytes(80), 4ull << 20);
+  EXPECT_THROW(precision_spec("fp64"), UsageError);
+}
+
+TEST(GpuPlan, GemmPlanAndBadInput) {
+  auto cases = plan_gemm(Json::object(), Profile::quick, {h200()});
+  ASSERT_EQ(cases.size(), 2u);  // bf16 and fp8 at 8192
+  EXPECT_EQ(cases[0].spec->name, "bf16");
+  EXPECT_EQ(cases[1].spec->name, "fp8");
+  for (const auto& c : cases) {
+    // The rotated inputs cover at least 2x L2 and everything fits.
+    EXPECT_GE(c.buffer_sets * gemm_set_bytes(*c.spec, c.shape), 2 * h200().l2_bytes);
+    EXPECT_EQ(c.workspace, 32ull << 20);
+  }
+  auto full = plan_gemm(Json::object(), Profile::standard, {h200()});
+  EXPECT_EQ(full.size(), 6u * (5 + 8));
+  EXPECT_THROW(plan_gemm(Json{{"precisions", "fp4"}}, Profile::standard, {h200()}), UsageError);
+  EXPECT_THROW(plan_gemm(Json{{"sizes", "0"}}, Profile::standard, {h200()}), UsageError);
+  EXPECT_THROW(plan_gemm(Json{{"shapes", "8x8"}}, Profile::standard, {h200()}), UsageError);
+  EXPECT_THROW(plan_gemm(Json{{"precisions", "fp8"}, {"sizes", "1000"}}, Profile::standard, {h200()}),
+               UsageError);
+  EXPECT_THROW(plan_gemm(Json{{"bogus", 1}}, Profile::standard, {h200()}), UsageError);
+  try {
+    plan_gemm(Json{{"precisions", "fp32"}, {"sizes", "131072"}}, Profile::standard, {h200()});
+    FAIL() << "a 131072^3 fp32 GEMM cannot fit";
+  } catch (const UsageError& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("GiB"), std::string::npos) << what;
+    EXPECT_NE(what.find("free"), std::string::npos) << what;
+  }
+}
+
+TEST(GpuPlan, TransformerShapes) {
+  auto shapes = transformer_shapes(4096);
+  ASSERT_EQ(shapes.size(), 8u);
+  EXPECT_EQ(shapes[0].name, "llama3-8b.qkv");
+  EXPECT_EQ(shapes[0].n, 6144);  // 4096 + 2 * 8 KV heads * 128
+  EXPECT_EQ(shapes[2].n, 2 * 14336);
+  EXPECT_EQ(shapes[3].k, 14336);
+  for (const auto& s : shapes) EXPECT_EQ(s.m, 4096);
+}
+
+TEST(GpuPlan, HbmBytesAndExpectations) {
+  EXPECT_DOUBLE_EQ(hbm_bytes(hbm_kernel_spec("copy"), 1000), 2000);
+  EXPECT_DOUBLE_EQ(hbm_bytes(hbm_kernel_spec("triad"), 1000), 3000);
+  EXPECT_DOUBLE_EQ(hbm_bytes(hbm_kernel_spec("nstream"), 1000), 4000);
+  EXPECT_DOUBLE_EQ(hbm_bytes(hbm_kernel_spec("dot"), 1000), 2000);
+  EXPECT_DOUBLE_EQ(hbm_bytes(hbm_kernel_spec("memcpy"), 1000), 2000);
+  EXPECT_DOUBLE_EQ(hbm_bytes(hbm_kernel_spec("write"), 1000), 1000);
+  EXPECT_THROW(hbm_kernel_spec("saxpy"), UsageError);
+  auto triad = hbm_expected(HbmKernel::triad, 10, 100);
+  EXPECT_DOUBLE_EQ(triad.a, 0.2 + kHbmScalar * 0.3);
+  auto nstream = hbm_expected(HbmKernel::nstream, 3, 100);
+  EXPECT_NEAR(nstream.a, 0.1 + 3 * (0.2 + kHbmScalar * 0.3), 1e-12);
+  EXPECT_DOUBLE_EQ(hbm_expected(HbmKernel::dot, 1, 100).sum, 100 * 0.1 * 0.2);
+  EXPECT_DOUBLE_EQ(hbm_expected(HbmKernel::copy, 0, 100).c, 0.3);  // nothing ran
+}
+
+TEST(GpuPlan, HbmSizing) {
+  auto d = h200();
+  auto bytes = default_hbm_array_bytes(d, Profile::standard);
+  EXPECT_GE(bytes, 4 * d.l2_bytes);
+  EXPECT_LE(bytes, 2ull << 30);
+  EXPECT_EQ(bytes % (1ull << 20), 0u);
+  auto cases = plan_hbm(Json::object(), Profile::standard, {d});
+  EXPECT_EQ(cases.size(), hbm_kernel_table().size());
+  EXPECT_THROW(plan_hbm(Json{{"size", "100T"}}, Profile::standard, {d}), UsageError);
+  EXPECT_THROW(plan_hbm(Json{{"size", "1000"}}, Profile::standard, {d}), UsageError);
+  EXPECT_THROW(plan_hbm(Json{{"kernels", "copy,foo"}}, Profile::standard, {d}), UsageError);
+  EXPECT_DOUBLE_EQ(theoretical_bandwidth(2.619e9, 5120), 2 * 2.619e9 * 5120 / 8);
+  EXPECT_FALSE(pct_of(1, std::nullopt).has_value());
+  EXPECT_DOUBLE_EQ(*pct_of(4.3e12, 4.8e12), 100 * 4.3 / 4.8);
+}
+
+TEST(GpuPlan, CopyPlan) {
+  auto one = plan_copy(Json::object(), Profile::standard, {h200()});
+  // 3 directions x (pinned ce, pinned sm, pageable ce); no multi-GPU cases with one GPU.
+  EXPECT_EQ(one.size(), 9u);
+  for (const auto& c : one) EXPECT_FALSE(c.path == CopyPath::sm_kernel && !c.pinned);
+  auto two = plan_copy(Json::object(), Profile::standard, {h200(0), h200(1)});
+  EXPECT_EQ(two.size(), 18u + 3u + 1u);
+  EXPECT_EQ(two.back().kind, "p2p");
+  EXPECT_DOUBLE_EQ(copy_bytes(CopyCase{"host", {0}, CopyDirection::bidir, true, CopyPath::copy_engine, 100}),
+                   200);
+  EXPECT_THROW(plan_copy(Json{{"directions", "sideways"}}, Profile::standard, {h200()}), UsageError);
+  EXPECT_THROW(plan_copy(Json{{"size", "1T"}}, Profile::standard, {h200()}), UsageError);
+}
+
+TEST(GpuPlan, ResNet50Table) {
+  double per_image = 0;
+  int convs = 0;
+  for (const auto& l : resnet50_layers()) {
+    per_image += l.count * conv_flops(l, 1);
+    convs += l.count;
+  }
+  EXPECT_EQ(convs, 53);  // 1 stem + 16 blocks x 3 + 4 projections
+  // ResNet-50's convolutions: about 4.1 GMACs per 224x224 image.
+  EXPECT_GT(per_image, 7.6e9);
+  EXPECT_LT(per_image, 8.4e9);
+  const auto& conv1 = resnet50_layers().front();
+  EXPECT_EQ(conv1.p(), 112);
+  EXPECT_THROW(plan_conv(Json{{"precisions", "fp8"}}, Profile::standard, {h200()}), UsageError);
+  EXPECT_THROW(plan_conv(Json{{"layers", "conv9"}}, Profile::standard, {h200()}), UsageError);
+  auto cases = plan_conv(Json::object(), Profile::standard, {h200()});
+  EXPECT_EQ(cases.size(), 2 * (resnet50_layers().size() + 1));  // fp16 and bf16, each with the estimate
+  EXPECT_EQ(cases.back().layer, nullptr);
+  auto quick = plan_conv(Json::object(), Profile::quick, {h200()});
+  EXPECT_EQ(quick.size(), 4u);  // the 3x3 stages only: no estimate without every layer
+  for (const auto& c : quick) {
+    ASSERT_NE(c.layer, nullptr);
+    EXPECT_EQ(c.batch, 64);
+  }
+}
+
+TEST(GpuPlan, ImagesPerSecond) {
+  std::vector<ConvLayerTimes> times;
+  for (const auto& l : resnet50_layers()) times.push_back({l.name, 1e-3, 2e-3, 3e-3});
+  double total = 0;
+  for (const auto& l : resnet50_layers()) total += l.count * (l.name == "conv1" ? 4e-3 : 6e-3);
+  EXPECT_NEAR(resnet50_images_per_s(times, 256), 256 / total, 1e-9);
+  times.pop_back();
+  EXPECT_THROW(resnet50_images_per_s(times, 256), Error);
+}
+
+TEST(GpuPlan, LaunchesPerSample) {
+  EXPECT_EQ(launches_per_sample(0.001, 0.02, 1000), 20);
+  EXPECT_EQ(launches_per_sample(1.0, 0.02, 1000), 1);
+  EXPECT_EQ(launches_per_sample(1e-9, 0.02, 1000), 1000);
+  EXPECT_EQ(launches_per_sample(0.0, 0.02, 1000), 1);
+}
+
+TEST(GpuTelemetry, SummaryAndThrottling) {
+  EXPECT_FALSE(is_throttling(0x1 | 0x10));
+  EXPECT_TRUE(is_throttling(0x4));
+  EXPECT_EQ(throttle_reason_names(0x4 | 0x40),
+            (std::vector<std::string>{"sw_power_cap", "hw_thermal_slowdown"}));
+  std::vector<TelemetrySample> s = {
+      {1.98e9, 2.6e9, 690, 60, 0}, {1.7e9, 2.6e9, 700, 65, 0x4}, {1.9e9, 2.6e9, 650, 62, 0}};
+  auto sum = summarize_telemetry(s);
+  EXPECT_DOUBLE_EQ(sum.json["sm_clock_hz"]["min"].get<double>(), 1.7e9);
+  EXPECT_DOUBLE_EQ(sum.json["sm_clock_hz"]["median"].get<double>(), 1.9e9);
+  EXPECT_DOUBLE_EQ(sum.json["power_w"]["max"].get<double>(), 700);
+  ASSERT_TRUE(sum.warning.has_value());
+  EXPECT_NE(sum.warning->find("sw_power_cap"), std::string::npos);
+  s[1].throttle_reasons = 0x1;
+  EXPECT_FALSE(summarize_telemetry(s).warning.has_value());
+  EXPECT_EQ(summarize_telemetry({}).json["samples"], 0);
+}
+
+TEST(GpuTelemetry, SamplerCollectsFromItsSource) {
+  int calls = 0;
+  TelemetrySampler sampler(
+      [&] {
+        ++calls;
+        return std::optional<TelemetrySample>(TelemetrySample{1e9, 1e9, 100, 40, 0});
+      },
+      std::chrono::milliseconds(1));
+  sampler.start();
+  while (calls < 3) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  auto samples = sampler.stop();
+  EXPECT_GE(samples.size(), 3u);
+  EXPECT_EQ(static_cast<int>(samples.size()), calls);
+}
+
+TEST(GpuTelemetry, NvmlAbsentIsAReasonNotACrash) {
+  std::string why;
+  Nvml* nvml = Nvml::get(&why);
+  if (nvml) GTEST_SKIP() << "NVML is present on this machine";
+  EXPECT_NE(why.find("NVML"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace mlbench::gpu
