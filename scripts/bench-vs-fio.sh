@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# mlbench storage vs fio (ioengine=io_uring) on the same file with the same job parameters.
+#
+# For each of the profile suite's seven reference jobs, runs mlbench and fio alternately (the order flips every
+# pair to cancel drift), PAIRS pairs per job, and prints per job the median ratios mlbench/fio of IOPS
+# (higher is better), p99 latency and CPU per I/O (lower is better), plus the medians over all jobs.
+# Both tools get O_DIRECT, registered files and buffers, the same block size, queue depth, job count, runtime and
+# ramp; fio runs with norandommap/randrepeat=0 (uniform random offsets, as mlbench draws them) and
+# unified_rw_reporting=mixed with lat_percentiles=1 (submission→completion latency over reads and writes, as
+# mlbench reports it). CPU per I/O: fio's (usr_cpu + sys_cpu) × numjobs / IOPS; mlbench's cpu_per_io.
+#
+# Usage: scripts/bench-vs-fio.sh [--dir DIR] [--mlbench PATH] [--pairs N] [--runtime S] [--ramp S] [--size SIZE]
+#                               [--jobs-filter REGEX]
+set -euo pipefail
+
+dir=/var/tmp
+mlbench=${MLBENCH:-}
+pairs=3
+runtime=5
+ramp=1
+size=2G
+filter=.
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --dir) dir=$2; shift 2 ;;
+    --mlbench) mlbench=$2; shift 2 ;;
+    --pairs) pairs=$2; shift 2 ;;
+    --runtime) runtime=$2; shift 2 ;;
+    --ramp) ramp=$2; shift 2 ;;
+    --size) size=$2; shift 2 ;;
+    --jobs-filter) filter=$2; shift 2 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) echo "bench-vs-fio.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+if [[ -z "$mlbench" ]]; then
+  for c in build/default/mlbench build/storage/mlbench build/mlbench; do
+    [[ -x "$c" ]] && mlbench=$c && break
+  done
+fi
+[[ -x "$mlbench" ]] || { echo "bench-vs-fio.sh: mlbench binary not found; pass --mlbench PATH" >&2; exit 2; }
+command -v fio >/dev/null || { echo "bench-vs-fio.sh: fio is not installed (apt-get install fio)" >&2; exit 2; }
+
+work=$(mktemp -d)
+file=""
+cleanup() { [[ -n "$file" ]] && rm -f "$file"; rm -rf "$work"; }
+trap cleanup EXIT INT TERM
+
+# One file for both tools, created and filled with random data by mlbench (--keep leaves it).
+"$mlbench" storage --target "$dir" --size "$size" --number-ios 1 --keep --json > "$work/create.json"
+file=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["info"]["kept_files"][0])' \
+  "$work/create.json")
+
+# name rw bs iodepth jobs rwmix_read
+jobs_table="4k-randread-qd1 randread 4k 1 1 -
+4k-randread-qd32 randread 4k 32 1 -
+4k-randread-qd128-2jobs randread 4k 128 2 -
+128k-read-qd16 read 128k 16 1 -
+1m-write-qd8 write 1M 8 1 -
+4k-randwrite-qd32 randwrite 4k 32 1 -
+4k-randrw70-qd32 randrw 4k 32 1 70"
+
+run_mlbench() {  # rw bs qd jobs mix out
+  local extra=()
+  [[ "$5" != "-" ]] && extra+=(--rwmix-read "$5")
+  [[ "$1" == *write* || "$1" == randrw ]] && extra+=(--allow-destructive)
+  "$mlbench" storage --target "$file" --rw "$1" --bs "$2" --iodepth "$3" --jobs "$4" --runtime "$runtime" \
+    --ramp "$ramp" "${extra[@]}" --json > "$6"
+  python3 - "$6" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+m = {x["name"]: x["value"] for x in r["metrics"]}
+print(m["iops"], m["lat_p99"], m["cpu_per_io"])
+PY
+}
+
+run_fio() {  # rw bs qd jobs mix out
+  local extra=()
+  [[ "$5" != "-" ]] && extra+=(--rwmixread="$5")
+  fio --name=job --filename="$file" --ioengine=io_uring --direct=1 --fixedbufs=1 --registerfiles=1 \
+    --rw="$1" --bs="$2" --iodepth="$3" --numjobs="$4" --size="$size" --runtime="$runtime" --ramp_time="$ramp" \
+    --time_based --group_reporting --norandommap --randrepeat=0 --unified_rw_reporting=mixed \
+    --lat_percentiles=1 --percentile_list=99 "${extra[@]}" --output-format=json > "$6"
+  python3 - "$6" "$4" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+m = j["mixed"]
+p99 = m["lat_ns"]["percentile"]["99.000000"] * 1e-9
+iops = m["iops"]
+cpu = (j["usr_cpu"] + j["sys_cpu"]) / 100.0 * int(sys.argv[2]) / iops
+print(iops, p99, cpu)
+PY
+}
+
+printf '%-26s %12s %12s %10s %10s %10s %10s\n' job mlbench_iops fio_iops iops_x p99_x cpu_x pairs
+summary="$work/summary"
+: > "$summary"
+while read -r name rw bs qd nj mix; do
+  [[ "$name" =~ $filter ]] || continue
+  ratios="$work/$name.ratios"
+  : > "$ratios"
+  for ((p = 0; p < pairs; p++)); do
+    if ((p % 2 == 0)); then
+      m=$(run_mlbench "$rw" "$bs" "$qd" "$nj" "$mix" "$work/m.json"); f=$(run_fio "$rw" "$bs" "$qd" "$nj" "$mix" "$work/f.json")
+    else
+      f=$(run_fio "$rw" "$bs" "$qd" "$nj" "$mix" "$work/f.json"); m=$(run_mlbench "$rw" "$bs" "$qd" "$nj" "$mix" "$work/m.json")
+    fi
+    echo "$m $f" >> "$ratios"
+  done
+  python3 - "$ratios" "$name" "$pairs" >> "$summary" <<'PY'
+import statistics, sys
+rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
+med = lambda xs: statistics.median(xs)
+mi = med([r[0] for r in rows]); fi = med([r[3] for r in rows])
+iops_x = med([r[0] / r[3] for r in rows]); p99_x = med([r[1] / r[4] for r in rows]); cpu_x = med([r[2] / r[5] for r in rows])
+print(f"{sys.argv[2]} {mi:.0f} {fi:.0f} {iops_x:.3f} {p99_x:.3f} {cpu_x:.3f} {sys.argv[3]}")
+PY
+  tail -1 "$summary" | awk '{printf "%-26s %12s %12s %10s %10s %10s %10s\n", $1, $2, $3, $4, $5, $6, $7}'
+done <<< "$jobs_table"
+
+python3 - "$summary" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+if rows:
+    iops = [float(r[3]) for r in rows]; p99 = [float(r[4]) for r in rows]; cpu = [float(r[5]) for r in rows]
+    print(f"{'median over jobs':<26} {'':>12} {'':>12} {statistics.median(iops):>10.3f} {statistics.median(p99):>10.3f} "
+          f"{statistics.median(cpu):>10.3f}")
+    print(f"{'worst job':<26} {'':>12} {'':>12} {min(iops):>10.3f} {max(p99):>10.3f} {max(cpu):>10.3f}")
+    ok = statistics.median(iops) >= 1.0 and min(iops) >= 0.97 and max(cpu) <= 1.0
+    print("target (IOPS median >= 1.00, every job >= 0.97, CPU/IO <= fio):", "met" if ok else "NOT met")
+PY

@@ -1,0 +1,114 @@
+#include "storage/engine.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+
+#include <fmt/format.h>
+
+#include "bench/error.hpp"
+#include "mlbench_config.hpp"
+
+namespace mlbench::storage {
+
+#if MLBENCH_HAS_URING
+std::unique_ptr<Engine> make_uring_engine(const EngineConfig& cfg);  // storage/uring_engine.cpp
+std::string uring_probe();
+#endif
+
+namespace {
+
+// Completes every I/O at once without touching a file: what is left is mlbench's own per-I/O cost.
+class NullEngine final : public Engine {
+ public:
+  explicit NullEngine(unsigned depth) : pending_(depth), depth_(depth) {}
+  EngineKind kind() const override { return EngineKind::null; }
+  unsigned depth() const override { return depth_; }
+  nlohmann::json features() const override { return nlohmann::json::object(); }
+  void queue(const Io& io) override { pending_[queued_++] = {io.slot, io.len}; }
+  std::size_t submit_and_reap(unsigned, std::span<Completion> out) override {
+    std::size_t n = std::min<std::size_t>(queued_, out.size());
+    for (std::size_t i = 0; i < n; ++i) out[i] = pending_[--queued_];
+    return n;
+  }
+
+ private:
+  std::vector<Completion> pending_;
+  std::size_t queued_ = 0;
+  unsigned depth_;
+};
+
+// pread/pwrite, one I/O at a time: the baseline every kernel has, and the fallback when io_uring is refused.
+class PsyncEngine final : public Engine {
+ public:
+  PsyncEngine(const EngineConfig& cfg) : fds_(cfg.fds), buffers_(cfg.buffers) {}
+  EngineKind kind() const override { return EngineKind::psync; }
+  unsigned depth() const override { return 1; }
+  nlohmann::json features() const override { return nlohmann::json{{"sync", true}}; }
+  void queue(const Io& io) override { pending_ = io; }
+  std::size_t submit_and_reap(unsigned, std::span<Completion> out) override {
+    if (!pending_ || out.empty()) return 0;
+    const Io& io = *pending_;
+    void* buf = buffers_[io.slot].data();
+    ssize_t rc;
+    do {
+      rc = io.write ? ::pwrite(fds_[io.file], buf, io.len, static_cast<off_t>(io.offset))
+                    : ::pread(fds_[io.file], buf, io.len, static_cast<off_t>(io.offset));
+    } while (rc < 0 && errno == EINTR);
+    out[0] = {io.slot, rc < 0 ? -static_cast<std::int64_t>(errno) : static_cast<std::int64_t>(rc)};
+    pending_.reset();
+    return 1;
+  }
+
+ private:
+  std::vector<int> fds_;
+  std::vector<std::span<std::byte>> buffers_;
+  std::optional<Io> pending_;
+};
+
+}  // namespace
+
+std::string_view to_string(EngineKind k) {
+  switch (k) {
+    case EngineKind::uring:
+      return "uring";
+    case EngineKind::psync:
+      return "psync";
+    case EngineKind::null:
+      return "null";
+  }
+  return "uring";
+}
+
+EngineKind engine_from_string(std::string_view s) {
+  for (EngineKind k : {EngineKind::uring, EngineKind::psync, EngineKind::null}) {
+    if (to_string(k) == s) return k;
+  }
+  throw UsageError(fmt::format("--engine: unknown engine '{}' (use uring, psync or null)", s));
+}
+
+std::unique_ptr<Engine> make_engine(EngineKind kind, const EngineConfig& cfg) {
+  switch (kind) {
+    case EngineKind::null:
+      return std::make_unique<NullEngine>(cfg.depth);
+    case EngineKind::psync:
+      return std::make_unique<PsyncEngine>(cfg);
+    case EngineKind::uring:
+#if MLBENCH_HAS_URING
+      return make_uring_engine(cfg);
+#else
+      throw Error("this mlbench was built without liburing");
+#endif
+  }
+  throw Error("unknown engine");
+}
+
+std::string uring_unavailable_reason() {
+#if MLBENCH_HAS_URING
+  return uring_probe();
+#else
+  return "this mlbench was built without liburing";
+#endif
+}
+
+}  // namespace mlbench::storage

@@ -1,0 +1,69 @@
+// The I/O engine seam: one engine per job thread, driven by the job loop in storage/job.cpp.
+//
+// The loop queues I/Os into numbered slots (slot i always uses buffer i), then calls submit_and_reap(), which
+// hands everything queued to the kernel and returns at least `min_complete` completions in one step — for
+// io_uring a single io_uring_submit_and_wait() system call per batch, for psync the synchronous calls, for
+// the null engine nothing at all (it measures mlbench's own loop). Engines are move-only RAII owners of their
+// kernel objects; files belong to the caller and outlive the engine.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace mlbench::storage {
+
+enum class EngineKind { uring, psync, null };
+std::string_view to_string(EngineKind k);
+EngineKind engine_from_string(std::string_view s);  // throws UsageError
+
+struct EngineConfig {
+  unsigned depth = 1;
+  std::vector<int> fds;                       // one per target, indexed by Io::file
+  std::vector<std::span<std::byte>> buffers;  // one per slot, aligned for O_DIRECT
+  bool sqpoll = false;
+  bool fixed_bufs = true;
+  bool iopoll = false;  // only when the NVMe driver has poll queues and the files use O_DIRECT
+};
+
+struct Io {
+  std::uint32_t slot;
+  std::uint32_t file;
+  std::uint32_t len;
+  bool write;
+  std::uint64_t offset;
+};
+
+struct Completion {
+  std::uint32_t slot;
+  std::int64_t res;  // bytes transferred, or -errno
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual EngineKind kind() const = 0;
+  // How many I/Os may be in flight (psync runs one at a time whatever the iodepth).
+  virtual unsigned depth() const = 0;
+  // The features actually in use (ring flags, registered files/buffers, sqpoll) and fallbacks taken.
+  virtual nlohmann::json features() const = 0;
+  virtual std::vector<std::string> warnings() const { return {}; }
+  virtual void queue(const Io& io) = 0;
+  // Submits what was queued and waits for at least min_complete completions (fewer only when nothing is in
+  // flight); returns the number written to `out` (at most out.size()). -EINTR is retried by the caller.
+  virtual std::size_t submit_and_reap(unsigned min_complete, std::span<Completion> out) = 0;
+};
+
+// Creates the engine; throws Error when it cannot be set up (io_uring refused by the kernel, seccomp,
+// sysctl kernel.io_uring_disabled). MLBENCH_FORCE_URING_FAILURE=1 in the environment makes io_uring setup
+// fail on purpose, to exercise the psync fallback.
+std::unique_ptr<Engine> make_engine(EngineKind kind, const EngineConfig& cfg);
+
+// Whether io_uring can be set up here at all, or why not.
+std::string uring_unavailable_reason();
+
+}  // namespace mlbench::storage

@@ -1,0 +1,53 @@
+#include "storage/histogram.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mlbench::storage {
+
+std::uint64_t LatencyHistogram::bucket_low(std::size_t i) {
+  if (i < kSub) return i;
+  std::size_t k = i - kSub;
+  std::size_t shift = k / kHalf + 1;
+  std::uint64_t mantissa = kHalf + k % kHalf;
+  return mantissa << shift;
+}
+
+std::uint64_t LatencyHistogram::bucket_width(std::size_t i) {
+  if (i < kSub) return 1;
+  return std::uint64_t{1} << ((i - kSub) / kHalf + 1);
+}
+
+void LatencyHistogram::merge(const LatencyHistogram& other) {
+  for (std::size_t i = 0; i < kBuckets; ++i) counts_[i] += other.counts_[i];
+  total_ += other.total_;
+  sum_ += other.sum_;
+  max_ = std::max(max_, other.max_);
+  min_ = std::min(min_, other.min_);
+}
+
+void LatencyHistogram::reset() {
+  std::fill(counts_.begin(), counts_.end(), 0);
+  total_ = 0;
+  max_ = 0;
+  min_ = UINT64_MAX;
+  sum_ = 0;
+}
+
+double LatencyHistogram::percentile(double q) const {
+  if (total_ == 0) return 0.0;
+  q = std::clamp(q, 0.0, 1.0);
+  auto rank = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(total_)));
+  rank = std::clamp<std::uint64_t>(rank, 1, total_);
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < kBuckets; ++i) {
+    seen += counts_[i];
+    if (seen >= rank) {
+      double mid = static_cast<double>(bucket_low(i)) + (static_cast<double>(bucket_width(i)) - 1) / 2.0;
+      return std::clamp(mid, static_cast<double>(min_), static_cast<double>(max_));
+    }
+  }
+  return static_cast<double>(max_);
+}
+
+}  // namespace mlbench::storage

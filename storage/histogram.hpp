@@ -1,0 +1,57 @@
+// Log-linear latency histogram (the HdrHistogram / fio layout) for per-I/O latencies in nanoseconds.
+//
+// Values below 2^kSubBits are counted exactly; above, each power-of-two range is split into 2^(kSubBits-1)
+// equal buckets, so a bucket's width is at most 1/128 of its lower bound and reporting its midpoint is off by
+// at most 0.4 % (the issue asks for <= 1 %). record() is a handful of integer instructions and one increment,
+// cheap enough for every I/O; each job thread owns its histogram and the results are merged afterwards.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+namespace mlbench::storage {
+
+class LatencyHistogram {
+ public:
+  static constexpr int kSubBits = 8;
+  static constexpr std::uint64_t kSub = std::uint64_t{1} << kSubBits;  // exact below this
+  static constexpr std::uint64_t kHalf = kSub / 2;
+  static constexpr std::size_t kBuckets = kSub + (64 - kSubBits) * kHalf;
+
+  LatencyHistogram() : counts_(kBuckets, 0) {}
+
+  static std::size_t index_of(std::uint64_t v) {
+    if (v < kSub) return static_cast<std::size_t>(v);
+    int shift = std::bit_width(v) - kSubBits;  // >= 1
+    std::uint64_t mantissa = v >> shift;       // in [kHalf, kSub)
+    return static_cast<std::size_t>(kSub + (shift - 1) * kHalf + (mantissa - kHalf));
+  }
+  // The smallest value and the width of bucket i.
+  static std::uint64_t bucket_low(std::size_t i);
+  static std::uint64_t bucket_width(std::size_t i);
+
+  void record(std::uint64_t ns) {
+    ++counts_[index_of(ns)];
+    ++total_;
+    if (ns > max_) max_ = ns;
+    if (ns < min_) min_ = ns;
+    sum_ += ns;
+  }
+  void merge(const LatencyHistogram& other);
+  void reset();
+
+  std::uint64_t count() const { return total_; }
+  std::uint64_t max() const { return total_ ? max_ : 0; }
+  std::uint64_t min() const { return total_ ? min_ : 0; }
+  double mean() const { return total_ ? static_cast<double>(sum_) / static_cast<double>(total_) : 0.0; }
+  // The q-quantile (q in [0, 1]) in ns: the midpoint of the bucket holding the ceil(q × count)-th value,
+  // clamped to [min, max]; 0 for an empty histogram.
+  double percentile(double q) const;
+
+ private:
+  std::vector<std::uint64_t> counts_;
+  std::uint64_t total_ = 0, max_ = 0, min_ = UINT64_MAX, sum_ = 0;
+};
+
+}  // namespace mlbench::storage

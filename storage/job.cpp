@@ -1,0 +1,418 @@
+#include "storage/job.hpp"
+
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <latch>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "bench/error.hpp"
+#include "storage/buffer.hpp"
+#include "storage/pattern.hpp"
+
+namespace mlbench::storage {
+namespace {
+
+inline std::uint64_t now_ns() {
+  timespec ts;
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+std::uint64_t to_ns(double s) { return static_cast<std::uint64_t>(s * 1e9); }
+
+double cpu_seconds() {
+  rusage ru{};
+  ::getrusage(RUSAGE_SELF, &ru);
+  auto tv = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+  };
+  return tv(ru.ru_utime) + tv(ru.ru_stime);
+}
+
+// splitmix64 stream: one add and the finalizer per number.
+struct Rng {
+  std::uint64_t state;
+  std::uint64_t next() { return mix64(state += 0x9e3779b97f4a7c15ull); }
+  // Uniform in [0, n) without a division (Lemire's multiply-shift).
+  std::uint64_t below(std::uint64_t n) {
+    __extension__ using U128 = unsigned __int128;  // GCC/Clang builtin; -Wpedantic would flag it otherwise
+    return static_cast<std::uint64_t>((static_cast<U128>(next()) * n) >> 64);
+  }
+};
+
+struct WorkerSetup {
+  unsigned index = 0;
+  std::vector<std::uint32_t> lane;  // targets this thread addresses: one, or all when striped
+  std::uint64_t lo = 0, hi = 0;     // logical byte range [lo, hi)
+  std::uint64_t limit_ios = 0;      // 0 = bound by time only
+};
+
+struct WorkerResult {
+  std::vector<IoTotals> per_target;
+  std::uint64_t done_ns = 0;
+  nlohmann::json features = nlohmann::json::object();
+  std::vector<std::string> warnings;
+  std::vector<std::vector<std::uint64_t>> written;  // per-target bitmaps of blocks written (verify)
+  std::uint64_t read_checked = 0, read_bad = 0;
+  std::string first_bad;
+};
+
+struct alignas(64) Progress {
+  std::atomic<std::uint64_t> ios{0};
+  std::atomic<bool> finished{false};
+};
+
+struct Shared {
+  explicit Shared(std::ptrdiff_t n) : ready(n), go(1) {}
+  std::latch ready, go;
+  std::atomic<std::uint64_t> start_ns{0};
+  std::atomic<bool> abort{false};
+  std::mutex mu;
+  std::string error;
+  void fail(std::string what) {
+    std::lock_guard lock(mu);
+    if (error.empty()) error = std::move(what);
+    abort.store(true);
+  }
+};
+
+std::string describe_result(std::int64_t res, std::uint64_t want) {
+  if (res < 0) {
+    int e = static_cast<int>(-res);
+    std::string tag = e == ENOSPC ? "ENOSPC" : e == EIO ? "EIO" : fmt::format("errno {}", e);
+    return fmt::format("{} ({})", std::strerror(e), tag);
+  }
+  return fmt::format("short transfer: {} of {} bytes", res, want);
+}
+
+void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress& prog, WorkerResult& res,
+                 const std::atomic<bool>& stop, std::uint64_t deadline_ns) {
+  const JobSpec& s = plan.spec;
+  const std::size_t ntargets = plan.targets.size();
+  const bool verify_writes = s.verify && writes(s.rw);
+  const bool verify_reads = s.verify && !writes(s.rw);
+  std::unique_ptr<Engine> engine;
+  AlignedBuffer mem;
+  std::vector<std::span<std::byte>> bufs;
+  bool ok = true;
+  try {
+    unsigned depth = plan.engine == EngineKind::psync ? 1 : s.iodepth;
+    mem = AlignedBuffer(depth * s.bs);
+    for (unsigned i = 0; i < depth; ++i) bufs.push_back(mem.span().subspan(i * s.bs, s.bs));
+    // Write data is random (never zeros); under --verify each write gets its offset's pattern instead.
+    fill_pattern(mem.span(), mix64(plan.write_seed + w.index + 1), 0);
+    std::vector<int> fds;
+    for (const auto& t : plan.targets) fds.push_back(t.fd);
+    EngineConfig cfg{depth, fds, bufs, s.sqpoll, s.fixed_bufs, plan.iopoll};
+    engine = make_engine(plan.engine, cfg);
+    res.features = engine->features();
+    res.warnings = engine->warnings();
+    res.per_target.resize(ntargets);
+    if (verify_writes) {
+      res.written.resize(ntargets);
+      for (std::uint32_t t : w.lane) res.written[t].assign((plan.targets[t].size / s.bs + 63) / 64, 0);
+    }
+  } catch (const std::exception& e) {
+    sh.fail(fmt::format("job thread {}: {}", w.index, e.what()));
+    ok = false;
+  }
+  sh.ready.count_down();
+  sh.go.wait();
+  if (!ok || sh.abort.load()) {
+    prog.finished.store(true);
+    return;
+  }
+
+  const unsigned depth = engine->depth();
+  const std::uint64_t t0 = sh.start_ns.load();
+  const std::uint64_t ramp_end = t0 + to_ns(s.ramp_s);
+  const std::uint64_t end_ns = s.runtime_s > 0 ? ramp_end + to_ns(s.runtime_s) : UINT64_MAX;
+  const std::uint64_t bs = s.bs;
+  const std::uint64_t nblocks = (w.hi - w.lo) / bs;
+  const bool random = is_random(s.rw);
+  const bool striped = w.lane.size() > 1;
+  const auto nlane = static_cast<std::uint32_t>(w.lane.size());
+  Rng rng{mix64(plan.write_seed ^ (0xa0761d6478bd642full * (w.index + 1)))};
+  std::uint64_t cursor = w.lo;
+
+  std::vector<std::uint64_t> start(depth);
+  std::vector<std::uint32_t> tgt(depth);
+  std::vector<std::uint64_t> off(depth);  // offset inside the target's region
+  std::vector<std::uint8_t> is_write(depth);
+  std::uint64_t issued = 0, inflight = 0, measured = 0;
+  bool issuing = true, counting = true;
+
+  auto issue = [&](std::uint32_t slot, std::uint64_t now) {
+    bool write;
+    switch (s.rw) {
+      case RwMode::read:
+      case RwMode::randread:
+        write = false;
+        break;
+      case RwMode::write:
+      case RwMode::randwrite:
+        write = true;
+        break;
+      default:
+        write = rng.below(100) >= s.rwmix_read;
+    }
+    std::uint64_t lo;
+    if (random) {
+      lo = w.lo + rng.below(nblocks) * bs;
+    } else {
+      lo = cursor;
+      cursor += bs;
+      if (cursor + bs > w.hi) cursor = w.lo;
+    }
+    std::uint32_t t = w.lane[0];
+    std::uint64_t o = lo;
+    if (striped) {
+      auto loc = stripe_map(lo, s.stripe, nlane);
+      t = w.lane[loc.target];
+      o = loc.offset;
+    }
+    const JobTarget& jt = plan.targets[t];
+    if (write && verify_writes) fill_pattern(bufs[slot], target_seed(plan.write_seed, t), jt.base + o);
+    engine->queue({slot, t, static_cast<std::uint32_t>(bs), write, jt.base + o});
+    start[slot] = now;
+    tgt[slot] = t;
+    off[slot] = o;
+    is_write[slot] = write;
+    ++issued;
+    ++inflight;
+  };
+
+  std::vector<Completion> done(depth);
+  std::uint64_t now = now_ns();
+  std::uint64_t last_counted = now;
+  for (std::uint32_t slot = 0; slot < depth; ++slot) {
+    if (w.limit_ios > 0 && issued >= w.limit_ios) break;
+    issue(slot, now);
+  }
+  try {
+    while (inflight > 0) {
+      std::size_t n = engine->submit_and_reap(1, done);
+      now = now_ns();
+      if (issuing) {
+        if (now >= end_ns) {
+          issuing = counting = false;
+          last_counted = end_ns;
+        } else if (stop.load(std::memory_order_relaxed) || sh.abort.load(std::memory_order_relaxed)) {
+          issuing = counting = false;
+          last_counted = now;
+        } else if (now >= deadline_ns) {
+          sh.fail("the job ran past the case's time budget; lower --size/--io-size or raise --runtime");
+          issuing = counting = false;
+        }
+      }
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t slot = done[i].slot;
+        --inflight;
+        const std::uint32_t t = tgt[slot];
+        if (done[i].res != static_cast<std::int64_t>(bs)) {
+          sh.fail(fmt::format("{} {} at offset {}: {}", is_write[slot] ? "writing" : "reading",
+                              plan.targets[t].path, plan.targets[t].base + off[slot],
+                              describe_result(done[i].res, bs)));
+          issuing = counting = false;
+          continue;
+        }
+        if (counting && now >= ramp_end) {
+          IoTotals& tt = res.per_target[t];
+          ++tt.ios;
+          tt.bytes += bs;
+          if (is_write[slot]) {
+            ++tt.writes;
+            if (verify_writes) res.written[t][off[slot] / bs / 64] |= 1ull << (off[slot] / bs % 64);
+          } else {
+            ++tt.reads;
+            if (verify_reads && plan.targets[t].prefilled) {
+              ++res.read_checked;
+              if (!matches_pattern(bufs[slot], target_seed(plan.fill_seed, t),
+                                   plan.targets[t].base + off[slot])) {
+                if (res.read_bad++ == 0)
+                  res.first_bad =
+                      fmt::format("{} offset {}", plan.targets[t].path, plan.targets[t].base + off[slot]);
+              }
+            }
+          }
+          tt.lat.record(now - start[slot]);
+          ++measured;
+          last_counted = now;
+        }
+        if (issuing && (w.limit_ios == 0 || issued < w.limit_ios)) issue(slot, now);
+      }
+      prog.ios.store(measured, std::memory_order_relaxed);
+    }
+  } catch (const std::exception& e) {
+    sh.fail(fmt::format("job thread {}: {}", w.index, e.what()));
+  }
+  res.done_ns = std::max(last_counted, ramp_end);
+  prog.finished.store(true);
+}
+
+// Reads back every block a write job touched (and, on prefilled targets, the rest) and compares patterns.
+void verify_region(const JobPlan& plan, std::size_t t, const std::vector<std::uint64_t>& written,
+                   JobOutcome& out) {
+  const JobTarget& jt = plan.targets[t];
+  const std::uint64_t bs = plan.spec.bs;
+  const std::uint64_t per = std::max<std::uint64_t>(1, (4u << 20) / bs);
+  AlignedBuffer buf(per * bs);
+  const std::uint64_t blocks = jt.size / bs;
+  for (std::uint64_t b0 = 0; b0 < blocks; b0 += per) {
+    std::uint64_t nb = std::min(per, blocks - b0);
+    std::size_t bytes = nb * bs, got = 0;
+    while (got < bytes) {
+      ssize_t r = ::pread(jt.fd, buf.data() + got, bytes - got, static_cast<off_t>(jt.base + b0 * bs + got));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) {
+        throw Error(fmt::format("verify: reading {} at offset {}: {}", jt.path, jt.base + b0 * bs + got,
+                                r < 0 ? std::strerror(errno) : "unexpected end of file"));
+      }
+      got += static_cast<std::size_t>(r);
+    }
+    for (std::uint64_t i = 0; i < nb; ++i) {
+      std::uint64_t b = b0 + i;
+      bool was_written = (written[b / 64] >> (b % 64)) & 1;
+      if (!was_written && !jt.prefilled) continue;
+      std::uint64_t seed = was_written ? target_seed(plan.write_seed, t) : target_seed(plan.fill_seed, t);
+      ++out.verify_checked;
+      if (!matches_pattern(buf.span().subspan(i * bs, bs), seed, jt.base + b * bs)) {
+        if (out.verify_bad++ == 0)
+          out.verify_first_bad = fmt::format("{} offset {}", jt.path, jt.base + b * bs);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void IoTotals::merge(const IoTotals& o) {
+  ios += o.ios;
+  bytes += o.bytes;
+  reads += o.reads;
+  writes += o.writes;
+  lat.merge(o.lat);
+}
+
+JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
+                   std::chrono::steady_clock::time_point deadline) {
+  const JobSpec& s = plan.spec;
+  const auto ntargets = static_cast<std::uint32_t>(plan.targets.size());
+  std::vector<WorkerSetup> setups;
+  std::uint64_t limit = s.number_ios > 0 ? s.number_ios : (s.io_size + s.bs - 1) / s.bs;
+  auto add_workers = [&](std::vector<std::uint32_t> lane, std::uint64_t span) {
+    for (unsigned j = 0; j < s.jobs; ++j) {
+      WorkerSetup w;
+      w.index = static_cast<unsigned>(setups.size());
+      w.lane = lane;
+      w.limit_ios = limit;
+      if (is_random(s.rw)) {
+        w.hi = span;
+      } else {
+        w.lo = span * j / s.jobs / s.bs * s.bs;
+        w.hi = span * (j + 1) / s.jobs / s.bs * s.bs;
+      }
+      if (w.hi - w.lo < s.bs) throw UsageError("the region is too small for this many --jobs at this --bs");
+      setups.push_back(std::move(w));
+    }
+  };
+  if (s.stripe > 0 && ntargets > 1) {
+    std::uint64_t per = UINT64_MAX;
+    for (const auto& t : plan.targets) per = std::min(per, t.size / s.stripe * s.stripe);
+    std::vector<std::uint32_t> lane(ntargets);
+    for (std::uint32_t i = 0; i < ntargets; ++i) lane[i] = i;
+    add_workers(lane, per * ntargets);
+  } else {
+    for (std::uint32_t t = 0; t < ntargets; ++t) add_workers({t}, plan.targets[t].size);
+  }
+
+  const std::size_t n = setups.size();
+  Shared sh(static_cast<std::ptrdiff_t>(n));
+  std::vector<WorkerResult> results(n);
+  std::vector<Progress> progress(n);
+  const auto deadline_ns = static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.time_since_epoch()).count());
+  std::vector<std::jthread> threads;
+  threads.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    threads.emplace_back(
+        [&, i] { worker_main(plan, setups[i], sh, progress[i], results[i], stop, deadline_ns); });
+  }
+  sh.ready.wait();
+  const std::uint64_t t0 = now_ns();
+  sh.start_ns.store(t0);
+  sh.go.count_down();
+
+  JobOutcome out;
+  out.threads = static_cast<unsigned>(n);
+  auto all_done = [&] {
+    return std::all_of(progress.begin(), progress.end(), [](const Progress& p) { return p.finished.load(); });
+  };
+  auto total_ios = [&] {
+    std::uint64_t sum = 0;
+    for (const auto& p : progress) sum += p.ios.load(std::memory_order_relaxed);
+    return sum;
+  };
+  const std::uint64_t ramp_end = t0 + to_ns(s.ramp_s);
+  constexpr auto kPoll = std::chrono::milliseconds(10);
+  while (now_ns() < ramp_end && !all_done()) std::this_thread::sleep_for(kPoll);
+  const double cpu0 = cpu_seconds();
+  // Interval samples for the spread of IOPS: ~20 per run, 0.1 s to 1 s each.
+  const double interval_s = s.runtime_s > 0 ? std::clamp(s.runtime_s / 20, 0.1, 1.0) : 0.1;
+  std::uint64_t tick = now_ns(), last_ios = total_ios();
+  while (!all_done()) {
+    std::this_thread::sleep_for(kPoll);
+    std::uint64_t now = now_ns();
+    if (now - tick >= to_ns(interval_s) && !all_done()) {
+      std::uint64_t ios = total_ios();
+      out.interval_iops.push_back(static_cast<double>(ios - last_ios) /
+                                  (static_cast<double>(now - tick) * 1e-9));
+      last_ios = ios;
+      tick = now;
+    }
+  }
+  threads.clear();
+  out.cpu_s = cpu_seconds() - cpu0;
+
+  if (!sh.error.empty()) throw Error(sh.error);
+  if (stop.load()) throw Interrupted();
+
+  out.per_target.resize(ntargets);
+  std::uint64_t first = UINT64_MAX, last = 0;
+  std::vector<std::vector<std::uint64_t>> written(ntargets);
+  for (auto& r : results) {
+    for (std::uint32_t t = 0; t < ntargets; ++t) out.per_target[t].merge(r.per_target[t]);
+    first = std::min(first, r.done_ns);
+    last = std::max(last, r.done_ns);
+    out.verify_checked += r.read_checked;
+    out.verify_bad += r.read_bad;
+    if (out.verify_first_bad.empty()) out.verify_first_bad = r.first_bad;
+    for (std::uint32_t t = 0; t < ntargets && !r.written.empty(); ++t) {
+      if (r.written[t].empty()) continue;
+      if (written[t].empty()) written[t].assign(r.written[t].size(), 0);
+      for (std::size_t k = 0; k < written[t].size(); ++k) written[t][k] |= r.written[t][k];
+    }
+  }
+  for (const auto& t : out.per_target) out.total.merge(t);
+  out.first_done_s = static_cast<double>(first - ramp_end) * 1e-9;
+  out.last_done_s = static_cast<double>(last - ramp_end) * 1e-9;
+  out.engine_features = results.front().features;
+  out.warnings = results.front().warnings;
+  if (out.total.ios == 0 || out.last_done_s <= 0) {
+    throw Error("no I/O completed after the ramp; lengthen --runtime or shorten --ramp");
+  }
+  if (s.verify && writes(s.rw)) {
+    for (std::uint32_t t = 0; t < ntargets; ++t) {
+      if (!written[t].empty()) verify_region(plan, t, written[t], out);
+    }
+  }
+  return out;
+}
+
+}  // namespace mlbench::storage

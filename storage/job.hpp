@@ -1,0 +1,84 @@
+// Runs one storage job: its threads, their engines and the measurement window.
+//
+// Every job thread owns one engine (one ring), depth slots each with its own aligned buffer, and its own
+// histograms; it keeps `depth` I/Os in flight, and per batch takes ONE clock reading (CLOCK_MONOTONIC, vDSO,
+// ~20 ns) that is both the completion time of everything it reaped and the issue time of what it queues next
+// — so latency costs one clock call per batch, not two per I/O. Results count only I/Os completing after the
+// ramp; a runtime-bound job stops issuing at the end of its runtime and drains without counting, a
+// count-bound one counts until its last completion ("done" time). Aggregates: IOPS = ios / (last done −
+// start), bandwidth = bytes / the same; CPU per I/O = process user+sys time in the window / ios.
+//
+// Offsets: sequential jobs split the region into one contiguous slice per thread; random jobs draw uniform
+// block numbers over the whole region. With several targets and a stripe chunk, the region is the RAID-0
+// concatenation (chunk k lives on target k mod N at chunk k / N); without one, each target gets its own
+// `jobs` threads.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "storage/engine.hpp"
+#include "storage/histogram.hpp"
+#include "storage/job_spec.hpp"
+
+namespace mlbench::storage {
+
+struct JobTarget {
+  std::string path;  // for messages
+  int fd = -1;
+  std::uint64_t base = 0;  // where the region starts
+  std::uint64_t size = 0;  // region length, a multiple of bs
+  bool prefilled = false;  // holds the fill pattern (a file mlbench created)
+};
+
+struct JobPlan {
+  JobSpec spec;
+  EngineKind engine = EngineKind::uring;
+  bool iopoll = false;
+  std::vector<JobTarget> targets;
+  std::uint64_t fill_seed = 0;   // pattern the prefilled targets hold
+  std::uint64_t write_seed = 0;  // pattern written under --verify
+};
+
+// Where logical offset `o` of a striped region lives: target index and byte offset inside that target's
+// region. Pure; unit-tested.
+struct StripeLoc {
+  std::uint32_t target;
+  std::uint64_t offset;
+};
+inline StripeLoc stripe_map(std::uint64_t o, std::uint64_t chunk, std::uint32_t n) {
+  std::uint64_t k = o / chunk;
+  return {static_cast<std::uint32_t>(k % n), (k / n) * chunk + o % chunk};
+}
+
+struct IoTotals {
+  std::uint64_t ios = 0, bytes = 0, reads = 0, writes = 0;
+  LatencyHistogram lat;
+  void merge(const IoTotals& o);
+};
+
+struct JobOutcome {
+  std::vector<IoTotals> per_target;
+  IoTotals total;
+  double first_done_s = 0, last_done_s = 0;  // from the end of the ramp
+  double cpu_s = 0;                          // process user+sys in the measured window
+  std::vector<double> interval_iops;         // per sampling interval (stats of iops/bandwidth)
+  unsigned threads = 0;
+  nlohmann::json engine_features = nlohmann::json::object();
+  std::vector<std::string> warnings;
+  std::uint64_t verify_checked = 0, verify_bad = 0;  // blocks
+  std::string verify_first_bad;
+};
+
+// Runs the job; throws Error on an I/O error or short transfer (naming target, offset and errno), Interrupted
+// when `stop` is set, Error when `deadline` passes first. Verification (JobSpec::verify) checks reads of
+// prefilled targets inline and, after writes, reads the region back.
+JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
+                   std::chrono::steady_clock::time_point deadline);
+
+}  // namespace mlbench::storage

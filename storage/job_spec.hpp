@@ -1,0 +1,83 @@
+// What one storage job does (fio's job parameters), parsed and validated from the probe's options JSON.
+//
+// The same JSON shape comes from `mlbench storage` flags, from `options.storage.io` in a --config file and
+// from the profile's suite (suite_specs), and is stored in each case's config so that run() re-reads exactly
+// what plan() validated. Sizes take fio suffixes ("4k", "1M": binary), times seconds or a suffix ("5s",
+// "2m"). Target-dependent checks (existence, logical block size, safety) happen in storage/target.cpp.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/probe.hpp"
+#include "storage/engine.hpp"
+
+namespace mlbench::storage {
+
+enum class RwMode { read, write, randread, randwrite, randrw };
+std::string_view to_string(RwMode m);
+RwMode rw_from_string(std::string_view s);  // throws UsageError naming the allowed values
+bool is_random(RwMode m);
+bool writes(RwMode m);
+bool reads(RwMode m);
+
+inline constexpr unsigned kMaxIodepth = 4096;
+inline constexpr unsigned kMaxJobs = 256;
+
+struct JobSpec {
+  RwMode rw = RwMode::randread;
+  unsigned rwmix_read = 50;  // percent of reads in randrw
+  std::uint64_t bs = 4096;
+  unsigned iodepth = 1;
+  unsigned jobs = 1;             // threads per target (independent) or in total (striped), each its own ring
+  std::uint64_t size = 0;        // bytes per target; 0 = the whole file/device, or kDefaultNewFileSize
+  std::uint64_t offset = 0;      // where the region starts in each target
+  double runtime_s = 0;          // 0 = bound by io_size/number_ios only
+  double ramp_s = 0;             // excluded from results
+  std::uint64_t io_size = 0;     // bytes per job thread; 0 = unbounded
+  std::uint64_t number_ios = 0;  // I/Os per job thread; 0 = unbounded
+  bool direct = true;
+  EngineKind engine = EngineKind::uring;
+  bool sqpoll = false;
+  bool fixed_bufs = true;
+  std::uint64_t stripe = 0;  // RAID-0 chunk across targets; 0 = each target independently
+  bool verify = false;
+  bool keep = false;
+  bool allow_destructive = false;
+  std::vector<std::string> targets;  // files, block devices, or folders where mlbench creates a file
+  std::string name;                  // suite job name ("4k-randread-qd1"); empty for ad-hoc jobs
+};
+
+inline constexpr std::uint64_t kDefaultNewFileSize = std::uint64_t{1} << 30;
+inline constexpr double kDefaultRuntime = 10.0;
+
+// Parses and validates everything that does not need the targets; throws UsageError with one line naming
+// the option and the fix. Unknown keys are refused.
+JobSpec parse_job_spec(const nlohmann::json& options);
+nlohmann::json to_json(const JobSpec& s);
+
+// The suite `mlbench run` uses, for a profile: quick = short runs on a small O_DIRECT file; default/full =
+// the seven reference jobs on a file larger than the page cache.
+struct SuiteJob {
+  std::string name;
+  RwMode rw;
+  std::uint64_t bs;
+  unsigned iodepth, jobs, rwmix_read;
+};
+const std::vector<SuiteJob>& suite_jobs();
+struct SuiteTiming {
+  double runtime_s, ramp_s;
+};
+SuiteTiming suite_timing(Profile p);
+
+// File size for the suite's scratch file: 1.5 × RAM (so the page cache cannot hold it), at least 1 GiB,
+// shrunk (with a warning in `warning`) when the filesystem has less than that free, nullopt with the reason
+// in `warning` when even 1 GiB does not fit. The quick profile uses 256 MiB and relies on O_DIRECT.
+std::optional<std::uint64_t> suite_file_size(Profile p, std::uint64_t ram_bytes, std::uint64_t free_bytes,
+                                             std::string& warning);
+
+}  // namespace mlbench::storage

@@ -1,0 +1,369 @@
+#include "storage/probe.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "bench/units.hpp"
+#include "storage/job.hpp"
+#include "storage/job_spec.hpp"
+#include "storage/pattern.hpp"
+
+namespace mlbench::storage {
+namespace {
+
+constexpr const char* kId = "storage.io";
+// Rough fill rate for time estimates only.
+constexpr double kFillRate = 500e6;
+
+std::string join(const std::vector<std::string>& v, std::string_view sep) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : std::string(sep)) + s;
+  return out;
+}
+
+std::string case_label(const JobSpec& s) {
+  std::string mode = to_string(s.rw).data();
+  if (s.rw == RwMode::randrw) mode += fmt::format("{}", s.rwmix_read);
+  return fmt::format("{} {} qd{}{}", mode, format_bytes(static_cast<double>(s.bs)), s.iodepth,
+                     s.jobs > 1 ? fmt::format(" x{}", s.jobs) : "");
+}
+
+Json case_params(const JobSpec& s) {
+  Json p{
+      {"rw", to_string(s.rw)}, {"bs", s.bs}, {"iodepth", s.iodepth}, {"jobs", s.jobs}, {"direct", s.direct}};
+  if (s.rw == RwMode::randrw) p["rwmix_read"] = s.rwmix_read;
+  if (s.stripe > 0) p["stripe"] = s.stripe;
+  return p;
+}
+
+void check_alignment(const JobSpec& s, const TargetInfo& t) {
+  if (!s.direct) return;
+  if (s.bs % t.logical_block != 0) {
+    throw UsageError(
+        fmt::format("--bs {} is not a multiple of the logical block size ({} B) of {}, which O_DIRECT "
+                    "needs; use a multiple of {} or --no-direct",
+                    s.bs, t.logical_block, t.path, t.logical_block));
+  }
+  if (s.offset % t.logical_block != 0)
+    throw UsageError(fmt::format(
+        "--offset must be a multiple of the logical block size ({} B) under O_DIRECT", t.logical_block));
+}
+
+// The region size used on each target: --size, or the whole file/device after --offset.
+std::uint64_t region_size(const JobSpec& s, const TargetInfo& t) {
+  if (t.kind == TargetKind::folder) return (s.size > 0 ? s.size : kDefaultNewFileSize) / s.bs * s.bs;
+  if (s.offset >= t.capacity)
+    throw UsageError(fmt::format("--offset {} is beyond the end of {} ({} B)", s.offset, t.path, t.capacity));
+  std::uint64_t avail = t.capacity - s.offset;
+  if (s.size > avail) {
+    throw UsageError(fmt::format("--size {} does not fit in {} ({} B after --offset); use a smaller --size",
+                                 s.size, t.path, avail));
+  }
+  std::uint64_t size = (s.size > 0 ? s.size : avail) / s.bs * s.bs;
+  if (size == 0) throw UsageError(fmt::format("{} is smaller than one block (--bs {})", t.path, s.bs));
+  return size;
+}
+
+Case plan_job(const JobSpec& s) {
+  if (s.targets.empty()) throw UsageError("--target: give at least one folder, file or block device");
+  double fill_s = 0;
+  std::set<std::string> seen;
+  for (const auto& path : s.targets) {
+    if (!seen.insert(path).second) throw UsageError(fmt::format("--target {} is given twice", path));
+    TargetInfo t = inspect_target(path);
+    check_alignment(s, t);
+    std::uint64_t size = region_size(s, t);
+    if (t.kind == TargetKind::folder) {
+      fill_s += static_cast<double>(size) / kFillRate;
+    } else if (writes(s.rw) && s.engine != EngineKind::null) {
+      if (!s.allow_destructive) {
+        throw UsageError(
+            fmt::format("--target {} already exists and --rw {} would overwrite it; pass --allow-destructive "
+                        "to destroy its "
+                        "contents, or give a folder for mlbench to create a test file in",
+                        path, to_string(s.rw)));
+      }
+      auto why = write_refusals(t);
+      if (!why.empty()) {
+        throw UsageError(
+            fmt::format("refusing to write to {} even with --allow-destructive: {}", path, join(why, "; ")));
+      }
+    } else if (s.verify) {
+      throw UsageError(
+          fmt::format("--verify of reads needs data mlbench wrote: give a folder instead of {}", path));
+    }
+    if (is_random(s.rw) == false && size / s.bs < s.jobs)
+      throw UsageError(fmt::format("{}: the region holds fewer blocks than --jobs threads", path));
+  }
+  Case c;
+  c.label = case_label(s);
+  c.params = case_params(s);
+  c.params["target"] = s.targets;
+  c.config = Json{{"spec", to_json(s)}};
+  c.estimate_s = s.ramp_s + (s.runtime_s > 0 ? s.runtime_s : 10.0) + fill_s + 0.5;
+  return c;
+}
+
+std::vector<Case> plan_suite(const PlanContext& ctx) {
+  for (const auto& [key, _] : ctx.options.items()) {
+    if (key != "dir") {
+      throw UsageError(
+          fmt::format("option '{}' needs --target (a storage job); the profile suite only takes 'dir' "
+                      "(--storage-dir)",
+                      key));
+    }
+  }
+  std::string dir = ctx.options.value("dir", std::string("."));
+  TargetInfo t = inspect_target(dir);
+  if (t.kind != TargetKind::folder)
+    throw UsageError(fmt::format("--storage-dir {}: not a folder; give a folder on the drive to test", dir));
+  std::uint64_t ram = 0;
+  if (ctx.host.contains("memory") && ctx.host["memory"].contains("total_bytes"))
+    ram = ctx.host["memory"]["total_bytes"].get<std::uint64_t>();
+  if (ram == 0)
+    ram = static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) *
+          static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  std::string warning;
+  auto size = suite_file_size(ctx.profile, ram, t.free_bytes, warning);
+  auto timing = suite_timing(ctx.profile);
+  std::vector<Case> cases;
+  bool first = true;
+  for (const auto& j : suite_jobs()) {
+    JobSpec s;
+    s.name = j.name;
+    s.rw = j.rw;
+    s.bs = j.bs;
+    s.iodepth = j.iodepth;
+    s.jobs = j.jobs;
+    s.rwmix_read = j.rwmix_read;
+    s.runtime_s = timing.runtime_s;
+    s.ramp_s = timing.ramp_s;
+    s.targets = {dir};
+    s.size = size.value_or(0);
+    check_alignment(s, t);
+    Case c;
+    c.label = fmt::format("{} ({})", case_label(s), j.name);
+    c.params = case_params(s);
+    c.params["job"] = j.name;
+    c.config = Json{{"spec", to_json(s)}, {"suite", true}};
+    if (!size) c.config["skip"] = warning;
+    if (size && !warning.empty()) c.config["warning"] = warning;
+    c.estimate_s = s.ramp_s + s.runtime_s + 0.5 + (first ? static_cast<double>(s.size) / kFillRate : 0.0);
+    first = false;
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+// PCIe link bandwidth of a disk from the host inventory (B/s per direction), or 0 when unknown.
+double link_bandwidth(const Json& host, const std::string& disk) {
+  if (disk.empty() || !host.contains("block_devices") || !host["block_devices"].is_array()) return 0;
+  for (const auto& d : host["block_devices"]) {
+    if (d.value("name", "") != disk) continue;
+    if (d.contains("pcie") && d["pcie"].contains("bandwidth") && d["pcie"]["bandwidth"].is_number())
+      return d["pcie"]["bandwidth"].get<double>();
+  }
+  return 0;
+}
+
+bool nvme_poll_queues() {
+  std::ifstream in("/sys/module/nvme/parameters/poll_queues");
+  int n = 0;
+  return (in >> n) && n > 0;
+}
+
+Metric rate_with_stats(std::string name, double value, const std::vector<double>& samples, double scale,
+                       std::string unit) {
+  Metric m{std::move(name), value, std::move(unit), Better::higher, std::nullopt};
+  if (samples.size() >= 2) {
+    std::vector<double> v;
+    for (double x : samples) v.push_back(x * scale);
+    m.stats = compute_stats(v);
+  }
+  return m;
+}
+
+void add_io_metrics(Result& r, const IoTotals& t, double seconds, const JobSpec& s,
+                    const std::vector<double>& interval_iops, bool headline_iops) {
+  double iops = static_cast<double>(t.ios) / seconds;
+  double bw = static_cast<double>(t.bytes) / seconds;
+  auto iops_m = rate_with_stats("iops", iops, interval_iops, 1.0, "1/s");
+  auto bw_m = rate_with_stats("bandwidth", bw, interval_iops, static_cast<double>(s.bs), "B/s");
+  if (headline_iops) {
+    r.metrics.push_back(iops_m);
+    r.metrics.push_back(bw_m);
+  } else {
+    r.metrics.push_back(bw_m);
+    r.metrics.push_back(iops_m);
+  }
+  static constexpr std::pair<const char*, double> kPct[] = {
+      {"lat_p50", 0.50}, {"lat_p90", 0.90}, {"lat_p99", 0.99}, {"lat_p999", 0.999}, {"lat_p9999", 0.9999}};
+  for (const auto& [name, q] : kPct) r.add_metric(name, t.lat.percentile(q) * 1e-9, "s", Better::lower);
+  r.add_metric("lat_max", static_cast<double>(t.lat.max()) * 1e-9, "s", Better::lower);
+  r.work = Json{
+      {"ios", t.ios}, {"bytes", t.bytes}, {"reads", t.reads}, {"writes", t.writes}, {"seconds", seconds}};
+  r.info["lat_mean"] = t.lat.mean() * 1e-9;
+  r.info["lat_min"] = static_cast<double>(t.lat.min()) * 1e-9;
+}
+
+}  // namespace
+
+StorageProbe::StorageProbe()
+    : fill_seed_(
+          mix64(static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+                static_cast<std::uint64_t>(::getpid()))) {}
+
+ProbeInfo StorageProbe::info() const {
+  return {kId, "NVMe/RAID throughput, IOPS and latency percentiles of fio-style jobs through io_uring",
+          "a folder on the drive to test (or a file/block device); io_uring, else psync"};
+}
+
+std::optional<std::string> StorageProbe::unavailable(const Json&) const { return std::nullopt; }
+
+std::vector<Case> StorageProbe::plan(const PlanContext& ctx) const {
+  if (!ctx.options.is_object()) throw UsageError("options must be a mapping");
+  if (ctx.options.contains("target")) return {plan_job(parse_job_spec(ctx.options))};
+  return plan_suite(ctx);
+}
+
+std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
+  JobSpec s = parse_job_spec(c.config.at("spec"));
+  if (c.config.contains("skip")) throw Skipped(c.config["skip"].get<std::string>());
+  const bool suite = c.config.value("suite", false);
+  std::vector<std::string> warnings;
+  if (c.config.contains("warning")) warnings.push_back(c.config["warning"].get<std::string>());
+
+  JobPlan plan;
+  plan.spec = s;
+  plan.engine = s.engine;
+  plan.fill_seed = fill_seed_;
+  plan.write_seed = mix64(fill_seed_ + ++cases_run_);
+  Json info = Json::object();
+  if (s.engine == EngineKind::uring) {
+    std::string why = uring_unavailable_reason();
+    if (!why.empty()) {
+      plan.engine = EngineKind::psync;
+      warnings.push_back(fmt::format("io_uring unavailable ({}); fell back to the psync engine", why));
+      info["engine_fallback"] = why;
+    }
+  }
+
+  if (plan.engine == EngineKind::psync && s.iodepth > 1)
+    warnings.push_back(
+        fmt::format("psync runs one I/O at a time per thread: --iodepth {} acts as 1", s.iodepth));
+
+  std::vector<TargetInfo> infos;
+  for (const auto& p : s.targets) infos.push_back(inspect_target(p));
+  std::vector<OpenTarget> opened;
+  std::vector<const OpenTarget*> handles;
+  if (suite) {
+    if (!scratch_ || scratch_dir_ != s.targets[0] || scratch_->size() != s.size) {
+      scratch_.reset();
+      scratch_ = std::make_unique<OpenTarget>(
+          OpenTarget::create_in(infos[0], s.size, target_seed(fill_seed_, 0), true, false, ctx.stop));
+      scratch_dir_ = s.targets[0];
+    }
+    handles.push_back(scratch_.get());
+  } else {
+    opened.reserve(infos.size());
+    for (std::size_t i = 0; i < infos.size(); ++i) {
+      const auto& t = infos[i];
+      if (t.kind == TargetKind::folder) {
+        opened.push_back(OpenTarget::create_in(t, region_size(s, t), target_seed(fill_seed_, i), s.direct,
+                                               s.keep, ctx.stop));
+      } else {
+        opened.push_back(
+            OpenTarget::open_existing(t, writes(s.rw) && s.engine != EngineKind::null, s.direct));
+      }
+    }
+    for (const auto& o : opened) handles.push_back(&o);
+  }
+  for (std::size_t i = 0; i < handles.size(); ++i) {
+    const bool created = handles[i]->created();
+    plan.targets.push_back({handles[i]->path(), handles[i]->fd(), created ? 0 : s.offset,
+                            created ? handles[i]->size() / s.bs * s.bs : region_size(s, infos[i]), created});
+  }
+  std::set<std::string> disks;
+  for (const auto& t : infos) disks.insert(t.disk);
+  plan.iopoll =
+      plan.engine == EngineKind::uring && s.direct && nvme_poll_queues() &&
+      std::all_of(disks.begin(), disks.end(), [](const std::string& d) { return d.rfind("nvme", 0) == 0; });
+
+  JobOutcome out = run_job(plan, ctx.stop, ctx.deadline);
+
+  double link = 0;
+  for (const auto& d : disks) {
+    double b = link_bandwidth(ctx.host, d);
+    if (b <= 0) {
+      link = 0;
+      break;
+    }
+    link += b;
+  }
+  info["engine"] = to_string(plan.engine);
+  info["engine_features"] = out.engine_features;
+  info["threads"] = out.threads;
+  info["first_done_s"] = out.first_done_s;
+  info["last_done_s"] = out.last_done_s;
+  info["runtime_s"] = s.runtime_s;
+  info["ramp_s"] = s.ramp_s;
+  info["region_bytes"] = plan.targets[0].size;
+  info["devices"] = Json(std::vector<std::string>(disks.begin(), disks.end()));
+  if (s.keep) {
+    Json kept = Json::array();
+    for (const auto& o : opened)
+      if (o.created()) kept.push_back(o.path());
+    info["kept_files"] = kept;
+  }
+  for (const auto& w : out.warnings) warnings.push_back(w);
+
+  const bool headline_iops = is_random(s.rw) && s.bs <= 64 * 1024;
+  std::vector<Result> results;
+  Result agg = ctx.make_result(kId, c);
+  add_io_metrics(agg, out.total, out.last_done_s, s, out.interval_iops, headline_iops);
+  agg.add_metric("cpu_per_io", out.cpu_s / static_cast<double>(out.total.ios), "s", Better::lower);
+  if (link > 0) {
+    agg.add_metric("pct_of_link", 100.0 * static_cast<double>(out.total.bytes) / out.last_done_s / link, "%");
+    info["link_bandwidth"] = link;
+  }
+  if (s.runtime_s <= 0) {
+    agg.add_metric("first_done", out.first_done_s, "s", Better::lower);
+    agg.add_metric("last_done", out.last_done_s, "s", Better::lower);
+  }
+  agg.info.update(info);
+  agg.warnings = warnings;
+  if (s.verify) {
+    agg.info["verify_blocks_checked"] = out.verify_checked;
+    if (out.verify_bad > 0) {
+      agg.status = Status::incorrect;
+      agg.reason = fmt::format("verify: {} of {} blocks read back differ from what was written, first at {}",
+                               out.verify_bad, out.verify_checked, out.verify_first_bad);
+    } else if (out.verify_checked == 0) {
+      agg.warnings.push_back("verify: no block was checked");
+    }
+  }
+  if (s.targets.size() > 1) agg.params["scope"] = "aggregate";
+  results.push_back(std::move(agg));
+  if (s.targets.size() > 1) {
+    for (std::size_t i = 0; i < s.targets.size(); ++i) {
+      Result r = ctx.make_result(kId, c);
+      r.params["scope"] = "target";
+      r.params["target"] = s.targets[i];
+      add_io_metrics(r, out.per_target[i], out.last_done_s, s, {}, headline_iops);
+      r.info["device"] = infos[i].disk;
+      r.info["engine"] = to_string(plan.engine);
+      if (r.metrics[0].value <= 0) r.warnings.push_back("no I/O reached this target");
+      results.push_back(std::move(r));
+    }
+  }
+  return results;
+}
+
+std::unique_ptr<Probe> make_storage_probe() { return std::make_unique<StorageProbe>(); }
+
+}  // namespace mlbench::storage

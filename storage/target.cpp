@@ -1,0 +1,297 @@
+#include "storage/target.hpp"
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "bench/error.hpp"
+#include "bench/units.hpp"
+#include "mlbench_config.hpp"
+#include "storage/buffer.hpp"
+#include "storage/pattern.hpp"
+
+#if MLBENCH_HAS_BLKID
+#include <blkid/blkid.h>
+#endif
+
+namespace mlbench::storage {
+namespace fs = std::filesystem;
+namespace {
+
+std::string read_line(const fs::path& p) {
+  std::ifstream in(p);
+  std::string s;
+  std::getline(in, s);
+  return s;
+}
+
+std::string dev_name(dev_t d) { return fmt::format("{}:{}", major(d), minor(d)); }
+
+std::uint32_t logical_block_of(const std::string& disk) {
+  if (disk.empty()) return 512;
+  auto s = read_line(fs::path("/sys/block") / disk / "queue/logical_block_size");
+  try {
+    return s.empty() ? 512u : static_cast<std::uint32_t>(std::stoul(s));
+  } catch (const std::exception&) {
+    return 512;
+  }
+}
+
+// Mount points of device `d` from /proc/self/mountinfo (field 3 is MAJ:MIN).
+std::vector<std::string> mounts_of(dev_t d) {
+  std::vector<std::string> out;
+  std::ifstream in("/proc/self/mountinfo");
+  std::string line;
+  const std::string want = dev_name(d);
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string id, parent, majmin, root, mnt;
+    ls >> id >> parent >> majmin >> root >> mnt;
+    if (majmin == want) out.push_back(mnt);
+  }
+  return out;
+}
+
+// The partitions of a whole disk, as device numbers.
+std::vector<std::pair<std::string, dev_t>> partitions_of(dev_t d) {
+  std::vector<std::pair<std::string, dev_t>> out;
+  std::error_code ec;
+  fs::path sys = fs::path("/sys/dev/block") / dev_name(d);
+  for (const auto& e : fs::directory_iterator(sys, ec)) {
+    if (!fs::exists(e.path() / "partition")) continue;
+    auto mm = read_line(e.path() / "dev");
+    auto colon = mm.find(':');
+    if (colon == std::string::npos) continue;
+    out.emplace_back(e.path().filename().string(),
+                     makedev(std::stoul(mm.substr(0, colon)), std::stoul(mm.substr(colon + 1))));
+  }
+  return out;
+}
+
+std::vector<std::string> holders_of(dev_t d) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::path("/sys/dev/block") / dev_name(d) / "holders", ec))
+    out.push_back(e.path().filename().string());
+  return out;
+}
+
+// The loop devices whose backing file is `path`.
+std::vector<std::pair<std::string, dev_t>> loops_backed_by(const std::string& path) {
+  std::vector<std::pair<std::string, dev_t>> out;
+  std::error_code ec;
+  auto canon = fs::weakly_canonical(path, ec);
+  for (const auto& e : fs::directory_iterator("/sys/block", ec)) {
+    auto name = e.path().filename().string();
+    if (name.rfind("loop", 0) != 0) continue;
+    auto backing = read_line(e.path() / "loop/backing_file");
+    if (backing.empty() || fs::path(backing) != canon) continue;
+    auto mm = read_line(e.path() / "dev");
+    auto colon = mm.find(':');
+    if (colon == std::string::npos) continue;
+    out.emplace_back(name, makedev(std::stoul(mm.substr(0, colon)), std::stoul(mm.substr(colon + 1))));
+  }
+  return out;
+}
+
+void device_refusals(const std::string& name, dev_t d, std::vector<std::string>& why) {
+  for (const auto& m : mounts_of(d)) why.push_back(fmt::format("{} is mounted at {}", name, m));
+  for (const auto& [pname, pdev] : partitions_of(d)) {
+    for (const auto& m : mounts_of(pdev))
+      why.push_back(fmt::format("its partition {} is mounted at {}", pname, m));
+  }
+  for (const auto& h : holders_of(d)) {
+    why.push_back(h.rfind("md", 0) == 0 ? fmt::format("{} is a RAID member (of {})", name, h)
+                                        : fmt::format("{} is held by {} (device-mapper or md)", name, h));
+  }
+}
+
+#if MLBENCH_HAS_BLKID
+struct ProbeDeleter {
+  void operator()(blkid_struct_probe* p) const { blkid_free_probe(p); }
+};
+#endif
+
+void signature_refusals(const std::string& path, std::vector<std::string>& why) {
+#if MLBENCH_HAS_BLKID
+  std::unique_ptr<blkid_struct_probe, ProbeDeleter> pr(blkid_new_probe_from_filename(path.c_str()));
+  if (!pr) {
+    why.push_back(fmt::format("libblkid cannot open {} to look for signatures", path));
+    return;
+  }
+  blkid_probe_enable_superblocks(pr.get(), 1);
+  blkid_probe_set_superblocks_flags(pr.get(), BLKID_SUBLKS_TYPE);
+  blkid_probe_enable_partitions(pr.get(), 1);
+  int rc = blkid_do_safeprobe(pr.get());
+  if (rc == -2) {
+    why.push_back("it holds several conflicting signatures (libblkid)");
+  } else if (rc < 0) {
+    why.push_back("libblkid could not probe it for signatures");
+  } else if (rc == 0) {
+    const char* value = nullptr;
+    if (blkid_probe_lookup_value(pr.get(), "TYPE", &value, nullptr) == 0 && value != nullptr) {
+      std::string type = value;
+      why.push_back(type == "linux_raid_member" ? "it is a RAID member (linux_raid_member signature)"
+                                                : fmt::format("it holds a {} filesystem signature", type));
+    }
+    if (blkid_probe_lookup_value(pr.get(), "PTTYPE", &value, nullptr) == 0 && value != nullptr)
+      why.push_back(fmt::format("it holds a {} partition table", value));
+  }
+#else
+  why.push_back(
+      fmt::format("this mlbench was built without libblkid and cannot check {} for signatures", path));
+#endif
+}
+
+[[noreturn]] void throw_io(const std::string& what, const std::string& path, int err) {
+  std::string hint;
+  if (err == ENOSPC) hint = "; the filesystem is full: use a smaller --size or another folder";
+  if (err == EINVAL) hint = "; the filesystem may not support O_DIRECT: try --no-direct";
+  throw Error(fmt::format("{} {}: {} ({}){}", what, path, std::strerror(err),
+                          err == ENOSPC ? "ENOSPC" : (err == EIO ? "EIO" : fmt::format("errno {}", err)),
+                          hint));
+}
+
+}  // namespace
+
+std::string disk_of_dev(dev_t dev) {
+  if (major(dev) == 0) return "";
+  std::error_code ec;
+  auto p = fs::canonical(fs::path("/sys/dev/block") / dev_name(dev), ec);
+  if (ec) return "";
+  if (fs::exists(p / "partition")) p = p.parent_path();
+  return p.filename().string();
+}
+
+TargetInfo inspect_target(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    int e = errno;
+    throw UsageError(
+        fmt::format("--target {}: {}; give an existing folder (mlbench creates a file there), file or "
+                    "block device",
+                    path, std::strerror(e)));
+  }
+  TargetInfo t;
+  t.path = path;
+  if (S_ISDIR(st.st_mode)) {
+    t.kind = TargetKind::folder;
+    t.disk = disk_of_dev(st.st_dev);
+    struct statvfs vfs {};
+    if (::statvfs(path.c_str(), &vfs) == 0) t.free_bytes = std::uint64_t{vfs.f_bavail} * vfs.f_frsize;
+  } else if (S_ISREG(st.st_mode)) {
+    t.kind = TargetKind::file;
+    t.capacity = static_cast<std::uint64_t>(st.st_size);
+    t.disk = disk_of_dev(st.st_dev);
+  } else if (S_ISBLK(st.st_mode)) {
+    t.kind = TargetKind::block_device;
+    t.disk = disk_of_dev(st.st_rdev);
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw UsageError(fmt::format("--target {}: cannot open: {}", path, std::strerror(errno)));
+    std::uint64_t bytes = 0;
+    int rc = ::ioctl(fd, BLKGETSIZE64, &bytes);
+    int lbs = 512;
+    if (::ioctl(fd, BLKSSZGET, &lbs) == 0) t.logical_block = static_cast<std::uint32_t>(lbs);
+    ::close(fd);
+    if (rc != 0) throw UsageError(fmt::format("--target {}: cannot read the device size", path));
+    t.capacity = bytes;
+    return t;
+  } else {
+    throw UsageError(fmt::format("--target {}: not a folder, regular file or block device", path));
+  }
+  t.logical_block = logical_block_of(t.disk);
+  return t;
+}
+
+std::vector<std::string> write_refusals(const TargetInfo& t) {
+  std::vector<std::string> why;
+  if (t.kind == TargetKind::block_device) {
+    struct stat st {};
+    if (::stat(t.path.c_str(), &st) != 0) return {fmt::format("cannot stat {}", t.path)};
+    device_refusals(t.path, st.st_rdev, why);
+    std::ifstream mdstat("/proc/mdstat");
+    std::string line, base = fs::path(t.path).filename().string();
+    while (std::getline(mdstat, line)) {
+      if (line.find(" " + base + "[") != std::string::npos)
+        why.push_back(fmt::format("it is listed as a RAID member in /proc/mdstat: {}", line));
+    }
+  } else if (t.kind == TargetKind::file) {
+    for (const auto& [name, d] : loops_backed_by(t.path)) {
+      why.push_back(fmt::format("it backs loop device /dev/{}", name));
+      device_refusals("/dev/" + name, d, why);
+    }
+  }
+  if (t.kind != TargetKind::folder) signature_refusals(t.path, why);
+  return why;
+}
+
+OpenTarget OpenTarget::open_existing(const TargetInfo& t, bool write, bool direct) {
+  int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC | (direct ? O_DIRECT : 0);
+  int fd = ::open(t.path.c_str(), flags);
+  if (fd < 0) throw_io("opening", t.path, errno);
+  return OpenTarget(fd, t.path, false, true, t.capacity);
+}
+
+OpenTarget OpenTarget::create_in(const TargetInfo& t, std::uint64_t size, std::uint64_t fill_seed,
+                                 bool direct, bool keep, const std::atomic<bool>& stop) {
+  std::string tmpl = (fs::path(t.path) / fmt::format(".mlbench-io-{}-XXXXXX", ::getpid())).string();
+  int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
+  if (fd < 0) throw_io("creating a test file in", t.path, errno);
+  // From here the destructor removes the file on every way out (error, interrupt, success without --keep).
+  OpenTarget out(fd, tmpl, true, keep, size);
+  if (direct) {
+    int dfd = ::open(tmpl.c_str(), O_RDWR | O_CLOEXEC | O_DIRECT);
+    if (dfd < 0) throw_io("opening with O_DIRECT", tmpl, errno);
+    ::close(out.fd_);
+    out.fd_ = dfd;
+  }
+  int rc = ::posix_fallocate(out.fd_, 0, static_cast<off_t>(size));
+  if (rc != 0 && rc != EOPNOTSUPP) throw_io("allocating the test file", tmpl, rc);
+
+  constexpr std::size_t kChunk = 4u << 20;
+  AlignedBuffer buf(kChunk);
+  for (std::uint64_t off = 0; off < size; off += kChunk) {
+    if (stop.load(std::memory_order_relaxed)) throw Interrupted();
+    std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, size - off));
+    fill_pattern(buf.span().first(n), fill_seed, off);
+    std::size_t done = 0;
+    while (done < n) {
+      ssize_t w = ::pwrite(out.fd_, buf.data() + done, n - done, static_cast<off_t>(off + done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0) throw_io("filling the test file", tmpl, errno);
+      if (w == 0) throw_io("filling the test file", tmpl, ENOSPC);
+      done += static_cast<std::size_t>(w);
+    }
+  }
+  if (::fdatasync(out.fd_) != 0) throw_io("syncing the test file", tmpl, errno);
+  // Drop what buffered writes left in the page cache, so that --no-direct reads start cold.
+  ::posix_fadvise(out.fd_, 0, 0, POSIX_FADV_DONTNEED);
+  return out;
+}
+
+OpenTarget::OpenTarget(OpenTarget&& o) noexcept
+    : fd_(std::exchange(o.fd_, -1)),
+      path_(std::move(o.path_)),
+      created_(o.created_),
+      keep_(o.keep_),
+      size_(o.size_) {
+  o.created_ = false;
+}
+
+OpenTarget::~OpenTarget() {
+  if (fd_ >= 0) ::close(fd_);
+  if (created_ && !keep_) ::unlink(path_.c_str());
+}
+
+}  // namespace mlbench::storage

@@ -1,0 +1,72 @@
+// Targets of a storage job: what a path is, whether mlbench may write to it, and the RAII handles that open
+// (and, for folders, create, fill and remove) them.
+//
+// Safety rules: a folder gets a new file that mlbench creates (O_EXCL), fills with random data and removes
+// unless --keep. Writing to an existing file or a block device needs --allow-destructive, and is refused even
+// then when the device (or, for a file, the loop device it backs) is mounted, holds a filesystem or
+// partition-table signature (libblkid), is a RAID member or is held by another device (device-mapper, md).
+// Reads of existing files and block devices are allowed and open them read-only.
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace mlbench::storage {
+
+enum class TargetKind { folder, file, block_device };
+
+struct TargetInfo {
+  std::string path;
+  TargetKind kind = TargetKind::folder;
+  std::uint64_t capacity = 0;         // bytes of an existing file or device; 0 for a folder
+  std::uint32_t logical_block = 512;  // O_DIRECT alignment
+  std::string disk;                   // the /sys/block disk holding it ("nvme0n1", "vda"); empty if unknown
+  std::uint64_t free_bytes = 0;       // free space of a folder's filesystem
+};
+
+// Throws UsageError when the path does not exist or is not a folder, regular file or block device.
+TargetInfo inspect_target(const std::string& path);
+
+// Why writing to this existing file or block device must be refused even with --allow-destructive: each
+// finding in words ("mounted at /mnt", "holds an ext4 filesystem signature", "is a RAID member (md0)").
+std::vector<std::string> write_refusals(const TargetInfo& t);
+
+// The disk holding device `dev` (a partition walks up to its disk), or "" when it is not a block device.
+std::string disk_of_dev(dev_t dev);
+
+// An open target. A created file is unlinked by the destructor unless keep is set.
+class OpenTarget {
+ public:
+  // Opens an existing file or device (read-only unless `write`).
+  static OpenTarget open_existing(const TargetInfo& t, bool write, bool direct);
+  // Creates a new file in folder t.path, allocates `size` bytes and fills them with the pattern of
+  // `fill_seed` (ENOSPC and EIO end with a clear error, the file removed). Honours `stop` between chunks.
+  static OpenTarget create_in(const TargetInfo& t, std::uint64_t size, std::uint64_t fill_seed, bool direct,
+                              bool keep, const std::atomic<bool>& stop);
+
+  OpenTarget(OpenTarget&& o) noexcept;
+  OpenTarget& operator=(OpenTarget&&) = delete;
+  OpenTarget(const OpenTarget&) = delete;
+  ~OpenTarget();
+
+  int fd() const { return fd_; }
+  const std::string& path() const { return path_; }
+  bool created() const { return created_; }
+  std::uint64_t size() const { return size_; }
+
+ private:
+  OpenTarget(int fd, std::string path, bool created, bool keep, std::uint64_t size)
+      : fd_(fd), path_(std::move(path)), created_(created), keep_(keep), size_(size) {}
+  int fd_ = -1;
+  std::string path_;
+  bool created_ = false, keep_ = false;
+  std::uint64_t size_ = 0;
+};
+
+}  // namespace mlbench::storage

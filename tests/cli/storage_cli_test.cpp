@@ -1,0 +1,141 @@
+// `mlbench storage` and `mlbench run --storage-dir` through the real binary: bad input exits 2 with one line
+// and writes nothing; a run writes a schema-valid report; SIGINT stops it, removes the test file, leaves a
+// valid report and exits 130.
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_util.hpp"
+
+extern char** environ;
+
+namespace mlbench::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> test_files(const fs::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    auto name = e.path().filename().string();
+    if (name.rfind(".mlbench-io-", 0) == 0) out.push_back(name);
+  }
+  return out;
+}
+
+// A disk-backed folder (O_DIRECT works there, unlike on some tmpfs).
+fs::path disk_dir(const TempDir& t) {
+  auto p = fs::path("/var/tmp") / t.path().filename();
+  fs::create_directories(p);
+  return p;
+}
+
+struct BadInput {
+  std::vector<std::string> args;
+  const char* mentions;
+};
+
+class StorageCliBad : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(StorageCliBad, ExitsTwoWithOneLineAndNoReport) {
+  TempDir t;
+  auto dir = disk_dir(t);
+  auto report = t.path() / "r.json";
+  std::vector<std::string> args{"storage", "--target", dir.string(), "-o", report.string()};
+  for (const auto& a : GetParam().args) args.push_back(a == "MISSING" ? (dir / "missing").string() : a);
+  auto r = run_cli(args);
+  fs::remove_all(dir);
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find(GetParam().mentions), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(report));
+}
+
+INSTANTIATE_TEST_SUITE_P(All, StorageCliBad,
+                         ::testing::Values(BadInput{{"--bs", "1000"}, "logical block size"},
+                                           BadInput{{"--iodepth", "0"}, "--iodepth"},
+                                           BadInput{{"--iodepth", "4097"}, "--iodepth"},
+                                           BadInput{{"--size", "0"}, "--size"},
+                                           BadInput{{"--size=-1G"}, "--size"},
+                                           BadInput{{"--rw", "sideways"}, "--rw"},
+                                           BadInput{{"--target", "MISSING"}, "No such file or directory"},
+                                           BadInput{{"--runtime", "soon"}, "--runtime"}));
+
+TEST(StorageCli, RunWritesAValidReport) {
+  TempDir t;
+  auto dir = disk_dir(t);
+  auto report = t.path() / "r.json";
+  auto r = run_cli({"storage", "--target", dir.string(), "--rw", "randread", "--iodepth", "8", "--size", "8M",
+                    "--runtime", "1", "-o", report.string()});
+  auto leftovers = test_files(dir);
+  fs::remove_all(dir);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(validate_report_schema(report), "");
+  auto j = nlohmann::json::parse(std::ifstream(report));
+  ASSERT_EQ(j["results"].size(), 1u);
+  EXPECT_EQ(j["results"][0]["probe"], "storage.io");
+  EXPECT_EQ(j["results"][0]["metrics"][0]["name"], "iops");
+  EXPECT_TRUE(leftovers.empty());
+}
+
+TEST(StorageCli, SigintRemovesTheTestFileAndLeavesAValidReport) {
+  TempDir t;
+  auto dir = disk_dir(t);
+  auto report = t.path() / "r.json";
+  std::vector<std::string> args{MLBENCH_EXE, "storage",   "--target", dir.string(), "--size",
+                                "32M",       "--runtime", "60",       "-o",         report.string()};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, MLBENCH_EXE, &fa, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&fa);
+  // Wait until the test file exists and the job has had time to start, then interrupt.
+  auto start = std::chrono::steady_clock::now();
+  while (test_files(dir).empty() && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(test_files(dir).empty()) << "the probe never created its file";
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  auto leftovers = test_files(dir);
+  fs::remove_all(dir);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_TRUE(leftovers.empty()) << leftovers.front();
+  ASSERT_TRUE(fs::exists(report));
+  EXPECT_EQ(validate_report_schema(report), "");
+  auto j = nlohmann::json::parse(std::ifstream(report));
+  EXPECT_EQ(j["run"]["interrupted"], true);
+}
+
+TEST(StorageCli, RunStorageDirPlansTheSuiteThere) {
+  TempDir t;
+  auto r = run_cli({"run", "--probe", "storage.io", "--profile", "quick", "--storage-dir", t.path().string(),
+                    "--dry-run"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["cases"].size(), 7u);
+  EXPECT_EQ(j["cases"][0]["config"]["spec"]["target"][0], t.path().string());
+  EXPECT_EQ(j["options"]["storage.io"]["dir"], t.path().string());
+  auto bad =
+      run_cli({"run", "--probe", "storage.io", "--storage-dir", (t.path() / "nope").string(), "--dry-run"});
+  EXPECT_EQ(bad.rc, 2);
+}
+
+}  // namespace
+}  // namespace mlbench::test

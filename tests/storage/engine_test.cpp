@@ -1,0 +1,121 @@
+#include "storage/engine.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "mlbench_config.hpp"
+#include "storage/buffer.hpp"
+#include "storage/pattern.hpp"
+#include "tests/storage/storage_test_util.hpp"
+
+namespace mlbench::storage {
+namespace {
+
+constexpr std::uint32_t kBs = 4096;
+constexpr unsigned kDepth = 8;
+
+// Writes kDepth×4 blocks through the engine, reads them back through it, and checks every byte.
+void round_trip(EngineKind kind, bool fixed_bufs) {
+  test::TempDir dir;
+  auto path = dir.path() / "data";
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_DIRECT, 0600);
+  ASSERT_GE(fd, 0);
+  AlignedBuffer mem(kDepth * kBs);
+  std::vector<std::span<std::byte>> bufs;
+  for (unsigned i = 0; i < kDepth; ++i) bufs.push_back(mem.span().subspan(i * kBs, kBs));
+  auto engine = make_engine(kind, {kDepth, {fd}, bufs, false, fixed_bufs, false});
+  ASSERT_EQ(engine->kind(), kind);
+  const unsigned depth = engine->depth();
+  std::vector<Completion> done(depth);
+  constexpr std::uint64_t kSeed = 42;
+  constexpr unsigned kBlocks = kDepth * 4;
+  for (bool write : {true, false}) {
+    for (unsigned b0 = 0; b0 < kBlocks; b0 += depth) {
+      for (unsigned s = 0; s < depth; ++s) {
+        std::uint64_t off = std::uint64_t{b0 + s} * kBs;
+        if (write) {
+          fill_pattern(bufs[s], kSeed, off);
+        } else {
+          std::fill(bufs[s].begin(), bufs[s].end(), std::byte{0});
+        }
+        engine->queue({s, 0, kBs, write, off});
+      }
+      unsigned got = 0;
+      while (got < depth) {
+        std::size_t n = engine->submit_and_reap(1, done);
+        for (std::size_t i = 0; i < n; ++i) {
+          ASSERT_EQ(done[i].res, kBs);
+          if (!write) {
+            std::uint64_t off = std::uint64_t{b0 + done[i].slot} * kBs;
+            ASSERT_TRUE(matches_pattern(bufs[done[i].slot], kSeed, off)) << "block at " << off;
+          }
+        }
+        got += static_cast<unsigned>(n);
+      }
+    }
+  }
+  EXPECT_EQ(static_cast<std::uint64_t>(::lseek(fd, 0, SEEK_END)), std::uint64_t{kBlocks} * kBs);
+  ::close(fd);
+}
+
+TEST(Engine, UringRoundTripWithRegisteredBuffers) {
+  if (!MLBENCH_HAS_URING) GTEST_SKIP() << "built without liburing";
+  if (auto why = uring_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  round_trip(EngineKind::uring, true);
+}
+
+TEST(Engine, UringRoundTripWithPlainBuffers) {
+  if (!MLBENCH_HAS_URING) GTEST_SKIP() << "built without liburing";
+  if (auto why = uring_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  round_trip(EngineKind::uring, false);
+}
+
+TEST(Engine, PsyncRoundTrip) { round_trip(EngineKind::psync, false); }
+
+TEST(Engine, UringReportsTheFeaturesItUses) {
+  if (!MLBENCH_HAS_URING) GTEST_SKIP() << "built without liburing";
+  if (auto why = uring_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  AlignedBuffer mem(kBs);
+  int fd = ::open("/dev/null", O_RDONLY);
+  auto engine = make_engine(EngineKind::uring, {1, {fd}, {mem.span()}, false, true, false});
+  auto f = engine->features();
+  EXPECT_TRUE(f.contains("ring_flags"));
+  EXPECT_TRUE(f.value("fixed_files", false));
+  EXPECT_TRUE(f.contains("fixed_bufs"));
+  engine.reset();
+  ::close(fd);
+}
+
+TEST(Engine, NullEngineCompletesEverythingAtOnce) {
+  AlignedBuffer mem(kDepth * kBs);
+  std::vector<std::span<std::byte>> bufs(kDepth, mem.span().first(kBs));
+  auto engine = make_engine(EngineKind::null, {kDepth, {-1}, bufs, false, false, false});
+  for (std::uint32_t s = 0; s < kDepth; ++s) engine->queue({s, 0, kBs, false, 0});
+  std::vector<Completion> done(kDepth);
+  EXPECT_EQ(engine->submit_and_reap(1, done), kDepth);
+  for (const auto& c : done) EXPECT_EQ(c.res, kBs);
+  EXPECT_EQ(engine->submit_and_reap(1, done), 0u);
+}
+
+TEST(Engine, ForcedUringFailureIsReported) {
+  ::setenv("MLBENCH_FORCE_URING_FAILURE", "1", 1);
+  EXPECT_NE(uring_unavailable_reason(), "");
+  AlignedBuffer mem(kBs);
+  if (MLBENCH_HAS_URING) {
+    EXPECT_THROW(make_engine(EngineKind::uring, {1, {0}, {mem.span()}, false, false, false}), Error);
+  }
+  ::unsetenv("MLBENCH_FORCE_URING_FAILURE");
+}
+
+TEST(Engine, NamesRoundTrip) {
+  for (auto k : {EngineKind::uring, EngineKind::psync, EngineKind::null})
+    EXPECT_EQ(engine_from_string(to_string(k)), k);
+  EXPECT_THROW(engine_from_string("libaio"), UsageError);
+}
+
+}  // namespace
+}  // namespace mlbench::storage

@@ -1,0 +1,87 @@
+#include "storage/histogram.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+namespace mlbench::storage {
+namespace {
+
+TEST(LatencyHistogram, BucketsCoverEveryValueWithUnderOnePercentWidth) {
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 200000; ++i) {
+    std::uint64_t v = rng() >> (rng() % 64);
+    std::size_t idx = LatencyHistogram::index_of(v);
+    ASSERT_LT(idx, LatencyHistogram::kBuckets);
+    std::uint64_t lo = LatencyHistogram::bucket_low(idx), width = LatencyHistogram::bucket_width(idx);
+    ASSERT_LE(lo, v);
+    ASSERT_LE(v - lo, width - 1);
+    ASSERT_LE(static_cast<double>(width) / static_cast<double>(std::max<std::uint64_t>(lo, 1)), 0.01) << v;
+  }
+  EXPECT_EQ(LatencyHistogram::index_of(~0ull), LatencyHistogram::kBuckets - 1);
+}
+
+TEST(LatencyHistogram, IndicesAreMonotonicAndContiguous) {
+  for (std::size_t i = 0; i + 1 < LatencyHistogram::kBuckets; ++i) {
+    ASSERT_EQ(LatencyHistogram::bucket_low(i) + LatencyHistogram::bucket_width(i),
+              LatencyHistogram::bucket_low(i + 1))
+        << i;
+    ASSERT_EQ(LatencyHistogram::index_of(LatencyHistogram::bucket_low(i)), i);
+  }
+}
+
+TEST(LatencyHistogram, PercentilesWithinOnePercentOfExactOrderStatistics) {
+  std::mt19937_64 rng(11);
+  std::lognormal_distribution<double> dist(11.0, 1.0);  // ~60 us median with a long tail
+  LatencyHistogram h;
+  std::vector<std::uint64_t> values;
+  for (int i = 0; i < 100000; ++i) {
+    auto v = static_cast<std::uint64_t>(dist(rng));
+    values.push_back(v);
+    h.record(v);
+  }
+  std::sort(values.begin(), values.end());
+  for (double q : {0.5, 0.9, 0.99, 0.999, 0.9999}) {
+    auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size()))) - 1;
+    double exact = static_cast<double>(values[rank]);
+    EXPECT_NEAR(h.percentile(q), exact, exact * 0.01) << q;
+  }
+  EXPECT_EQ(h.max(), values.back());
+  EXPECT_EQ(h.min(), values.front());
+  EXPECT_EQ(h.count(), values.size());
+  double prev = 0;
+  for (double q : {0.0, 0.5, 0.9, 0.99, 0.999, 0.9999, 1.0}) {
+    EXPECT_GE(h.percentile(q), prev);
+    prev = h.percentile(q);
+  }
+  EXPECT_LE(h.percentile(1.0), static_cast<double>(h.max()));
+}
+
+TEST(LatencyHistogram, MergeEqualsRecordingEverything) {
+  LatencyHistogram a, b, all;
+  for (std::uint64_t v = 1; v < 5000000; v = v * 3 + 1) {
+    (v % 2 ? a : b).record(v);
+    all.record(v);
+  }
+  a.merge(b);
+  EXPECT_EQ(a.count(), all.count());
+  EXPECT_EQ(a.max(), all.max());
+  EXPECT_EQ(a.min(), all.min());
+  EXPECT_DOUBLE_EQ(a.percentile(0.5), all.percentile(0.5));
+  EXPECT_DOUBLE_EQ(a.mean(), all.mean());
+  a.reset();
+  EXPECT_EQ(a.count(), 0u);
+  EXPECT_EQ(a.percentile(0.99), 0.0);
+}
+
+TEST(LatencyHistogram, SmallValuesAreExact) {
+  LatencyHistogram h;
+  for (std::uint64_t v = 1; v <= 100; ++v) h.record(v);
+  EXPECT_EQ(h.percentile(0.5), 50.0);
+  EXPECT_EQ(h.percentile(0.99), 99.0);
+}
+
+}  // namespace
+}  // namespace mlbench::storage

@@ -1,0 +1,218 @@
+#include "storage/job.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "storage/engine.hpp"
+#include "storage/pattern.hpp"
+#include "storage/target.hpp"
+#include "tests/storage/storage_test_util.hpp"
+
+namespace mlbench::storage {
+namespace {
+
+constexpr std::uint64_t kFill = 0x1234;
+constexpr std::uint64_t kWrite = 0x5678;
+std::atomic<bool> g_no_stop{false};
+
+auto far_deadline() { return std::chrono::steady_clock::now() + std::chrono::seconds(60); }
+
+EngineKind best_engine() {
+  return uring_unavailable_reason().empty() ? EngineKind::uring : EngineKind::psync;
+}
+
+struct Files {
+  test::TempDir dir;
+  std::vector<OpenTarget> open;
+};
+
+JobPlan make_plan(Files& f, unsigned ntargets, std::uint64_t size, JobSpec spec) {
+  JobPlan plan;
+  auto info = inspect_target(f.dir.path().string());
+  for (unsigned i = 0; i < ntargets; ++i) {
+    f.open.push_back(OpenTarget::create_in(info, size, target_seed(kFill, i), true, false, g_no_stop));
+    spec.targets.push_back(f.open.back().path());
+  }
+  for (const auto& o : f.open) plan.targets.push_back({o.path(), o.fd(), 0, o.size(), true});
+  plan.spec = spec;
+  plan.engine = best_engine();
+  plan.fill_seed = kFill;
+  plan.write_seed = kWrite;
+  return plan;
+}
+
+TEST(RunJob, CountBoundJobsCompleteExactlyTheirIos) {
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::randread;
+  s.iodepth = 8;
+  s.jobs = 2;
+  s.number_ios = 1000;
+  auto plan = make_plan(f, 1, 8 << 20, s);
+  auto out = run_job(plan, g_no_stop, far_deadline());
+  EXPECT_EQ(out.threads, 2u);
+  EXPECT_EQ(out.total.ios, 2000u);
+  EXPECT_EQ(out.total.reads, 2000u);
+  EXPECT_EQ(out.total.writes, 0u);
+  EXPECT_EQ(out.total.bytes, 2000u * 4096);
+  EXPECT_EQ(out.total.lat.count(), 2000u);
+  EXPECT_GT(out.last_done_s, 0.0);
+  EXPECT_LE(out.first_done_s, out.last_done_s);
+  EXPECT_GE(out.cpu_s, 0.0);
+}
+
+TEST(RunJob, IoSizeBoundsBytesPerThread) {
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::read;
+  s.bs = 65536;
+  s.iodepth = 4;
+  s.io_size = 3 << 20;
+  auto plan = make_plan(f, 1, 8 << 20, s);
+  auto out = run_job(plan, g_no_stop, far_deadline());
+  EXPECT_EQ(out.total.bytes, 3u << 20);
+  EXPECT_EQ(out.total.ios, 48u);
+}
+
+TEST(RunJob, ReadsOfTheCreatedFileCarryItsPattern) {
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::randread;
+  s.iodepth = 16;
+  s.number_ios = 2000;
+  s.verify = true;
+  auto plan = make_plan(f, 1, 4 << 20, s);
+  auto out = run_job(plan, g_no_stop, far_deadline());
+  EXPECT_EQ(out.verify_checked, 2000u);
+  EXPECT_EQ(out.verify_bad, 0u);
+}
+
+TEST(RunJob, VerifyCatchesACorruptedBlock) {
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::read;
+  s.iodepth = 4;
+  s.verify = true;
+  auto plan = make_plan(f, 1, 1 << 20, s);
+  plan.spec.number_ios = 256;  // every block once
+  int fd = ::open(plan.targets[0].path.c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::pwrite(fd, "garbage!", 8, 40960 + 16), 8);
+  ::fsync(fd);
+  ::close(fd);
+  auto out = run_job(plan, g_no_stop, far_deadline());
+  EXPECT_EQ(out.verify_checked, 256u);
+  EXPECT_EQ(out.verify_bad, 1u);
+  EXPECT_NE(out.verify_first_bad.find("offset 40960"), std::string::npos) << out.verify_first_bad;
+}
+
+TEST(RunJob, RandomWritesReadBackIdentical) {
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::randwrite;
+  s.iodepth = 16;
+  s.jobs = 2;
+  s.number_ios = 1500;
+  s.verify = true;
+  auto plan = make_plan(f, 1, 4 << 20, s);
+  auto out = run_job(plan, g_no_stop, far_deadline());
+  EXPECT_EQ(out.total.writes, 3000u);
+  EXPECT_EQ(out.verify_checked, 1024u);  // every block: written ones and prefilled ones
+  EXPECT_EQ(out.verify_bad, 0u);
+}
+
+TEST(RunJob, MixedReadWriteFollowsTheMix) {
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::randrw;
+  s.rwmix_read = 70;
+  s.iodepth = 8;
+  s.number_ios = 4000;
+  auto plan = make_plan(f, 1, 4 << 20, s);
+  auto out = run_job(plan, g_no_stop, far_deadline());
+  EXPECT_EQ(out.total.reads + out.total.writes, 4000u);
+  EXPECT_NEAR(static_cast<double>(out.total.reads) / 4000.0, 0.70, 0.05);
+}
+
+TEST(RunJob, StripesSequentialWritesEvenlyAcrossTargets) {
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::write;
+  s.bs = 16384;
+  s.iodepth = 8;
+  s.stripe = 65536;
+  s.verify = true;
+  constexpr std::uint64_t kPer = 1 << 20;
+  auto plan = make_plan(f, 3, kPer, s);
+  plan.spec.number_ios = 3 * kPer / s.bs;  // the whole striped region exactly once
+  auto out = run_job(plan, g_no_stop, far_deadline());
+  ASSERT_EQ(out.per_target.size(), 3u);
+  for (const auto& t : out.per_target) {
+    EXPECT_EQ(t.ios, kPer / s.bs);
+    EXPECT_EQ(t.bytes, kPer);
+  }
+  EXPECT_EQ(out.total.bytes, 3 * kPer);
+  EXPECT_EQ(out.verify_checked, 3 * kPer / s.bs);
+  EXPECT_EQ(out.verify_bad, 0u);
+  // Chunk 1 of the striped space is the first chunk of target 1: its bytes hold the write pattern there.
+  std::string t1 = test::read_file(plan.targets[1].path);
+  ASSERT_EQ(t1.size(), kPer);
+  EXPECT_TRUE(matches_pattern(std::as_bytes(std::span(t1.data(), 65536)), target_seed(kWrite, 1), 0));
+}
+
+TEST(RunJob, IndependentTargetsEachGetTheirOwnThreads) {
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::randread;
+  s.iodepth = 4;
+  s.number_ios = 500;
+  auto plan = make_plan(f, 2, 2 << 20, s);
+  auto out = run_job(plan, g_no_stop, far_deadline());
+  EXPECT_EQ(out.threads, 2u);
+  EXPECT_EQ(out.per_target[0].ios, 500u);
+  EXPECT_EQ(out.per_target[1].ios, 500u);
+}
+
+TEST(RunJob, RuntimeBoundJobExcludesTheRamp) {
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::randread;
+  s.iodepth = 4;
+  s.runtime_s = 0.4;
+  s.ramp_s = 0.2;
+  auto plan = make_plan(f, 1, 4 << 20, s);
+  auto out = run_job(plan, g_no_stop, far_deadline());
+  EXPECT_GT(out.total.ios, 0u);
+  EXPECT_NEAR(out.last_done_s, 0.4, 1e-6);
+  EXPECT_FALSE(out.interval_iops.empty());
+}
+
+TEST(RunJob, StopFlagInterrupts) {
+  Files f;
+  JobSpec s;
+  s.runtime_s = 30;
+  auto plan = make_plan(f, 1, 1 << 20, s);
+  std::atomic<bool> stop{true};
+  EXPECT_THROW(run_job(plan, stop, far_deadline()), Interrupted);
+}
+
+TEST(RunJob, ReadPastTheEndIsAShortReadError) {
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::read;
+  s.number_ios = 10;
+  auto plan = make_plan(f, 1, 1 << 20, s);
+  plan.targets[0].base = (1 << 20) - 4096;  // the second block lies past the end of the file
+  plan.targets[0].size = 1 << 20;
+  try {
+    run_job(plan, g_no_stop, far_deadline());
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("short transfer"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace mlbench::storage

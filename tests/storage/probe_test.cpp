@@ -1,0 +1,172 @@
+#include "storage/probe.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "storage/engine.hpp"
+#include "tests/storage/storage_test_util.hpp"
+
+namespace mlbench::storage {
+namespace {
+
+using nlohmann::json;
+
+double metric(const Result& r, std::string_view name) {
+  const Metric* m = r.metric(name);
+  EXPECT_NE(m, nullptr) << name;
+  return m ? m->value : -1;
+}
+
+TEST(StorageProbe, MetricsAreConsistent) {
+  test::TempDir dir;
+  auto results = test::run_probe(json{{"target", dir.path().string()},
+                                      {"rw", "randread"},
+                                      {"iodepth", 16},
+                                      {"size", "16M"},
+                                      {"runtime", "0.5"}});
+  ASSERT_EQ(results.size(), 1u);
+  const Result& r = results[0];
+  ASSERT_EQ(r.status, Status::ok) << r.reason;
+  ASSERT_FALSE(r.metrics.empty());
+  EXPECT_EQ(r.metrics[0].name, "iops");  // 4k random: IOPS is the headline
+  double iops = metric(r, "iops"), bw = metric(r, "bandwidth");
+  EXPECT_GT(iops, 0);
+  EXPECT_NEAR(iops * 4096, bw, bw * 1e-9);
+  std::uint64_t ios = r.work["ios"], bytes = r.work["bytes"];
+  EXPECT_EQ(bytes, ios * 4096);
+  EXPECT_NEAR(static_cast<double>(ios) / r.work["seconds"].get<double>(), iops, iops * 1e-9);
+  double prev = 0;
+  for (const char* name : {"lat_p50", "lat_p90", "lat_p99", "lat_p999", "lat_p9999", "lat_max"}) {
+    double v = metric(r, name);
+    EXPECT_GT(v, 0) << name;
+    EXPECT_GE(v, prev) << name;
+    prev = v;
+  }
+  EXPECT_GT(metric(r, "cpu_per_io"), 0);
+  EXPECT_EQ(r.info["engine"], uring_unavailable_reason().empty() ? "uring" : "psync");
+  EXPECT_TRUE(dir.mlbench_files().empty()) << "the test file was not removed";
+}
+
+TEST(StorageProbe, SequentialJobsLeadWithBandwidth) {
+  test::TempDir dir;
+  auto results = test::run_probe(json{{"target", dir.path().string()},
+                                      {"rw", "read"},
+                                      {"bs", "128k"},
+                                      {"iodepth", 4},
+                                      {"size", "8M"},
+                                      {"number_ios", 100}});
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].metrics[0].name, "bandwidth");
+  EXPECT_EQ(results[0].work["bytes"], 100u * 128 * 1024);
+  EXPECT_TRUE(results[0].metric("first_done") != nullptr);
+  EXPECT_LE(metric(results[0], "first_done"), metric(results[0], "last_done"));
+}
+
+TEST(StorageProbe, FallsBackToPsyncWhenUringSetupFails) {
+  test::TempDir dir;
+  ::setenv("MLBENCH_FORCE_URING_FAILURE", "1", 1);
+  auto results = test::run_probe(
+      json{{"target", dir.path().string()}, {"iodepth", 8}, {"size", "4M"}, {"number_ios", 300}});
+  ::unsetenv("MLBENCH_FORCE_URING_FAILURE");
+  ASSERT_EQ(results.size(), 1u);
+  const Result& r = results[0];
+  ASSERT_EQ(r.status, Status::ok) << r.reason;
+  EXPECT_EQ(r.info["engine"], "psync");
+  EXPECT_TRUE(r.info.contains("engine_fallback"));
+  bool warned = false;
+  for (const auto& w : r.warnings) warned |= w.find("fell back to the psync engine") != std::string::npos;
+  EXPECT_TRUE(warned);
+  EXPECT_EQ(r.work["ios"], 300u);
+}
+
+TEST(StorageProbe, StripedTargetsReportPerTargetAndAggregate) {
+  test::TempDir a, b;
+  auto results = test::run_probe(json{{"target", {a.path().string(), b.path().string()}},
+                                      {"rw", "randwrite"},
+                                      {"iodepth", 8},
+                                      {"size", "4M"},
+                                      {"stripe", "64k"},
+                                      {"number_ios", 2000},
+                                      {"verify", true}});
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].params["scope"], "aggregate");
+  EXPECT_EQ(results[0].status, Status::ok) << results[0].reason;
+  EXPECT_GT(results[0].info["verify_blocks_checked"].get<std::uint64_t>(), 0u);
+  std::uint64_t sum = 0;
+  for (std::size_t i = 1; i < 3; ++i) {
+    EXPECT_EQ(results[i].params["scope"], "target");
+    std::uint64_t ios = results[i].work["ios"];
+    EXPECT_GT(ios, 0u);
+    sum += ios;
+  }
+  EXPECT_EQ(sum, 2000u);
+  EXPECT_EQ(results[0].work["ios"], 2000u);
+}
+
+TEST(StorageProbe, KeepLeavesTheFileAndSaysWhere) {
+  test::TempDir dir;
+  auto results = test::run_probe(
+      json{{"target", dir.path().string()}, {"size", "1M"}, {"number_ios", 10}, {"keep", true}});
+  ASSERT_EQ(dir.mlbench_files().size(), 1u);
+  ASSERT_EQ(results[0].info["kept_files"].size(), 1u);
+  EXPECT_EQ(std::filesystem::file_size(results[0].info["kept_files"][0].get<std::string>()), 1u << 20);
+}
+
+TEST(StorageProbe, RejectsBadTargetsBeforeRunning) {
+  test::TempDir dir;
+  EXPECT_THROW(test::run_probe(json{{"target", (dir.path() / "missing").string()}}), UsageError);
+  // 1000 B is not a multiple of any logical block size: O_DIRECT cannot do it.
+  try {
+    test::run_probe(json{{"target", dir.path().string()}, {"bs", 1000}});
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("logical block size"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(test::run_probe(json{{"target", {dir.path().string(), dir.path().string()}}}), UsageError);
+  EXPECT_TRUE(dir.mlbench_files().empty());
+}
+
+TEST(StorageProbe, BufferedIoAllowsOddBlockSizes) {
+  test::TempDir dir;
+  auto results = test::run_probe(json{
+      {"target", dir.path().string()}, {"bs", 1000}, {"direct", false}, {"size", "1M"}, {"number_ios", 50}});
+  EXPECT_EQ(results[0].work["bytes"], 50000u);
+}
+
+TEST(StorageProbe, SuitePlansTheSevenJobsInTheFolder) {
+  test::TempDir dir;
+  auto probe = make_storage_probe();
+  json host = json::object(), options{{"dir", dir.path().string()}};
+  auto cases = probe->plan(PlanContext{Profile::quick, host, options});
+  ASSERT_EQ(cases.size(), 7u);
+  double total = 0;
+  for (const auto& c : cases) total += c.estimate_s;
+  EXPECT_LE(total, 30.0);
+  EXPECT_EQ(cases[2].params["jobs"], 2);
+  EXPECT_EQ(cases[2].params["iodepth"], 128);
+  json bad{{"dir", dir.path().string()}, {"bs", "4k"}};
+  EXPECT_THROW(probe->plan(PlanContext{Profile::quick, host, bad}), UsageError);
+}
+
+TEST(StorageProbe, QuickSuiteRunsAndCleansUp) {
+  test::TempDir dir;
+  {
+    auto probe = make_storage_probe();
+    json host = json::object(), options{{"dir", dir.path().string()}};
+    auto cases = probe->plan(PlanContext{Profile::quick, host, options});
+    std::atomic<bool> stop{false};
+    // Two cases are enough to show the scratch file is shared and results are ok.
+    for (std::size_t i = 0; i < 2; ++i) {
+      RunContext ctx{host, std::chrono::steady_clock::now() + std::chrono::seconds(60), stop};
+      auto results = probe->run(cases[i], ctx);
+      ASSERT_EQ(results.size(), 1u);
+      EXPECT_EQ(results[0].status, Status::ok) << results[0].reason;
+      EXPECT_EQ(dir.mlbench_files().size(), 1u);
+    }
+  }
+  EXPECT_TRUE(dir.mlbench_files().empty());
+}
+
+}  // namespace
+}  // namespace mlbench::storage

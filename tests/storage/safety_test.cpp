@@ -1,0 +1,156 @@
+// Nothing is lost: refusals on existing files and devices (contents checked unchanged), ENOSPC cleanup.
+#include <gtest/gtest.h>
+
+#include "mlbench_config.hpp"
+#include "storage/pattern.hpp"
+#include "storage/target.hpp"
+#include "tests/storage/storage_test_util.hpp"
+
+namespace mlbench::storage {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string random_bytes(std::size_t n, std::uint64_t seed) {
+  std::string s(n, '\0');
+  fill_pattern(std::as_writable_bytes(std::span(s.data(), s.size())), seed, 0);
+  return s;
+}
+
+std::string usage_error_of(const json& options) {
+  try {
+    test::run_probe(options);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Safety, WritingAnExistingFileNeedsAllowDestructive) {
+  test::TempDir dir;
+  auto file = dir.path() / "precious";
+  const std::string data = random_bytes(1 << 20, 3);
+  test::write_file(file, data);
+  auto err = usage_error_of(json{{"target", file.string()}, {"rw", "write"}, {"number_ios", 10}});
+  EXPECT_NE(err.find("--allow-destructive"), std::string::npos) << err;
+  EXPECT_EQ(test::read_file(file), data);
+  // Reads are fine and leave it alone.
+  auto results = test::run_probe(json{{"target", file.string()}, {"rw", "randread"}, {"number_ios", 100}});
+  EXPECT_EQ(results[0].status, Status::ok) << results[0].reason;
+  EXPECT_EQ(test::read_file(file), data);
+  EXPECT_TRUE(fs::exists(file));
+}
+
+TEST(Safety, AllowDestructiveWritesAnExistingFileWithoutSignatures) {
+  test::TempDir dir;
+  auto file = dir.path() / "scratch";
+  test::write_file(file, random_bytes(1 << 20, 5));
+  auto results = test::run_probe(json{{"target", file.string()},
+                                      {"rw", "randwrite"},
+                                      {"number_ios", 100},
+                                      {"allow_destructive", true},
+                                      {"verify", true}});
+  EXPECT_EQ(results[0].status, Status::ok) << results[0].reason;
+  EXPECT_TRUE(fs::exists(file)) << "an existing file is never removed";
+}
+
+TEST(Safety, RefusesAFileHoldingAFilesystemEvenWithAllowDestructive) {
+  if (!MLBENCH_HAS_BLKID) GTEST_SKIP() << "built without libblkid";
+  test::TempDir dir;
+  auto image = dir.path() / "ext4.img";
+  test::write_file(image, std::string(16 << 20, '\0'));
+  if (test::sh("mkfs.ext4 -q -F " + image.string()) != 0) GTEST_SKIP() << "mkfs.ext4 is not available";
+  const std::string before = test::read_file(image);
+  auto err = usage_error_of(
+      json{{"target", image.string()}, {"rw", "write"}, {"number_ios", 10}, {"allow_destructive", true}});
+  EXPECT_NE(err.find("ext4 filesystem signature"), std::string::npos) << err;
+  EXPECT_EQ(test::read_file(image), before);
+}
+
+class LoopSafety : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!test::is_root()) GTEST_SKIP() << "needs root for loop devices";
+    image_ = dir_.path() / "disk.img";
+  }
+  test::TempDir dir_;
+  fs::path image_;
+};
+
+TEST_F(LoopSafety, RefusesALoopDeviceHoldingExt4) {
+  if (!MLBENCH_HAS_BLKID) GTEST_SKIP() << "built without libblkid";
+  test::write_file(image_, std::string(32 << 20, '\0'));
+  if (test::sh("mkfs.ext4 -q -F " + image_.string()) != 0) GTEST_SKIP() << "mkfs.ext4 is not available";
+  auto loop = test::LoopDevice::attach(image_);
+  if (!loop) GTEST_SKIP() << "no free loop device (losetup failed)";
+  const std::string before = test::read_file(image_);
+  auto err = usage_error_of(
+      json{{"target", loop->path()}, {"rw", "randwrite"}, {"number_ios", 10}, {"allow_destructive", true}});
+  EXPECT_NE(err.find("refusing to write to " + loop->path()), std::string::npos) << err;
+  EXPECT_NE(err.find("ext4"), std::string::npos) << err;
+  // Without the flag, the refusal asks for it first.
+  err = usage_error_of(json{{"target", loop->path()}, {"rw", "write"}, {"number_ios", 10}});
+  EXPECT_NE(err.find("--allow-destructive"), std::string::npos) << err;
+  // Reads of a block device are allowed (opened read-only).
+  auto results = test::run_probe(json{{"target", loop->path()}, {"rw", "randread"}, {"number_ios", 200}});
+  EXPECT_EQ(results[0].status, Status::ok) << results[0].reason;
+  EXPECT_EQ(test::read_file(image_), before);
+}
+
+TEST_F(LoopSafety, RefusesAMountedDevice) {
+  test::write_file(image_, std::string(32 << 20, '\0'));
+  if (test::sh("mkfs.ext4 -q -F " + image_.string()) != 0) GTEST_SKIP() << "mkfs.ext4 is not available";
+  auto loop = test::LoopDevice::attach(image_);
+  if (!loop) GTEST_SKIP() << "no free loop device (losetup failed)";
+  fs::path mnt = dir_.path() / "mnt";
+  fs::create_directory(mnt);
+  if (test::sh("mount " + loop->path() + " " + mnt.string()) != 0) GTEST_SKIP() << "cannot mount ext4 here";
+  auto err = usage_error_of(
+      json{{"target", loop->path()}, {"rw", "write"}, {"number_ios", 10}, {"allow_destructive", true}});
+  test::sh("umount " + mnt.string());
+  EXPECT_NE(err.find("is mounted at " + mnt.string()), std::string::npos) << err;
+  // The backing file of a loop device is refused too, naming the device.
+  err = usage_error_of(
+      json{{"target", image_.string()}, {"rw", "write"}, {"number_ios", 10}, {"allow_destructive", true}});
+  EXPECT_NE(err.find("backs loop device " + loop->path()), std::string::npos) << err;
+}
+
+TEST_F(LoopSafety, WritesABlankLoopDeviceWithAllowDestructive) {
+  test::write_file(image_, random_bytes(8 << 20, 9));
+  auto loop = test::LoopDevice::attach(image_);
+  if (!loop) GTEST_SKIP() << "no free loop device (losetup failed)";
+  auto results = test::run_probe(json{{"target", loop->path()},
+                                      {"rw", "randwrite"},
+                                      {"iodepth", 8},
+                                      {"number_ios", 500},
+                                      {"allow_destructive", true},
+                                      {"verify", true}});
+  EXPECT_EQ(results[0].status, Status::ok) << results[0].reason;
+  EXPECT_EQ(results[0].work["writes"], 500u);
+}
+
+TEST(Safety, NoSpaceEndsTheCaseAndRemovesTheFile) {
+  if (!test::is_root()) GTEST_SKIP() << "needs root to mount a small tmpfs";
+  test::TempDir dir;
+  auto mount = test::TmpfsMount::mount(dir.path(), "4m");
+  if (!mount) GTEST_SKIP() << "cannot mount tmpfs here";
+  try {
+    test::run_probe(
+        json{{"target", dir.path().string()}, {"rw", "write"}, {"size", "64M"}, {"number_ios", 10}});
+    FAIL() << "no error on a full filesystem";
+  } catch (const UsageError& e) {
+    FAIL() << "a full disk is a run-time error, not bad usage: " << e.what();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("ENOSPC"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(dir.mlbench_files().empty());
+}
+
+TEST(Safety, WriteRefusalsOfAPlainFolderAreEmpty) {
+  test::TempDir dir;
+  EXPECT_TRUE(write_refusals(inspect_target(dir.path().string())).empty());
+}
+
+}  // namespace
+}  // namespace mlbench::storage

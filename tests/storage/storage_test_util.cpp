@@ -1,0 +1,99 @@
+#include "tests/storage/storage_test_util.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "storage/probe.hpp"
+
+namespace mlbench::storage::test {
+namespace fs = std::filesystem;
+
+TempDir::TempDir() {
+  std::string tmpl = "/var/tmp/mlbench-storage-test-XXXXXX";
+  if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  path_ = tmpl;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+std::vector<std::string> TempDir::mlbench_files() const {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(path_)) {
+    auto name = e.path().filename().string();
+    if (name.rfind(".mlbench-io-", 0) == 0) out.push_back(name);
+  }
+  return out;
+}
+
+bool is_root() { return ::geteuid() == 0; }
+
+int sh(const std::string& cmd, std::string* out) {
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (p == nullptr) return -1;
+  std::array<char, 512> buf{};
+  std::string text;
+  while (std::fgets(buf.data(), buf.size(), p) != nullptr) text += buf.data();
+  int status = ::pclose(p);
+  if (out != nullptr) *out = text;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::optional<LoopDevice> LoopDevice::attach(const fs::path& backing) {
+  std::string out;
+  if (sh("losetup --find --show " + backing.string(), &out) != 0) return std::nullopt;
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return LoopDevice(out);
+}
+
+LoopDevice::LoopDevice(LoopDevice&& o) noexcept : dev_(std::move(o.dev_)) { o.dev_.clear(); }
+
+LoopDevice::~LoopDevice() {
+  if (!dev_.empty()) sh("losetup -d " + dev_);
+}
+
+std::optional<TmpfsMount> TmpfsMount::mount(const fs::path& dir, const std::string& size) {
+  if (sh("mount -t tmpfs -o size=" + size + " mlbench-test " + dir.string()) != 0) return std::nullopt;
+  return TmpfsMount(dir);
+}
+
+TmpfsMount::TmpfsMount(TmpfsMount&& o) noexcept : dir_(std::move(o.dir_)) { o.dir_.clear(); }
+
+TmpfsMount::~TmpfsMount() {
+  if (!dir_.empty()) sh("umount " + dir_.string());
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_file(const fs::path& p, const std::string& data) {
+  std::ofstream out(p, std::ios::binary);
+  out << data;
+}
+
+std::vector<Result> run_probe(const nlohmann::json& options, Profile profile) {
+  static const nlohmann::json host = nlohmann::json::object();
+  auto probe = make_storage_probe();
+  PlanContext pctx{profile, host, options};
+  auto cases = probe->plan(pctx);
+  std::vector<Result> out;
+  static std::atomic<bool> stop{false};
+  for (const auto& c : cases) {
+    RunContext ctx{host, std::chrono::steady_clock::now() + std::chrono::seconds(120), stop};
+    for (auto& r : probe->run(c, ctx)) out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace mlbench::storage::test

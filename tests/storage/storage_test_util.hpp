@@ -1,0 +1,65 @@
+// Helpers for storage tests: temp folders, files with known contents, loop devices and small tmpfs mounts
+// (root only; tests skip with a reason otherwise).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/probe.hpp"
+
+namespace mlbench::storage::test {
+
+class TempDir {
+ public:
+  TempDir();  // under /var/tmp (a disk filesystem with O_DIRECT), not tmpfs
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  // Files whose names start with ".mlbench-io-" (what the probe creates).
+  std::vector<std::string> mlbench_files() const;
+
+ private:
+  std::filesystem::path path_;
+};
+
+bool is_root();
+// Runs a shell command, returns its exit status; output goes to `out` when given.
+int sh(const std::string& cmd, std::string* out = nullptr);
+
+// A loop device over a backing file, detached by the destructor.
+class LoopDevice {
+ public:
+  static std::optional<LoopDevice> attach(const std::filesystem::path& backing);
+  LoopDevice(LoopDevice&& o) noexcept;
+  LoopDevice& operator=(LoopDevice&&) = delete;
+  ~LoopDevice();
+  const std::string& path() const { return dev_; }
+
+ private:
+  explicit LoopDevice(std::string dev) : dev_(std::move(dev)) {}
+  std::string dev_;
+};
+
+// A tmpfs of `size` mounted on `dir`, unmounted by the destructor.
+class TmpfsMount {
+ public:
+  static std::optional<TmpfsMount> mount(const std::filesystem::path& dir, const std::string& size);
+  TmpfsMount(TmpfsMount&& o) noexcept;
+  TmpfsMount& operator=(TmpfsMount&&) = delete;
+  ~TmpfsMount();
+
+ private:
+  explicit TmpfsMount(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  std::filesystem::path dir_;
+};
+
+std::string read_file(const std::filesystem::path& p);
+void write_file(const std::filesystem::path& p, const std::string& data);
+
+// Plans and runs the storage probe like the runner does, with an unset stop flag.
+std::vector<Result> run_probe(const nlohmann::json& options, Profile profile = Profile::standard);
+
+}  // namespace mlbench::storage::test
