@@ -7,12 +7,14 @@
 #if MLBENCH_HAS_CUDA
 #include "kernels/gpu/probes.hpp"
 #endif
+#include "network/nccl_probe.hpp"  // always built: says "built without NCCL" when so
 
 namespace mlbench {
 
 Registry builtin_registry() {
   Registry r;
   r.add(hostmem::make_membw_probe());
+  r.add(net::make_nccl_probe());
 #if MLBENCH_HAS_CUDA
   for (auto& p : gpu::make_gpu_probes()) r.add(std::move(p));
 #endif

@@ -1,0 +1,58 @@
+// Multi-process mode of net.nccl: one process per GPU, started by mpirun/srun/torchrun/Kubernetes.
+//
+// 1. Every rank picks its GPU (launch_env.hpp choose_gpu) and sends rank 0 a hello: rank, node, local rank,
+//    GPU (device, PCI bus id, free memory) and its host inventory.
+// 2. Rank 0 decides for the world (decide_world): a launch error (two ranks on one GPU) stops every rank with
+//    exit 2; a rank without a GPU (or a build without NCCL) makes every rank skip NCCL with that reason;
+//    otherwise it makes the NCCL unique id and caps the sizes by the smallest free memory. It broadcasts
+//    that.
+// 3. Every rank runs the same plan through the runner (collectives synchronise them).
+// 4. Every rank sends its results to rank 0, which writes ONE report: rank 0's results (every collective
+//    result is already a whole-world number: times are gathered inside NCCL), with the status of any rank
+//    that failed where rank 0 did not, and `cluster` {world_size, bootstrap, ranks: [{rank, node, local_rank,
+//    gpu, host}]}.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/probe.hpp"
+#include "network/bootstrap.hpp"
+#include "network/launch_env.hpp"
+
+namespace mlbench::net {
+
+// TCP unless launched by MPI in a build with MPI.
+std::unique_ptr<Bootstrap> make_bootstrap(const LaunchInfo& launch, double timeout_s);
+
+// Rank 0's decision from every rank's hello (index = rank): {"error": text} | {"skip": text} | {"run": true,
+// "free_bytes": min}. Pure.
+Json decide_world(const std::vector<Json>& hellos);
+
+// Folds one other rank's results into rank 0's: where that rank's result for the same case is failed or
+// incorrect and rank 0's is not, rank 0's takes that status and the reason "rank N: ...". Pure.
+void merge_rank_results(std::vector<Result>& root, int rank, const std::vector<Result>& theirs);
+
+struct ClusterRun {
+  Json options;  // net.nccl options
+  Profile profile = Profile::standard;
+  std::optional<std::filesystem::path> output;  // written by rank 0 only
+  std::vector<std::string> argv;
+  Json host;  // this rank's inventory
+};
+
+struct ClusterOutcome {
+  Report report;  // the merged report on rank 0, this rank's own elsewhere
+  int rank = 0;
+  bool interrupted = false;
+};
+
+// Runs steps 1–4. Throws UsageError for a bad launch (all ranks), Error when the rendezvous or the gather
+// times out (naming the missing ranks); when the final gather fails, rank 0 first writes its own results with
+// cluster.incomplete saying which ranks are missing.
+ClusterOutcome run_cluster(const LaunchInfo& launch, Bootstrap& boot, const ClusterRun& run);
+
+}  // namespace mlbench::net

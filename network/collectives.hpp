@@ -1,0 +1,87 @@
+// The nccl-tests conventions as data: which bytes a collective moves and how bus bandwidth follows from
+// algorithm bandwidth, per collective, plus the data types and the size sweep. Pure host code, unit-tested
+// against the table in shared/METHODS.md (and nccl-tests' src/*.cu):
+//
+//   collective       S (the "size" column)                        busbw = algbw ×
+//   all_reduce       count·typesize                               2(n−1)/n
+//   reduce_scatter   per-rank recv count·typesize·n               (n−1)/n
+//   all_gather       per-rank send count·typesize·n               (n−1)/n
+//   alltoall         per-peer count·typesize·n                    (n−1)/n
+//   broadcast        count·typesize                               1
+//   reduce           count·typesize                               1
+//   sendrecv         count·typesize (to the ring neighbour)       1
+//
+// algbw = S / t with t the mean over ranks of the wall time per call. busbw assumes a ring: with NVLS or
+// CollNet (in-network reduction) all_reduce busbw exceeds the physical link rate.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "network/types.hpp"
+
+namespace mlbench::net {
+
+enum class BusFactor { two_n_minus_one_over_n, n_minus_one_over_n, one };
+
+struct CollectiveSpec {
+  Collective id;
+  std::string_view name;
+  // S counts the parts of every rank (all_gather, reduce_scatter, alltoall): per-rank counts are S/n.
+  bool size_spans_ranks;
+  BusFactor factor;
+  bool reduces;           // applies a reduction (sum)
+  bool has_root;          // broadcast, reduce: rank 0 is the root
+  bool in_place_defined;  // NCCL defines an in-place form
+};
+
+struct DataTypeSpec {
+  DataType id;
+  std::string_view name;
+  std::size_t size;  // bytes per element
+  // Largest integer every value up to which the type represents exactly (sums stay exact below it).
+  std::int64_t exact_limit;
+};
+
+// Every collective, in report order.
+std::span<const CollectiveSpec> collectives();
+const CollectiveSpec& spec(Collective c);
+const DataTypeSpec& spec(DataType t);
+std::span<const DataTypeSpec> data_types();
+
+// Throw UsageError naming the accepted values.
+Collective collective_from_name(std::string_view name);
+DataType data_type_from_name(std::string_view name);
+
+// busbw / algbw for `ranks` ranks (0 for a one-rank all_reduce/all_gather, as nccl-tests prints).
+double bus_factor(Collective c, int ranks);
+
+// The buffers of one call, nccl-tests style, for a requested size in bytes.
+struct CallSize {
+  std::uint64_t bytes = 0;       // S: what algbw divides (rounded down to whole elements per rank)
+  std::uint64_t count = 0;       // the element count passed to NCCL (per rank / per peer where S spans ranks)
+  std::uint64_t send_bytes = 0;  // per rank
+  std::uint64_t recv_bytes = 0;  // per rank
+};
+// count is 0 when the size is too small for one element per rank.
+CallSize call_size(Collective c, std::uint64_t requested_bytes, std::size_t type_size, int ranks);
+
+// min, min·f, min·f², ... up to max (inclusive), each rounded down to whole bytes and deduplicated; max is
+// appended when the last step falls short of it. Throws UsageError when min is 0, min > max or factor <= 1.
+std::vector<std::uint64_t> sweep_sizes(std::uint64_t min_bytes, std::uint64_t max_bytes, double factor);
+
+// Time of one call on every rank → the numbers of one result.
+struct Timing {
+  double mean_s = 0;     // over ranks: what algbw uses (nccl-tests averages the ranks' times)
+  double slowest_s = 0;  // the slowest rank's time
+  int slowest_rank = 0;
+  double algbw = 0;  // B/s
+  double busbw = 0;  // B/s
+};
+// Throws Error on an empty set or a non-positive time.
+Timing summarize(Collective c, std::uint64_t bytes, int ranks, std::span<const double> seconds_per_rank);
+
+}  // namespace mlbench::net

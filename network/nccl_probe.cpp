@@ -1,0 +1,255 @@
+#include "network/nccl_probe.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "mlbench_config.hpp"
+#include "network/launch_env.hpp"
+#include "network/nccl_options.hpp"
+
+#if MLBENCH_HAS_NCCL
+#include "network/nccl_session.hpp"
+#endif
+
+namespace mlbench::net {
+namespace {
+
+constexpr const char* kProbeId = "net.nccl";
+constexpr const char* kNoNccl =
+    "built without NCCL (configure found no nccl.h/libnccl; install NCCL and rebuild with "
+    "MLBENCH_ENABLE_NCCL=ON)";
+
+class NcclProbe final : public Probe {
+ public:
+  explicit NcclProbe(std::optional<ClusterRole> cluster) : cluster_(std::move(cluster)) {}
+
+  ProbeInfo info() const override {
+    return {kProbeId, "NCCL collectives: algbw and busbw per collective and size (nccl-tests conventions)",
+            "NCCL and one CUDA GPU per rank"};
+  }
+
+  std::optional<std::string> unavailable(const Json& /*host*/) const override {
+    if (!MLBENCH_HAS_NCCL) return std::string(kNoNccl);
+    if (cluster_ && cluster_->skip_reason) return *cluster_->skip_reason;
+    auto gpus = local_gpus();
+    if (gpus.count == 0) return gpus.why_none;
+    return std::nullopt;
+  }
+
+  std::vector<Case> plan(const PlanContext& ctx) const override {
+    auto opts = parse_nccl_options(ctx.options, ctx.profile);
+    int ranks = 1;
+    std::optional<std::uint64_t> free_bytes;
+    if (cluster_) {
+      ranks = cluster_->world_size;
+      free_bytes = cluster_->free_memory_bytes;
+    } else {
+      int visible = local_gpus().count;
+      if (opts.gpus > visible) {
+        throw UsageError(
+            fmt::format("--gpus {} but this host has {} GPU{}: the world size disagrees with the GPUs "
+                        "found; lower --gpus",
+                        opts.gpus, visible, visible == 1 ? "" : "s"));
+      }
+      ranks = opts.gpus > 0 ? opts.gpus : visible;
+      for (int d = 0; d < ranks; ++d) {
+        auto f = local_gpu_facts(d)["free_bytes"].get<std::uint64_t>();
+        free_bytes = free_bytes ? std::min(*free_bytes, f) : f;
+      }
+    }
+    auto plan = plan_nccl(opts, ranks, free_bytes);
+    std::vector<Case> cases;
+    for (const auto& cp : plan.cases) {
+      const auto& op = spec(cp.op);
+      Case c;
+      std::string placement = cp.in_place ? "in_place" : "out_of_place";
+      c.label = fmt::format("{} {} {} x{}", op.name, spec(cp.dtype).name, placement, ranks);
+      c.params = Json{{"collective", op.name},
+                      {"dtype", spec(cp.dtype).name},
+                      {"placement", placement},
+                      {"ranks", ranks}};
+      c.config = Json{{"sizes", cp.sizes},
+                      {"iters", opts.iters},
+                      {"warmup", opts.warmup},
+                      {"timeout_s", opts.timeout_s},
+                      {"gpus", ranks}};
+      if (plan.capped_at) c.config["capped_by_free_memory_at"] = *plan.capped_at;
+      double est = 0.5;
+      for (auto s : cp.sizes) {
+        est += (opts.iters + opts.warmup + 1) * (20e-6 + 2.0 * static_cast<double>(s) / 50e9);
+      }
+      c.estimate_s = est;
+      cases.push_back(std::move(c));
+    }
+    return cases;
+  }
+
+  std::vector<Result> run(const Case& c, RunContext& ctx) override;
+
+ private:
+  std::optional<ClusterRole> cluster_;
+#if MLBENCH_HAS_NCCL
+  std::unique_ptr<NcclSession> session_;
+  std::string session_error_;
+#endif
+};
+
+#if MLBENCH_HAS_NCCL
+
+std::vector<Result> NcclProbe::run(const Case& c, RunContext& ctx) {
+  const Collective op = collective_from_name(c.params["collective"].get<std::string>());
+  const DataType dtype = data_type_from_name(c.params["dtype"].get<std::string>());
+  const bool in_place = c.params["placement"] == "in_place";
+  const int ranks = c.params["ranks"].get<int>();
+  const int iters = c.config["iters"].get<int>();
+  const int warmup = c.config["warmup"].get<int>();
+  const double timeout_s = c.config["timeout_s"].get<double>();
+  const auto sizes = c.config["sizes"].get<std::vector<std::uint64_t>>();
+
+  if (!session_error_.empty()) throw Error("not run: " + session_error_);
+  if (!session_) {
+    SessionSetup setup;
+    setup.world_size = ranks;
+    setup.timeout_s = timeout_s;
+    setup.host = ctx.host.value("hostname", std::string("this host"));
+    if (cluster_) {
+      setup.first_rank = cluster_->rank;
+      setup.devices = {cluster_->device};
+      setup.unique_id = cluster_->unique_id;
+    } else {
+      for (int d = 0; d < ranks; ++d) setup.devices.push_back(d);
+    }
+    try {
+      session_ = std::make_unique<NcclSession>(std::move(setup));
+    } catch (const Error& e) {
+      session_error_ = e.what();
+      throw;
+    }
+  }
+
+  const auto env = nccl_env(process_env());
+  Json common_info = nccl_algorithm_info(env);
+  common_info["nccl_version"] = nccl_version_string();
+  common_info["nccl_env"] = env;
+  common_info["mode"] = cluster_ ? "one process per GPU" : "one process, every local GPU";
+  common_info["iters"] = iters;
+  common_info["warmup"] = warmup;
+  if (c.config.contains("capped_by_free_memory_at")) {
+    common_info["capped_by_free_memory_at"] = c.config["capped_by_free_memory_at"];
+  }
+  const bool in_network = common_info["in_network_reduction"] == true;
+
+  std::uint64_t max_send = 0, max_recv = 0;
+  for (auto s : sizes) {
+    auto cs = call_size(op, s, spec(dtype).size, ranks);
+    max_send = std::max(max_send, cs.send_bytes);
+    max_recv = std::max({max_recv, cs.recv_bytes, cs.send_bytes});
+  }
+
+  std::vector<Result> results;
+  std::optional<std::size_t> best;  // index of the size with the highest busbw
+  try {
+    session_->reserve(max_send, max_recv);
+  } catch (const Error& e) {
+    session_error_ = e.what();
+    throw;
+  }
+  for (auto s : sizes) {
+    ctx.check_interrupted();
+    auto cs = call_size(op, s, spec(dtype).size, ranks);
+    Result r = ctx.make_result(kProbeId, c);
+    r.params["bytes"] = cs.bytes;
+    r.work = Json{{"bytes", cs.bytes}};
+    r.info = common_info;
+    r.info["count"] = cs.count;
+    try {
+      auto m = session_->run(op, dtype, cs, in_place, warmup, iters);
+      auto t = summarize(op, cs.bytes, ranks, m.seconds_per_rank);
+      r.samples = {t.mean_s};
+      r.add_metric("busbw", t.busbw, "B/s");
+      r.add_metric("algbw", t.algbw, "B/s");
+      r.add_metric("time", t.mean_s, "s", Better::lower);
+      r.add_metric("time_slowest_rank", t.slowest_s, "s", Better::lower);
+      r.info["slowest_rank"] = t.slowest_rank;
+      r.info["wrong_elements"] = m.wrong_elements;
+      r.info["checked_elements"] = m.checked_elements;
+      if (m.wrong_elements > 0) {
+        r.status = Status::incorrect;
+        r.reason = fmt::format("{} of {} checked elements wrong after one {} call", m.wrong_elements,
+                               m.checked_elements, spec(op).name);
+      }
+      if (in_network) {
+        r.warnings.push_back(
+            "NCCL_ALGO allows NVLS/CollNet (in-network reduction): busbw is not a physical link rate");
+      }
+    } catch (const Interrupted&) {
+      throw;
+    } catch (const Error& e) {
+      r.status = Status::failed;
+      r.reason = e.what();
+      session_error_ = e.what();  // the communicator may be aborted: later cases do not reuse it
+    }
+    results.push_back(std::move(r));
+    if (results.back().status != Status::ok) {
+      if (results.back().status == Status::failed) break;
+      continue;
+    }
+    if (!best || results.back().metric("busbw")->value > results[*best].metric("busbw")->value) {
+      best = results.size() - 1;
+    }
+  }
+  if (best) {
+    const Result& top = results[*best];
+    Result peak = ctx.make_result(kProbeId, c);
+    peak.params["summary"] = "peak";
+    peak.add_metric("busbw", top.metric("busbw")->value, "B/s");
+    peak.add_metric("algbw", top.metric("algbw")->value, "B/s");
+    peak.info = common_info;
+    peak.info["bytes"] = top.params["bytes"];
+    peak.warnings = top.warnings;
+    results.push_back(std::move(peak));
+  }
+  return results;
+}
+
+#else
+
+std::vector<Result> NcclProbe::run(const Case& /*c*/, RunContext& /*ctx*/) { throw Skipped(kNoNccl); }
+
+#endif
+
+}  // namespace
+
+std::unique_ptr<Probe> make_nccl_probe(std::optional<ClusterRole> cluster) {
+  return std::make_unique<NcclProbe>(std::move(cluster));
+}
+
+LocalGpus local_gpus() {
+#if MLBENCH_HAS_NCCL
+  LocalGpus g;
+  g.count = cuda_device_count(g.why_none);
+  return g;
+#else
+  return {0, kNoNccl};
+#endif
+}
+
+Json local_gpu_facts(int device) {
+#if MLBENCH_HAS_NCCL
+  return Json{
+      {"device", device}, {"bus_id", device_bus_id(device)}, {"free_bytes", device_free_bytes(device)}};
+#else
+  throw Error(fmt::format("GPU {}: {}", device, kNoNccl));
+#endif
+}
+
+std::string new_unique_id() {
+#if MLBENCH_HAS_NCCL
+  return make_unique_id();
+#else
+  throw Error(kNoNccl);
+#endif
+}
+
+}  // namespace mlbench::net

@@ -1,0 +1,52 @@
+// net.nccl: what the GPU fabric (NVLink inside a node, InfiniBand/RoCE between nodes) delivers to real NCCL
+// collectives, in nccl-tests' conventions (network/collectives.hpp has the byte counts and bus factors).
+//
+// Measures, per collective × data type × placement (out-of-place, in-place where NCCL defines it) and per
+// size of the sweep: one correctness call on exact-integer inputs (any wrong element → `incorrect`), `warmup`
+// calls, then `iters` back-to-back calls timed by the wall clock to the end of a stream sync; the per-call
+// time is gathered from every rank: algbw = S / mean time, busbw = algbw × factor, plus the slowest rank's
+// time. After each sweep one extra result holds the peak busbw of that collective. Caveats: busbw assumes a
+// ring; when NCCL uses NVLS or CollNet (in-network reduction) it is not a physical link rate — flagged when
+// known (NCCL_ALGO), and the algorithm NCCL picked is otherwise not exposed by its API.
+//
+// Two modes: one process driving every local GPU (a world of all local GPUs), or one rank of a multi-process
+// world (network/cluster.hpp) driving one GPU. The probe is always built; without NCCL it is unavailable.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/probe.hpp"
+
+namespace mlbench::net {
+
+// How this process takes part in a multi-process world (decided by the bootstrap).
+struct ClusterRole {
+  int world_size = 1;
+  int rank = 0;
+  int device = 0;                          // the local GPU this rank drives
+  std::string unique_id;                   // rank 0's ncclUniqueId
+  std::optional<std::string> skip_reason;  // why NCCL cannot run in this world (no GPU on some rank, ...)
+  std::optional<std::uint64_t>
+      free_memory_bytes;  // the smallest over the world: caps the sizes on every rank
+  std::string host;
+};
+
+// Single-process mode when `cluster` is empty.
+std::unique_ptr<Probe> make_nccl_probe(std::optional<ClusterRole> cluster = std::nullopt);
+
+// This process's view of its GPUs for the bootstrap.
+struct LocalGpus {
+  int count = 0;
+  std::string why_none;  // when count is 0: built without NCCL, no GPU, ...
+};
+LocalGpus local_gpus();
+// Facts about one local GPU, for the cluster inventory: {device, bus_id, free_bytes}. Throws Error.
+Json local_gpu_facts(int device);
+// A fresh ncclUniqueId as bytes (throws Error when built without NCCL).
+std::string new_unique_id();
+
+}  // namespace mlbench::net

@@ -1,0 +1,118 @@
+// The nccl-tests table of shared/METHODS.md: byte counts, bus factors, the size sweep and the summary.
+#include "network/collectives.hpp"
+
+#include <gtest/gtest.h>
+
+#include "bench/error.hpp"
+
+namespace mlbench::net {
+namespace {
+
+TEST(Collectives, BusFactorsMatchTheMethodsTable) {
+  for (int n : {1, 2, 3, 8, 64}) {
+    double d = n;
+    EXPECT_DOUBLE_EQ(bus_factor(Collective::all_reduce, n), 2 * (d - 1) / d) << n;
+    EXPECT_DOUBLE_EQ(bus_factor(Collective::reduce_scatter, n), (d - 1) / d) << n;
+    EXPECT_DOUBLE_EQ(bus_factor(Collective::all_gather, n), (d - 1) / d) << n;
+    EXPECT_DOUBLE_EQ(bus_factor(Collective::alltoall, n), (d - 1) / d) << n;
+    EXPECT_DOUBLE_EQ(bus_factor(Collective::broadcast, n), 1.0) << n;
+    EXPECT_DOUBLE_EQ(bus_factor(Collective::reduce, n), 1.0) << n;
+    EXPECT_DOUBLE_EQ(bus_factor(Collective::sendrecv, n), 1.0) << n;
+  }
+  EXPECT_DOUBLE_EQ(bus_factor(Collective::all_reduce, 8), 1.75);
+}
+
+TEST(Collectives, EveryCollectiveAndTypeHasAName) {
+  EXPECT_EQ(collectives().size(), 7u);
+  for (const auto& c : collectives()) {
+    EXPECT_EQ(collective_from_name(c.name), c.id);
+    EXPECT_EQ(&spec(c.id), &c);
+  }
+  for (const auto& t : data_types()) EXPECT_EQ(data_type_from_name(t.name), t.id);
+  EXPECT_EQ(spec(DataType::float32).size, 4u);
+  EXPECT_EQ(spec(DataType::bf16).size, 2u);
+  EXPECT_EQ(spec(DataType::half).size, 2u);
+  EXPECT_EQ(spec(DataType::int8).size, 1u);
+}
+
+TEST(Collectives, UnknownNamesAreUsageErrorsListingTheChoices) {
+  try {
+    collective_from_name("allreduce");
+    FAIL() << "no throw";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("all_reduce"), std::string::npos);
+  }
+  EXPECT_THROW(data_type_from_name("fp64"), UsageError);
+}
+
+TEST(Collectives, CallSizesFollowNcclTests) {
+  constexpr std::uint64_t kMiB = 1 << 20;
+  auto ar = call_size(Collective::all_reduce, kMiB, 4, 8);
+  EXPECT_EQ(ar.count, kMiB / 4);
+  EXPECT_EQ(ar.bytes, kMiB);
+  EXPECT_EQ(ar.send_bytes, kMiB);
+  EXPECT_EQ(ar.recv_bytes, kMiB);
+
+  // S is the whole gathered array: count per rank = S / typesize / n.
+  auto ag = call_size(Collective::all_gather, kMiB, 4, 8);
+  EXPECT_EQ(ag.count, kMiB / 4 / 8);
+  EXPECT_EQ(ag.bytes, kMiB);
+  EXPECT_EQ(ag.send_bytes, kMiB / 8);
+  EXPECT_EQ(ag.recv_bytes, kMiB);
+
+  auto rs = call_size(Collective::reduce_scatter, kMiB, 2, 8);
+  EXPECT_EQ(rs.count, kMiB / 2 / 8);
+  EXPECT_EQ(rs.send_bytes, kMiB);
+  EXPECT_EQ(rs.recv_bytes, kMiB / 8);
+
+  auto a2a = call_size(Collective::alltoall, kMiB, 1, 4);
+  EXPECT_EQ(a2a.count, kMiB / 4);
+  EXPECT_EQ(a2a.send_bytes, kMiB);
+  EXPECT_EQ(a2a.recv_bytes, kMiB);
+
+  // Rounded down to whole elements per rank.
+  auto odd = call_size(Collective::all_gather, 100, 4, 8);
+  EXPECT_EQ(odd.count, 3u);
+  EXPECT_EQ(odd.bytes, 96u);
+  EXPECT_EQ(call_size(Collective::all_gather, 8, 4, 8).count, 0u);
+  EXPECT_EQ(call_size(Collective::sendrecv, 10, 4, 8).bytes, 8u);
+}
+
+TEST(Collectives, DefaultSweepIsEightBytesToEightGiBByTwo) {
+  auto s = sweep_sizes(8, std::uint64_t{8} << 30, 2);
+  ASSERT_EQ(s.size(), 31u);
+  EXPECT_EQ(s.front(), 8u);
+  EXPECT_EQ(s.back(), std::uint64_t{8} << 30);
+  for (std::size_t i = 1; i < s.size(); ++i) EXPECT_EQ(s[i], 2 * s[i - 1]);
+}
+
+TEST(Collectives, SweepEndsAtMaxAndDeduplicates) {
+  constexpr std::uint64_t kMiB = 1 << 20;
+  EXPECT_EQ(sweep_sizes(kMiB, 1024 * kMiB, 8),
+            (std::vector<std::uint64_t>{kMiB, 8 * kMiB, 64 * kMiB, 512 * kMiB, 1024 * kMiB}));
+  EXPECT_EQ(sweep_sizes(1, 3, 1.1), (std::vector<std::uint64_t>{1, 2, 3}));
+  EXPECT_EQ(sweep_sizes(64, 64, 2), (std::vector<std::uint64_t>{64}));
+}
+
+TEST(Collectives, BadSweepsAreUsageErrors) {
+  EXPECT_THROW(sweep_sizes(1024, 8, 2), UsageError);
+  EXPECT_THROW(sweep_sizes(8, 1024, 1), UsageError);
+  EXPECT_THROW(sweep_sizes(8, 1024, 0.5), UsageError);
+  EXPECT_THROW(sweep_sizes(0, 1024, 2), UsageError);
+}
+
+TEST(Collectives, SummaryAveragesRanksAndNamesTheSlowest) {
+  std::vector<double> t{1e-3, 3e-3, 2e-3};
+  auto s = summarize(Collective::all_reduce, 6000000, 3, t);
+  EXPECT_DOUBLE_EQ(s.mean_s, 2e-3);
+  EXPECT_DOUBLE_EQ(s.slowest_s, 3e-3);
+  EXPECT_EQ(s.slowest_rank, 1);
+  EXPECT_DOUBLE_EQ(s.algbw, 6000000 / 2e-3);
+  EXPECT_DOUBLE_EQ(s.busbw, s.algbw * 4.0 / 3.0);
+  EXPECT_THROW(summarize(Collective::all_reduce, 8, 1, {}), Error);
+  std::vector<double> zero{0.0};
+  EXPECT_THROW(summarize(Collective::broadcast, 8, 1, zero), Error);
+}
+
+}  // namespace
+}  // namespace mlbench::net
