@@ -4,7 +4,7 @@
 # private prefix; cuBLAS/cuDNN/NCCL from the toolkit or Python wheel folders nvidia/*/), runs `ctest -L gpu`,
 # `mlbench run --profile quick` and the default gpu.gemm and gpu.hbm suites, writes reports and logs into
 # OUTDIR and prints a table of headline figures last. Without a GPU it builds, says so and exits 0.
-# Usage: [MLBENCH_DEBS=DIR] [MLBENCH_WHEELS=site-packages] scripts/gpu-validate.sh OUTDIR
+# Usage: [MLBENCH_DEBS=DIR] [MLBENCH_WHEELS=site-packages] [MLBENCH_BUILD=build-dir] scripts/gpu-validate.sh OUTDIR
 set -uo pipefail
 out=${1:?usage: scripts/gpu-validate.sh OUTDIR}
 mkdir -p "$out"
@@ -32,7 +32,10 @@ if [[ -n "${prefix:-}" ]]; then
 fi
 
 log "configuring (extra prefixes: ${extra:-none})"
-cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DMLBENCH_EXTRA_PREFIXES="$extra" \
+# A reused build folder (MLBENCH_BUILD) keeps its build type; a fresh one is a Release build.
+build_type=()
+[[ -f "$build/CMakeCache.txt" ]] || build_type=(-DCMAKE_BUILD_TYPE=Release)
+cmake -S "$src" -B "$build" "${build_type[@]}" -DMLBENCH_EXTRA_PREFIXES="$extra" \
   >"$out/configure.log" 2>&1 || { log "configure failed, see $out/configure.log"; tail -20 "$out/configure.log"; exit 1; }
 grep -E "^--   (CUDA|CUDNN|NCCL|URING):" "$out/configure.log" | tee -a "$out/validate.log"
 log "building"

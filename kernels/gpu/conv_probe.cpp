@@ -324,7 +324,10 @@ class ConvProbe : public Probe {
       }
       out.push_back(std::move(r));
     }
-    bool all_ok = std::all_of(out.begin(), out.end(), [](const Result& r) { return r.status == Status::ok; });
+    // The stem's input needs no gradient, so the estimate does without its bwd-data.
+    bool all_ok = std::all_of(out.begin(), out.end(), [&](const Result& r) {
+      return r.status == Status::ok || (l.name == "conv1" && r.params.value("direction", "") == "bwd_data");
+    });
     auto& list = times_[key];
     std::erase_if(list, [&](const ConvLayerTimes& t) { return t.layer == l.name; });
     if (all_ok) list.push_back(times);
