@@ -23,6 +23,7 @@ constexpr std::size_t kPageAlign = 4096 / sizeof(double);
 constexpr double kMaxMemoryShare = 0.5;
 // The ETA assumes this bandwidth; measure() honours the real deadline whatever it is.
 constexpr double kAssumedBandwidth = 10e9;
+constexpr double kFirstTouchRate = 1e9;  // B/s per thread
 
 const std::vector<std::string>& allowed_keys() {
   static const std::vector<std::string> keys{"threads", "size", "kernels", "numa", "stores", "isa"};
@@ -44,12 +45,11 @@ std::vector<std::string> split_names(const Json& v) {
     add(v.get<std::string>());
   } else if (v.is_array()) {
     for (const auto& e : v) {
-      if (!e.is_string()) throw UsageError("host.membw: kernels must be names (copy, scale, add, triad)");
+      if (!e.is_string()) throw UsageError("kernels must be names (copy, scale, add, triad)");
       add(e.get<std::string>());
     }
   } else {
-    throw UsageError(
-        "host.membw: kernels must be a list or a comma-separated string of copy, scale, add, triad");
+    throw UsageError("kernels must be a list or a comma-separated string of copy, scale, add, triad");
   }
   return out;
 }
@@ -90,7 +90,7 @@ class MembwProbe final : public Probe {
     auto opts = parse_membw_options(ctx.options);
     auto allowed = process_cpus();
     auto cpus = place_threads(ctx.host, allowed, opts.threads.value_or(0));
-    if (cpus.empty()) throw Error("host.membw: no CPU in this process's affinity mask");
+    if (cpus.empty()) throw Error("no CPU in this process's affinity mask");
 
     std::vector<std::string> warnings;
     auto llc = llc_size(ctx.host);
@@ -102,7 +102,7 @@ class MembwProbe final : public Probe {
       array_bytes = *opts.size_bytes / 3;
       if (available && 3.0 * static_cast<double>(array_bytes) > 0.9 * *available) {
         throw UsageError(
-            fmt::format("host.membw: --size {} does not fit in the {} of memory available; use a "
+            fmt::format("--size {} does not fit in the {} of memory available; use a "
                         "smaller --size",
                         format_bytes(static_cast<double>(*opts.size_bytes)), format_bytes(*available)));
       }
@@ -127,9 +127,8 @@ class MembwProbe final : public Probe {
     }
     std::uint64_t elements = array_bytes / sizeof(double);
     if (elements < kPageAlign * cpus.size()) {
-      throw UsageError(fmt::format("host.membw: --size {} is too small for {} threads; use at least {}",
-                                   3 * array_bytes, cpus.size(),
-                                   3 * kPageAlign * sizeof(double) * cpus.size()));
+      throw UsageError(fmt::format("--size {} is too small for {} threads; use at least {}", 3 * array_bytes,
+                                   cpus.size(), 3 * kPageAlign * sizeof(double) * cpus.size()));
     }
     Isa isa = opts.isa.value_or(best_isa());
     bool non_temporal = opts.stores == Stores::non_temporal ||
@@ -143,9 +142,11 @@ class MembwProbe final : public Probe {
       bytes_per_pass += static_cast<double>(kernel_spec(k).bytes_per_element) * static_cast<double>(elements);
     }
     double passes = policy.warmup_iters + policy.min_samples;
-    double estimate = 3.0 * static_cast<double>(array_bytes) / kAssumedBandwidth * 2.0 +
-                      std::max(policy.min_time_s * static_cast<double>(opts.kernels.size()),
-                               passes * bytes_per_pass / kAssumedBandwidth);
+    // First touch faults in and zeroes every page (page-fault bound, ~1 GB/s per thread), then the passes.
+    double first_touch_s =
+        3.0 * static_cast<double>(array_bytes) / (kFirstTouchRate * static_cast<double>(cpus.size()));
+    double estimate = first_touch_s + std::max(policy.min_time_s * static_cast<double>(opts.kernels.size()),
+                                               passes * bytes_per_pass / kAssumedBandwidth);
 
     Case c;
     c.label = fmt::format("{} threads, 3 x {}", cpus.size(), format_bytes(static_cast<double>(array_bytes)));
@@ -294,12 +295,12 @@ MembwOptions parse_membw_options(const Json& options) {
     for (const auto& s : kKernels) o.kernels.push_back(s.kernel);
     return o;
   }
-  if (!options.is_object()) throw UsageError("host.membw: options must be a mapping");
+  if (!options.is_object()) throw UsageError("options must be a mapping");
   for (const auto& [key, _] : options.items()) {
     const auto& keys = allowed_keys();
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
       throw UsageError(
-          fmt::format("host.membw: unknown option '{}' (allowed: threads, size, kernels, numa, "
+          fmt::format("unknown option '{}' (allowed: threads, size, kernels, numa, "
                       "stores, isa)",
                       key));
     }
@@ -307,7 +308,7 @@ MembwOptions parse_membw_options(const Json& options) {
   if (options.contains("threads")) {
     const auto& t = options["threads"];
     if (!t.is_number_integer() || t.get<long long>() < 1 || t.get<long long>() > 4096) {
-      throw UsageError("host.membw: threads must be an integer from 1 to 4096");
+      throw UsageError("threads must be an integer from 1 to 4096");
     }
     o.threads = t.get<int>();
   }
@@ -319,9 +320,9 @@ MembwOptions parse_membw_options(const Json& options) {
     } else if (s.is_number_integer() && s.get<long long>() > 0) {
       bytes = s.get<std::uint64_t>();
     } else {
-      throw UsageError("host.membw: size must be a positive byte count such as 6G");
+      throw UsageError("size must be a positive byte count such as 6G");
     }
-    if (bytes == 0) throw UsageError("host.membw: size must be a positive byte count such as 6G");
+    if (bytes == 0) throw UsageError("size must be a positive byte count such as 6G");
     o.size_bytes = bytes;
   }
   std::vector<bool> wanted(kKernels.size(), !options.contains("kernels"));
@@ -329,7 +330,7 @@ MembwOptions parse_membw_options(const Json& options) {
     for (const auto& name : split_names(options["kernels"])) {
       auto k = kernel_from_name(name);
       if (!k) {
-        throw UsageError(fmt::format("host.membw: unknown kernel '{}' (use copy, scale, add, triad)", name));
+        throw UsageError(fmt::format("unknown kernel '{}' (use copy, scale, add, triad)", name));
       }
       wanted[static_cast<std::size_t>(*k)] = true;  // Kernel's values index kKernels
     }
@@ -337,9 +338,9 @@ MembwOptions parse_membw_options(const Json& options) {
   for (std::size_t i = 0; i < kKernels.size(); ++i) {
     if (wanted[i]) o.kernels.push_back(kKernels[i].kernel);
   }
-  if (o.kernels.empty()) throw UsageError("host.membw: no kernel selected (use copy, scale, add, triad)");
+  if (o.kernels.empty()) throw UsageError("no kernel selected (use copy, scale, add, triad)");
   if (options.contains("numa")) {
-    if (!options["numa"].is_boolean()) throw UsageError("host.membw: numa must be true or false");
+    if (!options["numa"].is_boolean()) throw UsageError("numa must be true or false");
     o.numa = options["numa"].get<bool>();
   }
   if (options.contains("stores")) {
@@ -351,7 +352,7 @@ MembwOptions parse_membw_options(const Json& options) {
     } else if (s == "regular") {
       o.stores = Stores::regular;
     } else {
-      throw UsageError("host.membw: stores must be auto, nt or regular");
+      throw UsageError("stores must be auto, nt or regular");
     }
   }
   if (options.contains("isa")) {
@@ -361,9 +362,9 @@ MembwOptions parse_membw_options(const Json& options) {
       for (Isa i : {Isa::avx512, Isa::avx2, Isa::sse2, Isa::scalar}) {
         if (to_string(i) == s) isa = i;
       }
-      if (!isa) throw UsageError("host.membw: isa must be auto, avx512, avx2, sse2 or scalar");
+      if (!isa) throw UsageError("isa must be auto, avx512, avx2, sse2 or scalar");
       if (!isa_supported(*isa)) {
-        throw UsageError(fmt::format("host.membw: this CPU cannot run isa {}; use auto", s));
+        throw UsageError(fmt::format("this CPU cannot run isa {}; use auto", s));
       }
       o.isa = isa;
     }

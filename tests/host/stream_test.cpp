@@ -60,7 +60,7 @@ TEST(StreamChunks, CoverEverythingOnAlignedBoundaries) {
 TEST(StreamSizes, DefaultIsFourTimesTheCachesAndAtLeast64MiB) {
   EXPECT_EQ(default_array_bytes(0), 64ULL << 20);
   EXPECT_EQ(default_array_bytes(100ULL << 20), 400ULL << 20);
-  EXPECT_EQ(default_array_bytes(220200960), 840ULL << 20);  // 4 × 210 MiB
+  EXPECT_EQ(default_array_bytes(220200960), 840ULL << 20);           // 4 × 210 MiB
   EXPECT_EQ(default_array_bytes((100ULL << 20) + 1), 402ULL << 20);  // rounded up to 2 MiB
 }
 
