@@ -144,13 +144,15 @@ std::string nccl_version_string() {
 
 Watchdog::Watchdog() : thread_([this] { loop(); }) {}
 
-Watchdog::~Watchdog() {
+Watchdog::~Watchdog() { stop(); }
+
+void Watchdog::stop() {
   {
     std::lock_guard lock(mu_);
     stop_ = true;
   }
   cv_.notify_all();
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
 }
 
 void Watchdog::watch(std::vector<ncclComm_t> comms) {
@@ -172,43 +174,50 @@ void Watchdog::disarm() {
   armed_ = false;
 }
 
-bool Watchdog::tripped() const {
+void Watchdog::throw_message() const {
   std::lock_guard lock(mu_);
-  return !message_.empty();
-}
-
-void Watchdog::check() const {
-  std::lock_guard lock(mu_);
-  if (!message_.empty()) throw Error(message_);
+  throw Error(message_);
 }
 
 void Watchdog::loop() {
-  std::unique_lock lock(mu_);
-  while (!stop_) {
-    cv_.wait_for(lock, std::chrono::milliseconds(10));
-    if (stop_ || !message_.empty() || comms_.empty()) continue;
-    for (ncclComm_t c : comms_) {
-      ncclResult_t async = ncclSuccess;
-      ncclResult_t st = ncclCommGetAsyncError(c, &async);
-      if (st != ncclSuccess) async = st;
-      if (async != ncclSuccess && async != ncclInProgress) {
-        message_ = fmt::format("NCCL reported an error during {}: {} ({}); aborted the communicator",
-                               armed_ ? what_ : std::string("idle time"), ncclGetErrorString(async),
-                               ncclGetLastError(c));
-        break;
+  while (true) {
+    std::string message;
+    std::vector<ncclComm_t> comms;
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait_for(lock, std::chrono::milliseconds(10));
+      if (stop_) return;
+      if (tripped_ || comms_.empty()) continue;
+      // ncclCommGetAsyncError is meant to be polled from another thread while the owner uses the comm.
+      for (ncclComm_t c : comms_) {
+        ncclResult_t async = ncclSuccess;
+        ncclResult_t st = ncclCommGetAsyncError(c, &async);
+        if (st != ncclSuccess) async = st;
+        if (async != ncclSuccess && async != ncclInProgress) {
+          message = fmt::format("NCCL reported an error during {}: {} ({}); aborted the communicator",
+                                armed_ ? what_ : std::string("idle time"), ncclGetErrorString(async),
+                                ncclGetLastError(c));
+          break;
+        }
       }
-    }
-    if (message_.empty() && armed_ && Clock::now() > deadline_) {
-      message_ = fmt::format(
-          "{} did not complete within --timeout {} s; aborted the NCCL communicator (a peer rank died or "
-          "hung, "
-          "or a link broke)",
-          what_, timeout_s_);
-    }
-    if (!message_.empty()) {
-      for (ncclComm_t c : comms_) ncclCommAbort(c);
+      if (message.empty() && armed_ && Clock::now() > deadline_) {
+        message = fmt::format(
+            "{} did not complete within --timeout {} s; aborted the NCCL communicator (a peer rank died or "
+            "hung, "
+            "or a link broke)",
+            what_, timeout_s_);
+      }
+      if (message.empty()) continue;
+      comms = std::move(comms_);
       comms_.clear();
     }
+    {
+      std::lock_guard use(use_mu_);
+      for (ncclComm_t c : comms) ncclCommAbort(c);
+    }
+    std::lock_guard lock(mu_);
+    message_ = std::move(message);
+    tripped_.store(true, std::memory_order_release);
   }
 }
 
@@ -246,8 +255,8 @@ NcclSession::NcclSession(SessionSetup setup) : setup_(std::move(setup)) {
 }
 
 NcclSession::~NcclSession() {
+  watchdog_.stop();
   if (watchdog_.tripped()) return;  // the watchdog aborted (and freed) the communicators
-  watchdog_.watch({});
   for (auto& l : locals_) {
     if (l.comm == nullptr) continue;
     ncclCommFinalize(l.comm);
@@ -272,9 +281,12 @@ void NcclSession::wait_comms(const std::string& what) {
   watchdog_.arm(fmt::format("{} on {}", what, ranks_text()), setup_.timeout_s);
   for (auto& l : locals_) {
     while (true) {
-      watchdog_.check();
       ncclResult_t async = ncclSuccess;
-      MLBENCH_NCCL_CHECK(ncclCommGetAsyncError(l.comm, &async));
+      {
+        auto hold = watchdog_.hold();
+        watchdog_.check();
+        MLBENCH_NCCL_CHECK(ncclCommGetAsyncError(l.comm, &async));
+      }
       if (async == ncclSuccess) break;
       if (async != ncclInProgress) {
         throw Error(fmt::format("{} on {} failed: {} ({})", what, ranks_text(), ncclGetErrorString(async),
@@ -316,6 +328,8 @@ void NcclSession::enqueue(Collective op, DataType dtype, const CallSize& size, b
   const std::size_t ts = spec(dtype).size;
   const auto type = nccl_type(dtype);
   const std::size_t c = size.count;
+  auto hold = watchdog_.hold();
+  watchdog_.check();
   MLBENCH_NCCL_CHECK(ncclGroupStart());
   for (auto& l : locals_) {
     char* sendp = l.send.get();
@@ -357,6 +371,7 @@ void NcclSession::enqueue(Collective op, DataType dtype, const CallSize& size, b
     }
   }
   ncclResult_t end = ncclGroupEnd();
+  hold.unlock();
   MLBENCH_NCCL_CHECK(end);
   if (end == ncclInProgress) wait_comms(fmt::format("enqueueing {}", spec(op).name));
 }
@@ -411,6 +426,8 @@ Measurement NcclSession::run(Collective op, DataType dtype, const CallSize& size
     MLBENCH_NET_CUDA_CHECK(cudaSetDevice(l.device));
     MLBENCH_NET_CUDA_CHECK(cudaMemcpy(times + l.rank, &seconds, sizeof seconds, cudaMemcpyHostToDevice));
   }
+  auto hold = watchdog_.hold();
+  watchdog_.check();
   MLBENCH_NCCL_CHECK(ncclGroupStart());
   for (auto& l : locals_) {
     auto* counters = l.scratch.get();
@@ -419,6 +436,7 @@ Measurement NcclSession::run(Collective op, DataType dtype, const CallSize& size
     MLBENCH_NCCL_CHECK(ncclAllGather(times + l.rank, times, 1, ncclFloat64, l.comm, l.stream.get()));
   }
   ncclResult_t end = ncclGroupEnd();
+  hold.unlock();
   MLBENCH_NCCL_CHECK(end);
   if (end == ncclInProgress) wait_comms("exchanging the timings of " + what);
   wait_streams("exchanging the timings of " + what);

@@ -13,6 +13,8 @@
 // checked on the device (network/nccl_kernels.hpp), its wrong-element count summed over ranks.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -51,6 +53,9 @@ std::string device_bus_id(int device);
 std::string make_unique_id();
 std::string nccl_version_string();
 
+// Polls the communicators every 10 ms from its own thread and aborts them all on an asynchronous error or
+// when an armed wait passes its deadline. Every other use of the communicators happens under hold(), which
+// the abort also takes, so no NCCL call races with ncclCommAbort.
 class Watchdog {
  public:
   Watchdog();
@@ -62,21 +67,30 @@ class Watchdog {
   // Starts a bounded wait: if it is not disarmed within timeout_s, the communicators are aborted.
   void arm(std::string what, double timeout_s);
   void disarm();
+  // Ends the polling thread (before the communicators are finalised).
+  void stop();
   // Throws the watchdog's message when it has aborted the communicators.
-  void check() const;
-  bool tripped() const;
+  void check() const {
+    if (tripped_.load(std::memory_order_acquire)) throw_message();
+  }
+  bool tripped() const { return tripped_.load(std::memory_order_acquire); }
+  // Held while calling NCCL on the watched communicators; check() after taking it.
+  std::unique_lock<std::mutex> hold() { return std::unique_lock(use_mu_); }
 
  private:
   void loop();
+  [[noreturn]] void throw_message() const;
 
-  mutable std::mutex mu_;
+  mutable std::mutex mu_;  // guards the fields below
+  std::mutex use_mu_;      // guards the communicators against a concurrent abort
   std::condition_variable cv_;
   std::vector<ncclComm_t> comms_;
   std::string what_;
   std::chrono::steady_clock::time_point deadline_{};
   double timeout_s_ = 0;
   bool armed_ = false, stop_ = false;
-  std::string message_;  // set when tripped
+  std::string message_;
+  std::atomic<bool> tripped_{false};
   std::thread thread_;
 };
 
