@@ -39,6 +39,8 @@ Json one_device(int i, int runtime, int driver, Nvml* nvml, const SysReader& sys
   MLBENCH_CHECK_CUDA(cudaDeviceGetPCIBusId(bus, sizeof bus, i));
   std::string bus_id = bus;
   for (auto& ch : bus_id) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  // sysfs names devices with a 4-digit PCI domain; NVML-style ids carry 8.
+  if (auto colon = bus_id.find(':'); colon == 8) bus_id = bus_id.substr(4);
   g["pci_bus_id"] = bus_id;
   std::filesystem::path dev = std::filesystem::path("/sys/bus/pci/devices") / bus_id;
   if (auto node = sys.read_int(dev / "numa_node")) g["numa_node"] = *node;
