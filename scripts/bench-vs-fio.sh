@@ -47,7 +47,7 @@ cleanup() { [[ -n "$file" ]] && rm -f "$file"; rm -rf "$work"; }
 trap cleanup EXIT INT TERM
 
 # One file for both tools, created and filled with random data by mlbench (--keep leaves it).
-"$mlbench" storage --target "$dir" --size "$size" --number-ios 1 --keep --json > "$work/create.json"
+"$mlbench" storage --target "$dir" --size "$size" --runtime 1 --keep --json > "$work/create.json"
 file=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["info"]["kept_files"][0])' \
   "$work/create.json")
 

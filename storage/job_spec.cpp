@@ -189,7 +189,6 @@ json to_json(const JobSpec& s) {
          {"iodepth", s.iodepth},
          {"jobs", s.jobs},
          {"offset", s.offset},
-         {"runtime", s.runtime_s},
          {"ramp", s.ramp_s},
          {"direct", s.direct},
          {"engine", to_string(s.engine)},
@@ -199,6 +198,7 @@ json to_json(const JobSpec& s) {
          {"keep", s.keep},
          {"allow_destructive", s.allow_destructive}};
   if (s.rw == RwMode::randrw) j["rwmix_read"] = s.rwmix_read;
+  if (s.runtime_s > 0) j["runtime"] = s.runtime_s;
   if (s.size > 0) j["size"] = s.size;
   if (s.io_size > 0) j["io_size"] = s.io_size;
   if (s.number_ios > 0) j["number_ios"] = s.number_ios;

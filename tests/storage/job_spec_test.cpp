@@ -10,8 +10,7 @@ namespace {
 using nlohmann::json;
 
 TEST(JobSpec, ParsesFioStyleSizesAndTimes) {
-  auto s = parse_job_spec(json{{"target", {"/tmp"}},
-                               {"rw", "randrw"},
+  auto s = parse_job_spec(json{{"rw", "randrw"},
                                {"rwmix_read", "70"},
                                {"bs", "128k"},
                                {"iodepth", "32"},
