@@ -1,0 +1,132 @@
+// `mlbench size`: a workload plus measured reports -> the procurement sizing sheet (sizing/planner.hpp).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "bench/cli/commands.hpp"
+#include "bench/error.hpp"
+#include "bench/paths.hpp"
+#include "reports/report.hpp"
+#include "sizing/catalog.hpp"
+#include "sizing/planner.hpp"
+#include "sizing/sheet.hpp"
+
+namespace mlbench::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct SizeFlags {
+  std::string workload;
+  std::vector<std::string> reports;
+  std::string hardware;
+  double headroom = sizing::kDefaultHeadroom;
+  int nodes = 0;
+  std::string prices;
+  std::string format = "table";
+  std::string output;
+};
+
+// A sibling temp file renamed over `path` once complete, so a failed write leaves nothing behind.
+fs::path temp_sibling(const fs::path& path) {
+  std::random_device rd;
+  return path.parent_path() /
+         fmt::format(".{}.tmp{:08x}{}", path.filename().string(), rd(), path.extension().string());
+}
+
+void commit(const fs::path& tmp, const fs::path& path) {
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw Error(fmt::format("cannot write {}: {}", path.string(), ec.message()));
+  }
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+  auto tmp = temp_sibling(path);
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << text;
+    out.close();
+    if (!out) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw Error(fmt::format("cannot write {}", path.string()));
+    }
+  }
+  commit(tmp, path);
+}
+
+int run_size(const SizeFlags& f) {
+  auto format = sizing::sheet_format_from_string(f.format);
+  if (format == sizing::SheetFormat::xlsx && f.output.empty())
+    throw UsageError("--format xlsx writes a binary workbook: give -o FILE.xlsx");
+  if (format == sizing::SheetFormat::xlsx && !sizing::xlsx_supported())
+    throw UsageError("this mlbench was built without libxlsxwriter: use --format csv, md, json or html");
+  if (!f.output.empty()) check_writable(f.output);
+
+  sizing::PlanRequest req;
+  req.workload = sizing::load_workload(f.workload);
+  for (const auto& r : f.reports) req.reports.push_back(load_report(r));
+  req.hardware = f.hardware;
+  req.headroom = f.headroom;
+  if (f.nodes != 0) req.nodes = f.nodes;
+  if (!f.prices.empty()) req.prices = sizing::load_prices(f.prices);
+  auto catalog = sizing::load_hardware_catalog(config_dir() / "hardware");
+  auto sheet = sizing::plan(req, catalog);
+
+  for (const auto& w : sheet.warnings) std::cerr << "mlbench: warning: " << w << "\n";
+  if (format == sizing::SheetFormat::xlsx) {
+    auto tmp = temp_sibling(f.output);
+    try {
+      sizing::write_sheet_xlsx(sheet, tmp);
+    } catch (...) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw;
+    }
+    commit(tmp, f.output);
+    return 0;
+  }
+  auto text = sizing::render_sheet(sheet, format);
+  if (f.output.empty()) {
+    std::cout << text;
+  } else {
+    write_text(f.output, text);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_size_command(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand(
+      "size",
+      "Size nodes, storage, fabric, power and cost for a workload from measured reports (sizing sheet)");
+  auto flags = std::make_shared<SizeFlags>();
+  cmd->add_option("--workload", flags->workload, "Workload YAML (configs/workloads/*.yaml)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--report", flags->reports, "Measured report JSON to calibrate from (repeatable)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option(
+      "--hardware", flags->hardware,
+      "Node template of configs/hardware/nodes.yaml (default: the measured node, else the workload's)");
+  cmd->add_option("--headroom", flags->headroom, "Headroom per resource, 0-0.5 (0.2-0.3 recommended)")
+      ->capture_default_str();
+  cmd->add_option("--nodes", flags->nodes,
+                  "Forward planning: predict for this many nodes instead of a deadline");
+  cmd->add_option("--prices", flags->prices, "Prices YAML overriding the shipped example prices")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--format", flags->format, "table, md, csv, json, html or xlsx")->capture_default_str();
+  cmd->add_option("-o,--output", flags->output,
+                  "Write the sheet to this file (atomically) instead of stdout");
+  cmd->callback([&action, flags] { action = [flags] { return run_size(*flags); }; });
+}
+
+}  // namespace mlbench::cli

@@ -1,0 +1,238 @@
+#include "sizing/calibration.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "bench/units.hpp"
+
+namespace mlbench::sizing {
+namespace {
+
+bool usable(const Result& r, std::string_view probe) { return r.probe == probe && r.status == Status::ok; }
+
+double param_number(const Result& r, const char* key) {
+  if (!r.params.contains(key)) return 0;
+  const auto& v = r.params[key];
+  return v.is_number() ? v.get<double>() : 0;
+}
+
+std::string param_text(const Result& r, const char* key) {
+  return r.params.contains(key) && r.params[key].is_string() ? r.params[key].get<std::string>() : "";
+}
+
+double shape_distance(const GemmShape& a, const GemmShape& b) {
+  double d = 0;
+  for (int i = 0; i < 3; ++i) d += std::abs(std::log(a[i] / b[i]));
+  return d;
+}
+
+struct GemmPoint {
+  GemmShape shape;
+  double efficiency;
+};
+
+Figure assumed(double v, std::string basis) { return {v, Source::assumed, std::move(basis)}; }
+
+// A measured efficiency on `measured_gpu` becomes measured (same GPU) or transferred (another GPU) for
+// `target`.
+Figure from_measurement(double eff, const std::string& measured_gpu, const GpuSpec& target,
+                        std::string what) {
+  if (measured_gpu == target.name) return {eff, Source::measured, std::move(what)};
+  return {eff, Source::transferred,
+          fmt::format("{} on {}, applied to the {} datasheet", what, measured_gpu, target.name)};
+}
+
+}  // namespace
+
+std::string_view to_string(Source s) {
+  switch (s) {
+    case Source::measured:
+      return "measured";
+    case Source::transferred:
+      return "transferred";
+    case Source::assumed:
+      return "assumed";
+  }
+  return "assumed";
+}
+
+double DefaultEfficiencies::gemm(std::string_view precision) {
+  if (precision == "fp8" || precision == "int8") return 0.71;
+  return 0.80;
+}
+
+const GpuSpec* report_gpu(const Report& r, const HardwareCatalog& catalog) {
+  if (!r.host.contains("gpus") || !r.host["gpus"].is_array() || r.host["gpus"].empty()) return nullptr;
+  const auto& g = r.host["gpus"][0];
+  return match_gpu(catalog.gpus, g.value("name", ""), g.value("compute_capability", ""));
+}
+
+Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog& catalog,
+                      const CalibrationInput& in) {
+  const GpuSpec& target = *in.target;
+  Calibration c;
+  c.gemm =
+      assumed(DefaultEfficiencies::gemm(in.precision),
+              fmt::format("METHODS default {} GEMM efficiency (published best-shape results)", in.precision));
+  c.hbm = assumed(DefaultEfficiencies::kHbm, "METHODS default: good kernels reach ~90 % of datasheet HBM");
+  c.nvlink = assumed(DefaultEfficiencies::kNvlink, "METHODS: 8xH200 ring all_reduce busbw 366 of 450 GB/s");
+  c.network = assumed(DefaultEfficiencies::kNetwork, "assumed inter-node busbw / NIC line rate");
+  c.conv = assumed(DefaultEfficiencies::kConvModel, "MLPerf ResNet-50 ~2,700 img/s per A100 = 21 % of peak");
+  c.storage_read = assumed(0, fmt::format("drive datasheet x {:.2f}", DefaultEfficiencies::kDrive));
+  c.storage_write = c.storage_read;
+  c.host_mem = assumed(DefaultEfficiencies::kHostMem, "assumed STREAM triad share of theoretical");
+
+  for (const auto& report : reports) {
+    const GpuSpec* gpu = report_gpu(report, catalog);
+    std::string gpu_name = gpu ? gpu->name : "";
+    if (gpu && c.measured_gpu.empty()) c.measured_gpu = gpu_name;
+    if (gpu && gpu->name != target.name) {
+      c.warnings.push_back(fmt::format(
+          "report measured on {} but sizing {}: its GPU efficiencies are transferred to the {} datasheet",
+          gpu->name, target.name, target.name));
+    }
+
+    // GEMM: the efficiency of the measured shape nearest each workload GEMM, at the workload precision first.
+    std::vector<GemmPoint> same, other;
+    std::string other_prec;
+    for (const auto& r : report.results) {
+      if (!usable(r, "gpu.gemm")) continue;
+      const Metric* tf = r.metric("tflops");
+      if (!tf) continue;
+      std::string dtype = param_text(r, "dtype");
+      double eff = 0;
+      if (gpu && gpu->peak_for(dtype)) {
+        eff = tf->value / *gpu->peak_for(dtype);
+      } else if (const Metric* pct = r.metric("pct_of_peak")) {
+        eff = pct->value / 100;
+      }
+      if (eff <= 0 || eff > 1.05) continue;
+      GemmShape shape{param_number(r, "m"), param_number(r, "n"), param_number(r, "k")};
+      if (shape[0] <= 0 || shape[1] <= 0 || shape[2] <= 0) continue;
+      if (dtype == in.precision) {
+        same.push_back({shape, eff});
+      } else if (dtype == "bf16" || dtype == "fp16") {
+        other.push_back({shape, eff});
+        other_prec = dtype;
+      }
+    }
+    auto& points = same.empty() ? other : same;
+    if (!points.empty()) {
+      double eff = 0;
+      std::string how;
+      if (in.shapes.empty()) {
+        for (const auto& p : points) eff = std::max(eff, p.efficiency);
+        how = "best measured shape";
+      } else {
+        double weight = 0;
+        for (const auto& s : in.shapes) {
+          const GemmPoint* best = &points.front();
+          for (const auto& p : points)
+            if (shape_distance(p.shape, s) < shape_distance(best->shape, s)) best = &p;
+          double w = s[0] * s[1] * s[2];
+          eff += w * best->efficiency;
+          weight += w;
+        }
+        eff /= weight;
+        how = "measured shapes nearest the workload's GEMMs";
+      }
+      std::string what = fmt::format("gpu.gemm {} {:.1f} % of peak ({})",
+                                     same.empty() ? other_prec : in.precision, eff * 100, how);
+      c.gemm = from_measurement(eff, gpu_name.empty() ? "an unknown GPU" : gpu_name, target, what);
+      if (same.empty()) {
+        c.gemm.source = Source::transferred;
+        c.gemm.basis += fmt::format(", {} efficiency used for {}", other_prec, in.precision);
+      }
+    }
+
+    // HBM: the best STREAM-family kernel against its GPU's datasheet bandwidth.
+    if (gpu) {
+      double best = 0;
+      std::string kernel;
+      for (const auto& r : report.results) {
+        if (!usable(r, "gpu.hbm")) continue;
+        if (const Metric* bw = r.metric("bandwidth"); bw && bw->value > best) {
+          best = bw->value;
+          kernel = param_text(r, "kernel");
+        }
+      }
+      if (best > 0 && best <= 1.05 * gpu->memory_bandwidth) {
+        c.hbm = from_measurement(
+            best / gpu->memory_bandwidth, gpu_name, target,
+            fmt::format("gpu.hbm {} {:.0f} GB/s = {:.1f} % of {:.0f} GB/s", kernel, best / 1e9,
+                        100 * best / gpu->memory_bandwidth, gpu->memory_bandwidth / 1e9));
+      }
+    }
+
+    // NCCL all_reduce at its largest message: in-node (ranks within one node) or across nodes.
+    double intra = 0, inter = 0, intra_bytes = 0, inter_bytes = 0;
+    int gpus_in_node = report.host.contains("gpus") ? static_cast<int>(report.host["gpus"].size()) : 0;
+    for (const auto& r : report.results) {
+      if (!usable(r, "net.nccl") || param_text(r, "op") != "all_reduce") continue;
+      const Metric* busbw = r.metric("busbw");
+      if (!busbw) continue;
+      double bytes = param_number(r, "bytes");
+      bool multi_node = !report.cluster.is_null() && param_number(r, "ranks") > std::max(gpus_in_node, 1);
+      double& bw = multi_node ? inter : intra;
+      double& at = multi_node ? inter_bytes : intra_bytes;
+      if (bytes > at || (bytes == at && busbw->value > bw)) {
+        bw = busbw->value;
+        at = bytes;
+      }
+    }
+    if (gpu && intra > 0) {
+      c.nvlink =
+          from_measurement(std::min(1.0, intra / gpu->link_bandwidth), gpu_name, target,
+                           fmt::format("net.nccl all_reduce busbw {:.0f} GB/s at {} of {:.0f} GB/s link",
+                                       intra / 1e9, format_bytes(intra_bytes), gpu->link_bandwidth / 1e9));
+      if (intra > gpu->link_bandwidth)
+        c.warnings.push_back(
+            "measured all_reduce busbw exceeds the link rate (NVLS/SHARP): capped at the link");
+    }
+    if (inter > 0) {
+      double line = 0;
+      for (const auto& nic : report.host.value("nics", nlohmann::json::array())) {
+        if (nic.contains("infiniband")) line += nic["infiniband"].value("rate_gbps", 0.0) * 1e9 / 8;
+      }
+      if (line > 0)
+        c.network = {std::min(1.0, inter / line), Source::measured,
+                     fmt::format("multi-node all_reduce busbw {:.1f} GB/s of {:.1f} GB/s NIC line rate",
+                                 inter / 1e9, line / 1e9)};
+    }
+
+    // Storage and host memory describe the node measured; they only apply when that node is the one sized.
+    double read = 0, write = 0, host_bw = 0;
+    for (const auto& r : report.results) {
+      if (usable(r, "storage.io")) {
+        const Metric* bw = r.metric("bandwidth");
+        std::string rw = param_text(r, "rw");
+        if (bw && rw == "read") read = std::max(read, bw->value);
+        if (bw && rw == "write") write = std::max(write, bw->value);
+      }
+      if (usable(r, "host.membw"))
+        if (const Metric* bw = r.metric("bandwidth")) host_bw = std::max(host_bw, bw->value);
+    }
+    if (in.node_is_measured) {
+      if (read > 0)
+        c.storage_read = {read, Source::measured, fmt::format("storage.io read {:.2f} GB/s", read / 1e9)};
+      if (write > 0)
+        c.storage_write = {write, Source::measured, fmt::format("storage.io write {:.2f} GB/s", write / 1e9)};
+      double theory =
+          report.host.contains("memory") ? report.host["memory"].value("theoretical_bandwidth", 0.0) : 0;
+      if (host_bw > 0 && theory > 0)
+        c.host_mem = {
+            host_bw / theory, Source::measured,
+            fmt::format("host.membw {:.0f} GB/s of {:.0f} GB/s theoretical", host_bw / 1e9, theory / 1e9)};
+    } else if (read > 0 || write > 0 || host_bw > 0) {
+      c.warnings.push_back(
+          "storage/host memory measured on another node: not used, the sized node's datasheet "
+          "figures are assumed");
+    }
+  }
+  return c;
+}
+
+}  // namespace mlbench::sizing

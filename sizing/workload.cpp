@@ -1,0 +1,210 @@
+#include "sizing/workload.hpp"
+
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "bench/error.hpp"
+#include "bench/yaml_json.hpp"
+
+namespace mlbench::sizing {
+namespace {
+
+using Json = nlohmann::json;
+
+// Typed reads of one workload mapping; every error names the file and key.
+class Fields {
+ public:
+  Fields(const Json& j, std::string where) : j_(j), where_(std::move(where)) {}
+  void only(const std::set<std::string>& allowed) const {
+    for (const auto& [k, _] : j_.items())
+      if (!allowed.contains(k))
+        throw UsageError(
+            fmt::format("{}: unknown key '{}' (allowed: {})", where_, k, fmt::join(allowed, ", ")));
+  }
+  bool has(const char* key) const { return j_.contains(key) && !j_[key].is_null(); }
+  double positive(const char* key) const {
+    if (!has(key)) throw UsageError(fmt::format("{}: '{}' is required", where_, key));
+    if (!j_[key].is_number() || !(j_[key].get<double>() > 0))
+      throw UsageError(
+          fmt::format("{}: '{}' must be a positive number, got {}", where_, key, j_[key].dump()));
+    return j_[key].get<double>();
+  }
+  double positive_or(const char* key, double fallback) const { return has(key) ? positive(key) : fallback; }
+  int whole(const char* key) const {
+    double v = positive(key);
+    if (v != std::floor(v)) throw UsageError(fmt::format("{}: '{}' must be a whole number", where_, key));
+    return static_cast<int>(v);
+  }
+  int whole_or(const char* key, int fallback) const { return has(key) ? whole(key) : fallback; }
+  std::string text_or(const char* key, const std::string& fallback) const {
+    if (!has(key)) return fallback;
+    if (!j_[key].is_string()) throw UsageError(fmt::format("{}: '{}' must be a string", where_, key));
+    return j_[key].get<std::string>();
+  }
+  const Json& at(const char* key) const { return j_.at(key); }
+  const std::string& where() const { return where_; }
+
+ private:
+  const Json& j_;
+  std::string where_;
+};
+
+std::string precision_field(const Fields& f, const char* key, const std::string& fallback) {
+  auto p = f.text_or(key, fallback);
+  bytes_per_element(p);
+  return p;
+}
+
+TransformerModel parse_model(const Fields& top) {
+  if (!top.has("model") || !top.at("model").is_object())
+    throw UsageError(fmt::format("{}: 'model' must be a mapping (architecture or params)", top.where()));
+  Fields f(top.at("model"), top.where() + ": model");
+  f.only({"params", "active_params", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab",
+          "gated_ffn"});
+  TransformerModel m;
+  m.vocab = f.whole_or("vocab", 32000);
+  m.gated_ffn = !f.has("gated_ffn") || f.at("gated_ffn").get<bool>();
+  if (f.has("layers") || f.has("hidden")) {
+    m.layers = f.whole("layers");
+    m.hidden = f.whole("hidden");
+    m.heads = f.whole("heads");
+    m.kv_heads = f.whole_or("kv_heads", m.heads);
+    m.ffn_hidden = f.whole_or("ffn_hidden", 4 * m.hidden);
+    if (m.hidden % m.heads != 0 || m.heads % m.kv_heads != 0)
+      throw UsageError(fmt::format("{}: hidden must divide by heads and heads by kv_heads", f.where()));
+    // Embedding and output matrices (untied), norms are negligible.
+    m.params = m.layers * m.layer_matrix_params() + 2.0 * m.vocab * m.hidden;
+    if (f.has("params")) m.params = f.positive("params");
+  } else {
+    m.params = f.positive("params");
+    m.derived_shape = true;
+    // N ~ 12 L h^2 with h = 128 L (Llama-class aspect ratio), h rounded to a multiple of 128.
+    double h = std::cbrt(m.params * 128 / 12);
+    m.hidden = std::max(128, static_cast<int>(std::lround(h / 128)) * 128);
+    m.layers = std::max(1, static_cast<int>(std::lround(m.params / (12.0 * m.hidden * m.hidden))));
+    m.heads = m.hidden / 128;
+    m.kv_heads = m.heads;
+    m.ffn_hidden = 4 * m.hidden;
+    m.gated_ffn = false;
+  }
+  m.active_params = f.positive_or("active_params", m.params);
+  if (m.active_params > m.params)
+    throw UsageError(fmt::format("{}: active_params exceeds params", f.where()));
+  return m;
+}
+
+Checkpointing parse_checkpoint(const Fields& top) {
+  Checkpointing c;
+  if (!top.has("checkpoint")) return c;
+  Fields f(top.at("checkpoint"), top.where() + ": checkpoint");
+  f.only({"interval_h", "retention", "allowed_stall_s"});
+  c.interval_s = f.positive_or("interval_h", 1) * 3600;
+  c.retention = f.whole_or("retention", 5);
+  c.allowed_stall_s = f.positive_or("allowed_stall_s", 60);
+  return c;
+}
+
+}  // namespace
+
+double TransformerModel::layer_matrix_params() const {
+  double kv = 2.0 * hidden * kv_heads * head_dim();
+  double attn = 2.0 * hidden * hidden + kv;
+  double ffn = (gated_ffn ? 3.0 : 2.0) * hidden * ffn_hidden;
+  return attn + ffn;
+}
+
+double bytes_per_element(const std::string& precision) {
+  if (precision == "fp32" || precision == "tf32") return 4;
+  if (precision == "bf16" || precision == "fp16") return 2;
+  if (precision == "fp8" || precision == "int8") return 1;
+  throw UsageError(
+      fmt::format("unknown precision '{}' (use fp32, tf32, bf16, fp16, fp8 or int8)", precision));
+}
+
+Workload load_workload(const std::filesystem::path& path) {
+  auto doc = load_yaml_file(path);
+  if (!doc.is_object()) throw UsageError(fmt::format("{}: expected a mapping with 'kind'", path.string()));
+  Fields f(doc, path.string());
+  Workload w;
+  w.source = path.string();
+  w.kind = f.text_or("kind", "");
+  w.name = f.text_or("name", path.stem().string());
+  w.hardware = f.text_or("hardware", "");
+  const std::set<std::string> common = {"kind",          "name",           "hardware",
+                                        "deadline_days", "deadline_hours", "nodes"};
+  auto with = [&](std::set<std::string> extra) {
+    extra.insert(common.begin(), common.end());
+    return extra;
+  };
+  if (f.has("deadline_days")) w.deadline_s = f.positive("deadline_days") * 86400;
+  if (f.has("deadline_hours")) w.deadline_s = f.positive("deadline_hours") * 3600;
+  if (f.has("nodes")) w.nodes = f.whole("nodes");
+
+  if (w.kind == "llm-training") {
+    f.only(with({"model", "tokens", "seq_len", "global_batch_tokens", "micro_batch", "precision", "optimizer",
+                 "checkpoint", "dataset_bytes"}));
+    LlmTraining t;
+    t.model = parse_model(f);
+    t.tokens = f.positive("tokens");
+    t.seq_len = f.whole("seq_len");
+    t.global_batch_tokens = f.positive_or("global_batch_tokens", 4194304);
+    t.micro_batch = f.whole_or("micro_batch", 1);
+    t.precision = precision_field(f, "precision", "bf16");
+    t.optimizer = f.text_or("optimizer", "adam");
+    if (t.optimizer != "adam" && t.optimizer != "adam-fp32-grads")
+      throw UsageError(fmt::format("{}: optimizer must be 'adam' or 'adam-fp32-grads'", path.string()));
+    t.checkpoint = parse_checkpoint(f);
+    t.dataset_bytes = f.positive_or("dataset_bytes", t.tokens * 4);
+    if (t.global_batch_tokens < t.seq_len)
+      throw UsageError(fmt::format("{}: global_batch_tokens is smaller than one sequence", path.string()));
+    w.spec = t;
+  } else if (w.kind == "cv-training") {
+    f.only(with({"params", "dataset_images", "dataset_bytes", "epochs", "flops_per_image", "precision",
+                 "checkpoint"}));
+    CvTraining c;
+    c.params = f.positive("params");
+    c.dataset_images = f.positive("dataset_images");
+    c.dataset_bytes = f.positive("dataset_bytes");
+    c.epochs = f.positive("epochs");
+    c.flops_per_image = f.positive("flops_per_image");
+    c.precision = precision_field(f, "precision", "bf16");
+    c.checkpoint = parse_checkpoint(f);
+    w.spec = c;
+  } else if (w.kind == "llm-inference") {
+    f.only(with({"model", "precision", "kv_precision", "request_rate", "concurrent_users", "input_tokens",
+                 "output_tokens", "ttft_s", "tpot_s", "offline"}));
+    LlmInference s;
+    s.model = parse_model(f);
+    s.precision = precision_field(f, "precision", "fp8");
+    s.kv_precision = precision_field(f, "kv_precision", s.precision);
+    s.input_tokens = f.positive("input_tokens");
+    s.output_tokens = f.positive("output_tokens");
+    s.ttft_s = f.positive_or("ttft_s", 0);
+    s.tpot_s = f.positive_or("tpot_s", 0);
+    s.offline = f.has("offline") && f.at("offline").get<bool>();
+    if (f.has("request_rate")) {
+      s.request_rate = f.positive("request_rate");
+    } else if (f.has("concurrent_users")) {
+      // Each user waits for a whole answer before asking again.
+      double per_request_s = s.ttft_s + s.output_tokens * (s.tpot_s > 0 ? s.tpot_s : 0.05);
+      s.request_rate = f.positive("concurrent_users") / per_request_s;
+    } else if (!s.offline && !w.nodes) {
+      throw UsageError(fmt::format(
+          "{}: give 'request_rate', 'concurrent_users', or 'nodes' with 'offline: true'", path.string()));
+    }
+    w.spec = s;
+  } else {
+    throw UsageError(fmt::format("{}: 'kind' must be llm-training, cv-training or llm-inference (got '{}')",
+                                 path.string(), w.kind));
+  }
+  bool training = w.kind != "llm-inference";
+  if (training && !w.deadline_s && !w.nodes)
+    throw UsageError(fmt::format(
+        "{}: give 'deadline_days' (find the node count) or 'nodes' (predict the time)", path.string()));
+  return w;
+}
+
+}  // namespace mlbench::sizing

@@ -1,0 +1,77 @@
+// Workload descriptions (configs/workloads/*.yaml): what must be trained or served, and by when.
+//
+// kind: llm-training | cv-training | llm-inference. A transformer is given by its architecture (layers,
+// hidden, heads, kv_heads, ffn_hidden, vocab) or by a parameter count alone, in which case the architecture
+// is derived with the usual aspect ratio (hidden = 128 x layers, N = 12 L h^2) and the sheet says so. Unknown
+// keys, missing fields and non-positive quantities are refused with a UsageError naming the file and key.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace mlbench::sizing {
+
+struct TransformerModel {
+  int layers = 0, hidden = 0, heads = 0, kv_heads = 0, ffn_hidden = 0, vocab = 0;
+  bool gated_ffn = true;       // SwiGLU: three FFN matrices instead of two
+  double params = 0;           // total parameters (embeddings included)
+  double active_params = 0;    // per token (MoE); equals params for dense models
+  bool derived_shape = false;  // architecture derived from the parameter count
+
+  int head_dim() const { return hidden / heads; }
+  // Parameters in one layer's matrices (attention QKV+O, FFN), the ones that run as GEMMs.
+  double layer_matrix_params() const;
+};
+
+struct Checkpointing {
+  double interval_s = 3600;
+  int retention = 5;
+  double allowed_stall_s = 60;
+};
+
+struct LlmTraining {
+  TransformerModel model;
+  double tokens = 0;
+  int seq_len = 0;
+  double global_batch_tokens = 4194304;
+  int micro_batch = 1;
+  std::string precision = "bf16";
+  std::string optimizer = "adam";  // adam (16 B/param) or adam-fp32-grads (18 B/param)
+  Checkpointing checkpoint;
+  double dataset_bytes = 0;  // 0: tokens x 4 B (token ids as stored, with headroom for metadata)
+};
+
+struct CvTraining {
+  double params = 0;
+  double dataset_images = 0, dataset_bytes = 0;
+  double epochs = 0;
+  double flops_per_image = 0;  // forward FLOPs; training = 3x
+  std::string precision = "bf16";
+  Checkpointing checkpoint;
+};
+
+struct LlmInference {
+  TransformerModel model;
+  std::string precision = "fp8";
+  std::string kv_precision = "fp8";
+  double request_rate = 0;  // requests/s (or derived from concurrent users)
+  double input_tokens = 0, output_tokens = 0;
+  double ttft_s = 0, tpot_s = 0;  // 0: no target
+  bool offline = false;           // maximise throughput, no latency targets
+};
+
+struct Workload {
+  std::string name, kind, hardware, source;
+  std::optional<double> deadline_s;
+  std::optional<int> nodes;  // forward planning with a fixed node count
+  std::variant<LlmTraining, CvTraining, LlmInference> spec;
+};
+
+Workload load_workload(const std::filesystem::path& path);
+// Bytes per element of a precision name (fp32 4, tf32 4, bf16/fp16 2, fp8/int8 1); UsageError otherwise.
+double bytes_per_element(const std::string& precision);
+
+}  // namespace mlbench::sizing

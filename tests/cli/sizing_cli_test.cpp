@@ -1,0 +1,96 @@
+// `mlbench size` end to end: formats, written files, exit codes and one-line errors.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_util.hpp"
+
+namespace mlbench::test {
+namespace {
+
+std::string workload(const char* name) {
+  return (std::filesystem::path(MLBENCH_SOURCE_DIR) / "configs" / "workloads" / name).string();
+}
+std::string fixture(const char* name) {
+  return (std::filesystem::path(MLBENCH_TEST_DATA_DIR) / "sizing" / name).string();
+}
+
+TEST(SizeCli, TableOnStdoutWithEverySection) {
+  auto r = run_cli({"size", "--workload", workload("default.yaml")});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  for (const char* s : {"Compute", "Memory", "Storage", "Network", "Power", "Host", "Cost", "Assumptions"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s;
+}
+
+TEST(SizeCli, ReportWithoutGpuSizesTheDefaultTemplateAndSaysSo) {
+  auto r = run_cli({"size", "--workload", workload("default.yaml"), "--report", fixture("report-cpu-only.json"),
+                    "--format", "json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_NE(j["hardware"].get<std::string>().find("no GPU"), std::string::npos);
+  EXPECT_NE(r.err.find("warning"), std::string::npos);
+}
+
+TEST(SizeCli, WritesEachFormatToAFile) {
+  TempDir dir;
+  for (const char* f : {"md", "csv", "json", "html", "xlsx"}) {
+    auto out = dir.path() / (std::string("sheet.") + f);
+    auto r = run_cli({"size", "--workload", workload("llm-70b-serving.yaml"), "--format", f, "-o", out.string()});
+    if (std::string(f) == "xlsx" && r.rc == 2 && r.err.find("without libxlsxwriter") != std::string::npos) continue;
+    ASSERT_EQ(r.rc, 0) << f << ": " << r.err;
+    EXPECT_GT(std::filesystem::file_size(out), 100u) << f;
+  }
+  int leftovers = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    leftovers += e.path().filename().string().find(".tmp") != std::string::npos;
+  EXPECT_EQ(leftovers, 0);
+}
+
+TEST(SizeCli, BadInputIsOneLineAndExitTwo) {
+  TempDir dir;
+  auto zero = dir.path() / "zero.yaml";
+  std::ofstream(zero) << "kind: llm-training\nmodel: {params: 7e9}\ntokens: 0\nseq_len: 4096\ndeadline_days: 9\n";
+  struct Case {
+    std::vector<std::string> args;
+    const char* says;
+  };
+  std::vector<Case> cases = {
+      {{"--workload", workload("default.yaml"), "--hardware", "8xH100"}, "closest: '8xH100-SXM'"},
+      {{"--workload", zero.string()}, "'tokens' must be a positive number"},
+      {{"--workload", workload("default.yaml"), "--headroom", "0.7"}, "out of range"},
+      {{"--workload", workload("llm-405b-pretraining.yaml"), "--nodes", "1"}, "fits no layout"},
+      {{"--workload", workload("default.yaml"), "--format", "pdf"}, "unknown --format"},
+  };
+  for (auto& c : cases) {
+    auto out = dir.path() / "never.md";
+    c.args.insert(c.args.begin(), "size");
+    c.args.push_back("-o");
+    c.args.push_back(out.string());
+    auto r = run_cli(c.args);
+    EXPECT_EQ(r.rc, 2) << c.says << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
+}
+
+TEST(SizeCli, HeadroomOutsideTheRecommendedBandWarns) {
+  auto r = run_cli({"size", "--workload", workload("default.yaml"), "--headroom", "0.4", "--format", "csv"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("outside the recommended"), std::string::npos);
+  EXPECT_NE(r.out.find("+40 %"), std::string::npos);
+}
+
+TEST(SizeCli, ReportOfAnotherGpuIsATransferWarning) {
+  auto r = run_cli({"size", "--workload", workload("llm-7b-pretraining.yaml"), "--report",
+                    fixture("report-a100-8gpu.json"), "--hardware", "8xH100-SXM", "--format", "md"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("transferred"), std::string::npos);
+  EXPECT_NE(r.out.find("| transferred |"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mlbench::test

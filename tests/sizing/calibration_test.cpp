@@ -1,0 +1,55 @@
+#include <gtest/gtest.h>
+
+#include "sizing/calibration.hpp"
+#include "tests/sizing/test_util.hpp"
+
+namespace mlbench::sizing::test {
+namespace {
+
+Calibration calibrate_on(const char* gpu, const std::vector<Report>& reports, bool same_node) {
+  const auto& c = shipped_catalog();
+  CalibrationInput in{&c.gpu(gpu), "bf16", {{4096, 11008, 4096}}, same_node};
+  return calibrate(reports, c, in);
+}
+
+TEST(Calibration, NoReportMeansMethodsDefaults) {
+  auto cal = calibrate_on("H100-SXM", {}, false);
+  EXPECT_EQ(cal.gemm.source, Source::assumed);
+  EXPECT_DOUBLE_EQ(cal.gemm.value, 0.80);
+  EXPECT_DOUBLE_EQ(cal.hbm.value, DefaultEfficiencies::kHbm);
+}
+
+TEST(Calibration, SameGpuIsMeasuredAtTheNearestShape) {
+  auto r = load_report(data_dir() / "report-a100-8gpu.json");
+  auto cal = calibrate_on("A100-SXM4-80GB", {r}, true);
+  EXPECT_EQ(cal.gemm.source, Source::measured);
+  // Nearest measured shape to 4096x11008x4096 is the 250 TFLOPS one; the incorrect 500 TFLOPS result is
+  // ignored.
+  EXPECT_NEAR(cal.gemm.value, 250e12 / 312e12, 1e-9);
+  EXPECT_NEAR(cal.hbm.value, 1.78e12 / 2.039e12, 1e-9);
+  EXPECT_NEAR(cal.nvlink.value, 232e9 / 300e9, 1e-9);
+  EXPECT_EQ(cal.storage_read.source, Source::measured);
+  EXPECT_DOUBLE_EQ(cal.storage_read.value, 24.5e9);
+  EXPECT_TRUE(cal.warnings.empty());
+}
+
+TEST(Calibration, OtherGpuIsTransferredWithAWarning) {
+  auto r = load_report(data_dir() / "report-a100-8gpu.json");
+  auto cal = calibrate_on("H100-SXM", {r}, false);
+  EXPECT_EQ(cal.gemm.source, Source::transferred);
+  EXPECT_NEAR(cal.gemm.value, 250e12 / 312e12, 1e-9);
+  EXPECT_NE(cal.gemm.basis.find("A100-SXM4-80GB"), std::string::npos);
+  EXPECT_EQ(cal.storage_read.source, Source::assumed);
+  ASSERT_FALSE(cal.warnings.empty());
+  EXPECT_NE(cal.warnings.front().find("transferred"), std::string::npos);
+}
+
+TEST(Calibration, ReportWithoutGpuLeavesGpuFiguresAssumed) {
+  auto r = load_report(data_dir() / "report-cpu-only.json");
+  auto cal = calibrate_on("H100-SXM", {r}, false);
+  EXPECT_EQ(cal.gemm.source, Source::assumed);
+  EXPECT_EQ(cal.hbm.source, Source::assumed);
+}
+
+}  // namespace
+}  // namespace mlbench::sizing::test

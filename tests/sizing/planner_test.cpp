@@ -1,0 +1,121 @@
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "bench/error.hpp"
+#include "tests/sizing/test_util.hpp"
+
+namespace mlbench::sizing::test {
+namespace {
+
+std::string expect_usage_error(const PlanRequest& req) {
+  try {
+    plan(req, shipped_catalog());
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no UsageError";
+  return "";
+}
+
+PlanRequest request(const std::filesystem::path& workload) {
+  PlanRequest r;
+  r.workload = load_workload(workload);
+  return r;
+}
+
+const SheetLine* find_line(const Sheet& s, const std::string& item) {
+  for (const auto& l : s.lines)
+    if (l.item == item) return &l;
+  return nullptr;
+}
+
+TEST(Planner, HeadroomRange) {
+  EXPECT_EQ(check_headroom(0.25), "");
+  EXPECT_NE(check_headroom(0.1), "");
+  EXPECT_NE(check_headroom(0.45), "");
+  EXPECT_THROW(check_headroom(0.6), UsageError);
+  EXPECT_THROW(check_headroom(-0.1), UsageError);
+}
+
+TEST(Planner, InverseFindsTheSmallestNodeCountMeetingTheDeadline) {
+  auto req = request(source_dir() / "configs" / "workloads" / "llm-7b-pretraining.yaml");
+  auto s = plan(req, shipped_catalog());
+  int nodes = s.figures.at("nodes").get<int>();
+  double deadline = *req.workload.deadline_s;
+  EXPECT_LE(s.figures.at("time_s").get<double>() * 1.25, deadline);
+  req.nodes = nodes - 1;
+  auto fewer = plan(req, shipped_catalog());
+  EXPECT_GT(fewer.figures.at("time_s").get<double>() * 1.25, deadline);
+  EXPECT_NE(fewer.mode.find("NOT met"), std::string::npos);
+}
+
+TEST(Planner, EveryLineShowsItsHeadroomAndSource) {
+  auto s =
+      plan(request(source_dir() / "configs" / "workloads" / "llm-70b-pretraining.yaml"), shipped_catalog());
+  for (const auto& l : s.lines) {
+    EXPECT_FALSE(l.headroom.empty()) << l.item;
+    EXPECT_FALSE(l.source.empty()) << l.item;
+  }
+  EXPECT_NE(find_line(s, "Shared write bandwidth")->headroom.find("+25 %"), std::string::npos);
+  EXPECT_NE(find_line(s, "HBM per GPU (modelled)")->headroom.find("(1 - 0.25)"), std::string::npos);
+  EXPECT_NE(find_line(s, "Capital"), nullptr);
+}
+
+TEST(Planner, ReportOfAnotherGpuIsUsedOnlyWithAStatedTransfer) {
+  auto req = request(source_dir() / "configs" / "workloads" / "llm-7b-pretraining.yaml");
+  req.reports.push_back(load_report(data_dir() / "report-a100-8gpu.json"));
+  req.hardware = "8xH100-SXM";
+  auto s = plan(req, shipped_catalog());
+  EXPECT_EQ(s.figures.at("gemm_source").get<std::string>(), "transferred");
+  bool warned = false;
+  for (const auto& w : s.warnings) warned |= w.find("transferred") != std::string::npos;
+  EXPECT_TRUE(warned);
+}
+
+TEST(Planner, MeasuredNodeIsSizedWhenNoHardwareIsGiven) {
+  auto req = request(source_dir() / "configs" / "workloads" / "llm-7b-pretraining.yaml");
+  req.reports.push_back(load_report(data_dir() / "report-a100-8gpu.json"));
+  auto s = plan(req, shipped_catalog());
+  EXPECT_NE(s.hardware.find("8xA100-80GB-SXM"), std::string::npos) << s.hardware;
+  EXPECT_EQ(s.figures.at("gemm_source").get<std::string>(), "measured");
+}
+
+TEST(Planner, NodeWithoutGpuFallsBackToTheDefaultTemplate) {
+  auto req = request(source_dir() / "configs" / "workloads" / "default.yaml");
+  req.reports.push_back(load_report(data_dir() / "report-cpu-only.json"));
+  auto s = plan(req, shipped_catalog());
+  EXPECT_NE(s.hardware.find("no GPU"), std::string::npos) << s.hardware;
+  EXPECT_EQ(s.figures.at("gemm_source").get<std::string>(), "assumed");
+}
+
+TEST(Planner, ModelThatFitsNoLayoutIsExplainedWithItsMemory) {
+  auto req = request(source_dir() / "configs" / "workloads" / "llm-405b-pretraining.yaml");
+  req.nodes = 1;
+  auto msg = expect_usage_error(req);
+  EXPECT_NE(msg.find("fits no layout"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("optimizer"), std::string::npos) << msg;
+  auto serve = request(source_dir() / "configs" / "workloads" / "llm-70b-serving.yaml");
+  serve.hardware = "8xL4-inference";
+  msg = expect_usage_error(serve);
+  EXPECT_NE(msg.find("fits no layout"), std::string::npos) << msg;
+}
+
+TEST(Planner, UnknownHardwareSuggestsTheClosest) {
+  auto req = request(source_dir() / "configs" / "workloads" / "default.yaml");
+  req.hardware = "8xH200";
+  EXPECT_NE(expect_usage_error(req).find("8xH200-SXM"), std::string::npos);
+}
+
+TEST(Planner, ServingFleetScalesWithTheRequestRate) {
+  auto req = request(source_dir() / "configs" / "workloads" / "llm-70b-serving.yaml");
+  auto s = plan(req, shipped_catalog());
+  auto& serve = std::get<LlmInference>(req.workload.spec);
+  serve.request_rate *= 4;
+  auto big = plan(req, shipped_catalog());
+  EXPECT_GT(big.figures.at("nodes").get<int>(), s.figures.at("nodes").get<int>());
+  EXPECT_LE(s.figures.at("tpot_s").get<double>(), 0.05 * 0.75 + 1e-12);
+}
+
+}  // namespace
+}  // namespace mlbench::sizing::test

@@ -1,0 +1,90 @@
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "tests/sizing/test_util.hpp"
+
+namespace mlbench::sizing::test {
+namespace {
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Golden Markdown sheets of the shipped examples (default assumptions, no report). Regenerate after an
+// intended model change with MLBENCH_UPDATE_GOLDEN=1 and review the diff.
+class Golden : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(Golden, ShippedExampleMatchesItsGoldenSheet) {
+  auto sheet = plan_file(source_dir() / "configs" / "workloads" / (std::string(GetParam()) + ".yaml"));
+  sheet.workload = sheet.workload.substr(0, sheet.workload.find(", /"));  // the absolute path varies
+  auto md = render_sheet(sheet, SheetFormat::md);
+  auto golden = data_dir() / "golden" / (std::string(GetParam()) + ".md");
+  if (std::getenv("MLBENCH_UPDATE_GOLDEN")) {
+    std::filesystem::create_directories(golden.parent_path());
+    std::ofstream(golden, std::ios::binary) << md;
+  }
+  EXPECT_EQ(md, slurp(golden)) << "regenerate with MLBENCH_UPDATE_GOLDEN=1 if the change is intended";
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, Golden,
+                         ::testing::Values("default", "llm-7b-pretraining", "llm-70b-pretraining",
+                                           "llm-405b-pretraining", "resnet50-imagenet", "llm-70b-serving"));
+
+Sheet sample() { return plan_file(source_dir() / "configs" / "workloads" / "default.yaml"); }
+
+TEST(SheetWriters, CsvHasEightColumnsPerLine) {
+  auto s = sample();
+  std::istringstream in(render_sheet(s, SheetFormat::csv));
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "section,item,quantity,unit,specification,driven_by,headroom,source");
+  int rows = 0;
+  while (std::getline(in, line)) ++rows;
+  EXPECT_EQ(rows, static_cast<int>(s.lines.size() + s.totals.size() + s.assumptions.size()));
+}
+
+TEST(SheetWriters, JsonRoundTripsTheLines) {
+  auto s = sample();
+  auto j = nlohmann::json::parse(render_sheet(s, SheetFormat::json));
+  ASSERT_EQ(j["lines"].size(), s.lines.size());
+  EXPECT_EQ(j["lines"][0]["item"], s.lines[0].item);
+  EXPECT_DOUBLE_EQ(j["figures"]["nodes"].get<double>(), s.figures["nodes"].get<double>());
+}
+
+TEST(SheetWriters, HtmlEscapesAndTabulates) {
+  auto s = sample();
+  s.lines[0].spec = "<b>&";
+  auto html = render_sheet(s, SheetFormat::html);
+  EXPECT_NE(html.find("&lt;b&gt;&amp;"), std::string::npos);
+  EXPECT_NE(html.find("<table>"), std::string::npos);
+}
+
+TEST(SheetWriters, XlsxHasBillOfMaterialsAndAssumptionsSheets) {
+  if (!xlsx_supported()) GTEST_SKIP() << "built without libxlsxwriter";
+  auto path = std::filesystem::temp_directory_path() / "mlbench_sizing_test.xlsx";
+  write_sheet_xlsx(sample(), path);
+  auto bytes = slurp(path);
+  std::filesystem::remove(path);
+  ASSERT_GT(bytes.size(), 1000u);
+  EXPECT_EQ(bytes.substr(0, 2), "PK");  // a zip container
+  // Zip entry names are stored uncompressed: both worksheets and the workbook are present.
+  EXPECT_NE(bytes.find("xl/worksheets/sheet1.xml"), std::string::npos);
+  EXPECT_NE(bytes.find("xl/worksheets/sheet2.xml"), std::string::npos);
+  EXPECT_NE(bytes.find("xl/workbook.xml"), std::string::npos);
+}
+
+TEST(SheetWriters, QuantitiesPrintReadably) {
+  EXPECT_EQ(format_quantity(64), "64");
+  EXPECT_EQ(format_quantity(12.345), "12.3");
+  EXPECT_EQ(format_quantity(0.5234), "0.523");
+  EXPECT_EQ(format_quantity(250.6), "251");
+}
+
+}  // namespace
+}  // namespace mlbench::sizing::test

@@ -1,0 +1,72 @@
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "bench/error.hpp"
+#include "tests/sizing/test_util.hpp"
+
+namespace mlbench::sizing::test {
+namespace {
+
+std::filesystem::path write_temp(const std::string& name, const std::string& text) {
+  auto p = std::filesystem::temp_directory_path() / ("mlbench_sizing_" + name + ".yaml");
+  std::ofstream(p) << text;
+  return p;
+}
+
+TEST(Workload, ArchitectureGivesTheParameterCount) {
+  auto w = load_workload(data_dir() / "llama2-70b-a100.yaml");
+  const auto& t = std::get<LlmTraining>(w.spec);
+  // Llama-2-70B: 68.98e9 parameters.
+  EXPECT_NEAR(t.model.params, 68.98e9, 0.05e9);
+  EXPECT_EQ(t.model.head_dim(), 128);
+  EXPECT_EQ(*w.nodes, 64);
+}
+
+TEST(Workload, EveryShippedExampleLoads) {
+  for (const auto& e : std::filesystem::directory_iterator(source_dir() / "configs" / "workloads")) {
+    SCOPED_TRACE(e.path().string());
+    auto w = load_workload(e.path());
+    EXPECT_FALSE(w.name.empty());
+  }
+}
+
+TEST(Workload, ParameterCountAloneDerivesAShape) {
+  auto p = write_temp("params",
+                      "kind: llm-training\nmodel: {params: 7.0e9}\ntokens: 1e12\nseq_len: 4096\n"
+                      "deadline_days: 30\n");
+  auto w = load_workload(p);
+  const auto& m = std::get<LlmTraining>(w.spec).model;
+  EXPECT_TRUE(m.derived_shape);
+  EXPECT_EQ(m.hidden % 128, 0);
+  EXPECT_NEAR(12.0 * m.layers * m.hidden * m.hidden / 7.0e9, 1.0, 0.25);
+}
+
+TEST(Workload, ZeroOrNegativeTokensAreRefused) {
+  for (const char* tokens : {"0", "-5e9"}) {
+    auto p = write_temp("tokens", std::string("kind: llm-training\nmodel: {params: 7e9}\ntokens: ") + tokens +
+                                      "\nseq_len: 4096\ndeadline_days: 30\n");
+    try {
+      load_workload(p);
+      FAIL() << "accepted tokens " << tokens;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("'tokens' must be a positive number"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+TEST(Workload, UnknownKeyAndKindAreRefused) {
+  EXPECT_THROW(load_workload(write_temp("key",
+                                        "kind: llm-training\nmodel: {params: 7e9}\ntokens: 1e9\n"
+                                        "seq_len: 1024\ndeadline_days: 3\ntokenz: 5\n")),
+               UsageError);
+  EXPECT_THROW(load_workload(write_temp("kind", "kind: rl-training\n")), UsageError);
+  EXPECT_THROW(load_workload(write_temp("deadline",
+                                        "kind: llm-training\nmodel: {params: 7e9}\ntokens: 1e9\n"
+                                        "seq_len: 1024\n")),
+               UsageError);
+}
+
+}  // namespace
+}  // namespace mlbench::sizing::test
