@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   mlbench::cli::add_gpu_commands(app, action);
   mlbench::cli::add_hostmem_command(app, action);
   mlbench::cli::add_nccl_command(app, action);
+  mlbench::cli::add_size_command(app, action);
 
   mlbench::cli::set_argv(argc, argv);
   try {
