@@ -180,8 +180,9 @@ SheetFormat sheet_format_from_string(std::string_view name) {
 }
 
 std::string format_quantity(double v) {
-  if (v == std::round(v) && std::abs(v) < 1e15) return fmt::format("{:.0f}", v);
   double a = std::abs(v);
+  if (a >= 1e7) return fmt::format("{:.3g}", v);
+  if (v == std::round(v)) return fmt::format("{:.0f}", v);
   if (a >= 100) return fmt::format("{:.0f}", v);
   if (a >= 10) return fmt::format("{:.1f}", v);
   if (a >= 1) return fmt::format("{:.2f}", v);

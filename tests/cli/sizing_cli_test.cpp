@@ -26,8 +26,8 @@ TEST(SizeCli, TableOnStdoutWithEverySection) {
 }
 
 TEST(SizeCli, ReportWithoutGpuSizesTheDefaultTemplateAndSaysSo) {
-  auto r = run_cli({"size", "--workload", workload("default.yaml"), "--report", fixture("report-cpu-only.json"),
-                    "--format", "json"});
+  auto r = run_cli({"size", "--workload", workload("default.yaml"), "--report",
+                    fixture("report-cpu-only.json"), "--format", "json"});
   ASSERT_EQ(r.rc, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_NE(j["hardware"].get<std::string>().find("no GPU"), std::string::npos);
@@ -38,8 +38,10 @@ TEST(SizeCli, WritesEachFormatToAFile) {
   TempDir dir;
   for (const char* f : {"md", "csv", "json", "html", "xlsx"}) {
     auto out = dir.path() / (std::string("sheet.") + f);
-    auto r = run_cli({"size", "--workload", workload("llm-70b-serving.yaml"), "--format", f, "-o", out.string()});
-    if (std::string(f) == "xlsx" && r.rc == 2 && r.err.find("without libxlsxwriter") != std::string::npos) continue;
+    auto r =
+        run_cli({"size", "--workload", workload("llm-70b-serving.yaml"), "--format", f, "-o", out.string()});
+    if (std::string(f) == "xlsx" && r.rc == 2 && r.err.find("without libxlsxwriter") != std::string::npos)
+      continue;
     ASSERT_EQ(r.rc, 0) << f << ": " << r.err;
     EXPECT_GT(std::filesystem::file_size(out), 100u) << f;
   }
@@ -52,7 +54,8 @@ TEST(SizeCli, WritesEachFormatToAFile) {
 TEST(SizeCli, BadInputIsOneLineAndExitTwo) {
   TempDir dir;
   auto zero = dir.path() / "zero.yaml";
-  std::ofstream(zero) << "kind: llm-training\nmodel: {params: 7e9}\ntokens: 0\nseq_len: 4096\ndeadline_days: 9\n";
+  std::ofstream(zero)
+      << "kind: llm-training\nmodel: {params: 7e9}\ntokens: 0\nseq_len: 4096\ndeadline_days: 9\n";
   struct Case {
     std::vector<std::string> args;
     const char* says;

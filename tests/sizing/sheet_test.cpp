@@ -84,6 +84,7 @@ TEST(SheetWriters, QuantitiesPrintReadably) {
   EXPECT_EQ(format_quantity(12.345), "12.3");
   EXPECT_EQ(format_quantity(0.5234), "0.523");
   EXPECT_EQ(format_quantity(250.6), "251");
+  EXPECT_EQ(format_quantity(9.03e20), "9.03e+20");
 }
 
 }  // namespace
