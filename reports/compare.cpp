@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -87,11 +88,10 @@ Comparison compare_reports(const NamedReport& base, const NamedReport& other, co
 
   std::size_t common = 0;
   std::size_t not_compared = 0;
-  std::map<std::string, bool> seen;
+  std::set<std::string> seen;
   for (const auto& a : base.report.results) {
     auto key = result_key(a);
-    if (seen.count(key)) continue;
-    seen[key] = true;
+    if (!seen.insert(key).second) continue;
     auto it = other_by_key.find(key);
     if (it == other_by_key.end()) {
       out.only_in_base.push_back(ResultRef{a.probe, a.params, a.status});

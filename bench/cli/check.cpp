@@ -1,0 +1,62 @@
+// `mlbench check REPORT [--expect FILE]`: acceptance pass/warn/fail.
+#include "reports/check.hpp"
+#include "bench/cli/commands.hpp"
+#include "bench/gpu_catalog.hpp"
+#include "reports/html.hpp"
+#include "reports/inputs.hpp"
+
+namespace mlbench::cli {
+namespace {
+
+struct CheckFlags {
+  std::string report;
+  std::string expect;
+  std::string format = "table";
+  std::string output;
+  bool no_fail = false;
+};
+
+int run_check(const CheckFlags& f) {
+  if (!f.output.empty()) check_writable(f.output);
+  auto reports = load_reports({f.report});
+  const Report& report = reports.front().report;
+  ExpectationSet rules =
+      f.expect.empty() ? catalog_expectations(report, gpu_catalog()) : load_expectations(f.expect);
+  CheckResult result = check_report(report, rules);
+  result.file = f.report;
+  std::string text;
+  Table table = check_table(result);
+  if (f.format == "json") {
+    text = check_to_json(result).dump(2) + "\n";
+  } else if (f.format == "md") {
+    text = to_markdown(table);
+  } else if (f.format == "csv") {
+    text = to_csv(table);
+  } else if (f.format == "html") {
+    HtmlPage page{"mlbench check: " + f.report, &reports, {}, std::nullopt, 0.05, result};
+    text = to_html_page(page);
+  } else {
+    text = to_text(table, f.output.empty() && stdout_wants_colour());
+  }
+  emit(f.output, text);
+  return result.failed() && !f.no_fail ? 1 : 0;
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app, Action& action) {
+  auto* cmd =
+      app.add_subcommand("check", "Pass/warn/fail a report against the GPU catalog or a thresholds file");
+  auto flags = std::make_shared<CheckFlags>();
+  cmd->add_option("report", flags->report, "The report to check")->required();
+  cmd->add_option("--expect", flags->expect,
+                  "Thresholds file (configs/acceptance/*.yaml); default: catalog peak x efficiency floor");
+  cmd->add_option("--format", flags->format, "table | md | csv | json | html")
+      ->check(CLI::IsMember({"table", "md", "csv", "json", "html"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", flags->output, "Write to this file (atomically) instead of stdout");
+  cmd->add_flag("--no-fail", flags->no_fail, "Exit 0 even when a check fails");
+  cmd->callback([&action, flags] { action = [flags] { return run_check(*flags); }; });
+}
+
+}  // namespace mlbench::cli

@@ -1,0 +1,146 @@
+// mlbench compare / check / export through the real binary: exit codes, formats, bad input.
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_util.hpp"
+
+namespace mlbench::test {
+namespace {
+
+std::string data(const std::string& name) { return std::string(MLBENCH_TEST_DATA_DIR) + "/reports/" + name; }
+
+std::size_t lines(const std::string& s) {
+  return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
+}
+
+void expect_bad_input(const CliResult& r, const std::string& file, const std::string& why) {
+  EXPECT_EQ(r.rc, 2) << r.out << r.err;
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find(file), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(ReportsCli, CompareTwoRunsFailsOnTheRegression) {
+  auto r = run_cli({"compare", data("run_a.json"), data("run_b.json")});
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.out.find("regression"), std::string::npos);
+  EXPECT_NE(r.out.find("status changes"), std::string::npos);
+  EXPECT_NE(r.out.find("results in one report only"), std::string::npos);
+  EXPECT_EQ(r.out.find('\033'), std::string::npos);  // not a terminal: no colour
+  EXPECT_EQ(run_cli({"compare", "--no-fail", data("run_a.json"), data("run_b.json")}).rc, 0);
+  EXPECT_EQ(run_cli({"compare", data("run_a.json"), data("run_a.json")}).rc, 0);
+}
+
+TEST(ReportsCli, CompareFormats) {
+  auto json =
+      run_cli({"compare", "--format", "json", "--threshold", "50", data("run_a.json"), data("run_b.json")});
+  auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["comparisons"][0]["summary"]["regressions"], 0);    // −10 % is inside a 50 % threshold...
+  EXPECT_EQ(j["comparisons"][0]["summary"]["regression"], true);  // ...but ok → failed still counts
+  EXPECT_EQ(json.rc, 1);
+  auto md = run_cli({"compare", "--format", "md", data("run_a.json"), data("run_b.json")});
+  EXPECT_NE(md.out.find("| probe | params | metric |"), std::string::npos);
+  auto csv = run_cli({"compare", "--format", "csv", data("run_a.json"), data("run_b.json")});
+  EXPECT_NE(csv.out.find("\nprobe,params,metric,base,other,change,noise band,verdict\n"), std::string::npos);
+  TempDir dir;
+  auto html = dir.path() / "cmp.html";
+  auto h =
+      run_cli({"compare", "--format", "html", "-o", html.string(), data("run_a.json"), data("run_b.json")});
+  EXPECT_EQ(h.rc, 1);
+  EXPECT_EQ(h.out, "");
+  std::ifstream in(html);
+  std::string first;
+  std::getline(in, first);
+  EXPECT_EQ(first, "<!DOCTYPE html>");
+}
+
+TEST(ReportsCli, DifferentToolVersionsCompareWithANote) {
+  TempDir dir;
+  auto j = nlohmann::json::parse(std::ifstream(data("run_a.json")));
+  j["tool"]["version"] = "0.2.0";
+  std::ofstream(dir.path() / "newer_tool.json") << j.dump();
+  auto r = run_cli({"compare", data("run_a.json"), (dir.path() / "newer_tool.json").string()});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("note: reports come from different mlbench versions (0.1.0 vs 0.2.0)"),
+            std::string::npos);
+}
+
+TEST(ReportsCli, FleetNamesTheBadNodeAndGpu) {
+  auto r = run_cli({"compare", "--fleet", data("fleet")});
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.out.find("node07  gpu1 GPU-0701"), std::string::npos) << r.out;
+  EXPECT_EQ(run_cli({"compare", "--fleet", "--no-fail", data("fleet")}).rc, 0);
+  auto few = run_cli({"compare", "--fleet", data("run_a.json"), data("run_b.json")});
+  EXPECT_EQ(few.rc, 2);
+  EXPECT_NE(few.err.find("at least 3 reports"), std::string::npos);
+}
+
+TEST(ReportsCli, BadInputIsOneLineNamingTheFile) {
+  expect_bad_input(run_cli({"compare", data("run_a.json"), data("truncated.json")}), "truncated.json",
+                   "not valid JSON");
+  expect_bad_input(run_cli({"compare", data("run_a.json"), data("not_mlbench.json")}), "not_mlbench.json",
+                   "not an mlbench report");
+  expect_bad_input(run_cli({"compare", data("run_a.json"), data("newer_major.json")}), "newer_major.json",
+                   "newer than this mlbench understands");
+  expect_bad_input(run_cli({"compare", data("run_a.json"), data("cpu_only.json")}), "cpu_only.json",
+                   "no results in common");
+  expect_bad_input(run_cli({"compare", data("run_a.json"), data("missing.json")}), "missing.json",
+                   "cannot open");
+  expect_bad_input(run_cli({"check", data("truncated.json")}), "truncated.json", "not valid JSON");
+  expect_bad_input(run_cli({"export", data("newer_major.json"), "--format", "prometheus"}),
+                   "newer_major.json", "newer");
+}
+
+TEST(ReportsCli, NothingIsWrittenOnBadInput) {
+  TempDir dir;
+  auto out = dir.path() / "cmp.md";
+  auto r =
+      run_cli({"compare", "--format", "md", "-o", out.string(), data("run_a.json"), data("truncated.json")});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+  auto missing = run_cli(
+      {"compare", "-o", (dir.path() / "no" / "x.txt").string(), data("run_a.json"), data("run_b.json")});
+  EXPECT_EQ(missing.rc, 2);
+  EXPECT_NE(missing.err.find("does not exist"), std::string::npos);
+}
+
+TEST(ReportsCli, CheckAgainstCatalogAndThresholdFiles) {
+  auto ok = run_cli({"check", data("run_a.json")});
+  EXPECT_EQ(ok.rc, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("against catalog"), std::string::npos);
+  EXPECT_NE(ok.out.find("warn"), std::string::npos);
+  auto bad = run_cli({"check", data("fleet/node07.json")});
+  EXPECT_EQ(bad.rc, 1);
+  EXPECT_NE(bad.out.find("fail"), std::string::npos);
+  std::string h100 = std::string(MLBENCH_SOURCE_DIR) + "/configs/acceptance/h100-sxm.yaml";
+  EXPECT_EQ(run_cli({"check", data("fleet/node01.json"), "--expect", h100}).rc, 0);
+  auto j = run_cli({"check", data("fleet/node07.json"), "--expect", h100, "--format", "json"});
+  EXPECT_EQ(j.rc, 1);
+  EXPECT_GT(nlohmann::json::parse(j.out)["summary"]["fail"].get<int>(), 0);
+  auto cpu = run_cli({"check", data("cpu_only.json")});
+  EXPECT_EQ(cpu.rc, 2);
+  EXPECT_NE(cpu.err.find("pass --expect FILE"), std::string::npos);
+  TempDir dir;
+  std::ofstream(dir.path() / "bad.yaml") << "rules:\n  - {probe: gpu.gemm, metric: tflops}\n";
+  auto badfile = run_cli({"check", data("run_a.json"), "--expect", (dir.path() / "bad.yaml").string()});
+  EXPECT_EQ(badfile.rc, 2);
+  EXPECT_NE(badfile.err.find("bad.yaml: rule 1"), std::string::npos);
+}
+
+TEST(ReportsCli, ExportPrometheus) {
+  auto r = run_cli({"export", data("run_a.json"), "--format", "prometheus"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("# TYPE mlbench_flop_per_second gauge"), std::string::npos);
+  EXPECT_NE(r.out.find("host=\"gpu-node-17\""), std::string::npos);
+  TempDir dir;
+  auto prom = dir.path() / "mlbench.prom";
+  EXPECT_EQ(run_cli({"export", data("run_a.json"), "--format", "prometheus", "-o", prom.string()}).rc, 0);
+  EXPECT_TRUE(std::filesystem::file_size(prom) > 1000);
+  EXPECT_EQ(run_cli({"export", data("run_a.json"), "--format", "xml"}).rc, 2);
+}
+
+}  // namespace
+}  // namespace mlbench::test
