@@ -39,7 +39,9 @@ if(MLBENCH_ENABLE_CUDA)
       set(CMAKE_CUDA_ARCHITECTURES 80-real 90-real 100-real 100-virtual)
     endif()
     enable_language(CUDA)
-    set(CMAKE_CUDA_STANDARD 20)
+    # CMake 3.25 knows no CUDA20 dialect flags for nvcc; the .cu files (kernels only) need only C++17, host code
+    # that calls the libraries is .cpp and C++20.
+    set(CMAKE_CUDA_STANDARD 17)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     find_package(CUDAToolkit)
     if(CUDAToolkit_FOUND AND TARGET CUDA::cublasLt AND TARGET CUDA::cudart)

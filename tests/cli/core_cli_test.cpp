@@ -39,7 +39,9 @@ TEST(CoreCli, ListShowsEveryProbeWithReasons) {
   bool membw = false;
   for (const auto& p : probes) {
     if (p["id"] == "host.membw") membw = p["available"].get<bool>();
-    if (!p["available"].get<bool>()) EXPECT_FALSE(p["reason"].get<std::string>().empty()) << p.dump();
+    if (!p["available"].get<bool>()) {
+      EXPECT_FALSE(p["reason"].get<std::string>().empty()) << p.dump();
+    }
   }
   EXPECT_TRUE(membw);
   auto table = run_cli({"list"});
