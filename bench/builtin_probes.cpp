@@ -4,6 +4,7 @@
 #include "bench/sysinfo.hpp"
 #include "kernels/host/membw_probe.hpp"  // always built: needs only a CPU
 #include "mlbench_config.hpp"
+#include "storage/probe.hpp"  // always built: psync needs nothing optional
 #if MLBENCH_HAS_CUDA
 #include "kernels/gpu/probes.hpp"
 #endif
@@ -13,6 +14,7 @@ namespace mlbench {
 
 Registry builtin_registry() {
   Registry r;
+  r.add(storage::make_storage_probe());
   r.add(hostmem::make_membw_probe());
   r.add(net::make_nccl_probe());
 #if MLBENCH_HAS_CUDA

@@ -11,6 +11,7 @@ struct RunFlags {
   CommonRunFlags common;
   std::vector<std::string> probes;
   std::string config;
+  std::string storage_dir;
 };
 
 // --config FILE: {profile: quick, probes: [ids], options: {probe.id: {...}}}; the command line wins.
@@ -44,11 +45,14 @@ void add_run_command(CLI::App& app, Action& action) {
   add_common_run_flags(*cmd, flags->common);
   cmd->add_option("--probe", flags->probes, "Run only this probe (repeatable); see `mlbench list`");
   cmd->add_option("--config", flags->config, "YAML file: profile, probes and per-probe options");
+  cmd->add_option("--storage-dir", flags->storage_dir, "Folder for the storage suite's test file (default: .)");
   cmd->callback([&action, flags, cmd] {
     action = [flags, cmd] {
       RunOptions opts;
       opts.probe_ids = flags->probes;
       if (!flags->config.empty()) apply_config(flags->config, *flags, opts, cmd->count("--profile") > 0);
+      if (!flags->storage_dir.empty() && !opts.probe_options.contains("storage.io"))
+        opts.probe_options["storage.io"] = {{"dir", flags->storage_dir}};
       return execute(std::move(opts), flags->common);
     };
   });
