@@ -117,7 +117,7 @@ std::optional<std::string> no_gpu_reason(const Json& host) {
   if (host.contains("notes") && host["notes"].is_array()) {
     for (const auto& n : host["notes"]) {
       if (n.is_string() && n.get<std::string>().starts_with("gpus:")) {
-        why += fmt::format(" ({})", n.get<std::string>().substr(5));
+        why += fmt::format(" ({})", trim(n.get<std::string>().substr(5)));
         break;
       }
     }
