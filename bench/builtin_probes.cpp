@@ -4,18 +4,18 @@
 #include "bench/sysinfo.hpp"
 #include "kernels/host/membw_probe.hpp"  // always built: needs only a CPU
 #include "mlbench_config.hpp"
-#include "storage/probe.hpp"  // always built: psync needs nothing optional
 #if MLBENCH_HAS_CUDA
 #include "kernels/gpu/probes.hpp"
 #endif
 #include "network/nccl_probe.hpp"  // always built: says "built without NCCL" when so
+#include "storage/probe.hpp"  // always built: psync needs nothing optional
 
 namespace mlbench {
 
 Registry builtin_registry() {
   Registry r;
-  r.add(storage::make_storage_probe());
   r.add(hostmem::make_membw_probe());
+  r.add(storage::make_storage_probe());
   r.add(net::make_nccl_probe());
 #if MLBENCH_HAS_CUDA
   for (auto& p : gpu::make_gpu_probes()) r.add(std::move(p));

@@ -16,14 +16,14 @@ int main(int argc, char** argv) {
   mlbench::cli::add_list_command(app, action);
   mlbench::cli::add_sysinfo_command(app, action);
   mlbench::cli::add_run_command(app, action);
-  mlbench::cli::add_storage_command(app, action);
   mlbench::cli::add_gpu_commands(app, action);
   mlbench::cli::add_hostmem_command(app, action);
   mlbench::cli::add_nccl_command(app, action);
-  mlbench::cli::add_size_command(app, action);
+  mlbench::cli::add_storage_command(app, action);
   mlbench::cli::add_compare_command(app, action);
   mlbench::cli::add_check_command(app, action);
   mlbench::cli::add_export_command(app, action);
+  mlbench::cli::add_size_command(app, action);
 
   mlbench::cli::set_argv(argc, argv);
   try {

@@ -13,13 +13,13 @@ using Action = std::function<int()>;
 void add_list_command(CLI::App& app, Action& action);
 void add_sysinfo_command(CLI::App& app, Action& action);
 void add_run_command(CLI::App& app, Action& action);
-void add_storage_command(CLI::App& app, Action& action);
 void add_gpu_commands(CLI::App& app, Action& action);  // gemm, hbm, copy, conv
 void add_hostmem_command(CLI::App& app, Action& action);
 void add_nccl_command(CLI::App& app, Action& action);
-void add_size_command(CLI::App& app, Action& action);
+void add_storage_command(CLI::App& app, Action& action);
 void add_compare_command(CLI::App& app, Action& action);
 void add_check_command(CLI::App& app, Action& action);
 void add_export_command(CLI::App& app, Action& action);
+void add_size_command(CLI::App& app, Action& action);
 
 }  // namespace mlbench::cli

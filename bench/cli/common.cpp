@@ -46,7 +46,8 @@ int execute(RunOptions opts, const CommonRunFlags& flags) {
     check_writable(flags.output);
     opts.output = flags.output;
   }
-  Runner runner(builtin_registry(), builtin_host_info());
+  Registry registry = builtin_registry();  // outlives the runner, which keeps a reference
+  Runner runner(registry, builtin_host_info());
   if (flags.dry_run) {
     std::vector<Result> skipped;
     auto cases = runner.plan(opts, skipped);
