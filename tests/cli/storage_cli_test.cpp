@@ -1,6 +1,7 @@
 // `mlbench storage` and `mlbench run --storage-dir` through the real binary: bad input exits 2 with one line
 // and writes nothing; a run writes a schema-valid report; SIGINT stops it, removes the test file, leaves a
 // valid report and exits 130.
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>

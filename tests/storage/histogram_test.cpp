@@ -19,7 +19,9 @@ TEST(LatencyHistogram, BucketsCoverEveryValueWithUnderOnePercentWidth) {
     ASSERT_LE(lo, v);
     ASSERT_LE(v - lo, width - 1);
     // Width 1 is exact; wider buckets stay under 1 % of their lower bound.
-    if (width > 1) ASSERT_LE(static_cast<double>(width) / static_cast<double>(lo), 0.01) << v;
+    if (width > 1) {
+      ASSERT_LE(static_cast<double>(width) / static_cast<double>(lo), 0.01) << v;
+    }
   }
   EXPECT_EQ(LatencyHistogram::index_of(~0ull), LatencyHistogram::kBuckets - 1);
 }
