@@ -89,8 +89,9 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
   b.optimizer = 12 * params / (l.zero >= 1 ? d : 1);
   double s = w.seq_len, bsz = w.micro_batch, h = m.hidden;
   // Flash attention drops the 5as/h term; 1F1B keeps p micro-batches of L/p layers on the first stage: L
-  // layers.
-  double per_layer = l.full_recompute ? 2 * s * bsz * h / l.t : s * bsz * h / l.t * 34;
+  // layers, x (1 + (p - 1) / (p v)) with v interleaved virtual stages.
+  double interleave = l.p > 1 ? 1 + (l.p - 1.0) / (l.p * virtual_stages(m.layers, l.p)) : 1;
+  double per_layer = (l.full_recompute ? 2 * s * bsz * h / l.t : s * bsz * h / l.t * 34) * interleave;
   double extra = l.full_recompute ? s * bsz * h / l.t * 34 : 0;  // the layer being recomputed
   double logits = s * bsz * m.vocab * 4.0 / l.t;                 // fp32 logits of the last stage
   b.activations = m.layers * per_layer + extra + logits;
@@ -99,8 +100,12 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
   return b;
 }
 
-LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node, int gpus,
-                           double headroom) {
+double pipeline_bubble(int p, int v, double micro_batches) { return (p - 1) / (v * micro_batches); }
+
+int virtual_stages(int layers, int p) { return p > 1 ? std::max(1, layers / p) : 1; }
+
+LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
+                           const Calibration& cal, int gpus, double headroom) {
   LayoutChoice out;
   double limit = (1 - headroom) * node.gpu->memory_bytes;
   double sequences = w.global_batch_tokens / w.seq_len;
@@ -109,22 +114,33 @@ LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, cons
     for (int mp = 1; mp <= gpus; mp *= 2) {
       for (int t = std::min(mp, node.domain); t >= 1; t /= 2) {
         int p = mp / t;
-        if (t * p != mp || m.heads % t != 0 || p > m.layers || gpus % mp != 0) continue;
-        for (int zero = 0; zero <= 3; ++zero) candidates.push_back({t, p, gpus / mp, zero, recompute});
+        if (t * p != mp || m.heads % t != 0 || p > m.layers) continue;
+        // More replicas than sequences in a step have nothing to compute: those GPUs idle.
+        int d = std::min(gpus / mp, static_cast<int>(sequences / w.micro_batch));
+        if (d < 1) continue;
+        for (int zero = 0; zero <= 3; ++zero) candidates.push_back({t, p, d, zero, recompute});
       }
     }
   }
+  double best_step = 0;
   for (const auto& c : candidates) {
-    if (c.d * w.micro_batch > sequences) continue;  // more replicas than sequences in a step
     auto mem = training_memory(m, w, c);
-    if (mem.total() <= limit) {
+    if (mem.total() > limit) {
+      if (!out.layout) {
+        out.most_sharded = c;
+        out.memory = mem;
+      }
+      continue;
+    }
+    // Strictly faster only, so equal step times keep the earlier candidate (the tie-break order).
+    double step = training_step(m, w, node, cal, c).step_s;
+    if (!out.layout || step < best_step) {
       out.layout = c;
       out.memory = mem;
-      return out;
+      best_step = step;
     }
-    out.most_sharded = c;
-    out.memory = mem;
   }
+  if (out.layout) return out;
   out.why_not = candidates.empty()
                     ? fmt::format("{} GPUs allow no tensor/pipeline split of {} heads and {} layers", gpus,
                                   m.heads, m.layers)
@@ -163,8 +179,9 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   bytes += params_gpu / (l.zero >= 1 ? l.d : 1) * (26 + grad_bytes(w));
   st.t_nongemm = bytes / hbm;
   double t_compute = st.t_gemm + st.t_attention + st.t_recompute;
-  st.bubble = l.p > 1 ? (l.p - 1) / st.micro_batches : 0;
-  double t_pipe = (t_compute + st.t_nongemm) / (1 - std::min(st.bubble, 0.95));
+  st.virtual_stages = virtual_stages(m.layers, l.p);
+  st.bubble = pipeline_bubble(l.p, st.virtual_stages, st.micro_batches);
+  double t_pipe = (t_compute + st.t_nongemm) / pipeline_efficiency(st.bubble);
 
   double latency = Assumptions::kCollectiveLatency;
   st.tp_busbw = gpu.link_bandwidth * cal.nvlink.value;
@@ -176,7 +193,7 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   if (l.p > 1) {
     double per_gpu_nic = node.nic_bytes_per_s * cal.network.value / node.gpus;
     double bytes_mb = static_cast<double>(w.micro_batch) * w.seq_len * m.hidden * kActivationBytes / l.t;
-    st.t_pp = 2 * st.micro_batches * (bytes_mb / per_gpu_nic + latency);
+    st.t_pp = 2 * st.micro_batches * st.virtual_stages * (bytes_mb / per_gpu_nic + latency);
   }
   if (l.d > 1) {
     st.dp_busbw = dp_busbw(node, cal, l, nodes);

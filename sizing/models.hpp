@@ -71,18 +71,32 @@ struct LayoutChoice {
   Layout most_sharded;
   std::string why_not;  // when nothing fits
 };
-// Without recomputation first, then with full recomputation; within each, the smallest t*p (t as large as the
-// NVLink domain allows before p), then the smallest ZeRO stage; fits when memory <= (1 - headroom) x HBM.
-// `gpus` total GPUs (d = gpus / (t p)).
-LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node, int gpus,
-                           double headroom);
+// The fastest layout (shortest training_step) among those that fit memory <= (1 - headroom) x HBM.
+// Candidates, in tie-break order: without recomputation first, then with full recomputation; within each, the
+// smallest t*p (t as large as the NVLink domain allows before p), then the smallest ZeRO stage. `gpus` total
+// GPUs; d = min(floor(gpus / (t p)), sequences per step / micro-batch), so a node count that t p does not
+// divide, or more GPUs than the batch can use, leaves the remainder idle instead of excluding every layout.
+LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
+                           const Calibration& cal, int gpus, double headroom);
+
+// Pipeline bubble of the 1F1B schedule as idle time relative to the ideal compute time, (p - 1) / (v m)
+// (METHODS), with v virtual stages per GPU and m micro-batches per replica per step.
+double pipeline_bubble(int p, int v, double micro_batches);
+// Virtual stages per GPU of the interleaved 1F1B schedule the engine assumes (Megatron-LM): as many as keep
+// at least one layer per virtual stage, v = floor(L / p); 1 without pipelining. The price, also modelled: v
+// times the point-to-point sends, and activations of the first stage x (1 + (p - 1) / (p v)) (Korthikanti et
+// al.).
+int virtual_stages(int layers, int p);
+// The share of a pipelined step spent computing: ideal / (ideal + bubble) = 1 / (1 + bubble).
+inline double pipeline_efficiency(double bubble) { return 1 / (1 + bubble); }
 
 struct TrainingStep {
   Layout layout;
   MemoryBreakdown memory;
   double micro_batches = 0;  // per data-parallel replica per step
+  int virtual_stages = 1;
   double t_gemm = 0, t_attention = 0, t_recompute = 0, t_nongemm = 0;
-  double bubble = 0;
+  double bubble = 0;  // pipeline_bubble(p, v, micro_batches); the step takes (1 + bubble) x its compute
   double t_tp = 0, t_pp = 0, t_dp = 0, t_dp_exposed = 0;
   double dp_busbw = 0, tp_busbw = 0;
   double step_s = 0;

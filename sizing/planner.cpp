@@ -172,7 +172,7 @@ class Planner {
 
   TrainEval eval_llm(const LlmTraining& w, int nodes) {
     TrainEval e;
-    e.choice = choose_layout(w.model, w, facts_, nodes * facts_.gpus, h_);
+    e.choice = choose_layout(w.model, w, facts_, cal_, nodes * facts_.gpus, h_);
     if (!e.choice.layout) return e;
     e.step = training_step(w.model, w, facts_, cal_, *e.choice.layout);
     e.time_s = w.tokens / e.step.tokens_per_s / Assumptions::kGoodput;
@@ -236,6 +236,7 @@ class Planner {
     const auto& st = e.step;
     const auto& l = *e.choice.layout;
     int gpus = nodes * facts_.gpus;
+    int active = l.t * l.p * l.d;  // the rest idle: t p does not divide the node count's GPUs
     auto flops = training_flops_per_token(m, w.seq_len);
     double total_flops = w.tokens * flops.total();
     double gpu_hours = gpus * e.time_s / 3600;
@@ -260,24 +261,26 @@ class Planner {
         "-", "workload");
     line("Compute", "Predicted MFU", st.mfu, "fraction", "model FLOPs / (GPU peak x step time)",
          fmt::format(
-             "eta_compute {:.3f} x (1 - non-GEMM {:.3f}) x (1 - bubble {:.3f}) x (1 - exposed comm {:.3f}) "
-             "= {:.3f}; eta_GEMM {:.3f} x training derate {:.2f}, attention at {:.2f} x that",
-             st.eta_compute, st.nongemm_share, std::min(st.bubble, 0.95), st.comm_share, st.mfu,
+             "eta_compute {:.3f} x (1 - non-GEMM {:.3f}) / (1 + bubble {:.3f}) x (1 - exposed comm {:.3f}) "
+             "= {:.3f}; bubble (p-1)/(v m) with v = {} interleaved stages; eta_GEMM {:.3f} x training derate "
+             "{:.2f}, attention at {:.2f} x that",
+             st.eta_compute, st.nongemm_share, st.bubble, st.comm_share, st.mfu, st.virtual_stages,
              cal_.gemm.value, Assumptions::kTrainingGemmDerate, Assumptions::kAttentionRelative),
          "-", src(cal_.gemm));
     line("Compute", "Time to train", e.time_s / 86400, "days", fmt::format("{:.0f} GPU-hours", gpu_hours),
          fmt::format("C / (G x peak x MFU) / goodput = {:.3g} / ({} x {:.0f} TFLOPS x {:.3f}) / {:.2f}",
-                     total_flops, gpus, pk / 1e12, st.mfu, Assumptions::kGoodput),
+                     total_flops, active, pk / 1e12, st.mfu, Assumptions::kGoodput),
          fmt::format("planned {} with {}", days(e.time_s * (1 + h_)), plus_h(h_)), src(cal_.gemm));
     line("Compute", "Throughput", st.tokens_per_s, "tokens/s",
-         fmt::format("{:.0f} tokens/s per GPU", st.tokens_per_s / gpus),
+         fmt::format("{:.0f} tokens/s per working GPU", st.tokens_per_s / active),
          fmt::format("global batch {:.0f} tokens / step {:.3f} s", w.global_batch_tokens, st.step_s), "-",
          src(cal_.gemm));
-    line("Compute", "Parallel layout", gpus, "GPUs", l.describe(),
+    line("Compute", "Parallel layout", active, "GPUs", l.describe(),
          fmt::format(
-             "tensor within the {}-GPU NVLink domain, then pipeline, then data; {:.0f} micro-batches of "
-             "{} x {} per replica per step",
-             facts_.domain, st.micro_batches, w.micro_batch, w.seq_len),
+             "fastest layout that fits, ties to tensor within the {}-GPU NVLink domain, then pipeline, then "
+             "data; {:.1f} micro-batches of {} x {} per replica per step{}",
+             facts_.domain, st.micro_batches, w.micro_batch, w.seq_len,
+             active < gpus ? fmt::format("; {} of {} GPUs idle", gpus - active, gpus) : ""),
          "-", "model");
     line("Memory", "HBM per GPU (modelled)", st.memory.total() / 1e9, "GB",
          fmt::format("{} of {} {}", format_bytes(st.memory.total()), format_bytes(facts_.gpu->memory_bytes),

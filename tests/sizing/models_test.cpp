@@ -39,15 +39,17 @@ TEST(Models, MemoryIsShardedByZeroStage) {
   EXPECT_LT(rc.activations, m0.activations / 5);
 }
 
-TEST(Models, SmallestLayoutThatFits) {
+TEST(Models, FastestLayoutThatFits) {
   auto w = llama7b();
   auto node = a100_node();
-  auto c = choose_layout(w.model, w, node, 512, 0.25);
+  Calibration cal;
+  cal.gemm.value = cal.hbm.value = cal.nvlink.value = cal.network.value = 0.8;
+  auto c = choose_layout(w.model, w, node, cal, 512, 0.25);
   ASSERT_TRUE(c.layout);
   EXPECT_EQ(c.layout->t * c.layout->p, 1);
   EXPECT_LE(c.memory.total(), 0.75 * 80e9);
   // One GPU cannot hold 16 B/param of 6.7e9 parameters: the breakdown explains why.
-  auto none = choose_layout(w.model, w, node, 1, 0.25);
+  auto none = choose_layout(w.model, w, node, cal, 1, 0.25);
   EXPECT_FALSE(none.layout);
   EXPECT_NE(none.why_not.find("optimizer"), std::string::npos) << none.why_not;
 }
@@ -62,20 +64,36 @@ TEST(Models, MfuIsTheProductOfItsFactorsAndFollowsGemmEfficiency) {
   cal.network.value = 0.9;
   Layout l{1, 1, 512, 1, false};
   auto hi = training_step(w.model, w, node, cal, l);
-  EXPECT_NEAR(hi.mfu, hi.eta_compute * (1 - hi.nongemm_share) * (1 - hi.bubble) * (1 - hi.comm_share), 1e-9);
+  EXPECT_NEAR(hi.mfu, hi.eta_compute * (1 - hi.nongemm_share) / (1 + hi.bubble) * (1 - hi.comm_share), 1e-9);
   cal.gemm.value = 0.6;
   auto lo = training_step(w.model, w, node, cal, l);
   EXPECT_LT(lo.mfu, hi.mfu);
   EXPECT_GT(lo.mfu, hi.mfu * 0.6 / 0.8);  // non-GEMM time does not shrink with GEMM efficiency
 }
 
-TEST(Models, PipelineBubbleIsPMinusOneOverMicroBatches) {
+TEST(Models, PipelineBubbleIsPMinusOneOverVirtualStagesTimesMicroBatches) {
   auto w = llama7b();
   Calibration cal;
   cal.gemm.value = cal.hbm.value = cal.nvlink.value = cal.network.value = 0.8;
   auto st = training_step(w.model, w, a100_node(), cal, {1, 4, 128, 1, false});
   EXPECT_DOUBLE_EQ(st.micro_batches, 4194304.0 / (128 * 4096));
-  EXPECT_DOUBLE_EQ(st.bubble, 3 / st.micro_batches);
+  // Interleaved 1F1B with one layer per virtual stage at most: 32 layers / 4 stages = 8 virtual stages.
+  EXPECT_EQ(st.virtual_stages, 8);
+  EXPECT_DOUBLE_EQ(st.bubble, 3 / (8 * st.micro_batches));
+  // The bubble is idle time relative to the ideal compute time: the step stretches by (1 + bubble).
+  double compute = st.t_gemm + st.t_attention + st.t_recompute + st.t_nongemm;
+  EXPECT_NEAR(st.step_s, compute * (1 + st.bubble) + st.t_tp + st.t_pp + st.t_dp_exposed, 1e-12 * st.step_s);
+}
+
+TEST(Models, PipelineBubbleFormula) {
+  EXPECT_DOUBLE_EQ(pipeline_bubble(1, 1, 8), 0);
+  EXPECT_DOUBLE_EQ(pipeline_bubble(16, 1, 1), 15);
+  EXPECT_DOUBLE_EQ(pipeline_bubble(16, 2, 60), 15.0 / 120);
+  EXPECT_DOUBLE_EQ(pipeline_efficiency(pipeline_bubble(4, 1, 3)), 1 / (1 + 3.0 / 3));
+  EXPECT_DOUBLE_EQ(pipeline_efficiency(0), 1);
+  EXPECT_EQ(virtual_stages(126, 16), 7);
+  EXPECT_EQ(virtual_stages(32, 1), 1);
+  EXPECT_EQ(virtual_stages(4, 8), 1);
 }
 
 TEST(Models, RailOptimisedFabric) {

@@ -50,6 +50,31 @@ TEST(Planner, InverseFindsTheSmallestNodeCountMeetingTheDeadline) {
   EXPECT_NE(fewer.mode.find("NOT met"), std::string::npos);
 }
 
+// 405B: the planner must not trade the pipeline bubble for data parallelism (one micro-batch per replica);
+// the fastest layout keeps many micro-batches per replica, and one node fewer misses the deadline.
+TEST(Planner, InversePicksTheFastestLayoutNotTheWidestDataParallelism) {
+  auto req = request(source_dir() / "configs" / "workloads" / "llm-405b-pretraining.yaml");
+  auto s = plan(req, shipped_catalog());
+  const auto& w = std::get<LlmTraining>(req.workload.spec);
+  const auto& l = s.figures.at("layout");
+  double micro_batches =
+      w.global_batch_tokens / (l.at("d").get<double>() * w.micro_batch * static_cast<double>(w.seq_len));
+  EXPECT_GT(micro_batches, 4);
+  EXPECT_GT(s.figures.at("mfu").get<double>(), 0.3);
+  double deadline = *req.workload.deadline_s;
+  req.nodes = s.figures.at("nodes").get<int>() - 1;
+  EXPECT_GT(plan(req, shipped_catalog()).figures.at("time_s").get<double>() * 1.25, deadline);
+}
+
+TEST(Planner, DeadlineThatNoClusterCanMeetIsExplained) {
+  auto req = request(source_dir() / "configs" / "workloads" / "llm-405b-pretraining.yaml");
+  auto& w = std::get<LlmTraining>(req.workload.spec);
+  w.global_batch_tokens = 16.0 * w.seq_len;  // 16 sequences per step cap data parallelism at 16 replicas
+  auto what = expect_usage_error(req);
+  EXPECT_NE(what.find("cannot be met"), std::string::npos) << what;
+  EXPECT_NE(what.find("global batch"), std::string::npos) << what;
+}
+
 TEST(Planner, EveryLineShowsItsHeadroomAndSource) {
   auto s =
       plan(request(source_dir() / "configs" / "workloads" / "llm-70b-pretraining.yaml"), shipped_catalog());
