@@ -17,6 +17,7 @@ std::string format_metric_value(double value, const std::string& unit) {
   }
   if (unit == "%") return fmt::format("{:.1f} %", value);
   if (unit == "B") return format_bytes(value);
+  if (unit == "1/s") return format_rate(value, "/s");
   return format_rate(value, unit);
 }
 
