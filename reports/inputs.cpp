@@ -1,15 +1,11 @@
 #include "reports/inputs.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <iostream>
 #include <thread>
@@ -128,34 +124,6 @@ std::string params_text(const Json& params) {
     out += (out.empty() ? "" : " ") + k + "=" + val;
   }
   return out;
-}
-
-void write_text_atomic(const std::filesystem::path& path, const std::string& text) {
-  auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
-  std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
-  int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) {
-    throw UsageError(fmt::format("{}: cannot create a file in '{}': {}; choose another -o path",
-                                 path.string(), dir.string(), std::strerror(errno)));
-  }
-  std::size_t off = 0;
-  while (off < text.size()) {
-    ssize_t n = ::write(fd, text.data() + off, text.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      ::unlink(tmpl.c_str());
-      throw Error(fmt::format("{}: write failed: {}", path.string(), std::strerror(err)));
-    }
-    off += static_cast<std::size_t>(n);
-  }
-  ::fchmod(fd, 0644);
-  if (::fsync(fd) != 0 || ::close(fd) != 0 || std::rename(tmpl.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    ::unlink(tmpl.c_str());
-    throw Error(fmt::format("{}: could not be written: {}", path.string(), std::strerror(err)));
-  }
 }
 
 void emit(const std::string& path, const std::string& text) {

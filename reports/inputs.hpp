@@ -36,8 +36,6 @@ std::string device_uuid(const Result& r, const Json& host);
 // "dtype=bf16 m=8192 n=8192" without truncation (format_params truncates for the console).
 std::string params_text(const Json& params);
 
-// Writes text to `path` atomically (temp file beside it, fsync, rename); nothing partial is left on error.
-void write_text_atomic(const std::filesystem::path& path, const std::string& text);
 // Where --format output goes: stdout when `path` is empty, else the file (atomically).
 void emit(const std::string& path, const std::string& text);
 // Colour for terminal tables: stdout is a terminal and NO_COLOR is unset (https://no-color.org).

@@ -196,14 +196,13 @@ Report load_report(const std::filesystem::path& path) {
   }
 }
 
-void write_json_atomic(const std::filesystem::path& path, const Json& j) {
-  std::string text = j.dump(2) + "\n";
+void write_text_atomic(const std::filesystem::path& path, const std::string& text) {
   auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
   std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
   int fd = mkstemp(tmpl.data());
   if (fd < 0) {
-    throw Error(
-        fmt::format("{}: cannot create a temporary file beside it: {}", path.string(), std::strerror(errno)));
+    throw UsageError(fmt::format("{}: cannot create a file in '{}': {}; choose another -o path",
+                                 path.string(), dir.string(), std::strerror(errno)));
   }
   std::size_t off = 0;
   while (off < text.size()) {
@@ -223,6 +222,10 @@ void write_json_atomic(const std::filesystem::path& path, const Json& j) {
     ::unlink(tmpl.c_str());
     throw Error(fmt::format("{}: could not be written: {}", path.string(), std::strerror(err)));
   }
+}
+
+void write_json_atomic(const std::filesystem::path& path, const Json& j) {
+  write_text_atomic(path, j.dump(2) + "\n");
 }
 
 void write_report(const std::filesystem::path& path, const Report& r) { write_json_atomic(path, to_json(r)); }

@@ -79,7 +79,9 @@ Json tool_info();
 // Parses a report, refusing a newer major schema and anything that is not an mlbench report; errors name the
 // file and are UsageError (bad input).
 Report load_report(const std::filesystem::path& path);
-// Writes pretty JSON atomically: a temp file in the same folder, fsync, rename.
+// Writes text atomically: a temp file in the same folder, fsync, rename; nothing partial is left on error.
+void write_text_atomic(const std::filesystem::path& path, const std::string& text);
+// Pretty JSON through write_text_atomic.
 void write_json_atomic(const std::filesystem::path& path, const Json& j);
 void write_report(const std::filesystem::path& path, const Report& r);
 // Fails with a UsageError when `path` cannot be created (missing folder, not writable) — checked before a

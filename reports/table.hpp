@@ -28,6 +28,8 @@ std::string to_markdown(const Table& t);
 std::string to_csv(const Table& t);
 std::string to_html(const Table& t);
 
+// One RFC 4180 CSV field: quoted (quotes doubled) when it holds a comma, quote or line break.
+std::string csv_field(const std::string& s);
 // Escapes &, <, >, " and ' for HTML/SVG text and attributes.
 std::string html_escape(const std::string& s);
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bench/error.hpp"
+#include "reports/table.hpp"
 
 namespace mlbench::sizing {
 namespace {
@@ -18,16 +19,6 @@ Json line_json(const SheetLine& l) {
           {"spec", l.spec},       {"driver", l.driver}, {"headroom", l.headroom}, {"source", l.source}};
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string md_cell(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -35,29 +26,6 @@ std::string md_cell(const std::string& s) {
       out += "\\|";
     else
       out += c;
-  }
-  return out;
-}
-
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
   }
   return out;
 }
