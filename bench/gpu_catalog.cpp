@@ -34,6 +34,25 @@ double positive(const nlohmann::json& e, const char* key, const std::string& whe
   return e[key].get<double>();
 }
 
+std::string text_or_empty(const nlohmann::json& e, const char* key, const std::string& where) {
+  if (!e.contains(key)) return "";
+  if (!e[key].is_string()) throw UsageError(fmt::format("{}: '{}' must be a string (quote it)", where, key));
+  return e[key].get<std::string>();
+}
+
+// A list of strings; `required` refuses an absent or empty one.
+std::vector<std::string> strings(const nlohmann::json& e, const char* key, const std::string& where,
+                                 bool required, const char* what) {
+  if (!e.contains(key) && !required) return {};
+  const auto& v = e.contains(key) ? e[key] : nlohmann::json();
+  if (!v.is_array() || (required && v.empty()) ||
+      !std::all_of(v.begin(), v.end(), [](const auto& s) { return s.is_string(); })) {
+    throw UsageError(
+        fmt::format("{}: '{}' must be a {}list of {}", where, key, required ? "non-empty " : "", what));
+  }
+  return v.get<std::vector<std::string>>();
+}
+
 }  // namespace
 
 std::optional<double> GpuSpec::peak_for(std::string_view precision) const {
@@ -55,11 +74,8 @@ std::vector<GpuSpec> load_gpu_catalog(const std::filesystem::path& path) {
     GpuSpec g;
     g.name = e["name"].get<std::string>();
     std::string where = fmt::format("{}: gpu '{}'", path.string(), g.name);
-    if (!e.contains("match") || !e["match"].is_array() || e["match"].empty()) {
-      throw UsageError(fmt::format("{}: 'match' must be a non-empty list of device-name substrings", where));
-    }
-    for (const auto& m : e["match"]) g.match.push_back(m.get<std::string>());
-    g.compute_capability = e.value("compute_capability", "");
+    g.match = strings(e, "match", where, true, "device-name substrings");
+    g.compute_capability = text_or_empty(e, "compute_capability", where);
     if (!e.contains("peak_tflops") || !e["peak_tflops"].is_object()) {
       throw UsageError(fmt::format("{}: 'peak_tflops' must map precisions to TFLOPS", where));
     }
@@ -70,13 +86,18 @@ std::vector<GpuSpec> load_gpu_catalog(const std::filesystem::path& path) {
       g.peak[prec] = v.get<double>() * 1e12;
     }
     g.memory_bytes = positive(e, "memory_gb", where) * 1e9;
-    g.memory_type = e.value("memory_type", "");
+    g.memory_type = text_or_empty(e, "memory_type", where);
     g.memory_bandwidth = positive(e, "memory_bandwidth_tbps", where) * 1e12;
-    g.link = e.value("link", "");
+    g.link = text_or_empty(e, "link", where);
     g.link_bandwidth = positive(e, "link_gbps_bidir", where) * 1e9 / 2;
-    g.pcie_gen = e.value("pcie_gen", 0);
+    if (e.contains("pcie_gen")) {
+      const auto& gen = e["pcie_gen"];
+      if (!gen.is_number_integer() || gen.get<long long>() < 1 || gen.get<long long>() > 16)
+        throw UsageError(fmt::format("{}: 'pcie_gen' must be a PCIe generation (1-16)", where));
+      g.pcie_gen = gen.get<int>();
+    }
     g.tdp_w = positive(e, "tdp_w", where);
-    g.unverified = e.value("unverified", std::vector<std::string>{});
+    g.unverified = strings(e, "unverified", where, false, "figure names");
     out.push_back(std::move(g));
   }
   return out;

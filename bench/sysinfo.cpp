@@ -13,12 +13,15 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "bench/utf8.hpp"
 
 namespace mlbench {
 
@@ -31,7 +34,7 @@ std::filesystem::path SysReader::resolve(const std::filesystem::path& abs) const
 std::optional<std::string> SysReader::read(const std::filesystem::path& abs) const {
   auto bytes = read_bytes(abs);
   if (!bytes) return std::nullopt;
-  std::string s = std::move(*bytes);
+  std::string s = to_valid_utf8(*bytes);
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
 }
@@ -67,7 +70,8 @@ std::vector<std::string> SysReader::list(const std::filesystem::path& abs_dir) c
   std::error_code ec;
   for (auto it = std::filesystem::directory_iterator(resolve(abs_dir), ec);
        !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
-    out.push_back(it->path().filename().string());
+    auto name = it->path().filename().string();
+    if (invalid_utf8_at(name) == std::string::npos) out.push_back(std::move(name));
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -445,6 +449,8 @@ std::optional<double> parse_pcie_speed(std::string_view text) {
 }
 
 std::vector<int> parse_cpu_list(std::string_view text) {
+  // Far above any kernel's NR_CPUS (8192): a larger list is garbage, and expanding it would exhaust memory.
+  constexpr int kMaxCpus = 1 << 16;
   std::vector<int> out;
   text = trim(text);
   while (!text.empty()) {
@@ -454,7 +460,9 @@ std::vector<int> parse_cpu_list(std::string_view text) {
     auto dash = item.find('-');
     auto lo = parse_number<int>(item.substr(0, dash));
     auto hi = dash == std::string_view::npos ? lo : parse_number<int>(item.substr(dash + 1));
-    if (!lo || !hi || *hi < *lo || *lo < 0) return {};
+    if (!lo || !hi || *hi < *lo || *lo < 0 || *hi >= kMaxCpus || std::ssize(out) + (*hi - *lo) >= kMaxCpus) {
+      return {};
+    }
     for (int c = *lo; c <= *hi; ++c) out.push_back(c);
   }
   return out;
@@ -514,7 +522,7 @@ Json parse_smbios_memory_devices(std::string_view table) {
     auto str = [&](std::size_t at) -> std::optional<std::string> {
       std::size_t i = at < len ? u8(pos + at) : 0;
       if (i == 0 || i > strings.size()) return std::nullopt;
-      return std::string(trim(strings[i - 1]));
+      return to_valid_utf8(trim(strings[i - 1]));
     };
     if (type == 127) break;
     if (type == 17 && len > kSpeed + 1) {

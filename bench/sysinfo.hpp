@@ -38,10 +38,12 @@ namespace mlbench {
 class SysReader {
  public:
   explicit SysReader(std::filesystem::path root = "/") : root_(std::move(root)) {}
-  // Whole file under the root ("/proc/meminfo" → root/proc/meminfo), trailing newline stripped.
+  // Whole file under the root ("/proc/meminfo" → root/proc/meminfo), trailing newline stripped, bytes that
+  // are not UTF-8 replaced by U+FFFD (the text goes into JSON).
   std::optional<std::string> read(const std::filesystem::path& abs) const;
   std::optional<long long> read_int(const std::filesystem::path& abs) const;
-  std::vector<std::string> list(const std::filesystem::path& abs_dir) const;  // entry names, sorted
+  // Entry names, sorted; names that are not UTF-8 are left out (they could be neither reported nor re-read).
+  std::vector<std::string> list(const std::filesystem::path& abs_dir) const;
   // Whole file as bytes, nothing stripped (binary tables such as the SMBIOS one).
   std::optional<std::string> read_bytes(const std::filesystem::path& abs) const;
   bool exists(const std::filesystem::path& abs) const;
@@ -66,7 +68,8 @@ nlohmann::json collect_host_info(const SysReader& reader, GpuInventoryFn gpus = 
 std::optional<double> pcie_bandwidth(double gts, int width);
 // "16.0 GT/s PCIe" / "8 GT/s" → GT/s; nullopt for "Unknown" or garbage.
 std::optional<double> parse_pcie_speed(std::string_view text);
-// "0-3,8,10-11" → {0,1,2,3,8,10,11}; an empty list for an empty or malformed string.
+// "0-3,8,10-11" → {0,1,2,3,8,10,11}; an empty list for an empty or malformed string, or one naming CPU 65536
+// or more CPUs.
 std::vector<int> parse_cpu_list(std::string_view text);
 // sysfs cache sizes: "48K", "1024K", "32M", "512" → bytes.
 std::optional<std::uint64_t> parse_cache_size(std::string_view text);

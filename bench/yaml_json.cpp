@@ -8,12 +8,22 @@
 #include <yaml-cpp/yaml.h>
 
 #include "bench/error.hpp"
+#include "bench/utf8.hpp"
 
 namespace mlbench {
 namespace {
 
-nlohmann::json scalar(const YAML::Node& node) {
+// A scalar's text, refused when it is not UTF-8 (JSON strings must be, or writing them later throws).
+const std::string& text_of(const YAML::Node& node, const std::string& name) {
   const std::string& s = node.Scalar();
+  if (invalid_utf8_at(s) != std::string::npos)
+    throw UsageError(
+        fmt::format("{}:{}: text is not valid UTF-8; save the file as UTF-8", name, node.Mark().line + 1));
+  return s;
+}
+
+nlohmann::json scalar(const YAML::Node& node, const std::string& name) {
+  const std::string& s = text_of(node, name);
   if (node.Tag() == "!") return s;  // quoted: always a string
   if (s == "true" || s == "True" || s == "yes") return true;
   if (s == "false" || s == "False" || s == "no") return false;
@@ -33,7 +43,7 @@ nlohmann::json convert(const YAML::Node& node, const std::string& name) {
     case YAML::NodeType::Undefined:
       return nullptr;
     case YAML::NodeType::Scalar:
-      return scalar(node);
+      return scalar(node, name);
     case YAML::NodeType::Sequence: {
       auto arr = nlohmann::json::array();
       for (const auto& item : node) arr.push_back(convert(item, name));
@@ -46,7 +56,7 @@ nlohmann::json convert(const YAML::Node& node, const std::string& name) {
           throw UsageError(
               fmt::format("{}:{}: mapping keys must be plain strings", name, kv.first.Mark().line + 1));
         }
-        obj[kv.first.Scalar()] = convert(kv.second, name);
+        obj[text_of(kv.first, name)] = convert(kv.second, name);
       }
       return obj;
     }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -38,7 +40,7 @@ class Entry {
   }
   int count(const char* key) const {
     double v = positive(key);
-    if (v != static_cast<int>(v))
+    if (v != std::floor(v) || v > std::numeric_limits<int>::max())
       throw UsageError(fmt::format("{}: '{}' must be a whole number", where_, key));
     return static_cast<int>(v);
   }
@@ -140,6 +142,8 @@ Prices load_prices(const std::filesystem::path& path) {
   Entry e(doc, path.string());
   Prices p;
   p.source = path.string();
+  if (doc.contains("example") && !doc["example"].is_boolean())
+    throw UsageError(fmt::format("{}: 'example' must be true or false", path.string()));
   p.example = doc.value("example", false);
   p.currency = e.text_or("currency", "USD");
   p.energy_per_kwh = e.number_or("energy_per_kwh", 0);
@@ -205,7 +209,8 @@ HardwareCatalog load_hardware_catalog(const std::filesystem::path& dir) {
     c.nodes.push_back(std::move(n));
   });
   auto nodes_doc = load_yaml_file(dir / "nodes.yaml");
-  c.default_node = nodes_doc.value("default_node", c.nodes.front().name);
+  c.default_node =
+      Entry(nodes_doc, (dir / "nodes.yaml").string()).text_or("default_node", c.nodes.front().name);
   // Cross-references fail here, at load, rather than in the middle of a sizing.
   for (const auto& n : c.nodes) {
     try {

@@ -14,6 +14,10 @@ namespace {
 
 using Json = nlohmann::json;
 
+// Counts (layers, hidden, seq_len, nodes, ...) stay far below this, and derived ones (4 x hidden) still fit
+// an int.
+constexpr int kMaxWhole = 1 << 28;
+
 // Typed reads of one workload mapping; every error names the file and key.
 class Fields {
  public:
@@ -35,7 +39,8 @@ class Fields {
   double positive_or(const char* key, double fallback) const { return has(key) ? positive(key) : fallback; }
   int whole(const char* key) const {
     double v = positive(key);
-    if (v != std::floor(v)) throw UsageError(fmt::format("{}: '{}' must be a whole number", where_, key));
+    if (v != std::floor(v) || v > kMaxWhole)
+      throw UsageError(fmt::format("{}: '{}' must be a whole number up to {}", where_, key, kMaxWhole));
     return static_cast<int>(v);
   }
   int whole_or(const char* key, int fallback) const { return has(key) ? whole(key) : fallback; }
@@ -43,6 +48,11 @@ class Fields {
     if (!has(key)) return fallback;
     if (!j_[key].is_string()) throw UsageError(fmt::format("{}: '{}' must be a string", where_, key));
     return j_[key].get<std::string>();
+  }
+  bool flag_or(const char* key, bool fallback) const {
+    if (!has(key)) return fallback;
+    if (!j_[key].is_boolean()) throw UsageError(fmt::format("{}: '{}' must be true or false", where_, key));
+    return j_[key].get<bool>();
   }
   const Json& at(const char* key) const { return j_.at(key); }
   const std::string& where() const { return where_; }
@@ -66,7 +76,7 @@ TransformerModel parse_model(const Fields& top) {
           "gated_ffn"});
   TransformerModel m;
   m.vocab = f.whole_or("vocab", 32000);
-  m.gated_ffn = !f.has("gated_ffn") || f.at("gated_ffn").get<bool>();
+  m.gated_ffn = f.flag_or("gated_ffn", true);
   if (f.has("layers") || f.has("hidden")) {
     m.layers = f.whole("layers");
     m.hidden = f.whole("hidden");
@@ -82,8 +92,10 @@ TransformerModel parse_model(const Fields& top) {
     m.params = f.positive("params");
     m.derived_shape = true;
     // N ~ 12 L h^2 with h = 128 L (Llama-class aspect ratio), h rounded to a multiple of 128.
-    double h = std::cbrt(m.params * 128 / 12);
-    m.hidden = std::max(128, static_cast<int>(std::lround(h / 128)) * 128);
+    double h = std::max(128.0, std::round(std::cbrt(m.params * 128 / 12) / 128) * 128);
+    if (h > kMaxWhole)
+      throw UsageError(fmt::format("{}: 'params' is too large to derive an architecture from", f.where()));
+    m.hidden = static_cast<int>(h);
     m.layers = std::max(1, static_cast<int>(std::lround(m.params / (12.0 * m.hidden * m.hidden))));
     m.heads = m.hidden / 128;
     m.kv_heads = m.heads;
@@ -184,7 +196,7 @@ Workload load_workload(const std::filesystem::path& path) {
     s.output_tokens = f.positive("output_tokens");
     s.ttft_s = f.positive_or("ttft_s", 0);
     s.tpot_s = f.positive_or("tpot_s", 0);
-    s.offline = f.has("offline") && f.at("offline").get<bool>();
+    s.offline = f.flag_or("offline", false);
     if (f.has("request_rate")) {
       s.request_rate = f.positive("request_rate");
     } else if (f.has("concurrent_users")) {
