@@ -5,10 +5,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
+#include <utility>
 
 extern char** environ;
 
@@ -35,17 +40,65 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
-CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env) {
-  TempDir io;
-  auto out_path = io.path() / "out";
-  auto err_path = io.path() / "err";
+CliProcess::CliProcess(CliProcess&& o) noexcept : pid_(std::exchange(o.pid_, -1)), io_(std::move(o.io_)) {}
+
+CliProcess::~CliProcess() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+}
+
+void CliProcess::kill(int sig) const {
+  if (pid_ > 0) ::kill(pid_, sig);
+}
+
+CliResult CliProcess::reap(int status) {
+  pid_ = -1;
+  CliResult r;
+  if (WIFSIGNALED(status)) {
+    r.signal = WTERMSIG(status);
+    r.rc = 128 + r.signal;
+  } else {
+    r.rc = WEXITSTATUS(status);
+  }
+  r.out = slurp(io_->path() / "out");
+  r.err = slurp(io_->path() / "err");
+  return r;
+}
+
+std::optional<CliResult> CliProcess::wait_for(std::chrono::milliseconds timeout) {
+  if (pid_ <= 0) throw std::logic_error("CliProcess::wait_for after the process was reaped");
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (true) {
+    int status = 0;
+    pid_t rc = ::waitpid(pid_, &status, WNOHANG);
+    if (rc == pid_) return reap(status);
+    if (rc < 0 && errno != EINTR) throw std::runtime_error("waitpid failed");
+    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+CliResult CliProcess::wait() {
+  if (pid_ <= 0) throw std::logic_error("CliProcess::wait after the process was reaped");
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0) {
+    if (errno != EINTR) throw std::runtime_error("waitpid failed");
+  }
+  return reap(status);
+}
+
+CliProcess spawn_program(const std::vector<std::string>& argv_in, const std::vector<std::string>& env) {
+  auto io = std::make_unique<TempDir>();
+  auto out_path = io->path() / "out";
+  auto err_path = io->path() / "err";
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<std::string> argv_s{MLBENCH_EXE};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<std::string> argv_s = argv_in;
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -56,16 +109,20 @@ CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::s
   for (auto& e : env_s) envp.push_back(e.data());
   envp.push_back(nullptr);
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, MLBENCH_EXE, &fa, nullptr, argv.data(), envp.data());
+  int rc = posix_spawn(&pid, argv_s.at(0).c_str(), &fa, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) throw std::runtime_error("posix_spawn failed");
-  int status = 0;
-  waitpid(pid, &status, 0);
-  CliResult r;
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out_path);
-  r.err = slurp(err_path);
-  return r;
+  if (rc != 0) throw std::runtime_error("posix_spawn " + argv_s[0] + " failed: " + std::strerror(rc));
+  return CliProcess(pid, std::move(io));
+}
+
+CliProcess spawn_cli(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+  std::vector<std::string> argv{MLBENCH_EXE};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return spawn_program(argv, env);
+}
+
+CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+  return spawn_cli(args, env).wait();
 }
 
 std::string validate_report_schema(const std::filesystem::path& report) {

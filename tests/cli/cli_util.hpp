@@ -1,20 +1,22 @@
 // Runs the real mlbench binary for CLI tests.
 #pragma once
 
+#include <sys/types.h>
+
+#include <chrono>
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mlbench::test {
 
 struct CliResult {
-  int rc = -1;
+  int rc = -1;     // the exit status, or 128 + the signal that killed it
+  int signal = 0;  // the signal that killed it, 0 when it exited
   std::string out, err;
 };
-
-// Runs MLBENCH_EXE with args (no shell), optional environment additions ("NAME=value"), capturing both
-// streams.
-CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
 
 // A fresh empty folder under the system temp dir, removed by the destructor.
 class TempDir {
@@ -28,6 +30,38 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// A running child process whose stdout and stderr go to files (stdin is /dev/null). The destructor kills
+// (SIGKILL) and reaps it when it is still running, so that a failed test never leaves one behind.
+class CliProcess {
+ public:
+  CliProcess(pid_t pid, std::unique_ptr<TempDir> io) : pid_(pid), io_(std::move(io)) {}
+  CliProcess(CliProcess&& o) noexcept;
+  CliProcess& operator=(CliProcess&&) = delete;
+  CliProcess(const CliProcess&) = delete;
+  ~CliProcess();
+
+  pid_t pid() const { return pid_; }
+  // Sends `sig` (no-op once reaped).
+  void kill(int sig) const;
+  // Waits until it ends, at most `timeout`; nullopt when it is still running then.
+  std::optional<CliResult> wait_for(std::chrono::milliseconds timeout);
+  CliResult wait();
+
+ private:
+  CliResult reap(int status);
+
+  pid_t pid_;
+  std::unique_ptr<TempDir> io_;
+};
+
+// Starts `argv` (argv[0] is the program path, no shell) with environment additions ("NAME=value").
+CliProcess spawn_program(const std::vector<std::string>& argv, const std::vector<std::string>& env = {});
+// Starts MLBENCH_EXE with `args`.
+CliProcess spawn_cli(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
+
+// Runs MLBENCH_EXE with args to its end, capturing both streams.
+CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
 
 // Validates a JSON file against reports/report.schema.json with python3-jsonschema; returns "" when valid,
 // else the validator's message.

@@ -1,10 +1,6 @@
 // The foundation's CLI contract: version, list, sysinfo, run's bad inputs and exit codes, --config, SIGINT.
 #include <gtest/gtest.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <fstream>
@@ -140,18 +136,7 @@ TEST(CoreCli, SigintLeavesAValidReportOfFinishedCasesAndExits130) {
   // A short first case (host memory), then the storage suite, which is running when the signal arrives.
   std::ofstream(cfg) << "profile: quick\nprobes: [host.membw, storage.io]\noptions:\n  host.membw: {size: 48M}\n"
                      << "  storage.io: {dir: '" << scratch.string() << "'}\n";
-  std::string out_s = out.string(), cfg_s = cfg.string();
-  std::vector<std::string> args{MLBENCH_EXE, "run", "--config", cfg_s, "-o", out_s};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  ASSERT_EQ(posix_spawn(&pid, MLBENCH_EXE, &fa, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&fa);
+  auto run = spawn_cli({"run", "--config", cfg.string(), "-o", out.string()});
   // Wait until the first case has been written, then interrupt the run in the middle of a later one.
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (std::chrono::steady_clock::now() < deadline) {
@@ -159,11 +144,10 @@ TEST(CoreCli, SigintLeavesAValidReportOfFinishedCasesAndExits130) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  ASSERT_EQ(kill(pid, SIGINT), 0);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 130);
+  run.kill(SIGINT);
+  auto r = run.wait();
+  ASSERT_EQ(r.signal, 0) << "killed by signal " << r.signal;
+  EXPECT_EQ(r.rc, 130) << r.err;
   EXPECT_EQ(validate_report_schema(out), "");
   auto rep = load_report(out);
   EXPECT_EQ(rep.run["interrupted"], true);

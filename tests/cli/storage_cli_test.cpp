@@ -1,11 +1,7 @@
 // `mlbench storage` and `mlbench run --storage-dir` through the real binary: bad input exits 2 with one line
 // and writes nothing; a run writes a schema-valid report; SIGINT stops it, removes the test file, leaves a
 // valid report and exits 130.
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -16,8 +12,6 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_util.hpp"
-
-extern char** environ;
 
 namespace mlbench::test {
 namespace {
@@ -92,31 +86,20 @@ TEST(StorageCli, SigintRemovesTheTestFileAndLeavesAValidReport) {
   TempDir t;
   auto dir = disk_dir(t);
   auto report = t.path() / "r.json";
-  std::vector<std::string> args{MLBENCH_EXE, "storage",   "--target", dir.string(), "--size",
-                                "32M",       "--runtime", "60",       "-o",         report.string()};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  ASSERT_EQ(posix_spawn(&pid, MLBENCH_EXE, &fa, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&fa);
+  auto run = spawn_cli({"storage", "--target", dir.string(), "--size", "32M", "--runtime", "60", "-o",
+                        report.string()});
   // Wait until the test file exists and the job has had time to start, then interrupt.
   auto start = std::chrono::steady_clock::now();
   while (test_files(dir).empty() && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_FALSE(test_files(dir).empty()) << "the probe never created its file";
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-  ::kill(pid, SIGINT);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
+  run.kill(SIGINT);
+  auto r = run.wait();
   auto leftovers = test_files(dir);
   fs::remove_all(dir);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 130);
+  ASSERT_EQ(r.signal, 0) << "killed by signal " << r.signal;
+  EXPECT_EQ(r.rc, 130) << r.err;
   EXPECT_TRUE(leftovers.empty()) << leftovers.front();
   ASSERT_TRUE(fs::exists(report));
   EXPECT_EQ(validate_report_schema(report), "");
