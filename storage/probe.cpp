@@ -79,6 +79,12 @@ Case plan_job(const JobSpec& s) {
     check_alignment(s, t);
     std::uint64_t size = region_size(s, t);
     if (t.kind == TargetKind::folder) {
+      // Refused here, before anything is created: a test file that cannot be allocated would fail mid-fill.
+      if (size > t.free_bytes)
+        throw UsageError(fmt::format("--size {} does not fit in the {} free on {}; use a smaller --size or "
+                                     "another folder",
+                                     format_bytes(static_cast<double>(size)),
+                                     format_bytes(static_cast<double>(t.free_bytes)), path));
       fill_s += static_cast<double>(size) / kFillRate;
     } else if (writes(s.rw) && s.engine != EngineKind::null) {
       if (!s.allow_destructive) {

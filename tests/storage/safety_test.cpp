@@ -1,6 +1,8 @@
 // Nothing is lost: refusals on existing files and devices (contents checked unchanged), ENOSPC cleanup.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "mlbench_config.hpp"
 #include "storage/pattern.hpp"
 #include "storage/target.hpp"
@@ -130,14 +132,27 @@ TEST_F(LoopSafety, WritesABlankLoopDeviceWithAllowDestructive) {
   EXPECT_EQ(results[0].work["writes"], 500u);
 }
 
-TEST(Safety, NoSpaceEndsTheCaseAndRemovesTheFile) {
+TEST(Safety, SizeBeyondTheFreeSpaceIsRefusedBeforeCreatingAFile) {
   if (!test::is_root()) GTEST_SKIP() << "needs root to mount a small tmpfs";
   test::TempDir dir;
   auto mount = test::TmpfsMount::mount(dir.path(), "4m");
   if (!mount) GTEST_SKIP() << "cannot mount tmpfs here";
+  auto err = usage_error_of(
+      json{{"target", dir.path().string()}, {"rw", "write"}, {"size", "64M"}, {"number_ios", 10}});
+  EXPECT_NE(err.find("does not fit in the"), std::string::npos) << err;
+  EXPECT_NE(err.find("free on " + dir.path().string()), std::string::npos) << err;
+  EXPECT_TRUE(dir.mlbench_files().empty());
+}
+
+TEST(Safety, NoSpaceWhileFillingEndsWithENOSPCAndRemovesTheFile) {
+  if (!test::is_root()) GTEST_SKIP() << "needs root to mount a small tmpfs";
+  test::TempDir dir;
+  auto mount = test::TmpfsMount::mount(dir.path(), "4m");
+  if (!mount) GTEST_SKIP() << "cannot mount tmpfs here";
+  // The space went away between plan() and the fill (another writer): the fill itself hits ENOSPC.
+  std::atomic<bool> stop{false};
   try {
-    test::run_probe(
-        json{{"target", dir.path().string()}, {"rw", "write"}, {"size", "64M"}, {"number_ios", 10}});
+    OpenTarget::create_in(inspect_target(dir.path().string()), 64u << 20, 1, false, false, stop);
     FAIL() << "no error on a full filesystem";
   } catch (const UsageError& e) {
     FAIL() << "a full disk is a run-time error, not bad usage: " << e.what();
@@ -145,6 +160,31 @@ TEST(Safety, NoSpaceEndsTheCaseAndRemovesTheFile) {
     EXPECT_NE(std::string(e.what()).find("ENOSPC"), std::string::npos) << e.what();
   }
   EXPECT_TRUE(dir.mlbench_files().empty());
+}
+
+TEST(Safety, NoSpaceDuringAWriteJobEndsWithENOSPCAndKeepsTheTarget) {
+  if (!test::is_root()) GTEST_SKIP() << "needs root to mount a small tmpfs";
+  test::TempDir dir;
+  auto mount = test::TmpfsMount::mount(dir.path(), "4m");
+  if (!mount) GTEST_SKIP() << "cannot mount tmpfs here";
+  // A sparse file larger than its filesystem (thin provisioning): writes into its holes run out of space.
+  auto sparse = dir.path() / "thin.img";
+  test::write_file(sparse, "");
+  fs::resize_file(sparse, 64u << 20);
+  try {
+    auto results = test::run_probe(json{{"target", sparse.string()},
+                                        {"rw", "write"},
+                                        {"bs", "1M"},
+                                        {"direct", false},
+                                        {"number_ios", 64},
+                                        {"allow_destructive", true}});
+    FAIL() << "no error on a full filesystem: " << results[0].reason;
+  } catch (const UsageError& e) {
+    FAIL() << "a full disk is a run-time error, not bad usage: " << e.what();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("ENOSPC"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(fs::exists(sparse)) << "an existing target is never removed";
 }
 
 TEST(Safety, WriteRefusalsOfAPlainFolderAreEmpty) {
