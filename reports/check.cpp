@@ -46,6 +46,13 @@ double number_field(const Json& rule, const char* key, const std::string& where)
   return v.get<double>();
 }
 
+std::string text_field(const Json& j, const char* key, const std::string& fallback,
+                       const std::string& where) {
+  if (!j.contains(key)) return fallback;
+  if (!j[key].is_string()) throw UsageError(fmt::format("{}: '{}' must be a string", where, key));
+  return j[key].get<std::string>();
+}
+
 // The entry of host.gpus for a device index (by its `index` field, else by position).
 const Json* host_gpu(const Json& host, long long index) {
   if (!host.is_object() || !host.contains("gpus") || !host["gpus"].is_array()) return nullptr;
@@ -122,7 +129,7 @@ ExpectationSet expectations_from_json(const Json& j, const std::string& name) {
   double default_warn = kDefaultWarnPct;
   if (j.contains("warn")) default_warn = number_field(j, "warn", name);
   ExpectationSet set;
-  set.name = j.value("name", name);
+  set.name = text_field(j, "name", name, name);
   std::size_t i = 0;
   for (const auto& rule : j["rules"]) {
     std::string where = fmt::format("{}: rule {}", name, ++i);
@@ -153,10 +160,10 @@ ExpectationSet expectations_from_json(const Json& j, const std::string& name) {
     double warn_pct = rule.contains("warn") ? number_field(rule, "warn", where) : default_warn;
     if (warn_pct < 0 || warn_pct >= 100) throw UsageError(where + ": 'warn' is a percentage in [0, 100)");
     e.warn = warn_pct / 100;
-    std::string select = rule.value("select", std::string("each"));
+    std::string select = text_field(rule, "select", "each", where);
     if (select != "each" && select != "best") throw UsageError(where + ": 'select' is 'each' or 'best'");
     e.best = select == "best";
-    e.note = rule.value("note", std::string());
+    e.note = text_field(rule, "note", "", where);
     set.rules.push_back(std::move(e));
   }
   if (set.rules.empty()) throw UsageError(fmt::format("{}: 'rules' is empty", name));
