@@ -302,7 +302,7 @@ Table check_table(const CheckResult& c) {
     Tone tone = i.grade == Grade::pass ? Tone::good : (i.grade == Grade::warn ? Tone::warn : Tone::bad);
     t.rows.push_back(
         {Cell{std::string(to_string(i.grade)), tone}, Cell{i.probe}, Cell{i.device},
-         Cell{params_text(params_without_device(i.params))}, Cell{i.metric},
+         Cell{format_params(params_without_device(i.params))}, Cell{i.metric},
          Cell{std::isfinite(i.value) ? format_metric_value(i.value, i.unit) : "-", Tone::plain, true},
          Cell{i.expected}, Cell{i.detail}});
   }

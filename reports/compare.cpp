@@ -150,7 +150,7 @@ std::vector<Table> comparison_tables(const Comparison& c) {
   for (const auto& m : c.changes) {
     Tone tone = tone_of(m.verdict);
     changes.rows.push_back(
-        {Cell{m.probe}, Cell{params_text(m.params)}, Cell{m.metric},
+        {Cell{m.probe}, Cell{format_params(m.params)}, Cell{m.metric},
          Cell{format_metric_value(m.base, m.unit), Tone::plain, true},
          Cell{format_metric_value(m.other, m.unit), Tone::plain, true},
          Cell{std::isfinite(m.change) ? fmt::format("{:+.1f} %", 100 * m.change) : "n/a", tone, true},
@@ -162,7 +162,7 @@ std::vector<Table> comparison_tables(const Comparison& c) {
     Table t{"status changes", {"probe", "params", "base", "other", "reason"}, {}};
     for (const auto& s : c.status_changes) {
       Tone tone = s.regression ? Tone::bad : (s.other == Status::ok ? Tone::good : Tone::warn);
-      t.rows.push_back({Cell{s.probe}, Cell{params_text(s.params)}, Cell{std::string(to_string(s.base))},
+      t.rows.push_back({Cell{s.probe}, Cell{format_params(s.params)}, Cell{std::string(to_string(s.base))},
                         Cell{std::string(to_string(s.other)), tone}, Cell{s.reason}});
     }
     tables.push_back(std::move(t));
@@ -170,11 +170,11 @@ std::vector<Table> comparison_tables(const Comparison& c) {
   if (!c.only_in_base.empty() || !c.only_in_other.empty()) {
     Table t{"results in one report only", {"in", "probe", "params", "status"}, {}};
     for (const auto& r : c.only_in_base) {
-      t.rows.push_back({Cell{"base only"}, Cell{r.probe}, Cell{params_text(r.params)},
+      t.rows.push_back({Cell{"base only"}, Cell{r.probe}, Cell{format_params(r.params)},
                         Cell{std::string(to_string(r.status))}});
     }
     for (const auto& r : c.only_in_other) {
-      t.rows.push_back({Cell{"other only"}, Cell{r.probe}, Cell{params_text(r.params)},
+      t.rows.push_back({Cell{"other only"}, Cell{r.probe}, Cell{format_params(r.params)},
                         Cell{std::string(to_string(r.status))}});
     }
     tables.push_back(std::move(t));

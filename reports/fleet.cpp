@@ -153,7 +153,7 @@ std::vector<Table> fleet_tables(const FleetAnalysis& f) {
     Tone tone = !m->worse ? Tone::good : (m->deviation < -f.threshold ? Tone::bad : Tone::warn);
     std::string device = m->device;
     if (!m->uuid.empty()) device += " " + m->uuid;
-    outliers.rows.push_back({Cell{m->host}, Cell{device}, Cell{g->probe}, Cell{params_text(g->params)},
+    outliers.rows.push_back({Cell{m->host}, Cell{device}, Cell{g->probe}, Cell{format_params(g->params)},
                              Cell{g->metric}, Cell{format_metric_value(m->value, g->unit), Tone::plain, true},
                              Cell{format_metric_value(g->median, g->unit), Tone::plain, true},
                              Cell{fmt::format("{:+.1f} %", 100 * m->deviation), tone, true},
@@ -163,7 +163,7 @@ std::vector<Table> fleet_tables(const FleetAnalysis& f) {
       "per metric across the fleet", {"probe", "params", "metric", "n", "median", "MAD", "outliers"}, {}};
   for (const auto& g : f.groups) {
     std::size_t n = g.outliers();
-    groups.rows.push_back({Cell{g.probe}, Cell{params_text(g.params)}, Cell{g.metric},
+    groups.rows.push_back({Cell{g.probe}, Cell{format_params(g.params)}, Cell{g.metric},
                            Cell{std::to_string(g.members.size()), Tone::plain, true},
                            Cell{format_metric_value(g.median, g.unit), Tone::plain, true},
                            Cell{format_metric_value(g.mad, g.unit), Tone::plain, true},

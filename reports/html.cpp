@@ -31,7 +31,7 @@ using Selector = std::function<std::optional<std::string>(const Result&)>;
 std::string short_params(const Json& params, std::initializer_list<const char*> drop) {
   Json p = params_without_device(params);
   for (const char* d : drop) p.erase(d);
-  return params_text(p);
+  return format_params(p);
 }
 
 std::string size_label(const Json& v) {
@@ -169,7 +169,7 @@ std::string outlier_chart(const FleetAnalysis& f, double threshold) {
   std::vector<DotRow> rows;
   for (const auto& g : f.groups) {
     if (g.outliers() == 0) continue;
-    DotRow row{fmt::format("{} {} {}", g.probe, params_text(g.params), g.metric), {}};
+    DotRow row{fmt::format("{} {} {}", g.probe, format_params(g.params), g.metric), {}};
     if (row.label.size() > 48) row.label = row.label.substr(0, 45) + "...";
     for (const auto& m : g.members) {
       row.dots.push_back(

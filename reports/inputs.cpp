@@ -43,7 +43,7 @@ std::vector<NamedReport> load_reports(const std::vector<std::string>& paths) {
   auto worker = [&] {
     for (std::size_t i = next++; i < files.size(); i = next++) {
       try {
-        out[i] = NamedReport{files[i], load_report(files[i])};
+        out[i] = NamedReport{files[i], load_report(files[i], ReadOptions{.samples = false})};
       } catch (...) {
         errors[i] = std::current_exception();
       }
@@ -114,16 +114,6 @@ std::string device_uuid(const Result& r, const Json& host) {
     }
   }
   return "";
-}
-
-std::string params_text(const Json& params) {
-  std::string out;
-  if (!params.is_object()) return out;
-  for (const auto& [k, v] : params.items()) {
-    std::string val = v.is_string() ? v.get<std::string>() : v.dump();
-    out += (out.empty() ? "" : " ") + k + "=" + val;
-  }
-  return out;
 }
 
 void emit(const std::string& path, const std::string& text) {

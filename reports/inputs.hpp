@@ -16,8 +16,8 @@ struct NamedReport {
   Report report;
 };
 
-// Loads each path; a folder contributes its *.json files (sorted). UsageError names the offending file;
-// a folder without reports is a UsageError too.
+// Loads each path, without the raw samples (no cross-report tool reads them); a folder contributes its *.json
+// files (sorted). UsageError names the offending file; a folder without reports is a UsageError too.
 std::vector<NamedReport> load_reports(const std::vector<std::string>& paths);
 
 // The identity compare joins on: probe and params, canonical (nlohmann objects keep keys sorted).
@@ -32,9 +32,6 @@ std::string host_label(const NamedReport& r);
 std::string device_label(const Result& r);
 // The GPU's UUID from host.gpus for a result with a numeric params.device, else "".
 std::string device_uuid(const Result& r, const Json& host);
-
-// "dtype=bf16 m=8192 n=8192" without truncation (format_params truncates for the console).
-std::string params_text(const Json& params);
 
 // Where --format output goes: stdout when `path` is empty, else the file (atomically).
 void emit(const std::string& path, const std::string& text);

@@ -5,14 +5,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
+#include <cstring>
 
 #include <fmt/format.h>
 
 #include "bench/error.hpp"
 #include "mlbench_config.hpp"
+#include "reports/report_reader.hpp"
 
 namespace mlbench {
 namespace {
@@ -22,29 +23,8 @@ Json stats_to_json(const Stats& s) {
               {"mean", s.mean}, {"cv", s.cv},   {"mad", s.mad},       {"n", s.n}};
 }
 
-Stats stats_from_json(const Json& j) {
-  Stats s;
-  s.min = j.at("min").get<double>();
-  s.p10 = j.at("p10").get<double>();
-  s.median = j.at("median").get<double>();
-  s.p90 = j.at("p90").get<double>();
-  s.max = j.at("max").get<double>();
-  s.mean = j.at("mean").get<double>();
-  s.cv = j.at("cv").get<double>();
-  s.mad = j.value("mad", 0.0);
-  s.n = j.at("n").get<std::size_t>();
-  return s;
-}
-
 // JSON has no NaN/Inf; a non-finite value becomes null and reads back as NaN.
 Json number(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
-double number_from(const Json& j) { return j.is_null() ? std::nan("") : j.get<double>(); }
-
-int major_of(const std::string& version) {
-  int major = -1;
-  if (std::sscanf(version.c_str(), "%d.", &major) != 1) return -1;
-  return major;
-}
 
 }  // namespace
 
@@ -120,48 +100,14 @@ Json to_json(const Report& r) {
 }
 
 Result result_from_json(const Json& j) {
-  Result r;
-  r.probe = j.at("probe").get<std::string>();
-  r.params = j.value("params", Json::object());
-  r.status = status_from_string(j.at("status").get<std::string>());
-  r.reason = j.value("reason", "");
-  r.work = j.value("work", Json::object());
-  for (const auto& s : j.value("samples", Json::array())) r.samples.push_back(number_from(s));
-  for (const auto& jm : j.value("metrics", Json::array())) {
-    Metric m;
-    m.name = jm.at("name").get<std::string>();
-    m.value = number_from(jm.at("value"));
-    m.unit = jm.value("unit", "");
-    m.better = jm.value("better", "higher") == "lower" ? Better::lower : Better::higher;
-    if (jm.contains("stats") && jm["stats"].is_object()) m.stats = stats_from_json(jm["stats"]);
-    r.metrics.push_back(std::move(m));
+  try {
+    return detail::decode_result(j.dump());
+  } catch (const std::exception& e) {
+    throw Error(fmt::format("not a valid mlbench result ({})", e.what()));
   }
-  r.telemetry = j.value("telemetry", Json::object());
-  r.warnings = j.value("warnings", std::vector<std::string>{});
-  r.info = j.value("info", Json::object());
-  return r;
 }
 
-Report report_from_json(const Json& j) {
-  if (!j.is_object() || !j.contains("schema_version") || !j.contains("results")) {
-    throw UsageError("not an mlbench report (no schema_version/results)");
-  }
-  Report r;
-  r.schema_version = j.at("schema_version").get<std::string>();
-  int major = major_of(r.schema_version);
-  if (major < 0) throw UsageError(fmt::format("malformed schema_version '{}'", r.schema_version));
-  if (major > kSchemaMajor) {
-    throw UsageError(
-        fmt::format("report schema {} is newer than this mlbench understands ({}); upgrade mlbench",
-                    r.schema_version, kSchemaVersion));
-  }
-  r.tool = j.value("tool", Json::object());
-  r.host = j.value("host", Json::object());
-  r.run = j.value("run", Json::object());
-  for (const auto& jr : j.at("results")) r.results.push_back(result_from_json(jr));
-  if (j.contains("cluster")) r.cluster = j["cluster"];
-  return r;
-}
+Report report_from_json(const Json& j) { return parse_report(j.dump(), "report"); }
 
 Json tool_info() {
   return Json{{"name", "mlbench"},
@@ -177,23 +123,47 @@ Json tool_info() {
                 {"blkid", MLBENCH_HAS_BLKID == 1}}}};
 }
 
-Report load_report(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError(fmt::format("{}: cannot open report (does the file exist?)", path.string()));
-  Json j;
+Report parse_report(std::string_view text, std::string_view origin, ReadOptions opts) {
   try {
-    j = Json::parse(in);
-  } catch (const Json::parse_error& e) {
+    return detail::decode_report(text, opts.samples);
+  } catch (const detail::JsonSyntaxError& e) {
     throw UsageError(
-        fmt::format("{}: not valid JSON ({}); pass a report written by mlbench", path.string(), e.what()));
-  }
-  try {
-    return report_from_json(j);
+        fmt::format("{}: not valid JSON ({}); pass a report written by mlbench", origin, e.what()));
   } catch (const UsageError& e) {
-    throw UsageError(fmt::format("{}: {}", path.string(), e.what()));
+    throw UsageError(fmt::format("{}: {}", origin, e.what()));
   } catch (const std::exception& e) {
-    throw UsageError(fmt::format("{}: not a valid mlbench report ({})", path.string(), e.what()));
+    throw UsageError(fmt::format("{}: not a valid mlbench report ({})", origin, e.what()));
   }
+}
+
+Report load_report(const std::filesystem::path& path, ReadOptions opts) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    throw UsageError(fmt::format("{}: cannot open report: {} (does the file exist?)", path.string(),
+                                 std::strerror(errno)));
+  }
+  // The whole file in one buffer per thread, reused from call to call: a fleet load reads hundreds of files
+  // on each thread, and a fresh zero-filled buffer per file cost more than the reading.
+  thread_local std::vector<char> buf;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && static_cast<std::size_t>(st.st_size) + 1 > buf.size())
+    buf.resize(static_cast<std::size_t>(st.st_size) + 1);
+  std::size_t got = 0;
+  int err = 0;
+  for (;;) {
+    if (got == buf.size()) buf.resize(std::max<std::size_t>(4096, buf.size() * 2));
+    ssize_t n = ::read(fd, buf.data() + got, buf.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      err = n < 0 ? errno : 0;
+      break;
+    }
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (err != 0)
+    throw UsageError(fmt::format("{}: cannot read report: {}", path.string(), std::strerror(err)));
+  return parse_report(std::string_view(buf.data(), got), path.string(), opts);
 }
 
 void write_text_atomic(const std::filesystem::path& path, const std::string& text) {

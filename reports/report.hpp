@@ -70,15 +70,24 @@ Metric rate_metric(std::string name, double work_per_sample, const std::vector<d
 
 Json to_json(const Result& r);
 Json to_json(const Report& r);
+// Through the same decoder as parse_report (reports/report_reader.hpp); Error / UsageError on a bad shape.
 Result result_from_json(const Json& j);
 Report report_from_json(const Json& j);
 
 // The tool block of this build (version, git sha, features).
 Json tool_info();
 
-// Parses a report, refusing a newer major schema and anything that is not an mlbench report; errors name the
-// file and are UsageError (bad input).
-Report load_report(const std::filesystem::path& path);
+struct ReadOptions {
+  // The raw per-iteration seconds: compare, fleet, check and export read only metrics and stats, and skipping
+  // the samples roughly halves the parse time of a large fleet.
+  bool samples = true;
+};
+
+// Parses report text, refusing a newer major schema and anything that is not an mlbench report; errors name
+// `origin` (the file) and are UsageError (bad input).
+Report parse_report(std::string_view text, std::string_view origin, ReadOptions opts = {});
+// Reads the whole file, then parse_report.
+Report load_report(const std::filesystem::path& path, ReadOptions opts = {});
 // Writes text atomically: a temp file in the same folder, fsync, rename; nothing partial is left on error.
 void write_text_atomic(const std::filesystem::path& path, const std::string& text);
 // Pretty JSON through write_text_atomic.

@@ -23,6 +23,7 @@ std::string format_metric_value(double value, const std::string& unit) {
 
 std::string format_params(const Json& params, std::size_t max_len) {
   std::string out;
+  if (!params.is_object()) return out;
   for (const auto& [k, v] : params.items()) {
     std::string val = v.is_string() ? v.get<std::string>() : v.dump();
     out += (out.empty() ? "" : " ") + k + "=" + val;
@@ -41,7 +42,7 @@ void print_summary(std::ostream& out, const Report& report) {
                              format_metric_value(r.metrics.front().value, r.metrics.front().unit));
       if (const Metric* p = r.metric("pct_of_peak")) pct = fmt::format("{:.1f}", p->value);
     }
-    out << fmt::format("{:<12} {:<48} {:<9} {:>16} {:>9}\n", r.probe, format_params(r.params),
+    out << fmt::format("{:<12} {:<48} {:<9} {:>16} {:>9}\n", r.probe, format_params(r.params, 48),
                        to_string(r.status), headline, pct);
     if (!r.reason.empty()) out << fmt::format("{:<12} {}\n", "", r.reason);
   }
