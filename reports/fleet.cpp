@@ -42,6 +42,26 @@ void finish_group(FleetGroup& g, const FleetOptions& opts) {
   });
 }
 
+// probe and params without the device, as a lookup key: built from the params in place, since copying and
+// serialising every result's params dominated a 1,000-report analysis.
+std::string population_key(const Result& r) {
+  std::string key = r.probe;
+  key += '\x1f';
+  if (r.params.is_object()) {
+    for (const auto& [k, v] : r.params.items()) {
+      if (k == "device" || k == "target") continue;
+      key += k;
+      key += '=';
+      key += v.is_string() ? v.get_ref<const std::string&>() : v.dump();
+      key += '\x1e';
+    }
+  } else {
+    key += r.params.dump();
+  }
+  key += '\x1f';
+  return key;
+}
+
 }  // namespace
 
 double robust_z(double x, double median, double mad, double mean_abs_dev) {
@@ -82,14 +102,17 @@ FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const Fleet
     std::string host = host_label(nr);
     for (const auto& r : nr.report.results) {
       if (r.status != Status::ok) continue;
-      Json params = params_without_device(r.params);
-      std::string base_key = r.probe + '\x1f' + params.dump() + '\x1f';
+      std::string base_key = population_key(r);
       std::string device = device_label(r);
       std::string uuid = device_uuid(r, nr.report.host);
       for (const auto& m : r.metrics) {
         if (!std::isfinite(m.value)) continue;
         auto [it, inserted] = index.try_emplace(base_key + m.name, out.groups.size());
-        if (inserted) out.groups.push_back(FleetGroup{r.probe, params, m.name, m.unit, m.better, 0, 0, {}});
+        if (inserted) {
+          out.groups.push_back(
+              FleetGroup{r.probe, params_without_device(r.params), m.name, m.unit, m.better, 0, 0, {}});
+          out.groups.back().members.reserve(reports.size());  // most populations have one member a report
+        }
         double cv = m.stats && std::isfinite(m.stats->cv) ? m.stats->cv : 0.0;
         out.groups[it->second].members.push_back(
             FleetMember{ri, host, device, uuid, m.value, 0, 0, cv, false, false});
