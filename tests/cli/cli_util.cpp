@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 #include <utility>
 
@@ -102,8 +104,17 @@ CliProcess spawn_program(const std::vector<std::string>& argv_in, const std::vec
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // The additions replace variables of the same name (getenv would find the inherited one first).
+  auto overridden = [&env](std::string_view var) {
+    return std::any_of(env.begin(), env.end(), [var](const std::string& add) {
+      auto name = add.substr(0, add.find('=') + 1);
+      return var.substr(0, name.size()) == name;
+    });
+  };
   std::vector<std::string> env_s;
-  for (char** e = environ; *e != nullptr; ++e) env_s.emplace_back(*e);
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (!overridden(*e)) env_s.emplace_back(*e);
+  }
   env_s.insert(env_s.end(), env.begin(), env.end());
   std::vector<char*> envp;
   for (auto& e : env_s) envp.push_back(e.data());

@@ -55,7 +55,8 @@ class CliProcess {
   std::unique_ptr<TempDir> io_;
 };
 
-// Starts `argv` (argv[0] is the program path, no shell) with environment additions ("NAME=value").
+// Starts `argv` (argv[0] is the program path, no shell) with environment additions ("NAME=value"), which
+// replace inherited variables of the same name.
 CliProcess spawn_program(const std::vector<std::string>& argv, const std::vector<std::string>& env = {});
 // Starts MLBENCH_EXE with `args`.
 CliProcess spawn_cli(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
