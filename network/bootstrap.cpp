@@ -95,8 +95,10 @@ struct MessageReader {
       ssize_t r = ::recv(fd, buf, want, 0);
       if (r == 0) throw Error(fmt::format("{} closed the connection (it probably died)", peer));
       if (r < 0) {
-        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
-        throw Error(fmt::format("receive from {} failed: {}", peer, std::strerror(errno)));
+        const int e = errno;
+        if (e == EAGAIN || e == EWOULDBLOCK || e == EINTR) return;
+        throw Error(fmt::format("receive from {} failed: {}{}", peer, std::strerror(e),
+                                e == ECONNRESET ? " (it probably died)" : ""));
       }
       if (header.size() < 8) {
         header.append(buf, static_cast<std::size_t>(r));
@@ -203,8 +205,23 @@ void TcpBootstrap::accept_all() {
   while (arrived < world_) {
     std::vector<pollfd> fds{{listener_.get(), POLLIN, 0}};
     for (auto& [fd, _] : pending) fds.push_back({fd.get(), POLLIN, 0});
+    // Ranks that arrived are watched for a hang-up only (their next message is read later): one that dies
+    // while the others are still coming ends the rendezvous at once, named, instead of at the timeout.
+    const std::size_t first_arrived = fds.size();
+    std::vector<int> arrived_ranks;
+    for (int r = 1; r < world_; ++r) {
+      if (peers_[static_cast<std::size_t>(r)].get() < 0) continue;
+      fds.push_back({peers_[static_cast<std::size_t>(r)].get(), POLLRDHUP, 0});
+      arrived_ranks.push_back(r);
+    }
     int rc = ::poll(fds.data(), fds.size(), ms_left(end));
     if (rc < 0 && errno != EINTR) MLBENCH_CHECK_SYS(rc);
+    for (std::size_t i = first_arrived; i < fds.size(); ++i) {
+      if (fds[i].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
+        throw Error(fmt::format("rank {} closed the connection during the rendezvous (it probably died)",
+                                arrived_ranks[i - first_arrived]));
+      }
+    }
     if (Clock::now() >= end && rc <= 0) {
       std::vector<int> missing;
       for (int r = 1; r < world_; ++r) {
