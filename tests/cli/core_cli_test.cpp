@@ -113,7 +113,11 @@ TEST(CoreCli, DryRunPrintsTheEffectivePlan) {
 TEST(CoreCli, QuickHostMemoryRunWritesAValidReport) {
   TempDir dir;
   auto out = dir.path() / "r.json";
-  auto r = run_cli({"run", "--profile", "quick", "--probe", "host.membw", "-o", out.string()});
+  // A working set that Debug/ASan builds (several times slower) also sweep within the quick time budget.
+  auto cfg = dir.path() / "c.yaml";
+  std::ofstream(cfg) << "options:\n  host.membw: {size: 96M}\n";
+  auto r = run_cli(
+      {"run", "--profile", "quick", "--probe", "host.membw", "--config", cfg.string(), "-o", out.string()});
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.out.find("report written to " + out.string()), std::string::npos) << r.out;
   EXPECT_EQ(validate_report_schema(out), "");
