@@ -55,6 +55,7 @@ struct WorkerSetup {
 
 struct WorkerResult {
   std::vector<IoTotals> per_target;
+  std::array<std::vector<double>, kLatencyPercentiles.size()> interval_lat;
   std::uint64_t done_ns = 0;
   nlohmann::json features = nlohmann::json::object();
   std::vector<std::string> warnings;
@@ -188,6 +189,19 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
     ++inflight;
   };
 
+  // The current sampling interval's latencies, closed by this thread itself (no sharing with the sampler).
+  LatencyHistogram window;
+  const std::uint64_t interval_ns = to_ns(sampling_interval_s(s));
+  std::uint64_t window_end = ramp_end + interval_ns;
+  auto close_window = [&] {
+    for (std::size_t q = 0; q < kLatencyPercentiles.size(); ++q) {
+      const double beyond = static_cast<double>(window.count()) * (1 - kLatencyPercentiles[q].second);
+      if (beyond >= 10)
+        res.interval_lat[q].push_back(window.percentile(kLatencyPercentiles[q].second) * 1e-9);
+    }
+    window.reset();
+  };
+
   std::vector<Completion> done(depth);
   std::uint64_t now = now_ns();
   std::uint64_t last_counted = now;
@@ -242,12 +256,17 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
             }
           }
           tt.lat.record(now - start[slot]);
+          window.record(now - start[slot]);
           ++measured;
           last_counted = now;
         }
         if (issuing && (w.limit_ios == 0 || issued < w.limit_ios)) issue(slot, now);
       }
       prog.ios.store(measured, std::memory_order_relaxed);
+      if (counting && now >= window_end) {
+        close_window();
+        window_end = now + interval_ns;
+      }
     }
   } catch (const std::exception& e) {
     sh.fail(fmt::format("job thread {}: {}", w.index, e.what()));
@@ -291,6 +310,10 @@ void verify_region(const JobPlan& plan, std::size_t t, const std::vector<std::ui
 }
 
 }  // namespace
+
+double sampling_interval_s(const JobSpec& s) {
+  return s.runtime_s > 0 ? std::clamp(s.runtime_s / 20, 0.1, 1.0) : 0.1;
+}
 
 void IoTotals::merge(const IoTotals& o) {
   ios += o.ios;
@@ -363,8 +386,7 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
   constexpr auto kPoll = std::chrono::milliseconds(10);
   while (now_ns() < ramp_end && !all_done()) std::this_thread::sleep_for(kPoll);
   const double cpu0 = cpu_seconds();
-  // Interval samples for the spread of IOPS: ~20 per run, 0.1 s to 1 s each.
-  const double interval_s = s.runtime_s > 0 ? std::clamp(s.runtime_s / 20, 0.1, 1.0) : 0.1;
+  const double interval_s = sampling_interval_s(s);
   std::uint64_t tick = now_ns(), last_ios = total_ios();
   while (!all_done()) {
     std::this_thread::sleep_for(kPoll);
@@ -388,6 +410,9 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
   std::vector<std::vector<std::uint64_t>> written(ntargets);
   for (auto& r : results) {
     for (std::uint32_t t = 0; t < ntargets; ++t) out.per_target[t].merge(r.per_target[t]);
+    for (std::size_t q = 0; q < kLatencyPercentiles.size(); ++q)
+      out.interval_lat[q].insert(out.interval_lat[q].end(), r.interval_lat[q].begin(),
+                                 r.interval_lat[q].end());
     first = std::min(first, r.done_ns);
     last = std::max(last, r.done_ns);
     out.verify_checked += r.read_checked;

@@ -14,6 +14,7 @@
 // `jobs` threads.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -62,12 +63,22 @@ struct IoTotals {
   void merge(const IoTotals& o);
 };
 
+// The latency percentiles reported, and for each the per-interval values that give its spread.
+inline constexpr std::array<std::pair<const char*, double>, 5> kLatencyPercentiles{
+    {{"lat_p50", 0.50}, {"lat_p90", 0.90}, {"lat_p99", 0.99}, {"lat_p999", 0.999}, {"lat_p9999", 0.9999}}};
+
+// Length of the sampling intervals behind the spread of IOPS and latency: ~20 per run, 0.1 s to 1 s each.
+double sampling_interval_s(const JobSpec& s);
+
 struct JobOutcome {
   std::vector<IoTotals> per_target;
   IoTotals total;
   double first_done_s = 0, last_done_s = 0;  // from the end of the ramp
   double cpu_s = 0;                          // process user+sys in the measured window
   std::vector<double> interval_iops;         // per sampling interval (stats of iops/bandwidth)
+  // Per percentile of kLatencyPercentiles: its value (s) in each sampling interval of each job thread, from
+  // intervals that held at least 10 I/Os beyond it (≥ 1,000 I/Os for p99): fewer make the tail a guess.
+  std::array<std::vector<double>, kLatencyPercentiles.size()> interval_lat;
   unsigned threads = 0;
   nlohmann::json engine_features = nlohmann::json::object();
   std::vector<std::string> warnings;

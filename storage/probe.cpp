@@ -81,10 +81,10 @@ Case plan_job(const JobSpec& s) {
     if (t.kind == TargetKind::folder) {
       // Refused here, before anything is created: a test file that cannot be allocated would fail mid-fill.
       if (size > t.free_bytes)
-        throw UsageError(fmt::format("--size {} does not fit in the {} free on {}; use a smaller --size or "
-                                     "another folder",
-                                     format_bytes(static_cast<double>(size)),
-                                     format_bytes(static_cast<double>(t.free_bytes)), path));
+        throw UsageError(fmt::format(
+            "--size {} does not fit in the {} free on {}; use a smaller --size or "
+            "another folder",
+            format_bytes(static_cast<double>(size)), format_bytes(static_cast<double>(t.free_bytes)), path));
       fill_s += static_cast<double>(size) / kFillRate;
     } else if (writes(s.rw) && s.engine != EngineKind::null) {
       if (!s.allow_destructive) {
@@ -194,8 +194,12 @@ Metric rate_with_stats(std::string name, double value, const std::vector<double>
   return m;
 }
 
-void add_io_metrics(Result& r, const IoTotals& t, double seconds, const JobSpec& s,
-                    const std::vector<double>& interval_iops, bool headline_iops) {
+// The spread of IOPS and latency comes from the job's sampling intervals; `spread` is null for per-target
+// results, which have no intervals of their own.
+void add_io_metrics(Result& r, const IoTotals& t, double seconds, const JobSpec& s, const JobOutcome* spread,
+                    bool headline_iops) {
+  static const std::vector<double> kNone;
+  const std::vector<double>& interval_iops = spread != nullptr ? spread->interval_iops : kNone;
   double iops = static_cast<double>(t.ios) / seconds;
   double bw = static_cast<double>(t.bytes) / seconds;
   auto iops_m = rate_with_stats("iops", iops, interval_iops, 1.0, "1/s");
@@ -207,9 +211,12 @@ void add_io_metrics(Result& r, const IoTotals& t, double seconds, const JobSpec&
     r.metrics.push_back(bw_m);
     r.metrics.push_back(iops_m);
   }
-  static constexpr std::pair<const char*, double> kPct[] = {
-      {"lat_p50", 0.50}, {"lat_p90", 0.90}, {"lat_p99", 0.99}, {"lat_p999", 0.999}, {"lat_p9999", 0.9999}};
-  for (const auto& [name, q] : kPct) r.add_metric(name, t.lat.percentile(q) * 1e-9, "s", Better::lower);
+  for (std::size_t i = 0; i < kLatencyPercentiles.size(); ++i) {
+    const auto& [name, q] = kLatencyPercentiles[i];
+    Metric& m = r.add_metric(name, t.lat.percentile(q) * 1e-9, "s", Better::lower);
+    if (spread != nullptr && spread->interval_lat[i].size() >= 2)
+      m.stats = compute_stats(spread->interval_lat[i]);
+  }
   r.add_metric("lat_max", static_cast<double>(t.lat.max()) * 1e-9, "s", Better::lower);
   r.work = Json{
       {"ios", t.ios}, {"bytes", t.bytes}, {"reads", t.reads}, {"writes", t.writes}, {"seconds", seconds}};
@@ -331,7 +338,7 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
   const bool headline_iops = is_random(s.rw) && s.bs <= 64 * 1024;
   std::vector<Result> results;
   Result agg = ctx.make_result(kId, c);
-  add_io_metrics(agg, out.total, out.last_done_s, s, out.interval_iops, headline_iops);
+  add_io_metrics(agg, out.total, out.last_done_s, s, &out, headline_iops);
   agg.add_metric("cpu_per_io", out.cpu_s / static_cast<double>(out.total.ios), "s", Better::lower);
   if (link > 0) {
     agg.add_metric("pct_of_link", 100.0 * static_cast<double>(out.total.bytes) / out.last_done_s / link, "%");
@@ -360,7 +367,7 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
       Result r = ctx.make_result(kId, c);
       r.params["scope"] = "target";
       r.params["target"] = s.targets[i];
-      add_io_metrics(r, out.per_target[i], out.last_done_s, s, {}, headline_iops);
+      add_io_metrics(r, out.per_target[i], out.last_done_s, s, nullptr, headline_iops);
       r.info["device"] = infos[i].disk;
       r.info["engine"] = to_string(plan.engine);
       if (r.metrics[0].value <= 0) r.warnings.push_back("no I/O reached this target");

@@ -5,9 +5,11 @@
 // lat_* = submission→completion latency percentiles from a log-linear histogram (≤ 0.4 % bucket error);
 // cpu_per_io = process user+sys CPU seconds in the window / I/Os; pct_of_link = bandwidth / PCIe link
 // bandwidth of the drive(s) (host inventory) × 100. Warm-up: --ramp seconds excluded; one measured window per
-// case, ~20 interval samples give the spread. Caveats: files are prefilled with random data (never sparse) so
-// reads hit the media; O_DIRECT by default; the profile suite's scratch file is 1.5 × RAM so that even
-// buffered reads cannot come from the page cache. Options: see storage/job_spec.hpp and `mlbench storage
+// case, ~20 interval samples give the spread of IOPS and bandwidth, and of each latency percentile (from the
+// intervals that hold ≥ 10 I/Os beyond it, so p99's spread needs ≥ 1,000 I/Os an interval). Caveats: files
+// are prefilled with random data (never sparse) so reads hit the media; O_DIRECT by default; the profile
+// suite's scratch file is 1.5 × RAM so that even buffered reads cannot come from the page cache. Options: see
+// storage/job_spec.hpp and `mlbench storage
 // --help`.
 #pragma once
 

@@ -189,6 +189,43 @@ TEST(RunJob, RuntimeBoundJobExcludesTheRamp) {
   EXPECT_FALSE(out.interval_iops.empty());
 }
 
+TEST(RunJob, LatencyPercentilesGetPerIntervalValuesWhereIntervalsHoldEnoughIos) {
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::randread;
+  s.iodepth = 4;
+  s.jobs = 2;
+  s.runtime_s = 1.0;  // 0.1 s intervals: ~10 a thread
+  auto plan = make_plan(f, 1, 4 << 20, s);
+  plan.engine = EngineKind::null;  // millions of I/Os a second: every percentile's intervals qualify
+  auto out = run_job(plan, g_no_stop, far_deadline());
+  const double lo = static_cast<double>(out.total.lat.min()) * 1e-9;
+  const double hi = static_cast<double>(out.total.lat.max()) * 1e-9;
+  for (std::size_t q = 0; q < kLatencyPercentiles.size(); ++q) {
+    SCOPED_TRACE(kLatencyPercentiles[q].first);
+    EXPECT_GE(out.interval_lat[q].size(), 4u);
+    for (double v : out.interval_lat[q]) {
+      EXPECT_GE(v, lo * 0.99);
+      EXPECT_LE(v, hi * 1.01);
+    }
+    // A rarer percentile needs more I/Os an interval, so it never has more intervals than a commoner one.
+    if (q > 0) {
+      EXPECT_LE(out.interval_lat[q].size(), out.interval_lat[q - 1].size());
+    }
+  }
+}
+
+TEST(RunJob, FewIosAnIntervalGiveNoTailSpread) {
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::randread;
+  s.iodepth = 1;
+  s.number_ios = 50;  // one short window at most: nothing for p90 and beyond (< 10 I/Os past them)
+  auto plan = make_plan(f, 1, 4 << 20, s);
+  auto out = run_job(plan, g_no_stop, far_deadline());
+  for (std::size_t q = 1; q < kLatencyPercentiles.size(); ++q) EXPECT_TRUE(out.interval_lat[q].empty());
+}
+
 TEST(RunJob, StopFlagInterrupts) {
   Files f;
   JobSpec s;
