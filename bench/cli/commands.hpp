@@ -10,6 +10,10 @@ namespace mlbench::cli {
 
 using Action = std::function<int()>;
 
+// The mlbench app: description, --version and every subcommand below. Parsing only stores the chosen command
+// in `action`; nothing runs until main() calls it.
+void build_app(CLI::App& app, Action& action);
+
 void add_list_command(CLI::App& app, Action& action);
 void add_sysinfo_command(CLI::App& app, Action& action);
 void add_run_command(CLI::App& app, Action& action);

@@ -1,8 +1,6 @@
-#include <fmt/format.h>
-
 #include "bench/cli/commands.hpp"
 #include "bench/cli/common.hpp"
-#include "bench/yaml_json.hpp"
+#include "bench/cli/run_config.hpp"
 
 namespace mlbench::cli {
 namespace {
@@ -14,27 +12,12 @@ struct RunFlags {
   std::string storage_dir;
 };
 
-// --config FILE: {profile: quick, probes: [ids], options: {probe.id: {...}}}; the command line wins.
+// --config FILE: the command line wins over the file.
 void apply_config(const std::string& path, RunFlags& flags, RunOptions& opts, bool profile_given) {
-  auto cfg = load_yaml_file(path);
-  if (!cfg.is_object())
-    throw UsageError(fmt::format("{}: expected a mapping with profile/probes/options", path));
-  for (const auto& [key, _] : cfg.items()) {
-    if (key != "profile" && key != "probes" && key != "options") {
-      throw UsageError(fmt::format("{}: unknown key '{}' (allowed: profile, probes, options)", path, key));
-    }
-  }
-  if (cfg.contains("profile") && !profile_given) flags.common.profile = cfg["profile"].get<std::string>();
-  if (cfg.contains("probes") && flags.probes.empty()) {
-    if (!cfg["probes"].is_array())
-      throw UsageError(fmt::format("{}: 'probes' must be a list of probe ids", path));
-    for (const auto& p : cfg["probes"]) opts.probe_ids.push_back(p.get<std::string>());
-  }
-  if (cfg.contains("options")) {
-    if (!cfg["options"].is_object())
-      throw UsageError(fmt::format("{}: 'options' must map probe ids to options", path));
-    opts.probe_options = cfg["options"];
-  }
+  auto cfg = load_run_config(path);
+  if (cfg.profile && !profile_given) flags.common.profile = *cfg.profile;
+  if (cfg.probes && flags.probes.empty()) opts.probe_ids = *cfg.probes;
+  if (cfg.options) opts.probe_options = *cfg.options;
 }
 
 }  // namespace

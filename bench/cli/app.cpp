@@ -1,0 +1,26 @@
+// The whole command line in one place, so that main() and the command-line fuzzer (fuzz/) parse the same app.
+#include <string>
+
+#include "bench/cli/commands.hpp"
+#include "mlbench_config.hpp"
+
+namespace mlbench::cli {
+
+void build_app(CLI::App& app, Action& action) {
+  app.description("mlbench: hardware benchmark and sizing suite for machine-learning servers");
+  app.set_version_flag("--version", std::string("mlbench ") + MLBENCH_VERSION + " (" + MLBENCH_GIT_SHA + ")");
+  app.require_subcommand(1);
+  add_list_command(app, action);
+  add_sysinfo_command(app, action);
+  add_run_command(app, action);
+  add_gpu_commands(app, action);
+  add_hostmem_command(app, action);
+  add_nccl_command(app, action);
+  add_storage_command(app, action);
+  add_compare_command(app, action);
+  add_check_command(app, action);
+  add_export_command(app, action);
+  add_size_command(app, action);
+}
+
+}  // namespace mlbench::cli
