@@ -54,7 +54,8 @@ NcclOptions parse_nccl_options(const Json& options, Profile profile) {
   if (!options.is_object()) throw UsageError("net.nccl options must be a mapping");
   static const char* kKeys[] = {"ops",   "dtype",  "min_bytes", "max_bytes", "factor",
                                 "iters", "warmup", "timeout",   "placement", "gpus"};
-  for (const auto& [key, _] : options.items()) {
+  for (const auto& item : options.items()) {
+    const std::string& key = item.key();  // a named variable: clang 14 cannot capture a structured binding
     if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* k) { return key == k; }) ==
         std::end(kKeys)) {
       throw UsageError(

@@ -1,0 +1,246 @@
+#include "fuzz/targets.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "bench/cli/run_config.hpp"
+#include "bench/error.hpp"
+#include "bench/gpu_catalog.hpp"
+#include "bench/sysinfo.hpp"
+#include "bench/yaml_json.hpp"
+#include "reports/check.hpp"
+#include "reports/inputs.hpp"
+#include "reports/prometheus.hpp"
+#include "reports/report.hpp"
+#include "reports/summary.hpp"
+#include "sizing/catalog.hpp"
+#include "sizing/workload.hpp"
+
+namespace mlbench::fuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Sections of a multi-file input are capped so that one input cannot build an arbitrarily large tree.
+constexpr std::size_t kMaxSections = 32;
+constexpr std::size_t kMaxDepth = 12;
+
+struct Section {
+  fs::path path;  // relative, no "." or ".." components
+  std::string_view bytes;
+};
+
+// A relative path that stays inside the tree, or nullopt.
+std::optional<fs::path> safe_relative(std::string_view text) {
+  fs::path p;
+  std::size_t depth = 0;
+  while (!text.empty()) {
+    auto slash = text.find('/');
+    auto part = text.substr(0, slash);
+    text = slash == std::string_view::npos ? std::string_view{} : text.substr(slash + 1);
+    if (part.empty()) continue;
+    if (part == "." || part == ".." || part.size() > 255 || part.find('\0') != std::string_view::npos ||
+        ++depth > kMaxDepth) {
+      return std::nullopt;
+    }
+    p /= std::string(part);
+  }
+  if (p.empty()) return std::nullopt;
+  return p;
+}
+
+std::vector<Section> split_sections(std::string_view data) {
+  constexpr std::string_view kMark = "@@ ";
+  std::vector<Section> out;
+  std::size_t pos = data.substr(0, kMark.size()) == kMark ? 0 : data.find("\n@@ ");
+  if (pos != 0 && pos != std::string_view::npos) ++pos;
+  while (pos != std::string_view::npos && out.size() < kMaxSections) {
+    auto eol = data.find('\n', pos);
+    if (eol == std::string_view::npos) break;
+    auto name = data.substr(pos + kMark.size(), eol - pos - kMark.size());
+    auto next = data.find("\n@@ ", eol);
+    auto bytes =
+        data.substr(eol + 1, next == std::string_view::npos ? std::string_view::npos : next - eol - 1);
+    if (auto p = safe_relative(name)) out.push_back({std::move(*p), bytes});
+    pos = next == std::string_view::npos ? next : next + 1;
+  }
+  return out;
+}
+
+bool write_file(const fs::path& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return static_cast<bool>(out);
+}
+
+// A private copy of a template tree under $TMPDIR; sections are written over it for one input and undone
+// afterwards, so that every input sees the same tree.
+class ScratchTree {
+ public:
+  explicit ScratchTree(const fs::path& source) {
+    std::string tmpl = (fs::temp_directory_path() / "mlbench-fuzz-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr)
+      throw Error(fmt::format("mkdtemp({}) failed: {}", tmpl, std::strerror(errno)));
+    root_ = tmpl;
+    if (!source.empty()) fs::copy(source, root_, fs::copy_options::recursive);
+  }
+  ~ScratchTree() {
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+  ScratchTree(const ScratchTree&) = delete;
+  ScratchTree& operator=(const ScratchTree&) = delete;
+
+  template <typename Fn>
+  void with_sections(const std::vector<Section>& sections, Fn fn) {
+    struct Undo {
+      fs::path path;
+      std::optional<std::string> original;  // nullopt: the path did not exist (a file or a new folder)
+    };
+    std::vector<Undo> undo;
+    for (const auto& s : sections) {
+      auto full = root_ / s.path;
+      std::error_code ec;
+      // The first folder of the path that does not exist yet is removed afterwards with everything below it.
+      fs::path created;
+      for (auto p = full.parent_path(); p != root_ && !fs::exists(p, ec); p = p.parent_path()) created = p;
+      fs::create_directories(full.parent_path(), ec);
+      if (ec || fs::is_directory(full, ec)) continue;
+      if (!created.empty()) {
+        undo.push_back({created, std::nullopt});
+      } else if (fs::exists(full, ec)) {
+        std::ifstream in(full, std::ios::binary);
+        undo.push_back({full, std::string(std::istreambuf_iterator<char>(in), {})});
+      } else {
+        undo.push_back({full, std::nullopt});
+      }
+      write_file(full, s.bytes);
+    }
+    struct Restore {
+      std::vector<Undo>& undo;
+      ~Restore() {
+        for (auto it = undo.rbegin(); it != undo.rend(); ++it) {
+          std::error_code ec;
+          if (it->original) {
+            write_file(it->path, *it->original);
+          } else {
+            fs::remove_all(it->path, ec);
+          }
+        }
+      }
+    } restore{undo};
+    fn(root_);
+  }
+
+ private:
+  fs::path root_;
+};
+
+ScratchTree& single_files() {
+  static ScratchTree tree{fs::path()};
+  return tree;
+}
+
+// `data` as the file `name` in a private folder, for the loaders that only take a path.
+template <typename Fn>
+void with_file(std::string_view name, std::string_view data, Fn fn) {
+  single_files().with_sections({{fs::path(name), data}}, [&](const fs::path& root) { fn(root / name); });
+}
+
+const Report& sample_report() {
+  static const Report r = load_report(fs::path(MLBENCH_SOURCE_DIR) / "tests/data/reports/run_a.json");
+  return r;
+}
+
+// What `mlbench export` and `mlbench check` without --expect do with a report they have read.
+void consume(const Report& r) {
+  to_prometheus(NamedReport{"fuzz.json", r});
+  std::ostringstream summary;
+  print_summary(summary, r);
+  check_table(check_report(r, catalog_expectations(r, mlbench::gpu_catalog())));
+}
+
+}  // namespace
+
+void report(std::string_view data) {
+  for (bool samples : {true, false}) {
+    try {
+      Report r = parse_report(data, "fuzz.json", ReadOptions{samples});
+      to_json(r).dump();
+      if (!samples) consume(r);
+    } catch (const Error&) {
+    }
+  }
+}
+
+void workload(std::string_view data) {
+  try {
+    with_file("workload.yaml", data, [](const fs::path& p) { sizing::load_workload(p); });
+  } catch (const Error&) {
+  }
+}
+
+void hw_catalog(std::string_view data) {
+  static ScratchTree tree{fs::path(MLBENCH_SOURCE_DIR) / "configs/hardware"};
+  try {
+    tree.with_sections(split_sections(data),
+                       [](const fs::path& root) { sizing::load_hardware_catalog(root); });
+  } catch (const Error&) {
+  }
+}
+
+void gpu_catalog(std::string_view data) {
+  try {
+    with_file("gpus.yaml", data, [](const fs::path& p) {
+      auto catalog = load_gpu_catalog(p);
+      match_gpu(catalog, "NVIDIA H100 80GB HBM3", "9.0");
+      match_gpu(catalog, "NVIDIA A100-SXM4-80GB", "");
+      if (!catalog.empty()) find_gpu(catalog, catalog.front().name);
+    });
+  } catch (const Error&) {
+  }
+}
+
+void run_config(std::string_view data) {
+  try {
+    with_file("run.yaml", data, [](const fs::path& p) { cli::load_run_config(p); });
+  } catch (const Error&) {
+  }
+}
+
+void thresholds(std::string_view data) {
+  try {
+    auto set = expectations_from_json(parse_yaml(std::string(data), "thresholds.yaml"), "thresholds.yaml");
+    auto result = check_report(sample_report(), set);
+    check_table(result);
+    check_to_json(result);
+  } catch (const Error&) {
+  }
+}
+
+void sysinfo(std::string_view data) {
+  static ScratchTree tree{fs::path(MLBENCH_SOURCE_DIR) / "tests/data/sysfs/two_socket"};
+  parse_cpu_list(data);
+  parse_cache_size(data);
+  parse_pcie_speed(data);
+  parse_smbios_memory_devices(data);
+  try {
+    // Serialised as `mlbench sysinfo --json` and every report do: what /sys holds must survive that too.
+    tree.with_sections(split_sections(data),
+                       [](const fs::path& root) { collect_host_info(SysReader(root)).dump(); });
+  } catch (const Error&) {
+  }
+}
+
+}  // namespace mlbench::fuzz

@@ -1,0 +1,47 @@
+// The fuzz targets: one function per input parser of mlbench, shared by the libFuzzer executables
+// (fuzz/<target>_fuzz.cpp) and the regression test that replays every saved input in the normal build
+// (tests/fuzz_regress).
+//
+// Each function feeds `data` to the real parser and returns normally when the parser accepts it or refuses it
+// with its documented error (mlbench::Error and its UsageError; CLI::ParseError for the command line). Any
+// other exception escapes, and a crash, a sanitizer report, a leak or a hang is the fuzzer's to report: all
+// of these are findings.
+//
+// Inputs that are more than one file (a /sys tree, the hardware catalog folder) and command lines are text:
+//   sysinfo, hw_catalog: sections "@@ <relative path>\n<file bytes>", each ending where the next "\n@@ "
+//                        starts; the sections replace or add files of a template tree (tests/data/sysfs/
+//                        two_socket, configs/hardware), which is restored after every input.
+//   cli:                 one argument per line (argv[0] "mlbench" is added).
+#pragma once
+
+#include <string_view>
+
+namespace mlbench::fuzz {
+
+using TargetFn = void (*)(std::string_view data);
+
+void report(std::string_view data);  // parse_report with and without samples; export, summary, catalog check
+void workload(std::string_view data);     // sizing::load_workload
+void hw_catalog(std::string_view data);   // sizing::load_hardware_catalog of a catalog folder
+void gpu_catalog(std::string_view data);  // load_gpu_catalog, then matching a device against it
+void run_config(std::string_view data);   // `mlbench run --config FILE` (bench/cli/run_config.hpp)
+void thresholds(std::string_view data);   // `mlbench check --expect FILE`, then checking a report with it
+void cli(std::string_view data);          // the mlbench command line, parsed (never executed)
+void sysinfo(std::string_view data);      // collect_host_info over a /sys + /proc tree, and the pure parsers
+
+struct Target {
+  std::string_view name;
+  TargetFn fn;
+};
+inline constexpr Target kTargets[] = {
+    {"report", report},
+    {"workload", workload},
+    {"hw_catalog", hw_catalog},
+    {"gpu_catalog", gpu_catalog},
+    {"run_config", run_config},
+    {"thresholds", thresholds},
+    {"cli", cli},
+    {"sysinfo", sysinfo},
+};
+
+}  // namespace mlbench::fuzz
