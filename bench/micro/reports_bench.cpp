@@ -23,9 +23,10 @@ mlbench::Result bench_result(std::mt19937& rng, std::string probe, Json params, 
   r.params = std::move(params);
   r.work = Json{{"bytes", 1 << 30}};
   for (int i = 0; i < 30; ++i) r.samples.push_back(1e-3 * jitter(rng));
-  mlbench::Metric& m = r.add_metric(metric, value * jitter(rng), unit);
-  m.stats = mlbench::compute_stats(std::vector<double>(r.samples.begin(), r.samples.end()));
-  r.add_metric("pct_of_peak", 77 * jitter(rng), "%").stats = m.stats;
+  // A copy: a reference into r.metrics would dangle once the second add_metric grows the vector.
+  const auto stats = mlbench::compute_stats(std::vector<double>(r.samples.begin(), r.samples.end()));
+  r.add_metric(metric, value * jitter(rng), unit).stats = stats;
+  r.add_metric("pct_of_peak", 77 * jitter(rng), "%").stats = stats;
   return r;
 }
 
