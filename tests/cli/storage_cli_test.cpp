@@ -86,8 +86,8 @@ TEST(StorageCli, SigintRemovesTheTestFileAndLeavesAValidReport) {
   TempDir t;
   auto dir = disk_dir(t);
   auto report = t.path() / "r.json";
-  auto run = spawn_cli({"storage", "--target", dir.string(), "--size", "32M", "--runtime", "60", "-o",
-                        report.string()});
+  auto run = spawn_cli(
+      {"storage", "--target", dir.string(), "--size", "32M", "--runtime", "60", "-o", report.string()});
   // Wait until the test file exists and the job has had time to start, then interrupt.
   auto start = std::chrono::steady_clock::now();
   while (test_files(dir).empty() && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
