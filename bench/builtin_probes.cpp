@@ -2,13 +2,14 @@
 // by the MLBENCH_HAS_* of what the probe needs.
 #include "bench/registry.hpp"
 #include "bench/sysinfo.hpp"
+#include "kernels/gpu/probe_info.hpp"    // always built: the GPU probes are listed in every build
 #include "kernels/host/membw_probe.hpp"  // always built: needs only a CPU
 #include "mlbench_config.hpp"
 #if MLBENCH_HAS_CUDA
 #include "kernels/gpu/probes.hpp"
 #endif
 #include "network/nccl_probe.hpp"  // always built: says "built without NCCL" when so
-#include "storage/probe.hpp"  // always built: psync needs nothing optional
+#include "storage/probe.hpp"       // always built: psync needs nothing optional
 
 namespace mlbench {
 
@@ -19,6 +20,8 @@ Registry builtin_registry() {
   r.add(net::make_nccl_probe());
 #if MLBENCH_HAS_CUDA
   for (auto& p : gpu::make_gpu_probes()) r.add(std::move(p));
+#else
+  for (auto& p : gpu::make_unavailable_gpu_probes(std::string(kBuiltWithoutCuda))) r.add(std::move(p));
 #endif
   return r;
 }

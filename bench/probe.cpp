@@ -16,6 +16,28 @@ std::string_view to_string(Profile p) {
   return "default";
 }
 
+namespace {
+
+class UnavailableProbe final : public Probe {
+ public:
+  UnavailableProbe(ProbeInfo info, std::string reason) : info_(std::move(info)), reason_(std::move(reason)) {}
+  ProbeInfo info() const override { return info_; }
+  std::optional<std::string> unavailable(const Json& /*host*/) const override { return reason_; }
+  // The runner never plans or runs a probe that says it is unavailable; these answer the same if asked.
+  std::vector<Case> plan(const PlanContext& /*ctx*/) const override { throw Skipped(reason_); }
+  std::vector<Result> run(const Case& /*c*/, RunContext& /*ctx*/) override { throw Skipped(reason_); }
+
+ private:
+  ProbeInfo info_;
+  std::string reason_;
+};
+
+}  // namespace
+
+std::unique_ptr<Probe> make_unavailable_probe(ProbeInfo info, std::string reason) {
+  return std::make_unique<UnavailableProbe>(std::move(info), std::move(reason));
+}
+
 Profile profile_from_string(std::string_view s) {
   for (Profile p : {Profile::quick, Profile::standard, Profile::full}) {
     if (to_string(p) == s) return p;

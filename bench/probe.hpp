@@ -76,4 +76,14 @@ class Probe {
   virtual std::vector<Result> run(const Case& c, RunContext& ctx) = 0;
 };
 
+// Why the GPU probes (and NCCL) are unavailable in a build without CUDA (the cpu preset).
+inline constexpr std::string_view kBuiltWithoutCuda =
+    "built without CUDA (no CUDA toolkit found, or MLBENCH_ENABLE_CUDA=OFF); rebuild with the CUDA toolkit "
+    "and "
+    "-DMLBENCH_ENABLE_CUDA=ON";
+
+// A probe this build cannot run at all (compiled without CUDA, cuDNN...): listed, and skipped with `reason`
+// wherever it is selected.
+std::unique_ptr<Probe> make_unavailable_probe(ProbeInfo info, std::string reason);
+
 }  // namespace mlbench

@@ -32,7 +32,7 @@ class NcclProbe final : public Probe {
   std::optional<std::string> unavailable(const Json& /*host*/) const override {
     // The world's reason first: it names the rank and host it comes from.
     if (cluster_ && cluster_->skip_reason) return *cluster_->skip_reason;
-    if (!MLBENCH_HAS_NCCL) return std::string(kNoNccl);
+    if (!MLBENCH_HAS_NCCL) return std::string(MLBENCH_HAS_CUDA ? kNoNccl : kBuiltWithoutCuda);
     auto gpus = local_gpus();
     if (gpus.count == 0) return gpus.why_none;
     return std::nullopt;

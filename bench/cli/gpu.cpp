@@ -69,10 +69,7 @@ const std::vector<Family>& families() {
 
 int run_family(const Family& f, const nlohmann::json& options, const CommonRunFlags& common) {
   if (!MLBENCH_HAS_CUDA) {
-    throw UsageError(
-        fmt::format("{} is not in this build (configured without CUDA); rebuild with the CUDA toolkit "
-                    "and -DMLBENCH_ENABLE_CUDA=ON",
-                    f.probe));
+    throw UsageError(fmt::format("{}: {}", f.probe, kBuiltWithoutCuda));
   }
   f.validate(options);
   auto host = builtin_host_info();

@@ -80,11 +80,7 @@ using Key = std::tuple<int, std::string, int>;  // device, precision, batch
 
 class ConvProbe : public Probe {
  public:
-  ProbeInfo info() const override {
-    return {"gpu.conv",
-            "cuDNN convolution throughput on ResNet-50 layers (fwd, bwd-data, bwd-filter), verified",
-            "a CUDA GPU and cuDNN"};
-  }
+  ProbeInfo info() const override { return conv_info(); }
 
   std::optional<std::string> unavailable(const Json& host) const override { return no_gpu_reason(host); }
 
@@ -359,26 +355,17 @@ class ConvProbe : public Probe {
   std::map<Key, std::vector<ConvLayerTimes>> times_;
 };
 
-#else
-
-class ConvProbe : public Probe {
- public:
-  ProbeInfo info() const override {
-    return {"gpu.conv",
-            "cuDNN convolution throughput on ResNet-50 layers (fwd, bwd-data, bwd-filter), verified",
-            "a CUDA GPU and cuDNN"};
-  }
-  std::optional<std::string> unavailable(const Json&) const override {
-    return "mlbench was built without cuDNN (cudnn.h or libcudnn not found at configure time)";
-  }
-  std::vector<Case> plan(const PlanContext&) const override { return {}; }
-  std::vector<Result> run(const Case&, RunContext&) override { return {}; }
-};
-
 #endif
 
 }  // namespace
 
+#if MLBENCH_HAS_CUDNN
 std::unique_ptr<Probe> make_conv_probe() { return std::make_unique<ConvProbe>(); }
+#else
+std::unique_ptr<Probe> make_conv_probe() {
+  return make_unavailable_probe(
+      conv_info(), "mlbench was built without cuDNN (cudnn.h or libcudnn not found at configure time)");
+}
+#endif
 
 }  // namespace mlbench::gpu

@@ -160,10 +160,7 @@ MeasurePolicy copy_policy() {
 
 class CopyProbe : public Probe {
  public:
-  ProbeInfo info() const override {
-    return {"gpu.copy", "Host-device (pinned/pageable, copy engine/SM) and peer-to-peer copy bandwidth",
-            "a CUDA GPU"};
-  }
+  ProbeInfo info() const override { return copy_info(); }
 
   std::optional<std::string> unavailable(const Json& host) const override { return no_gpu_reason(host); }
 

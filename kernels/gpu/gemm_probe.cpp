@@ -99,10 +99,7 @@ std::vector<double> copy_decoded(const void* dev_ptr, Storage s, std::size_t cou
 
 class GemmProbe : public Probe {
  public:
-  ProbeInfo info() const override {
-    return {"gpu.gemm", "GEMM throughput through cuBLASLt at fp32/tf32/fp16/bf16/fp8/int8, verified",
-            "a CUDA GPU"};
-  }
+  ProbeInfo info() const override { return gemm_info(); }
 
   std::optional<std::string> unavailable(const Json& host) const override { return no_gpu_reason(host); }
 

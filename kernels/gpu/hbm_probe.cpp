@@ -24,11 +24,7 @@ constexpr double kTolerance = 1e-9;
 
 class HbmProbe : public Probe {
  public:
-  ProbeInfo info() const override {
-    return {"gpu.hbm",
-            "GPU memory bandwidth: copy/scale/add/triad/dot/nstream/read/write kernels and cudaMemcpy",
-            "a CUDA GPU"};
-  }
+  ProbeInfo info() const override { return hbm_info(); }
 
   std::optional<std::string> unavailable(const Json& host) const override { return no_gpu_reason(host); }
 

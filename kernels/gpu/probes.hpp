@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/probe.hpp"
+#include "kernels/gpu/probe_info.hpp"
 
 namespace mlbench::gpu {
 

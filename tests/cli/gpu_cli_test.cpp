@@ -40,6 +40,27 @@ class GpuCli : public ::testing::Test {
   }
 };
 
+// Every build lists the GPU probes; one without CUDA says why they cannot run, skips them in a run and
+// refuses their commands.
+TEST(GpuProbes, ListedInEveryBuildWithTheReasonTheyCannotRun) {
+  auto list = run_cli({"list"});
+  ASSERT_EQ(list.rc, 0) << list.err;
+  for (const char* id : {"gpu.gemm", "gpu.hbm", "gpu.copy", "gpu.conv"}) {
+    EXPECT_NE(list.out.find(id), std::string::npos) << id << "\n" << list.out;
+  }
+  if (MLBENCH_HAS_CUDA) return;
+  EXPECT_NE(list.out.find("built without CUDA"), std::string::npos) << list.out;
+  TempDir dir;
+  auto out = dir.path() / "r.json";
+  auto run = run_cli({"run", "--probe", "gpu.gemm", "-o", out.string()});
+  ASSERT_EQ(run.rc, 0) << run.err;
+  auto report = nlohmann::json::parse(std::ifstream(out));
+  ASSERT_EQ(report["results"].size(), 1u);
+  EXPECT_EQ(report["results"][0]["status"], "skipped");
+  EXPECT_NE(report["results"][0]["reason"].get<std::string>().find("built without CUDA"), std::string::npos);
+  expect_usage_error({"gemm"}, "gpu.gemm: built without CUDA");
+}
+
 TEST_F(GpuCli, UnknownPrecisionIsAUsageError) {
   expect_usage_error({"gemm", "--precisions", "bf16,fp4"}, "unknown precision 'fp4'");
   expect_usage_error({"conv", "--precisions", "fp32"}, "fp32");

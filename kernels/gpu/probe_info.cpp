@@ -1,0 +1,34 @@
+#include "kernels/gpu/probe_info.hpp"
+
+namespace mlbench::gpu {
+
+ProbeInfo gemm_info() {
+  return {"gpu.gemm", "GEMM throughput through cuBLASLt at fp32/tf32/fp16/bf16/fp8/int8, verified",
+          "a CUDA GPU"};
+}
+
+ProbeInfo hbm_info() {
+  return {"gpu.hbm",
+          "GPU memory bandwidth: copy/scale/add/triad/dot/nstream/read/write kernels and cudaMemcpy",
+          "a CUDA GPU"};
+}
+
+ProbeInfo copy_info() {
+  return {"gpu.copy", "Host-device (pinned/pageable, copy engine/SM) and peer-to-peer copy bandwidth",
+          "a CUDA GPU"};
+}
+
+ProbeInfo conv_info() {
+  return {"gpu.conv",
+          "cuDNN convolution throughput on ResNet-50 layers (fwd, bwd-data, bwd-filter), verified",
+          "a CUDA GPU and cuDNN"};
+}
+
+std::vector<std::unique_ptr<Probe>> make_unavailable_gpu_probes(const std::string& reason) {
+  std::vector<std::unique_ptr<Probe>> out;
+  for (auto info : {gemm_info(), hbm_info(), copy_info(), conv_info()})
+    out.push_back(make_unavailable_probe(std::move(info), reason));
+  return out;
+}
+
+}  // namespace mlbench::gpu
