@@ -189,9 +189,10 @@ TargetInfo inspect_target(const std::string& path) {
     t.kind = TargetKind::folder;
     // mlbench creates its test file there, whatever --rw is: refused now rather than failed mid-run.
     if (::access(path.c_str(), W_OK) != 0) {
-      throw UsageError(fmt::format("--target {}: folder is not writable ({}); mlbench creates its test file "
-                                   "there: give a writable folder",
-                                   path, std::strerror(errno)));
+      throw UsageError(
+          fmt::format("--target {}: folder is not writable ({}); mlbench creates its test file "
+                      "there: give a writable folder",
+                      path, std::strerror(errno)));
     }
     t.disk = disk_of_dev(st.st_dev);
     struct statvfs vfs {};
