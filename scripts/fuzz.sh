@@ -5,6 +5,8 @@
 #   FUZZ_SECONDS=600   seconds per target (default 60)
 #   FUZZ_PARALLEL=2    targets run at the same time (default 1)
 #   FUZZ_NO_BUILD=1    run the fuzzers already in build/fuzz (built by an earlier call or another job)
+#   FUZZ_SEED=1        libFuzzer's random seed (default: a new one each run); CI fixes it so that its short runs
+#                      are repeatable
 #   FUZZ_TIMEOUT=10    seconds (wall clock) after which one input counts as a hang (default 10); raise it only
 #                      on a machine so loaded that a niced fuzzer stalls for that long between inputs
 #
@@ -58,7 +60,7 @@ run_one() {  # run_one TARGET: 0 when libFuzzer found nothing
   mkdir -p "$out/corpus/$t" "$out/artifacts/$t"
   touch "$out/artifacts/$t.started"
   nice -n 10 "$out/fuzz/${t}_fuzz" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$out/artifacts/$t/" "$out/corpus/$t" "$out/seeds/$t" \
+    ${FUZZ_SEED:+-seed="$FUZZ_SEED"} -print_final_stats=1 -artifact_prefix="$out/artifacts/$t/" "$out/corpus/$t" "$out/seeds/$t" \
     >"$out/logs/$t.log" 2>&1
 }
 

@@ -13,6 +13,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   python3 python3-jsonschema
   fio likwid util-linux e2fsprogs
+  clang-14 libclang-rt-14-dev
 )
 # Optional extras used by tests that otherwise skip: headless rendering of HTML reports, promtool.
 extras=(chromium prometheus)
