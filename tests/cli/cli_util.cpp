@@ -1,7 +1,10 @@
 #include "tests/cli/cli_util.hpp"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -143,6 +146,30 @@ std::string validate_report_schema(const std::filesystem::path& report) {
                     (io.path() / "log").string() + " 2>&1";
   int rc = std::system(cmd.c_str());
   return rc == 0 ? std::string() : "schema validation failed: " + slurp(io.path() / "log");
+}
+
+int free_port() {
+  int s = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (s < 0 || ::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    if (s >= 0) ::close(s);
+    throw std::runtime_error(std::string("free_port: ") + std::strerror(errno));
+  }
+  socklen_t len = sizeof a;
+  ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
+  ::close(s);
+  return ntohs(a.sin_port);
+}
+
+std::vector<std::string> rank_env(int rank, int world, int port) {
+  return {"RANK=" + std::to_string(rank),
+          "WORLD_SIZE=" + std::to_string(world),
+          "LOCAL_RANK=" + std::to_string(rank),
+          "LOCAL_WORLD_SIZE=" + std::to_string(world),
+          "MASTER_ADDR=127.0.0.1",
+          "MASTER_PORT=" + std::to_string(port)};
 }
 
 }  // namespace mlbench::test

@@ -64,6 +64,11 @@ CliProcess spawn_cli(const std::vector<std::string>& args, const std::vector<std
 // Runs MLBENCH_EXE with args to its end, capturing both streams.
 CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
 
+// A TCP port on 127.0.0.1 that the kernel just handed out (and that is closed again, so rank 0 can take it).
+int free_port();
+// The torchrun-style launch environment of one rank of `world` on localhost, rendezvous at `port`.
+std::vector<std::string> rank_env(int rank, int world, int port);
+
 // Validates a JSON file against reports/report.schema.json with python3-jsonschema; returns "" when valid,
 // else the validator's message.
 std::string validate_report_schema(const std::filesystem::path& report);

@@ -3,9 +3,7 @@
 // sizes that cannot be allocated and unwritable output paths. Each fault must end in a clear message and the
 // documented exit code, with no hang, no crash, no partial report and no scratch file left behind.
 // Mounts and loop devices need root; without it those tests skip with the reason.
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -352,27 +350,6 @@ TEST(FaultsCli, SignalsAtRandomPointsLeaveAValidReportAndNoScratchFiles) {
 }
 
 // ---- a killed rank of a multi-process run -------------------------------------------------------------
-
-int free_port() {
-  int s = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-  socklen_t len = sizeof a;
-  ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(s);
-  return ntohs(a.sin_port);
-}
-
-std::vector<std::string> rank_env(int rank, int world, int port) {
-  return {"RANK=" + std::to_string(rank),
-          "WORLD_SIZE=" + std::to_string(world),
-          "LOCAL_RANK=" + std::to_string(rank),
-          "LOCAL_WORLD_SIZE=" + std::to_string(world),
-          "MASTER_ADDR=127.0.0.1",
-          "MASTER_PORT=" + std::to_string(port)};
-}
 
 // Established TCP connections to 127.0.0.1:port (each is a rank that reached rank 0), from /proc/net/tcp.
 int connections_to(int port) {

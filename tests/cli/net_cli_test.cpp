@@ -1,8 +1,6 @@
 // `mlbench nccl` for real on this machine: bad input, the single-process mode without a GPU, and the
 // multi-process mode with 2–3 real processes on 127.0.0.1 (TCP rendezvous, and mpirun when built with MPI)
 // producing one merged cluster report; a rendezvous whose peer never comes ends within its timeout.
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -25,27 +23,6 @@ using nlohmann::json;
 json read_json(const std::filesystem::path& p) {
   std::ifstream in(p);
   return json::parse(in);
-}
-
-int free_port() {
-  int s = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-  socklen_t len = sizeof a;
-  ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(s);
-  return ntohs(a.sin_port);
-}
-
-std::vector<std::string> rank_env(int rank, int world, int port) {
-  return {"RANK=" + std::to_string(rank),
-          "WORLD_SIZE=" + std::to_string(world),
-          "LOCAL_RANK=" + std::to_string(rank),
-          "LOCAL_WORLD_SIZE=" + std::to_string(world),
-          "MASTER_ADDR=127.0.0.1",
-          "MASTER_PORT=" + std::to_string(port)};
 }
 
 // Every result of net.nccl skipped because this machine has no GPU (or the build has no NCCL).
