@@ -28,7 +28,8 @@ void add_run_command(CLI::App& app, Action& action) {
   add_common_run_flags(*cmd, flags->common);
   cmd->add_option("--probe", flags->probes, "Run only this probe (repeatable); see `mlbench list`");
   cmd->add_option("--config", flags->config, "YAML file: profile, probes and per-probe options");
-  cmd->add_option("--storage-dir", flags->storage_dir, "Folder for the storage suite's test file (default: .)");
+  cmd->add_option("--storage-dir", flags->storage_dir,
+                  "Folder for the storage suite's test file (default: .)");
   cmd->callback([&action, flags, cmd] {
     action = [flags, cmd] {
       RunOptions opts;

@@ -16,7 +16,9 @@ namespace {
 
 using nlohmann::json;
 
-std::size_t count_lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+std::size_t count_lines(const std::string& s) {
+  return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
+}
 
 TEST(CoreCli, VersionAndHelp) {
   auto r = run_cli({"--version"});
@@ -138,8 +140,9 @@ TEST(CoreCli, SigintLeavesAValidReportOfFinishedCasesAndExits130) {
   std::filesystem::create_directories(scratch);
   auto cfg = dir.path() / "c.yaml";
   // A short first case (host memory), then the storage suite, which is running when the signal arrives.
-  std::ofstream(cfg) << "profile: quick\nprobes: [host.membw, storage.io]\noptions:\n  host.membw: {size: 48M}\n"
-                     << "  storage.io: {dir: '" << scratch.string() << "'}\n";
+  std::ofstream(cfg)
+      << "profile: quick\nprobes: [host.membw, storage.io]\noptions:\n  host.membw: {size: 48M}\n"
+      << "  storage.io: {dir: '" << scratch.string() << "'}\n";
   auto run = spawn_cli({"run", "--config", cfg.string(), "-o", out.string()});
   // Wait until the first case has been written, then interrupt the run in the middle of a later one.
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
