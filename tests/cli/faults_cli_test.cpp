@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_util.hpp"
+#include "tests/storage/storage_test_util.hpp"
 
 namespace mlbench::test {
 namespace {
@@ -29,23 +30,13 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
+using storage::test::is_root;
+using storage::test::LoopDevice;
+using storage::test::sh;
+using storage::test::TmpfsMount;
 
 // How long any faulted run may take to end before the test calls it a hang.
 constexpr seconds kHang{120};
-
-bool is_root() { return ::geteuid() == 0; }
-
-int sh(const std::string& cmd) { return std::system((cmd + " >/dev/null 2>&1").c_str()); }
-
-std::string sh_out(const std::string& cmd) {
-  TempDir io;
-  auto log = io.path() / "out";
-  if (std::system((cmd + " > '" + log.string() + "' 2>/dev/null").c_str()) != 0) return "";
-  std::ifstream in(log);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
 
 std::size_t count_lines(const std::string& s) {
   return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
@@ -64,45 +55,6 @@ std::vector<std::string> leftovers(const fs::path& dir) {
   return out;
 }
 
-// A filesystem mounted on a folder for the test's lifetime (root only).
-class Mount {
- public:
-  static std::optional<Mount> tmpfs(const fs::path& dir, const std::string& options) {
-    fs::create_directories(dir);
-    if (sh("mount -t tmpfs -o " + options + " mlbench-fault " + dir.string()) != 0) return std::nullopt;
-    return Mount(dir);
-  }
-  Mount(Mount&& o) noexcept : dir_(std::move(o.dir_)) { o.dir_.clear(); }
-  Mount& operator=(Mount&&) = delete;
-  ~Mount() {
-    if (!dir_.empty()) sh("umount " + dir_.string());
-  }
-
- private:
-  explicit Mount(fs::path dir) : dir_(std::move(dir)) {}
-  fs::path dir_;
-};
-
-// A loop device over a backing file, detached by the destructor (root only).
-class Loop {
- public:
-  static std::optional<Loop> attach(const fs::path& backing) {
-    auto dev = sh_out("losetup -f --show '" + backing.string() + "'");
-    if (dev.empty()) return std::nullopt;
-    return Loop(dev);
-  }
-  Loop(Loop&& o) noexcept : dev_(std::move(o.dev_)) { o.dev_.clear(); }
-  Loop& operator=(Loop&&) = delete;
-  ~Loop() {
-    if (!dev_.empty()) sh("losetup -d " + dev_);
-  }
-  const std::string& path() const { return dev_; }
-
- private:
-  explicit Loop(std::string dev) : dev_(std::move(dev)) {}
-  std::string dev_;
-};
-
 // A folder nobody may write into: a read-only tmpfs for root (who ignores permission bits), else mode 0555.
 class UnwritableDir {
  public:
@@ -116,16 +68,16 @@ class UnwritableDir {
   const fs::path& path() const { return path_; }
 
  private:
-  static std::optional<Mount> make(const fs::path& p) {
+  static std::optional<TmpfsMount> make(const fs::path& p) {
     fs::create_directories(p);
-    if (is_root()) return Mount::tmpfs(p, "size=1m,ro");
+    if (is_root()) return TmpfsMount::mount(p, "1m", true);
     fs::permissions(p, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
                            fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
     return std::nullopt;
   }
 
   fs::path path_;
-  std::optional<Mount> mount_;
+  std::optional<TmpfsMount> mount_;
 };
 
 // ---- disk full, EIO, read-only filesystems --------------------------------------------------------------
@@ -134,7 +86,7 @@ TEST(FaultsCli, DiskFullDuringAWriteJobFailsTheCaseWithEnospcAndKeepsTheTarget) 
   if (!is_root()) GTEST_SKIP() << "needs root to mount a small tmpfs";
   TempDir t;
   auto fsdir = t.path() / "small";
-  auto mount = Mount::tmpfs(fsdir, "size=4m");
+  auto mount = TmpfsMount::mount(fsdir, "4m");
   if (!mount) GTEST_SKIP() << "cannot mount tmpfs here";
   // A sparse file larger than its filesystem (thin provisioning): the job's writes run out of space.
   auto thin = fsdir / "thin.img";
@@ -161,7 +113,7 @@ TEST(FaultsCli, FullOutputFilesystemIsAnErrorNamingTheReportAndLeavesNoTempFile)
   if (!is_root()) GTEST_SKIP() << "needs root to mount a small tmpfs";
   TempDir t;
   auto fsdir = t.path() / "full";
-  auto mount = Mount::tmpfs(fsdir, "size=1m");
+  auto mount = TmpfsMount::mount(fsdir, "1m");
   if (!mount) GTEST_SKIP() << "cannot mount tmpfs here";
   // Fill it: the folder stays writable (the -o check passes), but no byte of the report fits.
   sh("dd if=/dev/zero of=" + (fsdir / "filler").string() + " bs=64k");
@@ -183,7 +135,7 @@ TEST(FaultsCli, EioFromTheTargetFailsTheCaseWithEio) {
   auto backing = t.path() / "disk.img";
   std::ofstream(backing).close();
   fs::resize_file(backing, 16u << 20);
-  auto loop = Loop::attach(backing);
+  auto loop = LoopDevice::attach(backing);
   if (!loop) GTEST_SKIP() << "no loop device (losetup failed)";
   // The device keeps its 16 MiB, its backing file shrinks to 1 MiB: reads beyond it fail with EIO.
   fs::resize_file(backing, 1u << 20);

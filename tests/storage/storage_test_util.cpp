@@ -59,8 +59,10 @@ LoopDevice::~LoopDevice() {
   if (!dev_.empty()) sh("losetup -d " + dev_);
 }
 
-std::optional<TmpfsMount> TmpfsMount::mount(const fs::path& dir, const std::string& size) {
-  if (sh("mount -t tmpfs -o size=" + size + " mlbench-test " + dir.string()) != 0) return std::nullopt;
+std::optional<TmpfsMount> TmpfsMount::mount(const fs::path& dir, const std::string& size, bool read_only) {
+  fs::create_directories(dir);
+  std::string options = "size=" + size + (read_only ? ",ro" : "");
+  if (sh("mount -t tmpfs -o " + options + " mlbench-test " + dir.string()) != 0) return std::nullopt;
   return TmpfsMount(dir);
 }
 

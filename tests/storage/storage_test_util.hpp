@@ -46,7 +46,9 @@ class LoopDevice {
 // A tmpfs of `size` mounted on `dir`, unmounted by the destructor.
 class TmpfsMount {
  public:
-  static std::optional<TmpfsMount> mount(const std::filesystem::path& dir, const std::string& size);
+  // Creates `dir` when missing; nullopt when the mount is refused (not root, no tmpfs).
+  static std::optional<TmpfsMount> mount(const std::filesystem::path& dir, const std::string& size,
+                                         bool read_only = false);
   TmpfsMount(TmpfsMount&& o) noexcept;
   TmpfsMount& operator=(TmpfsMount&&) = delete;
   ~TmpfsMount();
