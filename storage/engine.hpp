@@ -3,8 +3,9 @@
 // The loop queues I/Os into numbered slots (slot i always uses buffer i), then calls submit_and_reap(), which
 // hands everything queued to the kernel and returns at least `min_complete` completions in one step — for
 // io_uring a single io_uring_submit_and_wait() system call per batch, for psync the synchronous calls, for
-// the null engine nothing at all (it measures mlbench's own loop). Engines are move-only RAII owners of their
-// kernel objects; files belong to the caller and outlive the engine.
+// the null engine nothing at all (it measures mlbench's own loop). submit() hands the queue over without
+// waiting (sequential jobs call it after every I/O so that adjacent requests are not merged). Engines are
+// move-only RAII owners of their kernel objects; files belong to the caller and outlive the engine.
 #pragma once
 
 #include <cstdint>
@@ -53,6 +54,8 @@ class Engine {
   virtual nlohmann::json features() const = 0;
   virtual std::vector<std::string> warnings() const { return {}; }
   virtual void queue(const Io& io) = 0;
+  // Hands what was queued to the kernel without waiting (psync and null run their I/O in submit_and_reap).
+  virtual void submit() {}
   // Submits what was queued and waits for at least min_complete completions (fewer only when nothing is in
   // flight); returns the number written to `out` (at most out.size()). -EINTR is retried by the caller.
   virtual std::size_t submit_and_reap(unsigned min_complete, std::span<Completion> out) = 0;

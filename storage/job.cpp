@@ -113,6 +113,7 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
     EngineConfig cfg{depth, fds, bufs, s.sqpoll, s.fixed_bufs, plan.iopoll};
     engine = make_engine(plan.engine, cfg);
     res.features = engine->features();
+    if (plan.engine == EngineKind::uring) res.features["submission"] = is_random(s.rw) ? "batched" : "per_io";
     res.warnings = engine->warnings();
     res.per_target.resize(ntargets);
     if (verify_writes) {
@@ -137,6 +138,11 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
   const std::uint64_t bs = s.bs;
   const std::uint64_t nblocks = (w.hi - w.lo) / bs;
   const bool random = is_random(s.rw);
+  // Sequential I/Os go to the kernel one by one, as fio submits by default: a batch of adjacent requests
+  // would be merged in the block layer's plug into one larger request (16 × 128 KiB became ~640 KiB on a
+  // virtio disk), so the device would no longer see --bs. Random offsets never merge, so they keep batched
+  // submission.
+  const bool submit_each = !random;
   const bool striped = w.lane.size() > 1;
   const auto nlane = static_cast<std::uint32_t>(w.lane.size());
   Rng rng{mix64(plan.write_seed ^ (0xa0761d6478bd642full * (w.index + 1)))};
@@ -181,6 +187,7 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
     const JobTarget& jt = plan.targets[t];
     if (write && verify_writes) fill_pattern(bufs[slot], target_seed(plan.write_seed, t), jt.base + o);
     engine->queue({slot, t, static_cast<std::uint32_t>(bs), write, jt.base + o});
+    if (submit_each) engine->submit();
     start[slot] = now;
     tgt[slot] = t;
     off[slot] = o;

@@ -3,10 +3,11 @@
 // Every job thread owns one engine (one ring), depth slots each with its own aligned buffer, and its own
 // histograms; it keeps `depth` I/Os in flight, and per batch takes ONE clock reading (CLOCK_MONOTONIC, vDSO,
 // ~20 ns) that is both the completion time of everything it reaped and the issue time of what it queues next
-// — so latency costs one clock call per batch, not two per I/O. Results count only I/Os completing after the
-// ramp; a runtime-bound job stops issuing at the end of its runtime and drains without counting, a
-// count-bound one counts until its last completion ("done" time). Aggregates: IOPS = ios / (last done −
-// start), bandwidth = bytes / the same; CPU per I/O = process user+sys time in the window / ios.
+// — so latency costs one clock call per batch, not two per I/O. Random jobs submit what they queued together
+// with the wait; sequential jobs submit each I/O as they queue it (see job.cpp). Results count only I/Os
+// completing after the ramp; a runtime-bound job stops issuing at the end of its runtime and drains without
+// counting, a count-bound one counts until its last completion ("done" time). Aggregates: IOPS = ios / (last
+// done − start), bandwidth = bytes / the same; CPU per I/O = process user+sys time in the window / ios.
 //
 // Offsets: sequential jobs split the region into one contiguous slice per thread; random jobs draw uniform
 // block numbers over the whole region. With several targets and a stripe chunk, the region is the RAID-0

@@ -6,7 +6,10 @@
 // thread. IOPOLL is added only when the caller says the NVMe driver has poll queues. The target files and
 // the slot buffers are registered (fixed files skip the fd lookup, fixed buffers skip pinning pages on every
 // I/O); a refused registration — usually the memlock limit for buffers — falls back with a warning. Each
-// batch is one io_uring_submit_and_wait() system call; completions are reaped straight from the CQ ring.
+// batch is one io_uring_submit_and_wait() system call; sequential jobs also submit each I/O as they queue it,
+// with IORING_ENTER_GETEVENTS as fio does, so that completions waiting as deferred task work are posted on
+// the way (on this VM's virtio disk that kept 128 KiB reads unmerged more often than a plain submit).
+// Completions are reaped straight from the CQ ring.
 #include <liburing.h>
 
 #include <sys/uio.h>
@@ -118,6 +121,14 @@ class UringEngine final : public Engine {
     }
     if (fixed_files_) sqe->flags |= IOSQE_FIXED_FILE;
     io_uring_sqe_set_data64(sqe, io.slot);
+  }
+
+  void submit() override {
+    int rc = io_uring_submit_and_get_events(&ring_);
+    if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
+      throw Error(
+          fmt::format("io_uring_submit_and_get_events failed: errno {} ({})", -rc, std::strerror(-rc)));
+    }
   }
 
   std::size_t submit_and_reap(unsigned min_complete, std::span<Completion> out) override {

@@ -4,7 +4,6 @@
 #include <atomic>
 
 #include "mlbench_config.hpp"
-#include "storage/pattern.hpp"
 #include "storage/target.hpp"
 #include "tests/storage/storage_test_util.hpp"
 
@@ -13,12 +12,6 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-std::string random_bytes(std::size_t n, std::uint64_t seed) {
-  std::string s(n, '\0');
-  fill_pattern(std::as_writable_bytes(std::span(s.data(), s.size())), seed, 0);
-  return s;
-}
 
 std::string usage_error_of(const json& options) {
   try {
@@ -32,7 +25,7 @@ std::string usage_error_of(const json& options) {
 TEST(Safety, WritingAnExistingFileNeedsAllowDestructive) {
   test::TempDir dir;
   auto file = dir.path() / "precious";
-  const std::string data = random_bytes(1 << 20, 3);
+  const std::string data = test::random_bytes(1 << 20, 3);
   test::write_file(file, data);
   auto err = usage_error_of(json{{"target", file.string()}, {"rw", "write"}, {"number_ios", 10}});
   EXPECT_NE(err.find("--allow-destructive"), std::string::npos) << err;
@@ -47,7 +40,7 @@ TEST(Safety, WritingAnExistingFileNeedsAllowDestructive) {
 TEST(Safety, AllowDestructiveWritesAnExistingFileWithoutSignatures) {
   test::TempDir dir;
   auto file = dir.path() / "scratch";
-  test::write_file(file, random_bytes(1 << 20, 5));
+  test::write_file(file, test::random_bytes(1 << 20, 5));
   auto results = test::run_probe(json{{"target", file.string()},
                                       {"rw", "randwrite"},
                                       {"number_ios", 100},
@@ -119,7 +112,7 @@ TEST_F(LoopSafety, RefusesAMountedDevice) {
 }
 
 TEST_F(LoopSafety, WritesABlankLoopDeviceWithAllowDestructive) {
-  test::write_file(image_, random_bytes(8 << 20, 9));
+  test::write_file(image_, test::random_bytes(8 << 20, 9));
   auto loop = test::LoopDevice::attach(image_);
   if (!loop) GTEST_SKIP() << "no free loop device (losetup failed)";
   auto results = test::run_probe(json{{"target", loop->path()},

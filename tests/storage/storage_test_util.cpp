@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "storage/pattern.hpp"
 #include "storage/probe.hpp"
 
 namespace mlbench::storage::test {
@@ -82,6 +83,12 @@ std::string read_file(const fs::path& p) {
 void write_file(const fs::path& p, const std::string& data) {
   std::ofstream out(p, std::ios::binary);
   out << data;
+}
+
+std::string random_bytes(std::size_t n, std::uint64_t seed) {
+  std::string s(n, '\0');
+  fill_pattern(std::as_writable_bytes(std::span(s.data(), s.size())), seed, 0);
+  return s;
 }
 
 std::vector<Result> run_probe(const nlohmann::json& options, Profile profile) {

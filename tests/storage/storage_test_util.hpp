@@ -60,6 +60,8 @@ class TmpfsMount {
 
 std::string read_file(const std::filesystem::path& p);
 void write_file(const std::filesystem::path& p, const std::string& data);
+// n bytes of the probe's own random pattern (storage/pattern.hpp) for `seed`.
+std::string random_bytes(std::size_t n, std::uint64_t seed);
 
 // Plans and runs the storage probe like the runner does, with an unset stop flag.
 std::vector<Result> run_probe(const nlohmann::json& options, Profile profile = Profile::standard);
