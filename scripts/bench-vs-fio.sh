@@ -3,7 +3,9 @@
 #
 # For each of the profile suite's seven reference jobs, runs mlbench and fio alternately (the order flips every
 # pair to cancel drift), PAIRS pairs per job, and prints per job the median ratios mlbench/fio of IOPS
-# (higher is better), p99 latency and CPU per I/O (lower is better), plus the medians over all jobs.
+# (higher is better), p99 latency and CPU per I/O (lower is better), the range of the per-pair IOPS ratios (a wide
+# range means the device itself swung between runs), the median request size the block device saw for each tool
+# (dev_kb_m/f, KiB), plus the medians over all jobs.
 # Both tools get O_DIRECT, registered files and buffers, the same block size, queue depth, job count, runtime and
 # ramp; fio runs with norandommap/randrepeat=0 (uniform random offsets, as mlbench draws them) and
 # unified_rw_reporting=mixed with lat_percentiles=1 (submission→completion latency over reads and writes, as
@@ -29,7 +31,7 @@ while [[ $# -gt 0 ]]; do
     --ramp) ramp=$2; shift 2 ;;
     --size) size=$2; shift 2 ;;
     --jobs-filter) filter=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "bench-vs-fio.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -50,6 +52,25 @@ trap cleanup EXIT INT TERM
 "$mlbench" storage --target "$dir" --size "$size" --runtime 1 --keep --json > "$work/create.json"
 file=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["info"]["kept_files"][0])' \
   "$work/create.json")
+
+# The block device under the file, when there is one: its request counters show the request size the device really
+# saw (the block layer merges adjacent requests when they wait in the scheduler; a wide iops_x_range on a
+# sequential job usually comes with very different merge rates).
+devstat=/sys/dev/block/$(stat -c '%Hd:%Ld' "$file")/stat
+[[ -r "$devstat" ]] || devstat=""
+dev_kb() {  # counters before, after: mean KiB per device request, or - without a device
+  [[ -n "$devstat" ]] || { echo -; return; }
+  local a=($1) b=($2)
+  local ios=$((b[0] - a[0] + b[4] - a[4])) sectors=$((b[2] - a[2] + b[6] - a[6]))
+  ((ios > 0)) && echo $((sectors / 2 / ios)) || echo -
+}
+measure() {  # tool-function args...: prints the tool's "iops p99 cpu" and the device's mean request KiB
+  local before after out
+  before=$([[ -z "$devstat" ]] || cat "$devstat")
+  out=$("$@")
+  after=$([[ -z "$devstat" ]] || cat "$devstat")
+  echo "$out $(dev_kb "$before" "$after")"
+}
 
 # name rw bs iodepth jobs rwmix_read
 jobs_table="4k-randread-qd1 randread 4k 1 1 -
@@ -92,7 +113,7 @@ print(iops, p99, cpu)
 PY
 }
 
-printf '%-26s %12s %12s %10s %10s %10s %10s\n' job mlbench_iops fio_iops iops_x p99_x cpu_x pairs
+printf '%-26s %12s %12s %10s %10s %10s %6s %12s %10s\n' job mlbench_iops fio_iops iops_x p99_x cpu_x pairs iops_x_range dev_kb_m/f
 summary="$work/summary"
 : > "$summary"
 while read -r name rw bs qd nj mix; do
@@ -101,21 +122,27 @@ while read -r name rw bs qd nj mix; do
   : > "$ratios"
   for ((p = 0; p < pairs; p++)); do
     if ((p % 2 == 0)); then
-      m=$(run_mlbench "$rw" "$bs" "$qd" "$nj" "$mix" "$work/m.json"); f=$(run_fio "$rw" "$bs" "$qd" "$nj" "$mix" "$work/f.json")
+      m=$(measure run_mlbench "$rw" "$bs" "$qd" "$nj" "$mix" "$work/m.json")
+      f=$(measure run_fio "$rw" "$bs" "$qd" "$nj" "$mix" "$work/f.json")
     else
-      f=$(run_fio "$rw" "$bs" "$qd" "$nj" "$mix" "$work/f.json"); m=$(run_mlbench "$rw" "$bs" "$qd" "$nj" "$mix" "$work/m.json")
+      f=$(measure run_fio "$rw" "$bs" "$qd" "$nj" "$mix" "$work/f.json")
+      m=$(measure run_mlbench "$rw" "$bs" "$qd" "$nj" "$mix" "$work/m.json")
     fi
     echo "$m $f" >> "$ratios"
   done
   python3 - "$ratios" "$name" "$pairs" >> "$summary" <<'PY'
 import statistics, sys
-rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
+# per pair: mlbench iops p99 cpu dev_kb, fio iops p99 cpu dev_kb
+rows = [[float(x) if x != "-" else None for x in l.split()] for l in open(sys.argv[1]) if l.strip()]
 med = lambda xs: statistics.median(xs)
-mi = med([r[0] for r in rows]); fi = med([r[3] for r in rows])
-iops_x = med([r[0] / r[3] for r in rows]); p99_x = med([r[1] / r[4] for r in rows]); cpu_x = med([r[2] / r[5] for r in rows])
-print(f"{sys.argv[2]} {mi:.0f} {fi:.0f} {iops_x:.3f} {p99_x:.3f} {cpu_x:.3f} {sys.argv[3]}")
+mi = med([r[0] for r in rows]); fi = med([r[4] for r in rows])
+iops_x = med([r[0] / r[4] for r in rows]); p99_x = med([r[1] / r[5] for r in rows]); cpu_x = med([r[2] / r[6] for r in rows])
+lo = min(r[0] / r[4] for r in rows); hi = max(r[0] / r[4] for r in rows)
+kb = lambda i: f"{med([r[i] for r in rows]):.0f}" if all(r[i] is not None for r in rows) else "-"
+print(f"{sys.argv[2]} {mi:.0f} {fi:.0f} {iops_x:.3f} {p99_x:.3f} {cpu_x:.3f} {sys.argv[3]} {lo:.2f}-{hi:.2f} "
+      f"{kb(3)}/{kb(7)}")
 PY
-  tail -1 "$summary" | awk '{printf "%-26s %12s %12s %10s %10s %10s %10s\n", $1, $2, $3, $4, $5, $6, $7}'
+  tail -1 "$summary" | awk '{printf "%-26s %12s %12s %10s %10s %10s %6s %12s %10s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9}'
 done <<< "$jobs_table"
 
 python3 - "$summary" <<'PY'
