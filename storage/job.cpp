@@ -1,5 +1,6 @@
 #include "storage/job.hpp"
 
+#include <sched.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 
 #include "bench/error.hpp"
 #include "storage/buffer.hpp"
+#include "storage/cpus.hpp"
 #include "storage/pattern.hpp"
 
 namespace mlbench::storage {
@@ -57,6 +59,7 @@ struct WorkerResult {
   std::vector<IoTotals> per_target;
   std::array<std::vector<double>, kLatencyPercentiles.size()> interval_lat;
   std::uint64_t done_ns = 0;
+  int cpu = -1;
   nlohmann::json features = nlohmann::json::object();
   std::vector<std::string> warnings;
   std::vector<std::vector<std::uint64_t>> written;  // per-target bitmaps of blocks written (verify)
@@ -102,6 +105,13 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
   AlignedBuffer mem;
   std::vector<std::span<std::byte>> bufs;
   bool ok = true;
+  if (!plan.cpus.empty()) {
+    // Before the ring and the buffers exist, so that both are set up from the CPU the thread stays on.
+    const int cpu = plan.cpus[w.index % plan.cpus.size()];
+    if (auto why = pin_this_thread(cpu); !why.empty())
+      res.warnings.push_back(
+          fmt::format("job thread {} could not be pinned to CPU {}: {}", w.index, cpu, why));
+  }
   try {
     unsigned depth = plan.engine == EngineKind::psync ? 1 : s.iodepth;
     mem = AlignedBuffer(depth * s.bs);
@@ -114,7 +124,7 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
     engine = make_engine(plan.engine, cfg);
     res.features = engine->features();
     if (plan.engine == EngineKind::uring) res.features["submission"] = is_random(s.rw) ? "batched" : "per_io";
-    res.warnings = engine->warnings();
+    for (auto& warning : engine->warnings()) res.warnings.push_back(std::move(warning));
     res.per_target.resize(ntargets);
     if (verify_writes) {
       res.written.resize(ntargets);
@@ -279,6 +289,7 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
     sh.fail(fmt::format("job thread {}: {}", w.index, e.what()));
   }
   res.done_ns = std::max(last_counted, ramp_end);
+  res.cpu = ::sched_getcpu();
   prog.finished.store(true);
 }
 
@@ -420,6 +431,7 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
     for (std::size_t q = 0; q < kLatencyPercentiles.size(); ++q)
       out.interval_lat[q].insert(out.interval_lat[q].end(), r.interval_lat[q].begin(),
                                  r.interval_lat[q].end());
+    out.thread_cpus.push_back(r.cpu);
     first = std::min(first, r.done_ns);
     last = std::max(last, r.done_ns);
     out.verify_checked += r.read_checked;
@@ -435,7 +447,11 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
   out.first_done_s = static_cast<double>(first - ramp_end) * 1e-9;
   out.last_done_s = static_cast<double>(last - ramp_end) * 1e-9;
   out.engine_features = results.front().features;
-  out.warnings = results.front().warnings;
+  for (const auto& r : results) {  // each thread's engine warns alike: keep one of each
+    for (const auto& w : r.warnings)
+      if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
+        out.warnings.push_back(w);
+  }
   if (out.total.ios == 0 || out.last_done_s <= 0) {
     throw Error("no I/O completed after the ramp; lengthen --runtime or shorten --ramp");
   }

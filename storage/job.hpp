@@ -45,6 +45,7 @@ struct JobPlan {
   std::vector<JobTarget> targets;
   std::uint64_t fill_seed = 0;   // pattern the prefilled targets hold
   std::uint64_t write_seed = 0;  // pattern written under --verify
+  std::vector<int> cpus;         // job thread i is pinned to cpus[i % size]; empty = not pinned
 };
 
 // Where logical offset `o` of a striped region lives: target index and byte offset inside that target's
@@ -81,6 +82,7 @@ struct JobOutcome {
   // intervals that held at least 10 I/Os beyond it (≥ 1,000 I/Os for p99): fewer make the tail a guess.
   std::array<std::vector<double>, kLatencyPercentiles.size()> interval_lat;
   unsigned threads = 0;
+  std::vector<int> thread_cpus;  // the CPU each job thread was running on when it finished
   nlohmann::json engine_features = nlohmann::json::object();
   std::vector<std::string> warnings;
   std::uint64_t verify_checked = 0, verify_bad = 0;  // blocks

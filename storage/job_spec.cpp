@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "bench/units.hpp"
+#include "storage/cpus.hpp"
 
 namespace mlbench::storage {
 namespace {
@@ -29,7 +30,7 @@ const std::set<std::string, std::less<>> kKeys = {"target",  "rw",     "rwmix_re
                                                   "runtime", "ramp",   "io_size",    "number_ios",
                                                   "direct",  "engine", "sqpoll",     "fixed_bufs",
                                                   "stripe",  "verify", "keep",       "allow_destructive",
-                                                  "name"};
+                                                  "cpus",    "name"};
 
 std::string text_of(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
@@ -178,6 +179,10 @@ JobSpec parse_job_spec(const json& o) {
   s.verify = bool_opt(o, "verify", false);
   s.keep = bool_opt(o, "keep", false);
   s.allow_destructive = bool_opt(o, "allow_destructive", false);
+  if (o.contains("cpus")) {
+    s.cpus = text_of(o["cpus"]);
+    check_cpus_option(s.cpus);
+  }
   if (o.contains("name")) s.name = text_of(o["name"]);
   return s;
 }
@@ -196,7 +201,8 @@ json to_json(const JobSpec& s) {
          {"fixed_bufs", s.fixed_bufs},
          {"verify", s.verify},
          {"keep", s.keep},
-         {"allow_destructive", s.allow_destructive}};
+         {"allow_destructive", s.allow_destructive},
+         {"cpus", s.cpus}};
   if (s.rw == RwMode::randrw) j["rwmix_read"] = s.rwmix_read;
   if (s.runtime_s > 0) j["runtime"] = s.runtime_s;
   if (s.size > 0) j["size"] = s.size;

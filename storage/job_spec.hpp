@@ -48,6 +48,7 @@ struct JobSpec {
   bool verify = false;
   bool keep = false;
   bool allow_destructive = false;
+  std::string cpus = "auto";         // --cpus: auto | none | a CPU list (storage/cpus.hpp)
   std::vector<std::string> targets;  // files, block devices, or folders where mlbench creates a file
   std::string name;                  // suite job name ("4k-randread-qd1"); empty for ad-hoc jobs
 };

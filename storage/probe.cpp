@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "bench/units.hpp"
+#include "storage/cpus.hpp"
 #include "storage/job.hpp"
 #include "storage/job_spec.hpp"
 #include "storage/pattern.hpp"
@@ -106,6 +107,7 @@ Case plan_job(const JobSpec& s) {
     if (is_random(s.rw) == false && size / s.bs < s.jobs)
       throw UsageError(fmt::format("{}: the region holds fewer blocks than --jobs threads", path));
   }
+  pin_cpus(s.cpus, allowed_cpus(), {});  // a CPU list naming CPUs this process may not use is refused here
   Case c;
   c.label = case_label(s);
   c.params = case_params(s);
@@ -272,6 +274,7 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
 
   std::vector<TargetInfo> infos;
   for (const auto& p : s.targets) infos.push_back(inspect_target(p));
+  plan.cpus = pin_cpus(s.cpus, allowed_cpus(), disk_node_cpus(infos[0].disk));
   std::vector<OpenTarget> opened;
   std::vector<const OpenTarget*> handles;
   if (suite) {
@@ -321,6 +324,8 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
   info["engine"] = to_string(plan.engine);
   info["engine_features"] = out.engine_features;
   info["threads"] = out.threads;
+  info["cpus"] = plan.cpus.empty() ? Json("none") : Json(plan.cpus);
+  info["thread_cpus"] = out.thread_cpus;
   info["first_done_s"] = out.first_done_s;
   info["last_done_s"] = out.last_done_s;
   info["runtime_s"] = s.runtime_s;

@@ -13,7 +13,7 @@ struct StorageFlags {
   CommonRunFlags common;
   std::vector<std::string> targets;
   std::string rw, rwmix_read, bs, iodepth, jobs, size, offset, runtime, ramp, io_size, number_ios, engine,
-      stripe;
+      stripe, cpus;
   bool direct = true, sqpoll = false, fixed_bufs = true, verify = false, keep = false,
        allow_destructive = false;
 };
@@ -53,6 +53,9 @@ void add_storage_command(CLI::App& app, Action& action) {
       {"--engine", &f->engine, "engine",
        "uring | psync | null (default uring; psync when io_uring is refused)"},
       {"--stripe", &f->stripe, "stripe", "Stripe several targets like RAID-0 with this chunk (e.g. 128k)"},
+      {"--cpus", &f->cpus, "cpus",
+       "Pin job thread i to the i-th CPU (round robin): auto (the drive's NUMA node; default), none, or a "
+       "list such as 0,2,4-7"},
   };
   auto given = std::make_shared<std::vector<std::pair<std::string, std::string*>>>();
   for (const auto& o : opts) {

@@ -63,7 +63,8 @@ INSTANTIATE_TEST_SUITE_P(All, StorageCliBad,
                                            BadInput{{"--size=-1G"}, "--size"},
                                            BadInput{{"--rw", "sideways"}, "--rw"},
                                            BadInput{{"--target", "MISSING"}, "No such file or directory"},
-                                           BadInput{{"--runtime", "soon"}, "--runtime"}));
+                                           BadInput{{"--runtime", "soon"}, "--runtime"},
+                                           BadInput{{"--cpus", "65535"}, "not available to this process"}));
 
 TEST(StorageCli, RunWritesAValidReport) {
   TempDir t;

@@ -71,7 +71,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCase{{{"bs", 0}}, "--bs"}, BadCase{{{"jobs", 0}}, "--jobs"},
                       BadCase{{{"rwmix_read", 70}}, "randrw"}, BadCase{{{"runtime", "5x"}}, "--runtime"},
                       BadCase{{{"engine", "aio"}}, "--engine"}, BadCase{{{"stripe", "6k"}}, "--stripe"},
-                      BadCase{{{"offset", 100}}, "--offset"}, BadCase{{{"bogus", 1}}, "bogus"}));
+                      BadCase{{{"offset", 100}}, "--offset"}, BadCase{{{"bogus", 1}}, "bogus"},
+                      BadCase{{{"cpus", "first"}}, "--cpus"}, BadCase{{{"cpus", "3-1"}}, "--cpus"}));
 
 TEST(SuiteJobs, AreTheSevenReferenceJobs) {
   const auto& jobs = suite_jobs();

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "storage/cpus.hpp"
 #include "storage/engine.hpp"
 #include "storage/pattern.hpp"
 #include "storage/target.hpp"
@@ -225,6 +226,26 @@ TEST(RunJob, FewIosAnIntervalGiveNoTailSpread) {
   auto plan = make_plan(f, 1, 4 << 20, s);
   auto out = run_job(plan, g_no_stop, far_deadline());
   for (std::size_t q = 1; q < kLatencyPercentiles.size(); ++q) EXPECT_TRUE(out.interval_lat[q].empty());
+}
+
+TEST(RunJob, PinnedThreadsRunOnTheirCpus) {
+  const auto allowed = allowed_cpus();
+  ASSERT_FALSE(allowed.empty());
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::randread;
+  s.iodepth = 4;
+  s.jobs = 3;
+  s.number_ios = 2000;
+  auto plan = make_plan(f, 1, 8 << 20, s);
+  // The last allowed CPU first: thread i takes cpus[i % n], so threads 0 and 2 share it.
+  plan.cpus = {allowed.back(), allowed.front()};
+  auto out = run_job(plan, g_no_stop, far_deadline());
+  ASSERT_EQ(out.thread_cpus.size(), 3u);
+  EXPECT_EQ(out.thread_cpus[0], allowed.back());
+  EXPECT_EQ(out.thread_cpus[1], allowed.front());
+  EXPECT_EQ(out.thread_cpus[2], allowed.back());
+  EXPECT_TRUE(out.warnings.empty()) << out.warnings.front();
 }
 
 TEST(RunJob, StopFlagInterrupts) {
