@@ -10,9 +10,11 @@
 # ramp; fio runs with norandommap/randrepeat=0 (uniform random offsets, as mlbench draws them) and
 # unified_rw_reporting=mixed with lat_percentiles=1 (submission→completion latency over reads and writes, as
 # mlbench reports it). CPU per I/O: fio's (usr_cpu + sys_cpu) × numjobs / IOPS; mlbench's cpu_per_io.
+# Both pin job thread i to the i-th CPU of the same list (mlbench --cpus, fio cpus_allowed with
+# cpus_allowed_policy=split): by default every CPU this shell may use, ascending; --cpus none pins neither.
 #
 # Usage: scripts/bench-vs-fio.sh [--dir DIR] [--mlbench PATH] [--pairs N] [--runtime S] [--ramp S] [--size SIZE]
-#                               [--jobs-filter REGEX]
+#                               [--jobs-filter REGEX] [--cpus LIST|none]
 set -euo pipefail
 
 dir=/var/tmp
@@ -22,6 +24,7 @@ runtime=5
 ramp=1
 size=2G
 filter=.
+cpus=$(python3 -c 'import os; print(",".join(map(str, sorted(os.sched_getaffinity(0)))))')
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --dir) dir=$2; shift 2 ;;
@@ -31,7 +34,8 @@ while [[ $# -gt 0 ]]; do
     --ramp) ramp=$2; shift 2 ;;
     --size) size=$2; shift 2 ;;
     --jobs-filter) filter=$2; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --cpus) cpus=$2; shift 2 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "bench-vs-fio.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -86,7 +90,7 @@ run_mlbench() {  # rw bs qd jobs mix out
   [[ "$5" != "-" ]] && extra+=(--rwmix-read "$5")
   [[ "$1" == *write* || "$1" == randrw ]] && extra+=(--allow-destructive)
   "$mlbench" storage --target "$file" --rw "$1" --bs "$2" --iodepth "$3" --jobs "$4" --runtime "$runtime" \
-    --ramp "$ramp" "${extra[@]}" --json > "$6"
+    --ramp "$ramp" --cpus "$cpus" "${extra[@]}" --json > "$6"
   python3 - "$6" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
@@ -98,6 +102,7 @@ PY
 run_fio() {  # rw bs qd jobs mix out
   local extra=()
   [[ "$5" != "-" ]] && extra+=(--rwmixread="$5")
+  [[ "$cpus" != none ]] && extra+=(--cpus_allowed="$cpus" --cpus_allowed_policy=split)
   fio --name=job --filename="$file" --ioengine=io_uring --direct=1 --fixedbufs=1 --registerfiles=1 \
     --rw="$1" --bs="$2" --iodepth="$3" --numjobs="$4" --size="$size" --runtime="$runtime" --ramp_time="$ramp" \
     --time_based --group_reporting --norandommap --randrepeat=0 --unified_rw_reporting=mixed \
