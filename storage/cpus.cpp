@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -14,6 +15,16 @@
 #include "bench/sysinfo.hpp"
 
 namespace mlbench::storage {
+namespace fs = std::filesystem;
+namespace {
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && s.size() < 10 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
 void check_cpus_option(std::string_view option) {
   if (option == "auto" || option == "none") return;
   if (parse_cpu_list(option).empty())
@@ -21,19 +32,21 @@ void check_cpus_option(std::string_view option) {
 }
 
 std::vector<int> pin_cpus(std::string_view option, const std::vector<int>& allowed,
-                          const std::vector<int>& node_cpus) {
+                          const std::vector<int>& node_cpus, const std::vector<int>& irq_cpus) {
   check_cpus_option(option);
   if (option == "none") return {};
-  auto is_allowed = [&](int c) { return std::find(allowed.begin(), allowed.end(), c) != allowed.end(); };
+  auto in = [](const std::vector<int>& v, int c) { return std::find(v.begin(), v.end(), c) != v.end(); };
   if (option == "auto") {
-    std::vector<int> local;
+    std::vector<int> base;
     for (int c : node_cpus)
-      if (is_allowed(c)) local.push_back(c);
-    return local.empty() ? allowed : local;
+      if (in(allowed, c)) base.push_back(c);
+    if (base.empty()) base = allowed;
+    std::stable_partition(base.begin(), base.end(), [&](int c) { return in(irq_cpus, c); });
+    return base;
   }
   auto list = parse_cpu_list(option);
   for (int c : list) {
-    if (!is_allowed(c)) {
+    if (!in(allowed, c)) {
       throw UsageError(
           fmt::format("--cpus: CPU {} is not available to this process (it may use {}); "
                       "name those CPUs, or use --cpus auto",
@@ -55,9 +68,9 @@ std::vector<int> allowed_cpus() {
 
 std::vector<int> disk_node_cpus(const std::string& disk) {
   if (disk.empty() || disk.find('/') != std::string::npos) return {};
-  const std::filesystem::path dev = std::filesystem::path("/sys/block") / disk / "device";
-  // NVMe: device → the controller, whose device is the PCI function; SCSI/SATA and virtio: one level.
+  const fs::path dev = fs::path("/sys/block") / disk / "device";
   const SysReader sys;
+  // NVMe: device → the controller, whose device is the PCI function; SCSI/SATA and virtio: one level.
   for (const auto& p : {dev / "numa_node", dev / "device" / "numa_node"}) {
     auto node = sys.read_int(p);
     if (!node || *node < 0) continue;
@@ -65,6 +78,72 @@ std::vector<int> disk_node_cpus(const std::string& disk) {
     return cpus ? parse_cpu_list(*cpus) : std::vector<int>{};
   }
   return {};
+}
+
+std::map<int, std::uint64_t> parse_interrupt_counts(std::string_view text) {
+  std::map<int, std::uint64_t> out;
+  while (!text.empty()) {
+    auto eol = text.find('\n');
+    std::string_view line = text.substr(0, eol);
+    text = eol == std::string_view::npos ? std::string_view{} : text.substr(eol + 1);
+    auto colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    auto name = line.substr(0, colon);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    if (!all_digits(name)) continue;
+    const int irq = std::stoi(std::string(name));
+    std::uint64_t sum = 0;
+    std::string_view rest = line.substr(colon + 1);
+    // CPU columns: numbers until the first word (the controller name).
+    while (true) {
+      while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+      std::size_t n = 0;
+      while (n < rest.size() && n < 19 && rest[n] >= '0' && rest[n] <= '9') ++n;
+      if (n == 0 || (n < rest.size() && rest[n] != ' ')) break;
+      sum += std::stoull(std::string(rest.substr(0, n)));
+      rest.remove_prefix(n);
+    }
+    out[irq] = sum;
+  }
+  return out;
+}
+
+std::vector<int> busy_irqs(const std::vector<int>& irqs, const std::map<int, std::uint64_t>& counts) {
+  std::uint64_t most = 0;
+  for (int i : irqs)
+    if (auto it = counts.find(i); it != counts.end()) most = std::max(most, it->second);
+  std::vector<int> out;
+  for (int i : irqs) {
+    auto it = counts.find(i);
+    if (most > 0 && it != counts.end() && it->second > 0 && it->second >= most / 100) out.push_back(i);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<int> disk_irq_cpus(const std::string& disk) {
+  if (disk.empty() || disk.find('/') != std::string::npos) return {};
+  std::error_code ec;
+  fs::path p = fs::canonical(fs::path("/sys/block") / disk / "device", ec);
+  if (ec) return {};
+  // Up to the PCI function: the first ancestor with an msi_irqs folder.
+  while (p.has_relative_path() && p != p.parent_path() && !fs::is_directory(p / "msi_irqs", ec))
+    p = p.parent_path();
+  if (!fs::is_directory(p / "msi_irqs", ec)) return {};
+  const SysReader sys;
+  std::vector<int> irqs;
+  for (const auto& name : sys.list(p / "msi_irqs"))
+    if (all_digits(name)) irqs.push_back(std::stoi(name));
+  auto text = sys.read("/proc/interrupts");
+  if (!text) return {};
+  std::set<int> cpus;
+  for (int irq : busy_irqs(irqs, parse_interrupt_counts(*text))) {
+    auto list = sys.read(fmt::format("/proc/irq/{}/effective_affinity_list", irq));
+    if (!list) list = sys.read(fmt::format("/proc/irq/{}/smp_affinity_list", irq));
+    if (list)
+      for (int c : parse_cpu_list(*list)) cpus.insert(c);
+  }
+  return {cpus.begin(), cpus.end()};
 }
 
 std::string pin_this_thread(int cpu) {

@@ -107,7 +107,8 @@ Case plan_job(const JobSpec& s) {
     if (is_random(s.rw) == false && size / s.bs < s.jobs)
       throw UsageError(fmt::format("{}: the region holds fewer blocks than --jobs threads", path));
   }
-  pin_cpus(s.cpus, allowed_cpus(), {});  // a CPU list naming CPUs this process may not use is refused here
+  pin_cpus(s.cpus, allowed_cpus(), {},
+           {});  // a CPU list naming CPUs this process may not use is refused here
   Case c;
   c.label = case_label(s);
   c.params = case_params(s);
@@ -274,7 +275,7 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
 
   std::vector<TargetInfo> infos;
   for (const auto& p : s.targets) infos.push_back(inspect_target(p));
-  plan.cpus = pin_cpus(s.cpus, allowed_cpus(), disk_node_cpus(infos[0].disk));
+  plan.cpus = pin_cpus(s.cpus, allowed_cpus(), disk_node_cpus(infos[0].disk), disk_irq_cpus(infos[0].disk));
   std::vector<OpenTarget> opened;
   std::vector<const OpenTarget*> handles;
   if (suite) {

@@ -12,29 +12,57 @@ namespace {
 
 using V = std::vector<int>;
 
-TEST(PinCpus, AutoTakesTheAllowedCpusOfTheDrivesNode) {
-  EXPECT_EQ(pin_cpus("auto", V{0, 1, 2, 3, 8, 9}, V{8, 9, 10, 11}), (V{8, 9}));
+TEST(PinCpus, AutoTakesTheAllowedCpusOfTheDrivesNodeInterruptCpusFirst) {
+  EXPECT_EQ(pin_cpus("auto", V{0, 1, 2, 3, 8, 9}, V{8, 9, 10, 11}, V{}), (V{8, 9}));
+  EXPECT_EQ(pin_cpus("auto", V{0, 1, 2, 3, 8, 9}, V{8, 9, 10, 11}, V{3, 9}), (V{9, 8}));
+  // A single-queue disk interrupting CPU 1 of a two-CPU machine: one job on CPU 1, a second on CPU 0.
+  EXPECT_EQ(pin_cpus("auto", V{0, 1}, V{0, 1}, V{1}), (V{1, 0}));
   // Node unknown, or none of its CPUs allowed (a cgroup elsewhere): every allowed CPU.
-  EXPECT_EQ(pin_cpus("auto", V{0, 1, 2}, V{}), (V{0, 1, 2}));
-  EXPECT_EQ(pin_cpus("auto", V{0, 1}, V{4, 5}), (V{0, 1}));
+  EXPECT_EQ(pin_cpus("auto", V{0, 1, 2}, V{}, V{2}), (V{2, 0, 1}));
+  EXPECT_EQ(pin_cpus("auto", V{0, 1}, V{4, 5}, V{}), (V{0, 1}));
+}
+
+TEST(PinCpus, InterruptCountsComeFromProcInterrupts) {
+  const char* text =
+      "           CPU0       CPU1\n"
+      "  0:         44          0   IO-APIC   2-edge      timer\n"
+      " 35:          0          1  PCI-MSIX-0000:00:02.0   0-edge      virtio1-config\n"
+      " 36:         10   18958144  PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
+      " 40:          7  PCI-MSI 1-edge\n"
+      "NMI:          0          0   Non-maskable interrupts\n"
+      "ERR:          0\n";
+  auto counts = parse_interrupt_counts(text);
+  EXPECT_EQ(counts.size(), 4u);
+  EXPECT_EQ(counts[36], 18958154u);
+  EXPECT_EQ(counts[35], 1u);
+  EXPECT_EQ(counts[40], 7u);
+  EXPECT_FALSE(counts.contains(-1));
+  // The configuration vector fires once; the queue vector is the one completions come on.
+  EXPECT_EQ(busy_irqs(V{35, 36}, counts), (V{36}));
+  // NVMe: every queue vector busy, the admin vector not.
+  std::map<int, std::uint64_t> nvme{{50, 12}, {51, 90000}, {52, 120000}, {53, 70000}};
+  EXPECT_EQ(busy_irqs(V{53, 52, 51, 50}, nvme), (V{51, 52, 53}));
+  // Nothing fired yet, or unknown numbers: none.
+  EXPECT_TRUE(busy_irqs(V{60, 61}, std::map<int, std::uint64_t>{{60, 0}}).empty());
+  EXPECT_TRUE(parse_interrupt_counts("garbage\n:\n 12345678901: 5\n").empty());
 }
 
 TEST(PinCpus, NoneAndListsAreTakenAsGiven) {
-  EXPECT_TRUE(pin_cpus("none", V{0, 1}, V{0, 1}).empty());
-  EXPECT_EQ(pin_cpus("3,1-2", V{0, 1, 2, 3}, V{}), (V{3, 1, 2}));
+  EXPECT_TRUE(pin_cpus("none", V{0, 1}, V{0, 1}, V{1}).empty());
+  EXPECT_EQ(pin_cpus("3,1-2", V{0, 1, 2, 3}, V{}, V{2}), (V{3, 1, 2}));
 }
 
 TEST(PinCpus, ListsNamingOtherCpusAreRefusedWithTheAllowedOnes) {
   try {
-    pin_cpus("0,7", V{0, 1, 2}, V{});
+    pin_cpus("0,7", V{0, 1, 2}, V{}, V{});
     FAIL() << "accepted CPU 7";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("CPU 7 is not available to this process (it may use 0,1,2)"),
               std::string::npos)
         << e.what();
   }
-  EXPECT_THROW(pin_cpus("", V{0}, V{}), UsageError);
-  EXPECT_THROW(pin_cpus("auto,1", V{0, 1}, V{}), UsageError);
+  EXPECT_THROW(pin_cpus("", V{0}, V{}, V{}), UsageError);
+  EXPECT_THROW(pin_cpus("auto,1", V{0, 1}, V{}, V{}), UsageError);
 }
 
 TEST(PinCpus, ThisProcessMayRunSomewhereAndCanBePinnedThere) {
@@ -44,6 +72,8 @@ TEST(PinCpus, ThisProcessMayRunSomewhereAndCanBePinnedThere) {
   EXPECT_NE(pin_this_thread(-1), "");
   EXPECT_TRUE(disk_node_cpus("").empty());
   EXPECT_TRUE(disk_node_cpus("../../etc").empty());
+  EXPECT_TRUE(disk_irq_cpus("").empty());
+  EXPECT_TRUE(disk_irq_cpus("no-such-disk").empty());
 }
 
 TEST(PinCpus, TheOptionRoundTripsThroughTheJobSpec) {
