@@ -10,11 +10,12 @@
 # ramp; fio runs with norandommap/randrepeat=0 (uniform random offsets, as mlbench draws them) and
 # unified_rw_reporting=mixed with lat_percentiles=1 (submission→completion latency over reads and writes, as
 # mlbench reports it). CPU per I/O: fio's (usr_cpu + sys_cpu) × numjobs / IOPS; mlbench's cpu_per_io.
-# Both pin job thread i to the i-th CPU of the same list (mlbench --cpus, fio cpus_allowed with
-# cpus_allowed_policy=split): by default every CPU this shell may use, ascending; --cpus none pins neither.
+# Both pin their job threads to the same CPUs: by default the ones mlbench's --cpus auto picks (the drive's
+# interrupt CPUs first, then its NUMA node), or a LIST given here; fio gets the first numjobs of them with
+# cpus_allowed_policy=split. --cpus none pins neither.
 #
 # Usage: scripts/bench-vs-fio.sh [--dir DIR] [--mlbench PATH] [--pairs N] [--runtime S] [--ramp S] [--size SIZE]
-#                               [--jobs-filter REGEX] [--cpus LIST|none]
+#                               [--jobs-filter REGEX] [--cpus auto|LIST|none]
 set -euo pipefail
 
 dir=/var/tmp
@@ -24,7 +25,7 @@ runtime=5
 ramp=1
 size=2G
 filter=.
-cpus=$(python3 -c 'import os; print(",".join(map(str, sorted(os.sched_getaffinity(0)))))')
+cpus=auto
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --dir) dir=$2; shift 2 ;;
@@ -35,7 +36,7 @@ while [[ $# -gt 0 ]]; do
     --size) size=$2; shift 2 ;;
     --jobs-filter) filter=$2; shift 2 ;;
     --cpus) cpus=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "bench-vs-fio.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -56,6 +57,18 @@ trap cleanup EXIT INT TERM
 "$mlbench" storage --target "$dir" --size "$size" --runtime 1 --keep --json > "$work/create.json"
 file=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["info"]["kept_files"][0])' \
   "$work/create.json")
+if [[ "$cpus" == auto ]]; then
+  cpus=$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["results"][0]["info"]["cpus"]
+print(c if c == "none" else ",".join(map(str, c)))' "$work/create.json")
+fi
+first_cpus() {  # LIST N: the first N CPUs of LIST ("1,0", "4-7,0"), for fio's cpus_allowed
+  python3 -c 'import sys
+cpus = []
+for part in sys.argv[1].split(","):
+    lo, _, hi = part.partition("-")
+    cpus += range(int(lo), int(hi or lo) + 1)
+print(",".join(map(str, cpus[:int(sys.argv[2])])))' "$1" "$2"
+}
 
 # The block device under the file, when there is one: its request counters show the request size the device really
 # saw (the block layer merges adjacent requests when they wait in the scheduler; a wide iops_x_range on a
@@ -102,7 +115,7 @@ PY
 run_fio() {  # rw bs qd jobs mix out
   local extra=()
   [[ "$5" != "-" ]] && extra+=(--rwmixread="$5")
-  [[ "$cpus" != none ]] && extra+=(--cpus_allowed="$cpus" --cpus_allowed_policy=split)
+  [[ "$cpus" != none ]] && extra+=(--cpus_allowed="$(first_cpus "$cpus" "$4")" --cpus_allowed_policy=split)
   fio --name=job --filename="$file" --ioengine=io_uring --direct=1 --fixedbufs=1 --registerfiles=1 \
     --rw="$1" --bs="$2" --iodepth="$3" --numjobs="$4" --size="$size" --runtime="$runtime" --ramp_time="$ramp" \
     --time_based --group_reporting --norandommap --randrepeat=0 --unified_rw_reporting=mixed \
@@ -118,6 +131,7 @@ print(iops, p99, cpu)
 PY
 }
 
+echo "file $file, job threads pinned to CPUs: $cpus"
 printf '%-26s %12s %12s %10s %10s %10s %6s %12s %10s\n' job mlbench_iops fio_iops iops_x p99_x cpu_x pairs iops_x_range dev_kb_m/f
 summary="$work/summary"
 : > "$summary"
