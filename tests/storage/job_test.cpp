@@ -232,12 +232,7 @@ TEST(RunJob, PinnedThreadsRunOnTheirCpus) {
   const auto allowed = allowed_cpus();
   ASSERT_FALSE(allowed.empty());
   Files f;
-  JobSpec s;
-  s.rw = RwMode::randread;
-  s.iodepth = 4;
-  s.jobs = 3;
-  s.number_ios = 2000;
-  auto plan = make_plan(f, 1, 8 << 20, s);
+  auto plan = make_plan(f, 1, 8 << 20, {.rw = RwMode::randread, .iodepth = 4, .jobs = 3, .number_ios = 2000});
   // The last allowed CPU first: thread i takes cpus[i % n], so threads 0 and 2 share it.
   plan.cpus = {allowed.back(), allowed.front()};
   auto out = run_job(plan, g_no_stop, far_deadline());
