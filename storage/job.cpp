@@ -150,8 +150,8 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
   const bool random = is_random(s.rw);
   // Sequential I/Os go to the kernel one by one, as fio submits by default: a batch of adjacent requests
   // would be merged in the block layer's plug into one larger request (16 × 128 KiB became ~640 KiB on a
-  // virtio disk), so the device would no longer see --bs. Random offsets never merge, so they keep batched
-  // submission.
+  // virtio disk), so the device would no longer see --bs. Random offsets are hardly ever adjacent, so
+  // random jobs keep batched submission.
   const bool submit_each = !random;
   const bool striped = w.lane.size() > 1;
   const auto nlane = static_cast<std::uint32_t>(w.lane.size());
