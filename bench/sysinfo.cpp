@@ -468,6 +468,26 @@ std::vector<int> parse_cpu_list(std::string_view text) {
   return out;
 }
 
+std::map<int, std::uint64_t> parse_interrupt_counts(std::string_view text) {
+  std::map<int, std::uint64_t> out;
+  for (const auto& line : split_lines(text)) {
+    auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    auto name = trim(std::string_view(line).substr(0, colon));
+    auto irq = starts_with_digits(name, "") ? parse_number<int>(name) : std::nullopt;
+    if (!irq) continue;
+    std::uint64_t sum = 0;
+    // The CPU columns, up to the first word (the interrupt controller).
+    for (const auto& w : split_words(std::string_view(line).substr(colon + 1))) {
+      auto n = starts_with_digits(w, "") ? parse_number<std::uint64_t>(w) : std::nullopt;
+      if (!n) break;
+      sum += *n;
+    }
+    out[*irq] = sum;
+  }
+  return out;
+}
+
 std::optional<std::uint64_t> parse_cache_size(std::string_view text) {
   text = trim(text);
   if (text.empty()) return std::nullopt;

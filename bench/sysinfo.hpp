@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -71,6 +72,9 @@ std::optional<double> parse_pcie_speed(std::string_view text);
 // "0-3,8,10-11" → {0,1,2,3,8,10,11}; an empty list for an empty or malformed string, or one naming CPU 65536
 // or more CPUs.
 std::vector<int> parse_cpu_list(std::string_view text);
+// /proc/interrupts → interrupts serviced so far per IRQ number, summed over the CPU columns (named rows such
+// as NMI: are left out).
+std::map<int, std::uint64_t> parse_interrupt_counts(std::string_view text);
 // sysfs cache sizes: "48K", "1024K", "32M", "512" → bytes.
 std::optional<std::uint64_t> parse_cache_size(std::string_view text);
 // DIMMs (SMBIOS type 17, populated slots only) of a raw SMBIOS/DMI table as /sys/firmware/dmi/tables/DMI

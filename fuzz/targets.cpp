@@ -26,7 +26,6 @@
 #include "reports/summary.hpp"
 #include "sizing/catalog.hpp"
 #include "sizing/workload.hpp"
-#include "storage/cpus.hpp"
 
 namespace mlbench::fuzz {
 namespace {
@@ -236,7 +235,7 @@ void sysinfo(std::string_view data) {
   parse_cache_size(data);
   parse_pcie_speed(data);
   parse_smbios_memory_devices(data);
-  storage::parse_interrupt_counts(data);
+  parse_interrupt_counts(data);
   try {
     // Serialised as `mlbench sysinfo --json` and every report do: what /sys holds must survive that too.
     tree.with_sections(split_sections(data),

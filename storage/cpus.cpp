@@ -80,34 +80,6 @@ std::vector<int> disk_node_cpus(const std::string& disk) {
   return {};
 }
 
-std::map<int, std::uint64_t> parse_interrupt_counts(std::string_view text) {
-  std::map<int, std::uint64_t> out;
-  while (!text.empty()) {
-    auto eol = text.find('\n');
-    std::string_view line = text.substr(0, eol);
-    text = eol == std::string_view::npos ? std::string_view{} : text.substr(eol + 1);
-    auto colon = line.find(':');
-    if (colon == std::string_view::npos) continue;
-    auto name = line.substr(0, colon);
-    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
-    if (!all_digits(name)) continue;
-    const int irq = std::stoi(std::string(name));
-    std::uint64_t sum = 0;
-    std::string_view rest = line.substr(colon + 1);
-    // CPU columns: numbers until the first word (the controller name).
-    while (true) {
-      while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
-      std::size_t n = 0;
-      while (n < rest.size() && n < 19 && rest[n] >= '0' && rest[n] <= '9') ++n;
-      if (n == 0 || (n < rest.size() && rest[n] != ' ')) break;
-      sum += std::stoull(std::string(rest.substr(0, n)));
-      rest.remove_prefix(n);
-    }
-    out[irq] = sum;
-  }
-  return out;
-}
-
 std::vector<int> busy_irqs(const std::vector<int>& irqs, const std::map<int, std::uint64_t>& counts) {
   std::uint64_t most = 0;
   for (int i : irqs)

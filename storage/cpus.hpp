@@ -35,12 +35,8 @@ std::vector<int> allowed_cpus();
 // The CPUs of the NUMA node /sys/block/<disk> hangs off; empty when unknown.
 std::vector<int> disk_node_cpus(const std::string& disk);
 
-// Interrupts serviced so far per IRQ number, summed over the CPUs, from the text of /proc/interrupts
-// (named rows such as NMI: are left out).
-std::map<int, std::uint64_t> parse_interrupt_counts(std::string_view proc_interrupts);
-
 // Of `irqs` (a device's MSI vectors), those that fired at least 1 % as often as the busiest: the I/O queues,
-// not the configuration or admin vectors. Ascending.
+// not the configuration or admin vectors. Ascending. `counts`: parse_interrupt_counts (bench/sysinfo.hpp).
 std::vector<int> busy_irqs(const std::vector<int>& irqs, const std::map<int, std::uint64_t>& counts);
 
 // The CPUs that take the completion interrupts of /sys/block/<disk> (effective affinity of its PCI

@@ -107,8 +107,8 @@ Case plan_job(const JobSpec& s) {
     if (is_random(s.rw) == false && size / s.bs < s.jobs)
       throw UsageError(fmt::format("{}: the region holds fewer blocks than --jobs threads", path));
   }
-  pin_cpus(s.cpus, allowed_cpus(), {},
-           {});  // a CPU list naming CPUs this process may not use is refused here
+  // A CPU list naming CPUs this process may not use is refused here, before anything runs.
+  pin_cpus(s.cpus, allowed_cpus(), {}, {});
   Case c;
   c.label = case_label(s);
   c.params = case_params(s);

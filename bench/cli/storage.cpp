@@ -54,8 +54,9 @@ void add_storage_command(CLI::App& app, Action& action) {
        "uring | psync | null (default uring; psync when io_uring is refused)"},
       {"--stripe", &f->stripe, "stripe", "Stripe several targets like RAID-0 with this chunk (e.g. 128k)"},
       {"--cpus", &f->cpus, "cpus",
-       "Pin job thread i to the i-th CPU (round robin): auto (the drive's NUMA node; default), none, or a "
-       "list such as 0,2,4-7"},
+       "Pin job thread i to the i-th CPU (round robin): auto (default: the drive's interrupt CPUs first, "
+       "then "
+       "its NUMA node), none, or a list such as 0,2,4-7"},
   };
   auto given = std::make_shared<std::vector<std::pair<std::string, std::string*>>>();
   for (const auto& o : opts) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 
 #include "bench/sysinfo.hpp"
@@ -55,6 +56,21 @@ TEST(ParseHelpers, CpuList) {
   EXPECT_TRUE(parse_cpu_list("").empty());
   EXPECT_TRUE(parse_cpu_list("3-1").empty());
   EXPECT_TRUE(parse_cpu_list("a-b").empty());
+}
+
+TEST(ParseHelpers, InterruptCounts) {
+  const char* text =
+      "           CPU0       CPU1\n"
+      "  0:         44          0   IO-APIC   2-edge      timer\n"
+      " 35:          0          1  PCI-MSIX-0000:00:02.0   0-edge      virtio1-config\n"
+      " 36:         10   18958144  PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
+      " 40:          7  PCI-MSI 1-edge\n"
+      "NMI:          0          0   Non-maskable interrupts\n"
+      "ERR:          0\n";
+  auto counts = parse_interrupt_counts(text);
+  EXPECT_EQ(counts, (std::map<int, std::uint64_t>{{0, 44}, {35, 1}, {36, 18958154}, {40, 7}}));
+  // Garbage, an empty name, a number beyond int, a name that only starts with digits: nothing.
+  EXPECT_TRUE(parse_interrupt_counts("garbage\n:\n 12345678901: 5\n12x: 3\n").empty());
 }
 
 TEST(ParseHelpers, CacheSize) {
