@@ -222,11 +222,11 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
   std::vector<Completion> done(depth);
   std::uint64_t now = now_ns();
   std::uint64_t last_counted = now;
-  for (std::uint32_t slot = 0; slot < depth; ++slot) {
-    if (w.limit_ios > 0 && issued >= w.limit_ios) break;
-    issue(slot, now);
-  }
-  try {
+  try {  // issue() submits sequential I/Os at once, and a failed submission throws
+    for (std::uint32_t slot = 0; slot < depth; ++slot) {
+      if (w.limit_ios > 0 && issued >= w.limit_ios) break;
+      issue(slot, now);
+    }
     while (inflight > 0) {
       std::size_t n = engine->submit_and_reap(1, done);
       now = now_ns();
