@@ -488,6 +488,28 @@ std::map<int, std::uint64_t> parse_interrupt_counts(std::string_view text) {
   return out;
 }
 
+std::optional<std::uint64_t> parse_smaps_anon_huge(std::string_view smaps, std::uint64_t addr) {
+  bool inside = false;
+  for (const auto& line : split_lines(smaps)) {
+    auto words = split_words(line);
+    if (words.empty()) continue;
+    const std::string_view first = words[0];
+    if (first.back() != ':') {  // a mapping's header: "start-end perms offset dev inode [name]", hex bounds
+      auto dash = first.find('-');
+      std::uint64_t lo = 0, hi = 0;
+      auto hex = [](std::string_view t, std::uint64_t& v) {
+        auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v, 16);
+        return ec == std::errc() && ptr == t.data() + t.size() && !t.empty();
+      };
+      inside = dash != std::string_view::npos && hex(first.substr(0, dash), lo) &&
+               hex(first.substr(dash + 1), hi) && lo <= addr && addr < hi;
+    } else if (inside && first == "AnonHugePages:") {
+      return parse_kb(std::string(std::string_view(line).substr(line.find(':') + 1)));
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::uint64_t> parse_cache_size(std::string_view text) {
   text = trim(text);
   if (text.empty()) return std::nullopt;

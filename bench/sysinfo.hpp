@@ -75,6 +75,9 @@ std::vector<int> parse_cpu_list(std::string_view text);
 // /proc/interrupts → interrupts serviced so far per IRQ number, summed over the CPU columns (named rows such
 // as NMI: are left out).
 std::map<int, std::uint64_t> parse_interrupt_counts(std::string_view text);
+// /proc/PID/smaps → the AnonHugePages of the mapping holding address `addr`, in bytes; nullopt when no
+// mapping holds it or its block has no such line (huge pages off in the kernel).
+std::optional<std::uint64_t> parse_smaps_anon_huge(std::string_view smaps, std::uint64_t addr);
 // sysfs cache sizes: "48K", "1024K", "32M", "512" → bytes.
 std::optional<std::uint64_t> parse_cache_size(std::string_view text);
 // DIMMs (SMBIOS type 17, populated slots only) of a raw SMBIOS/DMI table as /sys/firmware/dmi/tables/DMI

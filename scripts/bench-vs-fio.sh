@@ -14,9 +14,12 @@
 # Both pin their job threads to the same CPUs: by default the ones mlbench's --cpus auto picks (the drive's
 # interrupt CPUs first, then its NUMA node), or a LIST given here; fio gets the first numjobs of them with
 # cpus_allowed_policy=split. --cpus none pins neither.
+# I/O buffers: mlbench puts multi-page I/O buffers in transparent huge pages (one memory segment per I/O); fio
+# has no such option and by default uses malloc (base pages: a 128 KiB I/O is 32 segments). --fio-hugepages
+# gives fio huge pages too (iomem=mmaphuge), from the pool the administrator reserved (vm.nr_hugepages).
 #
 # Usage: scripts/bench-vs-fio.sh [--dir DIR] [--mlbench PATH] [--pairs N] [--runtime S] [--ramp S] [--size SIZE]
-#                               [--jobs-filter REGEX] [--cpus auto|LIST|none]
+#                               [--jobs-filter REGEX] [--cpus auto|LIST|none] [--fio-hugepages]
 set -euo pipefail
 
 dir=/var/tmp
@@ -27,6 +30,7 @@ ramp=1
 size=2G
 filter=.
 cpus=auto
+fio_mem=malloc
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --dir) dir=$2; shift 2 ;;
@@ -37,7 +41,8 @@ while [[ $# -gt 0 ]]; do
     --size) size=$2; shift 2 ;;
     --jobs-filter) filter=$2; shift 2 ;;
     --cpus) cpus=$2; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    --fio-hugepages) fio_mem=mmaphuge; shift ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "bench-vs-fio.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -48,6 +53,13 @@ if [[ -z "$mlbench" ]]; then
 fi
 [[ -x "$mlbench" ]] || { echo "bench-vs-fio.sh: mlbench binary not found; pass --mlbench PATH" >&2; exit 2; }
 command -v fio >/dev/null || { echo "bench-vs-fio.sh: fio is not installed (apt-get install fio)" >&2; exit 2; }
+# The largest job's buffers: 1M × QD8 = 8 MiB; 16 MiB leaves room for fio's rounding per job.
+if [[ "$fio_mem" == mmaphuge ]] && (($(awk '/HugePages_Free/ {f=$2} /Hugepagesize/ {s=$2} END {print f*s}' \
+  /proc/meminfo) < 16384)); then
+  echo "bench-vs-fio.sh: --fio-hugepages needs 16 MiB of free reserved huge pages; reserve them with" \
+    "'echo 8 > /proc/sys/vm/nr_hugepages' (as root) and set it back afterwards" >&2
+  exit 2
+fi
 
 work=$(mktemp -d)
 file=""
@@ -117,7 +129,7 @@ run_fio() {  # rw bs qd jobs mix out
   local extra=()
   [[ "$5" != "-" ]] && extra+=(--rwmixread="$5")
   [[ "$cpus" != none ]] && extra+=(--cpus_allowed="$(first_cpus "$cpus" "$4")" --cpus_allowed_policy=split)
-  fio --name=job --filename="$file" --ioengine=io_uring --direct=1 --fixedbufs=1 --registerfiles=1 \
+  fio --name=job --filename="$file" --ioengine=io_uring --direct=1 --fixedbufs=1 --registerfiles=1 --iomem="$fio_mem" \
     --rw="$1" --bs="$2" --iodepth="$3" --numjobs="$4" --size="$size" --runtime="$runtime" --ramp_time="$ramp" \
     --time_based --group_reporting --norandommap --randrepeat=0 --unified_rw_reporting=mixed \
     --lat_percentiles=1 --percentile_list=99 "${extra[@]}" --output-format=json > "$6"
@@ -132,7 +144,7 @@ print(iops, p99, cpu)
 PY
 }
 
-echo "file $file, job threads pinned to CPUs: $cpus"
+echo "file $file, job threads pinned to CPUs: $cpus; fio buffers: iomem=$fio_mem"
 printf '%-26s %12s %12s %10s %10s %10s %6s %12s %10s\n' job mlbench_iops fio_iops iops_x p99_x cpu_x pairs iops_x_range dev_kb_m/f
 summary="$work/summary"
 : > "$summary"

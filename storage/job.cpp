@@ -114,7 +114,11 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
   }
   try {
     unsigned depth = plan.engine == EngineKind::psync ? 1 : s.iodepth;
-    mem = AlignedBuffer(depth * s.bs);
+    // An I/O within one base page is one memory segment whatever backs it; larger ones want huge pages
+    // (buffer.hpp says why).
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const bool multi_page = s.bs > page;
+    mem = AlignedBuffer(depth * s.bs, multi_page ? AlignedBuffer::Pages::huge : AlignedBuffer::Pages::base);
     for (unsigned i = 0; i < depth; ++i) bufs.push_back(mem.span().subspan(i * s.bs, s.bs));
     // Write data is random (never zeros); under --verify each write gets its offset's pattern instead.
     fill_pattern(mem.span(), mix64(plan.write_seed + w.index + 1), 0);
@@ -125,6 +129,15 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
     res.features = engine->features();
     if (plan.engine == EngineKind::uring) res.features["submission"] = is_random(s.rw) ? "batched" : "per_io";
     for (auto& warning : engine->warnings()) res.warnings.push_back(std::move(warning));
+    const auto huge = multi_page ? mem.huge_bytes() : std::nullopt;  // after fill_pattern touched every page
+    res.features["buffer_pages"] = huge && *huge >= mem.size() ? "huge" : "base";
+    if (multi_page && res.features["buffer_pages"] == "base") {
+      res.warnings.push_back(
+          fmt::format("the I/O buffers are in base pages, not huge pages ({}), so each {}-byte I/O reaches "
+                      "the device as up "
+                      "to {} memory segments, which can lower throughput",
+                      huge_pages_missing_reason(), s.bs, (s.bs + page - 1) / page));
+    }
     res.per_target.resize(ntargets);
     if (verify_writes) {
       res.written.resize(ntargets);
@@ -299,7 +312,7 @@ void verify_region(const JobPlan& plan, std::size_t t, const std::vector<std::ui
   const JobTarget& jt = plan.targets[t];
   const std::uint64_t bs = plan.spec.bs;
   const std::uint64_t per = std::max<std::uint64_t>(1, (4u << 20) / bs);
-  AlignedBuffer buf(per * bs);
+  AlignedBuffer buf(per * bs, AlignedBuffer::Pages::huge);
   const std::uint64_t blocks = jt.size / bs;
   for (std::uint64_t b0 = 0; b0 < blocks; b0 += per) {
     std::uint64_t nb = std::min(per, blocks - b0);

@@ -267,7 +267,7 @@ OpenTarget OpenTarget::create_in(const TargetInfo& t, std::uint64_t size, std::u
   if (rc != 0 && rc != EOPNOTSUPP) throw_io("allocating the test file", tmpl, rc);
 
   constexpr std::size_t kChunk = 4u << 20;
-  AlignedBuffer buf(kChunk);
+  AlignedBuffer buf(kChunk, AlignedBuffer::Pages::huge);
   for (std::uint64_t off = 0; off < size; off += kChunk) {
     if (stop.load(std::memory_order_relaxed)) throw Interrupted();
     std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, size - off));

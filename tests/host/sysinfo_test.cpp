@@ -73,6 +73,24 @@ TEST(ParseHelpers, InterruptCounts) {
   EXPECT_TRUE(parse_interrupt_counts("garbage\n:\n 12345678901: 5\n12x: 3\n").empty());
 }
 
+TEST(ParseHelpers, SmapsAnonHugePages) {
+  const char* text =
+      "55d0c0000000-55d0c0021000 rw-p 00000000 00:00 0                          [heap]\n"
+      "AnonHugePages:         0 kB\n"
+      "7f0000200000-7f0000600000 rw-p 00000000 00:00 0 \n"
+      "Size:               4096 kB\n"
+      "AnonHugePages:      2048 kB\n"
+      "VmFlags: rd wr mr mw me ac hg\n"
+      "7f0000600000-7f0000800000 rw-p 00000000 00:00 0\n"
+      "Size:               2048 kB\n";
+  EXPECT_EQ(parse_smaps_anon_huge(text, 0x7f0000200000), 2048u * 1024);
+  EXPECT_EQ(parse_smaps_anon_huge(text, 0x7f00005fffff), 2048u * 1024);  // last byte of the mapping
+  EXPECT_EQ(parse_smaps_anon_huge(text, 0x55d0c0000010), 0u);
+  EXPECT_FALSE(parse_smaps_anon_huge(text, 0x7f0000600000));  // its block has no AnonHugePages line
+  EXPECT_FALSE(parse_smaps_anon_huge(text, 0x1000));          // no mapping holds it
+  EXPECT_FALSE(parse_smaps_anon_huge("zz-7f0000600000 rw-p\nAnonHugePages: 4 kB\n", 0x7f0000200000));
+}
+
 TEST(ParseHelpers, CacheSize) {
   EXPECT_EQ(*parse_cache_size("48K"), 48u * 1024);
   EXPECT_EQ(*parse_cache_size("32M"), 32u << 20);

@@ -111,6 +111,23 @@ TEST(Engine, ForcedUringFailureIsReported) {
   ::unsetenv("MLBENCH_FORCE_URING_FAILURE");
 }
 
+TEST(AlignedBuffer, HugePagesBackMultiPageBuffers) {
+  const auto huge = transparent_huge_page_size();
+  if (!huge) GTEST_SKIP() << "transparent huge pages are off in /sys/kernel/mm/transparent_hugepage";
+  const std::size_t bytes = *huge + 3 * kBs;  // one huge page and a bit: rounded up to two
+  AlignedBuffer mem(bytes, AlignedBuffer::Pages::huge);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(mem.data()) % *huge, 0u);
+  EXPECT_EQ(mem.size(), bytes);
+  EXPECT_EQ(mem.huge_bytes(), 0u) << "nothing is allocated before the pages are touched";
+  fill_pattern(mem.span(), 7, 0);
+  EXPECT_EQ(mem.huge_bytes(), 2 * *huge);
+  EXPECT_TRUE(matches_pattern(mem.span(), 7, 0));
+
+  AlignedBuffer moved = std::move(mem);
+  EXPECT_EQ(moved.size(), bytes);
+  EXPECT_EQ(mem.huge_bytes(), std::nullopt);
+}
+
 TEST(Engine, NamesRoundTrip) {
   for (auto k : {EngineKind::uring, EngineKind::psync, EngineKind::null})
     EXPECT_EQ(engine_from_string(to_string(k)), k);

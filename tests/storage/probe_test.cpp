@@ -1,11 +1,14 @@
 #include "storage/probe.hpp"
 
+#include <sys/prctl.h>
+
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cstdlib>
 #include <sstream>
 
+#include "storage/buffer.hpp"
 #include "storage/engine.hpp"
 #include "tests/storage/storage_test_util.hpp"
 
@@ -48,6 +51,8 @@ TEST(StorageProbe, MetricsAreConsistent) {
   }
   EXPECT_GT(metric(r, "cpu_per_io"), 0);
   EXPECT_EQ(r.info["engine"], uring_unavailable_reason().empty() ? "uring" : "psync");
+  EXPECT_EQ(r.info["engine_features"]["buffer_pages"], "base");  // a 4 KiB I/O is one segment anyway
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings.front();
   EXPECT_TRUE(dir.mlbench_files().empty()) << "the test file was not removed";
 }
 
@@ -64,6 +69,31 @@ TEST(StorageProbe, SequentialJobsLeadWithBandwidth) {
   EXPECT_EQ(results[0].work["bytes"], 100u * 128 * 1024);
   EXPECT_TRUE(results[0].metric("first_done") != nullptr);
   EXPECT_LE(metric(results[0], "first_done"), metric(results[0], "last_done"));
+  // Multi-page I/Os come from huge pages where the kernel has them.
+  if (transparent_huge_page_size()) {
+    EXPECT_EQ(results[0].info["engine_features"]["buffer_pages"], "huge");
+  }
+}
+
+// Where huge pages are refused (here: for this process), multi-page I/Os still run, and a warning says why
+// and what it costs.
+TEST(StorageProbe, WarnsWhenBuffersCannotHaveHugePages) {
+  ASSERT_EQ(::prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0), 0);
+  test::TempDir dir;
+  auto results = test::run_probe(json{
+      {"target", dir.path().string()}, {"rw", "read"}, {"bs", "64k"}, {"size", "4M"}, {"number_ios", 64}});
+  const std::string why = huge_pages_missing_reason();
+  ::prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0);
+  if (transparent_huge_page_size()) {
+    EXPECT_NE(why.find("PR_SET_THP_DISABLE"), std::string::npos) << why;
+  }
+  ASSERT_EQ(results[0].status, Status::ok) << results[0].reason;
+  EXPECT_EQ(results[0].info["engine_features"]["buffer_pages"], "base");
+  ASSERT_EQ(results[0].warnings.size(), 1u);
+  EXPECT_NE(results[0].warnings[0].find("base pages, not huge pages (" + why + ")"), std::string::npos)
+      << results[0].warnings[0];
+  EXPECT_NE(results[0].warnings[0].find("up to 16 memory segments"), std::string::npos)
+      << results[0].warnings[0];
 }
 
 // /sys/block/NAME/stat of a block device: {read I/Os, read merges, sectors read}.
