@@ -61,6 +61,7 @@ struct WorkerResult {
   std::uint64_t done_ns = 0;
   int cpu = -1;
   nlohmann::json features = nlohmann::json::object();
+  nlohmann::json trial;  // the job's submission trial figures, when one ran
   std::vector<std::string> warnings;
   std::vector<std::vector<std::uint64_t>> written;  // per-target bitmaps of blocks written (verify)
   std::uint64_t read_checked = 0, read_bad = 0;
@@ -77,6 +78,7 @@ struct Shared {
   std::latch ready, go;
   std::atomic<std::uint64_t> start_ns{0};
   std::atomic<bool> abort{false};
+  SubmissionTrial::Tally trial;
   std::mutex mu;
   std::string error;
   void fail(std::string what) {
@@ -127,7 +129,6 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
     EngineConfig cfg{depth, fds, bufs, s.sqpoll, s.fixed_bufs, plan.iopoll};
     engine = make_engine(plan.engine, cfg);
     res.features = engine->features();
-    if (plan.engine == EngineKind::uring) res.features["submission"] = is_random(s.rw) ? "batched" : "per_io";
     for (auto& warning : engine->warnings()) res.warnings.push_back(std::move(warning));
     const auto huge = multi_page ? mem.huge_bytes() : std::nullopt;  // after fill_pattern touched every page
     res.features["buffer_pages"] = huge && *huge >= mem.size() ? "huge" : "base";
@@ -161,11 +162,8 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
   const std::uint64_t bs = s.bs;
   const std::uint64_t nblocks = (w.hi - w.lo) / bs;
   const bool random = is_random(s.rw);
-  // Sequential I/Os go to the kernel one by one, as fio submits by default: a batch of adjacent requests
-  // would be merged in the block layer's plug into one larger request (16 × 128 KiB became ~640 KiB on a
-  // virtio disk), so the device would no longer see --bs. Random offsets are hardly ever adjacent, so
-  // random jobs keep batched submission.
-  const bool submit_each = !random;
+  const bool uring = plan.engine == EngineKind::uring;  // the others have no submission queue: no trial
+  SubmissionTrial submission(s.submission, random, depth, t0, uring ? s.ramp_s : 0.0, sh.trial);
   const bool striped = w.lane.size() > 1;
   const auto nlane = static_cast<std::uint32_t>(w.lane.size());
   Rng rng{mix64(plan.write_seed ^ (0xa0761d6478bd642full * (w.index + 1)))};
@@ -210,7 +208,7 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
     const JobTarget& jt = plan.targets[t];
     if (write && verify_writes) fill_pattern(bufs[slot], target_seed(plan.write_seed, t), jt.base + o);
     engine->queue({slot, t, static_cast<std::uint32_t>(bs), write, jt.base + o});
-    if (submit_each) engine->submit();
+    if (submission.per_io(now)) engine->submit();
     start[slot] = now;
     tgt[slot] = t;
     off[slot] = o;
@@ -243,6 +241,7 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
     while (inflight > 0) {
       std::size_t n = engine->submit_and_reap(1, done);
       now = now_ns();
+      submission.completed(now, n);
       if (issuing) {
         if (now >= end_ns) {
           issuing = counting = false;
@@ -301,6 +300,15 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
   } catch (const std::exception& e) {
     sh.fail(fmt::format("job thread {}: {}", w.index, e.what()));
   }
+  if (uring) {
+    const bool per_io = submission.per_io(UINT64_MAX);
+    res.features["submission"] = per_io ? "per_io" : "batched";
+    if (submission.trial()) {
+      res.trial = {{"batched_iops", submission.batched_iops()},
+                   {"per_io_iops", submission.per_io_iops()},
+                   {"chosen", per_io ? "per_io" : "batched"}};
+    }
+  }
   res.done_ns = std::max(last_counted, ramp_end);
   res.cpu = ::sched_getcpu();
   prog.finished.store(true);
@@ -344,6 +352,40 @@ void verify_region(const JobPlan& plan, std::size_t t, const std::vector<std::ui
 
 double sampling_interval_s(const JobSpec& s) {
   return s.runtime_s > 0 ? std::clamp(s.runtime_s / 20, 0.1, 1.0) : 0.1;
+}
+
+SubmissionTrial::SubmissionTrial(Submission mode, bool random, unsigned depth, std::uint64_t t0_ns,
+                                 double ramp_s, Tally& tally)
+    : mode_(mode == Submission::per_io || (mode == Submission::automatic && !random && depth > 1) ? 1 : 0),
+      tally_(tally) {
+  if (mode == Submission::automatic && random && depth > 1 && ramp_s >= kMinRamp) {
+    start_ns_ = t0_ns + to_ns(ramp_s / 2);
+    slice_ns_ = to_ns(ramp_s / 8);
+  }
+}
+
+bool SubmissionTrial::per_io(std::uint64_t now_ns) {
+  if (slice_ns_ == 0 || decided_ || now_ns < start_ns_) return mode_ == 1;
+  const std::uint64_t k = (now_ns - start_ns_) / slice_ns_;
+  if (k < tally_.counts.size()) return k == 1 || k == 2;  // batched, per-I/O, per-I/O, batched
+  int open = -1;
+  tally_.decision.compare_exchange_strong(open, per_io_iops() > batched_iops() ? 1 : 0);
+  mode_ = tally_.decision.load();
+  decided_ = true;
+  return mode_ == 1;
+}
+
+void SubmissionTrial::completed(std::uint64_t now_ns, std::size_t n) {
+  if (slice_ns_ == 0 || decided_ || now_ns < start_ns_) return;
+  const std::uint64_t k = (now_ns - start_ns_) / slice_ns_;
+  if (k < tally_.counts.size()) tally_.counts[k].fetch_add(n, std::memory_order_relaxed);
+}
+
+double SubmissionTrial::rate(std::size_t a, std::size_t b) const {
+  if (slice_ns_ == 0) return 0;
+  const auto ios =
+      tally_.counts[a].load(std::memory_order_relaxed) + tally_.counts[b].load(std::memory_order_relaxed);
+  return static_cast<double>(ios) / (2e-9 * static_cast<double>(slice_ns_));  // two slices
 }
 
 void IoTotals::merge(const IoTotals& o) {
@@ -460,7 +502,8 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
   out.first_done_s = static_cast<double>(first - ramp_end) * 1e-9;
   out.last_done_s = static_cast<double>(last - ramp_end) * 1e-9;
   out.engine_features = results.front().features;
-  for (const auto& r : results) {  // each thread's engine warns alike: keep one of each
+  out.submission_trial = results.front().trial;  // the job's: its threads tried and decided together
+  for (const auto& r : results) {                // each thread's engine warns alike: keep one of each
     for (const auto& w : r.warnings)
       if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
         out.warnings.push_back(w);

@@ -25,12 +25,12 @@ constexpr std::array<RwName, 5> kRwNames = {{{RwMode::read, "read"},
                                              {RwMode::randwrite, "randwrite"},
                                              {RwMode::randrw, "randrw"}}};
 
-const std::set<std::string, std::less<>> kKeys = {"target",  "rw",     "rwmix_read", "bs",
-                                                  "iodepth", "jobs",   "size",       "offset",
-                                                  "runtime", "ramp",   "io_size",    "number_ios",
-                                                  "direct",  "engine", "sqpoll",     "fixed_bufs",
-                                                  "stripe",  "verify", "keep",       "allow_destructive",
-                                                  "cpus",    "name"};
+const std::set<std::string, std::less<>> kKeys = {"target",  "rw",         "rwmix_read", "bs",
+                                                  "iodepth", "jobs",       "size",       "offset",
+                                                  "runtime", "ramp",       "io_size",    "number_ios",
+                                                  "direct",  "engine",     "sqpoll",     "fixed_bufs",
+                                                  "stripe",  "verify",     "keep",       "allow_destructive",
+                                                  "cpus",    "submission", "name"};
 
 std::string text_of(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
@@ -98,6 +98,25 @@ RwMode rw_from_string(std::string_view s) {
   }
   throw UsageError(
       fmt::format("--rw: unknown mode '{}' (use read, write, randread, randwrite or randrw)", s));
+}
+
+std::string_view to_string(Submission s) {
+  switch (s) {
+    case Submission::batched:
+      return "batched";
+    case Submission::per_io:
+      return "per_io";
+    case Submission::automatic:
+      break;
+  }
+  return "auto";
+}
+
+Submission submission_from_string(std::string_view s) {
+  for (Submission m : {Submission::automatic, Submission::batched, Submission::per_io}) {
+    if (to_string(m) == s) return m;
+  }
+  throw UsageError(fmt::format("--submission: unknown mode '{}' (use auto, batched or per_io)", s));
 }
 
 bool is_random(RwMode m) { return m == RwMode::randread || m == RwMode::randwrite || m == RwMode::randrw; }
@@ -170,6 +189,9 @@ JobSpec parse_job_spec(const json& o) {
   s.sqpoll = bool_opt(o, "sqpoll", false);
   if (s.sqpoll && s.engine != EngineKind::uring) throw UsageError("--sqpoll needs --engine uring");
   s.fixed_bufs = bool_opt(o, "fixed_bufs", true);
+  if (o.contains("submission")) s.submission = submission_from_string(text_of(o["submission"]));
+  if (s.submission != Submission::automatic && s.engine != EngineKind::uring)
+    throw UsageError("--submission needs --engine uring (the other engines have no submission queue)");
   s.stripe = size_opt(o, "stripe", 0);
   if (o.contains("stripe")) {
     if (s.stripe == 0 || s.stripe % s.bs != 0)
@@ -199,6 +221,7 @@ json to_json(const JobSpec& s) {
          {"engine", to_string(s.engine)},
          {"sqpoll", s.sqpoll},
          {"fixed_bufs", s.fixed_bufs},
+         {"submission", to_string(s.submission)},
          {"verify", s.verify},
          {"keep", s.keep},
          {"allow_destructive", s.allow_destructive},

@@ -22,6 +22,10 @@ enum class RwMode { read, write, randread, randwrite, randrw };
 std::string_view to_string(RwMode m);
 RwMode rw_from_string(std::string_view s);  // throws UsageError naming the allowed values
 bool is_random(RwMode m);
+// How a uring job thread hands its I/Os to the kernel (SubmissionTrial in storage/job.hpp).
+enum class Submission { automatic, batched, per_io };
+std::string_view to_string(Submission s);               // "auto", "batched", "per_io"
+Submission submission_from_string(std::string_view s);  // throws UsageError naming the allowed values
 bool writes(RwMode m);
 bool reads(RwMode m);
 
@@ -44,6 +48,7 @@ struct JobSpec {
   EngineKind engine = EngineKind::uring;
   bool sqpoll = false;
   bool fixed_bufs = true;
+  Submission submission = Submission::automatic;
   std::uint64_t stripe = 0;  // RAID-0 chunk across targets; 0 = each target independently
   bool verify = false;
   bool keep = false;

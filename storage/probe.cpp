@@ -324,6 +324,7 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
   }
   info["engine"] = to_string(plan.engine);
   info["engine_features"] = out.engine_features;
+  if (!out.submission_trial.is_null()) info["submission_trial"] = out.submission_trial;
   info["threads"] = out.threads;
   info["cpus"] = plan.cpus.empty() ? Json("none") : Json(plan.cpus);
   info["thread_cpus"] = out.thread_cpus;

@@ -13,7 +13,7 @@ struct StorageFlags {
   CommonRunFlags common;
   std::vector<std::string> targets;
   std::string rw, rwmix_read, bs, iodepth, jobs, size, offset, runtime, ramp, io_size, number_ios, engine,
-      stripe, cpus;
+      stripe, cpus, submission;
   bool direct = true, sqpoll = false, fixed_bufs = true, verify = false, keep = false,
        allow_destructive = false;
 };
@@ -57,6 +57,9 @@ void add_storage_command(CLI::App& app, Action& action) {
        "Pin job thread i to the i-th CPU (round robin): auto (default: the drive's interrupt CPUs first, "
        "then "
        "its NUMA node), none, or a list such as 0,2,4-7"},
+      {"--submission", &f->submission, "submission",
+       "How io_uring gets the I/Os: auto (default: sequential per I/O; random tries both in the second half "
+       "of --ramp and keeps the faster, batched without a ramp of 0.2 s), batched or per_io"},
   };
   auto given = std::make_shared<std::vector<std::pair<std::string, std::string*>>>();
   for (const auto& o : opts) {

@@ -19,6 +19,7 @@ TEST(JobSpec, ParsesFioStyleSizesAndTimes) {
                                {"runtime", "2m"},
                                {"ramp", "5s"},
                                {"stripe", "1M"},
+                               {"submission", "per_io"},
                                {"target", {"/a", "/b"}}});
   EXPECT_EQ(s.rw, RwMode::randrw);
   EXPECT_EQ(s.rwmix_read, 70u);
@@ -29,10 +30,12 @@ TEST(JobSpec, ParsesFioStyleSizesAndTimes) {
   EXPECT_DOUBLE_EQ(s.runtime_s, 120.0);
   EXPECT_DOUBLE_EQ(s.ramp_s, 5.0);
   EXPECT_EQ(s.stripe, 1u << 20);
+  EXPECT_EQ(s.submission, Submission::per_io);
   // Round trip through the case config.
   auto again = parse_job_spec(to_json(s));
   EXPECT_EQ(again.bs, s.bs);
   EXPECT_EQ(again.stripe, s.stripe);
+  EXPECT_EQ(again.submission, s.submission);
   EXPECT_EQ(again.targets, s.targets);
   EXPECT_DOUBLE_EQ(again.runtime_s, s.runtime_s);
 }
@@ -72,7 +75,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCase{{{"rwmix_read", 70}}, "randrw"}, BadCase{{{"runtime", "5x"}}, "--runtime"},
                       BadCase{{{"engine", "aio"}}, "--engine"}, BadCase{{{"stripe", "6k"}}, "--stripe"},
                       BadCase{{{"offset", 100}}, "--offset"}, BadCase{{{"bogus", 1}}, "bogus"},
-                      BadCase{{{"cpus", "first"}}, "--cpus"}, BadCase{{{"cpus", "3-1"}}, "--cpus"}));
+                      BadCase{{{"cpus", "first"}}, "--cpus"}, BadCase{{{"cpus", "3-1"}}, "--cpus"},
+                      BadCase{{{"submission", "each"}}, "--submission"},
+                      BadCase{{{"submission", "batched"}, {"engine", "psync"}}, "--engine uring"}));
 
 TEST(SuiteJobs, AreTheSevenReferenceJobs) {
   const auto& jobs = suite_jobs();
@@ -107,6 +112,78 @@ TEST(SuiteFileSize, OutgrowsThePageCacheWhenThereIsRoom) {
   size = suite_file_size(Profile::quick, 24 * kGiB, 80 * kGiB, warning);
   ASSERT_TRUE(size);
   EXPECT_EQ(*size, 256ull << 20);
+}
+
+// The ramp [0, 8 s): the trial runs in its second half, slices [4,5) batched, [5,6) [6,7) per-I/O, [7,8)
+// batched.
+constexpr std::uint64_t kS = 1'000'000'000;
+
+TEST(SubmissionTrial, RandomJobsKeepTheModeThatCompletedMore) {
+  SubmissionTrial::Tally tally;
+  SubmissionTrial t(Submission::automatic, true, 16, 0, 8.0, tally);
+  ASSERT_TRUE(t.trial());
+  EXPECT_FALSE(t.per_io(3 * kS));  // first half: batched
+  EXPECT_FALSE(t.per_io(4 * kS));
+  EXPECT_TRUE(t.per_io(5 * kS));
+  EXPECT_TRUE(t.per_io(7 * kS - 1));
+  EXPECT_FALSE(t.per_io(7 * kS));
+  t.completed(3 * kS, 1000);  // before the trial: not counted
+  t.completed(4 * kS, 100);
+  t.completed(5 * kS, 120);
+  t.completed(6 * kS + 1, 130);
+  t.completed(7 * kS, 140);   // drift: later slices are faster, ABBA cancels it
+  t.completed(8 * kS, 1000);  // after the trial: not counted
+  EXPECT_DOUBLE_EQ(t.batched_iops(), 120.0);
+  EXPECT_DOUBLE_EQ(t.per_io_iops(), 125.0);
+  EXPECT_TRUE(t.per_io(8 * kS));
+  EXPECT_TRUE(t.per_io(UINT64_MAX));
+
+  SubmissionTrial::Tally tie;
+  SubmissionTrial b(Submission::automatic, true, 16, 0, 8.0, tie);
+  b.completed(4 * kS, 150);
+  b.completed(5 * kS, 150);
+  EXPECT_FALSE(b.per_io(UINT64_MAX)) << "a tie keeps batched";
+}
+
+// A job's threads count into one tally; the first past the trial decides, and the others follow even when
+// their own view would differ.
+TEST(SubmissionTrial, ThreadsOfAJobDecideTogether) {
+  SubmissionTrial::Tally tally;
+  SubmissionTrial a(Submission::automatic, true, 16, 0, 8.0, tally);
+  SubmissionTrial b(Submission::automatic, true, 16, 0, 8.0, tally);
+  a.completed(4 * kS, 100);
+  b.completed(4 * kS + 1, 100);
+  a.completed(5 * kS, 90);
+  b.completed(5 * kS, 150);  // per-I/O ahead only with b's completions: 240 vs 200
+  EXPECT_DOUBLE_EQ(a.per_io_iops(), 120.0);
+  EXPECT_TRUE(a.per_io(8 * kS));
+  b.completed(7 * kS, 500);  // too late: a decided
+  EXPECT_TRUE(b.per_io(8 * kS + 1));
+  EXPECT_EQ(tally.decision.load(), 1);
+}
+
+TEST(SubmissionTrial, FixedModesShortRampsAndDepthOneRunNoTrial) {
+  SubmissionTrial::Tally tally;
+  auto make = [&](Submission mode, bool random, unsigned depth, double ramp) {
+    return SubmissionTrial(mode, random, depth, 0, ramp, tally);
+  };
+  // Sequential: per I/O (a batch would be plug-merged); random without a long enough ramp: batched.
+  EXPECT_TRUE(make(Submission::automatic, false, 16, 8.0).per_io(0));
+  EXPECT_FALSE(make(Submission::automatic, false, 16, 8.0).trial());
+  auto short_ramp = make(Submission::automatic, true, 16, SubmissionTrial::kMinRamp / 2);
+  EXPECT_FALSE(short_ramp.trial());
+  EXPECT_FALSE(short_ramp.per_io(UINT64_MAX));
+  EXPECT_EQ(short_ramp.batched_iops(), 0.0);
+  for (bool random : {true, false}) {
+    // Depth 1: nothing to batch or merge, and the submission rides on the wait.
+    auto qd1 = make(Submission::automatic, random, 1, 8.0);
+    EXPECT_FALSE(qd1.trial());
+    EXPECT_FALSE(qd1.per_io(5 * kS + kS / 2));
+    EXPECT_TRUE(make(Submission::per_io, random, 16, 8.0).per_io(4 * kS + kS / 2));
+    EXPECT_FALSE(make(Submission::batched, random, 16, 8.0).per_io(5 * kS + kS / 2));
+    EXPECT_FALSE(make(Submission::per_io, random, 16, 8.0).trial());
+  }
+  EXPECT_EQ(tally.decision.load(), -1) << "no trial, no decision";
 }
 
 TEST(StripeMap, PlacesChunksRoundRobin) {

@@ -243,6 +243,45 @@ TEST(RunJob, PinnedThreadsRunOnTheirCpus) {
   EXPECT_TRUE(out.warnings.empty()) << out.warnings.front();
 }
 
+// A random job under --submission auto tries both modes in its ramp, reports what each did and runs the
+// faster; a fixed mode is used as given, and sequential jobs default to per-I/O.
+TEST(RunJob, SubmissionTrialPicksTheFasterModeAndReportsIt) {
+  if (auto why = uring_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::randread;
+  s.iodepth = 16;
+  s.jobs = 2;
+  s.ramp_s = 0.4;
+  s.runtime_s = 0.2;
+  auto plan = make_plan(f, 1, 16 << 20, s);
+  auto out = run_job(plan, g_no_stop, far_deadline());
+  // The threads try the modes together (rates are the job's) and keep one decision.
+  const auto& t = out.submission_trial;
+  ASSERT_TRUE(t.is_object());
+  const double batched = t["batched_iops"], per_io = t["per_io_iops"];
+  // Either rate may be 0 when the device stalls for the two adjacent per-I/O slices (seen under a parallel
+  // ctest); the choice must follow the rates.
+  EXPECT_GT(batched + per_io, 0) << t.dump();
+  EXPECT_EQ(t["chosen"], per_io > batched ? "per_io" : "batched") << t.dump();
+  EXPECT_EQ(out.engine_features["submission"], t["chosen"]);
+
+  plan.spec.submission = Submission::per_io;
+  out = run_job(plan, g_no_stop, far_deadline());
+  EXPECT_GT(out.total.ios, 0u);
+  EXPECT_TRUE(out.submission_trial.is_null());
+  EXPECT_EQ(out.engine_features["submission"], "per_io");
+
+  plan.spec.rw = RwMode::read;
+  plan.spec.submission = Submission::automatic;
+  out = run_job(plan, g_no_stop, far_deadline());
+  EXPECT_TRUE(out.submission_trial.is_null());
+  EXPECT_EQ(out.engine_features["submission"], "per_io");
+  plan.spec.submission = Submission::batched;
+  out = run_job(plan, g_no_stop, far_deadline());
+  EXPECT_EQ(out.engine_features["submission"], "batched");
+}
+
 TEST(RunJob, StopFlagInterrupts) {
   Files f;
   JobSpec s;
