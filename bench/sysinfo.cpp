@@ -381,7 +381,9 @@ void collect_os(const SysReader& reader, Json& host, Json& notes) {
     auto it = kv.find("PRETTY_NAME");
     if (it != kv.end()) {
       std::string v = it->second;
-      if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'')) v = v.substr(1, v.size() - 2);
+      // Quoted or not; an unmatched quote stays (cutting the last byte could split a UTF-8 sequence).
+      if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front())
+        v = v.substr(1, v.size() - 2);
       host["os"] = v;
     }
   }

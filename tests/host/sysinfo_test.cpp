@@ -1,7 +1,10 @@
 // The host inventory on fixture trees (exact values) and on this machine (structure only).
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -266,6 +269,26 @@ TEST(HostInfoFixture, BrokenTreeLeavesFieldsOutWithNotes) {
   EXPECT_FALSE(eth0.contains("driver"));
   EXPECT_TRUE(has_note(host, "eth0: link speed unknown"));
   EXPECT_FALSE(find_named(host["nics"], "mlx5_0/1")["infiniband"].contains("rate_gbps"));
+}
+
+// PRETTY_NAME loses its quotes only when they match: an unmatched opening quote once cut the value's last
+// byte, splitting "ƫ" (0xC6 0xAA) so that the report could not be written (a fuzz finding).
+TEST(HostInfoTree, OsReleaseQuotesAreStrippedOnlyInPairs) {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "mlbench-osrel-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+  const std::filesystem::path root = tmpl;
+  std::filesystem::create_directories(root / "etc");
+  auto os_of = [&](const std::string& text) {
+    std::ofstream(root / "etc/os-release", std::ios::binary) << text;
+    auto host = collect_host_info(SysReader(root));
+    EXPECT_NO_THROW((void)host.dump());
+    return host.value("os", "");
+  };
+  EXPECT_EQ(os_of("PRETTY_NAME=\"Debian GNU/Linux 13\"\n"), "Debian GNU/Linux 13");
+  EXPECT_EQ(os_of("PRETTY_NAME='Debian 13'\n"), "Debian 13");
+  EXPECT_EQ(os_of("PRETTY_NAME=Debian\n"), "Debian");
+  EXPECT_EQ(os_of("PRETTY_NAME=\"Debian \xc6\xaa\n"), "\"Debian \xc6\xaa");
+  std::filesystem::remove_all(root);
 }
 
 TEST(HostInfoFixture, MissingRootGivesEmptyInventoryWithNotes) {

@@ -248,13 +248,8 @@ TEST(RunJob, PinnedThreadsRunOnTheirCpus) {
 TEST(RunJob, SubmissionTrialPicksTheFasterModeAndReportsIt) {
   if (auto why = uring_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
   Files f;
-  JobSpec s;
-  s.rw = RwMode::randread;
-  s.iodepth = 16;
-  s.jobs = 2;
-  s.ramp_s = 0.4;
-  s.runtime_s = 0.2;
-  auto plan = make_plan(f, 1, 16 << 20, s);
+  auto plan = make_plan(f, 1, 16 << 20,
+                        {.rw = RwMode::randread, .iodepth = 16, .jobs = 2, .runtime_s = 0.2, .ramp_s = 0.4});
   auto out = run_job(plan, g_no_stop, far_deadline());
   // The threads try the modes together (rates are the job's) and keep one decision.
   const auto& t = out.submission_trial;
