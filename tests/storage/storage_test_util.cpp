@@ -70,7 +70,14 @@ std::optional<TmpfsMount> TmpfsMount::mount(const fs::path& dir, const std::stri
 TmpfsMount::TmpfsMount(TmpfsMount&& o) noexcept : dir_(std::move(o.dir_)) { o.dir_.clear(); }
 
 TmpfsMount::~TmpfsMount() {
-  if (!dir_.empty()) sh("umount " + dir_.string());
+  if (dir_.empty()) return;
+  // A closed io_uring drops its registered files in a kernel worker a moment later; until then the mount is
+  // busy. Retry for up to a second, then detach it lazily (it goes once the last reference does).
+  for (int i = 0; i < 20; ++i) {
+    if (sh("umount " + dir_.string()) == 0) return;
+    ::usleep(50'000);
+  }
+  sh("umount --lazy " + dir_.string());
 }
 
 std::string read_file(const fs::path& p) {
