@@ -6,9 +6,7 @@
 // drive on the second socket is not measured across the inter-socket link). NVMe spreads one queue and one
 // interrupt per CPU, so there every CPU of the node qualifies; a single-queue disk has one interrupt CPU.
 // Measured on this project's 2-vCPU VM, whose virtio disk interrupts on CPU 1: 4k randwrite QD32 unpinned
-// 117-139k IOPS, on CPU 0 71-97k, on CPU 1 101-156k. An unpinned 128 KiB sequential reader's requests were
-// merged by the I/O scheduler (into ~670 KiB, ~12k IOPS) more often than a pinned one's (128 KiB, 16-20k IOPS
-// in 8 of 8 runs of one series, though not in every later one). fio pins with cpus_allowed (+ split).
+// 117-139k IOPS, on CPU 0 71-97k, on CPU 1 101-156k. fio pins with cpus_allowed (+ split).
 #pragma once
 
 #include <cstdint>

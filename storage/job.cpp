@@ -133,11 +133,10 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
     const auto huge = multi_page ? mem.huge_bytes() : std::nullopt;  // after fill_pattern touched every page
     res.features["buffer_pages"] = huge && *huge >= mem.size() ? "huge" : "base";
     if (multi_page && res.features["buffer_pages"] == "base") {
-      res.warnings.push_back(
-          fmt::format("the I/O buffers are in base pages, not huge pages ({}), so each {}-byte I/O reaches "
-                      "the device as up "
-                      "to {} memory segments, which can lower throughput",
-                      huge_pages_missing_reason(), s.bs, (s.bs + page - 1) / page));
+      res.warnings.push_back(fmt::format(
+          "the I/O buffers are in base pages, not huge pages ({}), so each {}-byte I/O reaches the device as "
+          "up to {} memory segments, which can lower throughput",
+          huge_pages_missing_reason(), s.bs, (s.bs + page - 1) / page));
     }
     res.per_target.resize(ntargets);
     if (verify_writes) {
@@ -233,7 +232,7 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
   std::vector<Completion> done(depth);
   std::uint64_t now = now_ns();
   std::uint64_t last_counted = now;
-  try {  // issue() submits sequential I/Os at once, and a failed submission throws
+  try {  // issue() submits at once in per-I/O mode, and a failed submission throws
     for (std::uint32_t slot = 0; slot < depth; ++slot) {
       if (w.limit_ios > 0 && issued >= w.limit_ios) break;
       issue(slot, now);

@@ -22,12 +22,13 @@ enum class RwMode { read, write, randread, randwrite, randrw };
 std::string_view to_string(RwMode m);
 RwMode rw_from_string(std::string_view s);  // throws UsageError naming the allowed values
 bool is_random(RwMode m);
+bool writes(RwMode m);
+bool reads(RwMode m);
+
 // How a uring job thread hands its I/Os to the kernel (SubmissionTrial in storage/job.hpp).
 enum class Submission { automatic, batched, per_io };
 std::string_view to_string(Submission s);               // "auto", "batched", "per_io"
 Submission submission_from_string(std::string_view s);  // throws UsageError naming the allowed values
-bool writes(RwMode m);
-bool reads(RwMode m);
 
 inline constexpr unsigned kMaxIodepth = 4096;
 inline constexpr unsigned kMaxJobs = 256;

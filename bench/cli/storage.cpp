@@ -59,7 +59,8 @@ void add_storage_command(CLI::App& app, Action& action) {
        "its NUMA node), none, or a list such as 0,2,4-7"},
       {"--submission", &f->submission, "submission",
        "How io_uring gets the I/Os: auto (default: sequential per I/O; random tries both in the second half "
-       "of --ramp and keeps the faster, batched without a ramp of 0.2 s), batched or per_io"},
+       "of --ramp and keeps the faster; batched at --iodepth 1 or with a ramp under 0.2 s), batched or "
+       "per_io"},
   };
   auto given = std::make_shared<std::vector<std::pair<std::string, std::string*>>>();
   for (const auto& o : opts) {

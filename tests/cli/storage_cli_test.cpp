@@ -55,16 +55,17 @@ TEST_P(StorageCliBad, ExitsTwoWithOneLineAndNoReport) {
   EXPECT_FALSE(fs::exists(report));
 }
 
-INSTANTIATE_TEST_SUITE_P(All, StorageCliBad,
-                         ::testing::Values(BadInput{{"--bs", "1000"}, "logical block size"},
-                                           BadInput{{"--iodepth", "0"}, "--iodepth"},
-                                           BadInput{{"--iodepth", "4097"}, "--iodepth"},
-                                           BadInput{{"--size", "0"}, "--size"},
-                                           BadInput{{"--size=-1G"}, "--size"},
-                                           BadInput{{"--rw", "sideways"}, "--rw"},
-                                           BadInput{{"--target", "MISSING"}, "No such file or directory"},
-                                           BadInput{{"--runtime", "soon"}, "--runtime"},
-                                           BadInput{{"--cpus", "65535"}, "not available to this process"}));
+INSTANTIATE_TEST_SUITE_P(
+    All, StorageCliBad,
+    ::testing::Values(BadInput{{"--bs", "1000"}, "logical block size"},
+                      BadInput{{"--iodepth", "0"}, "--iodepth"}, BadInput{{"--iodepth", "4097"}, "--iodepth"},
+                      BadInput{{"--size", "0"}, "--size"}, BadInput{{"--size=-1G"}, "--size"},
+                      BadInput{{"--rw", "sideways"}, "--rw"},
+                      BadInput{{"--target", "MISSING"}, "No such file or directory"},
+                      BadInput{{"--runtime", "soon"}, "--runtime"},
+                      BadInput{{"--cpus", "65535"}, "not available to this process"},
+                      BadInput{{"--submission", "each"}, "--submission"},
+                      BadInput{{"--engine", "psync", "--submission", "per_io"}, "needs --engine uring"}));
 
 TEST(StorageCli, RunWritesAValidReport) {
   TempDir t;
