@@ -25,6 +25,8 @@ foreach(feature CUDA CUDNN NCCL URING XLSX MPI BLKID)
   set(MLBENCH_${feature}_DETAIL "")
 endforeach()
 
+include(${CMAKE_CURRENT_LIST_DIR}/CudaLibs.cmake)
+
 # --- CUDA toolkit (nvcc, cudart, cuBLASLt) -------------------------------------------------------------------
 if(MLBENCH_ENABLE_CUDA)
   include(CheckLanguage)
@@ -44,11 +46,20 @@ if(MLBENCH_ENABLE_CUDA)
     set(CMAKE_CUDA_STANDARD 17)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     find_package(CUDAToolkit)
+    # FindCUDAToolkit looks only for an unversioned libcublasLt.so; a toolkit or wheel with only
+    # libcublasLt.so.<major> gets the same target here.
+    if(CUDAToolkit_FOUND AND NOT TARGET CUDA::cublasLt)
+      mlbench_find_cuda_lib(MLBENCH_CUBLASLT CUDA::cublasLt cublasLt.h cublasLt ${CUDAToolkit_VERSION_MAJOR})
+    endif()
     if(CUDAToolkit_FOUND AND TARGET CUDA::cublasLt AND TARGET CUDA::cudart)
       set(MLBENCH_HAS_CUDA 1)
-      set(MLBENCH_CUDA_DETAIL "(CUDA ${CUDAToolkit_VERSION}, archs ${CMAKE_CUDA_ARCHITECTURES})")
+      get_target_property(cublaslt_location CUDA::cublasLt IMPORTED_LOCATION)
+      set(MLBENCH_CUDA_DETAIL
+          "(CUDA ${CUDAToolkit_VERSION}, cuBLASLt ${cublaslt_location}, archs ${CMAKE_CUDA_ARCHITECTURES})")
+    elseif(NOT CUDAToolkit_FOUND)
+      set(MLBENCH_CUDA_DETAIL "(nvcc found but FindCUDAToolkit found no toolkit with cudart)")
     else()
-      set(MLBENCH_CUDA_DETAIL "(nvcc found but cudart/cuBLASLt missing)")
+      set(MLBENCH_CUDA_DETAIL "(nvcc found but cuBLASLt missing: ${MLBENCH_CUBLASLT_DETAIL})")
     endif()
   else()
     set(MLBENCH_CUDA_DETAIL "(no nvcc found)")
@@ -57,32 +68,13 @@ else()
   set(MLBENCH_CUDA_DETAIL "(disabled)")
 endif()
 
-# Looks for a library shipped beside the CUDA toolkit, in a Debian prefix or in Python wheel folders.
-function(mlbench_find_cuda_lib feature header lib)
-  set(hints ${CUDAToolkit_INCLUDE_DIRS} ${CUDAToolkit_LIBRARY_DIR} ${MLBENCH_EXTRA_PREFIXES})
-  foreach(prefix ${MLBENCH_EXTRA_PREFIXES})
-    file(GLOB wheel_dirs "${prefix}/nvidia/*")
-    list(APPEND hints ${wheel_dirs})
-  endforeach()
-  find_path(MLBENCH_${feature}_INCLUDE_DIR ${header} HINTS ${hints} PATH_SUFFIXES include)
-  find_library(MLBENCH_${feature}_LIBRARY NAMES ${lib} ${lib}.so.9 ${lib}.so.2 HINTS ${hints}
-               PATH_SUFFIXES lib lib64 lib/x86_64-linux-gnu)
-  if(MLBENCH_${feature}_INCLUDE_DIR AND MLBENCH_${feature}_LIBRARY)
-    add_library(mlbench::${lib} UNKNOWN IMPORTED)
-    set_target_properties(mlbench::${lib} PROPERTIES IMPORTED_LOCATION ${MLBENCH_${feature}_LIBRARY}
-                                                     INTERFACE_INCLUDE_DIRECTORIES ${MLBENCH_${feature}_INCLUDE_DIR})
-    set(MLBENCH_HAS_${feature} 1 PARENT_SCOPE)
-    set(MLBENCH_${feature}_DETAIL "(${MLBENCH_${feature}_LIBRARY})" PARENT_SCOPE)
-  else()
-    set(MLBENCH_${feature}_DETAIL "(${header} or lib${lib} not found)" PARENT_SCOPE)
-  endif()
-endfunction()
-
 if(MLBENCH_HAS_CUDA AND MLBENCH_ENABLE_CUDNN)
-  mlbench_find_cuda_lib(CUDNN cudnn.h cudnn)
+  mlbench_find_cuda_lib(MLBENCH_CUDNN mlbench::cudnn cudnn.h cudnn 9)
+  set(MLBENCH_HAS_CUDNN ${MLBENCH_CUDNN_FOUND})
 endif()
 if(MLBENCH_HAS_CUDA AND MLBENCH_ENABLE_NCCL)
-  mlbench_find_cuda_lib(NCCL nccl.h nccl)
+  mlbench_find_cuda_lib(MLBENCH_NCCL mlbench::nccl nccl.h nccl 2)
+  set(MLBENCH_HAS_NCCL ${MLBENCH_NCCL_FOUND})
 endif()
 
 # --- liburing, libxlsxwriter, libblkid (pkg-config) ------------------------------------------------------------
