@@ -7,11 +7,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define MLBENCH_HD __host__ __device__
-#else
-#define MLBENCH_HD
-#endif
+#include "kernels/gpu/hd.hpp"
 
 namespace mlbench::net {
 

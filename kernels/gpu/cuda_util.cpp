@@ -5,6 +5,26 @@
 #include <new>
 
 namespace mlbench::gpu {
+namespace {
+
+int current_device() {
+  int d = 0;
+  MLBENCH_CHECK_CUDA(cudaGetDevice(&d));
+  return d;
+}
+
+// Runs `release` with `device` current and restores the caller's device. For destructors: it never throws,
+// and when the device cannot be selected it still attempts the release rather than leak.
+template <typename F>
+void release_on(int device, F release) noexcept {
+  int previous = 0;
+  const bool switched =
+      cudaGetDevice(&previous) == cudaSuccess && previous != device && cudaSetDevice(device) == cudaSuccess;
+  release();
+  if (switched) cudaSetDevice(previous);
+}
+
+}  // namespace
 
 DeviceGuard::DeviceGuard(int device) {
   MLBENCH_CHECK_CUDA(cudaGetDevice(&previous_));
@@ -13,19 +33,30 @@ DeviceGuard::DeviceGuard(int device) {
 
 DeviceGuard::~DeviceGuard() { cudaSetDevice(previous_); }
 
-DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes), device_(current_device()) {
   if (bytes > 0) MLBENCH_CHECK_CUDA(cudaMalloc(&ptr_, bytes));
 }
 
-DeviceBuffer::~DeviceBuffer() {
-  if (ptr_) cudaFree(ptr_);
+DeviceBuffer::DeviceBuffer(std::size_t bytes, int device) : bytes_(bytes), device_(device) {
+  if (bytes == 0) return;
+  DeviceGuard guard(device);
+  MLBENCH_CHECK_CUDA(cudaMalloc(&ptr_, bytes));
 }
+
+void DeviceBuffer::release() noexcept {
+  if (!ptr_) return;
+  release_on(device_, [this] { cudaFree(ptr_); });
+  ptr_ = nullptr;
+}
+
+DeviceBuffer::~DeviceBuffer() { release(); }
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
   if (this != &o) {
-    if (ptr_) cudaFree(ptr_);
+    release();
     ptr_ = std::exchange(o.ptr_, nullptr);
     bytes_ = std::exchange(o.bytes_, 0);
+    device_ = o.device_;
   }
   return *this;
 }
@@ -56,10 +87,17 @@ HostBuffer::~HostBuffer() {
   std::free(ptr_);
 }
 
-Stream::Stream() { MLBENCH_CHECK_CUDA(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+Stream::Stream() : device_(current_device()) {
+  MLBENCH_CHECK_CUDA(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking));
+}
+
+Stream::Stream(int device) : device_(device) {
+  DeviceGuard guard(device);
+  MLBENCH_CHECK_CUDA(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking));
+}
 
 Stream::~Stream() {
-  if (s_) cudaStreamDestroy(s_);
+  if (s_) release_on(device_, [this] { cudaStreamDestroy(s_); });
 }
 
 void Stream::sync() const { MLBENCH_CHECK_CUDA(cudaStreamSynchronize(s_)); }

@@ -1,10 +1,12 @@
-// CUDA status checks and move-only RAII handles shared by the GPU probes.
+// The CUDA base of mlbench (library mlbench_cuda): the one CUDA runtime status check and the move-only RAII
+// handles that the GPU probes (kernels/gpu) and the NCCL session (network/) share. Needs only cudart; the
+// cuBLASLt check is in cublas_check.hpp so code that does not use cuBLASLt does not link it.
 //
-// Every CUDA runtime and cuBLASLt status is checked by a macro that throws mlbench::Error naming the call,
-// file:line and the library's error name and message; destructors release without throwing.
+// MLBENCH_CHECK_CUDA throws mlbench::Error naming the call, file:line and the runtime's error name and
+// message; destructors release without throwing. Handles made for an explicit device remember it and release
+// there (restoring the caller's current device), so a multi-GPU owner need not select the right device first.
 #pragma once
 
-#include <cublasLt.h>
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -26,16 +28,6 @@
     }                                                                                                        \
   } while (0)
 
-#define MLBENCH_CHECK_CUBLAS(call)                                                                  \
-  do {                                                                                              \
-    cublasStatus_t mlbench_cublas_rc_ = (call);                                                     \
-    if (mlbench_cublas_rc_ != CUBLAS_STATUS_SUCCESS) {                                              \
-      ::mlbench::throw_call_error(#call, __FILE__, __LINE__,                                        \
-                                  fmt::format("{} ({})", cublasLtGetStatusName(mlbench_cublas_rc_), \
-                                              cublasLtGetStatusString(mlbench_cublas_rc_)));        \
-    }                                                                                               \
-  } while (0)
-
 namespace mlbench::gpu {
 
 // Selects a device for the scope and restores the previous one.
@@ -50,13 +42,16 @@ class DeviceGuard {
   int previous_ = 0;
 };
 
+// Device memory from cudaMalloc. The one-argument form allocates on the current device; both forms free on
+// the device that holds the memory.
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t bytes);
+  DeviceBuffer(std::size_t bytes, int device);
   ~DeviceBuffer();
   DeviceBuffer(DeviceBuffer&& o) noexcept
-      : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+      : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)), device_(o.device_) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
@@ -67,10 +62,14 @@ class DeviceBuffer {
     return static_cast<T*>(ptr_);
   }
   std::size_t bytes() const { return bytes_; }
+  int device() const { return device_; }
 
  private:
+  void release() noexcept;
+
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0;
+  int device_ = 0;
 };
 
 // Host memory: page-aligned, first touched by the calling thread (so it lands on that thread's NUMA node),
@@ -100,19 +99,24 @@ class HostBuffer {
   bool pinned_ = false;
 };
 
+// A non-blocking stream (no implicit synchronisation with the legacy default stream), on the current device
+// or on `device`; destroyed on the device it belongs to.
 class Stream {
  public:
   Stream();
+  explicit Stream(int device);
   ~Stream();
-  Stream(Stream&& o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
+  Stream(Stream&& o) noexcept : s_(std::exchange(o.s_, nullptr)), device_(o.device_) {}
   Stream& operator=(Stream&&) = delete;
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
   cudaStream_t get() const { return s_; }
+  int device() const { return device_; }
   void sync() const;
 
  private:
   cudaStream_t s_ = nullptr;
+  int device_ = 0;
 };
 
 class Event {

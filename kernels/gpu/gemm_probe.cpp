@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "bench/measure.hpp"
+#include "kernels/gpu/cublas_check.hpp"
 #include "kernels/gpu/cuda_util.hpp"
 #include "kernels/gpu/gpu_kernels.hpp"
 #include "kernels/gpu/probe_util.hpp"

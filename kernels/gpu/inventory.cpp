@@ -1,4 +1,5 @@
 // The GPU inventory provider (bench/sysinfo.hpp GpuInventoryFn) and the probes' shared run-time helpers.
+#include <cublasLt.h>
 #include <cuda_runtime_api.h>
 
 #include <fmt/format.h>

@@ -4,11 +4,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define MLBENCH_HD __host__ __device__
-#else
-#define MLBENCH_HD
-#endif
+#include "kernels/gpu/hd.hpp"
 
 namespace mlbench::gpu {
 

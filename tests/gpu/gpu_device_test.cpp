@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "bench/registry.hpp"
+#include "kernels/gpu/cuda_util.hpp"
 #include "kernels/gpu/plan.hpp"
 #include "kernels/gpu/probes.hpp"
 
@@ -51,6 +52,30 @@ TEST_F(GpuDevice, InventoryHasIdentity) {
   EXPECT_TRUE(g["uuid"].get<std::string>().starts_with("GPU-"));
   EXPECT_GT(g["sms"].get<int>(), 0);
   EXPECT_GT(g["memory_bytes"].get<double>(), 0);
+}
+
+// Handles made for an explicit device live there and leave the caller's current device as it was.
+TEST_F(GpuDevice, HandlesForADeviceRestoreTheCurrentOne) {
+  const int last = static_cast<int>(host_["gpus"].size()) - 1;
+  MLBENCH_CHECK_CUDA(cudaSetDevice(0));
+  {
+    DeviceBuffer b(1 << 20, last);
+    Stream s(last);
+    int current = -1;
+    MLBENCH_CHECK_CUDA(cudaGetDevice(&current));
+    EXPECT_EQ(current, 0);
+    EXPECT_EQ(b.device(), last);
+    EXPECT_EQ(s.device(), last);
+    cudaPointerAttributes attr{};
+    MLBENCH_CHECK_CUDA(cudaPointerGetAttributes(&attr, b.get()));
+    EXPECT_EQ(attr.device, last);
+    DeviceGuard on_last(last);
+    MLBENCH_CHECK_CUDA(cudaMemsetAsync(b.get(), 0, b.bytes(), s.get()));
+    s.sync();
+  }
+  int current = -1;
+  MLBENCH_CHECK_CUDA(cudaGetDevice(&current));
+  EXPECT_EQ(current, 0);
 }
 
 void expect_ok(const std::vector<Result>& results, std::string_view metric, double peak_factor = 0) {
