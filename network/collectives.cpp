@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cmath>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -10,20 +12,12 @@
 namespace mlbench::net {
 namespace {
 
-constexpr std::array kCollectives{
-    CollectiveSpec{Collective::all_reduce, "all_reduce", false, BusFactor::two_n_minus_one_over_n, true,
-                   false, true},
-    CollectiveSpec{Collective::all_gather, "all_gather", true, BusFactor::n_minus_one_over_n, false, false,
-                   true},
-    CollectiveSpec{Collective::reduce_scatter, "reduce_scatter", true, BusFactor::n_minus_one_over_n, true,
-                   false, true},
-    CollectiveSpec{Collective::broadcast, "broadcast", false, BusFactor::one, false, true, true},
-    CollectiveSpec{Collective::reduce, "reduce", false, BusFactor::one, true, true, true},
-    // Built from grouped send/recv like nccl-tests: overlapping in-place buffers are not defined.
-    CollectiveSpec{Collective::alltoall, "alltoall", true, BusFactor::n_minus_one_over_n, false, false,
-                   false},
-    CollectiveSpec{Collective::sendrecv, "sendrecv", false, BusFactor::one, false, false, false},
-};
+template <std::size_t... I>
+constexpr std::array<CollectiveFacts, sizeof...(I)> all_facts(std::index_sequence<I...>) {
+  return {facts(static_cast<Collective>(I))...};
+}
+constexpr auto kCollectives = all_facts(std::make_index_sequence<kCollectiveCount>{});
+static_assert(kCollectives.back().id == Collective::sendrecv, "kCollectiveCount covers every collective");
 
 // Exact-integer limits: float 2^24, half 2^11, bf16 2^8 (significand bits + 1), int8 its positive range.
 constexpr std::array kDataTypes{
@@ -42,10 +36,10 @@ std::string names_of(std::span<const Spec> specs) {
 
 }  // namespace
 
-std::span<const CollectiveSpec> collectives() { return kCollectives; }
+std::span<const CollectiveFacts> collectives() { return kCollectives; }
 std::span<const DataTypeSpec> data_types() { return kDataTypes; }
 
-const CollectiveSpec& spec(Collective c) { return kCollectives[static_cast<std::size_t>(c)]; }
+const CollectiveFacts& spec(Collective c) { return kCollectives[static_cast<std::size_t>(c)]; }
 const DataTypeSpec& spec(DataType t) { return kDataTypes[static_cast<std::size_t>(t)]; }
 
 Collective collective_from_name(std::string_view name) {
@@ -53,7 +47,7 @@ Collective collective_from_name(std::string_view name) {
     if (s.name == name) return s.id;
   }
   throw UsageError(fmt::format("unknown collective '{}'; use one of: {}", name,
-                               names_of(std::span<const CollectiveSpec>(kCollectives))));
+                               names_of(std::span<const CollectiveFacts>(kCollectives))));
 }
 
 DataType data_type_from_name(std::string_view name) {
@@ -79,30 +73,13 @@ double bus_factor(Collective c, int ranks) {
 
 CallSize call_size(Collective c, std::uint64_t requested_bytes, std::size_t type_size, int ranks) {
   const auto& s = spec(c);
-  auto n = static_cast<std::uint64_t>(ranks);
+  const std::uint64_t per_size =
+      (s.send_spans_ranks || s.recv_spans_ranks) ? static_cast<std::uint64_t>(ranks) : 1;
   CallSize out;
-  if (s.size_spans_ranks) {
-    out.count = requested_bytes / type_size / n;
-    out.bytes = out.count * type_size * n;
-  } else {
-    out.count = requested_bytes / type_size;
-    out.bytes = out.count * type_size;
-  }
-  std::uint64_t part = out.count * type_size;
-  switch (c) {
-    case Collective::all_gather:
-      out.send_bytes = part;
-      out.recv_bytes = out.bytes;
-      break;
-    case Collective::reduce_scatter:
-      out.send_bytes = out.bytes;
-      out.recv_bytes = part;
-      break;
-    default:
-      out.send_bytes = out.bytes;
-      out.recv_bytes = out.bytes;
-      break;
-  }
+  out.count = requested_bytes / type_size / per_size;
+  out.bytes = out.count * type_size * per_size;
+  out.send_bytes = input_elements(c, out.count, ranks) * type_size;
+  out.recv_bytes = output_elements(c, out.count, ranks) * type_size;
   return out;
 }
 

@@ -1,6 +1,6 @@
-// The nccl-tests conventions as data: which bytes a collective moves and how bus bandwidth follows from
-// algorithm bandwidth, per collective, plus the data types and the size sweep. Pure host code, unit-tested
-// against the table in shared/METHODS.md (and nccl-tests' src/*.cu):
+// The nccl-tests conventions: which bytes a collective moves and how bus bandwidth follows from algorithm
+// bandwidth (each collective's row is facts() in network/types.hpp), plus the data types and the size sweep.
+// Pure host code, unit-tested against the table in shared/METHODS.md (and nccl-tests' src/*.cu):
 //
 //   collective       S (the "size" column)                        busbw = algbw ×
 //   all_reduce       count·typesize                               2(n−1)/n
@@ -25,19 +25,6 @@
 
 namespace mlbench::net {
 
-enum class BusFactor { two_n_minus_one_over_n, n_minus_one_over_n, one };
-
-struct CollectiveSpec {
-  Collective id;
-  std::string_view name;
-  // S counts the parts of every rank (all_gather, reduce_scatter, alltoall): per-rank counts are S/n.
-  bool size_spans_ranks;
-  BusFactor factor;
-  bool reduces;           // applies a reduction (sum)
-  bool has_root;          // broadcast, reduce: rank 0 is the root
-  bool in_place_defined;  // NCCL defines an in-place form
-};
-
 struct DataTypeSpec {
   DataType id;
   std::string_view name;
@@ -46,9 +33,11 @@ struct DataTypeSpec {
   std::int64_t exact_limit;
 };
 
-// Every collective, in report order.
-std::span<const CollectiveSpec> collectives();
-const CollectiveSpec& spec(Collective c);
+// Every collective's row of facts() (network/types.hpp), in report order.
+std::span<const CollectiveFacts> collectives();
+const CollectiveFacts& spec(Collective c);
+// NCCL defines an in-place form of the collective.
+constexpr bool in_place_defined(Collective c) { return facts(c).in_place != InPlace::undefined; }
 const DataTypeSpec& spec(DataType t);
 std::span<const DataTypeSpec> data_types();
 

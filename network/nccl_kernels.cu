@@ -5,7 +5,7 @@
 
 #include <type_traits>
 
-#include "network/nccl_check.hpp"
+#include "kernels/gpu/cuda_util.hpp"
 
 namespace mlbench::net {
 namespace {
@@ -42,7 +42,7 @@ __global__ void fill_kernel(T* buf, std::uint64_t n, bool sentinel, int rank, in
 }
 
 template <typename T>
-__global__ void check_kernel(const T* buf, std::uint64_t n, PatternOp op, std::uint64_t count, int rank,
+__global__ void check_kernel(const T* buf, std::uint64_t n, Collective op, std::uint64_t count, int rank,
                              int ranks, std::int64_t modulus, unsigned long long* wrong) {
   unsigned long long local = 0;
   for (std::uint64_t j = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; j < n;
@@ -85,7 +85,7 @@ void fill_sentinel(DataType t, void* buf, std::uint64_t n, cudaStream_t stream) 
     using T = decltype(tag);
     fill_kernel<T><<<grid_for(n), kThreads, 0, stream>>>(static_cast<T*>(buf), n, true, 0, 1, 1);
   });
-  MLBENCH_NET_CUDA_CHECK(cudaGetLastError());
+  MLBENCH_CHECK_CUDA(cudaGetLastError());
 }
 
 void fill_input(DataType t, void* buf, std::uint64_t n, int rank, int ranks, std::int64_t modulus,
@@ -95,17 +95,17 @@ void fill_input(DataType t, void* buf, std::uint64_t n, int rank, int ranks, std
     fill_kernel<T>
         <<<grid_for(n), kThreads, 0, stream>>>(static_cast<T*>(buf), n, false, rank, ranks, modulus);
   });
-  MLBENCH_NET_CUDA_CHECK(cudaGetLastError());
+  MLBENCH_CHECK_CUDA(cudaGetLastError());
 }
 
-void count_wrong(DataType t, const void* buf, std::uint64_t n, PatternOp op, std::uint64_t count, int rank,
+void count_wrong(DataType t, const void* buf, std::uint64_t n, Collective op, std::uint64_t count, int rank,
                  int ranks, std::int64_t modulus, unsigned long long* wrong, cudaStream_t stream) {
   dispatch(t, [&](auto tag) {
     using T = decltype(tag);
     check_kernel<T><<<grid_for(n), kThreads, 0, stream>>>(static_cast<const T*>(buf), n, op, count, rank,
                                                           ranks, modulus, wrong);
   });
-  MLBENCH_NET_CUDA_CHECK(cudaGetLastError());
+  MLBENCH_CHECK_CUDA(cudaGetLastError());
 }
 
 }  // namespace mlbench::net

@@ -17,7 +17,7 @@ void fill_sentinel(DataType t, void* buf, std::uint64_t n, cudaStream_t stream);
 void fill_input(DataType t, void* buf, std::uint64_t n, int rank, int ranks, std::int64_t modulus,
                 cudaStream_t stream);
 // Adds to *wrong (device memory) the number of the n output elements that differ from expected_value().
-void count_wrong(DataType t, const void* buf, std::uint64_t n, PatternOp op, std::uint64_t count, int rank,
+void count_wrong(DataType t, const void* buf, std::uint64_t n, Collective op, std::uint64_t count, int rank,
                  int ranks, std::int64_t modulus, unsigned long long* wrong, cudaStream_t stream);
 
 }  // namespace mlbench::net

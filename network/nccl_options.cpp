@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "bench/units.hpp"
 
@@ -52,16 +53,13 @@ int positive_int(const Json& v, const char* flag, int min_value) {
 
 NcclOptions parse_nccl_options(const Json& options, Profile profile) {
   if (!options.is_object()) throw UsageError("net.nccl options must be a mapping");
-  static const char* kKeys[] = {"ops",   "dtype",  "min_bytes", "max_bytes", "factor",
-                                "iters", "warmup", "timeout",   "placement", "gpus"};
+  static const char* kKeys[] = {"ops",    "dtype",   "min_bytes", "max_bytes", "factor", "iters",
+                                "warmup", "timeout", "placement", "gpus",      "timing"};
   for (const auto& item : options.items()) {
     const std::string& key = item.key();  // a named variable: clang 14 cannot capture a structured binding
     if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* k) { return key == k; }) ==
         std::end(kKeys)) {
-      throw UsageError(
-          fmt::format("unknown option '{}' (allowed: ops, dtype, min_bytes, max_bytes, factor, iters, "
-                      "warmup, timeout, placement, gpus)",
-                      key));
+      throw UsageError(fmt::format("unknown option '{}' (allowed: {})", key, fmt::join(kKeys, ", ")));
     }
   }
   NcclOptions o;
@@ -112,6 +110,13 @@ NcclOptions parse_nccl_options(const Json& options, Profile profile) {
     o.out_of_place = p != "in";
     o.in_place = p != "out";
   }
+  if (options.contains("timing")) {
+    auto t = options["timing"].is_string() ? options["timing"].get<std::string>() : "";
+    if (t != "blocking" && t != "nonblocking") {
+      throw UsageError("--timing must be one of: blocking, nonblocking");
+    }
+    o.blocking = t == "blocking";
+  }
   // Validates min/max/factor with the sweep's own messages.
   sweep_sizes(o.min_bytes, o.max_bytes, o.factor);
   return o;
@@ -133,7 +138,7 @@ NcclPlan plan_nccl(const NcclOptions& opts, int ranks, std::optional<std::uint64
   for (Collective op : opts.ops) {
     for (DataType t : opts.dtypes) {
       for (bool in_place : {false, true}) {
-        if (in_place ? !(opts.in_place && spec(op).in_place_defined) : !opts.out_of_place) continue;
+        if (in_place ? !(opts.in_place && in_place_defined(op)) : !opts.out_of_place) continue;
         NcclCasePlan c{op, t, in_place, {}};
         for (auto s : sizes) {
           if (call_size(op, s, spec(t).size, ranks).count > 0) c.sizes.push_back(s);

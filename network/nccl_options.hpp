@@ -5,7 +5,8 @@
 // (default float; full: every type), min_bytes / max_bytes (bytes or "8G"; default 8 B … 8 GiB, quick 1 MiB …
 // 1 GiB), factor (default 2, quick 8), iters (20, full 50), warmup (5, full 10), timeout (seconds, default
 // 300), placement ("both", "out", "in"; in-place runs only where NCCL defines it), gpus (single-process mode:
-// how many local GPUs, default all).
+// how many local GPUs, default all), timing ("blocking", the default, as nccl-tests launches; "nonblocking":
+// non-blocking communicators throughout, see network/nccl_session.hpp).
 #pragma once
 
 #include <cstdint>
@@ -30,7 +31,8 @@ struct NcclOptions {
   double timeout_s = 300;
   bool out_of_place = true;
   bool in_place = true;
-  int gpus = 0;  // 0: every visible GPU
+  int gpus = 0;          // 0: every visible GPU
+  bool blocking = true;  // timing: blocking communicators for the measurement
 };
 
 // Throws UsageError on an unknown key, collective or type, min > max, factor <= 1, non-positive counts.

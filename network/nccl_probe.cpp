@@ -70,11 +70,8 @@ class NcclProbe final : public Probe {
                       {"dtype", spec(cp.dtype).name},
                       {"placement", placement},
                       {"ranks", ranks}};
-      c.config = Json{{"sizes", cp.sizes},
-                      {"iters", opts.iters},
-                      {"warmup", opts.warmup},
-                      {"timeout_s", opts.timeout_s},
-                      {"gpus", ranks}};
+      c.config = Json{{"sizes", cp.sizes},           {"iters", opts.iters},       {"warmup", opts.warmup},
+                      {"timeout_s", opts.timeout_s}, {"blocking", opts.blocking}, {"gpus", ranks}};
       if (plan.capped_at) c.config["capped_by_free_memory_at"] = *plan.capped_at;
       double est = 0.5;
       for (auto s : cp.sizes) {
@@ -83,6 +80,8 @@ class NcclProbe final : public Probe {
       c.estimate_s = est;
       cases.push_back(std::move(c));
     }
+    // The communicators go after the last case, so that the GPU probes after this one run without them.
+    if (!cases.empty()) cases.back().config["ends_session"] = true;
     return cases;
   }
 
@@ -106,6 +105,7 @@ std::vector<Result> NcclProbe::run(const Case& c, RunContext& ctx) {
   const int iters = c.config["iters"].get<int>();
   const int warmup = c.config["warmup"].get<int>();
   const double timeout_s = c.config["timeout_s"].get<double>();
+  const bool blocking = c.config["blocking"].get<bool>();
   const auto sizes = c.config["sizes"].get<std::vector<std::uint64_t>>();
 
   if (!session_error_.empty()) throw Error("not run: " + session_error_);
@@ -113,6 +113,7 @@ std::vector<Result> NcclProbe::run(const Case& c, RunContext& ctx) {
     SessionSetup setup;
     setup.world_size = ranks;
     setup.timeout_s = timeout_s;
+    setup.blocking = blocking;
     setup.host = ctx.host.value("hostname", std::string("this host"));
     if (cluster_) {
       setup.first_rank = cluster_->rank;
@@ -134,6 +135,7 @@ std::vector<Result> NcclProbe::run(const Case& c, RunContext& ctx) {
   common_info["nccl_version"] = nccl_version_string();
   common_info["nccl_env"] = env;
   common_info["mode"] = cluster_ ? "one process per GPU" : "one process, every local GPU";
+  common_info["timing"] = session_->blocking() ? "blocking" : "nonblocking";
   common_info["iters"] = iters;
   common_info["warmup"] = warmup;
   if (c.config.contains("capped_by_free_memory_at")) {
@@ -150,6 +152,16 @@ std::vector<Result> NcclProbe::run(const Case& c, RunContext& ctx) {
 
   std::vector<Result> results;
   std::optional<std::size_t> best;  // index of the size with the highest busbw
+  // The buffers live for this case only; the communicators until the last case.
+  struct EndOfCase {
+    NcclProbe& p;
+    bool ends_session;
+    ~EndOfCase() {
+      if (!p.session_) return;
+      p.session_->release();
+      if (ends_session) p.session_.reset();
+    }
+  } end_of_case{*this, c.config.value("ends_session", false)};
   try {
     session_->reserve(max_send, max_recv);
   } catch (const Error& e) {

@@ -1,31 +1,37 @@
 // NCCL communicators, buffers and the timed loop of net.nccl (built only with NCCL).
 //
-// Communicators are non-blocking (ncclConfig_t.blocking = 0) so that no NCCL call can block this thread:
-// every wait (initialisation, a group's enqueue, a stream) polls, and a watchdog thread polls
-// ncclCommGetAsyncError. When an asynchronous error appears, or a wait outlives --timeout, the watchdog calls
-// ncclCommAbort on every communicator of this process, which makes NCCL's kernels and proxy threads give up,
-// and the waiting call throws an Error naming the collective, the size and the rank. An aborted session
-// refuses further work.
+// Two ways to run the communicators (option `timing`, recorded in each result's info.timing):
+// - blocking (the default): ncclConfig_t.blocking = 1, as nccl-tests launches. Each call's ncclGroupEnd
+//   enqueues the kernels on this thread and returns, so the timed loop measures the collective and a few
+//   nanoseconds of locking (bench/micro net_bench: the loop on a stub).
+// - nonblocking: blocking = 0 throughout. NCCL 2.28 hands every ncclGroupEnd to a new thread and returns
+//   ncclInProgress, which this thread then polls: every call can be interrupted, but each costs a thread
+//   start inside the measured time. Kept to show that cost and for set-ups where a blocking call might hang.
+// Either way no wait is unbounded: every wait (initialisation, a group's enqueue, a stream) is armed on the
+// watchdog (network/watchdog.hpp), which polls ncclCommGetAsyncError under the same lock as every other
+// NCCL call and aborts the communicators when an error appears or a wait outlives --timeout; the waiting call
+// then throws an Error naming the collective, the size and the rank. A blocking call that hangs inside NCCL
+// (a peer that died during initialisation) cannot be aborted safely: the watchdog ends the process with that
+// message instead. An aborted session refuses further work.
 //
 // Timing follows nccl-tests: `warmup` calls, then `iters` back-to-back calls timed by the wall clock from the
 // first enqueue to the end of a stream sync, divided by iters; every rank's time is then all-gathered so
 // that each rank knows the mean and the slowest. Correctness: a separate call on freshly filled buffers,
-// checked on the device (network/nccl_kernels.hpp), its wrong-element count summed over ranks.
+// checked on the device (network/nccl_kernels.hpp), its wrong-element count summed over ranks. Host values
+// reach the device with cudaMemcpyAsync on the stream that consumes them (a copy on the legacy stream is not
+// ordered with these non-blocking streams).
 #pragma once
 
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
+#include <memory>
 #include <string>
-#include <thread>
+#include <string_view>
 #include <vector>
 
-#include <cuda_runtime_api.h>
 #include <nccl.h>
 
 #include "network/collectives.hpp"
+#include "network/watchdog.hpp"
 
 namespace mlbench::net {
 
@@ -35,7 +41,8 @@ struct SessionSetup {
   std::vector<int> devices;  // CUDA devices this process drives
   std::string unique_id;     // rank 0's ncclUniqueId bytes; empty in single-process mode (made here)
   double timeout_s = 300;
-  std::string host;  // for messages
+  bool blocking = true;  // see the file comment
+  std::string host;      // for messages
 };
 
 struct Measurement {
@@ -53,47 +60,6 @@ std::string device_bus_id(int device);
 std::string make_unique_id();
 std::string nccl_version_string();
 
-// Polls the communicators every 10 ms from its own thread and aborts them all on an asynchronous error or
-// when an armed wait passes its deadline. Every other use of the communicators happens under hold(), which
-// the abort also takes, so no NCCL call races with ncclCommAbort.
-class Watchdog {
- public:
-  Watchdog();
-  ~Watchdog();
-  Watchdog(const Watchdog&) = delete;
-  Watchdog& operator=(const Watchdog&) = delete;
-
-  void watch(std::vector<ncclComm_t> comms);
-  // Starts a bounded wait: if it is not disarmed within timeout_s, the communicators are aborted.
-  void arm(std::string what, double timeout_s);
-  void disarm();
-  // Ends the polling thread (before the communicators are finalised).
-  void stop();
-  // Throws the watchdog's message when it has aborted the communicators.
-  void check() const {
-    if (tripped_.load(std::memory_order_acquire)) throw_message();
-  }
-  bool tripped() const { return tripped_.load(std::memory_order_acquire); }
-  // Held while calling NCCL on the watched communicators; check() after taking it.
-  std::unique_lock<std::mutex> hold() { return std::unique_lock(use_mu_); }
-
- private:
-  void loop();
-  [[noreturn]] void throw_message() const;
-
-  mutable std::mutex mu_;  // guards the fields below
-  std::mutex use_mu_;      // guards the communicators against a concurrent abort
-  std::condition_variable cv_;
-  std::vector<ncclComm_t> comms_;
-  std::string what_;
-  std::chrono::steady_clock::time_point deadline_{};
-  double timeout_s_ = 0;
-  bool armed_ = false, stop_ = false;
-  std::string message_;
-  std::atomic<bool> tripped_{false};
-  std::thread thread_;
-};
-
 class NcclSession {
  public:
   explicit NcclSession(SessionSetup setup);
@@ -103,21 +69,30 @@ class NcclSession {
 
   // Runs one size: correctness call, warm-up, timed loop, cross-rank gather of the times.
   Measurement run(Collective op, DataType dtype, const CallSize& size, bool in_place, int warmup, int iters);
-  // Allocates buffers for the largest call of a case (freed by the next reserve or the destructor).
+  // Allocates buffers for the largest call of a case (freed by release, the next reserve or the destructor).
   void reserve(std::uint64_t send_bytes, std::uint64_t recv_bytes);
+  // Frees the case's buffers, so that other GPU work does not run beside them.
+  void release();
 
   int world_size() const { return setup_.world_size; }
+  bool blocking() const { return setup_.blocking; }
 
  private:
   struct Local;  // one per local GPU: device, comm, stream, buffers
-  void wait_comms(const std::string& what);
-  void wait_streams(const std::string& what);
-  void enqueue(Collective op, DataType dtype, const CallSize& size, bool in_place);
-  std::string ranks_text() const;
+  class Control;
+  void init_comms();
+  void finalize_comms();
+  // Non-blocking communicators only: polls until no communicator is in progress.
+  void wait_comms(std::string_view what);
+  void wait_streams(std::string_view what);
+  // One call on every local GPU; `what` names the wait for the non-blocking enqueue.
+  void enqueue(Collective op, DataType dtype, const CallSize& size, bool in_place, std::string_view what);
 
   SessionSetup setup_;
+  std::string ranks_;  // "rank 0 (host)", for messages
   std::vector<Local> locals_;
-  Watchdog watchdog_;
+  std::unique_ptr<Control> control_;
+  Watchdog watchdog_;  // last: its thread stops before the communicators and buffers go
 };
 
 }  // namespace mlbench::net

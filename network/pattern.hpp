@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "kernels/gpu/hd.hpp"
+#include "network/types.hpp"
 
 namespace mlbench::net {
 
@@ -32,54 +33,29 @@ MLBENCH_HD constexpr std::int64_t reduced_value(std::uint64_t i, int ranks, std:
   return sum;
 }
 
-// Collective kinds as the kernels see them (same order as net::Collective).
-enum class PatternOp : int { all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv };
-
 // What rank `rank` must hold at element j of its output after one call with `count` (the NCCL count; see
 // CallSize), root 0. Returns -1 where the output is not defined (reduce on a non-root rank).
-MLBENCH_HD constexpr std::int64_t expected_value(PatternOp op, std::uint64_t j, std::uint64_t count, int rank,
-                                                 int ranks, std::int64_t modulus) {
+MLBENCH_HD constexpr std::int64_t expected_value(Collective op, std::uint64_t j, std::uint64_t count,
+                                                 int rank, int ranks, std::int64_t modulus) {
   switch (op) {
-    case PatternOp::all_reduce:
+    case Collective::all_reduce:
       return reduced_value(j, ranks, modulus);
-    case PatternOp::reduce:
+    case Collective::reduce:
       return rank == 0 ? reduced_value(j, ranks, modulus) : -1;
-    case PatternOp::broadcast:
+    case Collective::broadcast:
       return input_value(0, j, ranks, modulus);
-    case PatternOp::reduce_scatter:
+    case Collective::reduce_scatter:
       return reduced_value(static_cast<std::uint64_t>(rank) * count + j, ranks, modulus);
-    case PatternOp::all_gather:
+    case Collective::all_gather:
       return input_value(static_cast<int>(j / count), j % count, ranks, modulus);
-    case PatternOp::alltoall:
+    case Collective::alltoall:
       // Block q of rank r's output is block r of rank q's input.
       return input_value(static_cast<int>(j / count), static_cast<std::uint64_t>(rank) * count + j % count,
                          ranks, modulus);
-    case PatternOp::sendrecv:
+    case Collective::sendrecv:
       return input_value((rank + ranks - 1) % ranks, j, ranks, modulus);
   }
   return -1;
-}
-
-// Number of input elements a rank fills for one call (its send buffer).
-MLBENCH_HD constexpr std::uint64_t input_elements(PatternOp op, std::uint64_t count, int ranks) {
-  switch (op) {
-    case PatternOp::reduce_scatter:
-    case PatternOp::alltoall:
-      return count * static_cast<std::uint64_t>(ranks);
-    default:
-      return count;
-  }
-}
-
-// Number of output elements a rank holds after one call (its receive buffer).
-MLBENCH_HD constexpr std::uint64_t output_elements(PatternOp op, std::uint64_t count, int ranks) {
-  switch (op) {
-    case PatternOp::all_gather:
-    case PatternOp::alltoall:
-      return count * static_cast<std::uint64_t>(ranks);
-    default:
-      return count;
-  }
 }
 
 }  // namespace mlbench::net

@@ -19,7 +19,7 @@ namespace {
 struct NcclFlags {
   CommonRunFlags common;
   std::vector<std::string> ops, dtypes;
-  std::string min_bytes, max_bytes, timeout, placement;
+  std::string min_bytes, max_bytes, timeout, placement, timing;
   double factor = 0;
   int iters = 0, warmup = 0, gpus = 0;
 };
@@ -37,6 +37,7 @@ Json options_from(const NcclFlags& f, const CLI::App& cmd) {
   if (cmd.count("--timeout") > 0) o["timeout"] = f.timeout;
   if (cmd.count("--placement") > 0) o["placement"] = f.placement;
   if (cmd.count("--gpus") > 0) o["gpus"] = f.gpus;
+  if (cmd.count("--timing") > 0) o["timing"] = f.timing;
   return o;
 }
 
@@ -107,6 +108,9 @@ void add_nccl_command(CLI::App& app, Action& action) {
   cmd->add_option("--placement", flags->placement,
                   "both | out | in: out-of-place and/or in-place (default both)");
   cmd->add_option("--gpus", flags->gpus, "Single-process mode: local GPUs to use (default all)");
+  cmd->add_option("--timing", flags->timing,
+                  "blocking | nonblocking: the communicators the timed calls run on (default blocking, as "
+                  "nccl-tests; nonblocking hands every launch to an NCCL thread)");
   cmd->callback([&action, flags, cmd] {
     action = [flags, cmd] {
       Json options = options_from(*flags, *cmd);

@@ -40,7 +40,8 @@ TEST(NcclOptions, FlagsOverrideTheProfile) {
                                    {"iters", 7},
                                    {"warmup", 0},
                                    {"timeout", "90s"},
-                                   {"placement", "out"}},
+                                   {"placement", "out"},
+                                   {"timing", "nonblocking"}},
                               Profile::quick);
   EXPECT_EQ(o.ops, (std::vector<Collective>{Collective::all_reduce, Collective::broadcast}));
   EXPECT_EQ(o.dtypes, (std::vector<DataType>{DataType::bf16, DataType::int8}));
@@ -50,6 +51,9 @@ TEST(NcclOptions, FlagsOverrideTheProfile) {
   EXPECT_EQ(o.warmup, 0);
   EXPECT_DOUBLE_EQ(o.timeout_s, 90);
   EXPECT_FALSE(o.in_place);
+  EXPECT_FALSE(o.blocking);
+  EXPECT_TRUE(parse_nccl_options(Json::object(), Profile::quick).blocking)
+      << "blocking, as nccl-tests, by default";
 }
 
 TEST(NcclOptions, BadInputIsAUsageError) {
@@ -64,6 +68,13 @@ TEST(NcclOptions, BadInputIsAUsageError) {
   bad({{"placement", "sideways"}});
   bad({{"bogus", 1}});
   bad({{"gpus", 0}});
+  bad({{"timing", "async"}});
+  bad({{"timing", true}});
+  try {
+    parse_nccl_options(Json{{"bogus", 1}}, Profile::standard);
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("gpus, timing"), std::string::npos) << e.what();
+  }
 }
 
 TEST(NcclOptions, PlanHasInPlaceOnlyWhereNcclDefinesIt) {
@@ -73,7 +84,7 @@ TEST(NcclOptions, PlanHasInPlaceOnlyWhereNcclDefinesIt) {
   EXPECT_EQ(plan.cases.size(), 12u);
   for (const auto& c : plan.cases) {
     if (c.in_place) {
-      EXPECT_TRUE(spec(c.op).in_place_defined);
+      EXPECT_TRUE(in_place_defined(c.op));
     }
     EXPECT_EQ(c.sizes.size(), 3u);
   }

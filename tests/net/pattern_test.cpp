@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "network/collectives.hpp"
@@ -61,7 +62,7 @@ TEST(Pattern, ExpectedValuesMatchASimulationOfEveryCollective) {
       const std::uint64_t count = 7;
       const std::int64_t m = pattern_modulus(n, spec(DataType::bf16).exact_limit);
       auto sim = simulate(c.id, count, n, m);
-      auto op = static_cast<PatternOp>(static_cast<int>(c.id));
+      const Collective op = c.id;
       for (int r = 0; r < n; ++r) {
         const auto& o = sim[static_cast<std::size_t>(r)];
         ASSERT_EQ(o.size(), output_elements(op, count, n)) << c.name;
@@ -102,13 +103,28 @@ TEST(Pattern, InputsAreNotConstant) {
 }
 
 TEST(Pattern, BufferElementCounts) {
-  EXPECT_EQ(input_elements(PatternOp::reduce_scatter, 10, 4), 40u);
-  EXPECT_EQ(output_elements(PatternOp::reduce_scatter, 10, 4), 10u);
-  EXPECT_EQ(input_elements(PatternOp::all_gather, 10, 4), 10u);
-  EXPECT_EQ(output_elements(PatternOp::all_gather, 10, 4), 40u);
-  EXPECT_EQ(input_elements(PatternOp::alltoall, 10, 4), 40u);
-  EXPECT_EQ(output_elements(PatternOp::alltoall, 10, 4), 40u);
-  EXPECT_EQ(output_elements(PatternOp::all_reduce, 10, 4), 10u);
+  EXPECT_EQ(input_elements(Collective::reduce_scatter, 10, 4), 40u);
+  EXPECT_EQ(output_elements(Collective::reduce_scatter, 10, 4), 10u);
+  EXPECT_EQ(input_elements(Collective::all_gather, 10, 4), 10u);
+  EXPECT_EQ(output_elements(Collective::all_gather, 10, 4), 40u);
+  EXPECT_EQ(input_elements(Collective::alltoall, 10, 4), 40u);
+  EXPECT_EQ(output_elements(Collective::alltoall, 10, 4), 40u);
+  EXPECT_EQ(output_elements(Collective::all_reduce, 10, 4), 10u);
+}
+
+TEST(Pattern, InPlaceLayoutPutsTheRankBlockWhereNcclTestsDoes) {
+  for (const auto& c : collectives()) {
+    const bool gather = c.id == Collective::all_gather, scatter = c.id == Collective::reduce_scatter;
+    EXPECT_EQ(in_place_send_offset(c.id, 10, 3), gather ? 30u : 0u) << c.name;
+    EXPECT_EQ(in_place_recv_offset(c.id, 10, 3), scatter ? 30u : 0u) << c.name;
+    // The block at the offset lies inside the one buffer of max(input, output) elements.
+    const auto one = std::max(input_elements(c.id, 10, 4), output_elements(c.id, 10, 4));
+    EXPECT_LE(in_place_send_offset(c.id, 10, 3) + input_elements(c.id, 10, 4), one) << c.name;
+    EXPECT_LE(in_place_recv_offset(c.id, 10, 3) + output_elements(c.id, 10, 4), one) << c.name;
+  }
+  EXPECT_FALSE(in_place_defined(Collective::alltoall));
+  EXPECT_FALSE(in_place_defined(Collective::sendrecv));
+  EXPECT_TRUE(in_place_defined(Collective::all_gather));
 }
 
 }  // namespace
