@@ -619,6 +619,19 @@ std::optional<PcieLink> read_pcie_link(const SysReader& reader, const std::files
 
 }  // namespace
 
+std::optional<Json> pcie_link_info(const SysReader& reader, const std::filesystem::path& pci) {
+  auto current = read_pcie_link(reader, pci, "current");
+  if (!current) return std::nullopt;
+  Json link{{"speed_gts", current->gts}, {"width", current->width}};
+  if (auto bw = pcie_bandwidth(current->gts, current->width)) link["bandwidth"] = *bw;
+  if (auto max = read_pcie_link(reader, pci, "max")) {
+    link["max_speed_gts"] = max->gts;
+    link["max_width"] = max->width;
+    if (auto bw = pcie_bandwidth(max->gts, max->width)) link["max_bandwidth"] = *bw;
+  }
+  return link;
+}
+
 Json block_device_info(const SysReader& reader, const std::string& name, Json& notes) {
   auto base = std::filesystem::path("/sys/block") / name;
   Json d{{"name", name}};
@@ -640,21 +653,15 @@ Json block_device_info(const SysReader& reader, const std::string& name, Json& n
   if (nvme) {
     if (auto t = reader.read(base / "device/transport")) d["transport"] = *t;
     // /sys/block/nvmeXnY/device is the controller; its `device` is the PCI function holding the link files.
-    auto pci = base / "device/device";
-    auto current = read_pcie_link(reader, pci, "current");
-    if (current) {
-      Json link{{"speed_gts", current->gts}, {"width", current->width}};
-      if (auto bw = pcie_bandwidth(current->gts, current->width)) link["bandwidth"] = *bw;
-      if (auto max = read_pcie_link(reader, pci, "max")) {
-        link["max_speed_gts"] = max->gts;
-        link["max_width"] = max->width;
-        if (auto bw = pcie_bandwidth(max->gts, max->width)) link["max_bandwidth"] = *bw;
-        if (max->gts > current->gts || max->width > current->width) {
-          note(notes, fmt::format("{}: PCIe link runs below its maximum ({} GT/s x{} of {} GT/s x{})", name,
-                                  current->gts, current->width, max->gts, max->width));
-        }
+    if (auto link = pcie_link_info(reader, base / "device/device")) {
+      const Json& l = *link;
+      if (l.contains("max_speed_gts") &&
+          (l["max_speed_gts"] > l["speed_gts"] || l["max_width"] > l["width"])) {
+        note(notes, fmt::format("{}: PCIe link runs below its maximum ({} GT/s x{} of {} GT/s x{})", name,
+                                l["speed_gts"].get<double>(), l["width"].get<int>(),
+                                l["max_speed_gts"].get<double>(), l["max_width"].get<int>()));
       }
-      d["pcie"] = std::move(link);
+      d["pcie"] = std::move(*link);
     } else if (d.value("transport", "") == "pcie") {
       note(notes, fmt::format("{}: PCIe link speed/width not readable", name));
     }

@@ -22,6 +22,7 @@
 #include "bench/measure.hpp"
 #include "kernels/gpu/cuda_util.hpp"
 #include "kernels/gpu/gpu_kernels.hpp"
+#include "kernels/gpu/launch_loop.hpp"
 #include "kernels/gpu/probe_util.hpp"
 #include "kernels/gpu/verify.hpp"
 
@@ -235,22 +236,15 @@ class ConvProbe : public Probe {
         }
       };
       Event start, stop;
-      auto timed = [&](int count) {
-        start.record(stream.get());
-        for (int i = 0; i < count; ++i) launch();
-        stop.record(stream.get());
-        return elapsed_s(start, stop) / count;
-      };
-      const int per_sample = launches_per_sample(timed(1), 0.02, 1000);
+      auto timed = [&](int count) { return event_timed(stream.get(), start, stop, count, launch); };
       MeasurePolicy policy;
       policy.warmup_iters = 2;
       policy.min_samples = 20;
       policy.max_samples = 100;
       policy.max_time_s = 10;
-      CaseTelemetry telemetry(d.uuid);
-      auto samples = measure(
-          policy, [&] { return timed(per_sample); }, ctx);
-      telemetry.finish(r);
+      const auto loop = time_launch_loop(timed, LoopTarget{0.02, 1000, 1}, policy, d.uuid, r, ctx);
+      const auto& samples = loop.samples;
+      const int per_sample = loop.launches_per_sample;
       r.work = {{"flops", flops}};
       r.samples = samples;
       Metric rate = rate_metric("tflops", flops, samples, "FLOP/s");

@@ -1,13 +1,14 @@
 // gpu.copy: host↔device and peer-to-peer copy bandwidth.
 //
-// H2D, D2H and bidirectional (both at once on two streams), pinned (cudaHostRegister'd memory first touched
-// by a thread bound to the GPU's NUMA node) and pageable, through the copy engines (cudaMemcpyAsync,
-// path=copy_engine) or an SM kernel reading/writing mapped pinned memory (path=sm_kernel); per GPU, all
-// selected GPUs at once (host wall clock around concurrent copies, the data-loader case), and a peer matrix
-// (cudaMemcpyPeerAsync, one way and both ways per pair) when ≥ 2 GPUs. bandwidth = bytes / t (bidirectional
-// counts both directions). Pinned single-GPU copies are timed with CUDA events, pageable and multi-GPU ones
-// with the host clock around a synchronised loop. Buffers ≥ 256 MiB; ≥ 20 samples of ~30 ms. The copied data
-// is a hash pattern, checked word by word at the destination after the run.
+// H2D, D2H and bidirectional (both directions issued on two streams; at once for pinned memory only, see the
+// pageable bidir warning in run_host), pinned (cudaHostRegister'd memory first touched by a thread bound to
+// the GPU's NUMA node) and pageable, through the copy engines (cudaMemcpyAsync, path=copy_engine) or an SM
+// kernel reading/writing mapped pinned memory (path=sm_kernel); per GPU, all selected GPUs at once (host wall
+// clock around concurrent copies, the data-loader case), and a peer matrix (cudaMemcpyPeerAsync, one way and
+// both ways per pair) when ≥ 2 GPUs. bandwidth = bytes / t (bidirectional counts both directions). Pinned
+// single-GPU copies are timed with CUDA events, pageable and multi-GPU ones with the host clock around a
+// synchronised loop. Buffers ≥ 256 MiB; ≥ 20 samples of ~30 ms. % of peak is against the PCIe link at its
+// maximum rate. The copied data is a hash pattern, checked word by word at the destination after the run.
 #include <pthread.h>
 #include <sched.h>
 
@@ -20,6 +21,7 @@
 #include "bench/units.hpp"
 #include "kernels/gpu/cuda_util.hpp"
 #include "kernels/gpu/gpu_kernels.hpp"
+#include "kernels/gpu/launch_loop.hpp"
 #include "kernels/gpu/probe_util.hpp"
 #include "kernels/gpu/probes.hpp"
 #include "kernels/gpu/verify.hpp"
@@ -149,6 +151,9 @@ std::vector<std::string> verify_side(HostSide& s, CopyDirection dir, std::uint64
   return bad;
 }
 
+// ~30 ms samples of at most 100 copies of a buffer of >= 256 MiB.
+constexpr LoopTarget kCopyLoop{0.03, 100, 1};
+
 MeasurePolicy copy_policy() {
   MeasurePolicy p;
   p.warmup_iters = 2;
@@ -220,15 +225,16 @@ class CopyProbe : public Probe {
                                    : std::vector<int>{c.params.at("device").get<int>()};
     std::vector<HostSide> sides;
     Json per_device = Json::array();
-    double link_peak = 0;
+    std::optional<double> link_peak = 0.0;  // summed over the devices; unknown when one device's is
     for (int dv : devices) {
       DeviceFacts d = device_facts(ctx.host, dv);
       Json dinfo{{"device", dv}};
       sides.push_back(make_side(ctx.host, dv, bytes, pinned, dir != CopyDirection::d2h,
                                 dir != CopyDirection::h2d, d.sms, dinfo));
       const auto& g = ctx.host.at("gpus").at(static_cast<std::size_t>(dv));
-      if (g.contains("pcie") && g["pcie"].contains("bandwidth"))
-        link_peak += g["pcie"]["bandwidth"].get<double>();
+      if (g.contains("pcie")) dinfo["pcie"] = g["pcie"];  // the link now and at its maximum
+      const auto peak = pcie_peak(g);
+      link_peak = link_peak && peak ? std::optional<double>(*link_peak + *peak) : std::nullopt;
       per_device.push_back(dinfo);
     }
     const bool events = pinned && !all;
@@ -259,12 +265,10 @@ class CopyProbe : public Probe {
       }
       return (now_s() - t0) / reps;
     };
-    const int reps = launches_per_sample(timed(1), 0.03, 100);
-    std::optional<CaseTelemetry> telemetry;
-    if (!all) telemetry.emplace(device_facts(ctx.host, devices[0]).uuid);
-    auto samples = measure(
-        copy_policy(), [&] { return timed(reps); }, ctx);
-    if (telemetry) telemetry->finish(r);
+    const auto loop = time_launch_loop(timed, kCopyLoop, copy_policy(),
+                                       all ? std::string() : device_facts(ctx.host, devices[0]).uuid, r, ctx);
+    const auto& samples = loop.samples;
+    const int reps = loop.launches_per_sample;
 
     const double per_device_bytes = static_cast<double>(bytes) * (dir == CopyDirection::bidir ? 2.0 : 1.0);
     const double total = per_device_bytes * static_cast<double>(devices.size());
@@ -272,11 +276,23 @@ class CopyProbe : public Probe {
     r.samples = samples;
     Metric bw = rate_metric("bandwidth", total, samples, "B/s");
     r.metrics.push_back(bw);
-    if (link_peak > 0) {
-      const double peak = link_peak * (dir == CopyDirection::bidir ? 2.0 : 1.0);
+    if (link_peak && *link_peak > 0) {
+      const double peak = *link_peak * (dir == CopyDirection::bidir ? 2.0 : 1.0);
       if (auto pct = pct_of(bw.value, peak)) r.add_metric("pct_of_peak", *pct, "%");
-      r.info["peak_basis"] = "PCIe link bandwidth per direction from sysfs (x2 for bidirectional)";
+      r.info["peak_basis"] =
+          "PCIe bandwidth per direction at the link's maximum rate (sysfs max_link_speed/max_link_width, "
+          "else NVML's maximum generation/width; an idle link trains down), x2 for bidirectional";
       r.info["link_bandwidth"] = peak;
+    } else {
+      r.info["peak_basis"] = "none: the maximum rate of a GPU's PCIe link is not known";
+    }
+    if (!pinned && dir == CopyDirection::bidir) {
+      r.info["directions_concurrent"] = false;
+      r.warnings.push_back(
+          "pageable bidir is not concurrent: one thread issues both directions, and a pageable "
+          "cudaMemcpyAsync returns only once its data is staged (H2D) or has arrived (D2H), so the two "
+          "mostly take turns; the figure is their combined rate, not duplex bandwidth (pinned bidir is "
+          "concurrent)");
     }
     r.info["timing"] = events ? "CUDA events" : "host clock around synchronised copies";
     r.info["copies_per_sample"] = reps;
@@ -374,9 +390,7 @@ class CopyProbe : public Probe {
             stop->record(streams[a].get());
             return elapsed_s(*start, *stop) / reps;
           };
-          const int reps = launches_per_sample(timed(1), 0.03, 100);
-          auto samples = measure(
-              copy_policy(), [&] { return timed(reps); }, ctx);
+          const auto samples = time_launch_loop(timed, kCopyLoop, copy_policy(), "", r, ctx).samples;
           const double moved = static_cast<double>(bytes) * (both ? 2.0 : 1.0);
           r.work = {{"bytes", moved}};
           r.samples = samples;

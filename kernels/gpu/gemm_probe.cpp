@@ -5,12 +5,19 @@
 // input type), fp8 (E4M3×E4M3, device scale pointers = 1, D in BF16, fast accumulation; needs cc ≥ 8.9) and
 // int8 (INT32 accumulate and output). TFLOPS = 2·M·N·K / t (INT8: TOPS).
 // Inputs are random full-entropy values; A/B sets are rotated so their total is ≥ 2× L2. The heuristic's top
-// candidates are each timed and the fastest kept (recorded in info.algorithm). Warm-up ≥ 0.2 s, then ≥ 20
-// samples, each one CUDA-event-timed loop of launches lasting ~25 ms; median and best reported. Sampled
-// outputs (8 rows × 8 columns) are checked against an FP64 host reference of the device's own (rounded)
-// inputs, error normalised by Σ|a·b|, per-precision tolerances (plan.cpp) — a miss makes the result
-// `incorrect`.
+// candidates are each timed over ~10 ms and the fastest kept (recorded in info.algorithm). Warm-up ≥ 0.2 s,
+// then ≥ 20 samples of ~25 ms; median and best reported.
+//
+// Every timed loop is one CUDA graph of its launches between two events. A small GEMM (1024³ bf16: ~3 µs on
+// an H200) runs about as long as the host takes to issue one cublasLtMatmul, so a loop of stream launches
+// would time the host's issue rate, with the GPU idling between kernels; more launches per loop would not
+// change that. The graph is issued with one call and its kernels run back to back on the device (cuBLAS
+// supports stream capture; the workspace is passed explicitly, so no capture-time allocation). Sizing comes
+// from a warmed-up 8-launch graph (the first launches load the kernels lazily). Sampled outputs (8 rows × 8
+// columns) are checked against an FP64 host reference of the device's own (rounded) inputs, error normalised
+// by Σ|a·b|, per-precision tolerances (plan.cpp) — a miss makes the result `incorrect`.
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 
 #include <fmt/format.h>
@@ -19,6 +26,7 @@
 #include "kernels/gpu/cublas_check.hpp"
 #include "kernels/gpu/cuda_util.hpp"
 #include "kernels/gpu/gpu_kernels.hpp"
+#include "kernels/gpu/launch_loop.hpp"
 #include "kernels/gpu/probe_util.hpp"
 #include "kernels/gpu/probes.hpp"
 #include "kernels/gpu/verify.hpp"
@@ -90,6 +98,55 @@ Json algo_info(const cublasLtMatmulAlgo_t& algo) {
   return j;
 }
 
+// A launch that cuBLASLt refused (an algorithm the heuristic offered but this shape cannot run).
+struct LaunchRefused : Error {
+  using Error::Error;
+};
+
+// One executable CUDA graph of a loop of launches, kept while the same candidate and count are timed again.
+class LaunchGraph {
+ public:
+  LaunchGraph() = default;
+  ~LaunchGraph() { reset(); }
+  LaunchGraph(const LaunchGraph&) = delete;
+  LaunchGraph& operator=(const LaunchGraph&) = delete;
+
+  bool holds(int candidate, int count) const { return exec_ && candidate_ == candidate && count_ == count; }
+
+  // Captures `count` calls of launch(i) on `stream`; throws LaunchRefused when one returns an error.
+  template <typename Launch>
+  void capture(cudaStream_t stream, int candidate, int count, Launch&& launch) {
+    reset();
+    MLBENCH_CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    cublasStatus_t refused = CUBLAS_STATUS_SUCCESS;
+    for (int i = 0; i < count && refused == CUBLAS_STATUS_SUCCESS; ++i) refused = launch(i);
+    cudaGraph_t graph = nullptr;
+    MLBENCH_CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+    if (refused != CUBLAS_STATUS_SUCCESS) {
+      cudaGraphDestroy(graph);
+      throw LaunchRefused(fmt::format("cublasLtMatmul refused a launch: {}", cublasLtGetStatusName(refused)));
+    }
+    const cudaError_t rc = cudaGraphInstantiate(&exec_, graph, 0);
+    cudaGraphDestroy(graph);
+    MLBENCH_CHECK_CUDA(rc);
+    // Stream-ordered before the first timed launch, so that launch does not pay for the upload.
+    MLBENCH_CHECK_CUDA(cudaGraphUpload(exec_, stream));
+    candidate_ = candidate;
+    count_ = count;
+  }
+
+  void launch(cudaStream_t stream) const { MLBENCH_CHECK_CUDA(cudaGraphLaunch(exec_, stream)); }
+
+ private:
+  void reset() {
+    if (exec_) cudaGraphExecDestroy(exec_);
+    exec_ = nullptr;
+  }
+
+  cudaGraphExec_t exec_ = nullptr;
+  int candidate_ = -1, count_ = 0;
+};
+
 std::vector<double> copy_decoded(const void* dev_ptr, Storage s, std::size_t count) {
   std::vector<unsigned char> raw(count * storage_bytes(s));
   MLBENCH_CHECK_CUDA(cudaMemcpy(raw.data(), dev_ptr, raw.size(), cudaMemcpyDeviceToHost));
@@ -134,6 +191,12 @@ class GemmProbe : public Probe {
     DeviceGuard guard(device);
     Result r = ctx.make_result(info().id, c);
     const GpuSpec* catalog = catalog_entry(d, r);
+    // NVIDIA_TF32_OVERRIDE=0 silently takes TF32 away from a tf32 case (plan.hpp tf32_override_warning).
+    const char* tf32_override = std::getenv("NVIDIA_TF32_OVERRIDE");
+    if (tf32_override && (spec.precision == Precision::fp32 || spec.precision == Precision::tf32)) {
+      r.info["nvidia_tf32_override"] = tf32_override;
+    }
+    if (auto warning = tf32_override_warning(spec.precision, tf32_override)) r.warnings.push_back(*warning);
 
     const std::int64_t m = c.params.at("m"), n = c.params.at("n"), k = c.params.at("k");
     const int sets = c.config.at("buffer_sets");
@@ -193,23 +256,20 @@ class GemmProbe : public Probe {
     const std::int32_t alpha_i = 1, beta_i = 0;
     const void* alpha = types.scale == CUDA_R_32I ? static_cast<const void*>(&alpha_i) : &alpha_f;
     const void* beta = types.scale == CUDA_R_32I ? static_cast<const void*>(&beta_i) : &beta_f;
-    int next_set = 0;
     auto launch = [&](const cublasLtMatmulAlgo_t& algo, int set) {
       return cublasLtMatmul(handle.get(), desc.get(), alpha, a[set].get(), la.get(), b[set].get(), lb.get(),
                             beta, dmat.get(), ld.get(), dmat.get(), ld.get(), &algo, workspace.get(),
                             ws_bytes, stream.get());
     };
     Event start, stop;
-    // Seconds per launch over `count` launches rotating the input sets; nullopt when a launch is refused.
-    auto timed = [&](const cublasLtMatmulAlgo_t& algo, int count) -> std::optional<double> {
-      start.record(stream.get());
-      for (int i = 0; i < count; ++i) {
-        if (launch(algo, next_set) != CUBLAS_STATUS_SUCCESS) {
-          stream.sync();
-          return std::nullopt;
-        }
-        next_set = (next_set + 1) % sets;
+    LaunchGraph graph;
+    // Seconds per launch of candidate `cand` over one graph of `count` launches rotating the input sets.
+    auto timed = [&](int cand, int count) {
+      if (!graph.holds(cand, count)) {
+        graph.capture(stream.get(), cand, count, [&](int i) { return launch(heur[cand].algo, i % sets); });
       }
+      start.record(stream.get());
+      graph.launch(stream.get());
       stop.record(stream.get());
       return elapsed_s(start, stop) / count;
     };
@@ -221,10 +281,16 @@ class GemmProbe : public Probe {
     Json candidates = Json::array();
     for (int i = 0; i < returned; ++i) {
       if (heur[i].state != CUBLAS_STATUS_SUCCESS) continue;
-      auto one = timed(heur[i].algo, 1);
-      const double t = one ? timed(heur[i].algo, launches_per_sample(*one, 0.01, 50)).value_or(-1.0) : -1.0;
       Json cand = algo_info(heur[i].algo);
       cand["workspace_bytes"] = heur[i].workspaceSize;
+      double t = -1;
+      try {
+        const int count = size_loop([&](int launches) { return timed(i, launches); }, kGemmTuneLoop);
+        t = timed(i, count);
+        cand["launches"] = count;
+      } catch (const LaunchRefused& e) {
+        cand["refused"] = e.what();
+      }
       if (t > 0) {
         cand["seconds"] = t;
         cand[std::string(spec.rate_name)] = flops / t;
@@ -244,7 +310,6 @@ class GemmProbe : public Probe {
           fmt::format("every cuBLASLt candidate for {} {}x{}x{} failed to launch", spec.name, m, n, k));
     const auto& algo = heur[best].algo;
 
-    const int per_sample = launches_per_sample(best_s, 0.025, 1000);
     MeasurePolicy policy;
     policy.warmup_iters = 3;
     policy.warmup_s = 0.2;
@@ -252,17 +317,10 @@ class GemmProbe : public Probe {
     policy.max_samples = 200;
     policy.min_time_s = 0.5;
     policy.max_time_s = 20;
-    CaseTelemetry telemetry(d.uuid);
-    auto samples = measure(
-        policy,
-        [&] {
-          auto t = timed(algo, per_sample);
-          if (!t)
-            throw Error("cublasLtMatmul failed during sampling with the algorithm that autotuning chose");
-          return *t;
-        },
-        ctx);
-    telemetry.finish(r);
+    const auto loop = time_launch_loop([&](int count) { return timed(best, count); }, kGemmSampleLoop, policy,
+                                       d.uuid, r, ctx);
+    const auto& samples = loop.samples;
+    const int per_sample = loop.launches_per_sample;
 
     r.work = {{"flops", flops}};
     r.samples = samples;
@@ -314,6 +372,7 @@ class GemmProbe : public Probe {
     r.info["buffer_sets"] = sets;
     r.info["workspace_limit_bytes"] = ws_bytes;
     r.info["launches_per_sample"] = per_sample;
+    r.info["timing"] = "one CUDA graph of launches_per_sample launches between two CUDA events per sample";
     r.info["cublaslt_version"] = cublasLtGetVersion();
     if (spec.precision == Precision::fp8)
       r.info["fp8"] = {{"a", "e4m3"}, {"b", "e4m3"}, {"d", "bf16"}, {"fast_accum", true}};

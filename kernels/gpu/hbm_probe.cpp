@@ -3,17 +3,20 @@
 // Bytes per element (FP64 arrays): copy 2, scale 2, add 3, triad 3, dot 2, nstream 4, read 1, write 1 (×8 B);
 // cudaMemcpy device-to-device counts read + write (2). bandwidth = bytes / t. Three arrays of ≥ 4× L2 each
 // (default free/8 clamped to [4·L2, 1 GiB quick / 2 GiB]); 16-byte accesses; grid = resident blocks per SM ×
-// SMs. Warm-up launches are dropped; then ≥ 20 samples, each a CUDA-event-timed loop of ~20 ms of launches.
-// pct_of_peak divides by the catalog's datasheet bandwidth, pct_of_theoretical by 2·memory clock·bus width/8.
-// Every array is verified on the device after the run against the values the launch count implies
-// (plan.cpp hbm_expected); dot and read sums against n·a·b and n·a. Values are constants: plain cudaMalloc
-// memory is not compressed, so the bytes moved do not depend on them.
+// SMs. A first, untimed launch loads the kernel (CUDA loads modules lazily, so it takes milliseconds), a
+// second sizes the samples (launch_loop.hpp); warm-up samples are dropped; then ≥ 20 samples, each a
+// CUDA-event-timed loop of ~20 ms of launches. pct_of_peak divides by the catalog's datasheet bandwidth,
+// pct_of_theoretical by 2·memory clock·bus width/8. Every array is verified on the device after the run
+// against the values the launch count implies (plan.cpp hbm_expected); dot and read sums against n·a·b and
+// n·a. Values are constants: plain cudaMalloc memory is not compressed, so the bytes moved do not depend on
+// them.
 #include <fmt/format.h>
 
 #include "bench/measure.hpp"
 #include "bench/units.hpp"
 #include "kernels/gpu/cuda_util.hpp"
 #include "kernels/gpu/gpu_kernels.hpp"
+#include "kernels/gpu/launch_loop.hpp"
 #include "kernels/gpu/probe_util.hpp"
 #include "kernels/gpu/probes.hpp"
 
@@ -71,18 +74,14 @@ class HbmProbe : public Probe {
     arr.n = array_bytes / sizeof(double);
     MLBENCH_CHECK_CUDA(hbm_init(arr, stream.get()));
 
-    std::int64_t launches = 0;
+    std::int64_t launches = 0;  // every launch, timed or not: the verification replays them all
     Event start, stop;
     auto timed = [&](int count) {
-      start.record(stream.get());
-      for (int i = 0; i < count; ++i) {
+      return event_timed(stream.get(), start, stop, count, [&] {
         MLBENCH_CHECK_CUDA(hbm_launch(spec.kernel, arr, stream.get()));
         ++launches;
-      }
-      stop.record(stream.get());
-      return elapsed_s(start, stop) / count;
+      });
     };
-    const int per_sample = launches_per_sample(timed(1), 0.02, 10000);
     MeasurePolicy policy;
     policy.warmup_iters = 2;
     policy.warmup_s = 0.1;
@@ -90,10 +89,9 @@ class HbmProbe : public Probe {
     policy.max_samples = 200;
     policy.min_time_s = 0.3;
     policy.max_time_s = 10;
-    CaseTelemetry telemetry(d.uuid);
-    auto samples = measure(
-        policy, [&] { return timed(per_sample); }, ctx);
-    telemetry.finish(r);
+    const auto loop = time_launch_loop(timed, LoopTarget{0.02, 10000, 1}, policy, d.uuid, r, ctx);
+    const auto& samples = loop.samples;
+    const int per_sample = loop.launches_per_sample;
 
     const double bytes = hbm_bytes(spec, array_bytes);
     r.work = {{"bytes", bytes}};

@@ -6,6 +6,7 @@
 
 #include "bench/sysinfo.hpp"
 #include "kernels/gpu/cuda_util.hpp"
+#include "kernels/gpu/driver_check.hpp"
 #include "kernels/gpu/probe_util.hpp"
 #include "kernels/gpu/probes.hpp"
 
@@ -45,14 +46,9 @@ Json one_device(int i, int runtime, int driver, Nvml* nvml, const SysReader& sys
   g["pci_bus_id"] = bus_id;
   std::filesystem::path dev = std::filesystem::path("/sys/bus/pci/devices") / bus_id;
   if (auto node = sys.read_int(dev / "numa_node")) g["numa_node"] = *node;
-  auto speed = sys.read(dev / "current_link_speed");
-  auto width = sys.read_int(dev / "current_link_width");
-  if (speed && width) {
-    if (auto gts = parse_pcie_speed(*speed)) {
-      g["pcie"] = {{"speed_gts", *gts}, {"width", *width}};
-      if (auto bw = pcie_bandwidth(*gts, static_cast<int>(*width))) g["pcie"]["bandwidth"] = *bw;
-    }
-  }
+  // Current and maximum link both: an idle GPU's link often reads Gen1 until the GPU is loaded, so gpu.copy
+  // takes its peak from the maximum (plan.cpp pcie_peak).
+  if (auto link = pcie_link_info(sys, dev)) g["pcie"] = std::move(*link);
   if (nvml) {
     if (auto h = nvml->device_by_uuid(g["uuid"].get<std::string>())) {
       auto extra = nvml->inventory(*h);
@@ -78,8 +74,14 @@ Json gpu_inventory(Json& notes) {
   int count = 0;
   cudaError_t rc = cudaGetDeviceCount(&count);
   if (rc != cudaSuccess) {
-    notes.push_back(
-        fmt::format("gpus: cudaGetDeviceCount: {} ({})", cudaGetErrorName(rc), cudaGetErrorString(rc)));
+    // Without any driver the runtime still says cudaErrorInsufficientDriver, which sends users to upgrade a
+    // driver that is not there.
+    if (auto missing = missing_driver_reason()) {
+      notes.push_back(fmt::format("gpus: {}", *missing));
+    } else {
+      notes.push_back(
+          fmt::format("gpus: cudaGetDeviceCount: {} ({})", cudaGetErrorName(rc), cudaGetErrorString(rc)));
+    }
     cudaGetLastError();
     return gpus;
   }

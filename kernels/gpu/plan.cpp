@@ -1,6 +1,7 @@
 #include "kernels/gpu/plan.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <set>
@@ -8,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "bench/sysinfo.hpp"
 #include "bench/units.hpp"
 
 namespace mlbench::gpu {
@@ -117,7 +119,7 @@ std::optional<std::string> no_gpu_reason(const Json& host) {
   if (host.contains("notes") && host["notes"].is_array()) {
     for (const auto& n : host["notes"]) {
       if (n.is_string() && n.get<std::string>().starts_with("gpus:")) {
-        why += fmt::format(" ({})", trim(n.get<std::string>().substr(5)));
+        why += fmt::format(": {}", trim(n.get<std::string>().substr(5)));
         break;
       }
     }
@@ -212,6 +214,12 @@ int launches_per_sample(double launch_s, double target_s, int max_launches) {
 }
 
 // ---- gpu.gemm --------------------------------------------------------------------------------------------
+
+std::optional<std::string> tf32_override_warning(Precision p, const char* value) {
+  if (p != Precision::tf32 || value == nullptr || std::string_view(value) != "0") return std::nullopt;
+  return "NVIDIA_TF32_OVERRIDE=0 is set: cuBLAS runs this tf32 GEMM without TF32 tensor cores, so it "
+         "measures FP32; unset it to measure tf32";
+}
 
 const std::vector<PrecisionSpec>& precision_table() {
   // Tolerances: |d - ref| normalised by Σ|a·b| (so output rounding and accumulation order are what is left),
@@ -586,6 +594,23 @@ std::vector<CopyCase> plan_copy(const Json& options, Profile profile,
 
 double copy_bytes(const CopyCase& c) {
   return static_cast<double>(c.bytes) * (c.direction == CopyDirection::bidir ? 2.0 : 1.0);
+}
+
+std::optional<double> pcie_peak(const Json& gpu) {
+  if (!gpu.contains("pcie") || !gpu["pcie"].is_object()) return std::nullopt;
+  const Json& link = gpu["pcie"];
+  if (link.contains("max_bandwidth") && link["max_bandwidth"].is_number()) {
+    return link["max_bandwidth"].get<double>();
+  }
+  if (link.contains("max_gen") && link.contains("max_width") && link["max_gen"].is_number_integer() &&
+      link["max_width"].is_number_integer()) {
+    static constexpr std::array<double, 7> kGtsOfGen{0, 2.5, 5, 8, 16, 32, 64};  // GT/s per lane, Gen1..Gen6
+    const auto gen = link["max_gen"].get<int>();
+    if (gen >= 1 && gen < static_cast<int>(kGtsOfGen.size())) {
+      return pcie_bandwidth(kGtsOfGen[static_cast<std::size_t>(gen)], link["max_width"].get<int>());
+    }
+  }
+  return std::nullopt;
 }
 
 // ---- gpu.conv --------------------------------------------------------------------------------------------

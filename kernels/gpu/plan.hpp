@@ -57,6 +57,15 @@ std::optional<double> pct_of(double value, std::optional<double> peak);
 // Launches per timed sample so one sample lasts about `target_s`, given one launch's seconds.
 int launches_per_sample(double launch_s, double target_s, int max_launches);
 
+// How a probe's launch loop is sized (launch_loop.hpp time_launch_loop): a loop of `sizing_launches` runs
+// once untimed (lazy module loading puts a kernel's first launch at milliseconds; first-touch mappings and
+// clocks settle), once timed, and a sample then holds launches_per_sample(that time, sample_s, max_launches).
+struct LoopTarget {
+  double sample_s = 0.02;
+  int max_launches = 1000;
+  int sizing_launches = 1;
+};
+
 // ---- gpu.gemm --------------------------------------------------------------------------------------------
 enum class Precision { fp32, tf32, fp16, bf16, fp8, int8 };
 
@@ -108,6 +117,18 @@ std::vector<GemmCase> plan_gemm(const Json& options, Profile profile,
 // The device-independent part of plan_gemm (the CLI calls it on a machine without a GPU).
 void validate_gemm_options(const Json& options);
 Json gemm_case_params(const GemmCase& c, const DeviceFacts& d);
+
+// gpu.gemm's launch loops, each one CUDA graph: every heuristic candidate over ~10 ms, the samples ~25 ms.
+// A 1024^3 bf16 GEMM takes ~3 us on an H200, about what the host needs to issue one cublasLtMatmul, so the
+// caps are high enough for thousands of launches per loop; they bound the graph's size.
+inline constexpr LoopTarget kGemmTuneLoop{0.01, 4000, 8};
+inline constexpr LoopTarget kGemmSampleLoop{0.025, 10000, 8};
+
+// NVIDIA's libraries read NVIDIA_TF32_OVERRIDE=0 as "never use TF32 tensor cores", whatever the program asked
+// for (CUBLAS_COMPUTE_32F_FAST_TF32 included); 0 is the one value NVIDIA documents. `value` is the variable's
+// value, or nullptr when unset. The warning for a GEMM of precision `p` (a tf32 case then measures FP32), or
+// nullopt.
+std::optional<std::string> tf32_override_warning(Precision p, const char* value);
 
 // ---- gpu.hbm ---------------------------------------------------------------------------------------------
 struct HbmKernelSpec {
@@ -165,6 +186,10 @@ std::vector<CopyCase> plan_copy(const Json& options, Profile profile,
                                 const std::vector<DeviceFacts>& devices);
 // Bytes a copy case moves per repetition and device (bidirectional moves the buffer both ways).
 double copy_bytes(const CopyCase& c);
+// Per-direction PCIe peak of a GPU from its inventory entry: the link's maximum (sysfs max_link_*, else
+// NVML's max generation and width), since an idle GPU's link often trains down to Gen1 until it is loaded;
+// nullopt when no maximum is known.
+std::optional<double> pcie_peak(const Json& gpu);
 
 // ---- gpu.conv --------------------------------------------------------------------------------------------
 struct ConvLayer {

@@ -7,6 +7,7 @@
 
 #include "bench/registry.hpp"
 #include "kernels/gpu/cuda_util.hpp"
+#include "kernels/gpu/driver_check.hpp"
 #include "kernels/gpu/plan.hpp"
 #include "kernels/gpu/probes.hpp"
 
@@ -35,6 +36,19 @@ std::vector<Result> run_probe(Probe& probe, const Json& host, const Json& option
     }
   }
   return out;
+}
+
+// On a host with no driver at all (this project's CI machines), the reason says so rather than repeat the
+// runtime's cudaErrorInsufficientDriver.
+TEST(GpuNoDriver, ReasonNamesTheMissingDriver) {
+  if (has_nvidia_device_node() || library_loadable("libcuda.so.1")) {
+    GTEST_SKIP() << "this machine has an NVIDIA driver (/dev/nvidia* or libcuda.so.1)";
+  }
+  Json host = host_with_gpus();
+  EXPECT_TRUE(host["gpus"].empty());
+  EXPECT_EQ(no_gpu_reason(host),
+            "no CUDA GPU on this machine: no NVIDIA driver (no /dev/nvidia*, libcuda not found)");
+  EXPECT_EQ(make_gemm_probe()->unavailable(host), no_gpu_reason(host));
 }
 
 class GpuDevice : public ::testing::Test {

@@ -1,6 +1,12 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "bench/error.hpp"
+#include "bench/sysinfo.hpp"
+#include "kernels/gpu/driver_check.hpp"
 #include "kernels/gpu/plan.hpp"
 #include "kernels/gpu/telemetry.hpp"
 
@@ -177,6 +183,112 @@ TEST(GpuPlan, LaunchesPerSample) {
   EXPECT_EQ(launches_per_sample(1.0, 0.02, 1000), 1);
   EXPECT_EQ(launches_per_sample(1e-9, 0.02, 1000), 1000);
   EXPECT_EQ(launches_per_sample(0.0, 0.02, 1000), 1);
+}
+
+// A 1024^3 bf16 GEMM runs ~3 us on an H200: each loop holds thousands of launches (autotuning stopped at 50
+// before), and an 8192^3 one (~1.4 ms) still gets several per candidate and per sample.
+TEST(GpuPlan, GemmLoopsHoldEnoughLaunches) {
+  const double small_s = gemm_flops(1024, 1024, 1024) / 700e12,
+               large_s = gemm_flops(8192, 8192, 8192) / 800e12;
+  EXPECT_GE(launches_per_sample(small_s, kGemmTuneLoop.sample_s, kGemmTuneLoop.max_launches), 3000);
+  EXPECT_GE(launches_per_sample(small_s, kGemmSampleLoop.sample_s, kGemmSampleLoop.max_launches), 8000);
+  EXPECT_EQ(launches_per_sample(large_s, kGemmTuneLoop.sample_s, kGemmTuneLoop.max_launches), 7);
+  EXPECT_EQ(launches_per_sample(large_s, kGemmSampleLoop.sample_s, kGemmSampleLoop.max_launches), 18);
+  // A graph of one launch would size from launch latency; the sizing loop holds several.
+  EXPECT_GT(kGemmTuneLoop.sizing_launches, 1);
+  EXPECT_GT(kGemmSampleLoop.sizing_launches, 1);
+}
+
+TEST(GpuPlan, Tf32OverrideIsDetected) {
+  auto w = tf32_override_warning(Precision::tf32, "0");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_NE(w->find("NVIDIA_TF32_OVERRIDE=0"), std::string::npos) << *w;
+  EXPECT_NE(w->find("FP32"), std::string::npos) << *w;
+  EXPECT_FALSE(tf32_override_warning(Precision::tf32, nullptr));
+  EXPECT_FALSE(tf32_override_warning(Precision::tf32, "1"));
+  // CUBLAS_COMPUTE_32F never uses TF32, so the override changes nothing for fp32 (or the 16-bit types).
+  EXPECT_FALSE(tf32_override_warning(Precision::fp32, "0"));
+  EXPECT_FALSE(tf32_override_warning(Precision::bf16, "0"));
+}
+
+// The copy probe's peak is the link's maximum: an idle GPU's link reads Gen1, against which a real 55 GB/s
+// copy was ~1,300 % of peak.
+TEST(GpuPlan, PciePeakIsTheMaximumLink) {
+  const double gen1 = *pcie_bandwidth(2.5, 16), gen5 = *pcie_bandwidth(32.0, 16);
+  Json gpu{{"pcie",
+            {{"speed_gts", 2.5},
+             {"width", 16},
+             {"bandwidth", gen1},
+             {"max_speed_gts", 32.0},
+             {"max_width", 16},
+             {"max_bandwidth", gen5}}}};
+  EXPECT_DOUBLE_EQ(*pcie_peak(gpu), gen5);
+  EXPECT_LE(*pct_of(55e9, pcie_peak(gpu)), 105.0);
+  // Only NVML's maximum generation and width (sysfs unreadable, as in some containers).
+  EXPECT_DOUBLE_EQ(*pcie_peak(Json{{"pcie", {{"gen", 1}, {"width", 16}, {"max_gen", 4}, {"max_width", 16}}}}),
+                   *pcie_bandwidth(16.0, 16));
+  // The current link alone is no peak.
+  EXPECT_FALSE(pcie_peak(Json{{"pcie", {{"speed_gts", 2.5}, {"width", 16}, {"bandwidth", gen1}}}}));
+  EXPECT_FALSE(pcie_peak(Json{{"pcie", {{"max_gen", 9}, {"max_width", 16}}}}));
+  EXPECT_FALSE(pcie_peak(Json{{"name", "no pcie"}}));
+}
+
+class GpuTempTree : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = std::filesystem::temp_directory_path() /
+            ("mlbench-gpu-plan-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(root_);
+  }
+  void TearDown() override { std::filesystem::remove_all(root_); }
+  void write(const std::filesystem::path& rel, const std::string& text) {
+    std::filesystem::create_directories((root_ / rel).parent_path());
+    std::ofstream(root_ / rel) << text;
+  }
+  std::filesystem::path root_;
+};
+
+// The inventory reads the GPU's PCI function as sysfs has it: an idle link at Gen1, its maximum Gen5.
+TEST_F(GpuTempTree, PcieLinkFromSysfsKeepsCurrentAndMaximum) {
+  const std::filesystem::path dev = "sys/bus/pci/devices/0000:18:00.0";
+  write(dev / "current_link_speed", "2.5 GT/s PCIe\n");
+  write(dev / "current_link_width", "16\n");
+  write(dev / "max_link_speed", "32.0 GT/s PCIe\n");
+  write(dev / "max_link_width", "16\n");
+  auto link = pcie_link_info(SysReader(root_), "/" / dev);
+  ASSERT_TRUE(link.has_value());
+  EXPECT_EQ((*link)["speed_gts"], 2.5);
+  EXPECT_EQ((*link)["max_speed_gts"], 32.0);
+  EXPECT_EQ((*link)["max_width"], 16);
+  EXPECT_DOUBLE_EQ(*pcie_peak(Json{{"pcie", *link}}), *pcie_bandwidth(32.0, 16));
+  // Without max_link_* the current link is kept, but there is no peak.
+  std::filesystem::remove(root_ / dev / "max_link_speed");
+  link = pcie_link_info(SysReader(root_), "/" / dev);
+  ASSERT_TRUE(link.has_value());
+  EXPECT_FALSE(link->contains("max_speed_gts"));
+  EXPECT_FALSE(pcie_peak(Json{{"pcie", *link}}));
+}
+
+TEST_F(GpuTempTree, NvidiaDeviceNodes) {
+  write("null", "");
+  EXPECT_FALSE(has_nvidia_device_node(root_));
+  write("nvidiactl", "");
+  EXPECT_TRUE(has_nvidia_device_node(root_));
+  EXPECT_FALSE(has_nvidia_device_node(root_ / "absent"));
+}
+
+TEST(GpuDriverCheck, ReasonOnlyWhenNoDriverAtAll) {
+  EXPECT_EQ(missing_driver_reason(false, false), "no NVIDIA driver (no /dev/nvidia*, libcuda not found)");
+  EXPECT_FALSE(missing_driver_reason(true, false));
+  EXPECT_FALSE(missing_driver_reason(false, true));
+  EXPECT_TRUE(library_loadable("libc.so.6"));
+  EXPECT_FALSE(library_loadable("libmlbench-no-such-library.so.1"));
+  Json host{{"gpus", Json::array()},
+            {"notes", {"gpus: no NVIDIA driver (no /dev/nvidia*, libcuda not found)"}}};
+  EXPECT_EQ(*no_gpu_reason(host),
+            "no CUDA GPU on this machine: no NVIDIA driver (no /dev/nvidia*, libcuda not found)");
 }
 
 TEST(GpuTelemetry, SummaryAndThrottling) {
