@@ -1,5 +1,6 @@
 #include "network/bootstrap.hpp"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -8,7 +9,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
+#include <iostream>
+#include <random>
 #include <thread>
 
 #include <fmt/format.h>
@@ -20,8 +24,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr char kMagic[] = "mlbench-bootstrap-1";
-constexpr std::uint64_t kMaxMessage = std::uint64_t{1} << 30;
+// The protocol's first word; a new version gets a new word, so that mixed versions refuse each other.
+constexpr std::string_view kMagic = "mlbench-bootstrap-2";
 
 int ms_left(Clock::time_point deadline) {
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
@@ -73,58 +77,42 @@ void send_all(int fd, const void* data, std::size_t n, Clock::time_point deadlin
 }
 
 void send_message(int fd, const std::string& msg, Clock::time_point deadline, const std::string& peer) {
-  std::uint64_t len = msg.size();
-  unsigned char hdr[8];
-  for (int i = 0; i < 8; ++i) hdr[i] = static_cast<unsigned char>(len >> (8 * i));
-  send_all(fd, hdr, sizeof hdr, deadline, peer);
-  send_all(fd, msg.data(), msg.size(), deadline, peer);
+  const std::string frame = encode_frame(msg);
+  send_all(fd, frame.data(), frame.size(), deadline, peer);
 }
 
-// Incremental reader of one length-prefixed message from a non-blocking socket.
-struct MessageReader {
-  std::string header, body;
-  std::uint64_t length = 0;
-  bool done = false;
+// One attempt, never blocking: a stranger that is refused gets its answer when it reads, or not at all.
+void try_send_message(int fd, const std::string& msg) {
+  const std::string frame = encode_frame(msg);
+  [[maybe_unused]] ssize_t w = ::send(fd, frame.data(), frame.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+}
 
-  // Reads what is available; throws when the peer closed the connection.
-  void pump(int fd, const std::string& peer) {
-    char buf[65536];
-    while (!done) {
-      std::size_t want =
-          header.size() < 8 ? 8 - header.size() : std::min<std::uint64_t>(length - body.size(), sizeof buf);
-      ssize_t r = ::recv(fd, buf, want, 0);
-      if (r == 0) throw Error(fmt::format("{} closed the connection (it probably died)", peer));
-      if (r < 0) {
-        const int e = errno;
-        if (e == EAGAIN || e == EWOULDBLOCK || e == EINTR) return;
-        throw Error(fmt::format("receive from {} failed: {}{}", peer, std::strerror(e),
-                                e == ECONNRESET ? " (it probably died)" : ""));
-      }
-      if (header.size() < 8) {
-        header.append(buf, static_cast<std::size_t>(r));
-        if (header.size() == 8) {
-          for (int i = 0; i < 8; ++i)
-            length |= std::uint64_t{static_cast<unsigned char>(header[i])} << (8 * i);
-          if (length > kMaxMessage)
-            throw Error(fmt::format("{} sent an oversized message ({} bytes)", peer, length));
-        }
-      } else {
-        body.append(buf, static_cast<std::size_t>(r));
-      }
-      done = header.size() == 8 && body.size() == length;
+// Reads what is available into `frame`; throws when the peer closed the connection or the frame is too long.
+void pump(int fd, FrameDecoder& frame, const std::string& peer) {
+  char buf[65536];
+  while (!frame.done()) {
+    ssize_t r = ::recv(fd, buf, std::min(frame.wanted(), sizeof buf), 0);
+    if (r == 0) throw Error(fmt::format("{} closed the connection (it probably died)", peer));
+    if (r < 0) {
+      const int e = errno;
+      if (e == EAGAIN || e == EWOULDBLOCK || e == EINTR) return;
+      throw Error(fmt::format("receive from {} failed: {}{}", peer, std::strerror(e),
+                              e == ECONNRESET ? " (it probably died)" : ""));
     }
+    frame.feed(std::string_view(buf, static_cast<std::size_t>(r)));
   }
-};
+}
 
-std::string receive_message(int fd, Clock::time_point deadline, const std::string& peer, double timeout_s) {
-  MessageReader reader;
-  while (!reader.done) {
+std::string receive_message(int fd, Clock::time_point deadline, const std::string& peer, double timeout_s,
+                            std::uint64_t max_body = kMaxMessage) {
+  FrameDecoder frame(max_body);
+  while (!frame.done()) {
     if (!wait_fd(fd, POLLIN, deadline)) {
       throw Error(fmt::format("timed out after {} s waiting for {}", timeout_s, peer));
     }
-    reader.pump(fd, peer);
+    pump(fd, frame, peer);
   }
-  return reader.body;
+  return std::move(frame.body());
 }
 
 void set_nonblocking(int fd) {
@@ -141,7 +129,177 @@ std::string rank_list(const std::vector<int>& ranks) {
   return out;
 }
 
+// The address a stranger connected from, for the warnings: "10.0.0.7:45678", "[fe80::1]:45678".
+std::string peer_name(const sockaddr_storage& a) {
+  char host[INET6_ADDRSTRLEN] = "?";
+  int port = 0;
+  if (a.ss_family == AF_INET) {
+    const auto& v4 = reinterpret_cast<const sockaddr_in&>(a);
+    ::inet_ntop(AF_INET, &v4.sin_addr, host, sizeof host);
+    port = ntohs(v4.sin_port);
+    return fmt::format("{}:{}", host, port);
+  }
+  if (a.ss_family == AF_INET6) {
+    const auto& v6 = reinterpret_cast<const sockaddr_in6&>(a);
+    ::inet_ntop(AF_INET6, &v6.sin6_addr, host, sizeof host);
+    port = ntohs(v6.sin6_port);
+  }
+  return fmt::format("[{}]:{}", host, port);
+}
+
+// A count as format_introduction writes it: decimal digits, no sign, no leading zero, within int.
+std::optional<int> parse_count(std::string_view text) {
+  if (text.empty() || text.size() > 9 || (text.size() > 1 && text.front() == '0')) return std::nullopt;
+  int value = 0;
+  for (char ch : text) {
+    if (ch < '0' || ch > '9') return std::nullopt;
+    value = value * 10 + (ch - '0');
+  }
+  return value;
+}
+
+bool printable_line(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char ch) { return ch >= ' ' && ch < 0x7f; });
+}
+
+void print_warning(const std::string& text) { std::cerr << "mlbench: warning: " << text << "\n"; }
+
 }  // namespace
+
+std::string encode_frame(std::string_view body) {
+  std::string out(8, '\0');
+  const std::uint64_t length = body.size();
+  for (std::size_t i = 0; i < 8; ++i)
+    out[i] = static_cast<char>(static_cast<unsigned char>(length >> (8 * i)));
+  out.append(body);
+  return out;
+}
+
+std::size_t FrameDecoder::wanted() const {
+  if (header_.size() < 8) return 8 - header_.size();
+  return static_cast<std::size_t>(length_ - body_.size());
+}
+
+std::size_t FrameDecoder::feed(std::string_view bytes) {
+  std::size_t taken = 0;
+  while (taken < bytes.size() && !done()) {
+    const auto part = bytes.substr(taken, wanted());
+    taken += part.size();
+    if (header_.size() == 8) {
+      body_.append(part);
+      continue;
+    }
+    header_.append(part);
+    if (header_.size() < 8) continue;
+    for (std::size_t i = 0; i < 8; ++i)
+      length_ |= std::uint64_t{static_cast<unsigned char>(header_[i])} << (8 * i);
+    if (length_ > max_body_) {
+      throw Error(
+          fmt::format("announced a message of {} bytes, more than the {} allowed", length_, max_body_));
+    }
+  }
+  return taken;
+}
+
+std::string format_introduction(const Introduction& intro) {
+  return fmt::format("{} {} {} {}", kMagic, intro.rank, intro.world_size, intro.job_id);
+}
+
+std::optional<Introduction> parse_introduction(std::string_view body, std::string& why) {
+  std::vector<std::string_view> words;
+  for (std::size_t pos = 0; words.size() <= 4;) {
+    const auto space = body.find(' ', pos);
+    words.push_back(body.substr(pos, space == std::string_view::npos ? space : space - pos));
+    if (space == std::string_view::npos) break;
+    pos = space + 1;
+  }
+  if (words.front() != kMagic) {
+    why = fmt::format(
+        "not an mlbench introduction: it does not start with '{}' (another program, or another "
+        "mlbench version)",
+        kMagic);
+    return std::nullopt;
+  }
+  if (words.size() != 4) {
+    why = fmt::format("malformed introduction: not '{} RANK WORLD_SIZE JOB_ID'", kMagic);
+    return std::nullopt;
+  }
+  const auto rank = parse_count(words[1]);
+  const auto world = parse_count(words[2]);
+  if (!rank || !world || *world < 1) {
+    why = "malformed introduction: RANK and WORLD_SIZE must be decimal numbers, WORLD_SIZE at least 1";
+    return std::nullopt;
+  }
+  if (!valid_job_id(words[3])) {
+    why = fmt::format("malformed introduction: the job id is not 1 to {} printable characters without space",
+                      kMaxJobIdLength);
+    return std::nullopt;
+  }
+  return Introduction{*rank, *world, std::string(words[3])};
+}
+
+std::string format_answer(const Answer& answer) {
+  if (answer.admitted) return fmt::format("{} ok", kMagic);
+  std::string reason = answer.reason.empty() ? std::string("no reason given") : answer.reason;
+  for (char& ch : reason) {
+    if (ch < ' ' || ch >= 0x7f) ch = '?';
+  }
+  return fmt::format("{} refused {}", kMagic, reason);
+}
+
+std::optional<Answer> parse_answer(std::string_view body) {
+  if (!body.starts_with(kMagic)) return std::nullopt;
+  const auto rest = body.substr(kMagic.size());
+  if (rest == " ok") return Answer{true, {}};
+  constexpr std::string_view kRefused = " refused ";
+  if (!rest.starts_with(kRefused) || rest.size() == kRefused.size() || !printable_line(rest))
+    return std::nullopt;
+  return Answer{false, std::string(rest.substr(kRefused.size()))};
+}
+
+std::string judge_introduction(const Introduction& intro, const JobId& job, const std::vector<bool>& joined) {
+  const int world = static_cast<int>(joined.size());
+  if (intro.job_id != job.value) {
+    return fmt::format(
+        "rank 0 runs job '{}' ({}), this process job '{}': two jobs share one MASTER_ADDR:MASTER_PORT; give "
+        "each job its own MASTER_PORT",
+        job.value, job.source, intro.job_id);
+  }
+  if (intro.world_size != world) {
+    return fmt::format(
+        "rank 0 was started with a world of {} ranks, this rank with {}; start every rank with the same "
+        "WORLD_SIZE",
+        world, intro.world_size);
+  }
+  if (intro.rank < 1 || intro.rank >= world) {
+    return fmt::format("rank {} is not one of the ranks 1 to {} that connect to rank 0", intro.rank,
+                       world - 1);
+  }
+  if (joined[static_cast<std::size_t>(intro.rank)]) {
+    return fmt::format("rank {} has already joined (two processes started as rank {}?)", intro.rank,
+                       intro.rank);
+  }
+  return {};
+}
+
+JobId rendezvous_job_id(int rank, const std::optional<JobId>& from_launcher) {
+  if (from_launcher) return *from_launcher;
+  if (rank != 0) {
+    throw UsageError(
+        fmt::format("rank {} has no job id (none of {} is set), so it could join another job's rank 0: set "
+                    "MLBENCH_JOB_ID "
+                    "to the id rank 0 printed, or start every rank with the same MLBENCH_JOB_ID",
+                    rank, job_id_variables()));
+  }
+  std::random_device random;
+  std::string id;
+  for (int i = 0; i < 4; ++i) id += fmt::format("{:08x}", random());
+  print_warning(fmt::format(
+      "no launcher job id in the environment (none of {}): this rendezvous is job '{}'; start the "
+      "other ranks with MLBENCH_JOB_ID={} (or every rank with one MLBENCH_JOB_ID of your choice)",
+      job_id_variables(), id, id));
+  return {id, "generated by rank 0"};
+}
 
 Fd::~Fd() {
   if (fd_ >= 0) ::close(fd_);
@@ -155,8 +313,15 @@ Fd& Fd::operator=(Fd&& o) noexcept {
   return *this;
 }
 
-TcpBootstrap::TcpBootstrap(int rank, int world_size, const std::string& addr, int port, double timeout_s)
-    : rank_(rank), world_(world_size), addr_(addr), port_(port), timeout_s_(timeout_s) {
+TcpBootstrap::TcpBootstrap(int rank, int world_size, const std::string& addr, int port, double timeout_s,
+                           JobId job, StrangerLimits limits)
+    : rank_(rank),
+      world_(world_size),
+      addr_(addr),
+      port_(port),
+      timeout_s_(timeout_s),
+      job_(std::move(job)),
+      limits_(limits) {
   if (addr.empty()) {
     throw UsageError(
         "a multi-process run without MPI needs MASTER_ADDR (and MASTER_PORT, default 29500) naming rank 0's "
@@ -175,6 +340,16 @@ std::string TcpBootstrap::describe() const { return fmt::format("tcp {}:{}", add
 TcpBootstrap::Clock::time_point TcpBootstrap::deadline() const {
   return Clock::now() +
          std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s_));
+}
+
+void TcpBootstrap::refuse(const std::string& warning) {
+  ++refused_;
+  last_refusal_ = warning;
+  if (refusals_.size() == kMaxKeptRefusals) return;
+  refusals_.push_back(warning);
+  print_warning(warning);
+  if (refusals_.size() == kMaxKeptRefusals)
+    print_warning("further refused connections are counted, not printed");
 }
 
 void TcpBootstrap::accept_all() {
@@ -198,13 +373,29 @@ void TcpBootstrap::accept_all() {
                     addr_, port_, last_error));
   }
   set_nonblocking(listener_.get());
-  auto end = deadline();
-  // Connections whose introduction has not fully arrived yet.
-  std::vector<std::pair<Fd, MessageReader>> pending;
+  const auto end = deadline();
+  const auto intro_wait =
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits_.introduction_wait_s));
+  const std::string here = fmt::format("rendezvous on {}:{}", addr_, port_);
+  struct Stranger {
+    Fd fd;
+    FrameDecoder intro{kMaxIntroduction};
+    Clock::time_point until;
+    std::string from;
+  };
+  std::vector<Stranger> strangers;
+  std::vector<bool> joined(static_cast<std::size_t>(world_), false);
+  joined[0] = true;
   int arrived = 1;
   while (arrived < world_) {
-    std::vector<pollfd> fds{{listener_.get(), POLLIN, 0}};
-    for (auto& [fd, _] : pending) fds.push_back({fd.get(), POLLIN, 0});
+    // With the most strangers held, the listener is not watched: newcomers wait in the kernel's queue.
+    const bool room = strangers.size() < limits_.max_strangers;
+    std::vector<pollfd> fds{{listener_.get(), static_cast<short>(room ? POLLIN : 0), 0}};
+    auto wake = end;
+    for (const auto& s : strangers) {
+      fds.push_back({s.fd.get(), POLLIN, 0});
+      wake = std::min(wake, s.until);
+    }
     // Ranks that arrived are watched for a hang-up only (their next message is read later): one that dies
     // while the others are still coming ends the rendezvous at once, named, instead of at the timeout.
     const std::size_t first_arrived = fds.size();
@@ -214,7 +405,7 @@ void TcpBootstrap::accept_all() {
       fds.push_back({peers_[static_cast<std::size_t>(r)].get(), POLLRDHUP, 0});
       arrived_ranks.push_back(r);
     }
-    int rc = ::poll(fds.data(), fds.size(), ms_left(end));
+    int rc = ::poll(fds.data(), fds.size(), ms_left(wake));
     if (rc < 0 && errno != EINTR) MLBENCH_CHECK_SYS(rc);
     for (std::size_t i = first_arrived; i < fds.size(); ++i) {
       if (fds[i].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
@@ -222,54 +413,73 @@ void TcpBootstrap::accept_all() {
                                 arrived_ranks[i - first_arrived]));
       }
     }
-    if (Clock::now() >= end && rc <= 0) {
+    // Checked even when connections keep coming: a stream of strangers must not extend the rendezvous.
+    if (Clock::now() >= end) {
       std::vector<int> missing;
       for (int r = 1; r < world_; ++r) {
-        if (peers_[static_cast<std::size_t>(r)].get() < 0) missing.push_back(r);
+        if (!joined[static_cast<std::size_t>(r)]) missing.push_back(r);
       }
       throw Error(fmt::format(
-          "rendezvous on {}:{} timed out after {} s: rank{} {} of {} never arrived (check that every rank "
-          "was "
-          "started with the same MASTER_ADDR/MASTER_PORT and WORLD_SIZE, and that the port is reachable)",
-          addr_, port_, timeout_s_, missing.size() == 1 ? "" : "s", rank_list(missing), world_));
+          "{} timed out after {} s: rank{} {} of {} never arrived (check that every rank was started with "
+          "the "
+          "same MASTER_ADDR/MASTER_PORT, WORLD_SIZE and job id, and that the port is reachable){}",
+          here, timeout_s_, missing.size() == 1 ? "" : "s", rank_list(missing), world_,
+          refused_ == 0 ? std::string()
+                        : fmt::format("; {} connection{} refused meanwhile, the last: {}", refused_,
+                                      refused_ == 1 ? " was" : "s were", last_refusal_)));
     }
-    if (fds[0].revents & POLLIN) {
-      int c = ::accept(listener_.get(), nullptr, nullptr);
-      if (c >= 0) {
-        set_nonblocking(c);
-        pending.emplace_back(Fd(c), MessageReader{});
-      }
+    while (fds[0].revents & POLLIN && strangers.size() < limits_.max_strangers) {
+      sockaddr_storage from{};
+      socklen_t len = sizeof from;
+      int c = ::accept4(listener_.get(), reinterpret_cast<sockaddr*>(&from), &len, SOCK_NONBLOCK);
+      if (c < 0) break;  // nothing more queued, or a connection that was reset while queued
+      int one = 1;
+      ::setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+      strangers.push_back(
+          {Fd(c), FrameDecoder(kMaxIntroduction), Clock::now() + intro_wait, peer_name(from)});
     }
-    for (std::size_t i = 0; i < pending.size();) {
-      auto& [fd, reader] = pending[i];
-      bool drop = false;
+    for (std::size_t i = 0; i < strangers.size();) {
+      Stranger& s = strangers[i];
+      bool leave = false;
       try {
-        reader.pump(fd.get(), "a connecting rank");
-      } catch (const Error&) {
-        drop = true;  // a stray connection or a rank that died mid-introduction: not one of ours yet
+        pump(s.fd.get(), s.intro, s.from);
+      } catch (const Error& e) {
+        leave = true;
+        // One that closes before sending a byte is a port check, not worth a warning.
+        if (s.intro.started())
+          refuse(fmt::format("{} dropped a connection from {}: {}", here, s.from, e.what()));
       }
-      if (!drop && reader.done) {
-        int r = -1, w = -1;
-        char magic[sizeof kMagic] = {};
-        if (std::sscanf(reader.body.c_str(), "%19s %d %d", magic, &r, &w) != 3 ||
-            std::strcmp(magic, kMagic) != 0) {
-          drop = true;
-        } else if (w != world_) {
-          throw Error(
-              fmt::format("rank {} was started with a world of {} ranks, rank 0 with {}; start every rank "
-                          "with the same WORLD_SIZE",
-                          r, w, world_));
-        } else if (r <= 0 || r >= world_ || peers_[static_cast<std::size_t>(r)].get() >= 0) {
-          throw Error(
-              fmt::format("two processes claim rank {} (or it is out of range for {} ranks)", r, world_));
+      if (!leave && s.intro.done()) {
+        leave = true;
+        std::string why;
+        auto intro = parse_introduction(s.intro.body(), why);
+        std::string reason = intro ? judge_introduction(*intro, job_, joined) : why;
+        if (!intro) {
+          try_send_message(s.fd.get(), format_answer({false, why}));
+          refuse(fmt::format("{} dropped a connection from {}: {}", here, s.from, why));
+        } else if (!reason.empty()) {
+          try_send_message(s.fd.get(), format_answer({false, reason}));
+          refuse(fmt::format("{} refused a connection from {} claiming rank {} of job '{}': {}", here, s.from,
+                             intro->rank, intro->job_id, reason));
         } else {
-          peers_[static_cast<std::size_t>(r)] = std::move(fd);
-          ++arrived;
-          drop = true;  // handled: remove from pending
+          try {
+            send_message(s.fd.get(), format_answer({true, {}}), std::min(end, Clock::now() + intro_wait),
+                         s.from);
+            peers_[static_cast<std::size_t>(intro->rank)] = std::move(s.fd);
+            joined[static_cast<std::size_t>(intro->rank)] = true;
+            ++arrived;
+          } catch (const Error& e) {
+            refuse(fmt::format("{} dropped {} (rank {}): {}", here, s.from, intro->rank, e.what()));
+          }
         }
       }
-      if (drop || reader.done) {
-        pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(i));
+      if (!leave && Clock::now() >= s.until) {
+        leave = true;
+        refuse(fmt::format("{} dropped a connection from {}: no complete introduction within {} s", here,
+                           s.from, limits_.introduction_wait_s));
+      }
+      if (leave) {
+        strangers.erase(strangers.begin() + static_cast<std::ptrdiff_t>(i));
       } else {
         ++i;
       }
@@ -279,6 +489,7 @@ void TcpBootstrap::accept_all() {
 
 void TcpBootstrap::connect_to_root() {
   auto end = deadline();
+  const std::string root = fmt::format("rank 0 at {}:{}", addr_, port_);
   std::string last_error = "no answer";
   while (Clock::now() < end) {
     AddrInfo ai(addr_, port_);
@@ -301,7 +512,24 @@ void TcpBootstrap::connect_to_root() {
           continue;
         }
       }
-      send_message(s.get(), fmt::format("{} {} {}", kMagic, rank_, world_), end, "rank 0");
+      send_message(s.get(), format_introduction({rank_, world_, job_.value}), end, root);
+      std::string reply;
+      try {
+        reply = receive_message(s.get(), end, root, timeout_s_, kMaxIntroduction);
+      } catch (const Error& e) {
+        throw Error(fmt::format("no answer to rank {}'s introduction: {}", rank_, e.what()));
+      }
+      auto answer = parse_answer(reply);
+      if (!answer) {
+        throw Error(
+            fmt::format("the program at {}:{} is not an mlbench rank 0 of this version (its answer is "
+                        "not '{} ...'); check MASTER_ADDR/MASTER_PORT",
+                        addr_, port_, kMagic));
+      }
+      if (!answer->admitted) {
+        throw UsageError(
+            fmt::format("{} refused rank {} of job '{}': {}", root, rank_, job_.value, answer->reason));
+      }
       peers_[0] = std::move(s);
       return;
     }
@@ -332,35 +560,86 @@ std::vector<std::string> TcpBootstrap::gather(const std::string& mine) {
   }
   std::vector<std::string> out(static_cast<std::size_t>(world_));
   out[0] = mine;
-  std::vector<MessageReader> readers(static_cast<std::size_t>(world_));
-  int received = 1;
-  while (received < world_) {
+  std::vector<FrameDecoder> readers(static_cast<std::size_t>(world_), FrameDecoder(kMaxMessage));
+  std::vector<bool> settled(static_cast<std::size_t>(world_), false);  // received, or vanished
+  std::vector<std::string> vanished;
+  for (int r = 1; r < world_; ++r) {
+    if (peers_[static_cast<std::size_t>(r)].get() >= 0) continue;
+    vanished.push_back(fmt::format("rank {} had vanished before", r));
+    settled[static_cast<std::size_t>(r)] = true;
+  }
+  while (true) {
     std::vector<pollfd> fds;
     std::vector<int> ranks;
     for (int r = 1; r < world_; ++r) {
-      if (readers[static_cast<std::size_t>(r)].done) continue;
+      if (settled[static_cast<std::size_t>(r)]) continue;
       fds.push_back({peers_[static_cast<std::size_t>(r)].get(), POLLIN, 0});
       ranks.push_back(r);
     }
+    if (fds.empty()) break;
     int rc = ::poll(fds.data(), fds.size(), ms_left(end));
     if (rc < 0 && errno != EINTR) MLBENCH_CHECK_SYS(rc);
     if (rc <= 0 && Clock::now() >= end) {
-      throw Error(
-          fmt::format("timed out after {} s waiting for the results of rank{} {} of {} (hung or too slow; "
-                      "raise --timeout if they are still measuring)",
-                      timeout_s_, ranks.size() == 1 ? "" : "s", rank_list(ranks), world_));
+      auto hung = fmt::format(
+          "timed out after {} s waiting for the results of rank{} {} of {} (hung or too slow; raise "
+          "--timeout "
+          "if they are still measuring)",
+          timeout_s_, ranks.size() == 1 ? "" : "s", rank_list(ranks), world_);
+      vanished.insert(vanished.begin(), std::move(hung));
+      break;
     }
     for (std::size_t i = 0; i < fds.size(); ++i) {
       if (fds[i].revents == 0) continue;
       auto r = static_cast<std::size_t>(ranks[i]);
-      readers[r].pump(fds[i].fd, fmt::format("rank {}", ranks[i]));
-      if (readers[r].done) {
-        out[r] = std::move(readers[r].body);
-        ++received;
+      try {
+        pump(fds[i].fd, readers[r], fmt::format("rank {}", ranks[i]));
+      } catch (const Error& e) {
+        // Closed here so that finish() skips it; the others' results are still collected.
+        vanished.emplace_back(e.what());
+        peers_[r] = Fd();
+        settled[r] = true;
+        continue;
+      }
+      if (readers[r].done()) {
+        out[r] = std::move(readers[r].body());
+        settled[r] = true;
       }
     }
   }
+  if (!vanished.empty()) {
+    std::string all;
+    for (const auto& v : vanished) all += (all.empty() ? "" : "; ") + v;
+    throw Error(all);
+  }
   return out;
+}
+
+std::string TcpBootstrap::finish(const std::string& status) {
+  if (rank_ == 0) {
+    auto end = deadline();
+    for (int r = 1; r < world_; ++r) {
+      const int fd = peers_[static_cast<std::size_t>(r)].get();
+      if (fd < 0) continue;
+      try {
+        send_message(fd, status, end, fmt::format("rank {}", r));
+      } catch (const Error&) {
+        // It died after sending its results: it has nobody left to tell.
+      }
+    }
+    return status;
+  }
+  // Rank 0 answers once every rank's results are in, which it waits for at most the timeout after its own
+  // measurement ended; the ranks measure together (the collectives synchronise them), hence twice the
+  // timeout from here.
+  const double wait_s = 2 * timeout_s_;
+  try {
+    return receive_message(
+        peers_[0].get(),
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(wait_s)),
+        "rank 0", wait_s);
+  } catch (const Error& e) {
+    throw Error(fmt::format("no final status from rank 0 (it died or failed; see its output): {}", e.what()));
+  }
 }
 
 }  // namespace mlbench::net

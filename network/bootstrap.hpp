@@ -1,17 +1,35 @@
 // How the ranks of a multi-process run find each other before NCCL exists: exchange of the NCCL unique id
-// (rank 0 → all) and the gather of every rank's inventory and results (all → rank 0).
+// (rank 0 → all), the gather of every rank's inventory and results (all → rank 0), and rank 0's final status
+// (rank 0 → all), so that a rank that dies during the measurement fails every surviving rank, not only rank
+// 0.
 //
 // TcpBootstrap: rank 0 listens on MASTER_ADDR:MASTER_PORT; every other rank connects (retrying while rank 0
-// is not up yet) and introduces itself. Messages are length-prefixed byte strings. Every wait is bounded by
-// the timeout: rank 0's error names the ranks that never arrived (or never sent), the others' error names the
-// address that never answered; a connection closed early (a rank died) ends the wait at once.
+// is not up yet), introduces itself and waits for rank 0's answer. Every message is a frame: an 8-byte
+// little-endian length, then that many bytes. Every wait is bounded by the timeout: rank 0's error names the
+// ranks that never arrived (or never sent), the others' error names the address that never answered; a
+// connection closed early (a rank died) ends the wait at once.
+//
+// Who gets in. A connection that has not introduced itself yet is a stranger: its introduction may be at most
+// kMaxIntroduction bytes and must be complete within kIntroductionWaitS of its acceptance, and rank 0 holds
+// at most kMaxStrangers of them (the others wait in the kernel's listen queue until one leaves). The
+// introduction is "mlbench-bootstrap-2 RANK WORLD_SIZE JOB_ID" (launch_env.hpp says where the job id comes
+// from). Rank 0 refuses a peer of another job (the one line names both ids), one started with another world
+// size, a rank out of range and a rank that has already joined: it answers the peer why (which the peer
+// turns into its one-line error, exit 2), warns on its own stderr, and goes on waiting for its real ranks.
+// Garbage, oversized and silent strangers are dropped with a warning. Refusals never end the rendezvous.
+//
 // MpiBootstrap (network/mpi_bootstrap.hpp, only when built with MPI) does the same over MPI_COMM_WORLD.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "network/launch_env.hpp"
 
 namespace mlbench::net {
 
@@ -23,8 +41,13 @@ class Bootstrap {
   virtual std::string describe() const = 0;  // "tcp 10.0.0.1:29500", "mpi"
   // Every rank returns rank 0's `blob` (other ranks' argument is ignored).
   virtual std::string broadcast(const std::string& blob) = 0;
-  // Rank 0 returns every rank's message, indexed by rank; the others return an empty vector.
+  // Rank 0 returns every rank's message, indexed by rank; the others return an empty vector. When ranks
+  // vanish, rank 0 still collects the others' messages, then throws Error naming every vanished rank.
   virtual std::vector<std::string> gather(const std::string& mine) = 0;
+  // The last exchange. Rank 0 sends `status` to every rank still connected (one that vanished is skipped)
+  // and returns it; every other rank returns rank 0's status, or throws Error naming rank 0 when the
+  // connection closes or nothing comes in time (rank 0 died or failed).
+  virtual std::string finish(const std::string& status) = 0;
 };
 
 // Move-only owner of a file descriptor.
@@ -48,29 +71,106 @@ class Fd {
   int fd_ = -1;
 };
 
+// ---- The wire format, as pure functions over bytes (the bootstrap fuzz target feeds them directly).
+
+inline constexpr std::uint64_t kMaxMessage = std::uint64_t{1} << 30;  // a joined rank's results
+inline constexpr std::size_t kMaxIntroduction = 4096;  // a stranger's introduction, and rank 0's answer
+inline constexpr std::size_t kMaxStrangers = 64;
+inline constexpr double kIntroductionWaitS = 5;  // a real rank sends its introduction as soon as it connects
+
+// How many strangers rank 0 holds and how long each may take (tests shrink them to see them act).
+struct StrangerLimits {
+  std::size_t max_strangers = kMaxStrangers;
+  double introduction_wait_s = kIntroductionWaitS;
+};
+
+// The frame of `body`: its length (8 bytes, little-endian), then the body.
+std::string encode_frame(std::string_view body);
+
+// Decodes one frame from bytes as they arrive, never reading past it (the next frame stays in the socket).
+class FrameDecoder {
+ public:
+  explicit FrameDecoder(std::uint64_t max_body) : max_body_(max_body) {}
+  // How many bytes feed() takes at most now; 0 once the frame is complete.
+  std::size_t wanted() const;
+  // Takes the first min(bytes.size(), wanted()) bytes and returns how many it took. Throws Error when the
+  // length announces more than max_body (before anything of the body is buffered).
+  std::size_t feed(std::string_view bytes);
+  bool done() const { return header_.size() == 8 && body_.size() == length_; }
+  bool started() const { return !header_.empty(); }
+  std::string& body() { return body_; }
+
+ private:
+  std::uint64_t max_body_;
+  std::string header_, body_;
+  std::uint64_t length_ = 0;
+};
+
+struct Introduction {
+  int rank = 0;
+  int world_size = 0;
+  std::string job_id;  // valid_job_id()
+};
+std::string format_introduction(const Introduction& intro);
+// The introduction `body` holds, or nullopt with `why` set. Accepts exactly what format_introduction writes
+// (decimal numbers without sign or leading zero), so format_introduction(*parse_introduction(b)) == b.
+std::optional<Introduction> parse_introduction(std::string_view body, std::string& why);
+
+// Rank 0's answer to an introduction: admitted, or refused with the reason (printable ASCII, one line).
+struct Answer {
+  bool admitted = false;
+  std::string reason;
+};
+std::string format_answer(const Answer& answer);
+// nullopt: not an answer of this protocol version. Exact, like parse_introduction.
+std::optional<Answer> parse_answer(std::string_view body);
+
+// Rank 0's verdict on an introduction: "" to admit it, else the reason to refuse it, which names both job ids
+// when they differ. `joined[r]`: rank r has joined (joined.size() == world_size). Pure.
+std::string judge_introduction(const Introduction& intro, const JobId& job, const std::vector<bool>& joined);
+
+// The job id this rank meets the others under: the launcher's (LaunchInfo::job). Without one, rank 0 makes a
+// random id and prints it with how to pass it on (a warning on stderr); any other rank throws UsageError
+// asking for MLBENCH_JOB_ID, since without an id it could join another job's rank 0.
+JobId rendezvous_job_id(int rank, const std::optional<JobId>& from_launcher);
+
 class TcpBootstrap : public Bootstrap {
  public:
-  // Connects the world (see the file comment); throws Error when the rendezvous does not complete in time.
-  TcpBootstrap(int rank, int world_size, const std::string& addr, int port, double timeout_s);
+  // Connects the world (see the file comment); throws Error when the rendezvous does not complete in time,
+  // UsageError when rank 0 refuses this rank.
+  TcpBootstrap(int rank, int world_size, const std::string& addr, int port, double timeout_s, JobId job,
+               StrangerLimits limits = {});
 
   int rank() const override { return rank_; }
   int world_size() const override { return world_; }
   std::string describe() const override;
   std::string broadcast(const std::string& blob) override;
   std::vector<std::string> gather(const std::string& mine) override;
+  std::string finish(const std::string& status) override;
+
+  const JobId& job() const { return job_; }
+  // Rank 0: the warnings about refused or dropped connections, the first kMaxKeptRefusals of them.
+  const std::vector<std::string>& refusals() const { return refusals_; }
+  static constexpr std::size_t kMaxKeptRefusals = 16;
 
  private:
   using Clock = std::chrono::steady_clock;
   Clock::time_point deadline() const;
   void accept_all();
   void connect_to_root();
+  void refuse(const std::string& warning);
 
   int rank_, world_;
   std::string addr_;
   int port_;
   double timeout_s_;
+  JobId job_;
+  StrangerLimits limits_;
   Fd listener_;
-  std::vector<Fd> peers_;  // rank 0: one per rank (index 0 empty); others: peers_[0] is rank 0
+  std::vector<Fd> peers_;  // rank 0: one per rank (index 0 empty; closed once it vanished); others: [0]
+  std::vector<std::string> refusals_;
+  std::size_t refused_ = 0;
+  std::string last_refusal_;
 };
 
 }  // namespace mlbench::net

@@ -51,7 +51,8 @@ std::unique_ptr<Bootstrap> make_bootstrap(const LaunchInfo& launch, double timeo
   if (launch.mpi_launched()) return std::make_unique<MpiBootstrap>();
 #endif
   return std::make_unique<TcpBootstrap>(launch.rank, launch.world_size, launch.master_addr,
-                                        launch.master_port, timeout_s);
+                                        launch.master_port, timeout_s,
+                                        rendezvous_job_id(launch.rank, launch.job));
 }
 
 Json decide_world(const std::vector<Json>& hellos) {
@@ -164,7 +165,15 @@ ClusterOutcome run_cluster(const LaunchInfo& launch, Bootstrap& boot, const Clus
     if (boot.rank() != 0) throw;
     gather_error = e.what();  // rank 0 still writes what it has, then fails
   }
-  if (boot.rank() != 0) return out;
+  // A rank that vanished fails every survivor, not only rank 0: the others' own results may all be fine.
+  Json status = gather_error.empty() ? Json{{"ok", true}} : Json{{"error", gather_error}};
+  status = Json::parse(boot.finish(status.dump()));
+  if (boot.rank() != 0) {
+    if (status.contains("error")) {
+      throw Error(fmt::format("rank 0 reports the run incomplete: {}", status["error"].get<std::string>()));
+    }
+    return out;
+  }
 
   for (int r = 1; r < static_cast<int>(gathered.size()); ++r) {
     std::vector<Result> theirs;

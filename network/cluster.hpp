@@ -11,6 +11,9 @@
 //    result is already a whole-world number: times are gathered inside NCCL), with the status of any rank
 //    that failed where rank 0 did not, and `cluster` {world_size, bootstrap, ranks: [{rank, node, local_rank,
 //    gpu, host}]}.
+// 5. Rank 0 sends every rank the final status: ok, or the error of a rank that vanished (died during the
+//    measurement) or never sent its results. Every surviving rank then exits non-zero, as does a rank that
+//    gets no status (rank 0 died).
 #pragma once
 
 #include <filesystem>
@@ -50,9 +53,10 @@ struct ClusterOutcome {
   bool interrupted = false;
 };
 
-// Runs steps 1–4. Throws UsageError for a bad launch (all ranks), Error when the rendezvous or the gather
+// Runs steps 1–5. Throws UsageError for a bad launch (all ranks), Error when the rendezvous or the gather
 // times out (naming the missing ranks); when the final gather fails, rank 0 first writes its own results with
-// cluster.incomplete saying which ranks are missing.
+// cluster.incomplete saying which ranks are missing. Every other rank throws Error when rank 0's final status
+// says so or never comes.
 ClusterOutcome run_cluster(const LaunchInfo& launch, Bootstrap& boot, const ClusterRun& run);
 
 }  // namespace mlbench::net

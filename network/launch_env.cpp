@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -55,7 +56,45 @@ bool valid_hostname(std::string_view name) {
   return !all_numeric;
 }
 
+// The launch_env.hpp order; Slurm's job and step ids come last, joined.
+constexpr const char* kJobIdVariables[] = {"MLBENCH_JOB_ID", "TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE",
+                                           "OMPI_MCA_ess_base_jobid", "OMPI_MCA_orte_ess_jobid"};
+
+std::optional<JobId> find_job_id(const EnvMap& env) {
+  std::optional<JobId> id;
+  for (const char* name : kJobIdVariables) {
+    if (auto v = get(env, name)) {
+      id = JobId{*v, name};
+      break;
+    }
+  }
+  if (!id) {
+    if (auto job = get(env, "SLURM_JOB_ID")) {
+      auto step = get(env, "SLURM_STEP_ID");
+      id = step ? JobId{*job + "." + *step, "SLURM_JOB_ID.SLURM_STEP_ID"} : JobId{*job, "SLURM_JOB_ID"};
+    }
+  }
+  if (id && !valid_job_id(id->value)) {
+    throw UsageError(
+        fmt::format("{} is not a usable job id ({} printable characters at most, no space or "
+                    "control character); set MLBENCH_JOB_ID to the same simple value on every rank",
+                    id->source, kMaxJobIdLength));
+  }
+  return id;
+}
+
 }  // namespace
+
+bool valid_job_id(std::string_view id) {
+  if (id.empty() || id.size() > kMaxJobIdLength) return false;
+  return std::all_of(id.begin(), id.end(), [](char ch) { return ch > ' ' && ch < 0x7f; });
+}
+
+std::string job_id_variables() {
+  std::string out;
+  for (const char* name : kJobIdVariables) out += std::string(name) + ", ";
+  return out + "SLURM_JOB_ID";
+}
 
 std::string_view to_string(Launcher l) {
   switch (l) {
@@ -138,6 +177,8 @@ LaunchInfo parse_launch_env(const EnvMap& env) {
   if (li.master_port > 65535) {
     throw UsageError(fmt::format("MASTER_PORT={} is not a TCP port (1-65535)", li.master_port));
   }
+  // Only the rendezvous uses it: one process is never refused for an odd id in its environment.
+  if (li.multi_process()) li.job = find_job_id(env);
   return li;
 }
 

@@ -19,6 +19,8 @@ class MpiBootstrap : public Bootstrap {
   std::string describe() const override { return "mpi"; }
   std::string broadcast(const std::string& blob) override;
   std::vector<std::string> gather(const std::string& mine) override;
+  // A broadcast: MPI ends the whole job when a rank dies, so every rank that gets here is alive.
+  std::string finish(const std::string& status) override { return broadcast(status); }
 
  private:
   bool owns_ = false;

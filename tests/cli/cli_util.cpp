@@ -169,7 +169,8 @@ std::vector<std::string> rank_env(int rank, int world, int port) {
           "LOCAL_RANK=" + std::to_string(rank),
           "LOCAL_WORLD_SIZE=" + std::to_string(world),
           "MASTER_ADDR=127.0.0.1",
-          "MASTER_PORT=" + std::to_string(port)};
+          "MASTER_PORT=" + std::to_string(port),
+          "TORCHELASTIC_RUN_ID=mlbench-test-" + std::to_string(port)};
 }
 
 }  // namespace mlbench::test

@@ -1,14 +1,23 @@
 // `mlbench nccl` for real on this machine: bad input, the single-process mode without a GPU, and the
 // multi-process mode with 2–3 real processes on 127.0.0.1 (TCP rendezvous, and mpirun when built with MPI)
-// producing one merged cluster report; a rendezvous whose peer never comes ends within its timeout.
+// producing one merged cluster report; a rendezvous whose peer never comes ends within its timeout; another
+// job's rank is refused; a rank killed during the measurement (the skip path: no GPU here) fails every rank.
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +28,10 @@ namespace mlbench::test {
 namespace {
 
 using nlohmann::json;
+using namespace std::chrono_literals;
+
+// Far below every --timeout these tests give: ending within it proves the fault was noticed, not timed out.
+constexpr auto kEnds = 60s;
 
 json read_json(const std::filesystem::path& p) {
   std::ifstream in(p);
@@ -124,6 +137,226 @@ TEST(NetCli, RendezvousWithAMissingPeerEndsWithinItsTimeoutNamingIt) {
   auto p = peer.get();
   EXPECT_NE(p.rc, 0);
   EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+// `env` with NAME set to `value` (added when missing).
+std::vector<std::string> with_var(std::vector<std::string> env, const std::string& name,
+                                  const std::string& value) {
+  std::erase_if(env, [&name](const std::string& e) { return e.starts_with(name + "="); });
+  env.push_back(name + "=" + value);
+  return env;
+}
+
+std::size_t count_lines(const std::string& s) {
+  return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
+}
+
+TEST(NetCli, AnotherJobsRankIsRefusedWithOneLineNamingBothIdsAndTheRendezvousGoesOn) {
+  TempDir dir;
+  const int port = free_port();
+  const std::vector<std::string> args{"nccl", "--profile", "quick", "--timeout", "60"};
+  auto rank0 = spawn_cli(args, with_var(rank_env(0, 2, port), "TORCHELASTIC_RUN_ID", "job-a"));
+  auto other = run_cli(args, with_var(rank_env(1, 2, port), "TORCHELASTIC_RUN_ID", "job-b"));
+  EXPECT_EQ(other.rc, 2) << other.err;
+  EXPECT_EQ(count_lines(other.err), 1u) << other.err;
+  EXPECT_NE(other.err.find("refused rank 1 of job 'job-b': rank 0 runs job 'job-a' (TORCHELASTIC_RUN_ID)"),
+            std::string::npos)
+      << other.err;
+  auto mine = run_cli(args, with_var(rank_env(1, 2, port), "TORCHELASTIC_RUN_ID", "job-a"));
+  EXPECT_EQ(mine.rc, 0) << mine.err;
+  auto r0 = rank0.wait_for(kEnds);
+  ASSERT_TRUE(r0) << "rank 0 hung";
+  EXPECT_EQ(r0->rc, 0) << r0->err;
+  EXPECT_EQ(count_lines(r0->err), 1u) << r0->err;
+  EXPECT_NE(r0->err.find("mlbench: warning: rendezvous on 127.0.0.1:" + std::to_string(port) +
+                         " refused a connection from 127.0.0.1:"),
+            std::string::npos)
+      << r0->err;
+  EXPECT_NE(r0->err.find("claiming rank 1 of job 'job-b': rank 0 runs job 'job-a'"), std::string::npos)
+      << r0->err;
+}
+
+TEST(NetCli, WithoutAJobIdRankZeroPrintsOneAndTheOtherRanksMustBeGivenIt) {
+  const int port = free_port();
+  auto env0 = rank_env(0, 2, port);
+  auto env1 = rank_env(1, 2, port);
+  // An empty variable counts as unset: none of the launcher ids reaches the ranks, whatever this test
+  // inherits.
+  for (const char* name : {"MLBENCH_JOB_ID", "TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE",
+                           "OMPI_MCA_ess_base_jobid", "OMPI_MCA_orte_ess_jobid", "SLURM_JOB_ID"}) {
+    env0 = with_var(env0, name, "");
+    env1 = with_var(env1, name, "");
+  }
+  const std::vector<std::string> args{"nccl", "--profile", "quick", "--timeout", "3"};
+  auto rank0 = spawn_cli(args, env0);
+  auto peer = run_cli(args, env1);
+  EXPECT_EQ(peer.rc, 2) << peer.err;
+  EXPECT_EQ(count_lines(peer.err), 1u) << peer.err;
+  EXPECT_NE(peer.err.find("rank 1 has no job id"), std::string::npos) << peer.err;
+  EXPECT_NE(peer.err.find("set MLBENCH_JOB_ID to the id rank 0 printed"), std::string::npos) << peer.err;
+  auto r0 = rank0.wait_for(kEnds);
+  ASSERT_TRUE(r0) << "rank 0 hung";
+  EXPECT_EQ(r0->rc, 1) << r0->err;
+  EXPECT_NE(r0->err.find("rank 1 of 2 never arrived"), std::string::npos) << r0->err;
+  // The id it printed, and how to pass it on.
+  const std::string pass_on = "start the other ranks with MLBENCH_JOB_ID=";
+  const auto at = r0->err.find(pass_on);
+  ASSERT_NE(at, std::string::npos) << r0->err;
+  const auto id = r0->err.substr(at + pass_on.size(), 32);
+  EXPECT_EQ(std::count_if(id.begin(), id.end(), [](char c) { return std::isxdigit(c) != 0; }), 32) << r0->err;
+  EXPECT_NE(r0->err.find("this rendezvous is job '" + id + "'"), std::string::npos) << r0->err;
+}
+
+// Reads exactly n bytes; false when the connection closes or stays silent for kEnds.
+bool read_exact(int fd, char* p, std::size_t n) {
+  while (n > 0) {
+    pollfd pfd{fd, POLLIN, 0};
+    if (::poll(&pfd, 1, static_cast<int>(std::chrono::milliseconds(kEnds).count())) <= 0) return false;
+    ssize_t r = ::recv(fd, p, n, 0);
+    if (r <= 0) return false;
+    p += r;
+    n -= static_cast<std::size_t>(r);
+  }
+  return true;
+}
+
+// Copies one frame of the bootstrap (network/bootstrap.hpp: an 8-byte little-endian length, then the body).
+bool forward_frame(int from, int to) {
+  char header[8];
+  if (!read_exact(from, header, sizeof header)) return false;
+  std::uint64_t length = 0;
+  for (int i = 0; i < 8; ++i) length |= std::uint64_t{static_cast<unsigned char>(header[i])} << (8 * i);
+  if (length > (std::uint64_t{1} << 30)) return false;
+  std::string frame(header, sizeof header);
+  frame.resize(sizeof header + length);
+  if (!read_exact(from, frame.data() + sizeof header, length)) return false;
+  return ::send(to, frame.data(), frame.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(frame.size());
+}
+
+// Stands between one rank and rank 0 (the rank's MASTER_PORT is the proxy's): it passes the rendezvous (the
+// rank's introduction and rank 0's answer, the rank's hello and rank 0's decision), after which the rank is
+// measuring, and holds everything else, so that the test can kill a rank exactly then: on the skip path the
+// measurement is over in a moment, and a rank's results must not reach rank 0 before the kill.
+class RendezvousProxy {
+ public:
+  explicit RendezvousProxy(int root_port) : root_port_(root_port) {
+    listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a = loopback(0);
+    socklen_t len = sizeof a;
+    if (::bind(listener_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(listener_, 1) != 0 ||
+        ::getsockname(listener_, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+      ADD_FAILURE() << "proxy: " << std::strerror(errno);
+    }
+    port_ = ntohs(a.sin_port);
+  }
+  ~RendezvousProxy() {
+    cut();
+    ::close(listener_);
+  }
+  RendezvousProxy(const RendezvousProxy&) = delete;
+  RendezvousProxy& operator=(const RendezvousProxy&) = delete;
+
+  int port() const { return port_; }
+
+  // True once the rank behind it has rank 0's decision.
+  bool pass_rendezvous() {
+    pollfd pfd{listener_, POLLIN, 0};
+    if (::poll(&pfd, 1, static_cast<int>(std::chrono::milliseconds(kEnds).count())) <= 0) return false;
+    rank_ = ::accept(listener_, nullptr, nullptr);
+    const auto end = std::chrono::steady_clock::now() + kEnds;
+    while (root_ < 0 && std::chrono::steady_clock::now() < end) {
+      int s = ::socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in a = loopback(root_port_);
+      if (::connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
+        root_ = s;
+      } else {
+        ::close(s);
+        std::this_thread::sleep_for(20ms);
+      }
+    }
+    return rank_ >= 0 && root_ >= 0 && forward_frame(rank_, root_) && forward_frame(root_, rank_) &&
+           forward_frame(rank_, root_) && forward_frame(root_, rank_);
+  }
+
+  // Closes both connections: each side sees the other vanish.
+  void cut() {
+    for (int* fd : {&rank_, &root_}) {
+      if (*fd >= 0) ::close(*fd);
+      *fd = -1;
+    }
+  }
+
+ private:
+  static sockaddr_in loopback(int port) {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    return a;
+  }
+
+  int root_port_, port_ = 0;
+  int listener_ = -1, rank_ = -1, root_ = -1;
+};
+
+TEST(NetCli, ARankKilledDuringTheMeasurementFailsEverySurvivor) {
+  TempDir dir;
+  auto out = dir.path() / "cluster.json";
+  const int port = free_port();
+  RendezvousProxy proxy(port);
+  const std::vector<std::string> args{"nccl", "--profile", "quick", "--timeout", "300"};
+  auto with_output = args;
+  with_output.insert(with_output.end(), {"-o", out.string()});
+  auto rank0 = spawn_cli(with_output, rank_env(0, 3, port));
+  auto rank1 = spawn_cli(args, rank_env(1, 3, port));
+  auto rank2 = spawn_cli(args, with_var(rank_env(2, 3, port), "MASTER_PORT", std::to_string(proxy.port())));
+  ASSERT_TRUE(proxy.pass_rendezvous()) << "rank 2 never got through the rendezvous";
+  rank2.kill(SIGKILL);
+  EXPECT_EQ(rank2.wait().signal, SIGKILL);
+  proxy.cut();
+  auto r0 = rank0.wait_for(kEnds);
+  auto r1 = rank1.wait_for(kEnds);
+  ASSERT_TRUE(r0) << "rank 0 hung on a rank that died";
+  ASSERT_TRUE(r1) << "rank 1 hung on a rank that died";
+  EXPECT_EQ(r0->rc, 1) << r0->err;
+  EXPECT_EQ(count_lines(r0->err), 1u) << r0->err;
+  EXPECT_NE(r0->err.find("mlbench: error: rank 2 closed the connection (it probably died)"),
+            std::string::npos)
+      << r0->err;
+  // Rank 1's own results were fine: it fails because rank 0 says the world lost a rank.
+  EXPECT_EQ(r1->rc, 1) << r1->err;
+  EXPECT_EQ(count_lines(r1->err), 1u) << r1->err;
+  EXPECT_NE(
+      r1->err.find("rank 0 reports the run incomplete: rank 2 closed the connection (it probably died)"),
+      std::string::npos)
+      << r1->err;
+  ASSERT_TRUE(std::filesystem::exists(out));
+  auto report = read_json(out);
+  ASSERT_TRUE(report["cluster"].contains("incomplete"));
+  EXPECT_NE(report["cluster"]["incomplete"].get<std::string>().find("rank 2"), std::string::npos);
+  EXPECT_EQ(validate_report_schema(out), "");
+}
+
+TEST(NetCli, RankZeroKilledDuringTheMeasurementFailsEveryRank) {
+  const int port = free_port();
+  RendezvousProxy proxy(port);
+  const std::vector<std::string> args{"nccl", "--profile", "quick", "--timeout", "300"};
+  auto rank0 = spawn_cli(args, rank_env(0, 3, port));
+  auto rank1 = spawn_cli(args, rank_env(1, 3, port));
+  auto rank2 = spawn_cli(args, with_var(rank_env(2, 3, port), "MASTER_PORT", std::to_string(proxy.port())));
+  // Rank 0 now waits for rank 2's results, which the proxy holds.
+  ASSERT_TRUE(proxy.pass_rendezvous()) << "rank 2 never got through the rendezvous";
+  rank0.kill(SIGKILL);
+  EXPECT_EQ(rank0.wait().signal, SIGKILL);
+  proxy.cut();
+  for (auto* rank : {&rank1, &rank2}) {
+    auto r = rank->wait_for(kEnds);
+    ASSERT_TRUE(r) << "a rank hung on a dead rank 0";
+    EXPECT_EQ(r->rc, 1) << r->err;
+    EXPECT_EQ(count_lines(r->err), 1u) << r->err;
+    EXPECT_NE(r->err.find("rank 0"), std::string::npos) << r->err;
+    EXPECT_NE(r->err.find("died"), std::string::npos) << r->err;
+  }
 }
 
 TEST(NetCli, MpirunTwoRanksOnLocalhostMergeIntoOneClusterReport) {

@@ -105,6 +105,58 @@ TEST(LaunchEnv, MasterAddrForms) {
   }
 }
 
+TEST(LaunchEnv, JobIdFromTheLauncherFirstMatchWins) {
+  const EnvMap torchrun{{"RANK", "1"}, {"WORLD_SIZE", "2"}};
+  auto with = [&torchrun](EnvMap extra) {
+    extra.insert(torchrun.begin(), torchrun.end());
+    return parse_launch_env(extra).job;
+  };
+  EXPECT_FALSE(with({}).has_value());
+  auto slurm = with({{"SLURM_JOB_ID", "4242"}, {"SLURM_STEP_ID", "3"}});
+  ASSERT_TRUE(slurm);
+  EXPECT_EQ(slurm->value, "4242.3");
+  EXPECT_EQ(slurm->source, "SLURM_JOB_ID.SLURM_STEP_ID");
+  EXPECT_EQ(with({{"SLURM_JOB_ID", "4242"}})->value, "4242");
+  EXPECT_EQ(with({{"SLURM_JOB_ID", "4242"}, {"OMPI_MCA_orte_ess_jobid", "77"}})->source,
+            "OMPI_MCA_orte_ess_jobid");
+  EXPECT_EQ(with({{"OMPI_MCA_orte_ess_jobid", "77"}, {"OMPI_MCA_ess_base_jobid", "1141964801"}})->value,
+            "1141964801");
+  auto pmix = with({{"OMPI_MCA_ess_base_jobid", "1141964801"}, {"PMIX_NAMESPACE", "prterun-node1-1234@1"}});
+  EXPECT_EQ(pmix->value, "prterun-node1-1234@1");
+  EXPECT_EQ(pmix->source, "PMIX_NAMESPACE");
+  EXPECT_EQ(with({{"PMIX_NAMESPACE", "ns"}, {"TORCHELASTIC_RUN_ID", "run-7"}})->value, "run-7");
+  auto mine = with({{"TORCHELASTIC_RUN_ID", "run-7"}, {"MLBENCH_JOB_ID", "bench-1"}});
+  EXPECT_EQ(mine->value, "bench-1");
+  EXPECT_EQ(mine->source, "MLBENCH_JOB_ID");
+  // An empty variable is not an id (the next source counts).
+  EXPECT_EQ(with({{"MLBENCH_JOB_ID", ""}, {"SLURM_JOB_ID", "9"}})->value, "9");
+}
+
+TEST(LaunchEnv, AJobIdThatCannotTravelIsAUsageErrorNamingTheVariable) {
+  for (const char* bad : {"two words", "tab\there", "\x7f"}) {
+    try {
+      parse_launch_env({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"TORCHELASTIC_RUN_ID", bad}});
+      FAIL() << bad;
+    } catch (const UsageError& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("TORCHELASTIC_RUN_ID is not a usable job id"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("MLBENCH_JOB_ID"), std::string::npos) << msg;
+    }
+  }
+  const EnvMap two{{"RANK", "0"}, {"WORLD_SIZE", "2"}};
+  auto job = [&two](const std::string& id) {
+    EnvMap env = two;
+    env["MLBENCH_JOB_ID"] = id;
+    return parse_launch_env(env).job;
+  };
+  EXPECT_THROW(job(std::string(kMaxJobIdLength + 1, 'j')), UsageError);
+  EXPECT_TRUE(job(std::string(kMaxJobIdLength, 'j')));
+  // One process has no rendezvous: its environment's ids are not read.
+  EXPECT_FALSE(parse_launch_env({{"TORCHELASTIC_RUN_ID", "two words"}}).job);
+  EXPECT_TRUE(valid_job_id("prterun-node1-1234@1"));
+  EXPECT_FALSE(valid_job_id(""));
+}
+
 TEST(LaunchEnv, GpuChoice) {
   LaunchInfo li;
   li.rank = 3;
