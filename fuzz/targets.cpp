@@ -8,6 +8,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "bench/gpu_catalog.hpp"
 #include "bench/sysinfo.hpp"
 #include "bench/yaml_json.hpp"
+#include "network/bootstrap.hpp"
 #include "reports/check.hpp"
 #include "reports/inputs.hpp"
 #include "reports/prometheus.hpp"
@@ -242,6 +244,39 @@ void sysinfo(std::string_view data) {
     tree.with_sections(split_sections(data),
                        [](const fs::path& root) { collect_host_info(SysReader(root)).dump(); });
   } catch (const Error&) {
+  }
+}
+
+void bootstrap(std::string_view data) {
+  const std::size_t read_size = data.empty() ? 1 : static_cast<unsigned char>(data.front()) % 64 + 1;
+  if (!data.empty()) data.remove_prefix(1);
+  const net::JobId job{"job-a", "MLBENCH_JOB_ID"};
+  const std::vector<bool> joined{true, true, false, false};
+  while (!data.empty()) {
+    const auto frame_start = data;
+    net::FrameDecoder frame(net::kMaxIntroduction);
+    try {
+      while (!frame.done() && !data.empty()) data.remove_prefix(frame.feed(data.substr(0, read_size)));
+    } catch (const Error&) {
+      return;  // an oversized frame: the connection is dropped
+    }
+    if (!frame.done()) return;  // the connection ended mid-frame
+    const auto taken = frame_start.substr(0, frame_start.size() - data.size());
+    if (net::encode_frame(frame.body()) != taken)
+      throw std::logic_error("a frame does not encode to its bytes");
+    std::string why;
+    if (auto intro = net::parse_introduction(frame.body(), why)) {
+      if (net::format_introduction(*intro) != frame.body()) {
+        throw std::logic_error("an introduction does not format to its bytes");
+      }
+      net::judge_introduction(*intro, job, joined);
+    } else if (why.empty()) {
+      throw std::logic_error("an introduction refused without a reason");
+    }
+    if (auto answer = net::parse_answer(frame.body())) {
+      if (net::format_answer(*answer) != frame.body())
+        throw std::logic_error("an answer does not format to its bytes");
+    }
   }
 }
 

@@ -12,6 +12,10 @@
 //                        starts; the sections replace or add files of a template tree (tests/data/sysfs/
 //                        two_socket, configs/hardware), which is restored after every input.
 //   cli:                 one argument per line (argv[0] "mlbench" is added).
+//   bootstrap:           the first byte sets how many bytes each read delivers (1 to 64, as a socket may
+//                        split them); the rest is what reaches rank 0 or a joining rank: frames, each
+//                        decoded with a stranger's cap and parsed as an introduction and as an answer. A
+//                        parsed message that does not format back to its own bytes is a finding.
 #pragma once
 
 #include <string_view>
@@ -28,6 +32,7 @@ void run_config(std::string_view data);   // `mlbench run --config FILE` (bench/
 void thresholds(std::string_view data);   // `mlbench check --expect FILE`, then checking a report with it
 void cli(std::string_view data);          // the mlbench command line, parsed (never executed)
 void sysinfo(std::string_view data);      // collect_host_info over a /sys + /proc tree, and the pure parsers
+void bootstrap(std::string_view data);    // the TCP rendezvous' framing, introduction and answer
 
 struct Target {
   std::string_view name;
@@ -42,6 +47,7 @@ inline constexpr Target kTargets[] = {
     {"thresholds", thresholds},
     {"cli", cli},
     {"sysinfo", sysinfo},
+    {"bootstrap", bootstrap},
 };
 
 }  // namespace mlbench::fuzz

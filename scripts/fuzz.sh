@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 timeout=${FUZZ_TIMEOUT:-10}
 parallel=${FUZZ_PARALLEL:-1}
-all=(report workload hw_catalog gpu_catalog run_config thresholds cli sysinfo)
+all=(report workload hw_catalog gpu_catalog run_config thresholds cli sysinfo bootstrap)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=("${all[@]}")
 for t in "${targets[@]}"; do
