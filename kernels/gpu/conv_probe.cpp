@@ -21,6 +21,7 @@
 
 #include "bench/measure.hpp"
 #include "kernels/gpu/cuda_util.hpp"
+#include "kernels/gpu/cudnn_libs.hpp"
 #include "kernels/gpu/gpu_kernels.hpp"
 #include "kernels/gpu/launch_loop.hpp"
 #include "kernels/gpu/probe_util.hpp"
@@ -83,7 +84,11 @@ class ConvProbe : public Probe {
  public:
   ProbeInfo info() const override { return conv_info(); }
 
-  std::optional<std::string> unavailable(const Json& host) const override { return no_gpu_reason(host); }
+  // The sub-library check comes before any cuDNN call: a missing one would fail there with an opaque status.
+  std::optional<std::string> unavailable(const Json& host) const override {
+    if (auto reason = no_gpu_reason(host)) return reason;
+    return cudnn_load_problem(CUDNN_MAJOR);
+  }
 
   std::vector<Case> plan(const PlanContext& ctx) const override {
     auto facts = live_device_facts(ctx.host);
