@@ -85,7 +85,8 @@ std::vector<GpuSpec> load_gpu_catalog(const std::filesystem::path& path) {
       }
       g.peak[prec] = v.get<double>() * 1e12;
     }
-    g.memory_bytes = positive(e, "memory_gb", where) * 1e9;
+    // HBM and GDDR capacities are binary: an "80 GB" H100 holds 80 GiB.
+    g.memory_bytes = positive(e, "memory_gib", where) * 0x1p30;
     g.memory_type = text_or_empty(e, "memory_type", where);
     g.memory_bandwidth = positive(e, "memory_bandwidth_tbps", where) * 1e12;
     g.link = text_or_empty(e, "link", where);

@@ -309,18 +309,18 @@ class Planner {
     double run_s = e.time_s;
     add_power_host_cost(nodes, run_s, ckpt, fmt::format("per training run ({})", days(run_s)), 0);
 
-    sheet_.figures = {
-        {"nodes", nodes},
-        {"gpus", gpus},
-        {"time_s", e.time_s},
-        {"gpu_hours", gpu_hours},
-        {"mfu", st.mfu},
-        {"tokens_per_s", st.tokens_per_s},
-        {"layout",
-         {{"t", l.t}, {"p", l.p}, {"d", l.d}, {"zero", l.zero}, {"full_recompute", l.full_recompute}}},
-        {"hbm_bytes", st.memory.total()},
-        {"gemm_efficiency", cal_.gemm.value},
-        {"gemm_source", src(cal_.gemm)}};
+    sheet_.figures.update(
+        {{"nodes", nodes},
+         {"gpus", gpus},
+         {"time_s", e.time_s},
+         {"gpu_hours", gpu_hours},
+         {"mfu", st.mfu},
+         {"tokens_per_s", st.tokens_per_s},
+         {"layout",
+          {{"t", l.t}, {"p", l.p}, {"d", l.d}, {"zero", l.zero}, {"full_recompute", l.full_recompute}}},
+         {"hbm_bytes", st.memory.total()},
+         {"gemm_efficiency", cal_.gemm.value},
+         {"gemm_source", src(cal_.gemm)}});
   }
 
   // ----- CV training
@@ -383,12 +383,12 @@ class Planner {
     add_network(nodes, st.comm_share);
     add_power_host_cost(nodes, time_s, kCheckpointBytesPerParam * w.params,
                         fmt::format("per training run ({:.2f} h)", time_s / 3600), 0);
-    sheet_.figures = {{"nodes", nodes},
-                      {"gpus", gpus},
-                      {"time_s", time_s},
-                      {"gpu_hours", gpus * time_s / 3600},
-                      {"images_per_s_gpu", st.images_per_s_gpu},
-                      {"read_bytes_per_s", read}};
+    sheet_.figures.update({{"nodes", nodes},
+                           {"gpus", gpus},
+                           {"time_s", time_s},
+                           {"gpu_hours", gpus * time_s / 3600},
+                           {"images_per_s_gpu", st.images_per_s_gpu},
+                           {"read_bytes_per_s", read}});
   }
 
   // ----- LLM inference
@@ -459,10 +459,13 @@ class Planner {
     double tokens_year =
         std::min(demand > 0 ? demand : nodes * sp->tokens_per_s_node, nodes * sp->tokens_per_s_node) * year;
     add_power_host_cost(nodes, year, weights, "per year of service", tokens_year);
-    sheet_.figures = {
-        {"nodes", nodes},      {"gpus", gpus},       {"tokens_per_s_node", sp->tokens_per_s_node},
-        {"tp", sp->t},         {"batch", sp->batch}, {"tpot_s", sp->step_s},
-        {"ttft_s", sp->ttft_s}};
+    sheet_.figures.update({{"nodes", nodes},
+                           {"gpus", gpus},
+                           {"tokens_per_s_node", sp->tokens_per_s_node},
+                           {"tp", sp->t},
+                           {"batch", sp->batch},
+                           {"tpot_s", sp->step_s},
+                           {"ttft_s", sp->ttft_s}});
   }
 
   // ----- Shared sections
@@ -532,9 +535,10 @@ class Planner {
     if (drives_needed > node_->drives)
       sheet_.warnings.push_back(fmt::format("{} needs {} local drives per node but the {} template holds {}",
                                             req_.workload.name, drives_needed, node_->name, node_->drives));
+    // As the table shows them: planned figures include the headroom.
     sheet_.figures["storage"] = {{"checkpoint_bytes", ckpt},
-                                 {"write_bytes_per_s", write_need},
-                                 {"capacity_bytes", capacity},
+                                 {"write_bytes_per_s", write_need * (1 + h_)},
+                                 {"capacity_bytes", capacity * (1 + h_)},
                                  {"local_drives", drives_needed}};
   }
 
@@ -550,6 +554,9 @@ class Planner {
              "cold start: weights {} / local read {} = {:.1f} s; {} nodes pull {} from shared storage",
              format_bytes(weights), gbs(local_bw(false)), load_s, nodes, format_bytes(weights * nodes)),
          "-", src(cal_.storage_read));
+    sheet_.figures["storage"] = {{"weights_bytes", weights},
+                                 {"capacity_bytes", 3 * weights * (1 + h_)},
+                                 {"local_drives", node_->drives}};
   }
 
   int fabric_switches_ = 0;

@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "bench/error.hpp"
@@ -16,6 +17,36 @@ TEST(Catalog, ShippedCatalogLoadsInSiUnits) {
   EXPECT_DOUBLE_EQ(c.drive("Gen5-E3.S-7.68TB").read_bw, 14e9);
   EXPECT_EQ(c.node(c.default_node).name, c.default_node);
   EXPECT_TRUE(c.prices.example);
+}
+
+// Device memory is binary: the "80 GB" of an A100 is what the 8-GPU report fixture's inventory holds, 80 GiB.
+TEST(Catalog, HbmCapacitiesAreBinary) {
+  const auto& c = shipped_catalog();
+  EXPECT_DOUBLE_EQ(c.gpu("A100-SXM4-80GB").memory_bytes, 85899345920.0);
+  EXPECT_DOUBLE_EQ(c.gpu("H200-SXM").memory_bytes, 141.0 * (1ull << 30));
+  EXPECT_DOUBLE_EQ(c.gpu("T4").memory_bytes, 16.0 * (1ull << 30));
+}
+
+TEST(Catalog, HopperAndBlackwellVariantsAndInferenceNodes) {
+  const auto& c = shipped_catalog();
+  EXPECT_DOUBLE_EQ(c.gpu("H800-SXM").link_bandwidth, 200e9);  // 400 GB/s both directions
+  EXPECT_DOUBLE_EQ(c.gpu("H800-SXM").peak_for("bf16").value(), c.gpu("H100-SXM").peak_for("bf16").value());
+  EXPECT_EQ(c.node("8xH800-SXM").gpu, "H800-SXM");
+  EXPECT_EQ(c.node("1xGH200").gpu, "GH200");
+  const auto& nvl72 = c.node("GB200-NVL72");
+  EXPECT_EQ(nvl72.gpus, 72);
+  EXPECT_EQ(nvl72.gpu_domain, 72);
+  for (const char* gpu : {"L4", "L40S", "T4"})
+    for (int count : {1, 4}) {
+      const auto& n = c.node(fmt::format("{}x{}-inference", count, gpu));
+      EXPECT_EQ(n.gpu, gpu);
+      EXPECT_EQ(n.gpus, count);
+      EXPECT_EQ(n.gpu_domain, 1);  // PCIe cards: no NVLink domain
+    }
+  // Device names pick the longest match: a GH200 is not an H200, a GB200 not a B200.
+  EXPECT_EQ(match_gpu(c.gpus, "NVIDIA GH200 480GB", "9.0")->name, "GH200");
+  EXPECT_EQ(match_gpu(c.gpus, "NVIDIA GB200", "10.0")->name, "GB200");
+  EXPECT_EQ(match_gpu(c.gpus, "NVIDIA H800", "9.0")->name, "H800-SXM");
 }
 
 TEST(Catalog, VisionNodeMatchesTheIssue) {

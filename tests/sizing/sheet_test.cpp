@@ -1,6 +1,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include <gtest/gtest.h>
 
@@ -30,6 +31,36 @@ TEST_P(Golden, ShippedExampleMatchesItsGoldenSheet) {
     std::ofstream(golden, std::ios::binary) << md;
   }
   EXPECT_EQ(md, slurp(golden)) << "regenerate with MLBENCH_UPDATE_GOLDEN=1 if the change is intended";
+}
+
+const SheetLine& line_of(const Sheet& s, const std::string& item) {
+  for (const auto& l : s.lines)
+    if (l.item == item) return l;
+  throw std::runtime_error("no line " + item);
+}
+
+// The JSON figures carry what the table shows: storage, network and power survive the planner's last step.
+TEST_P(Golden, JsonFiguresHoldTheTablesStoragePowerAndNetwork) {
+  auto sheet = plan_file(source_dir() / "configs" / "workloads" / (std::string(GetParam()) + ".yaml"));
+  auto j = nlohmann::json::parse(render_sheet(sheet, SheetFormat::json))["figures"];
+  ASSERT_TRUE(j.contains("power") && j.contains("network")) << j.dump();
+  EXPECT_DOUBLE_EQ(j["power"]["node_w"].get<double>() / 1e3,
+                   line_of(sheet, "Node power (nameplate)").quantity);
+  EXPECT_DOUBLE_EQ(j["power"]["it_w"].get<double>() / 1e3, line_of(sheet, "IT power").quantity);
+  EXPECT_DOUBLE_EQ(j["power"]["racks"].get<double>(), line_of(sheet, "Racks").quantity);
+  EXPECT_DOUBLE_EQ(j["power"]["mwh"].get<double>(), line_of(sheet, "Energy").quantity);
+  EXPECT_DOUBLE_EQ(j["network"]["leaves"].get<double>(), line_of(sheet, "Leaf switches").quantity);
+  ASSERT_TRUE(j.contains("storage")) << j.dump();
+  EXPECT_DOUBLE_EQ(j["storage"]["local_drives"].get<double>(),
+                   line_of(sheet, "Local NVMe per node").quantity);
+  EXPECT_DOUBLE_EQ(j["storage"]["capacity_bytes"].get<double>() / 1e12,
+                   line_of(sheet, "Shared capacity").quantity);
+  if (sheet.figures.contains("time_s")) {  // training
+    EXPECT_DOUBLE_EQ(j["storage"]["checkpoint_bytes"].get<double>() / 1e9,
+                     line_of(sheet, "Checkpoint size").quantity);
+    EXPECT_DOUBLE_EQ(j["storage"]["write_bytes_per_s"].get<double>() / 1e9,
+                     line_of(sheet, "Shared write bandwidth").quantity);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, Golden,
