@@ -264,13 +264,16 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
           issuing = counting = false;
           continue;
         }
+        // Every completed write is on the target, whether it completed in the ramp, in the window or in the
+        // drain after it: the read-back expects the write pattern on all of them.
+        if (is_write[slot] && verify_writes)
+          res.written[t][off[slot] / bs / 64] |= 1ull << (off[slot] / bs % 64);
         if (counting && now >= ramp_end) {
           IoTotals& tt = res.per_target[t];
           ++tt.ios;
           tt.bytes += bs;
           if (is_write[slot]) {
             ++tt.writes;
-            if (verify_writes) res.written[t][off[slot] / bs / 64] |= 1ull << (off[slot] / bs % 64);
           } else {
             ++tt.reads;
             if (verify_reads && plan.targets[t].prefilled) {

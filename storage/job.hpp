@@ -7,7 +7,8 @@
 // SubmissionTrial. Results count only I/Os
 // completing after the ramp; a runtime-bound job stops issuing at the end of its runtime and drains without
 // counting, a count-bound one counts until its last completion ("done" time). Aggregates: IOPS = ios / (last
-// done − start), bandwidth = bytes / the same; CPU per I/O = process user+sys time in the window / ios.
+// done − start), bandwidth = bytes / the same; CPU per I/O = process user+sys time in the window / ios. The
+// --verify read-back expects the write pattern on every block a completed write reached, ramp and drain too.
 //
 // Offsets: sequential jobs split the region into one contiguous slice per thread; random jobs draw uniform
 // block numbers over the whole region. With several targets and a stripe chunk, the region is the RAID-0
