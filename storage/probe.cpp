@@ -278,9 +278,17 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
   plan.cpus = pin_cpus(s.cpus, allowed_cpus(), disk_node_cpus(infos[0].disk), disk_irq_cpus(infos[0].disk));
   std::vector<OpenTarget> opened;
   std::vector<const OpenTarget*> handles;
+  // Before this run's own file exists: what a killed run left in the folder (target.hpp says how it tells).
+  auto remove_stale = [&](const std::string& folder) {
+    for (const auto& f : remove_stale_scratch(folder)) {
+      warnings.push_back(
+          fmt::format("removed {}, a scratch file left in {} by an mlbench run that was killed", f, folder));
+    }
+  };
   if (suite) {
     if (!scratch_ || scratch_dir_ != s.targets[0] || scratch_->size() != s.size) {
       scratch_.reset();
+      remove_stale(s.targets[0]);
       scratch_ = std::make_unique<OpenTarget>(
           OpenTarget::create_in(infos[0], s.size, target_seed(fill_seed_, 0), true, false, ctx.stop));
       scratch_dir_ = s.targets[0];
@@ -291,6 +299,7 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
     for (std::size_t i = 0; i < infos.size(); ++i) {
       const auto& t = infos[i];
       if (t.kind == TargetKind::folder) {
+        remove_stale(t.path);
         opened.push_back(OpenTarget::create_in(t, region_size(s, t), target_seed(fill_seed_, i), s.direct,
                                                s.keep, ctx.stop));
       } else {

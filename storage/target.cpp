@@ -2,12 +2,15 @@
 
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -37,6 +40,20 @@ std::string read_line(const fs::path& p) {
 }
 
 std::string dev_name(dev_t d) { return fmt::format("{}:{}", major(d), minor(d)); }
+
+constexpr std::string_view kScratchPrefix = ".mlbench-io-";
+
+// The PID in a scratch file's name (".mlbench-io-<pid>-XXXXXX", mkostemp's six characters), or 0 when the
+// name is not one.
+pid_t scratch_pid(std::string_view name) {
+  if (!name.starts_with(kScratchPrefix)) return 0;
+  name.remove_prefix(kScratchPrefix.size());
+  pid_t pid = 0;
+  auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), pid);
+  if (ec != std::errc{} || pid <= 0) return 0;
+  std::string_view rest(end, static_cast<std::size_t>(name.data() + name.size() - end));
+  return rest.size() == 7 && rest[0] == '-' ? pid : 0;
+}
 
 std::uint32_t logical_block_of(const std::string& disk) {
   if (disk.empty()) return 512;
@@ -250,9 +267,33 @@ OpenTarget OpenTarget::open_existing(const TargetInfo& t, bool write, bool direc
   return OpenTarget(fd, t.path, false, true, t.capacity);
 }
 
+std::vector<std::string> remove_stale_scratch(const std::string& folder) {
+  std::vector<std::string> removed;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(folder, ec)) {
+    const std::string name = entry.path().filename().string();
+    const pid_t pid = scratch_pid(name);
+    if (pid == 0 || pid == ::getpid() || !entry.is_regular_file(ec)) continue;
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive (EPERM: alive, someone else's)
+    const int fd = ::open(entry.path().c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) continue;
+    const bool unlocked = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+    struct stat st {};
+    const bool sized = ::fstat(fd, &st) == 0;
+    if (unlocked && ::unlink(entry.path().c_str()) == 0) {
+      removed.push_back(sized ? fmt::format("{} ({})", name, format_bytes(static_cast<double>(st.st_size)))
+                              : name);
+    }
+    ::close(fd);
+  }
+  return removed;
+}
+
 OpenTarget OpenTarget::create_in(const TargetInfo& t, std::uint64_t size, std::uint64_t fill_seed,
                                  bool direct, bool keep, const std::atomic<bool>& stop) {
-  std::string tmpl = (fs::path(t.path) / fmt::format(".mlbench-io-{}-XXXXXX", ::getpid())).string();
+  std::string tmpl =
+      (fs::path(t.path) / fmt::format("{}{}{}-XXXXXX", kScratchPrefix, keep ? "kept-" : "", ::getpid()))
+          .string();
   int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
   if (fd < 0) throw_io("creating a test file in", t.path, errno);
   // From here the destructor removes the file on every way out (error, interrupt, success without --keep).
@@ -263,6 +304,9 @@ OpenTarget OpenTarget::create_in(const TargetInfo& t, std::uint64_t size, std::u
     ::close(out.fd_);
     out.fd_ = dfd;
   }
+  // Held until the file is closed: tells remove_stale_scratch in another mlbench that this one is alive. On a
+  // filesystem without flock (some NFS mounts) nobody can take the lock either, so no one removes the file.
+  ::flock(out.fd_, LOCK_EX | LOCK_NB);
   int rc = ::posix_fallocate(out.fd_, 0, static_cast<off_t>(size));
   if (rc != 0 && rc != EOPNOTSUPP) throw_io("allocating the test file", tmpl, rc);
 

@@ -40,6 +40,13 @@ std::vector<std::string> write_refusals(const TargetInfo& t);
 // The disk holding device `dev` (a partition walks up to its disk), or "" when it is not a block device.
 std::string disk_of_dev(dev_t dev);
 
+// Scratch files mlbench creates in a folder are named ".mlbench-io-<pid>-XXXXXX" and locked (flock) by
+// their process while open; with --keep, ".mlbench-io-kept-<pid>-XXXXXX", which are never stale. A scratch
+// file whose PID no longer exists and whose lock nobody holds was left by a killed run (SIGKILL, power
+// loss): removes those in `folder` and returns one "NAME (SIZE)" each. A live PID keeps its file whatever
+// process it now is, and so does a held lock (a live mlbench, also one in another PID namespace).
+std::vector<std::string> remove_stale_scratch(const std::string& folder);
+
 // An open target. A created file is unlinked by the destructor unless keep is set.
 class OpenTarget {
  public:

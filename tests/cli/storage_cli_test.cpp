@@ -109,6 +109,30 @@ TEST(StorageCli, SigintRemovesTheTestFileAndLeavesAValidReport) {
   EXPECT_EQ(j["run"]["interrupted"], true);
 }
 
+// A SIGKILLed run cannot remove its scratch file; the next run in that folder does, and says so.
+TEST(StorageCli, TheNextRunRemovesTheScratchFileOfAKilledOne) {
+  TempDir t;
+  auto dir = disk_dir(t);
+  auto report = t.path() / "r.json";
+  auto killed = spawn_cli({"storage", "--target", dir.string(), "--size", "32M", "--runtime", "60"});
+  auto start = std::chrono::steady_clock::now();
+  while (test_files(dir).empty() && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  killed.kill(SIGKILL);
+  killed.wait();
+  auto left = test_files(dir);
+  ASSERT_EQ(left.size(), 1u) << "the killed run left no scratch file";
+  auto r = run_cli(
+      {"storage", "--target", dir.string(), "--size", "4M", "--runtime", "0.3", "-o", report.string()});
+  auto leftovers = test_files(dir);
+  fs::remove_all(dir);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(leftovers.empty()) << leftovers.front();
+  auto j = nlohmann::json::parse(std::ifstream(report));
+  std::string warnings = j["results"][0]["warnings"].dump();
+  EXPECT_NE(warnings.find("removed " + left[0] + " ("), std::string::npos) << warnings;
+}
+
 TEST(StorageCli, RunStorageDirPlansTheSuiteThere) {
   TempDir t;
   auto r = run_cli({"run", "--probe", "storage.io", "--profile", "quick", "--storage-dir", t.path().string(),

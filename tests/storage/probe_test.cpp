@@ -1,6 +1,10 @@
 #include "storage/probe.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -8,8 +12,11 @@
 #include <cstdlib>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "storage/buffer.hpp"
 #include "storage/engine.hpp"
+#include "storage/target.hpp"
 #include "tests/storage/storage_test_util.hpp"
 
 namespace mlbench::storage {
@@ -182,6 +189,45 @@ TEST(StorageProbe, KeepLeavesTheFileAndSaysWhere) {
   ASSERT_EQ(dir.mlbench_files().size(), 1u);
   ASSERT_EQ(results[0].info["kept_files"].size(), 1u);
   EXPECT_EQ(std::filesystem::file_size(results[0].info["kept_files"][0].get<std::string>()), 1u << 20);
+}
+
+// A PID that no process has: a child that has exited and been reaped.
+pid_t dead_pid() {
+  pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  ::waitpid(pid, nullptr, 0);
+  return pid;
+}
+
+// What a SIGKILLed run leaves is removed at the next start in that folder, with a warning naming it; files of
+// live processes (our PID, a held lock), kept files and foreign names stay.
+TEST(StorageProbe, StaleScratchFilesOfKilledRunsAreRemovedAtTheNextStart) {
+  test::TempDir dir;
+  const pid_t dead = dead_pid();
+  const auto stale = fmt::format(".mlbench-io-{}-AbC123", dead);
+  const auto locked = fmt::format(".mlbench-io-{}-LoCk01", dead);
+  const std::vector<std::string> stay = {fmt::format(".mlbench-io-{}-LiVe01", ::getpid()), locked,
+                                         fmt::format(".mlbench-io-kept-{}-KePt01", dead),
+                                         fmt::format(".mlbench-io-{}-toolong", dead), ".mlbench-io-notapid"};
+  test::write_file(dir.path() / stale, std::string(8192, 'x'));
+  for (const auto& name : stay) test::write_file(dir.path() / name, "y");
+  const int holder = ::open((dir.path() / locked).c_str(), O_RDONLY | O_CLOEXEC);  // a live mlbench elsewhere
+  ASSERT_GE(holder, 0);
+  ASSERT_EQ(::flock(holder, LOCK_EX), 0);
+
+  auto results = test::run_probe(json{{"target", dir.path().string()}, {"size", "1M"}, {"number_ios", 10}});
+  EXPECT_EQ(remove_stale_scratch(dir.path().string()).size(), 0u);  // once removed, nothing more to say
+  ::close(holder);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].status, Status::ok) << results[0].reason;
+  EXPECT_FALSE(fs::exists(dir.path() / stale));
+  for (const auto& name : stay) EXPECT_TRUE(fs::exists(dir.path() / name)) << name;
+  const std::string want =
+      fmt::format("removed {} (8.00 KiB), a scratch file left in {} by an mlbench run that was killed", stale,
+                  dir.path().string());
+  EXPECT_NE(std::find(results[0].warnings.begin(), results[0].warnings.end(), want),
+            results[0].warnings.end())
+      << (results[0].warnings.empty() ? std::string("no warnings") : results[0].warnings.front());
 }
 
 TEST(StorageProbe, RejectsBadTargetsBeforeRunning) {
