@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# Validates mlbench on a GPU host that has the CUDA toolkit, CMake and a C++ compiler but no package access.
+# Validates mlbench on a GPU host that has the CUDA toolkit, CMake and a C++ compiler but no package access, and
+# must build from source (a host that can take a prebuilt bundle uses scripts/gpu-bundle.sh and its run.sh).
 # Builds this tree (small dependencies from the .deb files in $MLBENCH_DEBS, unpacked with dpkg -x into a
 # private prefix; cuBLAS/cuDNN/NCCL from the toolkit or Python wheel folders nvidia/*/), runs `ctest -L gpu`,
 # `mlbench run --profile quick` and the default gpu.gemm and gpu.hbm suites, writes reports and logs into
-# OUTDIR and prints a table of headline figures last. Without a GPU it builds, says so and exits 0.
+# OUTDIR and prints a table of headline figures last. The build and the private prefix live under /tmp. Without a
+# GPU (`nvidia-smi -L` lists none) it builds, says so and exits 0.
 # Usage: [MLBENCH_DEBS=DIR] [MLBENCH_WHEELS=site-packages] [MLBENCH_BUILD=build-dir] scripts/gpu-validate.sh OUTDIR
 set -uo pipefail
 out=${1:?usage: scripts/gpu-validate.sh OUTDIR}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 src=$(cd "$(dirname "$0")/.." && pwd)
-build=${MLBENCH_BUILD:-$out/build}
+build=${MLBENCH_BUILD:-/tmp/mlbench-gpu-validate-build}
 log() { echo "gpu-validate: $*" | tee -a "$out/validate.log"; }
 
 prefixes=()
 if [[ -n "${MLBENCH_DEBS:-}" ]]; then
-  prefix=$out/prefix
+  prefix=/tmp/mlbench-gpu-validate-prefix
   mkdir -p "$prefix"
   for deb in "$MLBENCH_DEBS"/*.deb; do dpkg -x "$deb" "$prefix"; done
   # pkg-config files name /usr paths; point them at the private prefix (liburing is found through them).
@@ -44,13 +46,20 @@ mlbench=$build/mlbench
 if [[ -n "${prefix:-}" ]]; then export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"; fi
 
 "$mlbench" sysinfo --json >"$out/sysinfo.json" 2>"$out/sysinfo.err"
-gpus=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1])).get("gpus",[])))' "$out/sysinfo.json" 2>/dev/null || echo 0)
+# nvidia-smi counts the GPUs the driver has; mlbench's own count is what is being validated.
+gpus=0
+command -v nvidia-smi >/dev/null && gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 if [[ "$gpus" == 0 ]]; then
-  log "no GPU present: $(python3 -c 'import json,sys; print("; ".join(n for n in json.load(open(sys.argv[1])).get("notes",[]) if n.startswith("gpus:")))' "$out/sysinfo.json" 2>/dev/null)"
+  log "no GPU present ($(command -v nvidia-smi >/dev/null && echo 'nvidia-smi -L lists none' || echo 'nvidia-smi not found'))"
   log "build OK; nothing to measure without a GPU"
   exit 0
 fi
-log "$gpus GPU(s) found"
+seen=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1])).get("gpus",[])))' "$out/sysinfo.json" 2>/dev/null || echo 0)
+if [[ "$seen" == 0 ]]; then
+  log "FAIL: nvidia-smi lists $gpus GPU(s) but mlbench sees none: $(python3 -c 'import json,sys; print("; ".join(n for n in json.load(open(sys.argv[1])).get("notes",[]) if n.startswith("gpus:")))' "$out/sysinfo.json" 2>/dev/null)"
+  exit 1
+fi
+log "$gpus GPU(s) by nvidia-smi -L, $seen seen by mlbench"
 
 # SASS of the HBM kernels: 16-byte loads/stores, when cuobjdump is present.
 if command -v cuobjdump >/dev/null; then
@@ -60,33 +69,23 @@ if command -v cuobjdump >/dev/null; then
 fi
 
 rc=0
-step() { log "$1 done after ${SECONDS}s"; }
-step build
-(cd "$build" && timeout 180 ctest -L gpu --output-on-failure) >"$out/ctest-gpu.log" 2>&1 || { rc=1; log "ctest -L gpu failed, see $out/ctest-gpu.log"; }
-step "ctest -L gpu"
-timeout 150 "$mlbench" run --profile quick -o "$out/quick.json" >"$out/quick.log" 2>&1 || { rc=1; log "quick profile: exit $?"; }
-step "quick profile"
-timeout 240 "$mlbench" gemm --devices 0 -o "$out/gemm.json" >"$out/gemm.log" 2>&1 || { rc=1; log "gemm: exit $?"; }
-step "gemm suite"
-timeout 90 "$mlbench" hbm --devices 0 -o "$out/hbm.json" >"$out/hbm.log" 2>&1 || { rc=1; log "hbm: exit $?"; }
-step "hbm suite"
+# Runs one step under its timeout; its own exit status is logged (not that of a command run after it).
+step() {
+  local name=$1 limit=$2 code
+  shift 2
+  timeout -k 5 "$limit" "$@" >"$out/$name.log" 2>&1
+  code=$?
+  if ((code != 0)); then
+    rc=1
+    log "$name: exit $code$( ((code == 124 || code == 137)) && echo " (timed out after $limit s)"), see $out/$name.log"
+  fi
+  log "$name done after ${SECONDS}s"
+}
+log "build done after ${SECONDS}s"
+step ctest-gpu 180 ctest --test-dir "$build" -L gpu --output-on-failure
+step quick 150 "$mlbench" run --profile quick -o "$out/quick.json"
+step gemm 240 "$mlbench" gemm --devices 0 -o "$out/gemm.json"
+step hbm 90 "$mlbench" hbm --devices 0 -o "$out/hbm.json"
 
-python3 - "$out" <<'PY'
-import json, os, sys
-out = sys.argv[1]
-print(f"{'probe':10} {'case':42} {'status':10} {'headline':>22} {'% peak':>7}")
-for name in ("quick.json", "gemm.json", "hbm.json"):
-    path = os.path.join(out, name)
-    if not os.path.exists(path):
-        continue
-    for r in json.load(open(path))["results"]:
-        if not r["probe"].startswith("gpu."):
-            continue
-        p = r["params"]
-        case = " ".join(str(p[k]) for k in ("precision", "shape", "m", "kernel", "direction", "memory", "path", "layer") if k in p)
-        m = (r.get("metrics") or [{}])[0]
-        pct = next((x["value"] for x in r.get("metrics", []) if x["name"] == "pct_of_peak"), None)
-        head = f"{m.get('value', 0):.4g} {m.get('unit', '')}" if m else r.get("reason", "")[:22]
-        print(f"{r['probe']:10} {case[:42]:42} {r['status']:10} {head:>22} {'' if pct is None else f'{pct:.1f}':>7}")
-PY
+python3 "$src/scripts/gpu-bundle/summary.py" "$out"
 exit $rc

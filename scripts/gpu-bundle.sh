@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Writes the prebuilt GPU bundle into DIR, for a GPU host that has the NVIDIA driver and the CUDA libraries
+# (toolkit or Python wheels) but no compiler, package registry or time to build: DIR/run.sh OUT runs the GPU
+# validation there (README "The GPU bundle").
+#
+# From the existing build of the default preset (build/default, or $MLBENCH_BUILD); only when there is none is
+# it configured and built, so CI, which has just built it, pays for no second CUDA build. DIR gets an install-like
+# tree: bin/ (stripped mlbench and the GPU test binaries, RUNPATH $ORIGIN/../lib), lib/ (every shared library they
+# need except glibc's and the CUDA ones, RUNPATH $ORIGIN), share/mlbench/configs (where mlbench looks beside its
+# bin/), run.sh, summary.py and BUNDLE.txt. cudart, cuBLASLt, cuDNN and NCCL are not bundled: they are tied to
+# the host's driver and are hundreds of MiB; run.sh finds them on the GPU host.
+# Usage: [MLBENCH_BUILD=build-dir] scripts/gpu-bundle.sh DIR
+set -euo pipefail
+dir=${1:?usage: scripts/gpu-bundle.sh DIR}
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=${MLBENCH_BUILD:-$src/build/default}
+binaries=(mlbench tests/gpu/gpu_device_tests)
+max_mib=60
+log() { echo "gpu-bundle: $*"; }
+die() {
+  echo "gpu-bundle: $*" >&2
+  exit 1
+}
+
+# Libraries the bundle leaves to the host: glibc (tied to the host's dynamic loader) and the CUDA libraries
+# (run.sh finds them; libcuda comes with the driver).
+host_lib='^(linux-vdso|ld-linux-x86-64|libc|libm|libdl|libpthread|librt|libresolv|libutil|libanl)\.so'
+cuda_lib='^lib(cuda|cudart|cublas|cublasLt|cudnn[a-z_]*|nccl|nvrtc[a-z.-]*|nvJitLink|nvidia-ml)\.so'
+
+command -v patchelf >/dev/null || die "patchelf not found (apt-get install patchelf; scripts/setup-debian.sh installs it)"
+if [[ ! -f $build/CMakeCache.txt ]]; then
+  [[ $build == "$src/build/default" ]] || die "no build in $build (MLBENCH_BUILD must name a configured build folder)"
+  log "no build in $build: configuring the default preset"
+  (cd "$src" && cmake --preset default >/dev/null)
+fi
+config=$build/generated/mlbench_config.hpp
+for feature in CUDA CUDNN NCCL; do
+  grep -Eq "^#define MLBENCH_HAS_${feature} 1" "$config" ||
+    die "the build in $build has no ${feature} (see its configure summary); a GPU bundle needs every GPU probe"
+done
+targets=()
+for b in "${binaries[@]}"; do targets+=("$(basename "$b")"); done
+# Up to date after the default build: this only checks.
+cmake --build "$build" --target "${targets[@]}" >/dev/null
+
+if [[ -e $dir && ! -f $dir/BUNDLE.txt && -n $(ls -A "$dir") ]]; then
+  die "$dir exists, is not empty and is no bundle; give an empty or new folder"
+fi
+rm -rf "$dir"
+mkdir -p "$dir/bin" "$dir/lib" "$dir/share/mlbench"
+dir=$(cd "$dir" && pwd)
+
+for b in "${binaries[@]}"; do
+  install -m 755 "$build/$b" "$dir/bin/"
+  strip --strip-unneeded "$dir/bin/$(basename "$b")"
+done
+# ldd lists the whole closure; each library is copied under the name the binaries ask for (its soname).
+declare -A bundled=()
+for b in "$dir"/bin/*; do
+  while read -r name _ path _; do
+    [[ $name =~ $host_lib || $name =~ $cuda_lib || -n ${bundled[$name]:-} ]] && continue
+    [[ -f $path ]] || die "$(basename "$b") needs $name, which is not found on this machine (ldd: $path)"
+    cp -L "$path" "$dir/lib/$name"
+    chmod 644 "$dir/lib/$name"
+    strip --strip-unneeded "$dir/lib/$name"
+    bundled[$name]=$path
+  done < <(ldd "$b" | awk '$2 == "=>" { print $1, $2, $3, $4 }')
+done
+for f in "$dir"/lib/*; do patchelf --set-rpath '$ORIGIN' "$f"; done
+for b in "$dir"/bin/*; do patchelf --set-rpath '$ORIGIN/../lib' "$b"; done
+
+cp -r "$src/configs" "$dir/share/mlbench/configs"
+install -m 755 "$src/scripts/gpu-bundle/run.sh" "$dir/run.sh"
+install -m 644 "$src/scripts/gpu-bundle/summary.py" "$dir/summary.py"
+
+glibc=$(objdump -T "$dir"/bin/* "$dir"/lib/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
+{
+  echo "mlbench GPU bundle"
+  echo "commit: $(git -C "$src" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(git -C "$src" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(. /etc/os-release && echo "$PRETTY_NAME")"
+  echo "needs: x86_64 Linux with glibc >= ${glibc#GLIBC_}, the NVIDIA driver, and from the CUDA toolkit or the Python wheels:"
+  for b in "$dir"/bin/*; do readelf -d "$b" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; done | grep -E "$cuda_lib" | sort -u |
+    sed 's/^/  /'
+  echo "bundled libraries (from this machine):"
+  for name in $(printf '%s\n' "${!bundled[@]}" | sort); do echo "  $name  <- ${bundled[$name]}"; done
+} >"$dir/BUNDLE.txt"
+
+size_kib=$(du -sk "$dir" | cut -f1)
+((size_kib <= max_mib * 1024)) || die "bundle is $((size_kib / 1024)) MiB, over the ${max_mib} MiB limit"
+log "wrote $dir ($((size_kib / 1024)) MiB, ${#bundled[@]} bundled libraries); on the GPU host: $dir/run.sh OUT"
