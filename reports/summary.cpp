@@ -34,7 +34,9 @@ std::string format_params(const Json& params, std::size_t max_len) {
 
 void print_summary(std::ostream& out, const Report& report) {
   out << fmt::format("{:<12} {:<48} {:<9} {:>16} {:>9}\n", "PROBE", "PARAMS", "STATUS", "RESULT", "% PEAK");
-  for (const auto& r : report.results) {
+  const auto& results = report.results;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const Result& r = results[i];
     std::string headline = "-";
     std::string pct = "-";
     if (r.status == Status::ok && !r.metrics.empty()) {
@@ -44,7 +46,10 @@ void print_summary(std::ostream& out, const Report& report) {
     }
     out << fmt::format("{:<12} {:<48} {:<9} {:>16} {:>9}\n", r.probe, format_params(r.params, 48),
                        to_string(r.status), headline, pct);
-    if (!r.reason.empty()) out << fmt::format("{:<12} {}\n", "", r.reason);
+    // Consecutive rows with the same reason (every GPU probe on a host without a GPU) show it once, under
+    // the last of them.
+    const bool next_shares_it = i + 1 < results.size() && results[i + 1].reason == r.reason;
+    if (!r.reason.empty() && !next_shares_it) out << fmt::format("{:<12} {}\n", "", r.reason);
   }
 }
 

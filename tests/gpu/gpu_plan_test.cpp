@@ -3,12 +3,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "bench/error.hpp"
 #include "bench/sysinfo.hpp"
 #include "kernels/gpu/driver_check.hpp"
 #include "kernels/gpu/plan.hpp"
 #include "kernels/gpu/telemetry.hpp"
+#include "reports/summary.hpp"
 
 namespace mlbench::gpu {
 namespace {
@@ -289,6 +291,30 @@ TEST(GpuDriverCheck, ReasonOnlyWhenNoDriverAtAll) {
             {"notes", {"gpus: no NVIDIA driver (no /dev/nvidia*, libcuda not found)"}}};
   EXPECT_EQ(*no_gpu_reason(host),
             "no CUDA GPU on this machine: no NVIDIA driver (no /dev/nvidia*, libcuda not found)");
+}
+
+// On a host without a GPU every GPU probe is skipped for the same reason: the console table says it once.
+TEST(GpuSummary, SkippedGpuProbesShareOneReasonLine) {
+  Report report;
+  const std::string why =
+      "no CUDA GPU on this machine: no NVIDIA driver (no /dev/nvidia*, libcuda not found)";
+  for (const char* probe : {"gpu.gemm", "gpu.hbm", "gpu.copy", "gpu.conv", "net.nccl"}) {
+    Result r;
+    r.probe = probe;
+    r.status = Status::skipped;
+    r.reason = std::string_view(probe) == "net.nccl" ? "no CUDA GPU usable" : why;
+    report.results.push_back(r);
+  }
+  std::ostringstream out;
+  print_summary(out, report);
+  const std::string text = out.str();
+  const auto first = text.find(why);
+  ASSERT_NE(first, std::string::npos) << text;
+  EXPECT_EQ(text.find(why, first + 1), std::string::npos) << text;
+  // Under the last row that has it, then the next reason under its own row.
+  EXPECT_LT(text.find("gpu.conv"), first);
+  EXPECT_LT(first, text.find("net.nccl"));
+  EXPECT_NE(text.find("no CUDA GPU usable"), std::string::npos) << text;
 }
 
 TEST(GpuTelemetry, SummaryAndThrottling) {
