@@ -65,6 +65,15 @@ const Json* host_gpu(const Json& host, long long index) {
   return nullptr;
 }
 
+// The unit of a rule's metric: as the report's results of its probe carry it, else the rule's own.
+std::string unit_of(const Report& report, const Expectation& e) {
+  for (const auto& r : report.results) {
+    if (r.probe != e.probe) continue;
+    if (const Metric* m = r.metric(e.metric)) return m->unit;
+  }
+  return e.unit;
+}
+
 std::string str_field(const Json& j, const char* key) {
   return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
 }
@@ -87,10 +96,11 @@ const std::vector<CatalogFloor>& catalog_floors() {
   // GEMM: published best-shape BF16 numbers sit at 80-87 % of the dense peak (METHODS.md), so < 70 % is a
   // broken or throttled GPU and 70-75 % is worth a look. HBM: good STREAM kernels reach ~90 %.
   static const std::vector<CatalogFloor> kFloors = {
-      {"gpu.gemm", "tflops", PeakKind::compute, "dtype", {}, 0.70, 0.75},
+      {"gpu.gemm", "tflops", PeakKind::compute, "FLOP/s", "dtype", {}, 0.70, 0.75},
       {"gpu.hbm",
        "bandwidth",
        PeakKind::memory_bandwidth,
+       "B/s",
        "kernel",
        {"copy", "scale", "add", "triad"},
        0.85,
@@ -115,8 +125,8 @@ bool params_match(const Json& params, const Json& match) {
 
 ExpectationSet expectations_from_json(const Json& j, const std::string& name) {
   static const std::set<std::string> kTop = {"name", "description", "warn", "rules"};
-  static const std::set<std::string> kRule = {"probe", "match", "metric", "min",
-                                              "max",   "warn",  "select", "note"};
+  static const std::set<std::string> kRule = {"probe", "match",  "metric", "min", "max",
+                                              "warn",  "select", "note",   "unit"};
   if (!j.is_object() || !j.contains("rules") || !j["rules"].is_array()) {
     throw UsageError(fmt::format("{}: not a thresholds file (expected a mapping with a 'rules' list)", name));
   }
@@ -136,9 +146,9 @@ ExpectationSet expectations_from_json(const Json& j, const std::string& name) {
     if (!rule.is_object()) throw UsageError(where + ": must be a mapping with probe, metric and min/max");
     for (const auto& [key, _] : rule.items()) {
       if (!kRule.count(key)) {
-        throw UsageError(
-            fmt::format("{}: unknown key '{}' (allowed: probe, match, metric, min, max, warn, select, note)",
-                        where, key));
+        throw UsageError(fmt::format(
+            "{}: unknown key '{}' (allowed: probe, match, metric, min, max, warn, select, note, unit)", where,
+            key));
       }
     }
     Expectation e;
@@ -164,6 +174,7 @@ ExpectationSet expectations_from_json(const Json& j, const std::string& name) {
     if (select != "each" && select != "best") throw UsageError(where + ": 'select' is 'each' or 'best'");
     e.best = select == "best";
     e.note = text_field(rule, "note", "", where);
+    e.unit = text_field(rule, "unit", "", where);
     set.rules.push_back(std::move(e));
   }
   if (set.rules.empty()) throw UsageError(fmt::format("{}: 'rules' is empty", name));
@@ -201,11 +212,11 @@ ExpectationSet catalog_expectations(const Report& report, const std::vector<GpuS
         auto p = spec->peak_for(selected);
         if (!p) continue;
         peak = *p;
-        peak_text = fmt::format("{} {} peak {}", spec->name, selected, format_metric_value(peak, "FLOP/s"));
+        peak_text = fmt::format("{} {} peak {}", spec->name, selected, format_metric_value(peak, floor.unit));
       } else {
         if (std::find(floor.values.begin(), floor.values.end(), selected) == floor.values.end()) continue;
         peak = spec->memory_bandwidth;
-        peak_text = fmt::format("{} datasheet {}", spec->name, format_metric_value(peak, "B/s"));
+        peak_text = fmt::format("{} datasheet {}", spec->name, format_metric_value(peak, floor.unit));
       }
       std::string key = fmt::format("{}/{}/{}/{}", floor.probe, floor.metric, index, selected);
       if (!made.insert(key).second) continue;
@@ -218,6 +229,7 @@ ExpectationSet catalog_expectations(const Report& report, const std::vector<GpuS
       e.warn = floor.warn_below / floor.fail_below - 1;
       e.best = floor.peak == PeakKind::compute;
       e.device = fmt::format("gpu{}", index);
+      e.unit = floor.unit;
       e.note = fmt::format("{:.0f} % of {}", 100 * floor.fail_below, peak_text);
       set.rules.push_back(std::move(e));
     }
@@ -239,35 +251,51 @@ std::size_t CheckResult::count(Grade g) const {
       std::count_if(items.begin(), items.end(), [g](const CheckItem& i) { return i.grade == g; }));
 }
 
-CheckResult check_report(const Report& report, const ExpectationSet& expectations) {
+CheckResult check_report(const Report& report, const ExpectationSet& expectations, const CheckOptions& opts) {
   CheckResult out;
   out.source = expectations.name;
+  const Grade missing = opts.allow_missing ? Grade::warn : Grade::fail;
   for (const auto& e : expectations.rules) {
     // Per device: the matching results, in report order.
     std::map<std::string, std::vector<const Result*>> by_device;
     for (const auto& r : report.results) {
       if (r.probe == e.probe && params_match(r.params, e.match)) by_device[device_label(r)].push_back(&r);
     }
+    const std::string unit = unit_of(report, e);
     if (by_device.empty()) {
-      out.items.push_back(CheckItem{e.probe, e.match, e.device, e.metric, "", std::nan(""), Grade::warn,
-                                    expected_text(e, ""), "not measured: no result matches this rule"});
+      // A probe skipped as a whole (no GPU, no driver) left one result without its case params: its reason
+      // is why nothing matches.
+      auto skipped = std::find_if(report.results.begin(), report.results.end(), [&](const Result& r) {
+        return r.probe == e.probe && r.status == Status::skipped;
+      });
+      out.items.push_back(
+          CheckItem{e.probe, e.match, e.device, e.metric, unit, std::nan(""), missing, expected_text(e, unit),
+                    skipped != report.results.end()
+                        ? fmt::format("not measured: {} skipped — {}", e.probe, skipped->reason)
+                        : fmt::format("not measured: no {} result matches this rule", e.probe)});
       continue;
     }
     for (const auto& [device, results] : by_device) {
       const Result* best = nullptr;
       const Metric* best_metric = nullptr;
       for (const Result* r : results) {
+        if (r->status == Status::skipped) {
+          out.items.push_back(CheckItem{r->probe, r->params, device, e.metric, unit, std::nan(""), missing,
+                                        expected_text(e, unit),
+                                        fmt::format("not measured: {} skipped — {}", r->probe, r->reason)});
+          continue;
+        }
         if (r->status != Status::ok) {
-          Grade g = r->status == Status::skipped ? Grade::warn : Grade::fail;
-          out.items.push_back(CheckItem{r->probe, r->params, device, e.metric, "", std::nan(""), g,
-                                        expected_text(e, ""),
+          out.items.push_back(CheckItem{r->probe, r->params, device, e.metric, unit, std::nan(""),
+                                        Grade::fail, expected_text(e, unit),
                                         fmt::format("{}: {}", to_string(r->status), r->reason)});
           continue;
         }
         const Metric* m = r->metric(e.metric);
         if (m == nullptr) {
-          out.items.push_back(CheckItem{r->probe, r->params, device, e.metric, "", std::nan(""), Grade::fail,
-                                        expected_text(e, ""), "the result has no such metric"});
+          out.items.push_back(CheckItem{r->probe, r->params, device, e.metric, unit, std::nan(""),
+                                        Grade::fail, expected_text(e, unit),
+                                        "the result has no such metric"});
           continue;
         }
         if (!e.best) {

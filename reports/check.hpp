@@ -4,7 +4,8 @@
 // below min × (1 + warn); `max` fails above it and warns above max × (1 − warn). With `select: best` the best
 // value among the matching results of one device is judged (a GEMM sweep passes on its best shape); with
 // `select: each` (default) every matching result is. A matching result that failed or is incorrect fails the
-// rule, one that was skipped warns, and a rule that matches nothing warns ("not measured").
+// rule; one that was skipped and a rule that matches nothing are "not measured", which fails too (a node
+// whose driver is broken must not pass acceptance) unless CheckOptions::allow_missing makes it a warning.
 //
 // Without --expect the rules come from the GPU catalog: per GPU of the report's host, datasheet peak × an
 // efficiency floor (kCatalogFloors). Thresholds file format: see configs/acceptance/README.md.
@@ -33,6 +34,7 @@ struct Expectation {
   bool best = false;   // select: best (per device) instead of each
   std::string device;  // catalog rules only: the device label they apply to ("gpu0")
   std::string note;    // where the bound comes from
+  std::string unit;    // of the bounds, for rows without a value when the report has none of the metric
 };
 
 struct ExpectationSet {
@@ -46,6 +48,7 @@ struct CatalogFloor {
   const char* probe;
   const char* metric;
   PeakKind peak;
+  const char* unit;      // of the metric
   const char* selector;  // params key that picks the peak (precision) or restricts the rule ("kernel")
   std::vector<const char*> values;  // for PeakKind::memory_bandwidth: kernels the floor applies to
   double fail_below;
@@ -82,7 +85,12 @@ struct CheckResult {
   bool failed() const { return count(Grade::fail) > 0; }
 };
 
-CheckResult check_report(const Report& report, const ExpectationSet& expectations);
+struct CheckOptions {
+  bool allow_missing = false;  // --allow-missing: "not measured" warns instead of failing
+};
+
+CheckResult check_report(const Report& report, const ExpectationSet& expectations,
+                         const CheckOptions& opts = {});
 
 Table check_table(const CheckResult& c);
 Json check_to_json(const CheckResult& c);

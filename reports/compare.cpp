@@ -88,6 +88,7 @@ Comparison compare_reports(const NamedReport& base, const NamedReport& other, co
 
   std::size_t common = 0;
   std::size_t not_compared = 0;
+  std::size_t no_shared_metric = 0;
   std::set<std::string> seen;
   for (const auto& a : base.report.results) {
     auto key = result_key(a);
@@ -110,10 +111,14 @@ Comparison compare_reports(const NamedReport& base, const NamedReport& other, co
       ++not_compared;
       continue;
     }
+    bool shared = false;
     for (const auto& ma : a.metrics) {
-      if (const Metric* mb = b.metric(ma.name))
+      if (const Metric* mb = b.metric(ma.name)) {
         out.changes.push_back(compare_metric(a, ma, *mb, opts.threshold));
+        shared = true;
+      }
     }
+    if (!shared) ++no_shared_metric;
   }
   for (const auto& b : other.report.results) {
     if (!seen.count(result_key(b))) out.only_in_other.push_back(ResultRef{b.probe, b.params, b.status});
@@ -123,6 +128,12 @@ Comparison compare_reports(const NamedReport& base, const NamedReport& other, co
         fmt::format("{}: no results in common with {} (same probe and params); compare runs of the same "
                     "probes and options",
                     other.file, base.file));
+  }
+  if (out.changes.empty() && out.status_changes.empty()) {
+    throw UsageError(fmt::format(
+        "{}: no results in common with {} that both measured ({} in common: {} not ok in both, {} with no "
+        "metric in common); compare runs that measured the same probes",
+        other.file, base.file, common, not_compared, no_shared_metric));
   }
   if (tool_version(base.report) != tool_version(other.report)) {
     out.notes.push_back(

@@ -70,7 +70,8 @@ struct Comparison {
   bool has_regression() const;
 };
 
-// Throws UsageError naming the other file when the two reports have no result in common.
+// Throws UsageError naming the other file when the two reports have no result in common, or none that
+// both measured (every common result not ok in both or without a metric of both: nothing to compare).
 Comparison compare_reports(const NamedReport& base, const NamedReport& other, const CompareOptions& opts);
 
 // Views of comparisons for the writers.

@@ -87,12 +87,20 @@ bool FleetAnalysis::has_worse_outlier() const {
   });
 }
 
-FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const FleetOptions& opts) {
-  if (reports.size() < kMinFleetReports) {
+FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const FleetOptions& opts,
+                            const std::vector<UnreadableReport>& unreadable) {
+  if (reports.size() < kMinFleetReports && unreadable.empty()) {
     throw UsageError(fmt::format("--fleet needs at least {} reports (got {}); pass a folder or more files",
                                  kMinFleetReports, reports.size()));
   }
+  if (reports.size() < kMinFleetReports) {
+    std::string names;
+    for (const auto& u : unreadable) names += (names.empty() ? "" : ", ") + u.file;
+    throw UsageError(fmt::format("--fleet needs at least {} readable reports (got {}; {} unreadable: {})",
+                                 kMinFleetReports, reports.size(), unreadable.size(), names));
+  }
   FleetAnalysis out;
+  for (const auto& u : unreadable) out.notes.push_back("left out, unreadable: " + u.error);
   out.reports = reports.size();
   out.threshold = opts.threshold;
   std::unordered_map<std::string, std::size_t> index;
@@ -159,7 +167,7 @@ FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const Fleet
 
 std::vector<Table> fleet_tables(const FleetAnalysis& f) {
   Table outliers{fmt::format("fleet outliers ({} reports)", f.reports),
-                 {"host", "device", "probe", "params", "metric", "value", "median", "deviation", "z"},
+                 {"host", "device", "side", "probe", "params", "metric", "value", "median", "deviation", "z"},
                  {}};
   std::vector<std::pair<const FleetGroup*, const FleetMember*>> hits;
   for (const auto& g : f.groups) {
@@ -167,7 +175,8 @@ std::vector<Table> fleet_tables(const FleetAnalysis& f) {
       if (m.outlier) hits.emplace_back(&g, &m);
     }
   }
-  std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {
+  std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {  // worse ones first
+    if (a.second->worse != b.second->worse) return a.second->worse;
     if (a.second->host != b.second->host) return a.second->host < b.second->host;
     return a.second->device < b.second->device;
   });
@@ -176,21 +185,26 @@ std::vector<Table> fleet_tables(const FleetAnalysis& f) {
     Tone tone = !m->worse ? Tone::good : (m->deviation < -f.threshold ? Tone::bad : Tone::warn);
     std::string device = m->device;
     if (!m->uuid.empty()) device += " " + m->uuid;
-    outliers.rows.push_back({Cell{m->host}, Cell{device}, Cell{g->probe}, Cell{format_params(g->params)},
-                             Cell{g->metric}, Cell{format_metric_value(m->value, g->unit), Tone::plain, true},
+    outliers.rows.push_back({Cell{m->host}, Cell{device}, Cell{m->worse ? "worse" : "better", tone},
+                             Cell{g->probe}, Cell{format_params(g->params)}, Cell{g->metric},
+                             Cell{format_metric_value(m->value, g->unit), Tone::plain, true},
                              Cell{format_metric_value(g->median, g->unit), Tone::plain, true},
                              Cell{fmt::format("{:+.1f} %", 100 * m->deviation), tone, true},
                              Cell{fmt::format("{:+.1f}", m->z), tone, true}});
   }
-  Table groups{
-      "per metric across the fleet", {"probe", "params", "metric", "n", "median", "MAD", "outliers"}, {}};
+  Table groups{"per metric across the fleet",
+               {"probe", "params", "metric", "n", "median", "MAD", "worse", "better"},
+               {}};
   for (const auto& g : f.groups) {
-    std::size_t n = g.outliers();
+    const auto worse = static_cast<std::size_t>(
+        std::count_if(g.members.begin(), g.members.end(), [](const FleetMember& m) { return m.worse; }));
+    const std::size_t better = g.outliers() - worse;
     groups.rows.push_back({Cell{g.probe}, Cell{format_params(g.params)}, Cell{g.metric},
                            Cell{std::to_string(g.members.size()), Tone::plain, true},
                            Cell{format_metric_value(g.median, g.unit), Tone::plain, true},
                            Cell{format_metric_value(g.mad, g.unit), Tone::plain, true},
-                           Cell{std::to_string(n), n > 0 ? Tone::bad : Tone::plain, true}});
+                           Cell{std::to_string(worse), worse > 0 ? Tone::bad : Tone::plain, true},
+                           Cell{std::to_string(better), better > 0 ? Tone::good : Tone::plain, true}});
   }
   return {std::move(outliers), std::move(groups)};
 }

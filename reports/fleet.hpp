@@ -8,8 +8,8 @@
 // A member is an outlier when |z| > 3.5 and its deviation from the median exceeds its own measurement noise
 // (2 × the metric's CV, the rule compare uses: in a very tight population a robust z flags differences the
 // measurement cannot resolve), or when it is worse than the median by more than the threshold
-// (direction-aware: below for better = higher, above for better = lower). Worse-side outliers make the
-// command fail.
+// (direction-aware: below for better = higher, above for better = lower). Outliers are listed as worse or
+// better than the median; only worse ones make the command fail.
 #pragma once
 
 #include <string>
@@ -65,8 +65,10 @@ struct FleetAnalysis {
 // Robust z of x against a population's median and MAD (meanAD fallback as above).
 double robust_z(double x, double median, double mad, double mean_abs_dev);
 
-// UsageError when fewer than kMinFleetReports reports are given.
-FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const FleetOptions& opts);
+// `unreadable`: files the loader left out (load_readable_reports), named in the notes. UsageError when fewer
+// than kMinFleetReports readable reports are given.
+FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const FleetOptions& opts,
+                            const std::vector<UnreadableReport>& unreadable = {});
 
 // Outliers first (by host and device), then one line per population.
 std::vector<Table> fleet_tables(const FleetAnalysis& f);

@@ -16,7 +16,12 @@
 
 namespace mlbench {
 
-std::vector<NamedReport> load_reports(const std::vector<std::string>& paths) {
+namespace {
+
+// Both loaders: with `unreadable`, a file that fails to load is listed there and left out; without, the first
+// bad file in argument order is thrown, as a sequential load would.
+std::vector<NamedReport> load_all(const std::vector<std::string>& paths,
+                                  std::vector<UnreadableReport>* unreadable) {
   namespace fs = std::filesystem;
   std::vector<std::string> files;
   for (const auto& p : paths) {
@@ -35,8 +40,7 @@ std::vector<NamedReport> load_reports(const std::vector<std::string>& paths) {
     std::sort(in_dir.begin(), in_dir.end());
     files.insert(files.end(), in_dir.begin(), in_dir.end());
   }
-  // Parsing dominates a fleet analysis: files are loaded on every core, and the first bad file in argument
-  // order is the one reported, as a sequential load would.
+  // Parsing dominates a fleet analysis: files are loaded on every core.
   std::vector<NamedReport> out(files.size());
   std::vector<std::exception_ptr> errors(files.size());
   std::atomic<std::size_t> next{0};
@@ -56,10 +60,36 @@ std::vector<NamedReport> load_reports(const std::vector<std::string>& paths) {
     for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
     worker();
   }
-  for (const auto& e : errors) {
-    if (e) std::rethrow_exception(e);
+  if (unreadable == nullptr) {
+    for (const auto& e : errors) {
+      if (e) std::rethrow_exception(e);
+    }
+    return out;
   }
-  return out;
+  std::vector<NamedReport> readable;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!errors[i]) {
+      readable.push_back(std::move(out[i]));
+      continue;
+    }
+    try {
+      std::rethrow_exception(errors[i]);
+    } catch (const std::exception& e) {
+      unreadable->push_back(UnreadableReport{files[i], e.what()});
+    }
+  }
+  return readable;
+}
+
+}  // namespace
+
+std::vector<NamedReport> load_reports(const std::vector<std::string>& paths) {
+  return load_all(paths, nullptr);
+}
+
+std::vector<NamedReport> load_readable_reports(const std::vector<std::string>& paths,
+                                               std::vector<UnreadableReport>& unreadable) {
+  return load_all(paths, &unreadable);
 }
 
 std::string result_key(const Result& r) { return r.probe + '\x1f' + r.params.dump(); }

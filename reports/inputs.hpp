@@ -20,6 +20,16 @@ struct NamedReport {
 // files (sorted). UsageError names the offending file; a folder without reports is a UsageError too.
 std::vector<NamedReport> load_reports(const std::vector<std::string>& paths);
 
+// A file load_readable_reports left out, and the error line that names it ("FILE: not valid JSON ...").
+struct UnreadableReport {
+  std::string file;
+  std::string error;
+};
+// As load_reports, but a file that cannot be loaded is left out and listed in `unreadable` (argument order):
+// one bad file among a fleet's hundreds must not hide the rest. Folder errors still throw.
+std::vector<NamedReport> load_readable_reports(const std::vector<std::string>& paths,
+                                               std::vector<UnreadableReport>& unreadable);
+
 // The identity compare joins on: probe and params, canonical (nlohmann objects keep keys sorted).
 std::string result_key(const Result& r);
 // A result's identity without the device it ran on (`device`, `target` params): the population a fleet

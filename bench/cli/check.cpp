@@ -14,6 +14,7 @@ struct CheckFlags {
   std::string format = "table";
   std::string output;
   bool no_fail = false;
+  bool allow_missing = false;
 };
 
 int run_check(const CheckFlags& f) {
@@ -22,7 +23,7 @@ int run_check(const CheckFlags& f) {
   const Report& report = reports.front().report;
   ExpectationSet rules =
       f.expect.empty() ? catalog_expectations(report, gpu_catalog()) : load_expectations(f.expect);
-  CheckResult result = check_report(report, rules);
+  CheckResult result = check_report(report, rules, CheckOptions{.allow_missing = f.allow_missing});
   result.file = f.report;
   std::string text;
   Table table = check_table(result);
@@ -56,6 +57,8 @@ void add_check_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_option("-o,--output", flags->output, "Write to this file (atomically) instead of stdout");
   cmd->add_flag("--no-fail", flags->no_fail, "Exit 0 even when a check fails");
+  cmd->add_flag("--allow-missing", flags->allow_missing,
+                "A rule with no measured result (skipped, or no matching result) warns instead of failing");
   cmd->callback([&action, flags] { action = [flags] { return run_check(*flags); }; });
 }
 

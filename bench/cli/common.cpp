@@ -2,11 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "bench/error.hpp"
 #include "bench/signals.hpp"
 #include "bench/sysinfo.hpp"
 #include "reports/summary.hpp"
@@ -17,6 +20,23 @@ namespace {
 std::vector<std::string>& argv_storage() {
   static std::vector<std::string> v;
   return v;
+}
+
+// "gpu.gemm, gpu.hbm skipped — no GPU; host.membw skipped — ...": the skipped probes grouped by reason, in
+// report order, so that a reason shared by several probes is said once.
+std::string skipped_probes(const std::vector<const Result*>& skipped) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;
+  for (const Result* r : skipped) {
+    auto it =
+        std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& g) { return g.first == r->reason; });
+    if (it == by_reason.end()) it = by_reason.insert(by_reason.end(), {r->reason, {}});
+    if (std::find(it->second.begin(), it->second.end(), r->probe) == it->second.end())
+      it->second.push_back(r->probe);
+  }
+  std::string out;
+  for (const auto& [reason, probes] : by_reason)
+    out += fmt::format("{}{} skipped — {}", out.empty() ? "" : "; ", fmt::join(probes, ", "), reason);
+  return out;
 }
 
 std::string format_eta(double s) {
@@ -37,16 +57,24 @@ void add_common_run_flags(CLI::App& cmd, CommonRunFlags& flags) {
   cmd.add_flag("--dry-run", flags.dry_run,
                "Print the effective plan (cases, parameters, settings) as JSON and exit");
   cmd.add_flag("--json", flags.json, "Print the report as JSON on stdout instead of the summary table");
+  cmd.add_option("--require", flags.require,
+                 "Exit 1 when this probe measured nothing (all its cases skipped); repeatable");
 }
 
 int execute(RunOptions opts, const CommonRunFlags& flags) {
   opts.profile = profile_from_string(flags.profile);
   opts.argv = argv();
+  Registry registry = builtin_registry();  // outlives the runner, which keeps a reference
+  for (const auto& id : flags.require) {
+    if (registry.find(id) == nullptr) {
+      throw UsageError(fmt::format("--require: unknown probe '{}'; known probes: {}", id,
+                                   fmt::join(registry.ids(), ", ")));
+    }
+  }
   if (!flags.output.empty()) {
     check_writable(flags.output);
     opts.output = flags.output;
   }
-  Registry registry = builtin_registry();  // outlives the runner, which keeps a reference
   Runner runner(registry, builtin_host_info());
   if (flags.dry_run) {
     std::vector<Result> skipped;
@@ -84,7 +112,29 @@ int execute(RunOptions opts, const CommonRunFlags& flags) {
     std::cerr << "mlbench: interrupted; the report holds the cases that finished\n";
     return 130;
   }
-  return exit_code_for(report);
+  std::vector<const Result*> skipped;
+  for (const auto& r : report.results)
+    if (r.status == Status::skipped) skipped.push_back(&r);
+  if (!report.results.empty() && skipped.size() == report.results.size()) {
+    (flags.json ? std::cerr : std::cout)
+        << "nothing measured: every requested probe was skipped (" << skipped_probes(skipped) << ")\n";
+  }
+  int rc = exit_code_for(report);
+  for (const auto& id : flags.require) {
+    std::vector<const Result*> mine;
+    bool measured = false;
+    for (const auto& r : report.results) {
+      if (r.probe != id) continue;
+      measured = measured || r.status != Status::skipped;
+      mine.push_back(&r);
+    }
+    if (measured) continue;
+    std::cerr << "mlbench: --require " << id << ": measured nothing ("
+              << (mine.empty() ? std::string("not among the probes this run ran") : skipped_probes(mine))
+              << ")\n";
+    rc = std::max(rc, 1);
+  }
+  return rc;
 }
 
 int execute_family(const std::string& probe_id, nlohmann::json options, const CommonRunFlags& flags) {

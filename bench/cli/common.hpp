@@ -11,12 +11,13 @@
 
 namespace mlbench::cli {
 
-// Flags every run-like subcommand has: -o, --profile, --dry-run, --json.
+// Flags every run-like subcommand has: -o, --profile, --dry-run, --json, --require.
 struct CommonRunFlags {
   std::string output;
   std::string profile = "default";
   bool dry_run = false;
   bool json = false;
+  std::vector<std::string> require;  // probes that must measure something, else exit 1
 };
 void add_common_run_flags(CLI::App& cmd, CommonRunFlags& flags);
 
@@ -25,7 +26,9 @@ void set_argv(int argc, char** argv);
 const std::vector<std::string>& argv();
 
 // Runs the given probes with their options: checks -o before anything runs, prints the plan with --dry-run,
-// writes the report, prints the summary table; returns the exit code (0, 1, 130 when interrupted).
+// writes the report, prints the summary table and, when every result was skipped, a last line saying that
+// nothing was measured; returns the exit code (0; 1 on a failed or incorrect result or a --require probe that
+// measured nothing; 130 when interrupted).
 int execute(RunOptions opts, const CommonRunFlags& flags);
 
 // A family subcommand (`mlbench hostmem ...`): one probe, options built from the family's flags.

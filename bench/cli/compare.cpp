@@ -1,4 +1,6 @@
 // `mlbench compare BASE OTHER...` and `mlbench compare --fleet DIR|FILES...`.
+#include <iostream>
+
 #include <fmt/format.h>
 
 #include "bench/cli/commands.hpp"
@@ -39,10 +41,13 @@ int run_compare(const CompareFlags& f) {
   if (!f.output.empty()) check_writable(f.output);
   double threshold = f.threshold_pct / 100;
   bool colour = f.output.empty() && stdout_wants_colour();
-  auto reports = load_reports(f.inputs);
   if (f.fleet) {
+    std::vector<UnreadableReport> unreadable;
+    auto reports = load_readable_reports(f.inputs, unreadable);
+    for (const auto& u : unreadable)
+      std::cerr << "mlbench: warning: left out, unreadable: " << u.error << "\n";
     FleetOptions opts{threshold};
-    auto fleet = analyze_fleet(reports, opts);
+    auto fleet = analyze_fleet(reports, opts, unreadable);
     std::string text;
     if (f.format == "json") {
       text = fleet_to_json(fleet, opts).dump(2) + "\n";
@@ -56,6 +61,7 @@ int run_compare(const CompareFlags& f) {
     emit(f.output, text);
     return fleet.has_worse_outlier() && !f.no_fail ? 1 : 0;
   }
+  auto reports = load_reports(f.inputs);
   if (reports.size() < 2) throw UsageError("compare needs a base report and at least one other (or --fleet)");
   CompareOptions opts{threshold};
   std::vector<Comparison> comparisons;

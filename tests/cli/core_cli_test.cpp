@@ -133,6 +133,29 @@ TEST(CoreCli, QuickHostMemoryRunWritesAValidReport) {
   }
 }
 
+// The last line of a run that measured nothing says so; exit 0 as documented, 1 with --require of such a
+// probe. With no visible GPU the GPU probes are skipped in every build (CUDA builds see no device, CPU ones
+// have none).
+TEST(CoreCli, ARunWhoseProbesWereAllSkippedSaysSoInItsLastLine) {
+  const std::vector<std::string> no_gpu = {"CUDA_VISIBLE_DEVICES="};
+  auto r = run_cli({"run", "--profile", "quick", "--probe", "gpu.gemm", "--probe", "gpu.hbm"}, no_gpu);
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  ASSERT_FALSE(r.out.empty());
+  auto last = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);
+  EXPECT_EQ(last.rfind("nothing measured: every requested probe was skipped (gpu.gemm", 0), 0u) << r.out;
+  EXPECT_NE(last.find("gpu.hbm"), std::string::npos) << last;
+
+  auto req = run_cli({"run", "--profile", "quick", "--probe", "gpu.gemm", "--require", "gpu.gemm"}, no_gpu);
+  EXPECT_EQ(req.rc, 1) << req.out << req.err;
+  EXPECT_NE(req.err.find("--require gpu.gemm: measured nothing (gpu.gemm skipped — "), std::string::npos)
+      << req.err;
+
+  auto bad = run_cli({"run", "--probe", "gpu.gemm", "--require", "gpu.gemmm"}, no_gpu);
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_EQ(count_lines(bad.err), 1u) << bad.err;
+  EXPECT_NE(bad.err.find("--require: unknown probe 'gpu.gemmm'"), std::string::npos) << bad.err;
+}
+
 TEST(CoreCli, SigintLeavesAValidReportOfFinishedCasesAndExits130) {
   TempDir dir;
   auto out = dir.path() / "r.json";

@@ -23,6 +23,47 @@ void expect_bad_input(const CliResult& r, const std::string& file, const std::st
   EXPECT_EQ(r.out, "");
 }
 
+// cpu_only.json with its results replaced by GPU probes skipped for `reason`: a run on a host without a GPU.
+std::string write_gpu_skipped_report(const std::filesystem::path& dir, const std::string& name) {
+  auto j = nlohmann::json::parse(std::ifstream(data("cpu_only.json")));
+  j["results"] = nlohmann::json::array();
+  for (const char* probe : {"gpu.gemm", "gpu.hbm"}) {
+    j["results"].push_back({{"probe", probe},
+                            {"params", nlohmann::json::object()},
+                            {"status", "skipped"},
+                            {"reason", "no NVIDIA driver"},
+                            {"metrics", nlohmann::json::array()},
+                            {"samples", nlohmann::json::array()},
+                            {"warnings", nlohmann::json::array()},
+                            {"info", nlohmann::json::object()}});
+  }
+  auto path = dir / name;
+  std::ofstream(path) << j.dump(1);
+  return path.string();
+}
+
+TEST(ReportsCli, CompareOfReportsThatMeasuredNothingInCommonIsBadInput) {
+  TempDir dir;
+  auto a = write_gpu_skipped_report(dir.path(), "a.json");
+  auto b = write_gpu_skipped_report(dir.path(), "b.json");
+  expect_bad_input(run_cli({"compare", a, b}), "b.json", "no results in common with");
+}
+
+// A node whose GPU probes were all skipped (a broken driver) fails acceptance, naming what was not measured.
+TEST(ReportsCli, CheckFailsWhatWasNotMeasuredUnlessAllowed) {
+  TempDir dir;
+  auto report = write_gpu_skipped_report(dir.path(), "node.json");
+  std::string h100 = std::string(MLBENCH_SOURCE_DIR) + "/configs/acceptance/h100-sxm.yaml";
+  auto r = run_cli({"check", report, "--expect", h100});
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("0 pass, 0 warn, 7 fail"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not measured: gpu.gemm skipped — no NVIDIA driver"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not measured: no net.nccl result matches this rule"), std::string::npos) << r.out;
+  auto allowed = run_cli({"check", report, "--expect", h100, "--allow-missing"});
+  EXPECT_EQ(allowed.rc, 0) << allowed.out << allowed.err;
+  EXPECT_NE(allowed.out.find("0 pass, 7 warn, 0 fail"), std::string::npos) << allowed.out;
+}
+
 TEST(ReportsCli, CompareTwoRunsFailsOnTheRegression) {
   auto r = run_cli({"compare", data("run_a.json"), data("run_b.json")});
   EXPECT_EQ(r.rc, 1) << r.err;
@@ -76,6 +117,26 @@ TEST(ReportsCli, FleetNamesTheBadNodeAndGpu) {
   auto few = run_cli({"compare", "--fleet", data("run_a.json"), data("run_b.json")});
   EXPECT_EQ(few.rc, 2);
   EXPECT_NE(few.err.find("at least 3 reports"), std::string::npos);
+}
+
+// One unreadable file in a fleet folder is left out with a warning naming it; the rest is analysed.
+TEST(ReportsCli, FleetLeavesOutUnreadableReports) {
+  TempDir dir;
+  for (const char* node : {"node01.json", "node02.json", "node07.json"})
+    std::filesystem::copy_file(data(std::string("fleet/") + node), dir.path() / node);
+  std::filesystem::copy_file(data("truncated.json"), dir.path() / "truncated.json");
+  auto r = run_cli({"compare", "--fleet", dir.path().string()});
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;  // node07's slow GPU, as in the whole fleet
+  EXPECT_NE(r.out.find("node07"), std::string::npos) << r.out;
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("warning: left out, unreadable: " + (dir.path() / "truncated.json").string() +
+                       ": not valid JSON"),
+            std::string::npos)
+      << r.err;
+  std::filesystem::remove(dir.path() / "node02.json");
+  auto few = run_cli({"compare", "--fleet", dir.path().string()});
+  EXPECT_EQ(few.rc, 2) << few.out << few.err;
+  EXPECT_NE(few.err.find("at least 3 readable reports (got 2; 1 unreadable: "), std::string::npos) << few.err;
 }
 
 TEST(ReportsCli, BadInputIsOneLineNamingTheFile) {

@@ -87,10 +87,41 @@ TEST(Check, StatusesAndMissingResults) {
   ASSERT_EQ(c.items.size(), 3u);
   EXPECT_EQ(c.items[0].grade, Grade::fail);
   EXPECT_NE(c.items[0].detail.find("incorrect: array check failed"), std::string::npos);
-  EXPECT_EQ(c.items[1].grade, Grade::warn);
-  EXPECT_EQ(c.items[2].grade, Grade::warn);
-  EXPECT_NE(c.items[2].detail.find("not measured"), std::string::npos);
+  // Not measured is not a pass: a node whose driver is broken must not pass acceptance.
+  EXPECT_EQ(c.items[1].grade, Grade::fail);
+  EXPECT_EQ(c.items[1].detail, "not measured: gpu.hbm skipped — no GPU");
+  EXPECT_EQ(c.items[2].grade, Grade::fail);
+  EXPECT_EQ(c.items[2].detail, "not measured: no net.nccl result matches this rule");
   EXPECT_TRUE(std::isnan(c.items[2].value));
+  EXPECT_TRUE(c.failed());
+
+  auto allowed = check_report(r, set, CheckOptions{.allow_missing = true});
+  ASSERT_EQ(allowed.items.size(), 3u);
+  EXPECT_EQ(allowed.items[0].grade, Grade::fail);  // incorrect stays a failure
+  EXPECT_EQ(allowed.items[1].grade, Grade::warn);
+  EXPECT_EQ(allowed.items[2].grade, Grade::warn);
+}
+
+// A row without a value still says in which unit its bound is: from the report's other results of the
+// metric, else from the rule (the catalog's floors name theirs).
+TEST(Check, RowsWithoutAValueKeepTheirUnit) {
+  auto set = rules("rules:\n  - {probe: gpu.hbm, metric: bandwidth, min: 2e12}\n");
+  Report r;
+  r.results.push_back(make_result("gpu.hbm", {{"kernel", "copy"}, {"device", 0}}, "bandwidth", 3e12, "B/s"));
+  r.results.push_back(make_result("gpu.hbm", {{"kernel", "copy"}, {"device", 1}}, "bandwidth", 0, "B/s"));
+  r.results.back().status = Status::failed;
+  r.results.back().reason = "launch failed";
+  r.results.back().metrics.clear();
+  auto c = check_report(r, set);
+  ASSERT_EQ(c.items.size(), 2u);
+  EXPECT_EQ(c.items[1].unit, "B/s");
+  EXPECT_EQ(c.items[1].expected, c.items[0].expected);
+  EXPECT_NE(c.items[1].expected.find("B/s"), std::string::npos) << c.items[1].expected;
+
+  auto with_unit = rules("rules:\n  - {probe: gpu.gemm, metric: tflops, min: 692e12, unit: FLOP/s}\n");
+  auto missing = check_report(Report{}, with_unit);
+  ASSERT_EQ(missing.items.size(), 1u);
+  EXPECT_NE(missing.items[0].expected.find("FLOP/s"), std::string::npos) << missing.items[0].expected;
 }
 
 TEST(Check, ThresholdFileErrorsNameTheRule) {

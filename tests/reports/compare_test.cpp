@@ -78,8 +78,10 @@ TEST(Compare, IncorrectResultsAreNeverComparedAndOkToIncorrectIsARegression) {
   EXPECT_TRUE(c.status_changes[0].regression);
   EXPECT_TRUE(c.has_regression());
 
-  auto both = compare_reports(make_report("a.json", "h", {wrong}), make_report("b.json", "h", {wrong}), {});
-  EXPECT_TRUE(both.changes.empty());
+  auto other_ok = make_result("gpu.gemm", {{"dtype", "bf16"}}, "tflops", 0.9e15, "FLOP/s");
+  auto both = compare_reports(make_report("a.json", "h", {other_ok, wrong}),
+                              make_report("b.json", "h", {other_ok, wrong}), {});
+  EXPECT_EQ(both.changes.size(), 1u);
   EXPECT_TRUE(both.status_changes.empty());
   ASSERT_EQ(both.notes.size(), 1u);
   EXPECT_NE(both.notes[0].find("not compared"), std::string::npos);
@@ -125,6 +127,29 @@ TEST(Compare, NoResultsInCommonNamesTheFile) {
     FAIL() << "expected a UsageError";
   } catch (const UsageError& e) {
     EXPECT_EQ(std::string(e.what()).rfind("other.json: no results in common", 0), 0u) << e.what();
+  }
+}
+
+// Results in common that neither report measured (skipped in both, as the GPU probes of two runs on a host
+// without a GPU) leave nothing to compare: that is "no results in common", not an empty table and exit 0.
+TEST(Compare, ResultsMeasuredInNeitherReportAreNoResultsInCommon) {
+  auto skipped = make_result("gpu.gemm", Json::object(), "tflops", 0, "FLOP/s");
+  skipped.status = Status::skipped;
+  skipped.reason = "no GPU";
+  skipped.metrics.clear();
+  auto no_shared_metric = make_result("storage.io", {{"rw", "read"}}, "iops", 1e5, "1/s");
+  auto other_metric = make_result("storage.io", {{"rw", "read"}}, "bandwidth", 4e8, "B/s");
+  try {
+    compare_reports(make_report("base.json", "h", {skipped, no_shared_metric}),
+                    make_report("other.json", "h", {skipped, other_metric}), {});
+    FAIL() << "expected a UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(
+        std::string(e.what()).rfind("other.json: no results in common with base.json that both measured "
+                                    "(2 in common: 1 not ok in both, 1 with no metric in common)",
+                                    0),
+        0u)
+        << e.what();
   }
 }
 

@@ -1,5 +1,6 @@
 #include "reports/fleet.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -79,6 +80,52 @@ TEST(Fleet, ZScoreOutliersMustExceedTheirOwnMeasurementNoise) {
 }
 
 TEST(Fleet, NeedsThreeReports) { EXPECT_THROW(analyze_fleet(population({1, 2}), {}), UsageError); }
+
+// An outlier on the good side is listed as better and does not fail the fleet; a worse one does.
+TEST(Fleet, OutliersSayWhetherTheyAreWorseOrBetter) {
+  auto f = analyze_fleet(population({100, 100.5, 99.5, 100.2, 99.8, 100, 130}), {});
+  const auto& fast = member(f, "node6");
+  EXPECT_TRUE(fast.outlier);
+  EXPECT_FALSE(fast.worse);
+  EXPECT_FALSE(f.has_worse_outlier());
+  auto tables = fleet_tables(f);
+  const Table& outliers = tables.at(0);
+  auto side = std::find(outliers.columns.begin(), outliers.columns.end(), "side");
+  ASSERT_NE(side, outliers.columns.end());
+  ASSERT_EQ(outliers.rows.size(), 1u);
+  const Cell& cell = outliers.rows[0][static_cast<std::size_t>(side - outliers.columns.begin())];
+  EXPECT_EQ(cell.text, "better");
+  EXPECT_EQ(cell.tone, Tone::good);
+  const Table& groups = tables.at(1);
+  ASSERT_EQ(groups.rows.size(), 1u);
+  EXPECT_EQ(groups.columns,
+            (std::vector<std::string>{"probe", "params", "metric", "n", "median", "MAD", "worse", "better"}));
+  EXPECT_EQ(groups.rows[0][6].text, "0");
+  EXPECT_EQ(groups.rows[0][7].text, "1");
+
+  auto slow = analyze_fleet(population({100, 100.5, 99.5, 100.2, 99.8, 100, 70}), {});
+  EXPECT_TRUE(slow.has_worse_outlier());
+  EXPECT_EQ(fleet_tables(slow).at(0).rows[0][static_cast<std::size_t>(side - outliers.columns.begin())].text,
+            "worse");
+}
+
+// Unreadable reports were left out by the loader: each is named in a note, and they do not count towards the
+// three a fleet needs.
+TEST(Fleet, UnreadableReportsAreNamedAndDoNotCount) {
+  const std::vector<UnreadableReport> unreadable = {
+      {"bad.json", "bad.json: not valid JSON (line 1, column 2: ...)"}};
+  auto f = analyze_fleet(population({5, 5, 5}), {}, unreadable);
+  ASSERT_FALSE(f.notes.empty());
+  EXPECT_EQ(f.notes[0], "left out, unreadable: bad.json: not valid JSON (line 1, column 2: ...)");
+  try {
+    analyze_fleet(population({5, 5}), {}, unreadable);
+    FAIL() << "expected a UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("at least 3 readable reports (got 2; 1 unreadable: bad.json)"),
+              std::string::npos)
+        << e.what();
+  }
+}
 
 TEST(Fleet, SmallPopulationsAreLeftOutWithANote) {
   auto reports = population({5, 5, 5});
