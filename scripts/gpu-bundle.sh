@@ -41,7 +41,10 @@ done
 targets=()
 for b in "${binaries[@]}"; do targets+=("$(basename "$b")"); done
 # Up to date after the default build: this only checks.
-cmake --build "$build" --target "${targets[@]}" >/dev/null
+if ! output=$(cmake --build "$build" --target "${targets[@]}" 2>&1); then
+  tail -20 <<<"$output" >&2
+  die "building ${targets[*]} in $build failed"
+fi
 
 if [[ -e $dir && ! -f $dir/BUNDLE.txt && -n $(ls -A "$dir") ]]; then
   die "$dir exists, is not empty and is no bundle; give an empty or new folder"

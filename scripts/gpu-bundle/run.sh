@@ -38,20 +38,21 @@ fail() {
 }
 
 # --- the CUDA libraries -----------------------------------------------------------------------------------
-# The CUDA libraries the binaries link, then the cuDNN sub-libraries its shim loads at run time.
-needed=$(for b in "$here"/bin/*; do readelf -d "$b" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; done |
+# The CUDA libraries the binaries link (ldd names them whether found or not; readelf may be missing here).
+needed=$(for b in "$here"/bin/*; do ldd "$b" 2>/dev/null; done | awk '{ print $1 }' |
   grep -E '^lib(cudart|cublas|cublasLt|cudnn|nccl)\.so' | sort -u)
-[[ -n $needed ]] || fail "no CUDA library among the NEEDED entries of $here/bin/* (readelf missing or not a bundle)"
-cudnn_major=$(sed -n 's/^libcudnn\.so\.//p' <<<"$needed")
-sublibs=""
-for s in graph ops cnn engines_precompiled engines_runtime_compiled heuristic; do
-  sublibs+=" libcudnn_$s.so.${cudnn_major:-9}"
-done
+[[ -n $needed ]] || fail "ldd names no CUDA library for $here/bin/* (not a bundle?)"
 candidates=()
 IFS=: read -ra extra <<<"${MLBENCH_CUDA_LIBS:-}"
 candidates+=("${extra[@]}")
-for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib $(ls -d /usr/local/cuda-*/lib64 /usr/local/cuda-*/targets/x86_64-linux/lib 2>/dev/null | sort -rV); do
-  candidates+=("$d")
+# Toolkits: $CUDA_HOME/$CUDA_PATH, the one nvcc on PATH belongs to, /usr/local/cuda, then /usr/local/cuda-* newest
+# first; then the Python wheels of every site folder python3 knows (user site and virtual environments included).
+toolkits=("${CUDA_HOME:-}" "${CUDA_PATH:-}")
+command -v nvcc >/dev/null && toolkits+=("$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")")
+toolkits+=(/usr/local/cuda)
+mapfile -t -O "${#toolkits[@]}" toolkits < <(ls -d /usr/local/cuda-* 2>/dev/null | sort -rV)
+for t in "${toolkits[@]}"; do
+  [[ -n $t ]] && candidates+=("$t/lib64" "$t/targets/x86_64-linux/lib")
 done
 for py in python3 /usr/bin/python3; do
   command -v "$py" >/dev/null || continue
@@ -66,7 +67,7 @@ add_dir() {
   libpath+=("$1")
 }
 : >"$work/libraries.txt"
-for lib in $needed $sublibs; do
+for lib in $needed; do
   where=""
   for d in "${candidates[@]}"; do
     if [[ -e $d/$lib ]]; then
@@ -83,6 +84,11 @@ for lib in $needed $sublibs; do
     echo "$lib  NOT FOUND" >>"$work/libraries.txt"
   fi
 done
+# cuDNN 9 loads its sub-libraries from the shim's folder at run time (gpu.conv checks them itself).
+cudnn=$(awk '$1 ~ /^libcudnn\.so/ && $2 ~ /^\// { print $2 "/" $1 }' "$work/libraries.txt")
+if [[ -n $cudnn ]]; then
+  echo "cuDNN sub-libraries beside $cudnn: $(cd "$(dirname "$cudnn")" && ls libcudnn_*.so."${cudnn##*.so.}" 2>/dev/null | paste -sd' ')" >>"$work/libraries.txt"
+fi
 LD_LIBRARY_PATH=$(IFS=:; echo "${libpath[*]}")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export LD_LIBRARY_PATH
 log "CUDA libraries:"
