@@ -78,8 +78,8 @@ for lib in $needed; do
   if [[ -n $where ]]; then
     add_dir "$where"
     echo "$lib  $where" >>"$work/libraries.txt"
-  elif /sbin/ldconfig -p 2>/dev/null | grep -q " $lib "; then
-    echo "$lib  (the system loader's cache: $(/sbin/ldconfig -p | awk -v l="$lib" '$1 == l { print $NF; exit }'))" >>"$work/libraries.txt"
+  elif cached=$(/sbin/ldconfig -p 2>/dev/null | awk -v l="$lib" '$1 == l { print $NF; exit }') && [[ -e $cached ]]; then
+    echo "$lib  (the system loader's cache: $cached)" >>"$work/libraries.txt"
   else
     echo "$lib  NOT FOUND" >>"$work/libraries.txt"
   fi
