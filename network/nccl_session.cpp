@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "kernels/gpu/cuda_util.hpp"
+#include "kernels/gpu/driver_check.hpp"
 #include "network/nccl_check.hpp"
 #include "network/nccl_kernels.hpp"
 #include "network/pattern.hpp"
@@ -55,12 +56,17 @@ struct NcclSession::Local {
 int cuda_device_count(std::string& why) {
   int n = 0;
   cudaError_t st = cudaGetDeviceCount(&n);
+  // Worded as the GPU probes word it (kernels/gpu no_gpu_reason), so the summary prints it once for all.
   if (st != cudaSuccess) {
-    why = fmt::format("no CUDA GPU usable: cudaGetDeviceCount: {} ({})", cudaGetErrorName(st),
-                      cudaGetErrorString(st));
+    cudaGetLastError();
+    // Without any driver the runtime still says cudaErrorInsufficientDriver: say that there is none.
+    auto missing = gpu::missing_driver_reason();
+    why = missing ? fmt::format("no CUDA GPU on this machine: {}", *missing)
+                  : fmt::format("no CUDA GPU on this machine: cudaGetDeviceCount: {} ({})",
+                                cudaGetErrorName(st), cudaGetErrorString(st));
     return 0;
   }
-  if (n == 0) why = "no CUDA GPU visible";
+  if (n == 0) why = "no CUDA GPU on this machine: the CUDA runtime sees no device";
   return n;
 }
 
