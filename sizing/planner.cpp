@@ -369,8 +369,10 @@ class Planner {
          fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus), "-", "catalog");
     line("Compute", "Images per second per GPU", st.images_per_s_gpu, "images/s",
          fmt::format("batch {:.0f} per GPU", st.batch_per_gpu),
-         fmt::format("peak x eta_CNN / (3 x {:.3g} FLOP) with {:.1f} % exposed gradient sync = {:.0f}",
-                     w.flops_per_image, cal_.conv.value * 100, 100 * st.comm_share, st.images_per_s_gpu),
+         fmt::format(
+             "{:.0f} TFLOPS x eta_CNN {:.3f} / (3 x {:.3g} FLOP) x (1 - {:.1f} % exposed gradient sync) "
+             "= {:.0f}",
+             pk / 1e12, cal_.conv.value, w.flops_per_image, 100 * st.comm_share, st.images_per_s_gpu),
          "-", src(cal_.conv));
     line("Compute", "Time to train", time_s / 3600, "hours",
          fmt::format("{:.0f} GPU-hours", gpus * time_s / 3600),
