@@ -7,6 +7,8 @@
 // step tolerates a missing or malformed file: the field is left out and `notes` says why.
 #include "bench/sysinfo.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -294,11 +296,16 @@ void collect_memory(const SysReader& reader, Json& mem, Json& notes) {
     }
   }
 
-  auto table = reader.read_bytes("/sys/firmware/dmi/tables/DMI");
+  const char* dmi = "/sys/firmware/dmi/tables/DMI";
+  auto table = reader.read_bytes(dmi);
   if (!table) {
+    // Only root may read the table: "needs root" is the fix only for someone who is not.
+    const char* why = !reader.exists(dmi) ? "absent, as in many VMs"
+                      : ::geteuid() != 0  ? "not readable: it needs root"
+                                          : "not readable";
     note(notes,
-         "memory: SMBIOS table /sys/firmware/dmi/tables/DMI not readable (needs root, absent in many VMs); "
-         "DIMM speed, channels and theoretical bandwidth unknown");
+         fmt::format("memory: SMBIOS table {} {}; DIMM speed, channels and theoretical bandwidth unknown",
+                     dmi, why));
     return;
   }
   auto dimms = parse_smbios_memory_devices(*table);

@@ -256,6 +256,12 @@ CheckResult check_report(const Report& report, const ExpectationSet& expectation
   out.source = expectations.name;
   const Grade missing = opts.allow_missing ? Grade::warn : Grade::fail;
   for (const auto& e : expectations.rules) {
+    auto add = [&](CheckItem item) {  // every row carries its rule's bounds, for the CSV
+      item.min = e.min;
+      item.max = e.max;
+      item.warn = e.warn;
+      out.items.push_back(std::move(item));
+    };
     // Per device: the matching results, in report order.
     std::map<std::string, std::vector<const Result*>> by_device;
     for (const auto& r : report.results) {
@@ -268,8 +274,7 @@ CheckResult check_report(const Report& report, const ExpectationSet& expectation
       auto skipped = std::find_if(report.results.begin(), report.results.end(), [&](const Result& r) {
         return r.probe == e.probe && r.status == Status::skipped;
       });
-      out.items.push_back(
-          CheckItem{e.probe, e.match, e.device, e.metric, unit, std::nan(""), missing, expected_text(e, unit),
+      add(CheckItem{e.probe, e.match, e.device, e.metric, unit, std::nan(""), missing, expected_text(e, unit),
                     skipped != report.results.end()
                         ? fmt::format("not measured: {} skipped — {}", e.probe, skipped->reason)
                         : fmt::format("not measured: no {} result matches this rule", e.probe)});
@@ -280,27 +285,25 @@ CheckResult check_report(const Report& report, const ExpectationSet& expectation
       const Metric* best_metric = nullptr;
       for (const Result* r : results) {
         if (r->status == Status::skipped) {
-          out.items.push_back(CheckItem{r->probe, r->params, device, e.metric, unit, std::nan(""), missing,
-                                        expected_text(e, unit),
-                                        fmt::format("not measured: {} skipped — {}", r->probe, r->reason)});
+          add(CheckItem{r->probe, r->params, device, e.metric, unit, std::nan(""), missing,
+                        expected_text(e, unit),
+                        fmt::format("not measured: {} skipped — {}", r->probe, r->reason)});
           continue;
         }
         if (r->status != Status::ok) {
-          out.items.push_back(CheckItem{r->probe, r->params, device, e.metric, unit, std::nan(""),
-                                        Grade::fail, expected_text(e, unit),
-                                        fmt::format("{}: {}", to_string(r->status), r->reason)});
+          add(CheckItem{r->probe, r->params, device, e.metric, unit, std::nan(""), Grade::fail,
+                        expected_text(e, unit), fmt::format("{}: {}", to_string(r->status), r->reason)});
           continue;
         }
         const Metric* m = r->metric(e.metric);
         if (m == nullptr) {
-          out.items.push_back(CheckItem{r->probe, r->params, device, e.metric, unit, std::nan(""),
-                                        Grade::fail, expected_text(e, unit),
-                                        "the result has no such metric"});
+          add(CheckItem{r->probe, r->params, device, e.metric, unit, std::nan(""), Grade::fail,
+                        expected_text(e, unit), "the result has no such metric"});
           continue;
         }
         if (!e.best) {
-          out.items.push_back(CheckItem{r->probe, r->params, device, e.metric, m->unit, m->value,
-                                        grade_value(m->value, e), expected_text(e, m->unit), e.note});
+          add(CheckItem{r->probe, r->params, device, e.metric, m->unit, m->value, grade_value(m->value, e),
+                        expected_text(e, m->unit), e.note});
           continue;
         }
         bool better = best_metric == nullptr || (m->better == Better::higher ? m->value > best_metric->value
@@ -311,8 +314,7 @@ CheckResult check_report(const Report& report, const ExpectationSet& expectation
         }
       }
       if (best != nullptr) {
-        out.items.push_back(
-            CheckItem{best->probe, best->params, device, e.metric, best_metric->unit, best_metric->value,
+        add(CheckItem{best->probe, best->params, device, e.metric, best_metric->unit, best_metric->value,
                       grade_value(best_metric->value, e), expected_text(e, best_metric->unit),
                       e.note.empty() ? "best of the matching results" : e.note + " (best result)"});
       }
@@ -335,6 +337,18 @@ Table check_table(const CheckResult& c) {
          Cell{i.expected}, Cell{i.detail}});
   }
   return t;
+}
+
+std::string check_csv(const CheckResult& c) {
+  std::string out = "grade,probe,device,params,metric,unit,value,min,max,warn_pct,detail\n";
+  auto opt = [](const std::optional<double>& v) { return v ? csv_number(*v) : std::string(); };
+  for (const auto& i : c.items) {
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", to_string(i.grade), csv_field(i.probe),
+                       csv_field(i.device), csv_field(format_params(params_without_device(i.params))),
+                       csv_field(i.metric), csv_field(i.unit), csv_number(i.value), opt(i.min), opt(i.max),
+                       csv_number(100 * i.warn), csv_field(i.detail));
+  }
+  return out;
 }
 
 Json check_to_json(const CheckResult& c) {

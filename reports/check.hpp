@@ -73,8 +73,10 @@ struct CheckItem {
   std::string unit;
   double value = 0;  // NaN when there is no value (status not ok, not measured)
   Grade grade = Grade::pass;
-  std::string expected;  // "≥ 692 TFLOP/s (warn < 742 TFLOP/s)"
-  std::string detail;    // the rule's note, a status reason, "not measured"
+  std::string expected;            // "≥ 692 TFLOP/s (warn < 742 TFLOP/s)"
+  std::string detail;              // the rule's note, a status reason, "not measured"
+  std::optional<double> min, max;  // the rule's bounds, in `unit`
+  double warn = 0;                 // the rule's warn band (fraction)
 };
 
 struct CheckResult {
@@ -93,6 +95,9 @@ CheckResult check_report(const Report& report, const ExpectationSet& expectation
                          const CheckOptions& opts = {});
 
 Table check_table(const CheckResult& c);
+// RFC 4180 CSV: a header, then one row per item with its numbers unformatted in the row's unit (value, and
+// the bounds min/max when the rule has them; warn_pct the warn band), no comment lines.
+std::string check_csv(const CheckResult& c);
 Json check_to_json(const CheckResult& c);
 
 }  // namespace mlbench

@@ -193,6 +193,38 @@ std::vector<Table> comparison_tables(const Comparison& c) {
   return tables;
 }
 
+std::string comparison_csv(const Comparison& c, bool header) {
+  std::string out;
+  if (header) {
+    out += "base_report,other_report,probe,params,metric,unit,base,other,change_pct,noise_band_pct,verdict\n";
+  }
+  auto row = [&](const std::string& probe, const Json& params, const std::string& metric,
+                 const std::string& unit, double base, double other, double change_pct, double band_pct,
+                 const std::string& verdict) {
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(c.base_file), csv_field(c.other_file),
+                       csv_field(probe), csv_field(format_params(params)), csv_field(metric), csv_field(unit),
+                       csv_number(base), csv_number(other), csv_number(change_pct), csv_number(band_pct),
+                       csv_field(verdict));
+  };
+  const double none = std::nan("");
+  for (const auto& m : c.changes) {
+    row(m.probe, m.params, m.metric, m.unit, m.base, m.other, 100 * m.change, 100 * m.noise_band,
+        std::string(to_string(m.verdict)));
+  }
+  for (const auto& s : c.status_changes) {
+    row(s.probe, s.params, "", "", none, none, none, none,
+        fmt::format("status {} -> {}{}{}", to_string(s.base), to_string(s.other),
+                    s.reason.empty() ? "" : ": ", s.reason));
+  }
+  for (const auto& r : c.only_in_base)
+    row(r.probe, r.params, "", "", none, none, none, none,
+        fmt::format("only in base ({})", to_string(r.status)));
+  for (const auto& r : c.only_in_other)
+    row(r.probe, r.params, "", "", none, none, none, none,
+        fmt::format("only in other ({})", to_string(r.status)));
+  return out;
+}
+
 Json comparison_to_json(const Comparison& c, const CompareOptions& opts) {
   auto num = [](double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); };
   Json changes = Json::array();

@@ -165,22 +165,31 @@ FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const Fleet
   return out;
 }
 
-std::vector<Table> fleet_tables(const FleetAnalysis& f) {
-  Table outliers{fmt::format("fleet outliers ({} reports)", f.reports),
-                 {"host", "device", "side", "probe", "params", "metric", "value", "median", "deviation", "z"},
-                 {}};
+namespace {
+
+// Every outlier with its population, worse ones first, then by host and device.
+std::vector<std::pair<const FleetGroup*, const FleetMember*>> outlier_rows(const FleetAnalysis& f) {
   std::vector<std::pair<const FleetGroup*, const FleetMember*>> hits;
   for (const auto& g : f.groups) {
     for (const auto& m : g.members) {
       if (m.outlier) hits.emplace_back(&g, &m);
     }
   }
-  std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {  // worse ones first
+  std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {
     if (a.second->worse != b.second->worse) return a.second->worse;
     if (a.second->host != b.second->host) return a.second->host < b.second->host;
     return a.second->device < b.second->device;
   });
-  for (const auto& [g, m] : hits) {
+  return hits;
+}
+
+}  // namespace
+
+std::vector<Table> fleet_tables(const FleetAnalysis& f) {
+  Table outliers{fmt::format("fleet outliers ({} reports)", f.reports),
+                 {"host", "device", "side", "probe", "params", "metric", "value", "median", "deviation", "z"},
+                 {}};
+  for (const auto& [g, m] : outlier_rows(f)) {
     // Red: worse beyond the threshold; yellow: worse by the z-score only; green: better.
     Tone tone = !m->worse ? Tone::good : (m->deviation < -f.threshold ? Tone::bad : Tone::warn);
     std::string device = m->device;
@@ -207,6 +216,18 @@ std::vector<Table> fleet_tables(const FleetAnalysis& f) {
                            Cell{std::to_string(better), better > 0 ? Tone::good : Tone::plain, true}});
   }
   return {std::move(outliers), std::move(groups)};
+}
+
+std::string fleet_csv(const FleetAnalysis& f) {
+  std::string out = "host,device,uuid,side,probe,params,metric,unit,value,median,deviation_pct,z\n";
+  for (const auto& [g, m] : outlier_rows(f)) {
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(m->host), csv_field(m->device),
+                       csv_field(m->uuid), m->worse ? "worse" : "better", csv_field(g->probe),
+                       csv_field(format_params(g->params)), csv_field(g->metric), csv_field(g->unit),
+                       csv_number(m->value), csv_number(g->median), csv_number(100 * m->deviation),
+                       csv_number(m->z));
+  }
+  return out;
 }
 
 Json fleet_to_json(const FleetAnalysis& f, const FleetOptions& opts) {

@@ -1,6 +1,7 @@
 #include "reports/table.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -87,6 +88,8 @@ std::string to_markdown(const Table& t) {
   }
   return out;
 }
+
+std::string csv_number(double v) { return std::isfinite(v) ? fmt::format("{}", v) : std::string(); }
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;

@@ -30,6 +30,8 @@ std::string to_html(const Table& t);
 
 // One RFC 4180 CSV field: quoted (quotes doubled) when it holds a comma, quote or line break.
 std::string csv_field(const std::string& s);
+// A number as a CSV field: the shortest text that reads back to the same double; empty when not finite.
+std::string csv_number(double v);
 // Escapes &, <, >, " and ' for HTML/SVG text and attributes.
 std::string html_escape(const std::string& s);
 

@@ -1,8 +1,11 @@
 #include "storage/probe.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <set>
 
@@ -128,6 +131,12 @@ std::vector<Case> plan_suite(const PlanContext& ctx) {
     }
   }
   std::string dir = ctx.options.value("dir", std::string("."));
+  // inspect_target's own refusals name --target; the suite's folder comes from --storage-dir.
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) {
+    throw UsageError(fmt::format("--storage-dir {}: {}; give an existing folder on the drive to test", dir,
+                                 std::strerror(errno)));
+  }
   TargetInfo t = inspect_target(dir);
   if (t.kind != TargetKind::folder)
     throw UsageError(fmt::format("--storage-dir {}: not a folder; give a folder on the drive to test", dir));

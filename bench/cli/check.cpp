@@ -32,7 +32,7 @@ int run_check(const CheckFlags& f) {
   } else if (f.format == "md") {
     text = to_markdown(table);
   } else if (f.format == "csv") {
-    text = to_csv(table);
+    text = check_csv(result);
   } else if (f.format == "html") {
     HtmlPage page{"mlbench check: " + f.report, &reports, {}, std::nullopt, 0.05, result};
     text = to_html_page(page);

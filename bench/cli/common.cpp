@@ -61,6 +61,15 @@ void add_common_run_flags(CLI::App& cmd, CommonRunFlags& flags) {
                  "Exit 1 when this probe measured nothing (all its cases skipped); repeatable");
 }
 
+void add_on_off_flag(CLI::App& cmd, const std::string& name, bool& value, const std::string& on_help,
+                     const std::string& off_help) {
+  auto* on = cmd.add_flag_callback(
+      "--" + name, [&value] { value = true; }, on_help);
+  cmd.add_flag_callback(
+         "--no-" + name, [&value] { value = false; }, off_help)
+      ->excludes(on);
+}
+
 int execute(RunOptions opts, const CommonRunFlags& flags) {
   opts.profile = profile_from_string(flags.profile);
   opts.argv = argv();
@@ -109,7 +118,10 @@ int execute(RunOptions opts, const CommonRunFlags& flags) {
     if (opts.output) std::cout << "report written to " << opts.output->string() << "\n";
   }
   if (runner.interrupted()) {
-    std::cerr << "mlbench: interrupted; the report holds the cases that finished\n";
+    std::cerr << (opts.output
+                      ? "mlbench: interrupted; the report holds the cases that finished\n"
+                      : "mlbench: interrupted; no report file written (no -o); the output above holds the "
+                        "cases that finished\n");
     return 130;
   }
   std::vector<const Result*> skipped;

@@ -21,6 +21,12 @@ struct CommonRunFlags {
 };
 void add_common_run_flags(CLI::App& cmd, CommonRunFlags& flags);
 
+// "--NAME" and "--no-NAME" setting `value` true or false (untouched when neither is given; both is refused).
+// Two flags rather than CLI11's "--NAME,!--no-NAME", whose help shows "{false}" beside the pair, which reads
+// as the default.
+void add_on_off_flag(CLI::App& cmd, const std::string& name, bool& value, const std::string& on_help,
+                     const std::string& off_help);
+
 // The argv of this process, recorded in reports.
 void set_argv(int argc, char** argv);
 const std::vector<std::string>& argv();

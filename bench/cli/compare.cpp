@@ -24,17 +24,14 @@ struct CompareFlags {
 std::string render_tables(const std::vector<Table>& tables, const std::vector<std::string>& notes,
                           const std::string& format, bool colour) {
   std::string out;
-  for (const auto& t : tables) {
-    if (format == "md") {
-      out += to_markdown(t) + "\n";
-    } else if (format == "csv") {
-      out += "# " + t.title + "\n" + to_csv(t);
-    } else {
-      out += to_text(t, colour) + "\n";
-    }
-  }
-  for (const auto& n : notes) out += (format == "csv" ? "# note: " : "note: ") + n + "\n";
+  for (const auto& t : tables) out += (format == "md" ? to_markdown(t) : to_text(t, colour)) + "\n";
+  for (const auto& n : notes) out += "note: " + n + "\n";
   return out;
+}
+
+// CSV holds data only: the notes go to stderr.
+void print_notes(const std::vector<std::string>& notes) {
+  for (const auto& n : notes) std::cerr << "mlbench: note: " << n << "\n";
 }
 
 int run_compare(const CompareFlags& f) {
@@ -55,6 +52,9 @@ int run_compare(const CompareFlags& f) {
       HtmlPage page{
           fmt::format("mlbench fleet: {} reports", reports.size()), &reports, {}, fleet, threshold, {}};
       text = to_html_page(page);
+    } else if (f.format == "csv") {
+      text = fleet_csv(fleet);
+      print_notes(fleet.notes);
     } else {
       text = render_tables(fleet_tables(fleet), fleet.notes, f.format, colour);
     }
@@ -86,6 +86,11 @@ int run_compare(const CompareFlags& f) {
                   threshold,
                   {}};
     text = to_html_page(page);
+  } else if (f.format == "csv") {
+    for (const auto& c : comparisons) {
+      text += comparison_csv(c, text.empty());
+      print_notes(c.notes);
+    }
   } else {
     for (const auto& c : comparisons) {
       text += render_tables(comparison_tables(c), c.notes, f.format, colour);
@@ -93,7 +98,7 @@ int run_compare(const CompareFlags& f) {
           fmt::format("{} regression(s), {} improvement(s), {} within noise, {} status change(s)",
                       c.count(Verdict::regression), c.count(Verdict::improvement), c.count(Verdict::noise),
                       c.status_changes.size());
-      text += (f.format == "csv" ? "# " : "") + summary + "\n\n";
+      text += summary + "\n\n";
     }
   }
   emit(f.output, text);

@@ -31,8 +31,9 @@ void add_hostmem_command(CLI::App& app, Action& action) {
       "Total bytes of the three arrays, e.g. 6G (default: each array >= 4x the last-level caches)");
   cmd->add_option("--kernels", flags->kernels, "Kernels to run: copy,scale,add,triad (default: all)")
       ->delimiter(',');
-  cmd->add_flag("--numa,!--no-numa", flags->numa,
-                "Pin threads across NUMA nodes, each initialising its own chunk (default), or neither");
+  add_on_off_flag(*cmd, "numa", flags->numa,
+                  "Pin threads across NUMA nodes, each initialising its own chunk (the default)",
+                  "Neither spread threads across NUMA nodes nor first-touch per node (default: --numa)");
   cmd->add_option("--stores", flags->stores,
                   "auto | nt | regular: non-temporal or regular stores (default: auto)");
   cmd->add_option("--isa", flags->isa, "auto | avx512 | avx2 | sse2 | scalar: vector width of the loops");

@@ -25,7 +25,7 @@ struct SizeFlags {
   std::vector<std::string> reports;
   std::string hardware;
   double headroom = sizing::kDefaultHeadroom;
-  int nodes = 0;
+  std::optional<int> nodes;
   std::string prices;
   std::string format = "table";
   std::string output;
@@ -75,7 +75,10 @@ int run_size(const SizeFlags& f) {
   for (const auto& r : f.reports) req.reports.push_back(load_report(r));
   req.hardware = f.hardware;
   req.headroom = f.headroom;
-  if (f.nodes != 0) req.nodes = f.nodes;
+  if (f.nodes) {
+    if (*f.nodes < 1) throw UsageError(fmt::format("--nodes {}: give a node count of at least 1", *f.nodes));
+    req.nodes = *f.nodes;
+  }
   if (!f.prices.empty()) req.prices = sizing::load_prices(f.prices);
   auto catalog = sizing::load_hardware_catalog(config_dir() / "hardware");
   auto sheet = sizing::plan(req, catalog);

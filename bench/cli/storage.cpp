@@ -67,10 +67,11 @@ void add_storage_command(CLI::App& app, Action& action) {
     cmd->add_option(o.flag, *o.value, o.help);
     given->emplace_back(o.flag, o.value);
   }
-  cmd->add_flag("--direct,!--no-direct", f->direct, "O_DIRECT, bypassing the page cache (default on)");
+  add_on_off_flag(*cmd, "direct", f->direct, "O_DIRECT, bypassing the page cache (the default)",
+                  "Buffered I/O through the page cache (default: --direct)");
   cmd->add_flag("--sqpoll", f->sqpoll, "Use a kernel submission-polling thread (io_uring SQPOLL)");
-  cmd->add_flag("--fixed-bufs,!--no-fixed-bufs", f->fixed_bufs,
-                "Register the I/O buffers with io_uring (default on)");
+  add_on_off_flag(*cmd, "fixed-bufs", f->fixed_bufs, "Register the I/O buffers with io_uring (the default)",
+                  "Do not register the I/O buffers (default: --fixed-bufs)");
   cmd->add_flag("--verify", f->verify,
                 "Write a checkable pattern and read it back (reads: check the test file)");
   cmd->add_flag("--keep", f->keep, "Keep the test files mlbench created");

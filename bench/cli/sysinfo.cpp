@@ -1,6 +1,10 @@
+#include <filesystem>
 #include <iostream>
 
+#include <fmt/format.h>
+
 #include "bench/cli/commands.hpp"
+#include "bench/error.hpp"
 #include "bench/registry.hpp"
 #include "bench/sysinfo.hpp"
 #include "reports/summary.hpp"
@@ -17,6 +21,10 @@ void add_sysinfo_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->callback([&action, json, root] {
     action = [json, root] {
+      // A missing root would read as an empty inventory: refuse it (the fixture trees are folders).
+      if (std::error_code ec; !std::filesystem::is_directory(*root, ec))
+        throw UsageError(
+            fmt::format("--root {}: not a folder; give the root of a /sys and /proc tree", *root));
       auto host = *root == "/" ? builtin_host_info() : collect_host_info(SysReader(*root));
       if (*json) {
         std::cout << host.dump(2) << "\n";

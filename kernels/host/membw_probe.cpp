@@ -93,6 +93,12 @@ class MembwProbe final : public Probe {
     if (cpus.empty()) throw Error("no CPU in this process's affinity mask");
 
     std::vector<std::string> warnings;
+    if (opts.threads && static_cast<std::size_t>(*opts.threads) > allowed.size()) {
+      warnings.push_back(fmt::format(
+          "--threads {} is more than the {} CPUs this process may use: threads share CPUs, which lowers the "
+          "bandwidth and makes it vary",
+          *opts.threads, allowed.size()));
+    }
     auto llc = llc_size(ctx.host);
     std::uint64_t array_bytes = 0;
     const Json& mem = ctx.host.value("memory", Json::object());

@@ -1,5 +1,6 @@
 // `mlbench sysinfo` on fixture trees and `mlbench hostmem`: a real quick run, its report, and bad input.
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <filesystem>
 #include <fstream>
@@ -27,6 +28,26 @@ TEST(HostCli, SysinfoReadsAFixtureRoot) {
   auto table = run_cli({"sysinfo", "--root", kTwoSocket});
   ASSERT_EQ(table.rc, 0) << table.err;
   EXPECT_NE(table.out.find("gpu-node-07"), std::string::npos) << table.out;
+}
+
+TEST(HostCli, SysinfoRefusesAMissingRoot) {
+  auto r = run_cli({"sysinfo", "--root", "/nonexistent-mlbench-root"});
+  EXPECT_EQ(r.rc, 2) << r.out << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("--root /nonexistent-mlbench-root: not a folder"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+// More threads than CPUs share them: the run says so instead of reporting a quietly lower bandwidth.
+TEST(HostCli, HostmemWarnsAboutMoreThreadsThanCpus) {
+  cpu_set_t set;
+  ASSERT_EQ(::sched_getaffinity(0, sizeof set, &set), 0);
+  const std::string threads = std::to_string(CPU_COUNT(&set) + 1);  // the child inherits this affinity
+  auto r = run_cli({"hostmem", "--profile", "quick", "--size", "48M", "--kernels", "copy", "--threads",
+                    threads, "--json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto warnings = json::parse(r.out)["results"][0]["warnings"].dump();
+  EXPECT_NE(warnings.find("--threads " + threads + " is more than the "), std::string::npos) << warnings;
 }
 
 TEST(HostCli, HostmemQuickRunWritesAVerifiedReport) {

@@ -1,5 +1,6 @@
 // mlbench compare / check / export through the real binary: exit codes, formats, bad input.
 #include <fstream>
+#include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -64,6 +65,30 @@ TEST(ReportsCli, CheckFailsWhatWasNotMeasuredUnlessAllowed) {
   EXPECT_NE(allowed.out.find("0 pass, 7 warn, 0 fail"), std::string::npos) << allowed.out;
 }
 
+// CSV for spreadsheets: the header first, no comment lines, and the column `number` of every data row
+// either empty or a plain number (no unit, no thousands separators, no "%").
+void expect_data_csv(const std::string& csv, const std::string& header, std::size_t number) {
+  std::istringstream in(csv);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line)) << csv;
+  EXPECT_EQ(line, header);
+  std::size_t rows = 0;
+  while (std::getline(in, line)) {
+    ++rows;
+    EXPECT_NE(line.front(), '#') << line;
+    // Up to column `number`, no field here holds a quoted comma (probe, params and names are plain).
+    std::size_t pos = 0;
+    for (std::size_t c = 0; c < number && pos != std::string::npos; ++c) pos = line.find(',', pos) + 1;
+    ASSERT_NE(pos, std::string::npos) << line;
+    std::string field = line.substr(pos, line.find(',', pos) - pos);
+    if (field.empty()) continue;
+    std::size_t used = 0;
+    EXPECT_NO_THROW((void)std::stod(field, &used)) << line;
+    EXPECT_EQ(used, field.size()) << field << " in " << line;
+  }
+  EXPECT_GT(rows, 0u) << csv;
+}
+
 TEST(ReportsCli, CompareTwoRunsFailsOnTheRegression) {
   auto r = run_cli({"compare", data("run_a.json"), data("run_b.json")});
   EXPECT_EQ(r.rc, 1) << r.err;
@@ -85,7 +110,21 @@ TEST(ReportsCli, CompareFormats) {
   auto md = run_cli({"compare", "--format", "md", data("run_a.json"), data("run_b.json")});
   EXPECT_NE(md.out.find("| probe | params | metric |"), std::string::npos);
   auto csv = run_cli({"compare", "--format", "csv", data("run_a.json"), data("run_b.json")});
-  EXPECT_NE(csv.out.find("\nprobe,params,metric,base,other,change,noise band,verdict\n"), std::string::npos);
+  expect_data_csv(
+      csv.out,
+      "base_report,other_report,probe,params,metric,unit,base,other,change_pct,noise_band_pct,verdict", 6);
+  EXPECT_NE(csv.out.find(",tflops,FLOP/s,"), std::string::npos) << csv.out;  // the unit in its own column
+  EXPECT_NE(csv.out.find("status ok -> failed"), std::string::npos) << csv.out;
+  auto check = run_cli({"check", "--format", "csv", data("run_a.json")});
+  expect_data_csv(check.out, "grade,probe,device,params,metric,unit,value,min,max,warn_pct,detail", 6);
+  auto fleet = run_cli({"compare", "--fleet", "--format", "csv", data("fleet")});
+  expect_data_csv(fleet.out, "host,device,uuid,side,probe,params,metric,unit,value,median,deviation_pct,z",
+                  8);
+  EXPECT_NE(
+      fleet.out.find(
+          "node07,gpu1,GPU-0701a1f3-7c2e-4b8d-9e51-000000000001,worse,gpu.hbm,kernel=triad,bandwidth,B/s,"),
+      std::string::npos)
+      << fleet.out;
   TempDir dir;
   auto html = dir.path() / "cmp.html";
   auto h =

@@ -66,6 +66,7 @@ TEST(SizeCli, BadInputIsOneLineAndExitTwo) {
       {{"--workload", workload("default.yaml"), "--headroom", "0.7"}, "out of range"},
       {{"--workload", workload("llm-405b-pretraining.yaml"), "--nodes", "1"}, "fits no layout"},
       {{"--workload", workload("default.yaml"), "--format", "pdf"}, "unknown --format"},
+      {{"--workload", workload("default.yaml"), "--nodes", "0"}, "--nodes"},
   };
   for (auto& c : cases) {
     auto out = dir.path() / "never.md";

@@ -109,6 +109,35 @@ TEST(StorageCli, SigintRemovesTheTestFileAndLeavesAValidReport) {
   EXPECT_EQ(j["run"]["interrupted"], true);
 }
 
+// The help of an on/off pair states its real default and shows no "{false}" that reads as one.
+TEST(StorageCli, OnOffFlagsShowTheirRealDefault) {
+  auto r = run_cli({"storage", "--help"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out.find("{false}"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("O_DIRECT, bypassing the page cache (the default)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(default: --direct)"), std::string::npos) << r.out;
+  auto both = run_cli({"storage", "--target", "/tmp", "--direct", "--no-direct"});
+  EXPECT_EQ(both.rc, 2) << both.err;
+  EXPECT_NE(both.err.find("--no-direct"), std::string::npos) << both.err;
+}
+
+// Without -o there is no report to speak of: the interrupt line must not claim one.
+TEST(StorageCli, SigintWithoutAReportDoesNotClaimOne) {
+  TempDir t;
+  auto dir = disk_dir(t);
+  auto run = spawn_cli({"storage", "--target", dir.string(), "--size", "8M", "--runtime", "60"});
+  auto start = std::chrono::steady_clock::now();
+  while (test_files(dir).empty() && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  run.kill(SIGINT);
+  auto r = run.wait();
+  fs::remove_all(dir);
+  EXPECT_EQ(r.rc, 130) << r.err;
+  EXPECT_EQ(r.err.find("the report holds"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("interrupted; no report file written (no -o)"), std::string::npos) << r.err;
+}
+
 // A SIGKILLed run cannot remove its scratch file; the next run in that folder does, and says so.
 TEST(StorageCli, TheNextRunRemovesTheScratchFileOfAKilledOne) {
   TempDir t;
@@ -145,6 +174,10 @@ TEST(StorageCli, RunStorageDirPlansTheSuiteThere) {
   auto bad =
       run_cli({"run", "--probe", "storage.io", "--storage-dir", (t.path() / "nope").string(), "--dry-run"});
   EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("--storage-dir " + (t.path() / "nope").string() + ": No such file or directory"),
+            std::string::npos)
+      << bad.err;
+  EXPECT_EQ(bad.err.find("--target"), std::string::npos) << bad.err;
 }
 
 }  // namespace

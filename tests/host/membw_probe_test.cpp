@@ -65,6 +65,20 @@ TEST(MembwPlan, FixtureHostGetsOneCasePerRun) {
   EXPECT_THROW(probe->plan(PlanContext{Profile::quick, host, too_small}), UsageError);
 }
 
+TEST(MembwPlan, MoreThreadsThanCpusWarns) {
+  auto host = collect_host_info(SysReader(std::filesystem::path(MLBENCH_TEST_DATA_DIR) / "sysfs/two_socket"));
+  auto probe = make_membw_probe();
+  Json options{{"threads", 4096}, {"size", "192M"}};  // more than any test machine lets this process use
+  auto cases = probe->plan(PlanContext{Profile::quick, host, options});
+  ASSERT_EQ(cases.size(), 1u);
+  const auto warnings = cases[0].config["warnings"].dump();
+  EXPECT_NE(warnings.find("--threads 4096 is more than the "), std::string::npos) << warnings;
+  Json fits{{"threads", 1}, {"size", "192M"}};
+  EXPECT_EQ(
+      probe->plan(PlanContext{Profile::quick, host, fits})[0].config["warnings"].dump().find("--threads"),
+      std::string::npos);
+}
+
 TEST(MembwRun, QuickRunIsVerifiedWithPositiveBandwidth) {
   auto host = collect_host_info(SysReader("/"));
   auto probe = make_membw_probe();

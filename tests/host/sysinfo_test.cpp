@@ -291,6 +291,20 @@ TEST(HostInfoTree, OsReleaseQuotesAreStrippedOnlyInPairs) {
   std::filesystem::remove_all(root);
 }
 
+// A missing SMBIOS table (most VMs) is not a permission problem: the note must not send root to get root.
+TEST(HostInfoTree, AbsentSmbiosTableIsNotBlamedOnPermissions) {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "mlbench-dmi-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+  const std::filesystem::path root = tmpl;
+  std::filesystem::create_directories(root / "proc");
+  std::ofstream(root / "proc/meminfo") << "MemTotal:       16384 kB\n";
+  auto host = collect_host_info(SysReader(root));
+  std::filesystem::remove_all(root);
+  EXPECT_TRUE(has_note(host, "SMBIOS table /sys/firmware/dmi/tables/DMI absent, as in many VMs"))
+      << host["notes"];
+  EXPECT_FALSE(has_note(host, "needs root")) << host["notes"];
+}
+
 TEST(HostInfoFixture, MissingRootGivesEmptyInventoryWithNotes) {
   auto host = collect_host_info(SysReader(kFixtures / "does-not-exist"));
   for (const char* key : {"cpu", "memory", "numa", "block_devices", "raid", "nics", "gpus", "notes"}) {
