@@ -16,28 +16,37 @@ constexpr double kDramWattsPerGb = 0.375;
 double grad_bytes(const LlmTraining& w) { return w.optimizer == "adam-fp32-grads" ? 4 : 2; }
 
 // Elementwise (non-GEMM) passes of one transformer layer per token, forward, as a PyTorch training step runs
-// them (norms and rotary upcast to fp32, unfused SwiGLU): bytes read + written per element, and elements in
-// units of hidden (h) or FFN width (f). Backward costs twice the forward.
+// them (norms and rotary upcast to fp32, unfused SwiGLU): bytes read + written per element, elements in units
+// of hidden (h) or FFN width (f), and whether the pass runs inside the tensor-parallel region (split t ways
+// by heads or FFN columns) or outside it (norms, residuals: split only by sequence parallelism, else every TP
+// rank repeats it). Backward costs twice the forward.
 struct ElementwisePass {
   const char* op;
   double h_elements, f_elements, bytes;
+  bool in_tp_region;
 };
 constexpr ElementwisePass kElementwisePasses[] = {
-    {"2x RMSNorm: upcast 6, square 8, mean 4, scale 8, downcast 6, weight 4", 2, 0, 36},
-    {"rotary on q and k: upcast, complex multiply, downcast", 2, 0, 20},
-    {"attention kernel q, k, v in / o out + layout copies", 1, 0, 20},
-    {"2x residual add", 2, 0, 6},
-    {"SwiGLU: silu, multiply", 0, 1, 10},
+    {"2x RMSNorm: upcast 6, square 8, mean 4, scale 8, downcast 6, weight 4", 2, 0, 36, false},
+    {"rotary on q and k: upcast, complex multiply, downcast", 2, 0, 20, true},
+    {"attention kernel q, k, v in / o out + layout copies", 1, 0, 20, true},
+    {"2x residual add", 2, 0, 6, false},
+    {"SwiGLU: silu, multiply", 0, 1, 10, true},
 };
 
-double nongemm_bytes_per_token_layer(const TransformerModel& m) {
+// Forward elementwise bytes per token and layer on one GPU of a TP group of t (tokens counted per group).
+double nongemm_bytes_per_token_layer(const TransformerModel& m, int t, bool sequence_parallel) {
   double forward = 0;
   for (const auto& p : kElementwisePasses) {
     double f_elements = m.gated_ffn ? p.f_elements : p.f_elements * 0.4;  // plain FFN: one GeLU pass
-    forward += (p.h_elements * m.hidden + f_elements * m.ffn_hidden) * p.bytes;
+    double bytes = (p.h_elements * m.hidden + f_elements * m.ffn_hidden) * p.bytes;
+    forward += p.in_tp_region || sequence_parallel ? bytes / t : bytes;
   }
-  return 3 * forward;
+  return forward;
 }
+
+// Standard attention materialises the a x s x s scores per layer: QK^T writes them (2 B), scale + mask +
+// softmax reads and writes (4 B), dropout reads, writes and stores its mask (5 B), AV reads them (2 B).
+constexpr double kScoreBytesForward = 13;
 
 // Cross-entropy over the vocabulary per token, fp32: upcast, softmax, loss, forward + backward.
 constexpr double kCrossEntropyBytesPerVocab = 60;
@@ -52,11 +61,25 @@ double dp_busbw(const NodeFacts& node, const Calibration& cal, const Layout& l, 
   return std::min(nvlink, network);
 }
 
+bool standard_attention(const LlmTraining& w) { return w.attention == "standard"; }
+
 }  // namespace
+
+std::string_view to_string(Recompute r) {
+  switch (r) {
+    case Recompute::none:
+      return "none";
+    case Recompute::selective:
+      return "selective";
+    case Recompute::full:
+      return "full";
+  }
+  return "none";
+}
 
 GemmCost training_flops_per_token(const TransformerModel& m, int seq_len) {
   double matrix_params = m.active_params - static_cast<double>(m.vocab) * m.hidden;
-  return {6 * matrix_params, 12.0 * m.layers * m.hidden * seq_len};
+  return {6 * matrix_params, 12.0 * m.layers * m.hidden * seq_len, 6.0 * m.vocab * m.hidden};
 }
 
 std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int tokens, int t) {
@@ -70,8 +93,10 @@ std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int token
 }
 
 std::string Layout::describe() const {
-  return fmt::format("TP {} x PP {} x DP {}, ZeRO-{}{}", t, p, d, zero,
-                     full_recompute ? ", full recompute" : "");
+  return fmt::format("TP {} x PP {} x DP {}{}, {}ZeRO-{}, micro-batch {}, recompute {}", t, p, d,
+                     c > 1 ? fmt::format(" x CP {}", c) : "",
+                     v > 1 ? fmt::format("interleaved v {}, ", v) : "", zero, micro_batch,
+                     to_string(recompute));
 }
 
 std::string MemoryBreakdown::describe() const {
@@ -80,21 +105,36 @@ std::string MemoryBreakdown::describe() const {
                      format_bytes(activations), format_bytes(overhead), format_bytes(total()));
 }
 
+double layer_activation_bytes(const TransformerModel& m, const LlmTraining& w, const Layout& l) {
+  double s = static_cast<double>(w.seq_len) / l.c, b = l.micro_batch, h = m.hidden, t = l.t;
+  bool sp = w.sequence_parallel;
+  if (l.recompute == Recompute::full) return 2 * s * b * h / (sp ? t : 1);
+  double per_layer = s * b * h * (sp ? 34 / t : 10 + 24 / t);
+  // Scores of this rank's s queries against the whole sequence's keys.
+  if (standard_attention(w) && l.recompute == Recompute::none)
+    per_layer += 5.0 * m.heads * s * w.seq_len * b / t;
+  return per_layer;
+}
+
 MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w, const Layout& l) {
   MemoryBreakdown b;
   double params = m.params / (l.t * l.p);
-  double d = l.d;
-  b.weights = 2 * params / (l.zero >= 3 ? d : 1);
-  b.gradients = grad_bytes(w) * params / (l.zero >= 2 ? d : 1);
-  b.optimizer = 12 * params / (l.zero >= 1 ? d : 1);
-  double s = w.seq_len, bsz = w.micro_batch, h = m.hidden;
-  // Flash attention drops the 5as/h term; 1F1B keeps p micro-batches of L/p layers on the first stage: L
-  // layers, x (1 + (p - 1) / (p v)) with v interleaved virtual stages.
-  double interleave = l.p > 1 ? 1 + (l.p - 1.0) / (l.p * virtual_stages(m.layers, l.p)) : 1;
-  double per_layer = (l.full_recompute ? 2 * s * bsz * h / l.t : s * bsz * h / l.t * 34) * interleave;
-  double extra = l.full_recompute ? s * bsz * h / l.t * 34 : 0;  // the layer being recomputed
-  double logits = s * bsz * m.vocab * 4.0 / l.t;                 // fp32 logits of the last stage
-  b.activations = m.layers * per_layer + extra + logits;
+  double shards = static_cast<double>(l.d) * l.c;  // ranks holding the same weights: data x context parallel
+  b.weights = 2 * params / (l.zero >= 3 ? shards : 1);
+  b.gradients = grad_bytes(w) * params / (l.zero >= 2 ? shards : 1);
+  b.optimizer = 12 * params / (l.zero >= 1 ? shards : 1);
+  double micro_batches = w.global_batch_tokens / (static_cast<double>(l.d) * l.micro_batch * w.seq_len);
+  // 1F1B keeps min(p, m) micro-batches of L/p layers in flight on the first stage; the interleaved
+  // schedule x (1 + (p - 1) / (p v)) (Korthikanti et al.).
+  double interleave = l.v > 1 ? 1 + (l.p - 1.0) / (l.p * l.v) : 1;
+  double in_flight = m.layers / static_cast<double>(l.p) * std::min<double>(l.p, std::ceil(micro_batches));
+  b.activations = in_flight * layer_activation_bytes(m, w, l) * interleave;
+  if (l.recompute == Recompute::full) {  // the layer being recomputed holds its whole activations
+    Layout whole = l;
+    whole.recompute = Recompute::none;
+    b.activations += layer_activation_bytes(m, w, whole);
+  }
+  b.activations += static_cast<double>(w.seq_len) / l.c * l.micro_batch * m.vocab * 4.0 / l.t;  // fp32 logits
   double modelled = b.weights + b.gradients + b.optimizer + b.activations;
   b.overhead = Assumptions::kRuntimeOverhead + Assumptions::kFragmentation * modelled;
   return b;
@@ -104,46 +144,129 @@ double pipeline_bubble(int p, int v, double micro_batches) { return (p - 1) / (v
 
 int virtual_stages(int layers, int p) { return p > 1 ? std::max(1, layers / p) : 1; }
 
+namespace {
+
+std::vector<int> powers_of_two_upto(int limit) {
+  std::vector<int> out;
+  for (int x = 1; x <= limit; x *= 2) out.push_back(x);
+  return out;
+}
+
+// The candidate layouts of choose_layout, in tie-break order.
+std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
+                                      int gpus) {
+  const LayoutSpec& fix = w.layout;
+  std::vector<Recompute> modes;
+  if (w.recompute == "auto")
+    modes = {Recompute::none, Recompute::selective, Recompute::full};
+  else
+    modes = {w.recompute == "full"        ? Recompute::full
+             : w.recompute == "selective" ? Recompute::selective
+                                          : Recompute::none};
+  // Selective recomputation only drops the score tensors; flash attention never stores them.
+  if (w.recompute == "auto" && !standard_attention(w)) modes.erase(modes.begin() + 1);
+  std::vector<int> mbs = fix.micro_batch ? std::vector<int>{*fix.micro_batch} : std::vector<int>{1, 2, 4, 8};
+  std::vector<int> ts, ps, cs;
+  if (fix.tp)
+    ts = {*fix.tp};
+  else
+    for (int t : powers_of_two_upto(node.domain))
+      if (m.heads % t == 0) ts.push_back(t);
+  ps = fix.pp ? std::vector<int>{*fix.pp} : powers_of_two_upto(m.layers);
+  if (fix.cp)
+    cs = {*fix.cp};
+  else
+    for (int c : powers_of_two_upto(w.seq_len / 4096))
+      if (w.seq_len % c == 0) cs.push_back(c);
+  if (cs.empty()) cs = {1};
+  std::vector<std::pair<int, int>> tp_pairs;  // (t, p) by t p, then the larger t (NVLink before pipeline)
+  for (int t : ts)
+    for (int p : ps) tp_pairs.push_back({t, p});
+  std::stable_sort(tp_pairs.begin(), tp_pairs.end(), [](const auto& a, const auto& b) {
+    return a.first * a.second != b.first * b.second ? a.first * a.second < b.first * b.second
+                                                    : a.first > b.first;
+  });
+  double sequences = w.global_batch_tokens / w.seq_len;
+  std::vector<Layout> out;
+  for (auto mode : modes)
+    for (int mb : mbs)
+      for (int c : cs)
+        for (auto [t, p] : tp_pairs) {
+          int model_gpus = t * p * c;
+          if (model_gpus > gpus) continue;
+          // More replicas than micro-batches in a step have nothing to compute: those GPUs idle.
+          int d = fix.dp ? *fix.dp : std::min(gpus / model_gpus, static_cast<int>(sequences / mb));
+          if (d < 1 || d * model_gpus > gpus) continue;
+          std::vector<int> vs{1};
+          if (w.schedule == "interleaved" && p > 1) {
+            int vmax = virtual_stages(m.layers, p);
+            if (fix.vp)
+              vs = {*fix.vp};
+            else
+              for (int v = 2; v <= vmax; ++v)
+                if (vmax % v == 0) vs.push_back(v);
+          }
+          for (int zero = 0; zero <= 3; ++zero)
+            for (int v : vs) out.push_back({t, p, d, zero, mode, v, mb, c});
+        }
+  return out;
+}
+
+}  // namespace
+
 LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
                            const Calibration& cal, int gpus, double headroom) {
   LayoutChoice out;
   double limit = (1 - headroom) * node.gpu->memory_bytes;
-  double sequences = w.global_batch_tokens / w.seq_len;
-  std::vector<Layout> candidates;
-  for (bool recompute : {false, true}) {
-    for (int mp = 1; mp <= gpus; mp *= 2) {
-      for (int t = std::min(mp, node.domain); t >= 1; t /= 2) {
-        int p = mp / t;
-        if (t * p != mp || m.heads % t != 0 || p > m.layers) continue;
-        // More replicas than sequences in a step have nothing to compute: those GPUs idle.
-        int d = std::min(gpus / mp, static_cast<int>(sequences / w.micro_batch));
-        if (d < 1) continue;
-        for (int zero = 0; zero <= 3; ++zero) candidates.push_back({t, p, d, zero, recompute});
-      }
-    }
-  }
-  double best_step = 0;
+  const LayoutSpec& fix = w.layout;
+  bool fixed = fix.gpus() && fix.micro_batch && w.recompute != "auto";
+  auto candidates = layout_candidates(m, w, node, gpus);
+  std::vector<RankedLayout> fitting;
+  MemoryBreakdown best_memory;
   for (const auto& c : candidates) {
     auto mem = training_memory(m, w, c);
-    if (mem.total() > limit) {
-      if (!out.layout) {
+    bool over = mem.total() > limit;
+    if (over && !(fixed && mem.total() <= node.gpu->memory_bytes)) {
+      if (fitting.empty()) {
         out.most_sharded = c;
         out.memory = mem;
       }
       continue;
     }
-    // Strictly faster only, so equal step times keep the earlier candidate (the tie-break order).
     double step = training_step(m, w, node, cal, c).step_s;
-    if (!out.layout || step < best_step) {
-      out.layout = c;
-      out.memory = mem;
-      best_step = step;
+    // Strictly faster only, so equal step times keep the earlier candidate (the tie-break order).
+    if (fitting.empty() || step < fitting.front().step_s) {
+      best_memory = mem;
+      out.over_headroom = over;
     }
+    // One entry per layout shape: ZeRO stages of the same shape differ by little, the best one stands.
+    auto same_shape = [&](const RankedLayout& r) {
+      Layout a = r.layout;
+      a.zero = c.zero;
+      return a.t == c.t && a.p == c.p && a.d == c.d && a.c == c.c && a.v == c.v &&
+             a.micro_batch == c.micro_batch && a.recompute == c.recompute;
+    };
+    ++out.fitting;
+    if (auto it = std::find_if(fitting.begin(), fitting.end(), same_shape); it != fitting.end()) {
+      if (step < it->step_s) *it = {c, step};
+    } else {
+      fitting.push_back({c, step});
+    }
+    std::stable_sort(fitting.begin(), fitting.end(),
+                     [](const auto& a, const auto& b) { return a.step_s < b.step_s; });
+    if (fitting.size() > 3) fitting.pop_back();
   }
-  if (out.layout) return out;
+  if (!fitting.empty()) {
+    out.layout = fitting.front().layout;
+    out.memory = best_memory;
+    out.compared = fitting;
+    return out;
+  }
   out.why_not = candidates.empty()
-                    ? fmt::format("{} GPUs allow no tensor/pipeline split of {} heads and {} layers", gpus,
-                                  m.heads, m.layers)
+                    ? fmt::format(
+                          "{} GPUs allow no tensor/pipeline/context split of {} heads, {} layers and {} "
+                          "tokens with the layout given",
+                          gpus, m.heads, m.layers, w.seq_len)
                     : fmt::format(
                           "nothing fits {} (1 - headroom {:.2f}) of {} HBM; the most sharded layout tried "
                           "({}) needs {}",
@@ -158,46 +281,88 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   st.layout = l;
   st.memory = training_memory(m, w, l);
   const GpuSpec& gpu = *node.gpu;
-  int gpus = l.t * l.p * l.d;
+  int gpus = l.gpus();
   int nodes = std::max(1, gpus / node.gpus);
   double peak = gpu.peak_for(w.precision).value_or(0);
   double tokens_gpu = w.global_batch_tokens / gpus;  // tokens one GPU computes per step
   auto flops = training_flops_per_token(m, w.seq_len);
   double eta = cal.gemm.value * Assumptions::kTrainingGemmDerate;
+  bool standard = standard_attention(w);
   st.t_gemm = tokens_gpu * flops.gemm / (peak * eta);
-  // Causal flash attention computes half of the full-sequence FLOPs the model counts.
-  st.t_attention = tokens_gpu * flops.attention * 0.5 / (peak * eta * Assumptions::kAttentionRelative);
-  if (l.full_recompute) st.t_recompute = (st.t_gemm + st.t_attention) / 3;
+  // Causal flash attention computes half of the full-sequence FLOPs the model counts, in its own kernels;
+  // standard attention runs the whole s x s products as batched GEMMs and masks afterwards.
+  st.t_attention = standard
+                       ? tokens_gpu * flops.attention / (peak * eta)
+                       : tokens_gpu * flops.attention * 0.5 / (peak * eta * Assumptions::kAttentionRelative);
+  // Recomputation redoes forwards (a third of forward + backward): full, every layer's (not the output
+  // layer's); selective, the attention core's, which flash attention's backward already redoes inside its
+  // kernel time.
+  double recompute_flops = 0;
+  if (l.recompute == Recompute::full) {
+    st.t_recompute = (st.t_gemm * (flops.gemm - flops.logits) / flops.gemm + st.t_attention) / 3;
+    recompute_flops = tokens_gpu * (flops.gemm - flops.logits + flops.attention) / 3;
+  } else if (l.recompute == Recompute::selective && standard) {
+    st.t_recompute = st.t_attention / 3;
+    recompute_flops = tokens_gpu * flops.attention / 3;
+  }
   double hbm = gpu.memory_bandwidth * cal.hbm.value;
-  st.micro_batches = w.global_batch_tokens / (l.d * w.micro_batch * static_cast<double>(w.seq_len));
+  st.micro_batches = w.global_batch_tokens / (l.d * l.micro_batch * static_cast<double>(w.seq_len));
+  double layer_mbs = m.layers / static_cast<double>(l.p) * st.micro_batches;  // layer passes per GPU
   double params_gpu = m.params / (l.t * l.p);
-  // Elementwise traffic, gradient accumulation per micro-batch, the optimizer step over this rank's shard.
-  // Per GPU: its replica's tokens over L/p layers, split t ways by sequence parallelism = tokens_gpu x L.
-  double bytes = tokens_gpu * m.layers * nongemm_bytes_per_token_layer(m);
+  // Elementwise traffic: forward, twice that backward, and the forward again under full recomputation.
+  // Per GPU: its replica's tokens over L/p layers and its share of the TP group = tokens_gpu x L x t.
+  double passes = l.recompute == Recompute::full ? 4 : 3;
+  double bytes =
+      passes * tokens_gpu * l.t * m.layers * nongemm_bytes_per_token_layer(m, l.t, w.sequence_parallel);
+  if (standard) {
+    double scores = static_cast<double>(m.heads) * w.seq_len / l.c * w.seq_len * l.micro_batch / l.t;
+    double score_passes = 3 + (l.recompute == Recompute::none ? 0 : 1);
+    bytes += layer_mbs * scores * kScoreBytesForward * score_passes;
+  }
+  // The cross-entropy, gradient accumulation per micro-batch, the optimizer step over this rank's shard.
   bytes += tokens_gpu * kCrossEntropyBytesPerVocab * m.vocab / (l.t * l.p);
   bytes += st.micro_batches * params_gpu * 3 * grad_bytes(w);
-  bytes += params_gpu / (l.zero >= 1 ? l.d : 1) * (26 + grad_bytes(w));
+  bytes += params_gpu / (l.zero >= 1 ? l.d * l.c : 1) * (26 + grad_bytes(w));
   st.t_nongemm = bytes / hbm;
   double t_compute = st.t_gemm + st.t_attention + st.t_recompute;
-  st.virtual_stages = virtual_stages(m.layers, l.p);
-  st.bubble = pipeline_bubble(l.p, st.virtual_stages, st.micro_batches);
+  st.virtual_stages = l.v;
+  st.bubble = pipeline_bubble(l.p, l.v, st.micro_batches);
   double t_pipe = (t_compute + st.t_nongemm) / pipeline_efficiency(st.bubble);
 
   double latency = Assumptions::kCollectiveLatency;
-  st.tp_busbw = gpu.link_bandwidth * cal.nvlink.value;
+  double tokens_mb = static_cast<double>(l.micro_batch) * w.seq_len / l.c;  // per GPU per micro-batch
+  double per_gpu_nic = node.nic_bytes_per_s * cal.network.value / node.gpus;
+  double nvlink = gpu.link_bandwidth * cal.nvlink.value;
+  st.tp_busbw = nvlink;
   if (l.t > 1) {
-    double elements = 8.0 * w.micro_batch * w.seq_len * m.hidden * (l.t - 1) / l.t;
-    double per_layer = elements * kActivationBytes / st.tp_busbw + 4 * latency;
-    st.t_tp = per_layer * (m.layers / static_cast<double>(l.p)) * st.micro_batches;
+    // All-reduce equivalents of b s h per layer and micro-batch: 2 forward, 2 backward; the recomputed
+    // forward repeats its 2; sequence parallelism (all-gather + reduce-scatter, the same volume) gathers
+    // the two column-parallel inputs again in the backward instead of storing them: one more.
+    double reductions = 4 + (l.recompute == Recompute::full ? 2 : w.sequence_parallel ? 1 : 0);
+    double calls = reductions * (w.sequence_parallel ? 2 : 1);
+    double elements = reductions * 2 * tokens_mb * m.hidden * (l.t - 1) / l.t;
+    st.t_tp = layer_mbs * (elements * kActivationBytes / st.tp_busbw + calls * latency);
+  }
+  if (l.c > 1) {
+    // Ring attention: c - 1 exchanges of this rank's K and V per layer forward; the backward sends K, V
+    // and their gradients (2x). Hidden behind the chunk's attention compute where that lasts longer.
+    st.cp_busbw = l.t * l.c <= node.domain ? nvlink : per_gpu_nic;
+    double kv = 2.0 * tokens_mb * m.kv_heads * m.head_dim() * kActivationBytes / l.t;
+    double per_layer = 3 * (l.c - 1) * (kv / st.cp_busbw + latency);
+    double attention_per_layer =
+        (st.t_attention + (l.recompute == Recompute::none ? 0 : st.t_recompute)) / layer_mbs;
+    st.t_cp = layer_mbs * per_layer;
+    st.t_cp_exposed = layer_mbs * std::max(0.0, per_layer - attention_per_layer);
   }
   if (l.p > 1) {
-    double per_gpu_nic = node.nic_bytes_per_s * cal.network.value / node.gpus;
-    double bytes_mb = static_cast<double>(w.micro_batch) * w.seq_len * m.hidden * kActivationBytes / l.t;
-    st.t_pp = 2 * st.micro_batches * st.virtual_stages * (bytes_mb / per_gpu_nic + latency);
+    double bytes_mb = tokens_mb * m.hidden * kActivationBytes / l.t;
+    st.t_pp = 2 * st.micro_batches * l.v * (bytes_mb / per_gpu_nic + latency);
   }
-  if (l.d > 1) {
+  int dp_ranks = l.d * l.c;  // gradients are reduced over data and context parallel ranks
+  if (dp_ranks > 1) {
     st.dp_busbw = dp_busbw(node, cal, l, nodes);
-    double all_reduce = params_gpu * 4 * 2 * (l.d - 1) / l.d / st.dp_busbw + latency * 2 * std::log2(l.d);
+    double all_reduce =
+        params_gpu * 4 * 2 * (dp_ranks - 1) / dp_ranks / st.dp_busbw + latency * 2 * std::log2(dp_ranks);
     // ZeRO 0-2: one gradient all-reduce per step, final only in the last micro-batch's backward (2/3 of its
     // compute), so it overlaps there. ZeRO-3/FSDP: weight all-gathers and gradient reduce-scatters, ~1.5x the
     // all-reduce volume, in every micro-batch, overlapping the whole forward and backward.
@@ -206,13 +371,14 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     double overlapped = std::min(st.t_dp, window);
     st.t_dp_exposed = (st.t_dp - overlapped) + (1 - Assumptions::kOverlapHidden) * overlapped;
   }
-  double t_comm = st.t_tp + st.t_pp + st.t_dp_exposed;
+  double t_comm = st.t_tp + st.t_pp + st.t_cp_exposed + st.t_dp_exposed;
   st.step_s = t_pipe + t_comm;
   double model_flops = tokens_gpu * flops.total();
   st.eta_compute = model_flops / (peak * t_compute);
   st.nongemm_share = st.t_nongemm / (t_compute + st.t_nongemm);
   st.comm_share = t_comm / st.step_s;
   st.mfu = model_flops / (peak * st.step_s);
+  st.hfu = (model_flops + recompute_flops) / (peak * st.step_s);
   st.tokens_per_s = w.global_batch_tokens / st.step_s;
   return st;
 }
@@ -222,7 +388,7 @@ CvStep cv_step(const CvTraining& w, const NodeFacts& node, const Calibration& ca
   double peak = node.gpu->peak_for(w.precision).value_or(0);
   double compute = st.batch_per_gpu * 3 * w.flops_per_image / (peak * cal.conv.value);
   if (gpus > 1) {
-    Layout l{1, 1, gpus, 0, false};
+    Layout l{1, 1, gpus};
     double busbw = dp_busbw(node, cal, l, std::max(1, gpus / node.gpus));
     st.t_dp =
         w.params * 4 * 2 * (gpus - 1) / gpus / busbw + Assumptions::kCollectiveLatency * 2 * std::log2(gpus);

@@ -6,12 +6,13 @@
 // attention, overheads) -> the smallest layout that fits (tensor parallel within the NVLink domain, then
 // pipeline, then data), and a step time built from GEMM time at the calibrated efficiency, non-GEMM memory
 // traffic at the calibrated HBM bandwidth, the pipeline bubble and the exposed part of each communication.
-// MFU is the product of those factors, never a constant. Inference: weights + KV cache -> batch, decode step
-// = max(memory, compute) + tensor-parallel latency, prefill compute-bound.
+// MFU is the product of those factors, never a constant; HFU adds the recomputed FLOPs. Inference: weights +
+// KV cache -> batch, decode step = max(memory, compute) + tensor-parallel latency, prefill compute-bound.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sizing/calibration.hpp"
@@ -37,6 +38,7 @@ struct Assumptions {
 
 struct GemmCost {
   double gemm = 0, attention = 0;  // FLOPs per token, forward + backward (training) or forward (inference)
+  double logits = 0;               // the output layer's share of `gemm` (never recomputed)
   double total() const { return gemm + attention; }
 };
 // Model FLOPs per token of training (3x forward): GEMMs 6 (N_act - V h) + logits, attention 12 L h s.
@@ -44,9 +46,18 @@ GemmCost training_flops_per_token(const TransformerModel& m, int seq_len);
 // The workload's GEMMs per micro-batch and tensor-parallel rank: QKV, O, FFN up, FFN down, logits (m, n, k).
 std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int tokens_per_micro_batch, int t);
 
+// Activation recomputation (Korthikanti et al. 2022): selective redoes the attention core (QK^T, softmax,
+// dropout, AV) in the backward, full redoes each layer's forward from its stored input.
+enum class Recompute { none, selective, full };
+std::string_view to_string(Recompute r);
+
 struct Layout {
   int t = 1, p = 1, d = 1, zero = 0;
-  bool full_recompute = false;
+  Recompute recompute = Recompute::none;
+  int v = 1;            // virtual pipeline stages per GPU: 1 is plain 1F1B, more is the interleaved schedule
+  int micro_batch = 1;  // sequences per micro-batch
+  int c = 1;            // context parallelism: each sequence split c ways (ring attention)
+  int gpus() const { return t * p * d * c; }
   std::string describe() const;
 };
 
@@ -55,6 +66,12 @@ struct MemoryBreakdown {
   double total() const { return weights + gradients + optimizer + activations + overhead; }
   std::string describe() const;
 };
+
+// Activation bytes of one transformer layer for one micro-batch on one GPU, 16-bit (Korthikanti et al.):
+// s b h (10 + 24/t) + 5 a s^2 b / t without sequence parallelism, 34 s b h / t + 5 a s^2 b / t with it; the
+// score term 5 a s^2 b / t only with standard attention and no recomputation; full recomputation keeps the
+// layer's input, 2 s b h (/ t with sequence parallelism). s is the GPU's share of the sequence (s / c).
+double layer_activation_bytes(const TransformerModel& m, const LlmTraining& w, const Layout& l);
 
 MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w, const Layout& l);
 
@@ -65,27 +82,37 @@ struct NodeFacts {
   double nic_bytes_per_s = 0;  // all compute-fabric NICs of one node
 };
 
+struct RankedLayout {
+  Layout layout;
+  double step_s = 0;
+};
+
 struct LayoutChoice {
   std::optional<Layout> layout;
   MemoryBreakdown memory;  // of the chosen layout, or of the most sharded one tried when nothing fits
   Layout most_sharded;
-  std::string why_not;  // when nothing fits
+  std::string why_not;                 // when nothing fits
+  std::vector<RankedLayout> compared;  // the fastest fitting candidates, best first (at most 3)
+  int fitting = 0;                     // candidates that fit
+  bool over_headroom = false;          // a fixed layout above (1 - headroom) x HBM but within HBM
 };
-// The fastest layout (shortest training_step) among those that fit memory <= (1 - headroom) x HBM.
-// Candidates, in tie-break order: without recomputation first, then with full recomputation; within each, the
-// smallest t*p (t as large as the NVLink domain allows before p), then the smallest ZeRO stage. `gpus` total
-// GPUs; d = min(floor(gpus / (t p)), sequences per step / micro-batch), so a node count that t p does not
-// divide, or more GPUs than the batch can use, leaves the remainder idle instead of excluding every layout.
+// The fastest layout (shortest training_step) among those that fit memory <= (1 - headroom) x HBM. The
+// workload's layout fields are fixed; the others are searched: recompute (auto: none, selective, full),
+// micro-batch (1, 2, 4, 8), tensor parallel (powers of two within the NVLink domain dividing the heads),
+// pipeline (powers of two up to the layers), context parallel (powers of two keeping >= 4096 tokens per
+// rank), virtual stages (the divisors of floor(L / p) with the interleaved schedule) and the ZeRO stage.
+// Ties keep the earlier candidate: less recomputation, smaller micro-batch, smaller t p, then ZeRO stage.
+// `gpus` total GPUs; d = min(floor(gpus / (t p c)), sequences per step / micro-batch) unless fixed, so a
+// node count that t p c does not divide, or more GPUs than the batch can use, leaves the remainder idle. A
+// layout the workload fixes completely may exceed (1 - headroom) x HBM (over_headroom) but not HBM.
 LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
                            const Calibration& cal, int gpus, double headroom);
 
-// Pipeline bubble of the 1F1B schedule as idle time relative to the ideal compute time, (p - 1) / (v m)
-// (METHODS), with v virtual stages per GPU and m micro-batches per replica per step.
+// Pipeline bubble as idle time relative to the ideal compute time, (p - 1) / (v m) (METHODS), with v virtual
+// stages per GPU (1: plain 1F1B) and m micro-batches per replica per step.
 double pipeline_bubble(int p, int v, double micro_batches);
-// Virtual stages per GPU of the interleaved 1F1B schedule the engine assumes (Megatron-LM): as many as keep
-// at least one layer per virtual stage, v = floor(L / p); 1 without pipelining. The price, also modelled: v
-// times the point-to-point sends, and activations of the first stage x (1 + (p - 1) / (p v)) (Korthikanti et
-// al.).
+// The most virtual stages per GPU the interleaved schedule allows: one layer per virtual stage at least,
+// v = floor(L / p); 1 without pipelining. The price, also modelled: v times the point-to-point sends.
 int virtual_stages(int layers, int p);
 // The share of a pipelined step spent computing: ideal / (ideal + bubble) = 1 / (1 + bubble).
 inline double pipeline_efficiency(double bubble) { return 1 / (1 + bubble); }
@@ -97,10 +124,12 @@ struct TrainingStep {
   int virtual_stages = 1;
   double t_gemm = 0, t_attention = 0, t_recompute = 0, t_nongemm = 0;
   double bubble = 0;  // pipeline_bubble(p, v, micro_batches); the step takes (1 + bubble) x its compute
-  double t_tp = 0, t_pp = 0, t_dp = 0, t_dp_exposed = 0;
-  double dp_busbw = 0, tp_busbw = 0;
+  double t_tp = 0, t_pp = 0, t_cp = 0, t_cp_exposed = 0, t_dp = 0, t_dp_exposed = 0;
+  double dp_busbw = 0, tp_busbw = 0, cp_busbw = 0;
   double step_s = 0;
-  double eta_compute = 0, nongemm_share = 0, comm_share = 0, mfu = 0;
+  double eta_compute = 0, nongemm_share = 0, comm_share = 0;
+  double mfu = 0;           // model FLOPs (6ND-style, no recomputation) / (peak x step)
+  double hfu = 0;           // hardware FLOPs (with the recomputed forward) / (peak x step)
   double tokens_per_s = 0;  // whole cluster
 };
 TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "bench/error.hpp"
 #include "bench/units.hpp"
@@ -182,6 +183,22 @@ class Planner {
   int find_nodes_llm(const LlmTraining& w, bool* inverse) {
     const auto& wl = req_.workload;
     std::optional<int> fixed = req_.nodes ? req_.nodes : wl.nodes;
+    // A layout whose tp, pp, dp and cp are all given needs exactly their product of GPUs.
+    if (auto need = w.layout.gpus()) {
+      const auto& f = w.layout;
+      std::string product = fmt::format("layout tp x pp x dp x cp = {} x {} x {} x {} = {} GPUs", *f.tp,
+                                        *f.pp, *f.dp, *f.cp, *need);
+      if (fixed && *fixed * facts_.gpus != *need)
+        throw UsageError(
+            fmt::format("{}: {}, but {} nodes x {} GPUs = {} (allowed: a layout whose product is "
+                        "the GPU count, or no node count)",
+                        wl.name, product, *fixed, facts_.gpus, *fixed * facts_.gpus));
+      if (!fixed && *need % facts_.gpus != 0)
+        throw UsageError(
+            fmt::format("{}: {}, not a whole number of {}-GPU {} nodes (allowed: multiples of {})", wl.name,
+                        product, facts_.gpus, node_->name, facts_.gpus));
+      if (!fixed) fixed = *need / facts_.gpus;
+    }
     if (fixed) {
       *inverse = false;
       auto e = eval_llm(w, *fixed);
@@ -222,21 +239,52 @@ class Planner {
     return *n;
   }
 
+  static nlohmann::json layout_json(const Layout& l) {
+    return {{"t", l.t},
+            {"p", l.p},
+            {"d", l.d},
+            {"c", l.c},
+            {"v", l.v},
+            {"zero", l.zero},
+            {"micro_batch", l.micro_batch},
+            {"recompute", std::string(to_string(l.recompute))}};
+  }
+
+  static std::string fixed_layout_text(const LlmTraining& w) {
+    const auto& f = w.layout;
+    std::vector<std::string> given;
+    auto add = [&](const char* k, const std::optional<int>& v) {
+      if (v) given.push_back(fmt::format("{} {}", k, *v));
+    };
+    add("tp", f.tp);
+    add("pp", f.pp);
+    add("dp", f.dp);
+    add("cp", f.cp);
+    add("vp", f.vp);
+    add("micro_batch", f.micro_batch);
+    if (w.recompute != "auto") given.push_back("recompute " + w.recompute);
+    std::string searched =
+        "fastest layout that fits (1 - headroom) x HBM, ties to less recomputation, then tensor "
+        "within the NVLink domain, then pipeline, then data";
+    if (given.empty()) return searched;
+    return fmt::format("{} fixed by the workload; {}", fmt::join(given, ", "), searched);
+  }
+
   void plan_llm_training(const LlmTraining& w) {
     const auto& m = w.model;
     double pk = peak(w.precision);
-    calibrate_for(w.precision, training_gemm_shapes(m, w.micro_batch * w.seq_len, 1));
+    calibrate_for(w.precision, training_gemm_shapes(m, w.layout.micro_batch.value_or(1) * w.seq_len, 1));
     bool inverse = false;
     int nodes = find_nodes_llm(w, &inverse);
-    // Recalibrate at the chosen tensor-parallel degree's GEMM shapes, then plan again with them.
-    int t = eval_llm(w, nodes).choice.layout->t;
-    calibrate_for(w.precision, training_gemm_shapes(m, w.micro_batch * w.seq_len, t));
+    // Recalibrate at the chosen layout's GEMM shapes, then plan again with them.
+    auto first = *eval_llm(w, nodes).choice.layout;
+    calibrate_for(w.precision, training_gemm_shapes(m, first.micro_batch * w.seq_len / first.c, first.t));
     nodes = find_nodes_llm(w, &inverse);
     auto e = eval_llm(w, nodes);
     const auto& st = e.step;
     const auto& l = *e.choice.layout;
     int gpus = nodes * facts_.gpus;
-    int active = l.t * l.p * l.d;  // the rest idle: t p does not divide the node count's GPUs
+    int active = l.gpus();  // the rest idle: t p c does not divide the node count's GPUs
     auto flops = training_flops_per_token(m, w.seq_len);
     double total_flops = w.tokens * flops.total();
     double gpu_hours = gpus * e.time_s / 3600;
@@ -259,13 +307,24 @@ class Planner {
         fmt::format("D x (6 (N_act - V h) + 12 L h s) = {:.3g} x ({:.3g} + {:.3g}) FLOP/token (6ND = {:.3g})",
                     w.tokens, flops.gemm, flops.attention, 6 * m.active_params * w.tokens),
         "-", "workload");
-    line("Compute", "Predicted MFU", st.mfu, "fraction", "model FLOPs / (GPU peak x step time)",
+    std::string ran = fmt::format("recompute {}{}, {} attention, sequence parallel {}, {} schedule",
+                                  to_string(l.recompute), w.recompute == "auto" ? " (auto)" : "", w.attention,
+                                  w.sequence_parallel ? "on" : "off", l.v > 1 ? "interleaved" : "1F1B");
+    line("Compute", "Predicted MFU", st.mfu, "fraction",
+         "model FLOPs (6ND-style, no recomputation) / (GPU peak x step time)",
          fmt::format(
-             "eta_compute {:.3f} x (1 - non-GEMM {:.3f}) / (1 + bubble {:.3f}) x (1 - exposed comm {:.3f}) "
-             "= {:.3f}; bubble (p-1)/(v m) with v = {} interleaved stages; eta_GEMM {:.3f} x training derate "
-             "{:.2f}, attention at {:.2f} x that",
-             st.eta_compute, st.nongemm_share, st.bubble, st.comm_share, st.mfu, st.virtual_stages,
+             "{}: eta_compute {:.3f} x (1 - non-GEMM {:.3f}) / (1 + bubble {:.3f}) x (1 - exposed comm "
+             "{:.3f}) "
+             "= {:.3f}; bubble (p-1)/(v m) with v = {}; eta_GEMM {:.3f} x training derate {:.2f}, flash "
+             "attention at {:.2f} x that",
+             ran, st.eta_compute, st.nongemm_share, st.bubble, st.comm_share, st.mfu, st.virtual_stages,
              cal_.gemm.value, Assumptions::kTrainingGemmDerate, Assumptions::kAttentionRelative),
+         "-", src(cal_.gemm));
+    line("Compute", "Predicted HFU", st.hfu, "fraction",
+         "hardware FLOPs (model + recomputed forward) / (GPU peak x step time)",
+         fmt::format("{}: recomputation {:.3f} s of {:.3f} s compute per step; HFU = MFU when nothing is "
+                     "recomputed",
+                     ran, st.t_recompute, st.t_gemm + st.t_attention + st.t_recompute),
          "-", src(cal_.gemm));
     line("Compute", "Time to train", e.time_s / 86400, "days", fmt::format("{:.0f} GPU-hours", gpu_hours),
          fmt::format("C / (G x peak x MFU) / goodput = {:.3g} / ({} x {:.0f} TFLOPS x {:.3f}) / {:.2f}",
@@ -276,12 +335,24 @@ class Planner {
          fmt::format("global batch {:.0f} tokens / step {:.3f} s", w.global_batch_tokens, st.step_s), "-",
          src(cal_.gemm));
     line("Compute", "Parallel layout", active, "GPUs", l.describe(),
-         fmt::format(
-             "fastest layout that fits, ties to tensor within the {}-GPU NVLink domain, then pipeline, then "
-             "data; {:.1f} micro-batches of {} x {} per replica per step{}",
-             facts_.domain, st.micro_batches, w.micro_batch, w.seq_len,
-             active < gpus ? fmt::format("; {} of {} GPUs idle", gpus - active, gpus) : ""),
+         fmt::format("{}; {:.1f} micro-batches of {} x {} per replica per step{}", fixed_layout_text(w),
+                     st.micro_batches, l.micro_batch, w.seq_len,
+                     active < gpus ? fmt::format("; {} of {} GPUs idle", gpus - active, gpus) : ""),
          "-", "model");
+    if (e.choice.fitting > 1) {
+      std::string ranked;
+      for (std::size_t i = 0; i < e.choice.compared.size(); ++i)
+        ranked += fmt::format("{}{}. {}: {:.3f} s", i ? "; " : "", i + 1,
+                              e.choice.compared[i].layout.describe(), e.choice.compared[i].step_s);
+      line("Compute", "Layouts compared", e.choice.fitting, "layouts",
+           "the fastest 3 that fit, step time each", ranked, "-", "model");
+    }
+    if (e.choice.over_headroom)
+      sheet_.warnings.push_back(
+          fmt::format("the workload's layout needs {} per GPU, above (1 - headroom {:.2f}) x HBM = {} (it "
+                      "fits the {} HBM)",
+                      format_bytes(st.memory.total()), h_, format_bytes((1 - h_) * facts_.gpu->memory_bytes),
+                      format_bytes(facts_.gpu->memory_bytes)));
     line("Memory", "HBM per GPU (modelled)", st.memory.total() / 1e9, "GB",
          fmt::format("{} of {} {}", format_bytes(st.memory.total()), format_bytes(facts_.gpu->memory_bytes),
                      facts_.gpu->memory_type),
@@ -289,12 +360,24 @@ class Planner {
          fmt::format("<= (1 - {:.2f}) x HBM = {}", h_, format_bytes((1 - h_) * facts_.gpu->memory_bytes)),
          "model");
     if (l.t > 1)
-      line("Network", "Tensor-parallel traffic", st.t_tp, "s/step",
-           fmt::format("NVLink busbw {}", gbs(st.tp_busbw)),
-           fmt::format("8 b s h (t-1)/t x 2 B per layer per micro-batch / busbw; {:.3f} s exposed per step",
-                       st.t_tp),
-           "-", src(cal_.nvlink));
-    if (l.d > 1)
+      line(
+          "Network", "Tensor-parallel traffic", st.t_tp, "s/step",
+          fmt::format("NVLink busbw {}", gbs(st.tp_busbw)),
+          fmt::format("(4 all-reduces{}) x 2 b s h (t-1)/t x 2 B per layer per micro-batch / busbw; {:.3f} s "
+                      "exposed per step",
+                      l.recompute == Recompute::full ? " + 2 recomputed"
+                      : w.sequence_parallel          ? " + 1 re-gather, as all-gather/reduce-scatter"
+                                                     : "",
+                      st.t_tp),
+          "-", src(cal_.nvlink));
+    if (l.c > 1)
+      line("Network", "Context-parallel K/V ring", st.t_cp, "s/step",
+           fmt::format("busbw {} ({})", gbs(st.cp_busbw), l.t * l.c <= facts_.domain ? "NVLink" : "network"),
+           fmt::format("3 x (cp - 1) x K, V of s/cp tokens per layer per micro-batch; {:.3f} s exposed after "
+                       "overlap with the chunk's attention",
+                       st.t_cp_exposed),
+           "-", l.t * l.c <= facts_.domain ? src(cal_.nvlink) : src(cal_.network));
+    if (l.d * l.c > 1)
       line("Network", "Data-parallel gradient sync", st.t_dp, "s/step",
            fmt::format("all_reduce busbw {} per DP group", gbs(st.dp_busbw)),
            fmt::format(
@@ -303,24 +386,28 @@ class Planner {
                st.t_dp, st.t_dp_exposed),
            "-", nodes > 1 ? src(cal_.network) : src(cal_.nvlink));
 
+    nlohmann::json compared = nlohmann::json::array();
+    for (const auto& c : e.choice.compared)
+      compared.push_back({{"layout", layout_json(c.layout)}, {"step_s", c.step_s}});
     double ckpt = kCheckpointBytesPerParam * m.params;
     add_storage(ckpt, w.checkpoint, w.dataset_bytes, st.tokens_per_s * w.dataset_bytes / w.tokens, nodes);
     add_network(nodes, st.comm_share);
     double run_s = e.time_s;
     add_power_host_cost(nodes, run_s, ckpt, fmt::format("per training run ({})", days(run_s)), 0);
 
-    sheet_.figures.update(
-        {{"nodes", nodes},
-         {"gpus", gpus},
-         {"time_s", e.time_s},
-         {"gpu_hours", gpu_hours},
-         {"mfu", st.mfu},
-         {"tokens_per_s", st.tokens_per_s},
-         {"layout",
-          {{"t", l.t}, {"p", l.p}, {"d", l.d}, {"zero", l.zero}, {"full_recompute", l.full_recompute}}},
-         {"hbm_bytes", st.memory.total()},
-         {"gemm_efficiency", cal_.gemm.value},
-         {"gemm_source", src(cal_.gemm)}});
+    sheet_.figures.update({{"nodes", nodes},
+                           {"gpus", gpus},
+                           {"time_s", e.time_s},
+                           {"gpu_hours", gpu_hours},
+                           {"mfu", st.mfu},
+                           {"hfu", st.hfu},
+                           {"step_s", st.step_s},
+                           {"tokens_per_s", st.tokens_per_s},
+                           {"layout", layout_json(l)},
+                           {"layouts_compared", compared},
+                           {"hbm_bytes", st.memory.total()},
+                           {"gemm_efficiency", cal_.gemm.value},
+                           {"gemm_source", src(cal_.gemm)}});
   }
 
   // ----- CV training

@@ -108,6 +108,46 @@ TransformerModel parse_model(const Fields& top) {
   return m;
 }
 
+// A string key restricted to `allowed` (listed in the error as `listed`).
+std::string choice(const Fields& f, const char* key, const std::set<std::string>& allowed, const char* listed,
+                   const std::string& fallback) {
+  auto v = f.text_or(key, fallback);
+  if (!allowed.contains(v))
+    throw UsageError(fmt::format("{}: '{}' must be one of {} (got '{}')", f.where(), key, listed, v));
+  return v;
+}
+
+LayoutSpec parse_layout(const Fields& top, const TransformerModel& m, int seq_len) {
+  LayoutSpec l;
+  if (!top.has("layout")) return l;
+  if (!top.at("layout").is_object())
+    throw UsageError(
+        fmt::format("{}: 'layout' must be a mapping of tp, pp, dp, cp, vp, micro_batch", top.where()));
+  Fields f(top.at("layout"), top.where() + ": layout");
+  f.only({"tp", "pp", "dp", "cp", "vp", "micro_batch"});
+  auto opt = [&](const char* key) { return f.has(key) ? std::optional<int>(f.whole(key)) : std::nullopt; };
+  l.tp = opt("tp");
+  l.pp = opt("pp");
+  l.dp = opt("dp");
+  l.cp = opt("cp");
+  l.vp = opt("vp");
+  l.micro_batch = opt("micro_batch");
+  if (l.tp && m.heads % *l.tp != 0)
+    throw UsageError(
+        fmt::format("{}: 'tp' {} does not divide the {} attention heads (allowed: divisors of {})", f.where(),
+                    *l.tp, m.heads, m.heads));
+  if (l.pp && *l.pp > m.layers)
+    throw UsageError(fmt::format("{}: 'pp' {} exceeds the {} layers (allowed: 1 to {})", f.where(), *l.pp,
+                                 m.layers, m.layers));
+  if (l.cp && seq_len % *l.cp != 0)
+    throw UsageError(fmt::format("{}: 'cp' {} does not divide seq_len {} (allowed: divisors of {})",
+                                 f.where(), *l.cp, seq_len, seq_len));
+  if (l.vp && l.pp && (m.layers / *l.pp) % *l.vp != 0)
+    throw UsageError(fmt::format("{}: 'vp' {} does not divide the {} layers per pipeline stage", f.where(),
+                                 *l.vp, m.layers / *l.pp));
+  return l;
+}
+
 Checkpointing parse_checkpoint(const Fields& top) {
   Checkpointing c;
   if (!top.has("checkpoint")) return c;
@@ -120,6 +160,11 @@ Checkpointing parse_checkpoint(const Fields& top) {
 }
 
 }  // namespace
+
+std::optional<int> LayoutSpec::gpus() const {
+  if (!tp || !pp || !dp || !cp) return std::nullopt;
+  return *tp * *pp * *dp * *cp;
+}
 
 double TransformerModel::layer_matrix_params() const {
   double kv = 2.0 * hidden * kv_heads * head_dim();
@@ -157,13 +202,28 @@ Workload load_workload(const std::filesystem::path& path) {
 
   if (w.kind == "llm-training") {
     f.only(with({"model", "tokens", "seq_len", "global_batch_tokens", "micro_batch", "precision", "optimizer",
-                 "checkpoint", "dataset_bytes"}));
+                 "checkpoint", "dataset_bytes", "recompute", "sequence_parallel", "attention", "schedule",
+                 "layout"}));
     LlmTraining t;
     t.model = parse_model(f);
     t.tokens = f.positive("tokens");
     t.seq_len = f.whole("seq_len");
     t.global_batch_tokens = f.positive_or("global_batch_tokens", 4194304);
-    t.micro_batch = f.whole_or("micro_batch", 1);
+    t.recompute = choice(f, "recompute", {"none", "selective", "full", "auto"}, kRecomputeModes, "auto");
+    t.sequence_parallel = f.flag_or("sequence_parallel", true);
+    t.attention = choice(f, "attention", {"flash", "standard"}, kAttentionKinds, "flash");
+    t.schedule = choice(f, "schedule", {"1f1b", "interleaved"}, kSchedules, "interleaved");
+    t.layout = parse_layout(f, t.model, t.seq_len);
+    if (f.has("micro_batch")) {
+      int mb = f.whole("micro_batch");
+      if (t.layout.micro_batch && *t.layout.micro_batch != mb)
+        throw UsageError(fmt::format("{}: 'micro_batch' {} and layout.micro_batch {} disagree", path.string(),
+                                     mb, *t.layout.micro_batch));
+      t.layout.micro_batch = mb;
+    }
+    if (t.layout.vp && *t.layout.vp > 1 && t.schedule != "interleaved")
+      throw UsageError(fmt::format("{}: layout 'vp' {} needs 'schedule: interleaved' (allowed with 1f1b: 1)",
+                                   path.string(), *t.layout.vp));
     t.precision = precision_field(f, "precision", "bf16");
     t.optimizer = f.text_or("optimizer", "adam");
     if (t.optimizer != "adam" && t.optimizer != "adam-fp32-grads")

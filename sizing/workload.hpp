@@ -32,17 +32,34 @@ struct Checkpointing {
   double allowed_stall_s = 60;
 };
 
+// The fields of a training layout the workload fixes; the planner searches the others.
+struct LayoutSpec {
+  std::optional<int> tp, pp, dp, cp, vp, micro_batch;
+  // tp x pp x dp x cp when all four are fixed (the GPU count the layout needs), else nullopt.
+  std::optional<int> gpus() const;
+};
+
 struct LlmTraining {
   TransformerModel model;
   double tokens = 0;
   int seq_len = 0;
   double global_batch_tokens = 4194304;
-  int micro_batch = 1;
   std::string precision = "bf16";
   std::string optimizer = "adam";  // adam (16 B/param) or adam-fp32-grads (18 B/param)
+  // Activation recomputation (Korthikanti et al. 2022): none, selective (the attention core), full (each
+  // layer's forward from its input), or auto: the fastest mode whose layout fits.
+  std::string recompute = "auto";
+  bool sequence_parallel = true;         // norms and dropouts split along the sequence over the TP group
+  std::string attention = "flash";       // flash (no s^2 tensors) or standard (materialised scores)
+  std::string schedule = "interleaved";  // 1f1b or interleaved (v virtual stages per GPU)
+  LayoutSpec layout;                     // micro_batch: the workload's `micro_batch` or layout.micro_batch
   Checkpointing checkpoint;
   double dataset_bytes = 0;  // 0: tokens x 4 B (token ids as stored, with headroom for metadata)
 };
+
+inline constexpr const char* kRecomputeModes = "none, selective, full, auto";
+inline constexpr const char* kAttentionKinds = "flash, standard";
+inline constexpr const char* kSchedules = "1f1b, interleaved";
 
 struct CvTraining {
   double params = 0;

@@ -60,7 +60,24 @@ TEST(SizeCli, BadInputIsOneLineAndExitTwo) {
     std::vector<std::string> args;
     const char* says;
   };
+  auto training = [&](const char* name, const std::string& extra) {
+    auto path = dir.path() / name;
+    std::ofstream(path) << "kind: llm-training\nhardware: 8xA100-80GB-SXM\nnodes: 8\n"
+                           "model: {layers: 32, hidden: 4096, heads: 32}\ntokens: 1e9\nseq_len: 2048\n"
+                        << extra;
+    return path.string();
+  };
   std::vector<Case> cases = {
+      {{"--workload", training("recompute.yaml", "recompute: some\n")},
+       "'recompute' must be one of none, selective, full, auto"},
+      {{"--workload", training("attention.yaml", "attention: sparse\n")},
+       "'attention' must be one of flash, standard"},
+      {{"--workload", training("schedule.yaml", "schedule: gpipe\n")},
+       "'schedule' must be one of 1f1b, interleaved"},
+      {{"--workload", training("tp.yaml", "layout: {tp: 3}\n")},
+       "'tp' 3 does not divide the 32 attention heads"},
+      {{"--workload", training("product.yaml", "layout: {tp: 8, pp: 2, dp: 2, cp: 1}\n")},
+       "layout tp x pp x dp x cp = 8 x 2 x 2 x 1 = 32 GPUs, but 8 nodes x 8 GPUs = 64"},
       {{"--workload", workload("default.yaml"), "--hardware", "8xH100"}, "closest: '8xH100-SXM'"},
       {{"--workload", zero.string()}, "'tokens' must be a positive number"},
       {{"--workload", workload("default.yaml"), "--headroom", "0.7"}, "out of range"},

@@ -25,17 +25,17 @@ TEST(Models, TrainingFlopsFollowTheFormula) {
 TEST(Models, MemoryIsShardedByZeroStage) {
   auto w = llama7b();
   double n = w.model.params;
-  auto m0 = training_memory(w.model, w, {1, 1, 8, 0, false});
+  auto m0 = training_memory(w.model, w, {1, 1, 8, 0, Recompute::none});
   EXPECT_DOUBLE_EQ(m0.weights, 2 * n);
   EXPECT_DOUBLE_EQ(m0.gradients, 2 * n);
   EXPECT_DOUBLE_EQ(m0.optimizer, 12 * n);
   EXPECT_DOUBLE_EQ(m0.activations, 32 * 4096.0 * 4096 * 34 + 4096.0 * 32000 * 4);
-  auto m3 = training_memory(w.model, w, {1, 1, 8, 3, false});
+  auto m3 = training_memory(w.model, w, {1, 1, 8, 3, Recompute::none});
   EXPECT_DOUBLE_EQ(m3.weights, 2 * n / 8);
   EXPECT_DOUBLE_EQ(m3.optimizer, 12 * n / 8);
-  auto tp = training_memory(w.model, w, {4, 2, 1, 0, false});
+  auto tp = training_memory(w.model, w, {4, 2, 1, 0, Recompute::none});
   EXPECT_DOUBLE_EQ(tp.weights, 2 * n / 8);
-  auto rc = training_memory(w.model, w, {1, 1, 8, 0, true});
+  auto rc = training_memory(w.model, w, {1, 1, 8, 0, Recompute::full});
   EXPECT_LT(rc.activations, m0.activations / 5);
 }
 
@@ -62,7 +62,7 @@ TEST(Models, MfuIsTheProductOfItsFactorsAndFollowsGemmEfficiency) {
   cal.hbm.value = 0.9;
   cal.nvlink.value = 0.8;
   cal.network.value = 0.9;
-  Layout l{1, 1, 512, 1, false};
+  Layout l{1, 1, 512, 1, Recompute::none};
   auto hi = training_step(w.model, w, node, cal, l);
   EXPECT_NEAR(hi.mfu, hi.eta_compute * (1 - hi.nongemm_share) / (1 + hi.bubble) * (1 - hi.comm_share), 1e-9);
   cal.gemm.value = 0.6;
@@ -75,9 +75,10 @@ TEST(Models, PipelineBubbleIsPMinusOneOverVirtualStagesTimesMicroBatches) {
   auto w = llama7b();
   Calibration cal;
   cal.gemm.value = cal.hbm.value = cal.nvlink.value = cal.network.value = 0.8;
-  auto st = training_step(w.model, w, a100_node(), cal, {1, 4, 128, 1, false});
+  auto st = training_step(w.model, w, a100_node(), cal, {1, 4, 128, 1, Recompute::none, 8});
   EXPECT_DOUBLE_EQ(st.micro_batches, 4194304.0 / (128 * 4096));
-  // Interleaved 1F1B with one layer per virtual stage at most: 32 layers / 4 stages = 8 virtual stages.
+  // Interleaved 1F1B with one layer per virtual stage: 32 layers / 4 stages = 8 virtual stages.
+  EXPECT_EQ(virtual_stages(32, 4), 8);
   EXPECT_EQ(st.virtual_stages, 8);
   EXPECT_DOUBLE_EQ(st.bubble, 3 / (8 * st.micro_batches));
   // The bubble is idle time relative to the ideal compute time: the step stretches by (1 + bubble).

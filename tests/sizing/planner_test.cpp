@@ -80,7 +80,7 @@ TEST(Planner, InversePicksTheFastestLayoutNotTheWidestDataParallelism) {
   const auto& w = std::get<LlmTraining>(req.workload.spec);
   const auto& l = s.figures.at("layout");
   double micro_batches =
-      w.global_batch_tokens / (l.at("d").get<double>() * w.micro_batch * static_cast<double>(w.seq_len));
+      w.global_batch_tokens / (l.at("d").get<double>() * l.at("micro_batch").get<double>() * w.seq_len);
   EXPECT_GT(micro_batches, 4);
   EXPECT_GT(s.figures.at("mfu").get<double>(), 0.3);
   double deadline = *req.workload.deadline_s;

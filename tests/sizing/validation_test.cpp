@@ -1,6 +1,12 @@
-// The development cases of METHODS.md, run with the engine's default assumptions (no report, no per-case
-// tuning): Llama 2 GPU-hours on A100-80GB within +-20 %, MLPerf Inference v4.0 Llama-2-70B offline on
-// 8x H100-SXM within +-25 %.
+// The development cases of METHODS.md and issue 16, each run from its published set-up only (model, tokens or
+// batch, sequence, hardware, count, precision, and the layout and recompute mode where the source states
+// them) with the engine's default assumptions: no report, no per-case knob. Target: within +-15 % of the
+// published figure; a case outside records its signed error and names the model term responsible. The
+// whole table (published, model, signed error) is printed by the Table test.
+#include <cmath>
+#include <cstdio>
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "tests/sizing/test_util.hpp"
@@ -8,39 +14,98 @@
 namespace mlbench::sizing::test {
 namespace {
 
-struct TrainingCase {
+struct Case {
+  const char* name;
   const char* file;
-  double published_gpu_hours;
+  const char* figure;  // sheet figure compared
+  double published;
+  const char* unit;
+  const char* source;
+  // Outside +-15 %: the signed error the engine gives today (a change shows up) and the term responsible.
+  double recorded_error = 0;
+  const char* responsible = nullptr;
 };
 
-class LlamaTwo : public ::testing::TestWithParam<TrainingCase> {};
+// Full recomputation without sequence parallelism: the sheet's MFU line shows a non-GEMM share of 0.31
+// (0.22 with SP + selective). The elementwise passes are costed as unfused PyTorch passes, and without
+// sequence parallelism the norms and residuals run on all 8 TP ranks, four times (recomputed forward); the
+// 2022 Megatron runs fused LayerNorm and bias-dropout-add, so this term is too large for them.
+constexpr const char* kNonGemmUnfused =
+    "non-GEMM elementwise traffic (unfused passes, repeated on every TP rank)";
+// Llama 2 13B/34B: the planner chooses TP 1 with ZeRO-3 over 512 GPUs (the run's own layout is not
+// published) at MFU 0.58 for 34B where the paper's GPU-hours imply ~0.42: the predicted MFU is too high, from
+// the assumed GEMM efficiency and the ZeRO-3 weight all-gathers modelled as 90 % hidden behind compute.
+constexpr const char* kMfuOptimistic = "predicted MFU (assumed eta_GEMM, ZeRO-3 gathers 90 % hidden)";
+// 1T with SP + selective: 2 layers per stage over 64 stages without interleaving; the exposed
+// tensor-parallel share (5 all-reduce volumes per layer, none overlapped) is the largest term off.
+constexpr const char* kOneTeraSp = "exposed tensor-parallel traffic (no overlap modelled)";
 
-TEST_P(LlamaTwo, GpuHoursWithinTwentyPercentOfThePaper) {
-  auto sheet = plan_file(data_dir() / GetParam().file);
-  double predicted = sheet.figures.at("gpu_hours").get<double>();
-  double published = GetParam().published_gpu_hours;
-  RecordProperty("predicted_gpu_hours", std::to_string(predicted));
-  EXPECT_NEAR(predicted / published, 1.0, 0.20)
-      << GetParam().file << ": predicted " << predicted << " GPU-hours, published " << published << ", MFU "
-      << sheet.figures.at("mfu").get<double>();
-  EXPECT_EQ(sheet.figures.at("gemm_source").get<std::string>(), "assumed");
+constexpr const char* kLlama2 = "Llama 2 paper, Table 2";
+constexpr const char* kKorthikanti = "Korthikanti 2022, Table 5";
+
+constexpr Case kCases[] = {
+    {"Llama 2 7B", "llama2-7b-a100.yaml", "gpu_hours", 184320, "GPU-h", kLlama2},
+    {"Llama 2 13B", "llama2-13b-a100.yaml", "gpu_hours", 368640, "GPU-h", kLlama2, -0.198, kMfuOptimistic},
+    {"Llama 2 34B", "llama2-34b-a100.yaml", "gpu_hours", 1038336, "GPU-h", kLlama2, -0.277, kMfuOptimistic},
+    {"Llama 2 70B", "llama2-70b-a100.yaml", "gpu_hours", 1720320, "GPU-h", kLlama2},
+    {"22B full recompute", "korthikanti-22b-full.yaml", "step_s", 1.42, "s/iter", kKorthikanti, 0.302,
+     kNonGemmUnfused},
+    {"175B full recompute", "korthikanti-175b-full.yaml", "step_s", 18.13, "s/iter", kKorthikanti, 0.251,
+     kNonGemmUnfused},
+    {"530B full recompute", "korthikanti-530b-full.yaml", "step_s", 49.05, "s/iter", kKorthikanti, 0.223,
+     kNonGemmUnfused},
+    {"1T full recompute", "korthikanti-1t-full.yaml", "step_s", 94.42, "s/iter", kKorthikanti, 0.233,
+     kNonGemmUnfused},
+    {"22B SP + selective", "korthikanti-22b-seqsel.yaml", "step_s", 1.10, "s/iter", kKorthikanti},
+    {"175B SP + selective", "korthikanti-175b-seqsel.yaml", "step_s", 13.75, "s/iter", kKorthikanti},
+    {"530B SP + selective", "korthikanti-530b-seqsel.yaml", "step_s", 37.83, "s/iter", kKorthikanti},
+    {"1T SP + selective", "korthikanti-1t-seqsel.yaml", "step_s", 71.49, "s/iter", kKorthikanti, 0.169,
+     kOneTeraSp},
+    {"MLPerf v4.0 Llama-2-70B offline 8x H100", "mlperf-llama2-70b-offline.yaml", "tokens_per_s_node",
+     21805.8, "tokens/s", "MLPerf Inference v4.0"},
+};
+
+double predicted(const Case& c) { return plan_file(data_dir() / c.file).figures.at(c.figure).get<double>(); }
+
+class Validation : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Validation, WithinFifteenPercentOfThePublishedFigure) {
+  const Case& c = GetParam();
+  double model = predicted(c);
+  double error = model / c.published - 1;
+  RecordProperty("signed_error", fmt::format("{:+.1f} %", 100 * error));
+  if (!c.responsible) {
+    EXPECT_LE(std::abs(error), 0.15) << c.name << ": model " << model << " " << c.unit << ", published "
+                                     << c.published << " (" << c.source << ")";
+  } else {
+    EXPECT_NEAR(error, c.recorded_error, 0.02) << c.name << " outside +-15 %, from " << c.responsible;
+  }
 }
 
-INSTANTIATE_TEST_SUITE_P(Validation, LlamaTwo,
-                         ::testing::Values(TrainingCase{"llama2-7b-a100.yaml", 184320},
-                                           TrainingCase{"llama2-13b-a100.yaml", 368640},
-                                           TrainingCase{"llama2-70b-a100.yaml", 1720320}));
+INSTANTIATE_TEST_SUITE_P(Published, Validation, ::testing::ValuesIn(kCases));
 
-TEST(MlperfInference, Llama70bOfflineWithinTwentyFivePercent) {
-  auto sheet = plan_file(data_dir() / "mlperf-llama2-70b-offline.yaml");
-  double predicted = sheet.figures.at("tokens_per_s_node").get<double>();
-  EXPECT_NEAR(predicted / 21805.8, 1.0, 0.25)
-      << "predicted " << predicted << " tokens/s, TP " << sheet.figures.at("tp") << ", batch "
-      << sheet.figures.at("batch");
+// The table of the README and the closing note, from the same runs.
+TEST(ValidationTable, PrintsEveryCaseWithItsSignedError) {
+  std::string table =
+      "| case | published | model | error | term outside +-15 % | source |\n|---|---:|---:|---:|---|---|\n";
+  for (const auto& c : kCases) {
+    double model = predicted(c);
+    table +=
+        fmt::format("| {} | {:.4g} {} | {:.4g} | {:+.1f} % | {} | {} |\n", c.name, c.published, c.unit, model,
+                    100 * (model / c.published - 1), c.responsible ? c.responsible : "-", c.source);
+  }
+  std::fputs(table.c_str(), stdout);
+  SUCCEED();
 }
 
-// MFU is predicted, not a constant: the three Llama 2 sizes land on different values.
-TEST(MlperfInference, MfuDiffersBetweenModels) {
+// The Llama 2 runs are planned at 64 nodes with the GEMM efficiency assumed (no report).
+TEST(ValidationTable, LlamaTwoUsesTheAssumedGemmEfficiency) {
+  EXPECT_EQ(plan_file(data_dir() / "llama2-7b-a100.yaml").figures.at("gemm_source").get<std::string>(),
+            "assumed");
+}
+
+// MFU is predicted, not a constant: the Llama 2 sizes land on different values.
+TEST(ValidationTable, MfuDiffersBetweenModels) {
   double a = plan_file(data_dir() / "llama2-7b-a100.yaml").figures.at("mfu").get<double>();
   double b = plan_file(data_dir() / "llama2-70b-a100.yaml").figures.at("mfu").get<double>();
   EXPECT_GT(std::abs(a - b), 1e-3);
