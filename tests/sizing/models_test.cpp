@@ -97,6 +97,43 @@ TEST(Models, PipelineBubbleFormula) {
   EXPECT_EQ(virtual_stages(4, 8), 1);
 }
 
+// Korthikanti et al. 2022, activation bytes per layer: s b h (10 + 24/t + 5 a s/(h t)) with tensor
+// parallelism, 34 s b h / t with sequence parallelism and selective recomputation, 2 s b h under full.
+TEST(Models, ActivationBytesPerLayerFollowKorthikanti) {
+  auto w = llama7b();
+  w.attention = "standard";
+  w.sequence_parallel = false;
+  const auto& m = w.model;
+  double s = w.seq_len, h = m.hidden, a = m.heads, t = 8;
+  Layout l{8, 1, 1, 0, Recompute::none};
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, w, l), s * h * (10 + 24 / t + 5 * a * s / (h * t)));
+  w.sequence_parallel = true;
+  l.recompute = Recompute::selective;
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, w, l), 34 * s * h / t);
+  l.recompute = Recompute::full;
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, w, l), 2 * s * h / t);
+  // Flash attention never stores the scores: no 5 a s / h term even without recomputation.
+  w.attention = "flash";
+  l.recompute = Recompute::none;
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, w, l), 34 * s * h / t);
+}
+
+// Full recomputation redoes every layer's forward: HFU counts it, MFU does not.
+TEST(Models, FullRecomputeCostsAForwardAndSplitsMfuFromHfu) {
+  auto w = llama7b();
+  Calibration cal;
+  cal.gemm.value = cal.hbm.value = cal.nvlink.value = cal.network.value = 0.8;
+  Layout l{1, 1, 512, 1, Recompute::none};
+  auto none = training_step(w.model, w, a100_node(), cal, l);
+  l.recompute = Recompute::full;
+  auto full = training_step(w.model, w, a100_node(), cal, l);
+  EXPECT_DOUBLE_EQ(none.hfu, none.mfu);
+  EXPECT_GT(full.hfu, full.mfu);
+  EXPECT_LT(full.mfu, none.mfu);
+  auto f = training_flops_per_token(w.model, w.seq_len);
+  EXPECT_NEAR(full.hfu / full.mfu, 1 + (f.gemm - f.logits + f.attention) / 3 / f.total(), 1e-9);
+}
+
 TEST(Models, RailOptimisedFabric) {
   // METHODS: one leaf per rail per 32 nodes, spines = ceil(32 leaves / 64) for radix 64.
   auto f = rail_optimised_fabric(64, 8, 64);
