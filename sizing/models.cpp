@@ -192,11 +192,12 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
     for (int mb : mbs)
       for (int c : cs)
         for (auto [t, p] : tp_pairs) {
-          int model_gpus = t * p * c;
-          if (model_gpus > gpus) continue;
+          long long wide = static_cast<long long>(t) * p * c;  // fixed degrees can be large: no int overflow
+          if (wide > gpus) continue;
+          int model_gpus = static_cast<int>(wide);
           // More replicas than micro-batches in a step have nothing to compute: those GPUs idle.
-          int d = fix.dp ? *fix.dp : std::min(gpus / model_gpus, static_cast<int>(sequences / mb));
-          if (d < 1 || d * model_gpus > gpus) continue;
+          int d = fix.dp ? *fix.dp : static_cast<int>(std::min<double>(gpus / model_gpus, sequences / mb));
+          if (d < 1 || static_cast<long long>(d) * model_gpus > gpus) continue;
           std::vector<int> vs{1};
           if (w.schedule == "interleaved" && p > 1) {
             int vmax = virtual_stages(m.layers, p);

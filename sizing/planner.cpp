@@ -188,7 +188,7 @@ class Planner {
       const auto& f = w.layout;
       std::string product = fmt::format("layout tp x pp x dp x cp = {} x {} x {} x {} = {} GPUs", *f.tp,
                                         *f.pp, *f.dp, *f.cp, *need);
-      if (fixed && *fixed * facts_.gpus != *need)
+      if (fixed && static_cast<long long>(*fixed) * facts_.gpus != *need)
         throw UsageError(
             fmt::format("{}: {}, but {} nodes x {} GPUs = {} (allowed: a layout whose product is "
                         "the GPU count, or no node count)",

@@ -132,6 +132,10 @@ LayoutSpec parse_layout(const Fields& top, const TransformerModel& m, int seq_le
   l.cp = opt("cp");
   l.vp = opt("vp");
   l.micro_batch = opt("micro_batch");
+  double product = 1.0 * l.tp.value_or(1) * l.pp.value_or(1) * l.dp.value_or(1) * l.cp.value_or(1);
+  if (product > kMaxWhole)
+    throw UsageError(fmt::format("{}: tp x pp x dp x cp = {:.3g} GPUs (allowed: up to {})", f.where(),
+                                 product, kMaxWhole));
   if (l.tp && m.heads % *l.tp != 0)
     throw UsageError(
         fmt::format("{}: 'tp' {} does not divide the {} attention heads (allowed: divisors of {})", f.where(),
