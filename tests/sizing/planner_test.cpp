@@ -164,5 +164,32 @@ TEST(Planner, ServingFleetScalesWithTheRequestRate) {
   EXPECT_LE(s.figures.at("tpot_s").get<double>(), 0.05 * 0.75 + 1e-12);
 }
 
+// A layout with tp, pp, dp and cp all given sets the node count; the planner searches nothing it fixes.
+TEST(Planner, FixedLayoutSetsTheNodeCountAndIsKept) {
+  auto req = request(data_dir() / "korthikanti-175b-seqsel.yaml");
+  req.workload.nodes.reset();
+  req.workload.deadline_s = 30 * 86400.0;
+  auto s = plan(req, shipped_catalog());
+  EXPECT_EQ(s.figures.at("nodes").get<int>(), 8);
+  const auto& l = s.figures.at("layout");
+  EXPECT_EQ(l.at("t").get<int>(), 8);
+  EXPECT_EQ(l.at("p").get<int>(), 8);
+  EXPECT_EQ(l.at("v").get<int>(), 3);
+  EXPECT_EQ(l.at("recompute").get<std::string>(), "selective");
+  EXPECT_GT(s.figures.at("hfu").get<double>(), s.figures.at("mfu").get<double>());
+}
+
+// When the planner chooses, the sheet compares the fastest layouts with their step times, best first.
+TEST(Planner, SearchedLayoutListsTheFastestThree) {
+  auto s =
+      plan(request(source_dir() / "configs" / "workloads" / "llm-70b-pretraining.yaml"), shipped_catalog());
+  const auto& compared = s.figures.at("layouts_compared");
+  ASSERT_EQ(compared.size(), 3u);
+  EXPECT_DOUBLE_EQ(compared[0].at("step_s").get<double>(), s.figures.at("step_s").get<double>());
+  EXPECT_LE(compared[0].at("step_s").get<double>(), compared[1].at("step_s").get<double>());
+  EXPECT_LE(compared[1].at("step_s").get<double>(), compared[2].at("step_s").get<double>());
+  EXPECT_NE(find_line(s, "Layouts compared"), nullptr);
+}
+
 }  // namespace
 }  // namespace mlbench::sizing::test

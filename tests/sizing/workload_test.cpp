@@ -68,5 +68,35 @@ TEST(Workload, UnknownKeyAndKindAreRefused) {
                UsageError);
 }
 
+TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
+  std::string base =
+      "kind: llm-training\nmodel: {layers: 32, hidden: 4096, heads: 32}\ntokens: 1e9\nseq_len: 4096\n"
+      "deadline_days: 3\n";
+  struct Bad {
+    const char* extra;
+    const char* says;
+  };
+  for (const auto& b :
+       {Bad{"layout: {vp: 2}\nschedule: 1f1b\n", "needs 'schedule: interleaved'"},
+        Bad{"micro_batch: 2\nlayout: {micro_batch: 4}\n", "disagree"},
+        Bad{"layout: {pp: 4, vp: 3}\n", "'vp' 3 does not divide the 8 layers per pipeline stage"},
+        Bad{"layout: {cp: 3}\n", "'cp' 3 does not divide seq_len 4096"},
+        Bad{"layout: {ep: 2}\n", "unknown key 'ep'"}}) {
+    try {
+      load_workload(write_temp("layout", base + b.extra));
+      ADD_FAILURE() << "accepted " << b.extra;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(b.says), std::string::npos) << e.what();
+    }
+  }
+  auto w =
+      load_workload(write_temp("layout", base + "layout: {tp: 8, pp: 2, dp: 4, cp: 1}\nrecompute: full\n"));
+  const auto& t = std::get<LlmTraining>(w.spec);
+  EXPECT_EQ(t.layout.gpus(), 64);
+  EXPECT_EQ(t.recompute, "full");
+  EXPECT_EQ(t.attention, "flash");
+  EXPECT_TRUE(t.sequence_parallel);
+}
+
 }  // namespace
 }  // namespace mlbench::sizing::test
