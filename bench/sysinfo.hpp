@@ -19,9 +19,9 @@
 //   nics:   [{name, driver, speed_mbps, mtu, operstate, virtual,
 //            infiniband:{device, port, rate_gbps, state, link_layer}}]
 //   gpus:   [{index, name, uuid, compute_capability, sms, memory_bytes, sm_clock_hz, memory_clock_hz,
-//            bus_width_bits, l2_bytes, pcie:{speed_gts, width, bandwidth, max_speed_gts, max_width, max_bandwidth
-//            from sysfs; gen, width, max_gen, max_width from NVML}, driver_version, runtime_version,
-//            ecc, power_limit_w, persistence_mode}]
+//            bus_width_bits, l2_bytes, pcie:{speed_gts, width, bandwidth, max_speed_gts, max_width,
+//            max_bandwidth from sysfs; gen, width, max_gen, max_width from NVML}, driver_version,
+//            runtime_version, ecc, power_limit_w, persistence_mode}]
 //   notes:  ["why a field is missing", ...]
 #pragma once
 
@@ -68,9 +68,9 @@ nlohmann::json collect_host_info(const SysReader& reader, GpuInventoryFn gpus = 
 // Per-direction bandwidth (B/s) of a PCIe link of `width` lanes at `gts` GT/s per lane, after line encoding
 // (8b/10b at 2.5 and 5 GT/s, 128b/130b at 8-32 GT/s, 242B/256B FLIT at 64 GT/s); nullopt for another rate.
 std::optional<double> pcie_bandwidth(double gts, int width);
-// The PCIe link of the PCI function whose sysfs folder is `pci`: {speed_gts, width, bandwidth} as trained now,
-// plus max_speed_gts, max_width, max_bandwidth when readable (an idle link may run below its maximum: GPUs
-// retrain to full speed under load); nullopt when the current link is not readable.
+// The PCIe link of the PCI function whose sysfs folder is `pci`: {speed_gts, width, bandwidth} as trained
+// now, plus max_speed_gts, max_width, max_bandwidth when readable (an idle link may run below its maximum:
+// GPUs retrain to full speed under load); nullopt when the current link is not readable.
 std::optional<nlohmann::json> pcie_link_info(const SysReader& reader, const std::filesystem::path& pci);
 // "16.0 GT/s PCIe" / "8 GT/s" → GT/s; nullopt for "Unknown" or garbage.
 std::optional<double> parse_pcie_speed(std::string_view text);
