@@ -273,8 +273,10 @@ TEST(RunJob, PinnedThreadsRunOnTheirCpus) {
 TEST(RunJob, SubmissionTrialPicksTheFasterModeAndReportsIt) {
   if (auto why = uring_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
   Files f;
+  // A 1 s window: under a parallel ctest this VM's disk has stalled for a whole 0.2 s window ("no I/O
+  // completed after the ramp").
   auto plan = make_plan(f, 1, 16 << 20,
-                        {.rw = RwMode::randread, .iodepth = 16, .jobs = 2, .runtime_s = 0.2, .ramp_s = 0.4});
+                        {.rw = RwMode::randread, .iodepth = 16, .jobs = 2, .runtime_s = 1.0, .ramp_s = 0.4});
   auto out = run_job(plan, g_no_stop, far_deadline());
   // The threads try the modes together (rates are the job's) and keep one decision.
   const auto& t = out.submission_trial;
