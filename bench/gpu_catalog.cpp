@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "bench/paths.hpp"
 #include "bench/yaml_json.hpp"
 

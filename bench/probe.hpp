@@ -1,6 +1,6 @@
 // The probe seam. A probe is one measurable capability (gpu.gemm, storage.io, host.membw, ...).
 //
-// Adding a probe = one source file (or a folder for a family), one line in bench/builtin_probes.cpp and one
+// Adding a probe = one source file (or a folder for a family), one line in cli/builtin_probes.cpp and one
 // CMake entry. A probe never prints and never exits: plan() throws UsageError for bad options (before
 // anything runs), run() throws Error on failure or Skipped when a case cannot run here; the runner owns
 // try/catch, the time budget, progress and the report. The first metric a result carries is its headline
@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "reports/report.hpp"
 
 namespace mlbench {

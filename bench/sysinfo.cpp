@@ -23,7 +23,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/utf8.hpp"
+#include "base/utf8.hpp"
 
 namespace mlbench {
 

@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "bench/error.hpp"
-#include "bench/utf8.hpp"
+#include "base/error.hpp"
+#include "base/utf8.hpp"
 
 namespace mlbench {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "bench/cli/commands.hpp"
+#include "cli/commands.hpp"
 #include "fuzz/targets.hpp"
 
 namespace mlbench::fuzz {

@@ -15,11 +15,11 @@
 
 #include <fmt/format.h>
 
-#include "bench/cli/run_config.hpp"
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "bench/gpu_catalog.hpp"
 #include "bench/sysinfo.hpp"
 #include "bench/yaml_json.hpp"
+#include "cli/run_config.hpp"
 #include "network/bootstrap.hpp"
 #include "reports/check.hpp"
 #include "reports/inputs.hpp"

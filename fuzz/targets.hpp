@@ -28,7 +28,7 @@ void report(std::string_view data);  // parse_report with and without samples; e
 void workload(std::string_view data);     // sizing::load_workload
 void hw_catalog(std::string_view data);   // sizing::load_hardware_catalog of a catalog folder
 void gpu_catalog(std::string_view data);  // load_gpu_catalog, then matching a device against it
-void run_config(std::string_view data);   // `mlbench run --config FILE` (bench/cli/run_config.hpp)
+void run_config(std::string_view data);   // `mlbench run --config FILE` (cli/run_config.hpp)
 void thresholds(std::string_view data);   // `mlbench check --expect FILE`, then checking a report with it
 void cli(std::string_view data);          // the mlbench command line, parsed (never executed)
 void sysinfo(std::string_view data);      // collect_host_info over a /sys + /proc tree, and the pure parsers

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 
 #define MLBENCH_MPI_CHECK(call)                                                                \
   do {                                                                                         \

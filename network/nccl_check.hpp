@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 
 // ncclInProgress is not an error on a non-blocking communicator: completion is awaited separately.
 #define MLBENCH_NCCL_CHECK(call)                                                               \

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "bench/units.hpp"
+#include "base/units.hpp"
 
 namespace mlbench::net {
 namespace {

@@ -3,7 +3,7 @@
 // Two ways to run the communicators (option `timing`, recorded in each result's info.timing):
 // - blocking (the default): ncclConfig_t.blocking = 1, as nccl-tests launches. Each call's ncclGroupEnd
 //   enqueues the kernels on this thread and returns, so the timed loop measures the collective and a few
-//   nanoseconds of locking (bench/micro net_bench: the loop on a stub).
+//   nanoseconds of locking (micro net_bench: the loop on a stub).
 // - nonblocking: blocking = 0 throughout. NCCL 2.28 hands every ncclGroupEnd to a new thread and returns
 //   ncclInProgress, which this thread then polls: every call can be interrupted, but each costs a thread
 //   start inside the measured time. Kept to show that cost and for set-ups where a blocking call might hang.

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "bench/yaml_json.hpp"
 #include "reports/inputs.hpp"
 #include "reports/summary.hpp"

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "bench/error.hpp"
-#include "bench/stats.hpp"
+#include "base/error.hpp"
+#include "base/stats.hpp"
 #include "reports/summary.hpp"
 
 namespace mlbench {

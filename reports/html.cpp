@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/stats.hpp"
+#include "base/stats.hpp"
 #include "reports/summary.hpp"
 #include "reports/svg.hpp"
 

@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "mlbench_config.hpp"
 #include "reports/report_reader.hpp"
 

@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/stats.hpp"
+#include "base/stats.hpp"
 
 namespace mlbench {
 

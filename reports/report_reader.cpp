@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 
 namespace mlbench::detail {
 namespace {

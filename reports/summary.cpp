@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/units.hpp"
+#include "base/units.hpp"
 
 namespace mlbench {
 

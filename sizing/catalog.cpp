@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "bench/yaml_json.hpp"
 
 namespace mlbench::sizing {

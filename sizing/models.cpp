@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/units.hpp"
+#include "base/units.hpp"
 
 namespace mlbench::sizing {
 namespace {

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "bench/error.hpp"
-#include "bench/units.hpp"
+#include "base/error.hpp"
+#include "base/units.hpp"
 #include "sizing/calibration.hpp"
 #include "sizing/models.hpp"
 

@@ -3,7 +3,7 @@
 // with every calibration figure, its source and basis. Built only when libxlsxwriter was found.
 #include <fmt/format.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "mlbench_config.hpp"
 #include "sizing/sheet.hpp"
 

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "bench/sysinfo.hpp"
 
 namespace mlbench::storage {

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "bench/sysinfo.hpp"
 
 namespace mlbench::storage {

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "mlbench_config.hpp"
 
 namespace mlbench::storage {

@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "storage/buffer.hpp"
 #include "storage/cpus.hpp"
 #include "storage/pattern.hpp"

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/units.hpp"
+#include "base/units.hpp"
 #include "storage/cpus.hpp"
 
 namespace mlbench::storage {

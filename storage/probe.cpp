@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/units.hpp"
+#include "base/units.hpp"
 #include "storage/cpus.hpp"
 #include "storage/job.hpp"
 #include "storage/job_spec.hpp"

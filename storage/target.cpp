@@ -18,8 +18,8 @@
 
 #include <fmt/format.h>
 
-#include "bench/error.hpp"
-#include "bench/units.hpp"
+#include "base/error.hpp"
+#include "base/units.hpp"
 #include "mlbench_config.hpp"
 #include "storage/buffer.hpp"
 #include "storage/pattern.hpp"

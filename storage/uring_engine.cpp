@@ -20,7 +20,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "storage/engine.hpp"
 
 namespace mlbench::storage {

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 
 #define MLBENCH_CHECK_CUBLAS(call)                                                                  \
   do {                                                                                              \

@@ -16,7 +16,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 
 #define MLBENCH_CHECK_CUDA(call)                                                                             \
   do {                                                                                                       \

@@ -12,8 +12,8 @@
 // them.
 #include <fmt/format.h>
 
+#include "base/units.hpp"
 #include "bench/measure.hpp"
-#include "bench/units.hpp"
 #include "kernels/gpu/cuda_util.hpp"
 #include "kernels/gpu/gpu_kernels.hpp"
 #include "kernels/gpu/launch_loop.hpp"

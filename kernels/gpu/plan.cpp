@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "base/units.hpp"
 #include "bench/sysinfo.hpp"
-#include "bench/units.hpp"
 
 namespace mlbench::gpu {
 namespace {

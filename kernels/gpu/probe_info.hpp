@@ -11,7 +11,7 @@ ProbeInfo hbm_info();
 ProbeInfo copy_info();
 ProbeInfo conv_info();
 
-// Every GPU probe, each unavailable with `reason` (bench/builtin_probes.cpp, when built without CUDA).
+// Every GPU probe, each unavailable with `reason` (cli/builtin_probes.cpp, when built without CUDA).
 std::vector<std::unique_ptr<Probe>> make_unavailable_gpu_probes(const std::string& reason);
 
 }  // namespace mlbench::gpu

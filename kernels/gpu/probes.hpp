@@ -1,5 +1,5 @@
 // The GPU probes of this build (gpu.gemm, gpu.hbm, gpu.copy, gpu.conv) and the GPU inventory provider, for
-// bench/builtin_probes.cpp. Built only with MLBENCH_HAS_CUDA.
+// cli/builtin_probes.cpp. Built only with MLBENCH_HAS_CUDA.
 #pragma once
 
 #include <memory>

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "bench/stats.hpp"
+#include "base/stats.hpp"
 
 namespace mlbench::gpu {
 namespace {

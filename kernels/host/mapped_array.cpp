@@ -6,7 +6,7 @@
 #include <cstring>
 #include <utility>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 
 namespace mlbench::hostmem {
 

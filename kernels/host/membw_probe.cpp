@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/units.hpp"
+#include "base/units.hpp"
 #include "kernels/host/mapped_array.hpp"
 #include "kernels/host/thread_team.hpp"
 

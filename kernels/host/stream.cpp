@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 
 namespace mlbench::hostmem {
 

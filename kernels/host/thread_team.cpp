@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cstring>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 
 // pthread calls return the error number instead of setting errno.
 #define MLBENCH_CHECK_PTHREAD(call)                                                                       \

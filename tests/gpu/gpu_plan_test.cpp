@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "bench/sysinfo.hpp"
 #include "kernels/gpu/driver_check.hpp"
 #include "kernels/gpu/plan.hpp"

@@ -5,7 +5,7 @@
 #include <atomic>
 #include <numeric>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "bench/sysinfo.hpp"
 #include "kernels/host/mapped_array.hpp"
 #include "kernels/host/stream.hpp"

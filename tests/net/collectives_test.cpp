@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 
 namespace mlbench::net {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "network/nccl_options.hpp"
 
 namespace mlbench::net {

@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 
 namespace mlbench::net {
 namespace {

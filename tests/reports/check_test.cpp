@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "bench/yaml_json.hpp"
 #include "tests/reports/report_fixtures.hpp"
 

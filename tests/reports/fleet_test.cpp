@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "tests/reports/report_fixtures.hpp"
 
 namespace mlbench {

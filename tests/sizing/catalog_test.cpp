@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "sizing/models.hpp"
 #include "tests/sizing/test_util.hpp"
 

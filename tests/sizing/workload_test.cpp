@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "tests/sizing/test_util.hpp"
 
 namespace mlbench::sizing::test {

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "storage/job_spec.hpp"
 
 namespace mlbench::storage {

@@ -1,4 +1,4 @@
-// bench/format.hpp: the argument count a format string uses, and that `fmt::format` in mlbench code is the
+// base/format.hpp: the argument count a format string uses, and that `fmt::format` in mlbench code is the
 // checked one (the compile errors themselves are tests/unit/format_arity_mismatch.cpp, run by CTest).
 #include <gtest/gtest.h>
 

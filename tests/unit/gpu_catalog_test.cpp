@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "bench/gpu_catalog.hpp"
 #include "bench/paths.hpp"
 

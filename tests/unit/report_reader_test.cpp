@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "reports/report.hpp"
 
 namespace mlbench {

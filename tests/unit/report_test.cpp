@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "reports/report.hpp"
 
 namespace mlbench {
@@ -15,7 +15,9 @@ Report sample_report() {
   Report r;
   r.tool = tool_info();
   r.host = Json{{"hostname", "node01"}, {"gpus", Json::array()}};
-  r.run = Json{{"started_utc", "2026-11-30T10:00:00Z"}, {"duration_s", 12.5}, {"argv", {"mlbench", "run"}},
+  r.run = Json{{"started_utc", "2026-11-30T10:00:00Z"},
+               {"duration_s", 12.5},
+               {"argv", {"mlbench", "run"}},
                {"profile", "quick"}};
   Result ok;
   ok.probe = "host.membw";

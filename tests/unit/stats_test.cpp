@@ -3,8 +3,8 @@
 #include <cmath>
 #include <vector>
 
-#include "bench/error.hpp"
-#include "bench/stats.hpp"
+#include "base/error.hpp"
+#include "base/stats.hpp"
 
 namespace mlbench {
 

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "bench/error.hpp"
-#include "bench/units.hpp"
+#include "base/error.hpp"
+#include "base/units.hpp"
 
 namespace mlbench {
 

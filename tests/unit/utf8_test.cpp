@@ -1,4 +1,4 @@
-#include "bench/utf8.hpp"
+#include "base/utf8.hpp"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "bench/yaml_json.hpp"
 
 namespace mlbench {

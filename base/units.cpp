@@ -1,4 +1,4 @@
-#include "bench/units.hpp"
+#include "base/units.hpp"
 
 #include <array>
 #include <cctype>
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 
 namespace mlbench {
 namespace {

@@ -1,10 +1,10 @@
-#include "bench/cli/run_config.hpp"
+#include "cli/run_config.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "bench/yaml_json.hpp"
 
 namespace mlbench::cli {

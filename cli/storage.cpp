@@ -3,8 +3,8 @@
 // `mlbench run --config` takes exactly the same options.
 #include <memory>
 
-#include "bench/cli/commands.hpp"
-#include "bench/cli/common.hpp"
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
 
 namespace mlbench::cli {
 namespace {

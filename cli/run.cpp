@@ -1,6 +1,6 @@
-#include "bench/cli/commands.hpp"
-#include "bench/cli/common.hpp"
-#include "bench/cli/run_config.hpp"
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "cli/run_config.hpp"
 
 namespace mlbench::cli {
 namespace {

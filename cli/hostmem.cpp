@@ -1,8 +1,8 @@
 // `mlbench hostmem`: the host.membw probe alone, with its options as flags (kernels/host/membw_probe.hpp).
 #include <memory>
 
-#include "bench/cli/commands.hpp"
-#include "bench/cli/common.hpp"
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
 
 namespace mlbench::cli {
 namespace {

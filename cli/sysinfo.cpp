@@ -3,10 +3,10 @@
 
 #include <fmt/format.h>
 
-#include "bench/cli/commands.hpp"
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "bench/registry.hpp"
 #include "bench/sysinfo.hpp"
+#include "cli/commands.hpp"
 #include "reports/summary.hpp"
 
 namespace mlbench::cli {

@@ -1,7 +1,7 @@
 // The whole command line in one place, so that main() and the command-line fuzzer (fuzz/) parse the same app.
 #include <string>
 
-#include "bench/cli/commands.hpp"
+#include "cli/commands.hpp"
 #include "mlbench_config.hpp"
 
 namespace mlbench::cli {

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "bench/cli/commands.hpp"
 #include "bench/registry.hpp"
 #include "bench/sysinfo.hpp"
+#include "cli/commands.hpp"
 
 namespace mlbench::cli {
 

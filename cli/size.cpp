@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "bench/cli/commands.hpp"
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "bench/paths.hpp"
+#include "cli/commands.hpp"
 #include "reports/report.hpp"
 #include "sizing/catalog.hpp"
 #include "sizing/planner.hpp"

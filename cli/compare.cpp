@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "bench/cli/commands.hpp"
-#include "bench/error.hpp"
+#include "base/error.hpp"
+#include "cli/commands.hpp"
 #include "reports/compare.hpp"
 #include "reports/fleet.hpp"
 #include "reports/html.hpp"

@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "bench/cli/commands.hpp"
-#include "bench/cli/common.hpp"
 #include "bench/registry.hpp"
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
 #include "kernels/gpu/plan.hpp"
 #include "mlbench_config.hpp"
 

@@ -1,4 +1,4 @@
-#include "bench/cli/common.hpp"
+#include "cli/common.hpp"
 
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 #include "bench/signals.hpp"
 #include "bench/sysinfo.hpp"
 #include "reports/summary.hpp"

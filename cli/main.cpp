@@ -1,11 +1,11 @@
-// mlbench: builds the CLI11 app from bench/cli/* and maps errors to exit codes; nothing else.
+// mlbench: builds the CLI11 app from cli/* and maps errors to exit codes; nothing else.
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
-#include "bench/cli/commands.hpp"
-#include "bench/cli/common.hpp"
-#include "bench/error.hpp"
+#include "base/error.hpp"
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app;

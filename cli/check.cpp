@@ -1,7 +1,7 @@
 // `mlbench check REPORT [--expect FILE]`: acceptance pass/warn/fail.
 #include "reports/check.hpp"
-#include "bench/cli/commands.hpp"
 #include "bench/gpu_catalog.hpp"
+#include "cli/commands.hpp"
 #include "reports/html.hpp"
 #include "reports/inputs.hpp"
 

@@ -1,5 +1,5 @@
 // `mlbench export REPORT --format prometheus|html`: a report for other tools.
-#include "bench/cli/commands.hpp"
+#include "cli/commands.hpp"
 #include "reports/html.hpp"
 #include "reports/inputs.hpp"
 #include "reports/prometheus.hpp"

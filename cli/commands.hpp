@@ -1,4 +1,4 @@
-// One add_*_command per subcommand, each in its own file under bench/cli/. A command stores what it will do
+// One add_*_command per subcommand, each in its own file under cli/. A command stores what it will do
 // in `action` when CLI11 selects it; main() runs it and maps exceptions to exit codes (UsageError → 2).
 #pragma once
 

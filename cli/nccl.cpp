@@ -5,10 +5,10 @@
 
 #include <fmt/format.h>
 
-#include "bench/cli/commands.hpp"
-#include "bench/cli/common.hpp"
 #include "bench/registry.hpp"
 #include "bench/signals.hpp"
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
 #include "network/cluster.hpp"
 #include "network/nccl_options.hpp"
 #include "reports/summary.hpp"

@@ -1,10 +1,10 @@
-#include "bench/stats.hpp"
+#include "base/stats.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "bench/error.hpp"
+#include "base/error.hpp"
 
 namespace mlbench {
 

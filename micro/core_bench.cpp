@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <random>
 
-#include "bench/stats.hpp"
+#include "base/stats.hpp"
 #include "reports/report.hpp"
 
 namespace mlbench {

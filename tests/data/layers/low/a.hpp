@@ -1,0 +1,2 @@
+#pragma once
+#include "high/b.hpp"  // the wrong way: low may not include high
