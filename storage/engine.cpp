@@ -66,41 +66,89 @@ class PsyncEngine final : public Engine {
   std::optional<Io> pending_;
 };
 
-}  // namespace
-
-std::string_view to_string(EngineKind k) {
-  switch (k) {
-    case EngineKind::uring:
-      return "uring";
-    case EngineKind::psync:
-      return "psync";
-    case EngineKind::null:
-      return "null";
-  }
-  return "uring";
+std::unique_ptr<Engine> make_null(const EngineConfig& cfg) { return std::make_unique<NullEngine>(cfg.depth); }
+std::unique_ptr<Engine> make_psync(const EngineConfig& cfg) { return std::make_unique<PsyncEngine>(cfg); }
+std::unique_ptr<Engine> make_uring(const EngineConfig& cfg) {
+#if MLBENCH_HAS_URING
+  return make_uring_engine(cfg);
+#else
+  (void)cfg;
+  throw Error("this mlbench was built without liburing");
+#endif
 }
 
-EngineKind engine_from_string(std::string_view s) {
-  for (EngineKind k : {EngineKind::uring, EngineKind::psync, EngineKind::null}) {
-    if (to_string(k) == s) return k;
+constexpr EngineTraits kEngines[] = {
+    {.kind = EngineKind::uring,
+     .label = "io_uring",
+     .queue_depth = true,
+     .submission_queue = true,
+     .touches_disk = true,
+     .sqpoll = true,
+     .iopoll = true,
+     .registered_buffers = true,
+     .unavailable = uring_unavailable_reason,
+     .fallback = EngineKind::psync,
+     .make = make_uring},
+    {.kind = EngineKind::psync,
+     .label = "psync",
+     .queue_depth = false,
+     .submission_queue = false,
+     .touches_disk = true,
+     .sqpoll = false,
+     .iopoll = false,
+     .registered_buffers = false,
+     .unavailable = nullptr,
+     .fallback = EngineKind::psync,
+     .make = make_psync},
+    {.kind = EngineKind::null,
+     .label = "null",
+     .queue_depth = true,
+     .submission_queue = false,
+     .touches_disk = false,
+     .sqpoll = false,
+     .iopoll = false,
+     .registered_buffers = false,
+     .unavailable = nullptr,
+     .fallback = EngineKind::null,
+     .make = make_null},
+};
+
+// "a", "a or b", "a, b or c": the engines a message offers.
+template <typename Pred>
+std::string names_where(Pred pred) {
+  std::vector<std::string_view> names;
+  for (const auto& t : kEngines) {
+    if (pred(t)) names.push_back(to_string(t.kind));
   }
-  throw UsageError(fmt::format("--engine: unknown engine '{}' (use uring, psync or null)", s));
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += fmt::format("{}{}", i == 0 ? "" : i + 1 == names.size() ? " or " : ", ", names[i]);
+  return out;
+}
+
+}  // namespace
+
+std::span<const EngineTraits> engine_table() { return kEngines; }
+
+const EngineTraits& traits(EngineKind k) {
+  for (const auto& t : kEngines) {
+    if (t.kind == k) return t;
+  }
+  throw Error("an engine without a row in kEngines");
+}
+
+std::string engines_with(bool EngineTraits::*trait) {
+  return names_where([&](const EngineTraits& t) { return t.*trait; });
+}
+
+std::string_view to_string(EngineKind k) { return name_of(kEngineNames, k); }
+
+EngineKind engine_from_string(std::string_view s) {
+  return parse_name(kEngineNames, s, "--engine: unknown engine");
 }
 
 std::unique_ptr<Engine> make_engine(EngineKind kind, const EngineConfig& cfg) {
-  switch (kind) {
-    case EngineKind::null:
-      return std::make_unique<NullEngine>(cfg.depth);
-    case EngineKind::psync:
-      return std::make_unique<PsyncEngine>(cfg);
-    case EngineKind::uring:
-#if MLBENCH_HAS_URING
-      return make_uring_engine(cfg);
-#else
-      throw Error("this mlbench was built without liburing");
-#endif
-  }
-  throw Error("unknown engine");
+  return traits(kind).make(cfg);
 }
 
 std::string uring_unavailable_reason() {

@@ -16,11 +16,41 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/names.hpp"
+
 namespace mlbench::storage {
 
 enum class EngineKind { uring, psync, null };
+inline constexpr EnumName<EngineKind> kEngineNames[] = {
+    {EngineKind::uring, "uring"}, {EngineKind::psync, "psync"}, {EngineKind::null, "null"}};
+static_assert(names_cover(kEngineNames));
 std::string_view to_string(EngineKind k);
 EngineKind engine_from_string(std::string_view s);  // throws UsageError
+
+struct EngineConfig;
+class Engine;
+
+// What each engine can do, one row per engine (engine.cpp): the job loop, the job spec's checks and the probe
+// ask these instead of naming engines, so that a new engine (cuFile/GPUDirect Storage, a file-per-sample
+// reader) is a row here, a row in kEngineNames, its EngineKind value and its Engine class.
+struct EngineTraits {
+  EngineKind kind;
+  std::string_view label;   // what messages call it (the --engine value is in kEngineNames)
+  bool queue_depth;         // keeps --iodepth I/Os in flight (else one at a time, whatever --iodepth says)
+  bool submission_queue;    // queued I/Os reach the kernel apart from the wait: --submission, the trial
+  bool touches_disk;        // reads and writes the target (else a write job leaves it as it is)
+  bool sqpoll;              // can hand submission to a kernel thread (--sqpoll)
+  bool iopoll;              // can poll for completions on NVMe poll queues
+  bool registered_buffers;  // can register the slot buffers with the kernel (--fixed-bufs)
+  // Why the engine cannot be set up on this machine ("" when it can); null for an engine that always can.
+  std::string (*unavailable)();
+  EngineKind fallback;  // run instead when unavailable() says why not; the engine itself when it has none
+  std::unique_ptr<Engine> (*make)(const EngineConfig& cfg);
+};
+std::span<const EngineTraits> engine_table();
+const EngineTraits& traits(EngineKind k);
+// The --engine values of the engines that have `trait`, as a user reads them ("uring", "uring or psync").
+std::string engines_with(bool EngineTraits::*trait);
 
 struct EngineConfig {
   unsigned depth = 1;

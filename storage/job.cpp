@@ -115,7 +115,8 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
           fmt::format("job thread {} could not be pinned to CPU {}: {}", w.index, cpu, why));
   }
   try {
-    unsigned depth = plan.engine == EngineKind::psync ? 1 : s.iodepth;
+    const EngineTraits& can = traits(plan.engine);
+    unsigned depth = can.queue_depth ? s.iodepth : 1;
     // An I/O within one base page is one memory segment whatever backs it; larger ones want huge pages
     // (buffer.hpp says why).
     const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
@@ -126,7 +127,12 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
     fill_pattern(mem.span(), mix64(plan.write_seed + w.index + 1), 0);
     std::vector<int> fds;
     for (const auto& t : plan.targets) fds.push_back(t.fd);
-    EngineConfig cfg{depth, fds, bufs, s.sqpoll, s.fixed_bufs, plan.iopoll};
+    EngineConfig cfg{.depth = depth,
+                     .fds = fds,
+                     .buffers = bufs,
+                     .sqpoll = s.sqpoll && can.sqpoll,
+                     .fixed_bufs = s.fixed_bufs && can.registered_buffers,
+                     .iopoll = plan.iopoll};
     engine = make_engine(plan.engine, cfg);
     res.features = engine->features();
     for (auto& warning : engine->warnings()) res.warnings.push_back(std::move(warning));
@@ -161,8 +167,8 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
   const std::uint64_t bs = s.bs;
   const std::uint64_t nblocks = (w.hi - w.lo) / bs;
   const bool random = is_random(s.rw);
-  const bool uring = plan.engine == EngineKind::uring;  // the others have no submission queue: no trial
-  SubmissionTrial submission(s.submission, random, depth, t0, uring ? s.ramp_s : 0.0, sh.trial);
+  const bool queued = traits(plan.engine).submission_queue;  // without a submission queue, no trial
+  SubmissionTrial submission(s.submission, random, depth, t0, queued ? s.ramp_s : 0.0, sh.trial);
   const bool striped = w.lane.size() > 1;
   const auto nlane = static_cast<std::uint32_t>(w.lane.size());
   Rng rng{mix64(plan.write_seed ^ (0xa0761d6478bd642full * (w.index + 1)))};
@@ -302,7 +308,7 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
   } catch (const std::exception& e) {
     sh.fail(fmt::format("job thread {}: {}", w.index, e.what()));
   }
-  if (uring) {
+  if (queued) {
     const bool per_io = submission.per_io(UINT64_MAX);
     res.features["submission"] = per_io ? "per_io" : "batched";
     if (submission.trial()) {

@@ -90,7 +90,7 @@ Case plan_job(const JobSpec& s) {
             "another folder",
             format_bytes(static_cast<double>(size)), format_bytes(static_cast<double>(t.free_bytes)), path));
       fill_s += static_cast<double>(size) / kFillRate;
-    } else if (writes(s.rw) && s.engine != EngineKind::null) {
+    } else if (writes(s.rw) && traits(s.engine).touches_disk) {
       if (!s.allow_destructive) {
         throw UsageError(
             fmt::format("--target {} already exists and --rw {} would overwrite it; pass --allow-destructive "
@@ -245,14 +245,14 @@ StorageProbe::StorageProbe()
 
 ProbeInfo StorageProbe::info() const {
   return {kId, "NVMe/RAID throughput, IOPS and latency percentiles of fio-style jobs through io_uring",
-          "a folder on the drive to test (or a file/block device); io_uring, else psync"};
+          "a folder on the drive to test (or a file/block device); io_uring, else psync", job_options()};
 }
 
 std::optional<std::string> StorageProbe::unavailable(const Json&) const { return std::nullopt; }
 
 std::vector<Case> StorageProbe::plan(const PlanContext& ctx) const {
   if (!ctx.options.is_object()) throw UsageError("options must be a mapping");
-  if (ctx.options.contains("target")) return {plan_job(parse_job_spec(ctx.options))};
+  if (ctx.options.contains("target")) return {plan_job(parse_job_spec(ctx.options, ctx.source))};
   return plan_suite(ctx);
 }
 
@@ -269,18 +269,21 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
   plan.fill_seed = fill_seed_;
   plan.write_seed = mix64(fill_seed_ + ++cases_run_);
   Json info = Json::object();
-  if (s.engine == EngineKind::uring) {
-    std::string why = uring_unavailable_reason();
+  const EngineTraits& asked = traits(s.engine);
+  if (asked.unavailable != nullptr) {
+    std::string why = asked.unavailable();
     if (!why.empty()) {
-      plan.engine = EngineKind::psync;
-      warnings.push_back(fmt::format("io_uring unavailable ({}); fell back to the psync engine", why));
+      plan.engine = asked.fallback;
+      warnings.push_back(fmt::format("{} unavailable ({}); fell back to the {} engine", asked.label, why,
+                                     to_string(plan.engine)));
       info["engine_fallback"] = why;
     }
   }
+  const EngineTraits& engine = traits(plan.engine);
 
-  if (plan.engine == EngineKind::psync && s.iodepth > 1)
+  if (!engine.queue_depth && s.iodepth > 1)
     warnings.push_back(
-        fmt::format("psync runs one I/O at a time per thread: --iodepth {} acts as 1", s.iodepth));
+        fmt::format("{} runs one I/O at a time per thread: --iodepth {} acts as 1", engine.label, s.iodepth));
 
   std::vector<TargetInfo> infos;
   for (const auto& p : s.targets) infos.push_back(inspect_target(p));
@@ -312,8 +315,7 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
         opened.push_back(OpenTarget::create_in(t, region_size(s, t), target_seed(fill_seed_, i), s.direct,
                                                s.keep, ctx.stop));
       } else {
-        opened.push_back(
-            OpenTarget::open_existing(t, writes(s.rw) && s.engine != EngineKind::null, s.direct));
+        opened.push_back(OpenTarget::open_existing(t, writes(s.rw) && engine.touches_disk, s.direct));
       }
     }
     for (const auto& o : opened) handles.push_back(&o);
@@ -326,7 +328,7 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
   std::set<std::string> disks;
   for (const auto& t : infos) disks.insert(t.disk);
   plan.iopoll =
-      plan.engine == EngineKind::uring && s.direct && nvme_poll_queues() &&
+      engine.iopoll && s.direct && nvme_poll_queues() &&
       std::all_of(disks.begin(), disks.end(), [](const std::string& d) { return d.rfind("nvme", 0) == 0; });
 
   JobOutcome out = run_job(plan, ctx.stop, ctx.deadline);
