@@ -1,9 +1,12 @@
 // `mlbench check REPORT [--expect FILE]`: acceptance pass/warn/fail.
-#include "reports/check.hpp"
+#include <fmt/ranges.h>
+
 #include "bench/gpu_catalog.hpp"
 #include "cli/commands.hpp"
+#include "reports/check.hpp"
 #include "reports/html.hpp"
 #include "reports/inputs.hpp"
+#include "reports/render.hpp"
 
 namespace mlbench::cli {
 namespace {
@@ -25,19 +28,16 @@ int run_check(const CheckFlags& f) {
       f.expect.empty() ? catalog_expectations(report, gpu_catalog()) : load_expectations(f.expect);
   CheckResult result = check_report(report, rules, CheckOptions{.allow_missing = f.allow_missing});
   result.file = f.report;
+  const Format format = *format_from_string(f.format);
   std::string text;
-  Table table = check_table(result);
-  if (f.format == "json") {
-    text = check_to_json(result).dump(2) + "\n";
-  } else if (f.format == "md") {
-    text = to_markdown(table);
-  } else if (f.format == "csv") {
-    text = check_csv(result);
-  } else if (f.format == "html") {
+  if (format == Format::html) {
     HtmlPage page{"mlbench check: " + f.report, &reports, {}, std::nullopt, 0.05, result};
     text = to_html_page(page);
   } else {
-    text = to_text(table, f.output.empty() && stdout_wants_colour());
+    Document doc;
+    doc.tables = {format == Format::csv ? check_data(result) : check_table(result)};
+    doc.json = check_to_json(result);
+    text = render(doc, format, f.output.empty() && stdout_wants_colour());
   }
   emit(f.output, text);
   return result.failed() && !f.no_fail ? 1 : 0;
@@ -52,8 +52,8 @@ void add_check_command(CLI::App& app, Action& action) {
   cmd->add_option("report", flags->report, "The report to check")->required();
   cmd->add_option("--expect", flags->expect,
                   "Thresholds file (configs/acceptance/*.yaml); default: catalog peak x efficiency floor");
-  cmd->add_option("--format", flags->format, "table | md | csv | json | html")
-      ->check(CLI::IsMember({"table", "md", "csv", "json", "html"}))
+  cmd->add_option("--format", flags->format, fmt::format("{}", fmt::join(format_names(), " | ")))
+      ->check(CLI::IsMember(format_names()))
       ->capture_default_str();
   cmd->add_option("-o,--output", flags->output, "Write to this file (atomically) instead of stdout");
   cmd->add_flag("--no-fail", flags->no_fail, "Exit 0 even when a check fails");

@@ -2,12 +2,14 @@
 #include <iostream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "base/error.hpp"
 #include "cli/commands.hpp"
 #include "reports/compare.hpp"
 #include "reports/fleet.hpp"
 #include "reports/html.hpp"
+#include "reports/render.hpp"
 
 namespace mlbench::cli {
 namespace {
@@ -21,14 +23,6 @@ struct CompareFlags {
   bool no_fail = false;
 };
 
-std::string render_tables(const std::vector<Table>& tables, const std::vector<std::string>& notes,
-                          const std::string& format, bool colour) {
-  std::string out;
-  for (const auto& t : tables) out += (format == "md" ? to_markdown(t) : to_text(t, colour)) + "\n";
-  for (const auto& n : notes) out += "note: " + n + "\n";
-  return out;
-}
-
 // CSV holds data only: the notes go to stderr.
 void print_notes(const std::vector<std::string>& notes) {
   for (const auto& n : notes) std::cerr << "mlbench: note: " << n << "\n";
@@ -36,6 +30,7 @@ void print_notes(const std::vector<std::string>& notes) {
 
 int run_compare(const CompareFlags& f) {
   if (!f.output.empty()) check_writable(f.output);
+  const Format format = *format_from_string(f.format);
   double threshold = f.threshold_pct / 100;
   bool colour = f.output.empty() && stdout_wants_colour();
   if (f.fleet) {
@@ -46,17 +41,20 @@ int run_compare(const CompareFlags& f) {
     FleetOptions opts{threshold};
     auto fleet = analyze_fleet(reports, opts, unreadable);
     std::string text;
-    if (f.format == "json") {
-      text = fleet_to_json(fleet, opts).dump(2) + "\n";
-    } else if (f.format == "html") {
+    if (format == Format::html) {
       HtmlPage page{
           fmt::format("mlbench fleet: {} reports", reports.size()), &reports, {}, fleet, threshold, {}};
       text = to_html_page(page);
-    } else if (f.format == "csv") {
+    } else if (format == Format::csv) {
       text = fleet_csv(fleet);
       print_notes(fleet.notes);
     } else {
-      text = render_tables(fleet_tables(fleet), fleet.notes, f.format, colour);
+      Document doc;
+      doc.tables = fleet_tables(fleet);
+      doc.notes = fleet.notes;
+      doc.json = fleet_to_json(fleet, opts);
+      text = render(doc, format, colour);
+      if (format != Format::json) text += "\n";  // a blank line after the last table, as compare ends too
     }
     emit(f.output, text);
     return fleet.has_worse_outlier() && !f.no_fail ? 1 : 0;
@@ -70,13 +68,7 @@ int run_compare(const CompareFlags& f) {
   bool regression = false;
   for (const auto& c : comparisons) regression = regression || c.has_regression();
   std::string text;
-  if (f.format == "json") {
-    Json out = Json::array();
-    for (const auto& c : comparisons) out.push_back(comparison_to_json(c, opts));
-    text =
-        Json{{"base", reports[0].file}, {"comparisons", std::move(out)}, {"regression", regression}}.dump(2) +
-        "\n";
-  } else if (f.format == "html") {
+  if (format == Format::html) {
     HtmlPage page{fmt::format("mlbench compare: {} against {}", reports[0].file,
                               reports.size() - 1 == 1 ? reports[1].file
                                                       : fmt::format("{} reports", reports.size() - 1)),
@@ -86,19 +78,28 @@ int run_compare(const CompareFlags& f) {
                   threshold,
                   {}};
     text = to_html_page(page);
-  } else if (f.format == "csv") {
+  } else if (format == Format::json) {
+    Json out = Json::array();
+    for (const auto& c : comparisons) out.push_back(comparison_to_json(c, opts));
+    Document doc;
+    doc.json = Json{{"base", reports[0].file}, {"comparisons", std::move(out)}, {"regression", regression}};
+    text = render(doc, format);
+  } else if (format == Format::csv) {
+    Document doc;
     for (const auto& c : comparisons) {
-      text += comparison_csv(c, text.empty());
+      doc.tables.push_back(comparison_data(c));
       print_notes(c.notes);
     }
+    text = render(doc, format);
   } else {
     for (const auto& c : comparisons) {
-      text += render_tables(comparison_tables(c), c.notes, f.format, colour);
-      std::string summary =
-          fmt::format("{} regression(s), {} improvement(s), {} within noise, {} status change(s)",
-                      c.count(Verdict::regression), c.count(Verdict::improvement), c.count(Verdict::noise),
-                      c.status_changes.size());
-      text += summary + "\n\n";
+      Document doc;
+      doc.tables = comparison_tables(c);
+      doc.notes = c.notes;
+      doc.closing = fmt::format("{} regression(s), {} improvement(s), {} within noise, {} status change(s)",
+                                c.count(Verdict::regression), c.count(Verdict::improvement),
+                                c.count(Verdict::noise), c.status_changes.size());
+      text += render(doc, format, colour) + "\n";
     }
   }
   emit(f.output, text);
@@ -116,8 +117,8 @@ void add_compare_command(CLI::App& app, Action& action) {
                   "Report files (the first is the base), or folders of reports with --fleet")
       ->required();
   cmd->add_flag("--fleet", flags->fleet, "Find outlier machines/GPUs across >= 3 reports (robust z-score)");
-  cmd->add_option("--format", flags->format, "table | md | csv | json | html")
-      ->check(CLI::IsMember({"table", "md", "csv", "json", "html"}))
+  cmd->add_option("--format", flags->format, fmt::format("{}", fmt::join(format_names(), " | ")))
+      ->check(CLI::IsMember(format_names()))
       ->capture_default_str();
   cmd->add_option("-o,--output", flags->output, "Write to this file (atomically) instead of stdout");
   cmd->add_option("--threshold", flags->threshold_pct,

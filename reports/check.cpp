@@ -339,16 +339,19 @@ Table check_table(const CheckResult& c) {
   return t;
 }
 
-std::string check_csv(const CheckResult& c) {
-  std::string out = "grade,probe,device,params,metric,unit,value,min,max,warn_pct,detail\n";
+Table check_data(const CheckResult& c) {
+  Table t{
+      "",
+      {"grade", "probe", "device", "params", "metric", "unit", "value", "min", "max", "warn_pct", "detail"},
+      {}};
   auto opt = [](const std::optional<double>& v) { return v ? csv_number(*v) : std::string(); };
   for (const auto& i : c.items) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", to_string(i.grade), csv_field(i.probe),
-                       csv_field(i.device), csv_field(format_params(params_without_device(i.params))),
-                       csv_field(i.metric), csv_field(i.unit), csv_number(i.value), opt(i.min), opt(i.max),
-                       csv_number(100 * i.warn), csv_field(i.detail));
+    t.rows.push_back({Cell{std::string(to_string(i.grade))}, Cell{i.probe}, Cell{i.device},
+                      Cell{format_params(params_without_device(i.params))}, Cell{i.metric}, Cell{i.unit},
+                      Cell{csv_number(i.value)}, Cell{opt(i.min)}, Cell{opt(i.max)},
+                      Cell{csv_number(100 * i.warn)}, Cell{i.detail}});
   }
-  return out;
+  return t;
 }
 
 Json check_to_json(const CheckResult& c) {

@@ -95,9 +95,9 @@ CheckResult check_report(const Report& report, const ExpectationSet& expectation
                          const CheckOptions& opts = {});
 
 Table check_table(const CheckResult& c);
-// RFC 4180 CSV: a header, then one row per item with its numbers unformatted in the row's unit (value, and
-// the bounds min/max when the rule has them; warn_pct the warn band), no comment lines.
-std::string check_csv(const CheckResult& c);
+// The data for spreadsheets (Format::csv): one row per item with its numbers unformatted in the row's unit
+// (value, and the bounds min/max when the rule has them; warn_pct the warn band).
+Table check_data(const CheckResult& c);
 Json check_to_json(const CheckResult& c);
 
 }  // namespace mlbench

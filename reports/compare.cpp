@@ -193,18 +193,17 @@ std::vector<Table> comparison_tables(const Comparison& c) {
   return tables;
 }
 
-std::string comparison_csv(const Comparison& c, bool header) {
-  std::string out;
-  if (header) {
-    out += "base_report,other_report,probe,params,metric,unit,base,other,change_pct,noise_band_pct,verdict\n";
-  }
+Table comparison_data(const Comparison& c) {
+  Table t{"",
+          {"base_report", "other_report", "probe", "params", "metric", "unit", "base", "other", "change_pct",
+           "noise_band_pct", "verdict"},
+          {}};
   auto row = [&](const std::string& probe, const Json& params, const std::string& metric,
                  const std::string& unit, double base, double other, double change_pct, double band_pct,
                  const std::string& verdict) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(c.base_file), csv_field(c.other_file),
-                       csv_field(probe), csv_field(format_params(params)), csv_field(metric), csv_field(unit),
-                       csv_number(base), csv_number(other), csv_number(change_pct), csv_number(band_pct),
-                       csv_field(verdict));
+    t.rows.push_back({Cell{c.base_file}, Cell{c.other_file}, Cell{probe}, Cell{format_params(params)},
+                      Cell{metric}, Cell{unit}, Cell{csv_number(base)}, Cell{csv_number(other)},
+                      Cell{csv_number(change_pct)}, Cell{csv_number(band_pct)}, Cell{verdict}});
   };
   const double none = std::nan("");
   for (const auto& m : c.changes) {
@@ -222,7 +221,7 @@ std::string comparison_csv(const Comparison& c, bool header) {
   for (const auto& r : c.only_in_other)
     row(r.probe, r.params, "", "", none, none, none, none,
         fmt::format("only in other ({})", to_string(r.status)));
-  return out;
+  return t;
 }
 
 Json comparison_to_json(const Comparison& c, const CompareOptions& opts) {

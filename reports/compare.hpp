@@ -76,10 +76,10 @@ Comparison compare_reports(const NamedReport& base, const NamedReport& other, co
 
 // Views of comparisons for the writers.
 std::vector<Table> comparison_tables(const Comparison& c);
-// RFC 4180 CSV for spreadsheets: a header, then one row per metric change (numbers unformatted, in the unit
-// of their row; changes and bands in percent), per status change and per one-sided result (verdict says
-// which; no numbers). No comment lines. `header` writes the header line (the first of several comparisons).
-std::string comparison_csv(const Comparison& c, bool header);
+// The data for spreadsheets (Format::csv): one row per metric change (numbers unformatted, in the unit of
+// their row; changes and bands in percent), per status change and per one-sided result (verdict says which;
+// no numbers). The tables of several comparisons share their columns, so they make one CSV.
+Table comparison_data(const Comparison& c);
 Json comparison_to_json(const Comparison& c, const CompareOptions& opts);
 
 }  // namespace mlbench

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "base/stats.hpp"
+#include "reports/render.hpp"
 #include "reports/summary.hpp"
 #include "reports/svg.hpp"
 
@@ -256,15 +257,9 @@ std::string to_html_page(const HtmlPage& page) {
                         : charts;
 
   out += "<h2>Tables</h2>\n";
-  for (const auto& c : page.comparisons) {
-    for (const auto& t : comparison_tables(c)) out += to_html(t);
-    for (const auto& n : c.notes) out += "<p class=\"note\">note: " + html_escape(n) + "</p>\n";
-  }
-  if (page.fleet) {
-    for (const auto& t : fleet_tables(*page.fleet)) out += to_html(t);
-    for (const auto& n : page.fleet->notes) out += "<p class=\"note\">note: " + html_escape(n) + "</p>\n";
-  }
-  if (page.check) out += to_html(check_table(*page.check));
+  for (const auto& c : page.comparisons) out += render(comparison_tables(c), c.notes, Format::html);
+  if (page.fleet) out += render(fleet_tables(*page.fleet), page.fleet->notes, Format::html);
+  if (page.check) out += render({check_table(*page.check)}, {}, Format::html);
   if (reports.size() <= kMaxChartMachines) {
     for (std::size_t i = 0; i < reports.size(); ++i) out += to_html(summary_table(reports[i], machines[i]));
   }

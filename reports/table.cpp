@@ -8,12 +8,6 @@
 namespace mlbench {
 namespace {
 
-// Display width in code points: UTF-8 continuation bytes do not advance the cursor.
-std::size_t width(const std::string& s) {
-  return static_cast<std::size_t>(std::count_if(
-      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
 const char* ansi(Tone tone) {
   switch (tone) {
     case Tone::good:
@@ -28,48 +22,58 @@ const char* ansi(Tone tone) {
   return "";
 }
 
-std::string markdown_cell(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += '\\';
-    out += c == '\n' ? ' ' : c;
-  }
-  return out;
-}
-
 }  // namespace
 
+std::size_t display_width(const std::string& s) {
+  return static_cast<std::size_t>(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
 std::string to_text(const Table& t, bool colour) {
+  const std::size_t first = t.grouped ? 1 : 0;
+  const std::size_t last = t.columns.size() - std::min(t.details, t.columns.size() - first);
+  const std::string indent = t.grouped ? "  " : "";
   std::vector<std::size_t> widths(t.columns.size(), 0);
-  for (std::size_t c = 0; c < t.columns.size(); ++c) widths[c] = width(t.columns[c]);
+  for (std::size_t c = first; c < last; ++c) widths[c] = display_width(t.columns[c]);
   for (const auto& row : t.rows) {
-    for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c)
-      widths[c] = std::max(widths[c], width(row[c].text));
+    for (std::size_t c = first; c < row.size() && c < last; ++c)
+      widths[c] = std::max(widths[c], display_width(row[c].text));
   }
   std::string out;
   if (!t.title.empty()) out += t.title + "\n";
   auto line = [&](const std::vector<Cell>& cells) {
-    std::string l;
-    for (std::size_t c = 0; c < cells.size() && c < widths.size(); ++c) {
-      std::string pad(widths[c] - width(cells[c].text), ' ');
+    std::string l = indent;
+    for (std::size_t c = first; c < cells.size() && c < last; ++c) {
+      std::string pad(widths[c] - display_width(cells[c].text), ' ');
       std::string text = colour && cells[c].tone != Tone::plain
                              ? std::string(ansi(cells[c].tone)) + cells[c].text + "\033[0m"
                              : cells[c].text;
-      l += (c == 0 ? "" : "  ") + (cells[c].numeric ? pad + text : text + pad);
+      l += (c == first ? "" : "  ") + (cells[c].numeric ? pad + text : text + pad);
     }
     while (!l.empty() && l.back() == ' ') l.pop_back();
     out += l + "\n";
+    for (std::size_t c = last; c < cells.size() && c < t.columns.size(); ++c) {
+      if (!cells[c].text.empty()) out += indent + "  " + t.columns[c] + ": " + cells[c].text + "\n";
+    }
   };
   std::vector<Cell> header;
-  for (const auto& c : t.columns) header.push_back(Cell{c});
+  for (std::size_t c = 0; c < last; ++c) header.push_back(Cell{t.columns[c]});
   line(header);
-  for (const auto& row : t.rows) line(row);
+  const std::string* group = nullptr;
+  for (const auto& row : t.rows) {
+    if (t.grouped && !row.empty() && (group == nullptr || *group != row[0].text)) {
+      group = &row[0].text;
+      out += "\n" + *group + "\n";
+    }
+    line(row);
+  }
   return out;
 }
 
-std::string to_markdown(const Table& t) {
+std::string to_markdown(const Table& t, int level) {
   std::string out;
-  if (!t.title.empty()) out += "### " + markdown_cell(t.title) + "\n\n";
+  if (!t.title.empty())
+    out += std::string(static_cast<std::size_t>(level), '#') + " " + markdown_cell(t.title) + "\n\n";
   out += "|";
   for (const auto& c : t.columns) out += " " + markdown_cell(c) + " |";
   out += "\n|";
@@ -85,6 +89,15 @@ std::string to_markdown(const Table& t) {
       out += " " + (cell.tone == Tone::bad ? "**" + text + "**" : text) + " |";
     }
     out += "\n";
+  }
+  return out;
+}
+
+std::string markdown_cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c == '\n' ? ' ' : c;
   }
   return out;
 }

@@ -1,0 +1,54 @@
+// The one render path for tables: every command that prints tables (compare, check, the HTML report's tables,
+// the sizing sheet) builds a Document and hands it to render() with the Format the user asked for, so a
+// field is escaped the same way wherever it appears and a new format is added in one place.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/names.hpp"
+#include "reports/table.hpp"
+
+namespace mlbench {
+
+enum class Format { text, markdown, csv, json, html };
+// The --format names.
+inline constexpr EnumName<Format> kFormatNames[] = {{Format::text, "table"},
+                                                    {Format::markdown, "md"},
+                                                    {Format::csv, "csv"},
+                                                    {Format::json, "json"},
+                                                    {Format::html, "html"}};
+static_assert(names_cover(kFormatNames));
+std::string_view to_string(Format f);
+// nullopt for a name that is not a format.
+std::optional<Format> format_from_string(std::string_view name);
+// Every --format name, in the order of the enum.
+std::vector<std::string> format_names();
+
+// A page of tables. In order: the title and its facts, the tables, the notes, the closing line, the list.
+struct Document {
+  std::string title;               // a heading over the page; empty for tables alone (HTML: a fragment)
+  std::vector<std::string> facts;  // lines under the title ("Workload: ...")
+  std::vector<Table> tables;
+  std::vector<std::string> notes;  // each written as "note: ..."
+  std::string closing;             // a last line (compare's counts)
+  std::string list_title;          // a titled list after the rest (the sizing sheet's warnings)
+  std::vector<std::string> list;
+  nlohmann::json json;  // what Format::json writes: the data behind the tables, in full
+};
+
+// text: aligned tables (coloured when `colour`), a blank line after each table that is not last.
+// markdown: the title as "#", table titles one level below it ("###" when there is no title).
+// csv: data only — the first table's header, then the rows of every table (tables of one shape); titles,
+//   facts, notes and the list are left out (a command writes its notes on stderr).
+// json: `json`, indented by 2.
+// html: a self-contained page when there is a title, else the tables and notes alone (for a larger page).
+std::string render(const Document& d, Format f, bool colour = false);
+std::string render(const std::vector<Table>& tables, const std::vector<std::string>& notes, Format f,
+                   bool colour = false);
+
+}  // namespace mlbench
