@@ -35,6 +35,7 @@ struct GemmPoint {
 };
 
 Figure assumed(double v, std::string basis) { return {v, Source::assumed, std::move(basis)}; }
+Figure assumed(const Assumption& a) { return assumed(a.value, std::string(a.basis)); }
 
 // A measured efficiency on `measured_gpu` becomes measured (same GPU) or transferred (another GPU) for
 // `target`.
@@ -59,9 +60,8 @@ std::string_view to_string(Source s) {
   return "assumed";
 }
 
-double DefaultEfficiencies::gemm(std::string_view precision) {
-  if (precision == "fp8" || precision == "int8") return 0.71;
-  return 0.80;
+const Assumption& default_gemm_efficiency(std::string_view precision) {
+  return precision == "fp8" || precision == "int8" ? assumption::kGemm8 : assumption::kGemm16;
 }
 
 const GpuSpec* report_gpu(const Report& r, const HardwareCatalog& catalog) {
@@ -74,16 +74,16 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
                       const CalibrationInput& in) {
   const GpuSpec& target = *in.target;
   Calibration c;
+  const Assumption& gemm = default_gemm_efficiency(in.precision);
   c.gemm =
-      assumed(DefaultEfficiencies::gemm(in.precision),
-              fmt::format("METHODS default {} GEMM efficiency (published best-shape results)", in.precision));
-  c.hbm = assumed(DefaultEfficiencies::kHbm, "METHODS default: good kernels reach ~90 % of datasheet HBM");
-  c.nvlink = assumed(DefaultEfficiencies::kNvlink, "METHODS: 8xH200 ring all_reduce busbw 366 of 450 GB/s");
-  c.network = assumed(DefaultEfficiencies::kNetwork, "assumed inter-node busbw / NIC line rate");
-  c.conv = assumed(DefaultEfficiencies::kConvModel, "MLPerf ResNet-50 ~2,700 img/s per A100 = 21 % of peak");
-  c.storage_read = assumed(0, fmt::format("drive datasheet x {:.2f}", DefaultEfficiencies::kDrive));
+      assumed(gemm.value, fmt::format("METHODS default {} GEMM efficiency ({})", in.precision, gemm.basis));
+  c.hbm = assumed(assumption::kHbm);
+  c.nvlink = assumed(assumption::kNvlink);
+  c.network = assumed(assumption::kNetwork);
+  c.conv = assumed(assumption::kConvModel);
+  c.storage_read = assumed(0, fmt::format("drive datasheet x {:.2f}", assumption::kDriveEfficiency.value));
   c.storage_write = c.storage_read;
-  c.host_mem = assumed(DefaultEfficiencies::kHostMem, "assumed STREAM triad share of theoretical");
+  c.host_mem = assumed(assumption::kHostMem);
 
   for (const auto& report : reports) {
     const GpuSpec* gpu = report_gpu(report, catalog);

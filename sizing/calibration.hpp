@@ -1,9 +1,9 @@
 // Calibration: the efficiencies the performance models run on, taken from measured reports where they exist.
 //
 // Each figure says where it came from: `measured` (this GPU/node in a report), `transferred` (the efficiency
-// of the closest measured device applied to the sized device's datasheet), or `assumed` (the default
-// efficiencies of METHODS.md). Efficiencies are fractions of the sized device's datasheet figure, so a
-// transfer is "the measured fraction of the measured device's datasheet".
+// of the closest measured device applied to the sized device's datasheet), or `assumed` (the calibration
+// defaults of sizing/assumptions.hpp). Efficiencies are fractions of the sized device's datasheet figure, so
+// a transfer is "the measured fraction of the measured device's datasheet".
 #pragma once
 
 #include <array>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "reports/report.hpp"
+#include "sizing/assumptions.hpp"
 #include "sizing/catalog.hpp"
 
 namespace mlbench::sizing {
@@ -25,20 +26,8 @@ struct Figure {
   std::string basis;  // where the number comes from, in words with its numbers
 };
 
-// The defaults of METHODS.md used when no report speaks to a figure; each is printed on the sheet.
-struct DefaultEfficiencies {
-  // Published best-shape GEMM results: H100 BF16 795/989 = 0.80, A100 271/312 = 0.87 -> 0.80 for 16-bit;
-  // H100 FP8 1403/1979 = 0.71.
-  static double gemm(std::string_view precision);
-  static constexpr double kHbm = 0.90;      // good STREAM kernels: ~90 % of datasheet HBM bandwidth
-  static constexpr double kNvlink = 0.81;   // 8xH200 ring all_reduce busbw 366 GB/s of 450 GB/s
-  static constexpr double kNetwork = 0.90;  // inter-node busbw of a rail-optimised fabric / NIC line rate
-  static constexpr double kDrive = 0.90;    // sustained sequential share of an NVMe drive's rating
-  static constexpr double kHostMem = 0.70;  // STREAM triad share of channels x MT/s x 8 B
-  // Convolution networks: MLPerf ResNet-50 training ~2,700 images/s per A100 = 3 x 8.2 GFLOP x 2,700 = 21 %
-  // of the BF16 peak (cuDNN convolutions plus batch-norm/ReLU memory traffic).
-  static constexpr double kConvModel = 0.21;
-};
+// The default GEMM efficiency of a precision (assumption::kGemm16 or kGemm8).
+const Assumption& default_gemm_efficiency(std::string_view precision);
 
 struct Calibration {
   Figure gemm;     // of the sized GPU's datasheet peak at the workload precision, at the workload's shapes

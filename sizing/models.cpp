@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -11,7 +12,6 @@ namespace mlbench::sizing {
 namespace {
 
 constexpr double kActivationBytes = 2;  // 16-bit activations
-constexpr double kDramWattsPerGb = 0.375;
 
 double grad_bytes(const LlmTraining& w) { return w.optimizer == "adam-fp32-grads" ? 4 : 2; }
 
@@ -99,10 +99,42 @@ std::string Layout::describe() const {
                      to_string(recompute));
 }
 
+namespace {
+
+// How a term prints on the sheet: its label and its value in the unit of the line.
+auto bytes_shown(const char* label) {
+  return [label](double v) { return fmt::format("{} {}", label, format_bytes(v)); };
+}
+auto seconds_shown(const char* label, int decimals = 3) {
+  return [label, decimals](double v) { return fmt::format("{} {:.{}f} s", label, v, decimals); };
+}
+auto fraction_shown(const char* label) {
+  return [label](double v) { return fmt::format("{} {:.3f}", label, v); };
+}
+auto count_shown(const char* label) {
+  return [label](double v) { return fmt::format("{} {:.0f}", label, v); };
+}
+auto flops_shown(const char* label) {
+  return [label](double v) { return fmt::format("{} {:.3g} FLOP", label, v); };
+}
+
+}  // namespace
+
+template <typename Num>
+Num memory_total(const MemoryBreakdown& b) {
+  return named<Num>("weights", b.weights, bytes_shown("weights")) +
+         named<Num>("gradients", b.gradients, bytes_shown("gradients")) +
+         named<Num>("optimizer", b.optimizer, bytes_shown("optimizer")) +
+         named<Num>("activations", b.activations, bytes_shown("activations")) +
+         named<Num>("overhead", b.overhead, bytes_shown("overhead"));
+}
+template double memory_total<double>(const MemoryBreakdown&);
+template Formula memory_total<Formula>(const MemoryBreakdown&);
+
+double MemoryBreakdown::total() const { return memory_total<double>(*this); }
+
 std::string MemoryBreakdown::describe() const {
-  return fmt::format("weights {} + gradients {} + optimizer {} + activations {} + overhead {} = {}",
-                     format_bytes(weights), format_bytes(gradients), format_bytes(optimizer),
-                     format_bytes(activations), format_bytes(overhead), format_bytes(total()));
+  return fmt::format("{} = {}", memory_total<Formula>(*this).shown(), format_bytes(total()));
 }
 
 double layer_activation_bytes(const TransformerModel& m, const LlmTraining& w, const Layout& l) {
@@ -136,7 +168,7 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
   }
   b.activations += static_cast<double>(w.seq_len) / l.c * l.micro_batch * m.vocab * 4.0 / l.t;  // fp32 logits
   double modelled = b.weights + b.gradients + b.optimizer + b.activations;
-  b.overhead = Assumptions::kRuntimeOverhead + Assumptions::kFragmentation * modelled;
+  b.overhead = assumption::kRuntimeOverhead.value + assumption::kFragmentation.value * modelled;
   return b;
 }
 
@@ -287,14 +319,14 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   double peak = gpu.peak_for(w.precision).value_or(0);
   double tokens_gpu = w.global_batch_tokens / gpus;  // tokens one GPU computes per step
   auto flops = training_flops_per_token(m, w.seq_len);
-  double eta = cal.gemm.value * Assumptions::kTrainingGemmDerate;
+  double eta = cal.gemm.value * assumption::kTrainingGemmDerate.value;
   bool standard = standard_attention(w);
   st.t_gemm = tokens_gpu * flops.gemm / (peak * eta);
   // Causal flash attention computes half of the full-sequence FLOPs the model counts, in its own kernels;
   // standard attention runs the whole s x s products as batched GEMMs and masks afterwards.
-  st.t_attention = standard
-                       ? tokens_gpu * flops.attention / (peak * eta)
-                       : tokens_gpu * flops.attention * 0.5 / (peak * eta * Assumptions::kAttentionRelative);
+  st.t_attention =
+      standard ? tokens_gpu * flops.attention / (peak * eta)
+               : tokens_gpu * flops.attention * 0.5 / (peak * eta * assumption::kAttentionRelative.value);
   // Recomputation redoes forwards (a third of forward + backward): full, every layer's (not the output
   // layer's); selective, the attention core's, which flash attention's backward already redoes inside its
   // kernel time.
@@ -328,9 +360,8 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   double t_compute = st.t_gemm + st.t_attention + st.t_recompute;
   st.virtual_stages = l.v;
   st.bubble = pipeline_bubble(l.p, l.v, st.micro_batches);
-  double t_pipe = (t_compute + st.t_nongemm) / pipeline_efficiency(st.bubble);
 
-  double latency = Assumptions::kCollectiveLatency;
+  double latency = assumption::kCollectiveLatency.value;
   double tokens_mb = static_cast<double>(l.micro_batch) * w.seq_len / l.c;  // per GPU per micro-batch
   double per_gpu_nic = node.nic_bytes_per_s * cal.network.value / node.gpus;
   double nvlink = gpu.link_bandwidth * cal.nvlink.value;
@@ -370,19 +401,49 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     st.t_dp = l.zero >= 3 ? 1.5 * all_reduce * st.micro_batches : all_reduce;
     double window = l.zero >= 3 ? t_compute : (2.0 / 3.0) * t_compute / st.micro_batches;
     double overlapped = std::min(st.t_dp, window);
-    st.t_dp_exposed = (st.t_dp - overlapped) + (1 - Assumptions::kOverlapHidden) * overlapped;
+    st.t_dp_exposed = (st.t_dp - overlapped) + (1 - assumption::kOverlapHidden.value) * overlapped;
   }
   double t_comm = st.t_tp + st.t_pp + st.t_cp_exposed + st.t_dp_exposed;
-  st.step_s = t_pipe + t_comm;
+  st.step_s = step_time<double>(st);
   double model_flops = tokens_gpu * flops.total();
   st.eta_compute = model_flops / (peak * t_compute);
   st.nongemm_share = st.t_nongemm / (t_compute + st.t_nongemm);
   st.comm_share = t_comm / st.step_s;
-  st.mfu = model_flops / (peak * st.step_s);
+  st.mfu = model_flops_utilisation<double>(st);
   st.hfu = (model_flops + recompute_flops) / (peak * st.step_s);
   st.tokens_per_s = w.global_batch_tokens / st.step_s;
   return st;
 }
+
+template <typename Num>
+Num step_time(const TrainingStep& st) {
+  const Layout& l = st.layout;
+  Num compute = named<Num>("t_gemm", st.t_gemm, seconds_shown("GEMM")) +
+                named<Num>("t_attention", st.t_attention, seconds_shown("attention"));
+  if (l.recompute != Recompute::none)
+    compute = compute + named<Num>("t_recompute", st.t_recompute, seconds_shown("recompute"));
+  Num pipe = compute + named<Num>("t_nongemm", st.t_nongemm, seconds_shown("non-GEMM"));
+  if (l.p > 1) pipe = pipe * (1 + named<Num>("bubble", st.bubble, fraction_shown("bubble")));
+  std::optional<Num> comm;
+  auto add = [&](Num t) { comm = comm ? *comm + t : t; };
+  if (l.t > 1) add(named<Num>("t_tp", st.t_tp, seconds_shown("TP")));
+  if (l.p > 1) add(named<Num>("t_pp", st.t_pp, seconds_shown("PP sends")));
+  if (l.c > 1) add(named<Num>("t_cp_exposed", st.t_cp_exposed, seconds_shown("CP exposed")));
+  if (l.d * l.c > 1) add(named<Num>("t_dp_exposed", st.t_dp_exposed, seconds_shown("DP exposed")));
+  return comm ? pipe + *comm : pipe;
+}
+template double step_time<double>(const TrainingStep&);
+template Formula step_time<Formula>(const TrainingStep&);
+
+template <typename Num>
+Num model_flops_utilisation(const TrainingStep& st) {
+  return named<Num>("eta_compute", st.eta_compute, fraction_shown("eta_compute")) *
+         (1 - named<Num>("nongemm_share", st.nongemm_share, fraction_shown("non-GEMM"))) /
+         (1 + named<Num>("bubble", st.bubble, fraction_shown("bubble"))) *
+         (1 - named<Num>("comm_share", st.comm_share, fraction_shown("exposed comm")));
+}
+template double model_flops_utilisation<double>(const TrainingStep&);
+template Formula model_flops_utilisation<Formula>(const TrainingStep&);
 
 CvStep cv_step(const CvTraining& w, const NodeFacts& node, const Calibration& cal, int gpus) {
   CvStep st;
@@ -391,11 +452,11 @@ CvStep cv_step(const CvTraining& w, const NodeFacts& node, const Calibration& ca
   if (gpus > 1) {
     Layout l{1, 1, gpus};
     double busbw = dp_busbw(node, cal, l, std::max(1, gpus / node.gpus));
-    st.t_dp =
-        w.params * 4 * 2 * (gpus - 1) / gpus / busbw + Assumptions::kCollectiveLatency * 2 * std::log2(gpus);
+    st.t_dp = w.params * 4 * 2 * (gpus - 1) / gpus / busbw +
+              assumption::kCollectiveLatency.value * 2 * std::log2(gpus);
     double window = (2.0 / 3.0) * compute;
     double overlapped = std::min(st.t_dp, window);
-    st.t_dp_exposed = (st.t_dp - overlapped) + (1 - Assumptions::kOverlapHidden) * overlapped;
+    st.t_dp_exposed = (st.t_dp - overlapped) + (1 - assumption::kOverlapHidden.value) * overlapped;
   }
   st.step_s = compute + st.t_dp_exposed;
   st.comm_share = st.t_dp_exposed / st.step_s;
@@ -422,30 +483,42 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     sp.t = t;
     sp.kv_per_token = kv_token;
     sp.weights_per_gpu = weights / t;
-    double usable = (1 - Assumptions::kServingReserve) * gpu.memory_bytes - Assumptions::kRuntimeOverhead;
+    double usable =
+        (1 - assumption::kServingReserve.value) * gpu.memory_bytes - assumption::kRuntimeOverhead.value;
     sp.kv_budget = (usable - sp.weights_per_gpu) * t;
     if (sp.kv_budget <= kv_token * (in + out)) continue;
     double tp_busbw = gpu.link_bandwidth * cal.nvlink.value;
     auto tp_time = [&](double tokens) {
       if (t == 1) return 0.0;
       double bytes = tokens * m.hidden * 2.0 * 2 * (t - 1) / t;
-      return 2.0 * m.layers * (Assumptions::kCollectiveLatency + bytes / tp_busbw);
+      return 2.0 * m.layers * (assumption::kCollectiveLatency.value + bytes / tp_busbw);
     };
-    auto step = [&](double batch, std::string* bound) {
-      double mem = (sp.weights_per_gpu + batch * ctx_avg * kv_token / t) / hbm;
-      double comp = batch * (per_token_flops + 4.0 * m.layers * m.hidden * ctx_avg) / (t * peak * eta);
-      if (bound) *bound = mem >= comp ? "memory" : "compute";
-      return std::max(mem, comp) + tp_time(batch);
+    auto decode = [&](double batch) {
+      return DecodeStep{sp.weights_per_gpu,
+                        batch * ctx_avg * kv_token / t,
+                        hbm,
+                        batch,
+                        per_token_flops,
+                        4.0 * m.layers * m.hidden * ctx_avg,
+                        static_cast<double>(t),
+                        peak,
+                        eta,
+                        tp_time(batch)};
     };
-    sp.prefill_s =
-        (per_token_flops * in + 2.0 * m.layers * m.hidden * in * in) / (t * peak * eta) + tp_time(in);
+    sp.prefill = {in,  per_token_flops, 2.0 * m.layers * m.hidden * in * in, static_cast<double>(t), peak,
+                  eta, tp_time(in)};
+    sp.prefill_s = prefill_time<double>(sp.prefill);
     sp.batch = std::floor(sp.kv_budget / (kv_token * ctx_avg));
     double tpot_limit = w.tpot_s > 0 ? w.tpot_s * (1 - headroom) : 0;
     if (tpot_limit > 0) {
-      while (sp.batch > 1 && step(sp.batch, nullptr) > tpot_limit) sp.batch = std::floor(sp.batch * 0.95);
+      while (sp.batch > 1 && decode_step_time<double>(decode(sp.batch)) > tpot_limit)
+        sp.batch = std::floor(sp.batch * 0.95);
     }
-    sp.step_s = step(sp.batch, &sp.bound);
-    sp.ttft_s = sp.prefill_s + sp.step_s;
+    sp.decode = decode(sp.batch);
+    sp.step_s = decode_step_time<double>(sp.decode);
+    sp.bound = decode_memory_time<double>(sp.decode) >= decode_compute_time<double>(sp.decode) ? "memory"
+                                                                                               : "compute";
+    sp.ttft_s = time_to_first_token<double>(sp.prefill, sp.step_s);
     sp.meets_targets = (tpot_limit <= 0 || sp.step_s <= tpot_limit) &&
                        (w.ttft_s <= 0 || sp.ttft_s <= w.ttft_s * (1 - headroom));
     // Continuous batching: each request costs its prefill plus `out` decode steps shared by the batch.
@@ -461,6 +534,70 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                     format_bytes(weights), w.precision, in + out, node.domain, gpu.name);
   return best;
 }
+
+template <typename Num>
+Num decode_memory_time(const DecodeStep& d) {
+  return (named<Num>("weights", d.weights, bytes_shown("W/t")) +
+          named<Num>("kv_read", d.kv_read, bytes_shown("KV read"))) /
+         named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
+}
+
+// The FLOP rate of t GPUs at the calibrated efficiency, shared by decode and prefill.
+template <typename Num>
+Num instance_flops(double t, double peak, double eta) {
+  return named<Num>("t", t, count_shown("t")) *
+         named<Num>("peak", peak, [](double v) { return fmt::format("peak {:.0f} TFLOPS", v / 1e12); }) *
+         named<Num>("eta", eta, fraction_shown("eta"));
+}
+
+template <typename Num>
+Num decode_compute_time(const DecodeStep& d) {
+  return named<Num>("batch", d.batch, count_shown("batch")) *
+         (named<Num>("flops_per_token", d.flops_per_token, flops_shown("2 N_act")) +
+          named<Num>("attention_flops", d.attention_flops, flops_shown("attention 4 L h ctx"))) /
+         instance_flops<Num>(d.t, d.peak, d.eta);
+}
+
+template <typename Num>
+Num decode_step_time(const DecodeStep& d) {
+  Num step = maximum(decode_memory_time<Num>(d), decode_compute_time<Num>(d));
+  if (d.t > 1) step = step + named<Num>("t_tp", d.tp_s, seconds_shown("TP all-reduces", 4));
+  return step;
+}
+
+template <typename Num>
+Num prefill_time(const Prefill& p) {
+  Num compute = (named<Num>("flops_per_token", p.flops_per_token, flops_shown("2 N_act")) *
+                     named<Num>("prompt", p.tokens, count_shown("prompt tokens")) +
+                 named<Num>("attention_flops", p.attention_flops, flops_shown("attention 2 L h s^2"))) /
+                instance_flops<Num>(p.t, p.peak, p.eta);
+  if (p.t > 1) compute = compute + named<Num>("t_tp_prefill", p.tp_s, seconds_shown("TP all-reduces", 4));
+  return compute;
+}
+
+template <typename Num>
+Num time_to_first_token(const Prefill& p, double decode_step_s) {
+  return prefill_time<Num>(p) + named<Num>("decode_step", decode_step_s, seconds_shown("decode step", 4));
+}
+
+template <typename Num>
+Num serving_hbm_per_gpu(const ServingPoint& sp) {
+  return named<Num>("weights", sp.weights_per_gpu, bytes_shown("weights")) +
+         named<Num>("kv_budget", sp.kv_budget / sp.t, bytes_shown("KV cache"));
+}
+
+template double decode_memory_time<double>(const DecodeStep&);
+template Formula decode_memory_time<Formula>(const DecodeStep&);
+template double decode_compute_time<double>(const DecodeStep&);
+template Formula decode_compute_time<Formula>(const DecodeStep&);
+template double decode_step_time<double>(const DecodeStep&);
+template Formula decode_step_time<Formula>(const DecodeStep&);
+template double prefill_time<double>(const Prefill&);
+template Formula prefill_time<Formula>(const Prefill&);
+template double time_to_first_token<double>(const Prefill&, double);
+template Formula time_to_first_token<Formula>(const Prefill&, double);
+template double serving_hbm_per_gpu<double>(const ServingPoint&);
+template Formula serving_hbm_per_gpu<Formula>(const ServingPoint&);
 
 Fabric rail_optimised_fabric(int nodes, int nics_per_node, int radix) {
   Fabric f;
@@ -478,7 +615,7 @@ double node_nameplate_w(const NodeTemplate& n, const HardwareCatalog& c) {
   const auto& gpu = c.gpu(n.gpu);
   const auto& cool = c.cooling_spec(n.cooling);
   return n.gpus * gpu.tdp_w * cool.gpu_power_factor + n.sockets * c.cpu(n.cpu).tdp_w +
-         n.ram_bytes / 1e9 * kDramWattsPerGb + n.nics * c.nic(n.nic).power_w +
+         n.ram_bytes / 1e9 * assumption::kDramWattsPerGb.value + n.nics * c.nic(n.nic).power_w +
          n.drives * c.drive(n.drive).power_w + n.other_w;
 }
 

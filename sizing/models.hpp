@@ -15,33 +15,21 @@
 #include <string_view>
 #include <vector>
 
+#include "sizing/assumptions.hpp"
 #include "sizing/calibration.hpp"
 #include "sizing/catalog.hpp"
+#include "sizing/formula.hpp"
 #include "sizing/workload.hpp"
 
 namespace mlbench::sizing {
-
-// Engine assumptions that are not efficiencies of a measured device; each is printed on the sheet.
-struct Assumptions {
-  static constexpr double kGoodput = 0.90;            // restarts, checkpoint stalls at large scale (METHODS)
-  static constexpr double kAttentionRelative = 0.60;  // flash attention kernels vs GEMM efficiency
-  // gpu.gemm measures forward GEMMs on a cool GPU for seconds; training adds the transposed dgrad/wgrad GEMMs
-  // and runs for weeks at power-capped sustained clocks.
-  static constexpr double kTrainingGemmDerate = 0.85;
-  static constexpr double kOverlapHidden = 0.90;       // share of overlappable DP traffic actually hidden
-  static constexpr double kCollectiveLatency = 20e-6;  // s per collective call
-  static constexpr double kRuntimeOverhead = 2.0e9;    // B per GPU: CUDA context, NCCL buffers, workspaces
-  static constexpr double kFragmentation = 0.05;       // of modelled bytes
-  static constexpr double kServingReserve = 0.10;      // of HBM kept free by serving engines
-  static constexpr double kAveragePowerShare = 0.80;   // average draw of a busy node / nameplate
-};
 
 struct GemmCost {
   double gemm = 0, attention = 0;  // FLOPs per token, forward + backward (training) or forward (inference)
   double logits = 0;               // the output layer's share of `gemm` (never recomputed)
   double total() const { return gemm + attention; }
 };
-// Model FLOPs per token of training (3x forward): GEMMs 6 (N_act - V h) + logits, attention 12 L h s.
+// Model FLOPs per token of training (3x forward): GEMMs 6 (N_act - V h), the output layer's 6 V h (logits)
+// among them, attention 12 L h s.
 GemmCost training_flops_per_token(const TransformerModel& m, int seq_len);
 // The workload's GEMMs per micro-batch and tensor-parallel rank: QKV, O, FFN up, FFN down, logits (m, n, k).
 std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int tokens_per_micro_batch, int t);
@@ -63,9 +51,17 @@ struct Layout {
 
 struct MemoryBreakdown {
   double weights = 0, gradients = 0, optimizer = 0, activations = 0, overhead = 0;
-  double total() const { return weights + gradients + optimizer + activations + overhead; }
-  std::string describe() const;
+  double total() const;
+  std::string describe() const;  // the total's formula with its numbers and the result
 };
+
+// The formulas below are written once as templates over the number type (sizing/formula.hpp): Num = double
+// computes the value the search and the planner use, Num = Formula the same value with the sheet's text.
+// Instantiated for double and Formula.
+
+// weights + gradients + optimizer + activations + overhead.
+template <typename Num>
+Num memory_total(const MemoryBreakdown& b);
 
 // Activation bytes of one transformer layer for one micro-batch on one GPU, 16-bit (Korthikanti et al.):
 // s b h (10 + 24/t) + 5 a s^2 b / t without sequence parallelism, 34 s b h / t + 5 a s^2 b / t with it; the
@@ -114,8 +110,6 @@ double pipeline_bubble(int p, int v, double micro_batches);
 // The most virtual stages per GPU the interleaved schedule allows: one layer per virtual stage at least,
 // v = floor(L / p); 1 without pipelining. The price, also modelled: v times the point-to-point sends.
 int virtual_stages(int layers, int p);
-// The share of a pipelined step spent computing: ideal / (ideal + bubble) = 1 / (1 + bubble).
-inline double pipeline_efficiency(double bubble) { return 1 / (1 + bubble); }
 
 struct TrainingStep {
   Layout layout;
@@ -135,11 +129,55 @@ struct TrainingStep {
 TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
                            const Calibration& cal, const Layout& layout);
 
+// (GEMM + attention [+ recompute] + non-GEMM) [x (1 + bubble)] [+ TP] [+ PP] [+ CP exposed] [+ DP exposed]:
+// the bracketed terms where the layout has them.
+template <typename Num>
+Num step_time(const TrainingStep& st);
+// eta_compute x (1 - non-GEMM share) / (1 + bubble) x (1 - exposed comm share) = model FLOPs / (peak x step).
+template <typename Num>
+Num model_flops_utilisation(const TrainingStep& st);
+
 struct CvStep {
   double images_per_s_gpu = 0, step_s = 0, t_dp = 0, t_dp_exposed = 0, comm_share = 0;
   double batch_per_gpu = 256;
 };
 CvStep cv_step(const CvTraining& w, const NodeFacts& node, const Calibration& cal, int gpus);
+
+// The inputs of one decode step of a serving instance, per GPU of its t.
+struct DecodeStep {
+  double weights = 0;          // bytes of weights per GPU
+  double kv_read = 0;          // KV-cache bytes read per GPU: batch x context x KV per token / t
+  double hbm = 0;              // B/s, datasheet x calibrated efficiency
+  double batch = 0;            // sequences decoded together
+  double flops_per_token = 0;  // 2 N_act
+  double attention_flops = 0;  // per token: 4 L h x average context
+  double t = 1, peak = 0, eta = 0;
+  double tp_s = 0;  // the tensor-parallel all-reduces of the step (t > 1)
+};
+// (weights + KV read) / HBM.
+template <typename Num>
+Num decode_memory_time(const DecodeStep& d);
+// batch x (2 N_act + attention) / (t x peak x eta).
+template <typename Num>
+Num decode_compute_time(const DecodeStep& d);
+// max(memory, compute) [+ TP all-reduces].
+template <typename Num>
+Num decode_step_time(const DecodeStep& d);
+
+// The prompt's forward pass of a serving instance, compute-bound.
+struct Prefill {
+  double tokens = 0;           // prompt length
+  double flops_per_token = 0;  // 2 N_act
+  double attention_flops = 0;  // whole prompt: 2 L h s^2
+  double t = 1, peak = 0, eta = 0;
+  double tp_s = 0;
+};
+// (2 N_act x tokens + attention) / (t x peak x eta) [+ TP all-reduces].
+template <typename Num>
+Num prefill_time(const Prefill& p);
+// prefill + one decode step.
+template <typename Num>
+Num time_to_first_token(const Prefill& p, double decode_step_s);
 
 struct ServingPoint {
   int t = 1;
@@ -149,7 +187,12 @@ struct ServingPoint {
   double tokens_per_s_instance = 0, tokens_per_s_node = 0;
   std::string bound;  // "memory" or "compute" (decode step)
   bool meets_targets = true;
+  DecodeStep decode;  // at `batch`: step_s = decode_step_time(decode)
+  Prefill prefill;    // prefill_s = prefill_time(prefill)
 };
+// weights + the KV budget, per GPU.
+template <typename Num>
+Num serving_hbm_per_gpu(const ServingPoint& sp);
 // The tensor-parallel degree and batch that serve the most output tokens per second per node while meeting
 // the TTFT/TPOT targets scaled by (1 - headroom); nullopt when the weights fit no degree.
 std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts& node,

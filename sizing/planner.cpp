@@ -15,24 +15,7 @@ namespace mlbench::sizing {
 namespace {
 
 constexpr int kMaxNodes = 1 << 17;
-constexpr double kCheckpointBytesPerParam = 14;  // bf16 weights + fp32 master + Adam m, v (METHODS)
-constexpr double kNodeMtbfHours = 6000;          // Llama 3: 419 interruptions in 54 days on 2,048 nodes
-constexpr double kCommBudget = 0.15;             // exposed communication share before the fabric is flagged
-constexpr double kHostRamPerHbm = 2;             // host RAM >= 2x the node's HBM (pinned buffers, staging)
 constexpr double kSecondsPerYear = 365 * 86400.0;
-
-struct CoresPerGpu {
-  const char* kind;
-  double cores;
-};
-// Data-loader and framework threads per GPU: text is cheap, JPEG decode and augmentation are not.
-constexpr CoresPerGpu kCoresPerGpu[] = {{"llm-training", 4}, {"cv-training", 12}, {"llm-inference", 4}};
-
-double cores_per_gpu(const std::string& kind) {
-  for (const auto& c : kCoresPerGpu)
-    if (kind == c.kind) return c.cores;
-  return 4;
-}
 
 std::string gbs(double v) { return fmt::format("{:.2f} GB/s", v / 1e9); }
 std::string plus_h(double h) { return fmt::format("+{:.0f} % (x{:.2f})", 100 * h, 1 + h); }
@@ -76,6 +59,15 @@ class Planner {
             std::string driver, std::string headroom, std::string source) {
     sheet_.lines.push_back({std::move(section), std::move(item), q, std::move(unit), std::move(spec),
                             std::move(driver), std::move(headroom), std::move(source)});
+  }
+  // A line whose quantity is a computed formula: quantity = f / per, the driver shows f with its numbers.
+  void line(std::string section, std::string item, const Formula& f, double per, std::string unit,
+            std::string spec, std::string driver, std::string headroom, std::string source) {
+    line(std::move(section), std::move(item), f.value() / per, std::move(unit), std::move(spec),
+         std::move(driver), std::move(headroom), std::move(source));
+    sheet_.lines.back().formula = f.symbolic();
+    sheet_.lines.back().terms = f.terms();
+    sheet_.lines.back().formula_per = per;
   }
   void total(std::string item, double q, std::string unit, std::string driver) {
     sheet_.totals.push_back({"Total", std::move(item), q, std::move(unit), "", std::move(driver), "", ""});
@@ -176,7 +168,7 @@ class Planner {
     e.choice = choose_layout(w.model, w, facts_, cal_, nodes * facts_.gpus, h_);
     if (!e.choice.layout) return e;
     e.step = training_step(w.model, w, facts_, cal_, *e.choice.layout);
-    e.time_s = w.tokens / e.step.tokens_per_s / Assumptions::kGoodput;
+    e.time_s = w.tokens / e.step.tokens_per_s / assumption::kGoodput.value;
     return e;
   }
 
@@ -310,15 +302,14 @@ class Planner {
     std::string ran = fmt::format("recompute {}{}, {} attention, sequence parallel {}, {} schedule",
                                   to_string(l.recompute), w.recompute == "auto" ? " (auto)" : "", w.attention,
                                   w.sequence_parallel ? "on" : "off", l.v > 1 ? "interleaved" : "1F1B");
-    line("Compute", "Predicted MFU", st.mfu, "fraction",
+    auto mfu = model_flops_utilisation<Formula>(st);
+    line("Compute", "Predicted MFU", mfu, 1, "fraction",
          "model FLOPs (6ND-style, no recomputation) / (GPU peak x step time)",
          fmt::format(
-             "{}: eta_compute {:.3f} x (1 - non-GEMM {:.3f}) / (1 + bubble {:.3f}) x (1 - exposed comm "
-             "{:.3f}) "
-             "= {:.3f}; bubble (p-1)/(v m) with v = {}; eta_GEMM {:.3f} x training derate {:.2f}, flash "
-             "attention at {:.2f} x that",
-             ran, st.eta_compute, st.nongemm_share, st.bubble, st.comm_share, st.mfu, st.virtual_stages,
-             cal_.gemm.value, Assumptions::kTrainingGemmDerate, Assumptions::kAttentionRelative),
+             "{}: {} = {:.3f}; bubble (p-1)/(v m) with v = {}; eta_GEMM {:.3f} x training derate {:.2f}, "
+             "flash attention at {:.2f} x that",
+             ran, mfu.shown(), mfu.value(), st.virtual_stages, cal_.gemm.value,
+             assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value),
          "-", src(cal_.gemm));
     line("Compute", "Predicted HFU", st.hfu, "fraction",
          "hardware FLOPs (model + recomputed forward) / (GPU peak x step time)",
@@ -328,12 +319,16 @@ class Planner {
          "-", src(cal_.gemm));
     line("Compute", "Time to train", e.time_s / 86400, "days", fmt::format("{:.0f} GPU-hours", gpu_hours),
          fmt::format("C / (G x peak x MFU) / goodput = {:.3g} / ({} x {:.0f} TFLOPS x {:.3f}) / {:.2f}",
-                     total_flops, active, pk / 1e12, st.mfu, Assumptions::kGoodput),
+                     total_flops, active, pk / 1e12, st.mfu, assumption::kGoodput.value),
          fmt::format("planned {} with {}", days(e.time_s * (1 + h_)), plus_h(h_)), src(cal_.gemm));
     line("Compute", "Throughput", st.tokens_per_s, "tokens/s",
          fmt::format("{:.0f} tokens/s per working GPU", st.tokens_per_s / active),
          fmt::format("global batch {:.0f} tokens / step {:.3f} s", w.global_batch_tokens, st.step_s), "-",
          src(cal_.gemm));
+    auto step = step_time<Formula>(st);
+    line("Compute", "Step time", step, 1, "s",
+         fmt::format("per optimizer step of {:.0f} tokens", w.global_batch_tokens),
+         fmt::format("{} = {:.3f} s", step.shown(), step.value()), "-", src(cal_.gemm));
     line("Compute", "Parallel layout", active, "GPUs", l.describe(),
          fmt::format("{}; {:.1f} micro-batches of {} x {} per replica per step{}", fixed_layout_text(w),
                      st.micro_batches, l.micro_batch, w.seq_len,
@@ -353,7 +348,7 @@ class Planner {
                       "fits the {} HBM)",
                       format_bytes(st.memory.total()), h_, format_bytes((1 - h_) * facts_.gpu->memory_bytes),
                       format_bytes(facts_.gpu->memory_bytes)));
-    line("Memory", "HBM per GPU (modelled)", st.memory.total() / 1e9, "GB",
+    line("Memory", "HBM per GPU (modelled)", memory_total<Formula>(st.memory), 1e9, "GB",
          fmt::format("{} of {} {}", format_bytes(st.memory.total()), format_bytes(facts_.gpu->memory_bytes),
                      facts_.gpu->memory_type),
          st.memory.describe(),
@@ -380,16 +375,22 @@ class Planner {
     if (l.d * l.c > 1)
       line("Network", "Data-parallel gradient sync", st.t_dp, "s/step",
            fmt::format("all_reduce busbw {} per DP group", gbs(st.dp_busbw)),
-           fmt::format(
-               "N/(t p) x 4 B x 2(d-1)/d / busbw = {:.3f} s; {:.3f} s exposed after overlap with the last "
-               "backward",
-               st.t_dp, st.t_dp_exposed),
+           l.zero >= 3
+               ? fmt::format(
+                     "ZeRO-3 gathers and reduce-scatters: 1.5 x (N/(t p) x 4 B x 2(r-1)/r / busbw + 2 log2 r "
+                     "latency) x {:.1f} micro-batches, r = dp x cp = {} ranks = {:.3f} s; {:.3f} s exposed "
+                     "after overlap with the whole forward and backward",
+                     st.micro_batches, l.d * l.c, st.t_dp, st.t_dp_exposed)
+               : fmt::format(
+                     "N/(t p) x 4 B x 2(r-1)/r / busbw + 2 log2 r latency, r = dp x cp = {} ranks = {:.3f} "
+                     "s; {:.3f} s exposed after overlap with the last backward",
+                     l.d * l.c, st.t_dp, st.t_dp_exposed),
            "-", nodes > 1 ? src(cal_.network) : src(cal_.nvlink));
 
     nlohmann::json compared = nlohmann::json::array();
     for (const auto& c : e.choice.compared)
       compared.push_back({{"layout", layout_json(c.layout)}, {"step_s", c.step_s}});
-    double ckpt = kCheckpointBytesPerParam * m.params;
+    double ckpt = assumption::kCheckpointBytesPerParam.value * m.params;
     add_storage(ckpt, w.checkpoint, w.dataset_bytes, st.tokens_per_s * w.dataset_bytes / w.tokens, nodes);
     add_network(nodes, st.comm_share);
     double run_s = e.time_s;
@@ -419,19 +420,18 @@ class Planner {
       for (const auto& res : r.results)
         if (res.probe == "gpu.conv" && res.status == Status::ok) {
           if (const Metric* tf = res.metric("tflops"); tf && facts_.gpu->peak_for(w.precision)) {
-            // Convolutions alone; batch-norm/ReLU traffic keeps the whole network at ~0.5 of that (assumed).
-            double eff = 0.5 * tf->value / pk;
+            double eff = assumption::kConvShareOfNetwork.value * tf->value / pk;
             if (eff > cal_.conv.value || cal_.conv.source == Source::assumed)
-              cal_.conv = {
-                  eff, report_gpu(r, cat_) == facts_.gpu ? Source::measured : Source::transferred,
-                  fmt::format("gpu.conv {:.0f} TFLOPS x 0.5 (non-convolution layers)", tf->value / 1e12)};
+              cal_.conv = {eff, report_gpu(r, cat_) == facts_.gpu ? Source::measured : Source::transferred,
+                           fmt::format("gpu.conv {:.0f} TFLOPS x {} (non-convolution layers)",
+                                       tf->value / 1e12, assumption::kConvShareOfNetwork.value)};
           }
         }
     const auto& wl = req_.workload;
     double images = w.dataset_images * w.epochs;
     auto eval = [&](int nodes) {
       auto st = cv_step(w, facts_, cal_, nodes * facts_.gpus);
-      return std::pair{st, images / (st.images_per_s_gpu * nodes * facts_.gpus) / Assumptions::kGoodput};
+      return std::pair{st, images / (st.images_per_s_gpu * nodes * facts_.gpus) / assumption::kGoodput.value};
     };
     bool inverse = !(req_.nodes || wl.nodes);
     int nodes = req_.nodes ? *req_.nodes : wl.nodes ? *wl.nodes : 0;
@@ -464,13 +464,14 @@ class Planner {
     line("Compute", "Time to train", time_s / 3600, "hours",
          fmt::format("{:.0f} GPU-hours", gpus * time_s / 3600),
          fmt::format("{:.3g} images x {:.0f} epochs / ({} GPUs x {:.0f} images/s) / goodput {:.2f}",
-                     w.dataset_images, w.epochs, gpus, st.images_per_s_gpu, Assumptions::kGoodput),
+                     w.dataset_images, w.epochs, gpus, st.images_per_s_gpu, assumption::kGoodput.value),
          fmt::format("planned {:.2f} h with {}", time_s * (1 + h_) / 3600, plus_h(h_)), src(cal_.conv));
     double bytes_per_image = w.dataset_bytes / w.dataset_images;
     double read = st.images_per_s_gpu * gpus * bytes_per_image;
-    add_storage(kCheckpointBytesPerParam * w.params, w.checkpoint, w.dataset_bytes, read, nodes);
+    add_storage(assumption::kCheckpointBytesPerParam.value * w.params, w.checkpoint, w.dataset_bytes, read,
+                nodes);
     add_network(nodes, st.comm_share);
-    add_power_host_cost(nodes, time_s, kCheckpointBytesPerParam * w.params,
+    add_power_host_cost(nodes, time_s, assumption::kCheckpointBytesPerParam.value * w.params,
                         fmt::format("per training run ({:.2f} h)", time_s / 3600), 0);
     sheet_.figures.update({{"nodes", nodes},
                            {"gpus", gpus},
@@ -525,21 +526,28 @@ class Planner {
              "instances",
              w.output_tokens, w.output_tokens, sp->step_s, sp->batch, sp->prefill_s, facts_.gpus / sp->t),
          "-", src(cal_.hbm) + "/" + src(cal_.gemm));
-    line("Compute", "Decode step (TPOT)", sp->step_s, "s",
+    auto decode = decode_step_time<Formula>(sp->decode);
+    line("Compute", "Decode step (TPOT)", decode, 1, "s",
          fmt::format("{}-bound at batch {:.0f}", sp->bound, sp->batch),
-         fmt::format("max((W/t + KV read)/HBM {}, 2 N_act B/(t peak eta)) + TP all-reduce latency",
-                     gbs(facts_.gpu->memory_bandwidth * cal_.hbm.value)),
+         fmt::format("{} = {:.4f} s", decode.shown(), decode.value()),
          w.tpot_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.3f} s target", h_, w.tpot_s) : "-", src(cal_.hbm));
-    line("Compute", "Time to first token", sp->ttft_s, "s",
-         fmt::format("{:.0f}-token prompt", w.input_tokens),
-         "prefill 2 N_act tokens + attention / (t peak eta) + one decode step",
+    auto ttft = time_to_first_token<Formula>(sp->prefill, sp->step_s);
+    line("Compute", "Time to first token", ttft, 1, "s", fmt::format("{:.0f}-token prompt", w.input_tokens),
+         fmt::format("prefill {} = {:.4f} s", ttft.shown(), ttft.value()),
          w.ttft_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.2f} s target", h_, w.ttft_s) : "-", src(cal_.gemm));
-    line("Memory", "HBM per GPU", (sp->weights_per_gpu + sp->kv_budget / sp->t) / 1e9, "GB",
+    // The KV cache takes what the weights leave of the usable HBM; the batch uses most of it.
+    auto hbm = serving_hbm_per_gpu<Formula>(*sp);
+    double ctx = w.input_tokens + w.output_tokens / 2;
+    line("Memory", "HBM per GPU", hbm, 1e9, "GB",
          fmt::format("{} {}", format_bytes(facts_.gpu->memory_bytes), facts_.gpu->memory_type),
-         fmt::format("weights {} + KV cache {} ({} per token x {:.0f} tokens x batch {:.0f} / t)",
-                     format_bytes(sp->weights_per_gpu), format_bytes(sp->kv_budget / sp->t),
-                     format_bytes(sp->kv_per_token), w.input_tokens + w.output_tokens / 2, sp->batch),
-         fmt::format("{:.0f} % of HBM reserved by the serving engine", 100 * Assumptions::kServingReserve),
+         fmt::format("{} = {}: (1 - {:.2f} reserve) x {} - runtime {}; batch {:.0f} x {:.0f} tokens x {} per "
+                     "token / t = {} of the KV cache in use",
+                     hbm.shown(), format_bytes(hbm.value()), assumption::kServingReserve.value,
+                     format_bytes(facts_.gpu->memory_bytes), format_bytes(assumption::kRuntimeOverhead.value),
+                     sp->batch, ctx, format_bytes(sp->kv_per_token),
+                     format_bytes(sp->batch * ctx * sp->kv_per_token / sp->t)),
+         fmt::format("{:.0f} % of HBM reserved by the serving engine",
+                     100 * assumption::kServingReserve.value),
          "model");
     double weights = w.model.params * bytes_per_element(w.precision);
     add_storage_inference(weights, nodes);
@@ -563,7 +571,7 @@ class Planner {
     const Figure& f = write ? cal_.storage_write : cal_.storage_read;
     if (f.value > 0) return f.value;
     const auto& d = cat_.drive(node_->drive);
-    return node_->drives * (write ? d.write_bw : d.read_bw) * DefaultEfficiencies::kDrive;
+    return node_->drives * (write ? d.write_bw : d.read_bw) * assumption::kDriveEfficiency.value;
   }
 
   std::string tier(double read, double write) const {
@@ -575,8 +583,8 @@ class Planner {
   void add_storage(double ckpt, const Checkpointing& c, double dataset_bytes, double read_rate, int nodes) {
     const auto& drive = cat_.drive(node_->drive);
     line("Storage", "Checkpoint size", ckpt / 1e9, "GB", "bf16 weights + fp32 master + Adam m, v",
-         fmt::format("{:.0f} B/param x {:.3g} params", kCheckpointBytesPerParam,
-                     ckpt / kCheckpointBytesPerParam),
+         fmt::format("{:.0f} B/param x {:.3g} params", assumption::kCheckpointBytesPerParam.value,
+                     ckpt / assumption::kCheckpointBytesPerParam.value),
          "-", "model");
     double write_need = ckpt / c.allowed_stall_s;
     line("Storage", "Shared write bandwidth", write_need * (1 + h_) / 1e9, "GB/s",
@@ -584,7 +592,7 @@ class Planner {
          fmt::format("checkpoint {} / allowed stall {:.0f} s = {}", format_bytes(ckpt), c.allowed_stall_s,
                      gbs(write_need)),
          plus_h(h_), "workload");
-    double mtbf_h = kNodeMtbfHours / nodes;
+    double mtbf_h = assumption::kNodeMtbfHours.value / nodes;
     double young = std::sqrt(2 * c.allowed_stall_s * mtbf_h * 3600);
     line("Storage", "Checkpoint interval", c.interval_s / 3600, "hours",
          fmt::format("retention {} checkpoints", c.retention),
@@ -606,8 +614,8 @@ class Planner {
     double node_write = ckpt / nodes / c.allowed_stall_s * (1 + h_);
     double node_read = read_rate / nodes * (1 + h_);
     double node_capacity = (2 * ckpt / nodes + std::min(dataset_bytes, dataset_bytes / nodes * 2)) * (1 + h_);
-    double per_drive_w = drive.write_bw * DefaultEfficiencies::kDrive;
-    double per_drive_r = drive.read_bw * DefaultEfficiencies::kDrive;
+    double per_drive_w = drive.write_bw * assumption::kDriveEfficiency.value;
+    double per_drive_r = drive.read_bw * assumption::kDriveEfficiency.value;
     int drives_needed = static_cast<int>(
         std::max({1.0, std::ceil(node_write / per_drive_w), std::ceil(node_read / per_drive_r),
                   std::ceil(node_capacity / drive.capacity_bytes)}));
@@ -673,13 +681,13 @@ class Planner {
     line("Network", "Cables/transceivers", f.cables, "links", "node-leaf + leaf-spine",
          fmt::format("{} node ports + {} uplinks", f.node_ports, f.leaves * (sw.radix / 2)), "-", "catalog");
     line("Network", "Exposed communication", comm_share, "fraction",
-         fmt::format("budget {:.2f}", kCommBudget), "exposed communication time / step time", "-",
-         src(cal_.network));
-    if (comm_share > kCommBudget)
+         fmt::format("budget {:.2f}", assumption::kCommBudget.value),
+         "exposed communication time / step time", "-", src(cal_.network));
+    if (comm_share > assumption::kCommBudget.value)
       sheet_.warnings.push_back(
           fmt::format("exposed communication is {:.0f} % of the step (budget {:.0f} %): "
                       "consider a faster fabric or a larger global batch",
-                      100 * comm_share, 100 * kCommBudget));
+                      100 * comm_share, 100 * assumption::kCommBudget.value));
     fabric_switches_ = f.leaves + f.spines;
     fabric_cables_ = f.cables;
     sheet_.figures["network"] = {{"leaves", f.leaves}, {"spines", f.spines}, {"nics", nodes * node_->nics}};
@@ -694,15 +702,15 @@ class Planner {
     double it_w = nodes * node_w + switch_w;
     int per_rack = std::max(1, static_cast<int>(cool.rack_w / node_w));
     int racks = (nodes + per_rack - 1) / per_rack;
-    double avg_w = nodes * node_w * Assumptions::kAveragePowerShare + switch_w;
+    double avg_w = nodes * node_w * assumption::kAveragePowerShare.value + switch_w;
     double mwh = avg_w * run_s / 3600 / 1e6 * cool.pue;
     line("Power", "Node power (nameplate)", node_w / 1e3, "kW",
          fmt::format("{} cooling, GPU power x {:.2f}", cool.name, cool.gpu_power_factor),
          fmt::format(
-             "{} GPUs x {:.0f} W x {:.2f} + {} CPUs x {:.0f} W + DRAM {:.0f} GB x 0.375 W + NICs + drives + "
+             "{} GPUs x {:.0f} W x {:.2f} + {} CPUs x {:.0f} W + DRAM {:.0f} GB x {} W + NICs + drives + "
              "{:.0f} W other",
              node_->gpus, facts_.gpu->tdp_w, cool.gpu_power_factor, node_->sockets, cpu.tdp_w,
-             node_->ram_bytes / 1e9, node_->other_w),
+             node_->ram_bytes / 1e9, assumption::kDramWattsPerGb.value, node_->other_w),
          "nameplate", "catalog");
     line("Power", "IT power", it_w / 1e3, "kW", "nodes + fabric switches",
          fmt::format("{} x {:.2f} kW + {} switches x {:.0f} W", nodes, node_w / 1e3, fabric_switches_,
@@ -713,10 +721,10 @@ class Planner {
          fmt::format("ceil({} nodes / {} per rack)", nodes, per_rack), "nameplate per rack", "catalog");
     line("Power", "Energy", mwh, "MWh", per,
          fmt::format("{:.0f} kW average ({:.0f} % of nodes' nameplate) x {:.0f} h x PUE {:.2f}", avg_w / 1e3,
-                     100 * Assumptions::kAveragePowerShare, run_s / 3600, cool.pue),
+                     100 * assumption::kAveragePowerShare.value, run_s / 3600, cool.pue),
          "-", "assumed");
 
-    double cores_needed = node_->gpus * cores_per_gpu(req_.workload.kind) * (1 + h_);
+    double cores_needed = node_->gpus * cores_per_gpu(req_.workload.kind).value * (1 + h_);
     double cores_have = node_->sockets * cpu.cores;
     double ram_have = node_->ram_bytes;
     std::string ram_src = "catalog";
@@ -729,18 +737,19 @@ class Planner {
     }
     line("Host", "CPU cores per node", cores_needed, "cores",
          fmt::format("{} x {} = {:.0f} cores", node_->sockets, cpu.name, cores_have),
-         fmt::format("{} GPUs x {:.0f} cores per GPU ({})", node_->gpus, cores_per_gpu(req_.workload.kind),
-                     req_.workload.kind),
+         fmt::format("{} GPUs x {:.0f} cores per GPU ({})", node_->gpus,
+                     cores_per_gpu(req_.workload.kind).value, req_.workload.kind),
          plus_h(h_), "assumed");
     if (cores_needed > cores_have)
       sheet_.warnings.push_back(
           fmt::format("{:.0f} CPU cores per node needed, the template has {:.0f}", cores_needed, cores_have));
-    double ram_need =
-        std::max(kHostRamPerHbm * node_->gpus * facts_.gpu->memory_bytes, ckpt / nodes * 2) * (1 + h_);
+    double ram_need = std::max(assumption::kHostRamPerHbm.value * node_->gpus * facts_.gpu->memory_bytes,
+                               ckpt / nodes * 2) *
+                      (1 + h_);
     line("Host", "Host RAM per node", ram_need / 1e9, "GB",
          fmt::format("{} installed", format_bytes(ram_have)),
-         fmt::format("max({:.0f} x HBM of the node, 2 x checkpoint shard)", kHostRamPerHbm), plus_h(h_),
-         ram_src);
+         fmt::format("max({:.0f} x HBM of the node, 2 x checkpoint shard)", assumption::kHostRamPerHbm.value),
+         plus_h(h_), ram_src);
     if (ram_need > ram_have)
       sheet_.warnings.push_back(fmt::format("host RAM: {} needed per node, {} installed",
                                             format_bytes(ram_need), format_bytes(ram_have)));
@@ -803,34 +812,24 @@ class Planner {
   }
 
   void add_assumptions() {
-    auto fig = [&](const char* name, const Figure& f, bool fraction = true) {
+    auto fig = [&](std::string_view name, const Figure& f, bool fraction = true) {
       sheet_.assumptions.push_back(
-          {name, fraction ? fmt::format("{:.3f}", f.value) : gbs(f.value), src(f), f.basis});
+          {std::string(name), fraction ? fmt::format("{:.3f}", f.value) : gbs(f.value), src(f), f.basis});
     };
-    fig("GEMM efficiency (eta_GEMM)", cal_.gemm);
-    fig("HBM bandwidth efficiency", cal_.hbm);
-    fig("NVLink all_reduce efficiency", cal_.nvlink);
-    fig("Network busbw efficiency", cal_.network);
-    if (req_.workload.kind == "cv-training") fig("CNN training efficiency", cal_.conv);
+    fig(assumption::kGemm16.name, cal_.gemm);
+    fig(assumption::kHbm.name, cal_.hbm);
+    fig(assumption::kNvlink.name, cal_.nvlink);
+    fig(assumption::kNetwork.name, cal_.network);
+    if (req_.workload.kind == "cv-training") fig(assumption::kConvModel.name, cal_.conv);
     if (cal_.storage_read.value > 0) fig("Local storage read", cal_.storage_read, false);
     if (cal_.storage_write.value > 0) fig("Local storage write", cal_.storage_write, false);
-    fig("Host memory efficiency", cal_.host_mem);
-    auto add = [&](const char* name, double v, const char* basis) {
-      sheet_.assumptions.push_back({name, format_quantity(v), "assumed", basis});
-    };
-    add("Goodput", Assumptions::kGoodput, "restarts and checkpoint stalls at large scale (METHODS)");
-    add("Training GEMM derate", Assumptions::kTrainingGemmDerate,
-        "backward dgrad/wgrad GEMMs and power-capped sustained clocks vs a gpu.gemm run");
-    add("Attention vs GEMM efficiency", Assumptions::kAttentionRelative, "flash-attention kernels, causal");
-    add("Overlapped DP traffic hidden", Assumptions::kOverlapHidden,
-        "of gradient sync within the last backward");
-    add("Runtime overhead per GPU (GB)", Assumptions::kRuntimeOverhead / 1e9,
-        "CUDA context, NCCL, workspaces");
-    add("Fragmentation", Assumptions::kFragmentation, "of modelled GPU memory");
-    add("Serving HBM reserve", Assumptions::kServingReserve, "serving engines keep ~10 % of HBM free");
-    add("Average / nameplate power", Assumptions::kAveragePowerShare, "busy node");
-    add("Node MTBF (h)", kNodeMtbfHours, "Llama 3: 419 interruptions in 54 days on 2,048 nodes");
-    add("Headroom", h_, "per resource, shown on each line");
+    fig(assumption::kHostMem.name, cal_.host_mem);
+    for (const Assumption* a : engine_assumptions())
+      if (a->kind.empty() || a->kind == req_.workload.kind)
+        sheet_.assumptions.push_back(
+            {std::string(a->name), format_quantity(a->listed()), "assumed", std::string(a->basis)});
+    sheet_.assumptions.push_back(
+        {"Headroom", format_quantity(h_), "assumed", "per resource, shown on each line"});
     sheet_.warnings.insert(sheet_.warnings.begin(), cal_.warnings.begin(), cal_.warnings.end());
   }
 };

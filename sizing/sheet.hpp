@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sizing/formula.hpp"
+
 namespace mlbench::sizing {
 
 struct SheetLine {
@@ -21,6 +23,11 @@ struct SheetLine {
   std::string driver;    // the formula with its numbers
   std::string headroom;  // how the headroom was applied to this line
   std::string source;    // measured / transferred / assumed / workload / catalog
+  // Where the driver shows a computed formula (sizing/formula.hpp): that formula in its terms' symbols and
+  // the terms' values; evaluated, it gives quantity x formula_per (bytes for a quantity in GB: 1e9).
+  std::string formula;
+  std::vector<Term> terms;
+  double formula_per = 1;
 };
 
 struct SheetAssumption {

@@ -94,6 +94,29 @@ TEST(ParseHelpers, SmapsAnonHugePages) {
   EXPECT_FALSE(parse_smaps_anon_huge("zz-7f0000600000 rw-p\nAnonHugePages: 4 kB\n", 0x7f0000200000));
 }
 
+TEST(ParseHelpers, Mdstat) {
+  auto arrays = parse_mdstat(
+      "Personalities : [raid0] [raid1]\n"
+      "md0 : active raid0 nvme2n1[1] nvme1n1[0]\n"
+      "      15002951680 blocks super 1.2 512k chunks\n\n"
+      "md1 : inactive sdb1[0](S)\n"
+      "md2 : active\n"
+      "mdx bad line\n"
+      "unused devices: <none>\n");
+  ASSERT_EQ(arrays.size(), 3u);
+  EXPECT_EQ(arrays[0].name, "md0");
+  EXPECT_EQ(arrays[0].state, "active");
+  EXPECT_EQ(arrays[0].level, "raid0");
+  EXPECT_EQ(arrays[0].members, (std::vector<std::string>{"nvme2n1", "nvme1n1"}));
+  EXPECT_EQ(arrays[0].line, "md0 : active raid0 nvme2n1[1] nvme1n1[0]");
+  EXPECT_EQ(arrays[1].state, "inactive");
+  EXPECT_FALSE(arrays[1].level);
+  EXPECT_EQ(arrays[1].members, (std::vector<std::string>{"sdb1"}));  // a spare is a member too
+  EXPECT_FALSE(arrays[2].state);                                     // a line this short names no state
+  EXPECT_TRUE(arrays[2].members.empty());
+  EXPECT_TRUE(parse_mdstat("").empty());
+}
+
 TEST(ParseHelpers, CacheSize) {
   EXPECT_EQ(*parse_cache_size("48K"), 48u * 1024);
   EXPECT_EQ(*parse_cache_size("32M"), 32u << 20);

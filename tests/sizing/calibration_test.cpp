@@ -16,7 +16,7 @@ TEST(Calibration, NoReportMeansMethodsDefaults) {
   auto cal = calibrate_on("H100-SXM", {}, false);
   EXPECT_EQ(cal.gemm.source, Source::assumed);
   EXPECT_DOUBLE_EQ(cal.gemm.value, 0.80);
-  EXPECT_DOUBLE_EQ(cal.hbm.value, DefaultEfficiencies::kHbm);
+  EXPECT_DOUBLE_EQ(cal.hbm.value, assumption::kHbm.value);
 }
 
 TEST(Calibration, SameGpuIsMeasuredAtTheNearestShape) {

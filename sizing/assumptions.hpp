@@ -1,0 +1,96 @@
+// The sizing engine's assumptions: one table of {name, value, basis}. The models and the planner read each
+// value from its entry here and the sheet's assumptions section lists the entries, so a number on the sheet
+// and the number the engine ran on are one constant (METHODS "Sizing formulas").
+//
+// Calibration defaults apply only where no report measured the figure (calibrate() then replaces them with
+// the measurement, and the sheet lists the calibrated figure with its source); engine assumptions always
+// apply and are listed as assumed.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace mlbench::sizing {
+
+struct Assumption {
+  std::string_view name;   // as the sheet lists it, with the unit it is listed in
+  double value = 0;        // in the unit the models compute in (bytes, seconds, watts per GB, a fraction)
+  std::string_view basis;  // the published source or the reasoning behind the value
+  double listed_per = 1;   // the sheet lists value / listed_per (2e9 bytes as 2 GB)
+  std::string_view kind;   // the workload kind it applies to; empty: every kind
+  double listed() const { return value / listed_per; }
+};
+
+namespace assumption {
+
+// ----- Calibration defaults (replaced by a measurement where a report has one)
+// Published best-shape GEMM results: H100 BF16 795/989 = 0.80, A100 271/312 = 0.87 -> 0.80 for 16-bit;
+// H100 FP8 1403/1979 = 0.71.
+inline constexpr Assumption kGemm16{"GEMM efficiency (eta_GEMM)", 0.80, "published best-shape results"};
+inline constexpr Assumption kGemm8{"GEMM efficiency (eta_GEMM)", 0.71, "published best-shape results"};
+inline constexpr Assumption kHbm{"HBM bandwidth efficiency", 0.90,
+                                 "METHODS default: good kernels reach ~90 % of datasheet HBM"};
+inline constexpr Assumption kNvlink{"NVLink all_reduce efficiency", 0.81,
+                                    "METHODS: 8xH200 ring all_reduce busbw 366 of 450 GB/s"};
+inline constexpr Assumption kNetwork{"Network busbw efficiency", 0.90,
+                                     "assumed inter-node busbw / NIC line rate"};
+// Convolution networks: MLPerf ResNet-50 training ~2,700 images/s per A100 = 3 x 8.2 GFLOP x 2,700 = 21 % of
+// the BF16 peak (cuDNN convolutions plus batch-norm/ReLU memory traffic).
+inline constexpr Assumption kConvModel{"CNN training efficiency", 0.21,
+                                       "MLPerf ResNet-50 ~2,700 img/s per A100 = 21 % of peak"};
+inline constexpr Assumption kHostMem{"Host memory efficiency", 0.70,
+                                     "assumed STREAM triad share of theoretical"};
+
+// ----- Engine assumptions (always applied, listed on every sheet in this order)
+inline constexpr Assumption kGoodput{"Goodput", 0.90,
+                                     "restarts and checkpoint stalls at large scale (METHODS)"};
+// gpu.gemm measures forward GEMMs on a cool GPU for seconds; training adds the transposed dgrad/wgrad GEMMs
+// and runs for weeks at power-capped sustained clocks.
+inline constexpr Assumption kTrainingGemmDerate{
+    "Training GEMM derate", 0.85,
+    "backward dgrad/wgrad GEMMs and power-capped sustained clocks vs a gpu.gemm run"};
+inline constexpr Assumption kAttentionRelative{"Attention vs GEMM efficiency", 0.60,
+                                               "flash-attention kernels, causal"};
+inline constexpr Assumption kOverlapHidden{"Overlapped DP traffic hidden", 0.90,
+                                           "of gradient sync within the last backward"};
+inline constexpr Assumption kRuntimeOverhead{"Runtime overhead per GPU (GB)", 2.0e9,
+                                             "CUDA context, NCCL, workspaces", 1e9};
+inline constexpr Assumption kFragmentation{"Fragmentation", 0.05, "of modelled GPU memory"};
+inline constexpr Assumption kServingReserve{"Serving HBM reserve", 0.10,
+                                            "serving engines keep ~10 % of HBM free"};
+inline constexpr Assumption kAveragePowerShare{"Average / nameplate power", 0.80, "busy node"};
+inline constexpr Assumption kNodeMtbfHours{"Node MTBF (h)", 6000,
+                                           "Llama 3: 419 interruptions in 54 days on 2,048 nodes"};
+inline constexpr Assumption kCollectiveLatency{"Collective latency per call (ms)", 20e-6,
+                                               "assumed fixed cost added to each collective call", 1e-3};
+inline constexpr Assumption kCheckpointBytesPerParam{"Checkpoint bytes per parameter", 14,
+                                                     "bf16 weights + fp32 master + Adam m, v (METHODS)"};
+inline constexpr Assumption kCommBudget{"Exposed communication budget", 0.15,
+                                        "exposed share of the step before the fabric is flagged"};
+inline constexpr Assumption kHostRamPerHbm{"Host RAM per HBM", 2,
+                                           "host RAM >= this x the node's HBM: pinned buffers, staging"};
+inline constexpr Assumption kDramWattsPerGb{"DRAM power (W/GB)", 0.375,
+                                            "assumed per-GB DIMM draw in the node nameplate"};
+inline constexpr Assumption kDriveEfficiency{"NVMe sustained share", 0.90,
+                                             "sustained sequential share of an NVMe drive's rating"};
+// Data-loader and framework threads per GPU: text is cheap, JPEG decode and augmentation are not.
+inline constexpr Assumption kCoresPerGpuText{"CPU cores per GPU (llm-training)", 4,
+                                             "data loader and framework threads", 1, "llm-training"};
+inline constexpr Assumption kCoresPerGpuImages{"CPU cores per GPU (cv-training)", 12,
+                                               "JPEG decode and augmentation threads", 1, "cv-training"};
+inline constexpr Assumption kCoresPerGpuServing{"CPU cores per GPU (llm-inference)", 4,
+                                                "serving engine and tokenizer threads", 1, "llm-inference"};
+// gpu.conv times the convolutions alone; batch-norm/ReLU traffic keeps the whole network at about half that.
+inline constexpr Assumption kConvShareOfNetwork{"CNN network / convolution efficiency", 0.5,
+                                                "non-convolution layers, applied to a measured gpu.conv", 1,
+                                                "cv-training"};
+
+}  // namespace assumption
+
+// The engine assumptions in the order the sheet lists them.
+std::span<const Assumption* const> engine_assumptions();
+
+// CPU cores per GPU of a workload kind.
+const Assumption& cores_per_gpu(std::string_view kind);
+
+}  // namespace mlbench::sizing

@@ -1,0 +1,186 @@
+// The sheet's formulas are the computation: a formula written once over the number type gives the same value
+// as double and as Formula, the symbolic text parses back to that value with its terms' values, and each
+// sheet line that carries a formula evaluates to the line's quantity.
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "sizing/formula.hpp"
+#include "sizing/models.hpp"
+#include "tests/sizing/test_util.hpp"
+
+namespace mlbench::sizing::test {
+namespace {
+
+// Evaluates a symbolic formula: numbers, symbols, + - x /, parentheses and max(a, b), the usual precedence,
+// left to right.
+class Evaluator {
+ public:
+  Evaluator(const std::string& text, const std::vector<Term>& terms) : s_(text) {
+    for (const auto& t : terms) values_[t.symbol] = t.value;
+  }
+  double run() {
+    double v = sum();
+    skip();
+    if (i_ != s_.size()) throw std::runtime_error("trailing text at " + s_.substr(i_));
+    return v;
+  }
+
+ private:
+  void skip() {
+    while (i_ < s_.size() && s_[i_] == ' ') ++i_;
+  }
+  bool eat(char c) {
+    skip();
+    if (i_ < s_.size() && s_[i_] == c) {
+      ++i_;
+      return true;
+    }
+    return false;
+  }
+  // The multiplication sign is a lone 'x'.
+  bool eat_times() {
+    skip();
+    if (i_ + 1 < s_.size() && s_[i_] == 'x' && s_[i_ + 1] == ' ') {
+      ++i_;
+      return true;
+    }
+    return false;
+  }
+  double sum() {
+    double v = product();
+    for (;;) {
+      if (eat('+'))
+        v += product();
+      else if (eat('-'))
+        v -= product();
+      else
+        return v;
+    }
+  }
+  double product() {
+    double v = factor();
+    for (;;) {
+      if (eat_times())
+        v *= factor();
+      else if (eat('/'))
+        v /= factor();
+      else
+        return v;
+    }
+  }
+  double factor() {
+    skip();
+    if (eat('(')) {
+      double v = sum();
+      if (!eat(')')) throw std::runtime_error("missing ) in " + s_);
+      return v;
+    }
+    std::size_t start = i_;
+    if (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || s_[i_] == '.')) {
+      std::size_t used = 0;
+      double v = std::stod(s_.substr(i_), &used);
+      i_ += used;
+      return v;
+    }
+    while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) ++i_;
+    std::string name = s_.substr(start, i_ - start);
+    if (name == "max" && eat('(')) {
+      double a = sum();
+      if (!eat(',')) throw std::runtime_error("max without , in " + s_);
+      double b = sum();
+      if (!eat(')')) throw std::runtime_error("max without ) in " + s_);
+      return std::max(a, b);
+    }
+    auto it = values_.find(name);
+    if (it == values_.end()) throw std::runtime_error("no term '" + name + "' in " + s_);
+    return it->second;
+  }
+
+  std::string s_;
+  std::size_t i_ = 0;
+  std::map<std::string, double> values_;
+};
+
+double evaluate(const std::string& formula, const std::vector<Term>& terms) {
+  return Evaluator(formula, terms).run();
+}
+
+Formula term(const char* s, double v) { return Formula::term(s, v, fmt::format("{} {}", s, v)); }
+
+TEST(Formula, TextFollowsPrecedence) {
+  auto a = term("a", 8), b = term("b", 2), c = term("c", 3);
+  auto f = a - (b + c);
+  EXPECT_EQ(f.symbolic(), "a - (b + c)");
+  EXPECT_DOUBLE_EQ(f.value(), 3);
+  auto g = a / (b * c) * (1 + b);
+  EXPECT_EQ(g.symbolic(), "a / (b x c) x (1 + b)");
+  EXPECT_EQ(g.shown(), "a 8 / (b 2 x c 3) x (1 + b 2)");
+  EXPECT_DOUBLE_EQ(evaluate(g.symbolic(), g.terms()), g.value());
+  auto h = maximum(a / b, c) + Formula::number(1) - b;
+  EXPECT_EQ(h.symbolic(), "max(a / b, c) + 1 - b");
+  EXPECT_DOUBLE_EQ(evaluate(h.symbolic(), h.terms()), 3);
+}
+
+const SheetLine& line_of(const Sheet& s, const std::string& item) {
+  for (const auto& l : s.lines)
+    if (l.item == item) return l;
+  throw std::runtime_error("no line " + item);
+}
+
+// Every line with a formula: the formula, evaluated with its terms, is the quantity; its driver prints it.
+void expect_formulas_evaluate(const Sheet& s, const std::vector<std::string>& required) {
+  for (const auto& item : required) EXPECT_FALSE(line_of(s, item).formula.empty()) << item;
+  for (const auto& l : s.lines) {
+    if (l.formula.empty()) continue;
+    double v = evaluate(l.formula, l.terms) / l.formula_per;
+    EXPECT_NEAR(v, l.quantity, 1e-9 * std::abs(l.quantity)) << l.item << ": " << l.formula;
+    for (const auto& t : l.terms) EXPECT_NE(l.formula.find(t.symbol), std::string::npos) << l.item;
+  }
+}
+
+TEST(Formula, TrainingLinesEvaluateToTheirQuantities) {
+  for (const char* file : {"default", "llm-7b-pretraining", "llm-70b-pretraining", "llm-405b-pretraining"}) {
+    SCOPED_TRACE(file);
+    auto s = plan_file(source_dir() / "configs" / "workloads" / (std::string(file) + ".yaml"));
+    expect_formulas_evaluate(s, {"Step time", "Predicted MFU", "HBM per GPU (modelled)"});
+    EXPECT_DOUBLE_EQ(line_of(s, "Step time").quantity, s.figures.at("step_s").get<double>());
+    EXPECT_DOUBLE_EQ(line_of(s, "Predicted MFU").quantity, s.figures.at("mfu").get<double>());
+    EXPECT_DOUBLE_EQ(line_of(s, "HBM per GPU (modelled)").quantity * 1e9,
+                     s.figures.at("hbm_bytes").get<double>());
+  }
+  // Full recomputation with tensor, pipeline and data parallelism: every step-time term is present.
+  auto s = plan_file(data_dir() / "korthikanti-175b-full.yaml");
+  expect_formulas_evaluate(s, {"Step time"});
+  for (const char* symbol : {"t_recompute", "bubble", "t_tp", "t_pp"})
+    EXPECT_NE(line_of(s, "Step time").formula.find(symbol), std::string::npos) << symbol;
+}
+
+TEST(Formula, ServingLinesEvaluateToTheirQuantities) {
+  for (const char* file : {"llm-70b-serving"}) {
+    auto s = plan_file(source_dir() / "configs" / "workloads" / (std::string(file) + ".yaml"));
+    expect_formulas_evaluate(s, {"Decode step (TPOT)", "Time to first token", "HBM per GPU"});
+    EXPECT_DOUBLE_EQ(line_of(s, "Decode step (TPOT)").quantity, s.figures.at("tpot_s").get<double>());
+    EXPECT_DOUBLE_EQ(line_of(s, "Time to first token").quantity, s.figures.at("ttft_s").get<double>());
+  }
+  auto s = plan_file(data_dir() / "mlperf-llama2-70b-offline.yaml");
+  expect_formulas_evaluate(s, {"Decode step (TPOT)", "Time to first token", "HBM per GPU"});
+}
+
+// The sheet's assumptions section lists the table the engine runs on, each value as the table holds it.
+TEST(Formula, SheetListsEveryEngineAssumption) {
+  auto s = plan_file(source_dir() / "configs" / "workloads" / "llm-70b-pretraining.yaml");
+  for (const Assumption* a : engine_assumptions()) {
+    bool listed = false;
+    for (const auto& row : s.assumptions)
+      listed |= row.name == a->name && row.value == format_quantity(a->listed());
+    EXPECT_EQ(listed, a->kind.empty() || a->kind == "llm-training") << a->name;
+  }
+}
+
+}  // namespace
+}  // namespace mlbench::sizing::test
