@@ -1,15 +1,15 @@
 // `mlbench size`: a workload plus measured reports -> the procurement sizing sheet (sizing/planner.hpp).
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
-#include <random>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "base/error.hpp"
 #include "bench/paths.hpp"
 #include "cli/commands.hpp"
+#include "reports/inputs.hpp"
+#include "reports/render.hpp"
 #include "reports/report.hpp"
 #include "sizing/catalog.hpp"
 #include "sizing/planner.hpp"
@@ -17,8 +17,6 @@
 
 namespace mlbench::cli {
 namespace {
-
-namespace fs = std::filesystem;
 
 struct SizeFlags {
   std::string workload;
@@ -31,42 +29,15 @@ struct SizeFlags {
   std::string output;
 };
 
-// A sibling temp file renamed over `path` once complete, so a failed write leaves nothing behind.
-fs::path temp_sibling(const fs::path& path) {
-  std::random_device rd;
-  return path.parent_path() /
-         fmt::format(".{}.tmp{:08x}{}", path.filename().string(), rd(), path.extension().string());
-}
-
-void commit(const fs::path& tmp, const fs::path& path) {
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw Error(fmt::format("cannot write {}: {}", path.string(), ec.message()));
-  }
-}
-
-void write_text(const fs::path& path, const std::string& text) {
-  auto tmp = temp_sibling(path);
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    out.close();
-    if (!out) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw Error(fmt::format("cannot write {}", path.string()));
-    }
-  }
-  commit(tmp, path);
-}
-
 int run_size(const SizeFlags& f) {
-  auto format = sizing::sheet_format_from_string(f.format);
-  if (format == sizing::SheetFormat::xlsx && f.output.empty())
-    throw UsageError("--format xlsx writes a binary workbook: give -o FILE.xlsx");
-  if (format == sizing::SheetFormat::xlsx && !sizing::xlsx_supported())
+  const bool xlsx = f.format == "xlsx";
+  auto format = format_from_string(f.format);
+  if (!xlsx && !format) {
+    throw UsageError(
+        fmt::format("unknown --format '{}' (use {} or xlsx)", f.format, fmt::join(format_names(), ", ")));
+  }
+  if (xlsx && f.output.empty()) throw UsageError("--format xlsx writes a binary workbook: give -o FILE.xlsx");
+  if (xlsx && !sizing::xlsx_supported())
     throw UsageError("this mlbench was built without libxlsxwriter: use --format csv, md, json or html");
   if (!f.output.empty()) check_writable(f.output);
 
@@ -84,23 +55,12 @@ int run_size(const SizeFlags& f) {
   auto sheet = sizing::plan(req, catalog);
 
   for (const auto& w : sheet.warnings) std::cerr << "mlbench: warning: " << w << "\n";
-  if (format == sizing::SheetFormat::xlsx) {
-    auto tmp = temp_sibling(f.output);
-    try {
-      sizing::write_sheet_xlsx(sheet, tmp);
-    } catch (...) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw;
-    }
-    commit(tmp, f.output);
-    return 0;
-  }
-  auto text = sizing::render_sheet(sheet, format);
-  if (f.output.empty()) {
-    std::cout << text;
+  // Both through the one atomic writer (temp file, fsync, rename): an error or a signal leaves no partial
+  // file.
+  if (xlsx) {
+    write_text_atomic(f.output, sizing::sheet_xlsx(sheet));
   } else {
-    write_text(f.output, text);
+    emit(f.output, sizing::render_sheet(sheet, *format));
   }
   return 0;
 }
@@ -126,7 +86,8 @@ void add_size_command(CLI::App& app, Action& action) {
                   "Forward planning: predict for this many nodes instead of a deadline");
   cmd->add_option("--prices", flags->prices, "Prices YAML overriding the shipped example prices")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--format", flags->format, "table, md, csv, json, html or xlsx")->capture_default_str();
+  cmd->add_option("--format", flags->format, fmt::format("{} or xlsx", fmt::join(format_names(), ", ")))
+      ->capture_default_str();
   cmd->add_option("-o,--output", flags->output,
                   "Write the sheet to this file (atomically) instead of stdout");
   cmd->callback([&action, flags] { action = [flags] { return run_size(*flags); }; });

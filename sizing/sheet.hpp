@@ -1,15 +1,15 @@
 // The procurement sizing sheet: one line per item (quantity, unit specification, what drives it as a formula
 // with its numbers, the headroom applied, and whether its inputs were measured, transferred or assumed), the
-// totals and the assumptions. Writers: table (terminal), md, csv, json, html and xlsx (libxlsxwriter).
+// totals and the assumptions. Every format is written from one Document of Tables
+// (reports/render.hpp): the text formats through render(), the XLSX workbook (libxlsxwriter) cell by cell.
 #pragma once
 
-#include <filesystem>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "reports/render.hpp"
 #include "sizing/formula.hpp"
 
 namespace mlbench::sizing {
@@ -47,19 +47,22 @@ struct Sheet {
   nlohmann::json figures = nlohmann::json::object();  // key numbers in SI for machines and tests
 };
 
-enum class SheetFormat { table, md, csv, json, html, xlsx };
-// UsageError for an unknown name.
-SheetFormat sheet_format_from_string(std::string_view name);
-
 // A quantity as the sheet prints it: whole numbers plainly, others with 3 significant figures.
 std::string format_quantity(double v);
 
 nlohmann::json to_json(const Sheet& s);
-// Text formats (not xlsx).
-std::string render_sheet(const Sheet& s, SheetFormat f);
-// Workbook with a bill-of-materials sheet and an assumptions/formulas sheet; throws Error when this build has
-// no libxlsxwriter or the file cannot be written.
-void write_sheet_xlsx(const Sheet& s, const std::filesystem::path& path);
+// The sheet as a page: the title and its facts (workload, hardware, planning, headroom); the bill of
+// materials (the lines, then the totals; in text grouped by section, the driver, headroom and source beneath
+// each line); the assumptions; the warnings as the list; `json` = to_json(s).
+Document sheet_document(const Sheet& s);
+// The data for spreadsheets (Format::csv): the bill of materials' columns, one row per line and total, then
+// one per assumption (section "Assumptions"; name as item, value as unit, basis as driven_by).
+Table sheet_data(const Sheet& s);
+// The sheet in a text format: sheet_data for csv, else sheet_document, through render().
+std::string render_sheet(const Sheet& s, Format f);
+// The bytes of a workbook with a bill-of-materials sheet and an assumptions sheet, from sheet_document(s);
+// throws Error when this build has no libxlsxwriter or libxlsxwriter fails.
+std::string sheet_xlsx(const Sheet& s);
 bool xlsx_supported();
 
 }  // namespace mlbench::sizing
