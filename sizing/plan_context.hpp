@@ -1,0 +1,115 @@
+// The planner's state while it sizes one workload and builds its sheet
+// (internal to sizing/). One file per workload kind fills the kind's lines:
+// plan_llm_training.cpp, plan_cv_training.cpp, plan_llm_inference.cpp;
+// plan_sections.cpp holds the sections every kind prints (storage, network,
+// power, host, cost, assumptions) and planner.cpp the node choice, calibration
+// and the node-count search they share.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sizing/calibration.hpp"
+#include "sizing/formula.hpp"
+#include "sizing/models.hpp"
+#include "sizing/planner.hpp"
+
+namespace mlbench::sizing::planning {
+
+inline constexpr int kMaxNodes = 1 << 17;
+inline constexpr double kSecondsPerYear = 365 * 86400.0;
+
+inline std::string gbs(double v) { return fmt::format("{:.2f} GB/s", v / 1e9); }
+inline std::string plus_h(double h) { return fmt::format("+{:.0f} % (x{:.2f})", 100 * h, 1 + h); }
+inline std::string days(double s) { return fmt::format("{:.2f} days", s / 86400); }
+
+class Planner {
+ public:
+  Planner(const PlanRequest& req, const HardwareCatalog& cat);
+  Sheet run();
+
+ private:
+  const PlanRequest& req_;
+  const HardwareCatalog& cat_;
+  double h_;
+  Prices prices_;
+  const NodeTemplate* node_ = nullptr;
+  NodeFacts facts_;
+  bool node_is_measured_ = false;
+  Calibration cal_;
+  Sheet sheet_;
+  int fabric_switches_ = 0;  // set by add_network, priced by add_cost
+  int fabric_cables_ = 0;
+
+  void line(std::string section, std::string item, double q, std::string unit, std::string spec,
+            std::string driver, std::string headroom, std::string source) {
+    sheet_.lines.push_back({std::move(section), std::move(item), q, std::move(unit), std::move(spec),
+                            std::move(driver), std::move(headroom), std::move(source)});
+  }
+  // A line whose quantity is a computed formula: quantity = f / per, the driver
+  // shows f with its numbers.
+  void line(std::string section, std::string item, const Formula& f, double per, std::string unit,
+            std::string spec, std::string driver, std::string headroom, std::string source) {
+    line(std::move(section), std::move(item), f.value() / per, std::move(unit), std::move(spec),
+         std::move(driver), std::move(headroom), std::move(source));
+    sheet_.lines.back().formula = f.symbolic();
+    sheet_.lines.back().terms = f.terms();
+    sheet_.lines.back().formula_per = per;
+  }
+  void total(std::string item, double q, std::string unit, std::string driver) {
+    sheet_.totals.push_back({"Total", std::move(item), q, std::move(unit), "", std::move(driver), "", ""});
+  }
+  std::string src(const Figure& f) const { return std::string(to_string(f.source)); }
+
+  // planner.cpp: the node, its calibration, the search.
+  void pick_node();
+  void calibrate_for(const std::string& precision, std::vector<GemmShape> shapes);
+  double peak(const std::string& precision) const;
+  std::string planning_text(int nodes, double time_s, bool inverse) const;
+  // Smallest N in [1, kMaxNodes] whose evaluation meets the target: doubling,
+  // then bisection.
+  template <typename Meets>
+  std::optional<int> smallest_nodes(Meets meets) {
+    int hi = 1;
+    while (hi <= kMaxNodes && !meets(hi)) hi *= 2;
+    if (hi > kMaxNodes) return std::nullopt;
+    int lo = hi / 2;  // fails (or 0)
+    while (hi - lo > 1) {
+      int mid = lo + (hi - lo) / 2;
+      if (meets(mid))
+        hi = mid;
+      else
+        lo = mid;
+    }
+    return hi;
+  }
+
+  // plan_llm_training.cpp
+  struct TrainEval {
+    LayoutChoice choice;
+    TrainingStep step;
+    double time_s = 0;
+  };
+  TrainEval eval_llm(const LlmTraining& w, int nodes);
+  int find_nodes_llm(const LlmTraining& w, bool* inverse);
+  void plan_llm_training(const LlmTraining& w);
+  // plan_cv_training.cpp
+  void plan_cv_training(const CvTraining& w);
+  // plan_llm_inference.cpp
+  void plan_inference(const LlmInference& w);
+  void add_storage_inference(double weights, int nodes);
+
+  // plan_sections.cpp: the sections every kind prints.
+  double local_bw(bool write) const;
+  std::string tier(double read, double write) const;
+  void add_storage(double ckpt, const Checkpointing& c, double dataset_bytes, double read_rate, int nodes);
+  void add_network(int nodes, double comm_share);
+  void add_power_host_cost(int nodes, double run_s, double ckpt, const std::string& per, double tokens);
+  void add_cost(int nodes, double run_s, double mwh, const std::string& per, double tokens);
+  void add_assumptions();
+};
+
+}  // namespace mlbench::sizing::planning

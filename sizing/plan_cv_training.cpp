@@ -1,0 +1,77 @@
+#include "sizing/plan_context.hpp"
+
+#include <fmt/format.h>
+
+#include "base/error.hpp"
+
+namespace mlbench::sizing::planning {
+
+void Planner::plan_cv_training(const CvTraining& w) {
+  double pk = peak(w.precision);
+  calibrate_for(w.precision, {});
+  for (const auto& r : req_.reports)
+    for (const auto& res : r.results)
+      if (res.probe == "gpu.conv" && res.status == Status::ok) {
+        if (const Metric* tf = res.metric("tflops"); tf && facts_.gpu->peak_for(w.precision)) {
+          double eff = assumption::kConvShareOfNetwork.value * tf->value / pk;
+          if (eff > cal_.conv.value || cal_.conv.source == Source::assumed)
+            cal_.conv = {eff, report_gpu(r, cat_) == facts_.gpu ? Source::measured : Source::transferred,
+                         fmt::format("gpu.conv {:.0f} TFLOPS x {} (non-convolution layers)", tf->value / 1e12,
+                                     assumption::kConvShareOfNetwork.value)};
+        }
+      }
+  const auto& wl = req_.workload;
+  double images = w.dataset_images * w.epochs;
+  auto eval = [&](int nodes) {
+    auto st = cv_step(w, facts_, cal_, nodes * facts_.gpus);
+    return std::pair{st, images / (st.images_per_s_gpu * nodes * facts_.gpus) / assumption::kGoodput.value};
+  };
+  bool inverse = !(req_.nodes || wl.nodes);
+  int nodes = req_.nodes ? *req_.nodes : wl.nodes ? *wl.nodes : 0;
+  if (inverse) {
+    auto n = smallest_nodes([&](int k) { return eval(k).second * (1 + h_) <= *wl.deadline_s; });
+    if (!n)
+      throw UsageError(fmt::format("{}: the deadline of {} cannot be met at any node count", wl.name,
+                                   days(*wl.deadline_s)));
+    nodes = *n;
+  }
+  auto [st, time_s] = eval(nodes);
+  int gpus = nodes * facts_.gpus;
+  sheet_.title = fmt::format("Sizing sheet: {}", wl.name);
+  sheet_.mode = planning_text(nodes, time_s, inverse);
+  line("Compute", "Nodes", nodes, "nodes", node_->name,
+       inverse ? fmt::format("smallest N with T x (1 + {:.2f}) = {:.2f} h <= deadline {:.2f} h", h_,
+                             time_s * (1 + h_) / 3600, *wl.deadline_s / 3600)
+               : "given",
+       inverse ? plus_h(h_) + " on time" : "-", "workload");
+  line("Compute", "GPUs", gpus, "GPUs",
+       fmt::format("{} ({:.0f} TFLOPS {})", facts_.gpu->name, pk / 1e12, w.precision),
+       fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus), "-", "catalog");
+  line(
+      "Compute", "Images per second per GPU", st.images_per_s_gpu, "images/s",
+      fmt::format("batch {:.0f} per GPU", st.batch_per_gpu),
+      fmt::format("{:.0f} TFLOPS x eta_CNN {:.3f} / (3 x {:.3g} FLOP) x (1 - {:.1f} % exposed gradient sync) "
+                  "= {:.0f}",
+                  pk / 1e12, cal_.conv.value, w.flops_per_image, 100 * st.comm_share, st.images_per_s_gpu),
+      "-", src(cal_.conv));
+  line("Compute", "Time to train", time_s / 3600, "hours",
+       fmt::format("{:.0f} GPU-hours", gpus * time_s / 3600),
+       fmt::format("{:.3g} images x {:.0f} epochs / ({} GPUs x {:.0f} images/s) / goodput {:.2f}",
+                   w.dataset_images, w.epochs, gpus, st.images_per_s_gpu, assumption::kGoodput.value),
+       fmt::format("planned {:.2f} h with {}", time_s * (1 + h_) / 3600, plus_h(h_)), src(cal_.conv));
+  double bytes_per_image = w.dataset_bytes / w.dataset_images;
+  double read = st.images_per_s_gpu * gpus * bytes_per_image;
+  add_storage(assumption::kCheckpointBytesPerParam.value * w.params, w.checkpoint, w.dataset_bytes, read,
+              nodes);
+  add_network(nodes, st.comm_share);
+  add_power_host_cost(nodes, time_s, assumption::kCheckpointBytesPerParam.value * w.params,
+                      fmt::format("per training run ({:.2f} h)", time_s / 3600), 0);
+  sheet_.figures.update({{"nodes", nodes},
+                         {"gpus", gpus},
+                         {"time_s", time_s},
+                         {"gpu_hours", gpus * time_s / 3600},
+                         {"images_per_s_gpu", st.images_per_s_gpu},
+                         {"read_bytes_per_s", read}});
+}
+
+}  // namespace mlbench::sizing::planning

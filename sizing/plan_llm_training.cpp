@@ -1,0 +1,259 @@
+#include "sizing/plan_context.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "base/error.hpp"
+#include "base/units.hpp"
+
+namespace mlbench::sizing::planning {
+namespace {
+
+nlohmann::json layout_json(const Layout& l) {
+  return {{"t", l.t},
+          {"p", l.p},
+          {"d", l.d},
+          {"c", l.c},
+          {"v", l.v},
+          {"zero", l.zero},
+          {"micro_batch", l.micro_batch},
+          {"recompute", std::string(to_string(l.recompute))}};
+}
+
+std::string fixed_layout_text(const LlmTraining& w) {
+  const auto& f = w.layout;
+  std::vector<std::string> given;
+  auto add = [&](const char* k, const std::optional<int>& v) {
+    if (v) given.push_back(fmt::format("{} {}", k, *v));
+  };
+  add("tp", f.tp);
+  add("pp", f.pp);
+  add("dp", f.dp);
+  add("cp", f.cp);
+  add("vp", f.vp);
+  add("micro_batch", f.micro_batch);
+  if (w.recompute != "auto") given.push_back("recompute " + w.recompute);
+  std::string searched =
+      "fastest layout that fits (1 - headroom) x HBM, ties to less recomputation, then tensor "
+      "within the NVLink domain, then pipeline, then data";
+  if (given.empty()) return searched;
+  return fmt::format("{} fixed by the workload; {}", fmt::join(given, ", "), searched);
+}
+
+}  // namespace
+
+Planner::TrainEval Planner::eval_llm(const LlmTraining& w, int nodes) {
+  TrainEval e;
+  e.choice = choose_layout(w.model, w, facts_, cal_, nodes * facts_.gpus, h_);
+  if (!e.choice.layout) return e;
+  e.step = training_step(w.model, w, facts_, cal_, *e.choice.layout);
+  e.time_s = w.tokens / e.step.tokens_per_s / assumption::kGoodput.value;
+  return e;
+}
+
+int Planner::find_nodes_llm(const LlmTraining& w, bool* inverse) {
+  const auto& wl = req_.workload;
+  std::optional<int> fixed = req_.nodes ? req_.nodes : wl.nodes;
+  // A layout whose tp, pp, dp and cp are all given needs exactly their product of GPUs.
+  if (auto need = w.layout.gpus()) {
+    const auto& f = w.layout;
+    std::string product = fmt::format("layout tp x pp x dp x cp = {} x {} x {} x {} = {} GPUs", *f.tp, *f.pp,
+                                      *f.dp, *f.cp, *need);
+    if (fixed && static_cast<long long>(*fixed) * facts_.gpus != *need)
+      throw UsageError(
+          fmt::format("{}: {}, but {} nodes x {} GPUs = {} (allowed: a layout whose product is "
+                      "the GPU count, or no node count)",
+                      wl.name, product, *fixed, facts_.gpus, *fixed * facts_.gpus));
+    if (!fixed && *need % facts_.gpus != 0)
+      throw UsageError(fmt::format("{}: {}, not a whole number of {}-GPU {} nodes (allowed: multiples of {})",
+                                   wl.name, product, facts_.gpus, node_->name, facts_.gpus));
+    if (!fixed) fixed = *need / facts_.gpus;
+  }
+  if (fixed) {
+    *inverse = false;
+    auto e = eval_llm(w, *fixed);
+    if (!e.choice.layout)
+      throw UsageError(
+          fmt::format("{} fits no layout on {} x {}: {}", wl.name, *fixed, node_->name, e.choice.why_not));
+    return *fixed;
+  }
+  *inverse = true;
+  double deadline = *wl.deadline_s;
+  auto n = smallest_nodes([&](int nodes) {
+    auto e = eval_llm(w, nodes);
+    return e.choice.layout && e.time_s * (1 + h_) <= deadline;
+  });
+  if (!n) {
+    // Explain: nothing fits at any scale, or the batch caps data parallelism before the deadline is met.
+    auto e = eval_llm(w, kMaxNodes);
+    if (!e.choice.layout) {
+      auto one = eval_llm(w, 1);
+      throw UsageError(fmt::format("{} fits no layout on {}: {}", wl.name, node_->name,
+                                   one.choice.layout ? e.choice.why_not : one.choice.why_not));
+    }
+    double best = 0;
+    int best_n = 0;
+    for (int nodes = 1; nodes <= kMaxNodes; nodes *= 2) {
+      auto f = eval_llm(w, nodes);
+      if (f.choice.layout && (best == 0 || f.time_s < best)) {
+        best = f.time_s;
+        best_n = nodes;
+      }
+    }
+    throw UsageError(
+        fmt::format("{}: the deadline of {} cannot be met with headroom {:.2f}: the fastest plan "
+                    "takes {} on {} nodes (the global batch of {:.0f} tokens limits data "
+                    "parallelism); extend the deadline or raise global_batch_tokens",
+                    wl.name, days(deadline), h_, days(best * (1 + h_)), best_n, w.global_batch_tokens));
+  }
+  return *n;
+}
+
+void Planner::plan_llm_training(const LlmTraining& w) {
+  const auto& m = w.model;
+  double pk = peak(w.precision);
+  calibrate_for(w.precision, training_gemm_shapes(m, w.layout.micro_batch.value_or(1) * w.seq_len, 1));
+  bool inverse = false;
+  int nodes = find_nodes_llm(w, &inverse);
+  // Recalibrate at the chosen layout's GEMM shapes, then plan again with them.
+  auto first = *eval_llm(w, nodes).choice.layout;
+  calibrate_for(w.precision, training_gemm_shapes(m, first.micro_batch * w.seq_len / first.c, first.t));
+  nodes = find_nodes_llm(w, &inverse);
+  auto e = eval_llm(w, nodes);
+  const auto& st = e.step;
+  const auto& l = *e.choice.layout;
+  int gpus = nodes * facts_.gpus;
+  int active = l.gpus();  // the rest idle: t p c does not divide the node count's GPUs
+  auto flops = training_flops_per_token(m, w.seq_len);
+  double total_flops = w.tokens * flops.total();
+  double gpu_hours = gpus * e.time_s / 3600;
+  sheet_.title = fmt::format("Sizing sheet: {}", req_.workload.name);
+  sheet_.mode = planning_text(nodes, e.time_s, inverse);
+
+  std::string shape = m.derived_shape ? " (shape derived from the parameter count)" : "";
+  line("Compute", "Nodes", nodes, "nodes", node_->name,
+       inverse ? fmt::format("smallest N with T x (1 + {:.2f}) = {} <= deadline {}", h_,
+                             days(e.time_s * (1 + h_)), days(*req_.workload.deadline_s))
+               : "given",
+       inverse ? plus_h(h_) + " on time" : "-", "workload");
+  line("Compute", "GPUs", gpus, "GPUs",
+       fmt::format("{} ({:.0f} TFLOPS {} dense peak, {} HBM)", facts_.gpu->name, pk / 1e12, w.precision,
+                   format_bytes(facts_.gpu->memory_bytes)),
+       fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus), "-", "catalog");
+  line("Compute", "Training compute", total_flops, "FLOP",
+       fmt::format("{:.3g} params{}, {:.3g} tokens", m.params, shape, w.tokens),
+       fmt::format("D x (6 (N_act - V h) + 12 L h s) = {:.3g} x ({:.3g} + {:.3g}) FLOP/token (6ND = {:.3g})",
+                   w.tokens, flops.gemm, flops.attention, 6 * m.active_params * w.tokens),
+       "-", "workload");
+  std::string ran = fmt::format("recompute {}{}, {} attention, sequence parallel {}, {} schedule",
+                                to_string(l.recompute), w.recompute == "auto" ? " (auto)" : "", w.attention,
+                                w.sequence_parallel ? "on" : "off", l.v > 1 ? "interleaved" : "1F1B");
+  auto mfu = model_flops_utilisation<Formula>(st);
+  line("Compute", "Predicted MFU", mfu, 1, "fraction",
+       "model FLOPs (6ND-style, no recomputation) / (GPU peak x step time)",
+       fmt::format(
+           "{}: {} = {:.3f}; bubble (p-1)/(v m) with v = {}; eta_GEMM {:.3f} x training derate {:.2f}, "
+           "flash attention at {:.2f} x that",
+           ran, mfu.shown(), mfu.value(), st.virtual_stages, cal_.gemm.value,
+           assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value),
+       "-", src(cal_.gemm));
+  line("Compute", "Predicted HFU", st.hfu, "fraction",
+       "hardware FLOPs (model + recomputed forward) / (GPU peak x step time)",
+       fmt::format("{}: recomputation {:.3f} s of {:.3f} s compute per step; HFU = MFU when nothing is "
+                   "recomputed",
+                   ran, st.t_recompute, st.t_gemm + st.t_attention + st.t_recompute),
+       "-", src(cal_.gemm));
+  line("Compute", "Time to train", e.time_s / 86400, "days", fmt::format("{:.0f} GPU-hours", gpu_hours),
+       fmt::format("C / (G x peak x MFU) / goodput = {:.3g} / ({} x {:.0f} TFLOPS x {:.3f}) / {:.2f}",
+                   total_flops, active, pk / 1e12, st.mfu, assumption::kGoodput.value),
+       fmt::format("planned {} with {}", days(e.time_s * (1 + h_)), plus_h(h_)), src(cal_.gemm));
+  line("Compute", "Throughput", st.tokens_per_s, "tokens/s",
+       fmt::format("{:.0f} tokens/s per working GPU", st.tokens_per_s / active),
+       fmt::format("global batch {:.0f} tokens / step {:.3f} s", w.global_batch_tokens, st.step_s), "-",
+       src(cal_.gemm));
+  auto step = step_time<Formula>(st);
+  line("Compute", "Step time", step, 1, "s",
+       fmt::format("per optimizer step of {:.0f} tokens", w.global_batch_tokens),
+       fmt::format("{} = {:.3f} s", step.shown(), step.value()), "-", src(cal_.gemm));
+  line("Compute", "Parallel layout", active, "GPUs", l.describe(),
+       fmt::format("{}; {:.1f} micro-batches of {} x {} per replica per step{}", fixed_layout_text(w),
+                   st.micro_batches, l.micro_batch, w.seq_len,
+                   active < gpus ? fmt::format("; {} of {} GPUs idle", gpus - active, gpus) : ""),
+       "-", "model");
+  if (e.choice.fitting > 1) {
+    std::string ranked;
+    for (std::size_t i = 0; i < e.choice.compared.size(); ++i)
+      ranked += fmt::format("{}{}. {}: {:.3f} s", i ? "; " : "", i + 1,
+                            e.choice.compared[i].layout.describe(), e.choice.compared[i].step_s);
+    line("Compute", "Layouts compared", e.choice.fitting, "layouts", "the fastest 3 that fit, step time each",
+         ranked, "-", "model");
+  }
+  if (e.choice.over_headroom)
+    sheet_.warnings.push_back(
+        fmt::format("the workload's layout needs {} per GPU, above (1 - headroom {:.2f}) x HBM = {} (it "
+                    "fits the {} HBM)",
+                    format_bytes(st.memory.total()), h_, format_bytes((1 - h_) * facts_.gpu->memory_bytes),
+                    format_bytes(facts_.gpu->memory_bytes)));
+  line("Memory", "HBM per GPU (modelled)", memory_total<Formula>(st.memory), 1e9, "GB",
+       fmt::format("{} of {} {}", format_bytes(st.memory.total()), format_bytes(facts_.gpu->memory_bytes),
+                   facts_.gpu->memory_type),
+       st.memory.describe(),
+       fmt::format("<= (1 - {:.2f}) x HBM = {}", h_, format_bytes((1 - h_) * facts_.gpu->memory_bytes)),
+       "model");
+  if (l.t > 1)
+    line("Network", "Tensor-parallel traffic", st.t_tp, "s/step",
+         fmt::format("NVLink busbw {}", gbs(st.tp_busbw)),
+         fmt::format("(4 all-reduces{}) x 2 b s h (t-1)/t x 2 B per layer per micro-batch / busbw; {:.3f} s "
+                     "exposed per step",
+                     l.recompute == Recompute::full ? " + 2 recomputed"
+                     : w.sequence_parallel          ? " + 1 re-gather, as all-gather/reduce-scatter"
+                                                    : "",
+                     st.t_tp),
+         "-", src(cal_.nvlink));
+  if (l.c > 1)
+    line("Network", "Context-parallel K/V ring", st.t_cp, "s/step",
+         fmt::format("busbw {} ({})", gbs(st.cp_busbw), l.t * l.c <= facts_.domain ? "NVLink" : "network"),
+         fmt::format("3 x (cp - 1) x K, V of s/cp tokens per layer per micro-batch; {:.3f} s exposed after "
+                     "overlap with the chunk's attention",
+                     st.t_cp_exposed),
+         "-", l.t * l.c <= facts_.domain ? src(cal_.nvlink) : src(cal_.network));
+  if (l.d * l.c > 1)
+    line("Network", "Data-parallel gradient sync", st.t_dp, "s/step",
+         fmt::format("all_reduce busbw {} per DP group", gbs(st.dp_busbw)),
+         l.zero >= 3
+             ? fmt::format(
+                   "ZeRO-3 gathers and reduce-scatters: 1.5 x (N/(t p) x 4 B x 2(r-1)/r / busbw + 2 log2 r "
+                   "latency) x {:.1f} micro-batches, r = dp x cp = {} ranks = {:.3f} s; {:.3f} s exposed "
+                   "after overlap with the whole forward and backward",
+                   st.micro_batches, l.d * l.c, st.t_dp, st.t_dp_exposed)
+             : fmt::format(
+                   "N/(t p) x 4 B x 2(r-1)/r / busbw + 2 log2 r latency, r = dp x cp = {} ranks = {:.3f} "
+                   "s; {:.3f} s exposed after overlap with the last backward",
+                   l.d * l.c, st.t_dp, st.t_dp_exposed),
+         "-", nodes > 1 ? src(cal_.network) : src(cal_.nvlink));
+
+  nlohmann::json compared = nlohmann::json::array();
+  for (const auto& c : e.choice.compared)
+    compared.push_back({{"layout", layout_json(c.layout)}, {"step_s", c.step_s}});
+  double ckpt = assumption::kCheckpointBytesPerParam.value * m.params;
+  add_storage(ckpt, w.checkpoint, w.dataset_bytes, st.tokens_per_s * w.dataset_bytes / w.tokens, nodes);
+  add_network(nodes, st.comm_share);
+  double run_s = e.time_s;
+  add_power_host_cost(nodes, run_s, ckpt, fmt::format("per training run ({})", days(run_s)), 0);
+
+  sheet_.figures.update({{"nodes", nodes},
+                         {"gpus", gpus},
+                         {"time_s", e.time_s},
+                         {"gpu_hours", gpu_hours},
+                         {"mfu", st.mfu},
+                         {"hfu", st.hfu},
+                         {"step_s", st.step_s},
+                         {"tokens_per_s", st.tokens_per_s},
+                         {"layout", layout_json(l)},
+                         {"layouts_compared", compared},
+                         {"hbm_bytes", st.memory.total()},
+                         {"gemm_efficiency", cal_.gemm.value},
+                         {"gemm_source", src(cal_.gemm)}});
+}
+
+}  // namespace mlbench::sizing::planning
