@@ -2,21 +2,15 @@
 
 #include <fmt/format.h>
 
+#include "base/names.hpp"
+
 namespace mlbench {
 
-std::string_view to_string(Profile p) {
-  switch (p) {
-    case Profile::quick:
-      return "quick";
-    case Profile::standard:
-      return "default";
-    case Profile::full:
-      return "full";
-  }
-  return "default";
-}
-
 namespace {
+
+constexpr EnumName<Profile> kProfileNames[] = {
+    {Profile::quick, "quick"}, {Profile::standard, "default"}, {Profile::full, "full"}};
+static_assert(names_cover(kProfileNames));
 
 class UnavailableProbe final : public Probe {
  public:
@@ -34,16 +28,13 @@ class UnavailableProbe final : public Probe {
 
 }  // namespace
 
+std::string_view to_string(Profile p) { return name_of(kProfileNames, p); }
+
 std::unique_ptr<Probe> make_unavailable_probe(ProbeInfo info, std::string reason) {
   return std::make_unique<UnavailableProbe>(std::move(info), std::move(reason));
 }
 
-Profile profile_from_string(std::string_view s) {
-  for (Profile p : {Profile::quick, Profile::standard, Profile::full}) {
-    if (to_string(p) == s) return p;
-  }
-  throw UsageError(fmt::format("unknown profile '{}': use quick, default or full", s));
-}
+Profile profile_from_string(std::string_view s) { return parse_name(kProfileNames, s, "unknown profile"); }
 
 double RunContext::seconds_left() const {
   return std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();

@@ -96,22 +96,6 @@ std::string job_id_variables() {
   return out + "SLURM_JOB_ID";
 }
 
-std::string_view to_string(Launcher l) {
-  switch (l) {
-    case Launcher::none:
-      return "none";
-    case Launcher::torchrun:
-      return "torchrun";
-    case Launcher::openmpi:
-      return "openmpi";
-    case Launcher::pmi:
-      return "pmi";
-    case Launcher::slurm:
-      return "slurm";
-  }
-  return "none";
-}
-
 EnvMap process_env() {
   EnvMap env;
   for (char** e = environ; *e != nullptr; ++e) {

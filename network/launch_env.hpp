@@ -26,10 +26,18 @@
 #include <string>
 #include <string_view>
 
+#include "base/names.hpp"
+
 namespace mlbench::net {
 
 enum class Launcher { none, torchrun, openmpi, pmi, slurm };
-std::string_view to_string(Launcher l);
+inline constexpr EnumName<Launcher> kLauncherNames[] = {{Launcher::none, "none"},
+                                                        {Launcher::torchrun, "torchrun"},
+                                                        {Launcher::openmpi, "openmpi"},
+                                                        {Launcher::pmi, "pmi"},
+                                                        {Launcher::slurm, "slurm"}};
+static_assert(names_cover(kLauncherNames));
+inline std::string_view to_string(Launcher l) { return name_of(kLauncherNames, l); }
 
 // Which job this process belongs to.
 struct JobId {

@@ -250,7 +250,7 @@ Json fleet_to_json(const FleetAnalysis& f, const FleetOptions& opts) {
                           {"params", g.params},
                           {"metric", g.metric},
                           {"unit", g.unit},
-                          {"better", g.better == Better::higher ? "higher" : "lower"},
+                          {"better", to_string(g.better)},
                           {"median", g.median},
                           {"mad", g.mad},
                           {"outliers", g.outliers()},

@@ -28,24 +28,8 @@ Json number(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 
 }  // namespace
 
-std::string_view to_string(Status s) {
-  switch (s) {
-    case Status::ok:
-      return "ok";
-    case Status::skipped:
-      return "skipped";
-    case Status::failed:
-      return "failed";
-    case Status::incorrect:
-      return "incorrect";
-  }
-  return "failed";
-}
-
 Status status_from_string(std::string_view s) {
-  for (Status st : {Status::ok, Status::skipped, Status::failed, Status::incorrect}) {
-    if (to_string(st) == s) return st;
-  }
+  if (auto st = value_of(kStatusNames, s)) return *st;
   throw Error(fmt::format("unknown result status '{}'", s));
 }
 
@@ -73,10 +57,7 @@ Metric rate_metric(std::string name, double work_per_sample, const std::vector<d
 Json to_json(const Result& r) {
   Json metrics = Json::array();
   for (const auto& m : r.metrics) {
-    Json jm{{"name", m.name},
-            {"value", number(m.value)},
-            {"unit", m.unit},
-            {"better", m.better == Better::higher ? "higher" : "lower"}};
+    Json jm{{"name", m.name}, {"value", number(m.value)}, {"unit", m.unit}, {"better", to_string(m.better)}};
     if (m.stats) jm["stats"] = stats_to_json(*m.stats);
     metrics.push_back(std::move(jm));
   }

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/names.hpp"
 #include "base/stats.hpp"
 
 namespace mlbench {
@@ -25,9 +26,18 @@ inline constexpr std::string_view kSchemaVersion = "1.0.0";
 inline constexpr int kSchemaMajor = 1;
 
 enum class Status { ok, skipped, failed, incorrect };
-enum class Better { higher, lower };
+inline constexpr EnumName<Status> kStatusNames[] = {{Status::ok, "ok"},
+                                                    {Status::skipped, "skipped"},
+                                                    {Status::failed, "failed"},
+                                                    {Status::incorrect, "incorrect"}};
+static_assert(names_cover(kStatusNames));
 
-std::string_view to_string(Status s);
+enum class Better { higher, lower };
+inline constexpr EnumName<Better> kBetterNames[] = {{Better::higher, "higher"}, {Better::lower, "lower"}};
+static_assert(names_cover(kBetterNames));
+
+inline std::string_view to_string(Status s) { return name_of(kStatusNames, s); }
+inline std::string_view to_string(Better b) { return name_of(kBetterNames, b); }
 Status status_from_string(std::string_view s);  // throws Error on an unknown name
 
 struct Metric {

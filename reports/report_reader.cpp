@@ -488,7 +488,7 @@ class ModelDecoder {
       } else if (key == "unit") {
         m.unit = string(where, key);
       } else if (key == "better") {
-        m.better = string(where, key) == "lower" ? Better::lower : Better::higher;
+        m.better = value_of(kBetterNames, string(where, key)).value_or(Better::higher);
       } else if (key == "stats" && in_.at('{')) {
         m.stats = stats(where + ".stats");
       } else {

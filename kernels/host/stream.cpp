@@ -137,20 +137,6 @@ std::vector<int> place_threads(const nlohmann::json& host, const std::vector<int
   return out;
 }
 
-std::string_view to_string(Isa isa) {
-  switch (isa) {
-    case Isa::avx512:
-      return "avx512";
-    case Isa::avx2:
-      return "avx2";
-    case Isa::sse2:
-      return "sse2";
-    case Isa::scalar:
-      return "scalar";
-  }
-  return "scalar";
-}
-
 bool isa_supported(Isa isa) {
 #if defined(__x86_64__)
   switch (isa) {

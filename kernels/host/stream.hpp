@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/names.hpp"
 #include "kernels/host/stream_kernel.hpp"
 
 namespace mlbench::hostmem {
@@ -82,7 +83,10 @@ std::vector<int> place_threads(const nlohmann::json& host, const std::vector<int
 int node_of_cpu(const nlohmann::json& host, int cpu);
 
 enum class Isa { avx512, avx2, sse2, scalar };
-std::string_view to_string(Isa isa);
+inline constexpr EnumName<Isa> kIsaNames[] = {
+    {Isa::avx512, "avx512"}, {Isa::avx2, "avx2"}, {Isa::sse2, "sse2"}, {Isa::scalar, "scalar"}};
+static_assert(names_cover(kIsaNames));
+inline std::string_view to_string(Isa isa) { return name_of(kIsaNames, isa); }
 bool isa_supported(Isa isa);
 Isa best_isa();
 using ChunkFn = void (*)(Kernel, double*, double*, double*, std::size_t, double, bool);
