@@ -7,12 +7,10 @@
 namespace mlbench {
 namespace {
 
-volatile std::sig_atomic_t g_signal = 0;
 struct sigaction g_old_int {};
 struct sigaction g_old_term {};
 
 void on_signal(int sig) {
-  g_signal = sig;
   stop_flag().store(true);
   // A second signal kills the process the default way.
   std::signal(sig, SIG_DFL);
@@ -21,7 +19,6 @@ void on_signal(int sig) {
 }  // namespace
 
 SignalGuard::SignalGuard() {
-  g_signal = 0;
   stop_flag().store(false);
   struct sigaction sa {};
   sa.sa_handler = on_signal;
@@ -34,7 +31,5 @@ SignalGuard::~SignalGuard() {
   sigaction(SIGINT, &g_old_int, nullptr);
   sigaction(SIGTERM, &g_old_term, nullptr);
 }
-
-int stop_signal() { return g_signal; }
 
 }  // namespace mlbench

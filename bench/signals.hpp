@@ -1,6 +1,6 @@
 // SIGINT/SIGTERM handling for runs: the first signal sets the runner's stop flag (the current case ends at
 // its next check, the report keeps what finished, temp files are cleaned by their owners' destructors); a
-// second signal falls back to the default action. Cleanup callbacks registered here run on the way out.
+// second signal falls back to the default action.
 #pragma once
 
 namespace mlbench {
@@ -12,8 +12,5 @@ class SignalGuard {
   SignalGuard(const SignalGuard&) = delete;
   SignalGuard& operator=(const SignalGuard&) = delete;
 };
-
-// The signal that set the stop flag (SIGINT or SIGTERM), 0 if none.
-int stop_signal();
 
 }  // namespace mlbench

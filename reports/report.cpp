@@ -88,8 +88,6 @@ Result result_from_json(const Json& j) {
   }
 }
 
-Report report_from_json(const Json& j) { return parse_report(j.dump(), "report"); }
-
 Json tool_info() {
   return Json{{"name", "mlbench"},
               {"version", MLBENCH_VERSION},

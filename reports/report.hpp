@@ -82,7 +82,6 @@ Json to_json(const Result& r);
 Json to_json(const Report& r);
 // Through the same decoder as parse_report (reports/report_reader.hpp); Error / UsageError on a bad shape.
 Result result_from_json(const Json& j);
-Report report_from_json(const Json& j);
 
 // The tool block of this build (version, git sha, features).
 Json tool_info();
