@@ -13,8 +13,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <thread>
@@ -23,28 +21,6 @@
 extern char** environ;
 
 namespace mlbench::test {
-namespace {
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-}  // namespace
-
-TempDir::TempDir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "mlbench-test-XXXXXX").string();
-  if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = tmpl;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
 CliProcess::CliProcess(CliProcess&& o) noexcept : pid_(std::exchange(o.pid_, -1)), io_(std::move(o.io_)) {}
 
 CliProcess::~CliProcess() {

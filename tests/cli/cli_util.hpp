@@ -10,25 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "tests/common/files.hpp"
+
 namespace mlbench::test {
 
 struct CliResult {
   int rc = -1;     // the exit status, or 128 + the signal that killed it
   int signal = 0;  // the signal that killed it, 0 when it exited
   std::string out, err;
-};
-
-// A fresh empty folder under the system temp dir, removed by the destructor.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
 };
 
 // A running child process whose stdout and stderr go to files (stdin is /dev/null). The destructor kills

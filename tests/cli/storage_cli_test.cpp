@@ -27,13 +27,6 @@ std::vector<std::string> test_files(const fs::path& dir) {
   return out;
 }
 
-// A disk-backed folder (O_DIRECT works there, unlike on some tmpfs).
-fs::path disk_dir(const TempDir& t) {
-  auto p = fs::path("/var/tmp") / t.path().filename();
-  fs::create_directories(p);
-  return p;
-}
-
 struct BadInput {
   std::vector<std::string> args;
   const char* mentions;
@@ -43,12 +36,12 @@ class StorageCliBad : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(StorageCliBad, ExitsTwoWithOneLineAndNoReport) {
   TempDir t;
-  auto dir = disk_dir(t);
+  TempDir disk("mlbench-test", kDiskTempParent);  // O_DIRECT works there, unlike on some tmpfs
+  const fs::path& dir = disk.path();
   auto report = t.path() / "r.json";
   std::vector<std::string> args{"storage", "--target", dir.string(), "-o", report.string()};
   for (const auto& a : GetParam().args) args.push_back(a == "MISSING" ? (dir / "missing").string() : a);
   auto r = run_cli(args);
-  fs::remove_all(dir);
   EXPECT_EQ(r.rc, 2) << r.err;
   EXPECT_NE(r.err.find(GetParam().mentions), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -69,12 +62,12 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(StorageCli, RunWritesAValidReport) {
   TempDir t;
-  auto dir = disk_dir(t);
+  TempDir disk("mlbench-test", kDiskTempParent);
+  const fs::path& dir = disk.path();
   auto report = t.path() / "r.json";
   auto r = run_cli({"storage", "--target", dir.string(), "--rw", "randread", "--iodepth", "8", "--size", "8M",
                     "--runtime", "1", "-o", report.string()});
   auto leftovers = test_files(dir);
-  fs::remove_all(dir);
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_EQ(validate_report_schema(report), "");
   auto j = nlohmann::json::parse(std::ifstream(report));
@@ -86,7 +79,8 @@ TEST(StorageCli, RunWritesAValidReport) {
 
 TEST(StorageCli, SigintRemovesTheTestFileAndLeavesAValidReport) {
   TempDir t;
-  auto dir = disk_dir(t);
+  TempDir disk("mlbench-test", kDiskTempParent);
+  const fs::path& dir = disk.path();
   auto report = t.path() / "r.json";
   auto run = spawn_cli(
       {"storage", "--target", dir.string(), "--size", "32M", "--runtime", "60", "-o", report.string()});
@@ -99,7 +93,6 @@ TEST(StorageCli, SigintRemovesTheTestFileAndLeavesAValidReport) {
   run.kill(SIGINT);
   auto r = run.wait();
   auto leftovers = test_files(dir);
-  fs::remove_all(dir);
   ASSERT_EQ(r.signal, 0) << "killed by signal " << r.signal;
   EXPECT_EQ(r.rc, 130) << r.err;
   EXPECT_TRUE(leftovers.empty()) << leftovers.front();
@@ -123,8 +116,8 @@ TEST(StorageCli, OnOffFlagsShowTheirRealDefault) {
 
 // Without -o there is no report to speak of: the interrupt line must not claim one.
 TEST(StorageCli, SigintWithoutAReportDoesNotClaimOne) {
-  TempDir t;
-  auto dir = disk_dir(t);
+  TempDir disk("mlbench-test", kDiskTempParent);
+  const fs::path& dir = disk.path();
   auto run = spawn_cli({"storage", "--target", dir.string(), "--size", "8M", "--runtime", "60"});
   auto start = std::chrono::steady_clock::now();
   while (test_files(dir).empty() && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
@@ -132,7 +125,6 @@ TEST(StorageCli, SigintWithoutAReportDoesNotClaimOne) {
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   run.kill(SIGINT);
   auto r = run.wait();
-  fs::remove_all(dir);
   EXPECT_EQ(r.rc, 130) << r.err;
   EXPECT_EQ(r.err.find("the report holds"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("interrupted; no report file written (no -o)"), std::string::npos) << r.err;
@@ -141,7 +133,8 @@ TEST(StorageCli, SigintWithoutAReportDoesNotClaimOne) {
 // A SIGKILLed run cannot remove its scratch file; the next run in that folder does, and says so.
 TEST(StorageCli, TheNextRunRemovesTheScratchFileOfAKilledOne) {
   TempDir t;
-  auto dir = disk_dir(t);
+  TempDir disk("mlbench-test", kDiskTempParent);
+  const fs::path& dir = disk.path();
   auto report = t.path() / "r.json";
   auto killed = spawn_cli({"storage", "--target", dir.string(), "--size", "32M", "--runtime", "60"});
   auto start = std::chrono::steady_clock::now();
@@ -154,7 +147,6 @@ TEST(StorageCli, TheNextRunRemovesTheScratchFileOfAKilledOne) {
   auto r = run_cli(
       {"storage", "--target", dir.string(), "--size", "4M", "--runtime", "0.3", "-o", report.string()});
   auto leftovers = test_files(dir);
-  fs::remove_all(dir);
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_TRUE(leftovers.empty()) << leftovers.front();
   auto j = nlohmann::json::parse(std::ifstream(report));

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "fuzz/targets.hpp"
+#include "tests/common/files.hpp"
 
 namespace mlbench::fuzz {
 namespace {
@@ -45,11 +46,6 @@ std::vector<fs::path> inputs_of(std::string_view target) {
   return out;
 }
 
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
 class FuzzRegression : public ::testing::TestWithParam<Target> {};
 
 TEST_P(FuzzRegression, EverySavedInputParsesOrFailsWithTheDocumentedError) {
@@ -57,7 +53,7 @@ TEST_P(FuzzRegression, EverySavedInputParsesOrFailsWithTheDocumentedError) {
   ASSERT_FALSE(inputs.empty()) << "no seeds for target " << GetParam().name;
   for (const auto& p : inputs) {
     SCOPED_TRACE(p.string());
-    auto data = read_all(p);
+    auto data = test::slurp(p);
     EXPECT_NO_THROW(GetParam().fn(data));
   }
 }

@@ -1,5 +1,4 @@
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +10,7 @@
 #include "kernels/gpu/plan.hpp"
 #include "kernels/gpu/telemetry.hpp"
 #include "reports/summary.hpp"
+#include "tests/common/files.hpp"
 
 namespace mlbench::gpu {
 namespace {
@@ -237,19 +237,12 @@ TEST(GpuPlan, PciePeakIsTheMaximumLink) {
 
 class GpuTempTree : public ::testing::Test {
  protected:
-  void SetUp() override {
-    root_ = std::filesystem::temp_directory_path() /
-            ("mlbench-gpu-plan-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(root_);
-    std::filesystem::create_directories(root_);
-  }
-  void TearDown() override { std::filesystem::remove_all(root_); }
   void write(const std::filesystem::path& rel, const std::string& text) {
     std::filesystem::create_directories((root_ / rel).parent_path());
     std::ofstream(root_ / rel) << text;
   }
-  std::filesystem::path root_;
+  test::TempDir dir_{"mlbench-gpu-plan"};
+  const std::filesystem::path& root_ = dir_.path();
 };
 
 // The inventory reads the GPU's PCI function as sysfs has it: an idle link at Gen1, its maximum Gen5.

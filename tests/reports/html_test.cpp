@@ -98,7 +98,7 @@ TEST(Html, RendersInHeadlessChromium) {
                              ? "chromium"
                              : (test::have_tool("chromium-browser") ? "chromium-browser" : "");
   if (chromium.empty()) GTEST_SKIP() << "chromium not installed (Debian package 'chromium')";
-  test::ScratchDir dir;
+  test::TempDir dir("mlbench-reports");
   auto html = dir.path() / "page.html";
   auto png = dir.path() / "page.png";
   std::ofstream(html) << pages().compare_html;

@@ -48,7 +48,8 @@ TEST(Prometheus, ExportsOkMetricsAndEveryStatus) {
 }
 
 TEST(Prometheus, GrafanaDashboardQueriesOnlyExportedFamilies) {
-  auto dashboard = Json::parse(test::slurp(std::filesystem::path(MLBENCH_SOURCE_DIR) / "configs/grafana/mlbench.json"));
+  auto dashboard =
+      Json::parse(test::slurp(std::filesystem::path(MLBENCH_SOURCE_DIR) / "configs/grafana/mlbench.json"));
   auto reports = load_reports({test::reports_data("run_a.json").string()});
   std::string exported = to_prometheus(reports[0]);
   std::set<std::string> queried;
@@ -56,7 +57,8 @@ TEST(Prometheus, GrafanaDashboardQueriesOnlyExportedFamilies) {
     for (const auto& target : panel.at("targets")) {
       std::string expr = target.at("expr").get<std::string>();
       std::regex name(R"(mlbench_[a-z0-9_]+)");
-      for (std::sregex_iterator it(expr.begin(), expr.end(), name), end; it != end; ++it) queried.insert(it->str());
+      for (std::sregex_iterator it(expr.begin(), expr.end(), name), end; it != end; ++it)
+        queried.insert(it->str());
     }
   }
   EXPECT_GE(queried.size(), 7u);
@@ -66,7 +68,7 @@ TEST(Prometheus, GrafanaDashboardQueriesOnlyExportedFamilies) {
 TEST(Prometheus, PromtoolAcceptsTheFixtureExport) {
   if (!test::have_tool("promtool")) GTEST_SKIP() << "promtool not installed (Debian package 'prometheus')";
   auto reports = load_reports({test::reports_data("run_b.json").string()});
-  test::ScratchDir dir;
+  test::TempDir dir("mlbench-reports");
   auto path = dir.path() / "mlbench.prom";
   std::ofstream(path) << to_prometheus(reports[0]);
   auto log = dir.path() / "log";

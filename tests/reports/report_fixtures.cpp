@@ -3,9 +3,6 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
-#include <stdexcept>
 
 namespace mlbench::test {
 
@@ -31,24 +28,6 @@ NamedReport make_report(const std::string& file, const std::string& host, std::v
   nr.report.host = Json{{"hostname", host}};
   nr.report.results = std::move(results);
   return nr;
-}
-
-ScratchDir::ScratchDir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "mlbench-reports-XXXXXX").string();
-  if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = tmpl;
-}
-
-ScratchDir::~ScratchDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 int run_shell(const std::string& cmd) {

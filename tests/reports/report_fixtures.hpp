@@ -5,6 +5,7 @@
 #include <string>
 
 #include "reports/inputs.hpp"
+#include "tests/common/files.hpp"
 
 namespace mlbench::test {
 
@@ -17,21 +18,6 @@ Result make_result(const std::string& probe, Json params, const std::string& met
                    const std::string& unit, double cv = 0.0, Better better = Better::higher);
 NamedReport make_report(const std::string& file, const std::string& host, std::vector<Result> results,
                         const std::string& version = "0.1.0");
-
-// A fresh folder under the system temp dir, removed with everything in it by the destructor.
-class ScratchDir {
- public:
-  ScratchDir();
-  ~ScratchDir();
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-std::string slurp(const std::filesystem::path& p);
 
 // Runs a shell command line, returning its exit status (for optional external tools).
 int run_shell(const std::string& cmd);

@@ -6,6 +6,7 @@
 #include "base/error.hpp"
 #include "bench/gpu_catalog.hpp"
 #include "bench/paths.hpp"
+#include "tests/common/files.hpp"
 
 namespace mlbench {
 namespace {
@@ -37,7 +38,8 @@ TEST(GpuCatalog, MatchesCudaDeviceNamesAndCapability) {
 }
 
 TEST(GpuCatalog, BadFileNamesTheEntryAndField) {
-  auto path = std::filesystem::temp_directory_path() / "mlbench-bad-gpus.yaml";
+  test::TempDir dir;
+  auto path = dir / "bad-gpus.yaml";
   std::ofstream(path) << "gpus:\n  - name: X1\n    match: [X1]\n    peak_tflops: {bf16: -3}\n";
   try {
     load_gpu_catalog(path);
@@ -45,7 +47,6 @@ TEST(GpuCatalog, BadFileNamesTheEntryAndField) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("gpu 'X1': peak_tflops.bf16"), std::string::npos) << e.what();
   }
-  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -3,23 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "base/error.hpp"
 #include "reports/report.hpp"
+#include "tests/common/files.hpp"
 
 namespace mlbench {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string wrap_params(const std::string& params) {
   return R"({"schema_version": "1.0.0", "results": [{"probe": "p", "status": "ok", "params": )" + params +
@@ -42,7 +34,7 @@ TEST(ReportReader, MlbenchReportsReadBackIdentical) {
                           fs::path(MLBENCH_SOURCE_DIR) / "tests/data/reports/fleet"}) {
     for (const auto& e : fs::directory_iterator(dir)) {
       if (e.path().extension() != ".json") continue;
-      std::string text = read_text(e.path());
+      std::string text = test::slurp(e.path());
       Json expected = Json::parse(text, nullptr, false);  // the bad-input fixtures are skipped
       if (expected.is_discarded() || !expected.is_object() ||
           !expected.value("schema_version", "").starts_with("1.")) {
@@ -58,7 +50,7 @@ TEST(ReportReader, MlbenchReportsReadBackIdentical) {
 
 TEST(ReportReader, SkippingSamplesKeepsEverythingElse) {
   std::string text =
-      read_text(fs::path(MLBENCH_SOURCE_DIR) / "tests/data/golden/report-1.0.0-quick-cpu.json");
+      test::slurp(fs::path(MLBENCH_SOURCE_DIR) / "tests/data/golden/report-1.0.0-quick-cpu.json");
   Report all = parse_report(text, "golden");
   Report lean = parse_report(text, "golden", ReadOptions{.samples = false});
   ASSERT_EQ(all.results.size(), lean.results.size());

@@ -5,6 +5,7 @@
 
 #include "base/error.hpp"
 #include "reports/report.hpp"
+#include "tests/common/files.hpp"
 
 namespace mlbench {
 namespace {
@@ -35,8 +36,6 @@ Report sample_report() {
   return r;
 }
 
-fs::path temp_file(const std::string& name) { return fs::temp_directory_path() / ("mlbench-unit-" + name); }
-
 TEST(Report, RateMetricIsWorkOverMedianSeconds) {
   std::vector<double> t{2.0, 1.0, 4.0};
   Metric m = rate_metric("bandwidth", 8.0, t, "B/s");
@@ -48,14 +47,14 @@ TEST(Report, RateMetricIsWorkOverMedianSeconds) {
 }
 
 TEST(Report, RoundTripsThroughJsonFile) {
-  auto path = temp_file("roundtrip.json");
+  test::TempDir dir;
+  auto path = dir / "roundtrip.json";
   Report r = sample_report();
   write_report(path, r);
   Report back = load_report(path);
   EXPECT_EQ(to_json(back), to_json(r));
   EXPECT_EQ(back.results[1].status, Status::skipped);
   EXPECT_EQ(back.results[0].metric("bandwidth")->unit, "B/s");
-  fs::remove(path);
 }
 
 TEST(Report, NonFiniteValuesBecomeNull) {
@@ -68,15 +67,12 @@ TEST(Report, NonFiniteValuesBecomeNull) {
 }
 
 TEST(Report, AtomicWriteLeavesNoTempFiles) {
-  auto dir = fs::temp_directory_path() / "mlbench-unit-atomic";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  test::TempDir dir;
   write_report(dir / "r.json", sample_report());
   write_report(dir / "r.json", sample_report());
   std::size_t files = 0;
-  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) ++files;
   EXPECT_EQ(files, 1u);
-  fs::remove_all(dir);
 }
 
 void expect_usage_error(const fs::path& path, const std::string& needle) {
@@ -91,7 +87,8 @@ void expect_usage_error(const fs::path& path, const std::string& needle) {
 }
 
 TEST(Report, RefusesNewerMajorMalformedAndForeignFiles) {
-  auto path = temp_file("bad.json");
+  test::TempDir dir;
+  auto path = dir / "bad.json";
   Json j = to_json(sample_report());
   j["schema_version"] = "2.0.0";
   std::ofstream(path) << j.dump();
@@ -102,8 +99,7 @@ TEST(Report, RefusesNewerMajorMalformedAndForeignFiles) {
   expect_usage_error(path, "not an mlbench report");
   std::ofstream(path) << R"({"schema_version": "1.0.0", "results": [{"probe": "x.y"}]})";
   expect_usage_error(path, "not a valid mlbench report");
-  expect_usage_error(temp_file("missing.json"), "cannot open");
-  fs::remove(path);
+  expect_usage_error(dir / "missing.json", "cannot open");
 }
 
 TEST(Report, GoldenReportsOfOlderVersionsStillLoad) {
@@ -121,7 +117,8 @@ TEST(Report, GoldenReportsOfOlderVersionsStillLoad) {
 TEST(Report, CheckWritableRejectsMissingFolder) {
   EXPECT_THROW(check_writable("/nonexistent-mlbench-dir/r.json"), UsageError);
   EXPECT_THROW(check_writable(fs::temp_directory_path()), UsageError);
-  EXPECT_NO_THROW(check_writable(temp_file("w.json")));
+  test::TempDir dir;
+  EXPECT_NO_THROW(check_writable(dir / "w.json"));
 }
 
 }  // namespace

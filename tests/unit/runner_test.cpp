@@ -5,6 +5,7 @@
 
 #include "bench/measure.hpp"
 #include "bench/runner.hpp"
+#include "tests/common/files.hpp"
 
 namespace mlbench {
 namespace {
@@ -110,8 +111,8 @@ TEST_F(RunnerTest, UnknownProbeAndBadOptionsAreUsageErrorsBeforeAnythingRuns) {
   }
   RunOptions bad;
   bad.probe_options = Json{{"test.a", {{"bad", 1}}}};
-  bad.output = std::filesystem::temp_directory_path() / "mlbench-unit-never-written.json";
-  std::filesystem::remove(*bad.output);
+  test::TempDir dir;
+  bad.output = dir / "never-written.json";
   EXPECT_THROW(runner.run(bad), UsageError);
   EXPECT_FALSE(std::filesystem::exists(*bad.output));
 }
@@ -122,14 +123,14 @@ TEST_F(RunnerTest, InterruptKeepsFinishedCasesInTheWrittenReport) {
   RunOptions opts;
   opts.probe_ids = {"test.a"};
   opts.probe_options = Json{{"test.a", {{"outcomes", {"ok", "interrupt", "ok", "ok"}}}}};
-  opts.output = std::filesystem::temp_directory_path() / "mlbench-unit-interrupted.json";
+  test::TempDir dir;
+  opts.output = dir / "interrupted.json";
   Report rep = runner.run(opts);
   EXPECT_TRUE(runner.interrupted());
   ASSERT_EQ(rep.results.size(), 1u);  // the interrupted case and the rest never count
   Report on_disk = load_report(*opts.output);
   EXPECT_EQ(on_disk.results.size(), 1u);
   EXPECT_EQ(on_disk.run["interrupted"], true);
-  std::filesystem::remove(*opts.output);
 }
 
 TEST_F(RunnerTest, ProgressCountsCases) {
