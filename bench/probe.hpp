@@ -78,9 +78,8 @@ class Probe {
 
 // Why the GPU probes (and NCCL) are unavailable in a build without CUDA (the cpu preset).
 inline constexpr std::string_view kBuiltWithoutCuda =
-    "built without CUDA (no CUDA toolkit found, or MLBENCH_ENABLE_CUDA=OFF); rebuild with the CUDA toolkit "
-    "and "
-    "-DMLBENCH_ENABLE_CUDA=ON";
+    "built without CUDA (no CUDA toolkit found, or MLBENCH_ENABLE_CUDA=OFF); "
+    "rebuild with the CUDA toolkit and -DMLBENCH_ENABLE_CUDA=ON";
 
 // A probe this build cannot run at all (compiled without CUDA, cuDNN...): listed, and skipped with `reason`
 // wherever it is selected.

@@ -420,9 +420,9 @@ void TcpBootstrap::accept_all() {
         if (!joined[static_cast<std::size_t>(r)]) missing.push_back(r);
       }
       throw Error(fmt::format(
-          "{} timed out after {} s: rank{} {} of {} never arrived (check that every rank was started with "
-          "the "
-          "same MASTER_ADDR/MASTER_PORT, WORLD_SIZE and job id, and that the port is reachable){}",
+          "{} timed out after {} s: rank{} {} of {} never arrived "
+          "(check that every rank was started with the same MASTER_ADDR/MASTER_PORT, WORLD_SIZE and job id, "
+          "and that the port is reachable){}",
           here, timeout_s_, missing.size() == 1 ? "" : "s", rank_list(missing), world_,
           refused_ == 0 ? std::string()
                         : fmt::format("; {} connection{} refused meanwhile, the last: {}", refused_,
@@ -581,9 +581,8 @@ std::vector<std::string> TcpBootstrap::gather(const std::string& mine) {
     if (rc < 0 && errno != EINTR) MLBENCH_CHECK_SYS(rc);
     if (rc <= 0 && Clock::now() >= end) {
       auto hung = fmt::format(
-          "timed out after {} s waiting for the results of rank{} {} of {} (hung or too slow; raise "
-          "--timeout "
-          "if they are still measuring)",
+          "timed out after {} s waiting for the results of rank{} {} of {} "
+          "(hung or too slow; raise --timeout if they are still measuring)",
           timeout_s_, ranks.size() == 1 ? "" : "s", rank_list(ranks), world_);
       vanished.insert(vanished.begin(), std::move(hung));
       break;

@@ -1,7 +1,7 @@
 // How the ranks of a multi-process run find each other before NCCL exists: exchange of the NCCL unique id
 // (rank 0 → all), the gather of every rank's inventory and results (all → rank 0), and rank 0's final status
-// (rank 0 → all), so that a rank that dies during the measurement fails every surviving rank, not only rank
-// 0.
+// (rank 0 → all), so that a rank that dies during the measurement fails every surviving rank, not only
+// rank 0.
 //
 // TcpBootstrap: rank 0 listens on MASTER_ADDR:MASTER_PORT; every other rank connects (retrying while rank 0
 // is not up yet), introduces itself and waits for rank 0's answer. Every message is a frame: an 8-byte

@@ -4,8 +4,8 @@
 //    GPU (device, PCI bus id, free memory) and its host inventory.
 // 2. Rank 0 decides for the world (decide_world): a launch error (two ranks on one GPU) stops every rank with
 //    exit 2; a rank without a GPU (or a build without NCCL) makes every rank skip NCCL with that reason;
-//    otherwise it makes the NCCL unique id and caps the sizes by the smallest free memory. It broadcasts
-//    that.
+//    otherwise it makes the NCCL unique id and caps the sizes by the smallest free memory. It broadcasts the
+//    decision to every rank.
 // 3. Every rank runs the same plan through the runner (collectives synchronise them).
 // 4. Every rank sends its results to rank 0, which writes ONE report: rank 0's results (every collective
 //    result is already a whole-world number: times are gathered inside NCCL), with the status of any rank

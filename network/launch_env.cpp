@@ -181,9 +181,8 @@ GpuChoice choose_gpu(const LaunchInfo& launch, int visible_gpus, std::string_vie
   if (launch.local_rank < visible_gpus) return {launch.local_rank, {}};
   if (visible_gpus == 1) return {0, {}};
   throw UsageError(
-      fmt::format("rank {} has local rank {} but {} sees only {} GPUs: the world of {} ranks does not match "
-                  "the GPUs found; "
-                  "start one process per GPU",
+      fmt::format("rank {} has local rank {} but {} sees only {} GPUs: "
+                  "the world of {} ranks does not match the GPUs found; start one process per GPU",
                   launch.rank, launch.local_rank, host, visible_gpus, launch.world_size));
 }
 

@@ -157,8 +157,8 @@ std::string svg_bar_chart(const BarChart& c) {
       double h = kPlotHeight * (v / u.factor) / hi;
       double x = gx + bar_w * static_cast<double>(si);
       out += fmt::format(
-          "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"><title>{} {}: {} "
-          "{}</title></rect>\n",
+          "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\">"
+          "<title>{} {}: {} {}</title></rect>\n",
           x, kTop + kPlotHeight - h, std::max(bar_w - 1, 1.0), h, colour(si), html_escape(c.series[si]),
           html_escape(g.label), number_label(v / u.factor), html_escape(u.label));
     }
@@ -260,8 +260,8 @@ std::string svg_percent_bars(const std::string& title, const std::vector<HBar>& 
     out += fmt::format("<text x=\"{:g}\" y=\"{:g}\" text-anchor=\"end\">{}</text>", kLabelW, y + 12,
                        html_escape(bars[i].label));
     out += fmt::format(
-        "<rect x=\"{:g}\" y=\"{:g}\" width=\"{:.1f}\" height=\"{:g}\" fill=\"{}\"><title>{:.1f} "
-        "%</title></rect>",
+        "<rect x=\"{:g}\" y=\"{:g}\" width=\"{:.1f}\" height=\"{:g}\" fill=\"{}\">"
+        "<title>{:.1f} %</title></rect>",
         plot_x, y + 2, plot_w * v / hi, kRow - 4, colour(0), v);
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:g}\" font-size=\"10\">{:.1f} %</text>\n",
                        plot_x + plot_w * v / hi + 4, y + 12, v);
@@ -299,12 +299,12 @@ std::string svg_dot_rows(const std::string& title, const std::vector<DotRow>& ro
                        bottom + 14, t);
   }
   out += fmt::format(
-      "<text x=\"{:g}\" y=\"{:g}\" text-anchor=\"middle\">deviation from the fleet median (negative = "
-      "worse)</text>\n",
+      "<text x=\"{:g}\" y=\"{:g}\" text-anchor=\"middle\">"
+      "deviation from the fleet median (negative = worse)</text>\n",
       plot_x + plot_w / 2, bottom + 28);
   out += fmt::format(
-      "<line x1=\"{0:.1f}\" y1=\"{1:g}\" x2=\"{0:.1f}\" y2=\"{2:g}\" stroke=\"#e15759\" stroke-dasharray=\"4 "
-      "3\"/>\n",
+      "<line x1=\"{0:.1f}\" y1=\"{1:g}\" x2=\"{0:.1f}\" y2=\"{2:g}\" stroke=\"#e15759\" "
+      "stroke-dasharray=\"4 3\"/>\n",
       px(-threshold_pct), kTop, bottom);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     double y = kTop + kRow * static_cast<double>(i) + kRow / 2;

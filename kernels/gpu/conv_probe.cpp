@@ -93,7 +93,7 @@ class ConvProbe : public Probe {
   std::vector<Case> plan(const PlanContext& ctx) const override {
     auto facts = live_device_facts(ctx.host);
     std::vector<Case> out;
-    for (const auto& cc : plan_conv(ctx.options, ctx.profile, facts)) {
+    for (const auto& cc : plan_conv(ctx.options, ctx.profile, facts, ctx.source)) {
       Case c;
       c.params = {{"precision", cc.precision}, {"batch", cc.batch}, {"layout", "NHWC"}};
       add_device_params(c.params, facts.at(static_cast<std::size_t>(cc.device)));
@@ -345,9 +345,8 @@ class ConvProbe : public Probe {
         "batch / sum over ResNet-50 conv layers of count x (fwd + bwd_data + bwd_filter) median seconds; no "
         "stem bwd_data";
     r.warnings.push_back(
-        "estimate from convolution times only: batch norm, activations, pooling, the classifier, the "
-        "optimizer and "
-        "data loading are not included, so real training is slower");
+        "estimate from convolution times only: batch norm, activations, pooling, the classifier, "
+        "the optimizer and data loading are not included, so real training is slower");
     return r;
   }
 

@@ -31,9 +31,9 @@ std::optional<LoadFailure> first_unloadable(const std::vector<std::string>& name
 std::string cudnn_sublibrary_reason(const LoadFailure& failure, const std::string& shim,
                                     const std::string& shim_dir) {
   return fmt::format(
-      "{} cannot be loaded ({} in {} loads it at its first call): {}; run with LD_LIBRARY_PATH={} (the "
-      "folder "
-      "of {}, where cuDNN keeps its sub-libraries) or put the folder that holds {} on the library path",
+      "{} cannot be loaded ({} in {} loads it at its first call): {}; "
+      "run with LD_LIBRARY_PATH={} (the folder of {}, where cuDNN keeps its sub-libraries) "
+      "or put the folder that holds {} on the library path",
       failure.name, shim, shim_dir, failure.error, shim_dir, shim, failure.name);
 }
 
