@@ -11,11 +11,13 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "base/error.hpp"
+#include "bench/options.hpp"
 #include "reports/report.hpp"
 
 namespace mlbench {
@@ -31,9 +33,10 @@ class Skipped : public Error {
 };
 
 struct ProbeInfo {
-  std::string id;           // stable dotted id
-  std::string description;  // one line
-  std::string needs;        // what it needs, in words ("a CUDA GPU", "io_uring or psync", ...)
+  std::string id;                       // stable dotted id
+  std::string description;              // one line
+  std::string needs;                    // what it needs, in words ("a CUDA GPU", "io_uring or psync", ...)
+  std::span<const OptionSpec> options;  // its option table (bench/options.hpp): flags, --config, list --json
 };
 
 // One unit of work the runner times and reports. `params` becomes the result's identity.
@@ -48,6 +51,7 @@ struct PlanContext {
   Profile profile = Profile::standard;
   const Json& host;     // inventory (bench/sysinfo.hpp)
   const Json& options;  // this probe's options: from --config (options.<id>) or the family subcommand's flags
+  OptionSource source = {};  // which of the two, so that messages name an option as the user gave it
 };
 
 struct RunContext {

@@ -61,7 +61,8 @@ std::vector<PlannedCase> Runner::plan(const RunOptions& opts, std::vector<Result
       continue;
     }
     Json options = opts.probe_options.value(info.id, Json::object());
-    PlanContext ctx{opts.profile, host_, options};
+    PlanContext ctx{opts.profile, host_, options,
+                    opts.options_from_config ? OptionSource::config(info.id) : OptionSource{}};
     try {
       for (auto& c : p->plan(ctx)) cases.push_back({p, std::move(c)});
     } catch (const UsageError& e) {

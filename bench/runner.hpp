@@ -18,6 +18,7 @@ struct RunOptions {
   Profile profile = Profile::standard;
   std::vector<std::string> probe_ids;   // empty: every registered probe
   Json probe_options = Json::object();  // {"storage.io": {...}, "host.membw": {...}}
+  bool options_from_config = false;     // probe_options came from a --config file (messages name its keys)
   std::optional<std::filesystem::path> output;
   std::vector<std::string> argv;
   double budget_scale = 3.0;  // a case may run budget_scale × its estimate (and at least min_budget_s)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <deque>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -44,7 +45,76 @@ std::string format_eta(double s) {
   return fmt::format("{:.0f}m{:02.0f}s", std::floor(s / 60), std::fmod(s, 60));
 }
 
+// "Block size per I/O (1 to 1G; default: 4k)", "Mode: read | write (default: read)".
+std::string flag_help(const OptionSpec& row) {
+  std::string help(row.help);
+  if (row.choices != nullptr) help += fmt::format(": {}", fmt::join(row.choices(), " | "));
+  std::vector<std::string> notes;
+  if (auto range = range_text(row); !range.empty()) notes.push_back(std::move(range));
+  if (!row.def.empty()) notes.push_back(fmt::format("default: {}", row.def));
+  if (!notes.empty()) help += fmt::format(" ({})", fmt::join(notes, "; "));
+  return help;
+}
+
+// Where the flags' values live while CLI11 fills them; deques keep the addresses CLI11 holds.
+struct FlagValues {
+  std::deque<std::string> texts;
+  std::deque<std::vector<std::string>> lists;
+  std::deque<bool> bools;
+  std::vector<std::function<void(Json&)>> readers;  // each copies its flag, when given, into the options
+};
+
 }  // namespace
+
+std::function<Json()> add_option_flags(CLI::App& cmd, std::span<const OptionSpec> table) {
+  auto values = std::make_shared<FlagValues>();
+  for (const auto& row : table) {
+    if (!row.cli) continue;
+    const std::string key(row.name), flag = flag_name(row.name);
+    switch (row.type) {
+      case OptionType::flag: {
+        bool& value = values->bools.emplace_back(row.def == "true");
+        if (value) {
+          add_on_off_flag(cmd, flag.substr(2), value, fmt::format("{} (the default)", row.help),
+                          fmt::format("{} (default: {})", row.off_help, flag));
+          const std::string off = "--no-" + flag.substr(2);
+          values->readers.push_back([&cmd, &value, key, flag, off](Json& o) {
+            if (cmd.count(flag) + cmd.count(off) > 0) o[key] = value;
+          });
+        } else {
+          cmd.add_flag(flag, value, std::string(row.help));
+          values->readers.push_back([&value, key](Json& o) {
+            if (value) o[key] = true;
+          });
+        }
+        break;
+      }
+      case OptionType::choices:
+      case OptionType::integers:
+      case OptionType::list:
+      case OptionType::paths: {
+        auto& value = values->lists.emplace_back();
+        cmd.add_option(flag, value, flag_help(row));
+        values->readers.push_back([&cmd, &value, key, flag](Json& o) {
+          if (cmd.count(flag) > 0) o[key] = value;
+        });
+        break;
+      }
+      default: {
+        auto& value = values->texts.emplace_back();
+        cmd.add_option(flag, value, flag_help(row));
+        values->readers.push_back([&cmd, &value, key, flag](Json& o) {
+          if (cmd.count(flag) > 0) o[key] = value;
+        });
+      }
+    }
+  }
+  return [values] {
+    Json o = Json::object();
+    for (const auto& read : values->readers) read(o);
+    return o;
+  };
+}
 
 void set_argv(int argc, char** argv) { argv_storage().assign(argv, argv + argc); }
 

@@ -1,12 +1,15 @@
 // What the run-like subcommands share: output/profile flags, running the runner with progress, the summary.
 #pragma once
 
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "bench/options.hpp"
 #include "bench/runner.hpp"
 
 namespace mlbench::cli {
@@ -26,6 +29,13 @@ void add_common_run_flags(CLI::App& cmd, CommonRunFlags& flags);
 // as the default.
 void add_on_off_flag(CLI::App& cmd, const std::string& name, bool& value, const std::string& on_help,
                      const std::string& off_help);
+
+// The flags of a probe's option table (bench/options.hpp) on `cmd`, for every row the command line has
+// (OptionSpec::cli): --NAME (with _ as -) taking the value as text, repeatable for the list types; a flag
+// --NAME for a bool that defaults to false, an on/off pair --NAME/--no-NAME for one that defaults to true.
+// The help shows the range, the choices and the default. The function returned gives, after parsing, the
+// options JSON of the flags given (only those: the probe applies the defaults), which parse_options() checks.
+std::function<Json()> add_option_flags(CLI::App& cmd, std::span<const OptionSpec> table);
 
 // The argv of this process, recorded in reports.
 void set_argv(int argc, char** argv);

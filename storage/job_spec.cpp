@@ -1,9 +1,6 @@
 #include "storage/job_spec.hpp"
 
 #include <algorithm>
-#include <array>
-#include <cmath>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -15,197 +12,191 @@ namespace {
 
 using nlohmann::json;
 
-struct RwName {
-  RwMode mode;
-  std::string_view name;
+constexpr OptionSpec kOptions[] = {
+    {.name = "target",
+     .type = OptionType::paths,
+     .help = "Folder (mlbench creates and removes a test file there), existing file or block device; repeat "
+             "for several targets"},
+    {.name = "rw",
+     .type = OptionType::choice,
+     .def = "randread",
+     .choices = [] { return choices_of(kRwNames); },
+     .help = "I/O pattern"},
+    {.name = "rwmix_read",
+     .type = OptionType::integer,
+     .def = "50",
+     .unit = "%",
+     .min = 0,
+     .max = 100,
+     .help = "Percent of reads in randrw"},
+    {.name = "bs",
+     .type = OptionType::size,
+     .def = "4k",
+     .unit = "B",
+     .min = 1,
+     .max = 1 << 30,
+     .help = "Block size per I/O, fio suffixes: 4k, 128k, 1M"},
+    {.name = "iodepth",
+     .type = OptionType::integer,
+     .def = "1",
+     .min = 1,
+     .max = kMaxIodepth,
+     .help = "I/Os in flight per job thread"},
+    {.name = "jobs",
+     .type = OptionType::integer,
+     .def = "1",
+     .min = 1,
+     .max = kMaxJobs,
+     .help = "Job threads (per target unless striped), each with its own ring"},
+    {.name = "size",
+     .type = OptionType::size,
+     .def = "the whole file/device; 1G for a new file",
+     .unit = "B",
+     .min = 1,
+     .help = "Region per target"},
+    {.name = "offset",
+     .type = OptionType::size,
+     .def = "0",
+     .unit = "B",
+     .help = "Where the region starts in each target"},
+    {.name = "runtime",
+     .type = OptionType::duration,
+     .def = "10s unless --io-size/--number-ios",
+     .unit = "s",
+     .min = 0,
+     .min_exclusive = true,
+     .help = "Measured time: 30, 30s, 2m"},
+    {.name = "ramp",
+     .type = OptionType::duration,
+     .def = "0",
+     .unit = "s",
+     .help = "Warm-up time excluded from the results"},
+    {.name = "io_size",
+     .type = OptionType::size,
+     .unit = "B",
+     .min = 1,
+     .help = "Stop each job thread after this many bytes"},
+    {.name = "number_ios",
+     .type = OptionType::integer,
+     .min = 1,
+     .help = "Stop each job thread after this many I/Os"},
+    {.name = "direct",
+     .type = OptionType::flag,
+     .def = "true",
+     .help = "O_DIRECT, bypassing the page cache",
+     .off_help = "Buffered I/O through the page cache"},
+    {.name = "engine",
+     .type = OptionType::choice,
+     .def = "uring",
+     .choices = [] { return choices_of(kEngineNames); },
+     .help = "I/O engine (psync when io_uring is refused)"},
+    {.name = "sqpoll",
+     .type = OptionType::flag,
+     .def = "false",
+     .help = "Use a kernel submission-polling thread (io_uring SQPOLL)"},
+    {.name = "fixed_bufs",
+     .type = OptionType::flag,
+     .def = "true",
+     .help = "Register the I/O buffers with io_uring",
+     .off_help = "Do not register the I/O buffers"},
+    {.name = "stripe",
+     .type = OptionType::size,
+     .unit = "B",
+     .min = 1,
+     .help = "Stripe several targets like RAID-0 with this chunk (e.g. 128k)"},
+    {.name = "verify",
+     .type = OptionType::flag,
+     .def = "false",
+     .help = "Write a checkable pattern and read it back (reads: check the test file)"},
+    {.name = "keep", .type = OptionType::flag, .def = "false", .help = "Keep the test files mlbench created"},
+    {.name = "allow_destructive",
+     .type = OptionType::flag,
+     .def = "false",
+     .help = "Allow writing to an existing file or block device (still refused when mounted, holding a "
+             "filesystem/partition table or a RAID member)"},
+    {.name = "cpus",
+     .type = OptionType::text,
+     .def = "auto",
+     .help =
+         "Pin job thread i to the i-th CPU (round robin): auto (the drive's interrupt CPUs first, then its "
+         "NUMA node), none, or a list such as 0,2,4-7"},
+    {.name = "submission",
+     .type = OptionType::choice,
+     .def = "auto",
+     .choices = [] { return choices_of(kSubmissionNames); },
+     .help = "How io_uring gets the I/Os; auto: sequential per I/O, random tries both in the second half of "
+             "--ramp and keeps the faster, batched at --iodepth 1 or with a ramp under 0.2 s"},
+    {.name = "name", .type = OptionType::text, .help = "The suite job's name", .cli = false},
+    {.name = "dir",
+     .type = OptionType::text,
+     .def = ".",
+     .help = "Without a target: the folder for the profile suite's test file (run --storage-dir)",
+     .cli = false},
 };
-constexpr std::array<RwName, 5> kRwNames = {{{RwMode::read, "read"},
-                                             {RwMode::write, "write"},
-                                             {RwMode::randread, "randread"},
-                                             {RwMode::randwrite, "randwrite"},
-                                             {RwMode::randrw, "randrw"}}};
-
-const std::set<std::string, std::less<>> kKeys = {"target",  "rw",         "rwmix_read", "bs",
-                                                  "iodepth", "jobs",       "size",       "offset",
-                                                  "runtime", "ramp",       "io_size",    "number_ios",
-                                                  "direct",  "engine",     "sqpoll",     "fixed_bufs",
-                                                  "stripe",  "verify",     "keep",       "allow_destructive",
-                                                  "cpus",    "submission", "name"};
-
-std::string text_of(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
-
-std::uint64_t size_opt(const json& o, const char* key, std::uint64_t def) {
-  if (!o.contains(key)) return def;
-  const json& v = o[key];
-  std::string flag = fmt::format("--{}", key);
-  if (v.is_number()) {
-    double d = v.get<double>();
-    if (d < 0 || d != std::floor(d))
-      throw UsageError(fmt::format("{}: '{}' must be a whole, non-negative number of bytes", flag, v.dump()));
-    return static_cast<std::uint64_t>(d);
-  }
-  if (!v.is_string()) throw UsageError(fmt::format("{}: expected a size such as 4k or 1G", flag));
-  auto s = v.get<std::string>();
-  if (!s.empty() && s[0] == '-')
-    throw UsageError(fmt::format("{}: '{}' is negative; give a positive size such as 4k or 1G", flag, s));
-  return parse_size(s, flag);
-}
-
-double duration_opt(const json& o, const char* key, double def) {
-  if (!o.contains(key)) return def;
-  const json& v = o[key];
-  std::string flag = fmt::format("--{}", key);
-  double d = v.is_number() ? v.get<double>() : parse_duration(text_of(v), flag);
-  if (d < 0 || !std::isfinite(d))
-    throw UsageError(fmt::format("{}: '{}' must not be negative", flag, text_of(v)));
-  return d;
-}
-
-long long int_opt(const json& o, const char* key, long long def) {
-  if (!o.contains(key)) return def;
-  const json& v = o[key];
-  if (v.is_number_integer()) return v.get<long long>();
-  if (v.is_string()) {
-    const auto s = v.get<std::string>();
-    std::size_t used = 0;
-    try {
-      long long n = std::stoll(s, &used);
-      if (used == s.size()) return n;
-    } catch (const std::exception&) {
-    }
-  }
-  throw UsageError(fmt::format("--{}: '{}' is not a whole number", key, text_of(v)));
-}
-
-bool bool_opt(const json& o, const char* key, bool def) {
-  if (!o.contains(key)) return def;
-  if (!o[key].is_boolean()) throw UsageError(fmt::format("{}: expected true or false", key));
-  return o[key].get<bool>();
-}
 
 }  // namespace
 
-std::string_view to_string(RwMode m) {
-  for (const auto& r : kRwNames) {
-    if (r.mode == m) return r.name;
-  }
-  return "read";
-}
-
-RwMode rw_from_string(std::string_view s) {
-  for (const auto& r : kRwNames) {
-    if (r.name == s) return r.mode;
-  }
-  throw UsageError(
-      fmt::format("--rw: unknown mode '{}' (use read, write, randread, randwrite or randrw)", s));
-}
-
-std::string_view to_string(Submission s) {
-  switch (s) {
-    case Submission::batched:
-      return "batched";
-    case Submission::per_io:
-      return "per_io";
-    case Submission::automatic:
-      break;
-  }
-  return "auto";
-}
-
-Submission submission_from_string(std::string_view s) {
-  for (Submission m : {Submission::automatic, Submission::batched, Submission::per_io}) {
-    if (to_string(m) == s) return m;
-  }
-  throw UsageError(fmt::format("--submission: unknown mode '{}' (use auto, batched or per_io)", s));
-}
-
 bool is_random(RwMode m) { return m == RwMode::randread || m == RwMode::randwrite || m == RwMode::randrw; }
 bool writes(RwMode m) { return m == RwMode::write || m == RwMode::randwrite || m == RwMode::randrw; }
-bool reads(RwMode m) { return m == RwMode::read || m == RwMode::randread || m == RwMode::randrw; }
 
-JobSpec parse_job_spec(const json& o) {
-  if (!o.is_object()) throw UsageError("storage.io options must be a mapping of option names to values");
-  for (const auto& [key, _] : o.items()) {
-    if (!kKeys.contains(key)) {
-      throw UsageError(fmt::format("unknown storage option '{}' (see `mlbench storage --help`)", key));
-    }
-  }
+std::span<const OptionSpec> job_options() { return kOptions; }
+
+JobSpec parse_job_spec(const json& o, const OptionSource& source) {
+  auto v = parse_options(kOptions, o, source);
+  auto name = [&v](std::string_view key) { return v.name(key); };
   JobSpec s;
-  if (o.contains("target")) {
-    const json& t = o["target"];
-    if (t.is_string()) {
-      s.targets.push_back(t.get<std::string>());
-    } else if (t.is_array()) {
-      for (const auto& x : t) {
-        if (!x.is_string()) throw UsageError("--target: expected paths");
-        s.targets.push_back(x.get<std::string>());
-      }
-    } else {
-      throw UsageError("--target: expected a path or a list of paths");
-    }
-  }
-  if (o.contains("rw")) s.rw = rw_from_string(text_of(o["rw"]));
-  long long mix = int_opt(o, "rwmix_read", 50);
-  if (mix < 0 || mix > 100)
-    throw UsageError(fmt::format("--rwmix-read: {} is not a percentage (0-100)", mix));
-  s.rwmix_read = static_cast<unsigned>(mix);
-  if (o.contains("rwmix_read") && s.rw != RwMode::randrw)
-    throw UsageError("--rwmix-read only applies to --rw randrw");
+  s.targets = v.given<std::vector<std::string>>("target").value_or(std::vector<std::string>{});
+  s.rw = *value_of(kRwNames, v.get<std::string>("rw"));
+  s.rwmix_read = static_cast<unsigned>(v.get<std::int64_t>("rwmix_read"));
+  if (v.has("rwmix_read") && s.rw != RwMode::randrw)
+    throw UsageError(fmt::format("{} only applies to {} randrw", name("rwmix_read"), name("rw")));
 
-  s.bs = size_opt(o, "bs", s.bs);
-  if (s.bs == 0) throw UsageError("--bs: the block size must be positive (e.g. 4k)");
-  if (s.bs > (std::uint64_t{1} << 30)) throw UsageError("--bs: at most 1G per I/O");
-  long long qd = int_opt(o, "iodepth", 1);
-  if (qd < 1 || qd > static_cast<long long>(kMaxIodepth))
-    throw UsageError(fmt::format("--iodepth: {} is out of range; use 1 to {}", qd, kMaxIodepth));
-  s.iodepth = static_cast<unsigned>(qd);
-  long long jobs = int_opt(o, "jobs", 1);
-  if (jobs < 1 || jobs > static_cast<long long>(kMaxJobs))
-    throw UsageError(fmt::format("--jobs: {} is out of range; use 1 to {}", jobs, kMaxJobs));
-  s.jobs = static_cast<unsigned>(jobs);
-
-  if (o.contains("size")) {
-    s.size = size_opt(o, "size", 0);
-    if (s.size == 0) throw UsageError("--size: must be positive (e.g. 1G); omit it to use the whole target");
+  s.bs = v.get<std::uint64_t>("bs");
+  s.iodepth = static_cast<unsigned>(v.get<std::int64_t>("iodepth"));
+  s.jobs = static_cast<unsigned>(v.get<std::int64_t>("jobs"));
+  if (auto size = v.given<std::uint64_t>("size")) {
+    s.size = *size;
     if (s.size < s.bs)
-      throw UsageError(fmt::format("--size: {} is smaller than one block (--bs {})", s.size, s.bs));
+      throw UsageError(
+          fmt::format("{}: {} is smaller than one block ({} {})", name("size"), s.size, name("bs"), s.bs));
   }
-  s.offset = size_opt(o, "offset", 0);
-  if (s.offset % s.bs != 0) throw UsageError("--offset: must be a multiple of --bs");
+  s.offset = v.get<std::uint64_t>("offset");
+  if (s.offset % s.bs != 0)
+    throw UsageError(fmt::format("{}: must be a multiple of {}", name("offset"), name("bs")));
 
-  s.io_size = size_opt(o, "io_size", 0);
-  if (o.contains("io_size") && s.io_size == 0) throw UsageError("--io-size: must be positive");
-  long long nios = int_opt(o, "number_ios", 0);
-  if (nios < 0 || (o.contains("number_ios") && nios == 0))
-    throw UsageError("--number-ios: must be a positive count");
-  s.number_ios = static_cast<std::uint64_t>(nios);
+  s.io_size = v.given<std::uint64_t>("io_size").value_or(0);
+  s.number_ios = static_cast<std::uint64_t>(v.given<std::int64_t>("number_ios").value_or(0));
   bool bounded = s.io_size > 0 || s.number_ios > 0;
-  s.runtime_s = duration_opt(o, "runtime", bounded ? 0.0 : kDefaultRuntime);
-  if (o.contains("runtime") && s.runtime_s <= 0) throw UsageError("--runtime: must be positive (e.g. 10s)");
-  s.ramp_s = duration_opt(o, "ramp", 0.0);
+  s.runtime_s = v.given<double>("runtime").value_or(bounded ? 0.0 : kDefaultRuntime);
+  s.ramp_s = v.get<double>("ramp");
 
-  s.direct = bool_opt(o, "direct", true);
-  if (o.contains("engine")) s.engine = engine_from_string(text_of(o["engine"]));
-  s.sqpoll = bool_opt(o, "sqpoll", false);
-  if (s.sqpoll && s.engine != EngineKind::uring) throw UsageError("--sqpoll needs --engine uring");
-  s.fixed_bufs = bool_opt(o, "fixed_bufs", true);
-  if (o.contains("submission")) s.submission = submission_from_string(text_of(o["submission"]));
-  if (s.submission != Submission::automatic && s.engine != EngineKind::uring)
-    throw UsageError("--submission needs --engine uring (the other engines have no submission queue)");
-  s.stripe = size_opt(o, "stripe", 0);
-  if (o.contains("stripe")) {
-    if (s.stripe == 0 || s.stripe % s.bs != 0)
-      throw UsageError(fmt::format("--stripe: the chunk must be a positive multiple of --bs ({})", s.bs));
-    if (s.targets.size() < 2) throw UsageError("--stripe: striping needs at least two --target paths");
+  s.direct = v.get<bool>("direct");
+  s.engine = engine_from_string(v.get<std::string>("engine"));
+  s.sqpoll = v.get<bool>("sqpoll");
+  if (s.sqpoll && !traits(s.engine).sqpoll)
+    throw UsageError(
+        fmt::format("{} needs {} {}", name("sqpoll"), name("engine"), engines_with(&EngineTraits::sqpoll)));
+  s.fixed_bufs = v.get<bool>("fixed_bufs");
+  s.submission = *value_of(kSubmissionNames, v.get<std::string>("submission"));
+  if (s.submission != Submission::automatic && !traits(s.engine).submission_queue)
+    throw UsageError(fmt::format("{} needs {} {} (the other engines have no submission queue)",
+                                 name("submission"), name("engine"),
+                                 engines_with(&EngineTraits::submission_queue)));
+  if (auto stripe = v.given<std::uint64_t>("stripe")) {
+    s.stripe = *stripe;
+    if (s.stripe % s.bs != 0)
+      throw UsageError(fmt::format("{}: the chunk must be a positive multiple of {} ({})", name("stripe"),
+                                   name("bs"), s.bs));
+    if (s.targets.size() < 2)
+      throw UsageError(
+          fmt::format("{}: striping needs at least two {} paths", name("stripe"), name("target")));
   }
-  s.verify = bool_opt(o, "verify", false);
-  s.keep = bool_opt(o, "keep", false);
-  s.allow_destructive = bool_opt(o, "allow_destructive", false);
-  if (o.contains("cpus")) {
-    s.cpus = text_of(o["cpus"]);
-    check_cpus_option(s.cpus);
-  }
-  if (o.contains("name")) s.name = text_of(o["name"]);
+  s.verify = v.get<bool>("verify");
+  s.keep = v.get<bool>("keep");
+  s.allow_destructive = v.get<bool>("allow_destructive");
+  s.cpus = v.get<std::string>("cpus");
+  check_cpus_option(s.cpus);
+  s.name = v.given<std::string>("name").value_or("");
   return s;
 }
 

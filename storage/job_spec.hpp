@@ -8,27 +8,35 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "base/names.hpp"
 #include "bench/probe.hpp"
 #include "storage/engine.hpp"
 
 namespace mlbench::storage {
 
 enum class RwMode { read, write, randread, randwrite, randrw };
-std::string_view to_string(RwMode m);
-RwMode rw_from_string(std::string_view s);  // throws UsageError naming the allowed values
+inline constexpr EnumName<RwMode> kRwNames[] = {{RwMode::read, "read"},
+                                                {RwMode::write, "write"},
+                                                {RwMode::randread, "randread"},
+                                                {RwMode::randwrite, "randwrite"},
+                                                {RwMode::randrw, "randrw"}};
+static_assert(names_cover(kRwNames));
+inline std::string_view to_string(RwMode m) { return name_of(kRwNames, m); }
 bool is_random(RwMode m);
 bool writes(RwMode m);
-bool reads(RwMode m);
 
 // How a uring job thread hands its I/Os to the kernel (SubmissionTrial in storage/job.hpp).
 enum class Submission { automatic, batched, per_io };
-std::string_view to_string(Submission s);               // "auto", "batched", "per_io"
-Submission submission_from_string(std::string_view s);  // throws UsageError naming the allowed values
+inline constexpr EnumName<Submission> kSubmissionNames[] = {
+    {Submission::automatic, "auto"}, {Submission::batched, "batched"}, {Submission::per_io, "per_io"}};
+static_assert(names_cover(kSubmissionNames));
+inline std::string_view to_string(Submission s) { return name_of(kSubmissionNames, s); }
 
 inline constexpr unsigned kMaxIodepth = 4096;
 inline constexpr unsigned kMaxJobs = 256;
@@ -62,9 +70,14 @@ struct JobSpec {
 inline constexpr std::uint64_t kDefaultNewFileSize = std::uint64_t{1} << 30;
 inline constexpr double kDefaultRuntime = 10.0;
 
-// Parses and validates everything that does not need the targets; throws UsageError with one line naming
-// the option and the fix. Unknown keys are refused.
-JobSpec parse_job_spec(const nlohmann::json& options);
+// The probe's option table (`mlbench storage` flags, options.storage.io in a --config file, the suite's
+// `dir`).
+std::span<const OptionSpec> job_options();
+
+// Reads the options through the table and checks everything that does not need the targets (rwmix_read only
+// with randrw, offset and stripe multiples of bs, the engine's traits); throws UsageError with one line
+// naming the option as `source` gives it, and the fix. The table's defaults are the ones JobSpec starts from.
+JobSpec parse_job_spec(const nlohmann::json& options, const OptionSource& source = {});
 nlohmann::json to_json(const JobSpec& s);
 
 // The suite `mlbench run` uses, for a profile: quick = short runs on a small O_DIRECT file; default/full =

@@ -47,6 +47,19 @@ TEST(JobSpec, DefaultsToTenSecondsUnlessCountBound) {
   EXPECT_EQ(s.number_ios, 100u);
 }
 
+// JobSpec's member defaults (the suite builds specs from them) are the option table's.
+TEST(JobSpec, TheTablesDefaultsAreJobSpecs) {
+  const JobSpec d;
+  auto s = parse_job_spec(json{{"target", "/x"}});
+  EXPECT_EQ(to_json(s), to_json([&] {
+              JobSpec t = d;
+              t.targets = {"/x"};
+              t.runtime_s = kDefaultRuntime;
+              return t;
+            }()));
+  EXPECT_EQ(parse_job_spec(json{{"target", "/x"}, {"rw", "randrw"}}).rwmix_read, d.rwmix_read);
+}
+
 struct BadCase {
   json options;
   const char* mentions;
