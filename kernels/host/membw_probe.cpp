@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "base/names.hpp"
 #include "base/units.hpp"
 #include "kernels/host/mapped_array.hpp"
 #include "kernels/host/thread_team.hpp"
@@ -25,35 +26,6 @@ constexpr double kMaxMemoryShare = 0.5;
 constexpr double kAssumedBandwidth = 10e9;
 constexpr double kFirstTouchRate = 1e9;  // B/s per thread
 
-const std::vector<std::string>& allowed_keys() {
-  static const std::vector<std::string> keys{"threads", "size", "kernels", "numa", "stores", "isa"};
-  return keys;
-}
-
-std::vector<std::string> split_names(const Json& v) {
-  std::vector<std::string> out;
-  auto add = [&out](const std::string& s) {
-    std::size_t start = 0;
-    while (start <= s.size()) {
-      auto end = s.find(',', start);
-      if (end == std::string::npos) end = s.size();
-      if (end > start) out.push_back(s.substr(start, end - start));
-      start = end + 1;
-    }
-  };
-  if (v.is_string()) {
-    add(v.get<std::string>());
-  } else if (v.is_array()) {
-    for (const auto& e : v) {
-      if (!e.is_string()) throw UsageError("kernels must be names (copy, scale, add, triad)");
-      add(e.get<std::string>());
-    }
-  } else {
-    throw UsageError("kernels must be a list or a comma-separated string of copy, scale, add, triad");
-  }
-  return out;
-}
-
 std::vector<int> process_cpus() {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -65,29 +37,70 @@ std::vector<int> process_cpus() {
   return cpus;
 }
 
-std::string_view to_string(Stores s) {
-  switch (s) {
-    case Stores::automatic:
-      return "auto";
-    case Stores::non_temporal:
-      return "nt";
-    case Stores::regular:
-      return "regular";
-  }
-  return "auto";
-}
+constexpr EnumName<Stores> kStoresNames[] = {
+    {Stores::automatic, "auto"}, {Stores::non_temporal, "nt"}, {Stores::regular, "regular"}};
+static_assert(names_cover(kStoresNames));
+
+// "auto" or an ISA this CPU may run; auto picks the widest.
+constexpr std::string_view kAutoIsa = "auto";
+constexpr Isa kIsas[] = {Isa::avx512, Isa::avx2, Isa::sse2, Isa::scalar};
+
+constexpr OptionSpec kOptions[] = {
+    {.name = "threads",
+     .type = OptionType::integer,
+     .def = "one per physical core",
+     .min = 1,
+     .max = 4096,
+     .help = "Threads, pinned one per CPU"},
+    {.name = "size",
+     .type = OptionType::size,
+     .def = "each array >= 4x the last-level caches",
+     .unit = "B",
+     .min = 1,
+     .help = "Total bytes of the three arrays, e.g. 6G"},
+    {.name = "kernels",
+     .type = OptionType::choices,
+     .def = "copy,scale,add,triad",
+     .choices =
+         [] {
+           std::vector<std::string_view> names;
+           for (const auto& k : kKernels) names.push_back(k.name);
+           return names;
+         },
+     .help = "Kernels to run (always in STREAM order)"},
+    {.name = "numa",
+     .type = OptionType::flag,
+     .def = "true",
+     .help = "Pin threads across NUMA nodes, each initialising its own chunk",
+     .off_help = "Neither spread threads across NUMA nodes nor first-touch per node"},
+    {.name = "stores",
+     .type = OptionType::choice,
+     .def = "auto",
+     .choices = [] { return choices_of(kStoresNames); },
+     .help = "Non-temporal (nt) or regular stores; auto: nt when the arrays exceed the last-level caches"},
+    {.name = "isa",
+     .type = OptionType::choice,
+     .def = "auto",
+     .choices =
+         [] {
+           std::vector<std::string_view> names{kAutoIsa};
+           for (Isa i : kIsas) names.push_back(to_string(i));
+           return names;
+         },
+     .help = "Vector width of the loops; auto: the widest this CPU supports"},
+};
 
 class MembwProbe final : public Probe {
  public:
   ProbeInfo info() const override {
     return {std::string(kProbeId), "Host memory bandwidth: STREAM copy/scale/add/triad, NUMA first-touch",
-            "any CPU"};
+            "any CPU", kOptions};
   }
 
   std::optional<std::string> unavailable(const Json&) const override { return std::nullopt; }
 
   std::vector<Case> plan(const PlanContext& ctx) const override {
-    auto opts = parse_membw_options(ctx.options);
+    auto opts = parse_membw_options(ctx.options, ctx.source);
     auto allowed = process_cpus();
     auto cpus = place_threads(ctx.host, allowed, opts.threads.value_or(0));
     if (cpus.empty()) throw Error("no CPU in this process's affinity mask");
@@ -95,9 +108,9 @@ class MembwProbe final : public Probe {
     std::vector<std::string> warnings;
     if (opts.threads && static_cast<std::size_t>(*opts.threads) > allowed.size()) {
       warnings.push_back(fmt::format(
-          "--threads {} is more than the {} CPUs this process may use: threads share CPUs, which lowers the "
+          "{} {} is more than the {} CPUs this process may use: threads share CPUs, which lowers the "
           "bandwidth and makes it vary",
-          *opts.threads, allowed.size()));
+          ctx.source.name("threads"), *opts.threads, allowed.size()));
     }
     auto llc = llc_size(ctx.host);
     std::uint64_t array_bytes = 0;
@@ -107,10 +120,9 @@ class MembwProbe final : public Probe {
     if (opts.size_bytes) {
       array_bytes = *opts.size_bytes / 3;
       if (available && 3.0 * static_cast<double>(array_bytes) > 0.9 * *available) {
-        throw UsageError(
-            fmt::format("--size {} does not fit in the {} of memory available; use a "
-                        "smaller --size",
-                        format_bytes(static_cast<double>(*opts.size_bytes)), format_bytes(*available)));
+        throw UsageError(fmt::format(
+            "{0} {1} does not fit in the {2} of memory available; use a smaller {0}", ctx.source.name("size"),
+            format_bytes(static_cast<double>(*opts.size_bytes)), format_bytes(*available)));
       }
       if (llc && array_bytes < 4 * llc->bytes) {
         warnings.push_back(fmt::format(
@@ -133,8 +145,9 @@ class MembwProbe final : public Probe {
     }
     std::uint64_t elements = array_bytes / sizeof(double);
     if (elements < kPageAlign * cpus.size()) {
-      throw UsageError(fmt::format("--size {} is too small for {} threads; use at least {}", 3 * array_bytes,
-                                   cpus.size(), 3 * kPageAlign * sizeof(double) * cpus.size()));
+      throw UsageError(fmt::format("{} {} is too small for {} threads; use at least {}",
+                                   ctx.source.name("size"), 3 * array_bytes, cpus.size(),
+                                   3 * kPageAlign * sizeof(double) * cpus.size()));
     }
     Isa isa = opts.isa.value_or(best_isa());
     bool non_temporal = opts.stores == Stores::non_temporal ||
@@ -161,7 +174,7 @@ class MembwProbe final : public Probe {
                     {"kernels", kernels},
                     {"numa", opts.numa},
                     {"stores", non_temporal ? "nt" : "regular"},
-                    {"stores_option", to_string(opts.stores)},
+                    {"stores_option", name_of(kStoresNames, opts.stores)},
                     {"isa", to_string(isa)},
                     {"elements", elements},
                     {"warnings", warnings},
@@ -295,85 +308,25 @@ class MembwProbe final : public Probe {
 
 }  // namespace
 
-MembwOptions parse_membw_options(const Json& options) {
+std::span<const OptionSpec> membw_options() { return kOptions; }
+
+MembwOptions parse_membw_options(const Json& options, const OptionSource& source) {
+  auto values = parse_options(kOptions, options, source);
   MembwOptions o;
-  if (options.is_null()) {
-    for (const auto& s : kKernels) o.kernels.push_back(s.kernel);
-    return o;
+  if (auto t = values.given<std::int64_t>("threads")) o.threads = static_cast<int>(*t);
+  o.size_bytes = values.given<std::uint64_t>("size");
+  auto kernels = values.get<std::vector<std::string>>("kernels");
+  for (const auto& k : kKernels) {
+    if (std::find(kernels.begin(), kernels.end(), k.name) != kernels.end()) o.kernels.push_back(k.kernel);
   }
-  if (!options.is_object()) throw UsageError("options must be a mapping");
-  for (const auto& [key, _] : options.items()) {
-    const auto& keys = allowed_keys();
-    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-      throw UsageError(
-          fmt::format("unknown option '{}' (allowed: threads, size, kernels, numa, "
-                      "stores, isa)",
-                      key));
-    }
-  }
-  if (options.contains("threads")) {
-    const auto& t = options["threads"];
-    if (!t.is_number_integer() || t.get<long long>() < 1 || t.get<long long>() > 4096) {
-      throw UsageError("threads must be an integer from 1 to 4096");
-    }
-    o.threads = t.get<int>();
-  }
-  if (options.contains("size")) {
-    const auto& s = options["size"];
-    std::uint64_t bytes = 0;
-    if (s.is_string()) {
-      bytes = parse_size(s.get<std::string>(), "--size");
-    } else if (s.is_number_integer() && s.get<long long>() > 0) {
-      bytes = s.get<std::uint64_t>();
-    } else {
-      throw UsageError("size must be a positive byte count such as 6G");
-    }
-    if (bytes == 0) throw UsageError("size must be a positive byte count such as 6G");
-    o.size_bytes = bytes;
-  }
-  std::vector<bool> wanted(kKernels.size(), !options.contains("kernels"));
-  if (options.contains("kernels")) {
-    for (const auto& name : split_names(options["kernels"])) {
-      auto k = kernel_from_name(name);
-      if (!k) {
-        throw UsageError(fmt::format("unknown kernel '{}' (use copy, scale, add, triad)", name));
-      }
-      wanted[static_cast<std::size_t>(*k)] = true;  // Kernel's values index kKernels
-    }
-  }
-  for (std::size_t i = 0; i < kKernels.size(); ++i) {
-    if (wanted[i]) o.kernels.push_back(kKernels[i].kernel);
-  }
-  if (o.kernels.empty()) throw UsageError("no kernel selected (use copy, scale, add, triad)");
-  if (options.contains("numa")) {
-    if (!options["numa"].is_boolean()) throw UsageError("numa must be true or false");
-    o.numa = options["numa"].get<bool>();
-  }
-  if (options.contains("stores")) {
-    auto s = options["stores"].is_string() ? options["stores"].get<std::string>() : "";
-    if (s == "auto") {
-      o.stores = Stores::automatic;
-    } else if (s == "nt") {
-      o.stores = Stores::non_temporal;
-    } else if (s == "regular") {
-      o.stores = Stores::regular;
-    } else {
-      throw UsageError("stores must be auto, nt or regular");
-    }
-  }
-  if (options.contains("isa")) {
-    auto s = options["isa"].is_string() ? options["isa"].get<std::string>() : "";
-    if (s != "auto") {
-      std::optional<Isa> isa;
-      for (Isa i : {Isa::avx512, Isa::avx2, Isa::sse2, Isa::scalar}) {
-        if (to_string(i) == s) isa = i;
-      }
-      if (!isa) throw UsageError("isa must be auto, avx512, avx2, sse2 or scalar");
-      if (!isa_supported(*isa)) {
-        throw UsageError(fmt::format("this CPU cannot run isa {}; use auto", s));
-      }
-      o.isa = isa;
-    }
+  o.numa = values.get<bool>("numa");
+  o.stores = *value_of(kStoresNames, values.get<std::string>("stores"));
+  auto isa = values.get<std::string>("isa");
+  for (Isa i : kIsas) {
+    if (isa != to_string(i)) continue;
+    if (!isa_supported(i))
+      throw UsageError(fmt::format("{} {}: this CPU cannot run it; use auto", values.name("isa"), isa));
+    o.isa = i;
   }
   return o;
 }

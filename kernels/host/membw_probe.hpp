@@ -44,8 +44,10 @@ struct MembwOptions {
   Stores stores = Stores::automatic;
   std::optional<Isa> isa;  // default: the widest this CPU supports
 };
-// Throws UsageError naming the bad key and the fix.
-MembwOptions parse_membw_options(const Json& options);
+// The probe's option table (`mlbench hostmem` flags, options.host.membw in a --config file).
+std::span<const OptionSpec> membw_options();
+// Reads the options through the probe's table; throws UsageError naming the option as `source` gives it.
+MembwOptions parse_membw_options(const Json& options, const OptionSource& source = {});
 
 MeasurePolicy membw_policy(Profile profile);
 
