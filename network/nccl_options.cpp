@@ -11,57 +11,93 @@
 namespace mlbench::net {
 namespace {
 
-std::vector<std::string> string_list(const Json& v, const char* key) {
-  std::vector<std::string> out;
-  auto split = [&out](const std::string& s) {
-    std::size_t start = 0;
-    while (start <= s.size()) {
-      auto comma = s.find(',', start);
-      if (comma == std::string::npos) comma = s.size();
-      if (comma > start) out.push_back(s.substr(start, comma - start));
-      start = comma + 1;
-    }
-  };
-  if (v.is_string()) {
-    split(v.get<std::string>());
-  } else if (v.is_array()) {
-    for (const auto& e : v) {
-      if (!e.is_string()) throw UsageError(fmt::format("'{}' must list names (strings)", key));
-      split(e.get<std::string>());
-    }
-  } else {
-    throw UsageError(fmt::format("'{}' must be a name or a list of names", key));
-  }
-  if (out.empty()) throw UsageError(fmt::format("'{}' is empty", key));
-  return out;
-}
-
-std::uint64_t size_value(const Json& v, const char* flag) {
-  if (v.is_number_integer() && v.get<long long>() >= 0) return v.get<std::uint64_t>();
-  if (v.is_string()) return parse_size(v.get<std::string>(), flag);
-  throw UsageError(fmt::format("{} must be a size in bytes (e.g. 8, 64K, 8G)", flag));
-}
-
-int positive_int(const Json& v, const char* flag, int min_value) {
-  if (!v.is_number_integer() || v.get<long long>() < min_value || v.get<long long>() > 1000000) {
-    throw UsageError(fmt::format("{} must be an integer between {} and 1000000", flag, min_value));
-  }
-  return v.get<int>();
-}
+constexpr OptionSpec kOptions[] = {
+    {.name = "ops",
+     .type = OptionType::choices,
+     .def = "all; quick: all_reduce, all_gather, reduce_scatter",
+     .choices =
+         [] {
+           std::vector<std::string_view> names;
+           for (const auto& c : collectives()) names.push_back(c.name);
+           return names;
+         },
+     .help = "Collectives"},
+    {.name = "dtype",
+     .type = OptionType::choices,
+     .def = "float; full: every type",
+     .choices =
+         [] {
+           std::vector<std::string_view> names;
+           for (const auto& t : data_types()) names.push_back(t.name);
+           return names;
+         },
+     .help = "Data types"},
+    {.name = "min_bytes",
+     .type = OptionType::size,
+     .def = "8; quick: 1M",
+     .unit = "B",
+     .help = "Smallest size S (bytes, or 64K, 1M...)"},
+    {.name = "max_bytes",
+     .type = OptionType::size,
+     .def = "8G; quick: 1G",
+     .unit = "B",
+     .help = "Largest size S (capped by the GPUs' free memory)"},
+    {.name = "factor",
+     .type = OptionType::number,
+     .def = "2; quick: 8",
+     .min = 1,
+     .min_exclusive = true,
+     .help = "Multiply the size by this between steps"},
+    {.name = "iters",
+     .type = OptionType::integer,
+     .def = "20; full: 50",
+     .min = 1,
+     .max = 1000000,
+     .help = "Timed back-to-back calls per size"},
+    {.name = "warmup",
+     .type = OptionType::integer,
+     .def = "5; full: 10",
+     .min = 0,
+     .max = 1000000,
+     .help = "Untimed calls before timing"},
+    {.name = "timeout",
+     .type = OptionType::duration,
+     .def = "300s",
+     .unit = "s",
+     .min = 0,
+     .min_exclusive = true,
+     .help = "Abort (ncclCommAbort) any wait longer than this, and bound the rendezvous"},
+    {.name = "placement",
+     .type = OptionType::choice,
+     .def = "both",
+     .choices =
+         [] {
+           return std::vector<std::string_view>{"both", "out", "in"};
+         },
+     .help = "Out-of-place and/or in-place"},
+    {.name = "gpus",
+     .type = OptionType::integer,
+     .def = "all",
+     .min = 1,
+     .max = 1000000,
+     .help = "Single-process mode: local GPUs to use"},
+    {.name = "timing",
+     .type = OptionType::choice,
+     .def = "blocking",
+     .choices =
+         [] {
+           return std::vector<std::string_view>{"blocking", "nonblocking"};
+         },
+     .help = "The communicators the timed calls run on: blocking as nccl-tests; nonblocking hands every "
+             "launch to an NCCL thread"},
+};
 
 }  // namespace
 
-NcclOptions parse_nccl_options(const Json& options, Profile profile) {
-  if (!options.is_object()) throw UsageError("net.nccl options must be a mapping");
-  static const char* kKeys[] = {"ops",    "dtype",   "min_bytes", "max_bytes", "factor", "iters",
-                                "warmup", "timeout", "placement", "gpus",      "timing"};
-  for (const auto& item : options.items()) {
-    const std::string& key = item.key();  // a named variable: clang 14 cannot capture a structured binding
-    if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* k) { return key == k; }) ==
-        std::end(kKeys)) {
-      throw UsageError(fmt::format("unknown option '{}' (allowed: {})", key, fmt::join(kKeys, ", ")));
-    }
-  }
+std::span<const OptionSpec> nccl_option_table() { return kOptions; }
+
+NcclOptions parse_nccl_options(const Json& options, Profile profile, const OptionSource& source) {
+  auto values = parse_options(kOptions, options, source);
   NcclOptions o;
   if (profile == Profile::quick) {
     o.ops = {Collective::all_reduce, Collective::all_gather, Collective::reduce_scatter};
@@ -78,45 +114,25 @@ NcclOptions parse_nccl_options(const Json& options, Profile profile) {
   } else {
     o.dtypes = {DataType::float32};
   }
-  if (options.contains("ops")) {
+  if (auto ops = values.given<std::vector<std::string>>("ops")) {
     o.ops.clear();
-    for (const auto& n : string_list(options["ops"], "--ops")) o.ops.push_back(collective_from_name(n));
+    for (const auto& n : *ops) o.ops.push_back(collective_from_name(n));
   }
-  if (options.contains("dtype")) {
+  if (auto types = values.given<std::vector<std::string>>("dtype")) {
     o.dtypes.clear();
-    for (const auto& n : string_list(options["dtype"], "--dtype")) o.dtypes.push_back(data_type_from_name(n));
+    for (const auto& n : *types) o.dtypes.push_back(data_type_from_name(n));
   }
-  if (options.contains("min_bytes")) o.min_bytes = size_value(options["min_bytes"], "--min-bytes");
-  if (options.contains("max_bytes")) o.max_bytes = size_value(options["max_bytes"], "--max-bytes");
-  if (options.contains("factor")) {
-    if (!options["factor"].is_number()) throw UsageError("--factor must be a number greater than 1");
-    o.factor = options["factor"].get<double>();
-  }
-  if (options.contains("iters")) o.iters = positive_int(options["iters"], "--iters", 1);
-  if (options.contains("warmup")) o.warmup = positive_int(options["warmup"], "--warmup", 0);
-  if (options.contains("gpus")) o.gpus = positive_int(options["gpus"], "--gpus", 1);
-  if (options.contains("timeout")) {
-    const auto& t = options["timeout"];
-    o.timeout_s = t.is_number()   ? t.get<double>()
-                  : t.is_string() ? parse_duration(t.get<std::string>(), "--timeout")
-                                  : -1;
-    if (!(o.timeout_s > 0)) throw UsageError("--timeout must be a positive duration (e.g. 60, 5m)");
-  }
-  if (options.contains("placement")) {
-    auto p = options["placement"].is_string() ? options["placement"].get<std::string>() : "";
-    if (p != "both" && p != "out" && p != "in") {
-      throw UsageError("--placement must be one of: both, out, in");
-    }
-    o.out_of_place = p != "in";
-    o.in_place = p != "out";
-  }
-  if (options.contains("timing")) {
-    auto t = options["timing"].is_string() ? options["timing"].get<std::string>() : "";
-    if (t != "blocking" && t != "nonblocking") {
-      throw UsageError("--timing must be one of: blocking, nonblocking");
-    }
-    o.blocking = t == "blocking";
-  }
+  o.min_bytes = values.given<std::uint64_t>("min_bytes").value_or(o.min_bytes);
+  o.max_bytes = values.given<std::uint64_t>("max_bytes").value_or(o.max_bytes);
+  o.factor = values.given<double>("factor").value_or(o.factor);
+  o.iters = static_cast<int>(values.given<std::int64_t>("iters").value_or(o.iters));
+  o.warmup = static_cast<int>(values.given<std::int64_t>("warmup").value_or(o.warmup));
+  o.gpus = static_cast<int>(values.given<std::int64_t>("gpus").value_or(0));
+  o.timeout_s = values.get<double>("timeout");
+  auto placement = values.get<std::string>("placement");
+  o.out_of_place = placement != "in";
+  o.in_place = placement != "out";
+  o.blocking = values.get<std::string>("timing") == "blocking";
   // Validates min/max/factor with the sweep's own messages.
   sweep_sizes(o.min_bytes, o.max_bytes, o.factor);
   return o;

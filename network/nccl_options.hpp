@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,8 +36,11 @@ struct NcclOptions {
   bool blocking = true;  // timing: blocking communicators for the measurement
 };
 
-// Throws UsageError on an unknown key, collective or type, min > max, factor <= 1, non-positive counts.
-NcclOptions parse_nccl_options(const Json& options, Profile profile);
+// The probe's option table (`mlbench nccl` flags, options.net.nccl in a --config file).
+std::span<const OptionSpec> nccl_option_table();
+// Reads the options through the table and applies the profile's defaults; throws UsageError naming the option
+// as `source` gives it (an unknown key, collective or type, min > max, factor <= 1, non-positive counts).
+NcclOptions parse_nccl_options(const Json& options, Profile profile, const OptionSource& source = {});
 
 // One case: a collective, a type and a placement, swept over sizes.
 struct NcclCasePlan {

@@ -26,7 +26,7 @@ class NcclProbe final : public Probe {
 
   ProbeInfo info() const override {
     return {kProbeId, "NCCL collectives: algbw and busbw per collective and size (nccl-tests conventions)",
-            "NCCL and one CUDA GPU per rank"};
+            "NCCL and one CUDA GPU per rank", nccl_option_table()};
   }
 
   std::optional<std::string> unavailable(const Json& /*host*/) const override {
@@ -39,7 +39,7 @@ class NcclProbe final : public Probe {
   }
 
   std::vector<Case> plan(const PlanContext& ctx) const override {
-    auto opts = parse_nccl_options(ctx.options, ctx.profile);
+    auto opts = parse_nccl_options(ctx.options, ctx.profile, ctx.source);
     int ranks = 1;
     std::optional<std::uint64_t> free_bytes;
     if (cluster_) {
@@ -49,9 +49,9 @@ class NcclProbe final : public Probe {
       int visible = local_gpus().count;
       if (opts.gpus > visible) {
         throw UsageError(
-            fmt::format("--gpus {} but this host has {} GPU{}: the world size disagrees with the GPUs "
-                        "found; lower --gpus",
-                        opts.gpus, visible, visible == 1 ? "" : "s"));
+            fmt::format("{0} {1} but this host has {2} GPU{3}: the world size disagrees with the GPUs "
+                        "found; lower {0}",
+                        ctx.source.name("gpus"), opts.gpus, visible, visible == 1 ? "" : "s"));
       }
       ranks = opts.gpus > 0 ? opts.gpus : visible;
       for (int d = 0; d < ranks; ++d) {

@@ -54,8 +54,8 @@ TEST(NetCli, BadInputIsOneLineAndExitTwo) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
       {{"--min-bytes", "1G", "--max-bytes", "1M"}, "--min-bytes"},
       {{"--factor", "1"}, "--factor"},
-      {{"--ops", "all_reduce,allreduce"}, "unknown collective 'allreduce'"},
-      {{"--dtype", "fp64"}, "unknown data type 'fp64'"},
+      {{"--ops", "all_reduce,allreduce"}, "--ops: unknown value 'allreduce'"},
+      {{"--dtype", "fp64"}, "--dtype: unknown value 'fp64'"},
       {{"--iters", "0"}, "--iters"},
   };
   for (const auto& [args, needle] : cases) {
