@@ -172,7 +172,7 @@ class CopyProbe : public Probe {
   std::vector<Case> plan(const PlanContext& ctx) const override {
     auto facts = live_device_facts(ctx.host);
     std::vector<Case> out;
-    for (const auto& cc : plan_copy(ctx.options, ctx.profile, facts)) {
+    for (const auto& cc : plan_copy(ctx.options, ctx.profile, facts, ctx.source)) {
       Case c;
       c.params = {{"kind", cc.kind}, {"direction", to_string(cc.direction)}, {"bytes", cc.bytes}};
       if (cc.kind == "p2p") {

@@ -165,7 +165,7 @@ class GemmProbe : public Probe {
   std::vector<Case> plan(const PlanContext& ctx) const override {
     auto facts = live_device_facts(ctx.host);
     std::vector<Case> out;
-    for (const auto& g : plan_gemm(ctx.options, ctx.profile, facts)) {
+    for (const auto& g : plan_gemm(ctx.options, ctx.profile, facts, ctx.source)) {
       const auto& d = facts.at(static_cast<std::size_t>(g.device));
       Case c;
       c.label = fmt::format("{} {} {}x{}x{} GPU{}", g.spec->name, g.shape.name, g.shape.m, g.shape.n,

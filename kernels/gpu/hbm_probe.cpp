@@ -34,7 +34,7 @@ class HbmProbe : public Probe {
   std::vector<Case> plan(const PlanContext& ctx) const override {
     auto facts = live_device_facts(ctx.host);
     std::vector<Case> out;
-    for (const auto& h : plan_hbm(ctx.options, ctx.profile, facts)) {
+    for (const auto& h : plan_hbm(ctx.options, ctx.profile, facts, ctx.source)) {
       const auto& d = facts.at(static_cast<std::size_t>(h.device));
       Case c;
       c.label = fmt::format("{} {} GPU{}", h.kernel->name, format_bytes(static_cast<double>(h.array_bytes)),

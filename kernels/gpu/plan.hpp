@@ -1,14 +1,18 @@
-// Host-side logic of the GPU probes, built without CUDA so the CPU preset tests it: option parsing and
-// validation, device selection, case planning and memory-fit checks, per-variant FLOP/byte tables,
-// theoretical bandwidth, % of peak. The CUDA code in this folder only executes what these functions decide.
+// Host-side logic of the GPU probes, built without CUDA so the CPU preset tests it: each probe's option
+// table, device selection, case planning and memory-fit checks, per-variant FLOP/byte tables, theoretical
+// bandwidth, % of peak. The CUDA code in this folder only executes what these functions decide. The shared
+// part is in plan.cpp; each probe's plan is in the file beside it (gemm_plan.cpp, hbm_plan.cpp,
+// copy_plan.cpp, conv_plan.cpp).
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/names.hpp"
 #include "bench/gpu_catalog.hpp"
 #include "bench/probe.hpp"
 #include "kernels/gpu/kinds.hpp"
@@ -34,15 +38,20 @@ std::vector<DeviceFacts> device_facts_from_inventory(const Json& host);
 // Why no GPU probe can run on this host (no `gpus` in the inventory), or nullopt.
 std::optional<std::string> no_gpu_reason(const Json& host);
 
-// The `devices` option: "all", "0,2", [0, 2] or absent (quick profile: the first GPU; otherwise all). Throws
-// UsageError for malformed text, duplicates or an index this host does not have (`count` devices).
-std::vector<int> select_devices(const Json& options, Profile profile, int count);
+// The `devices` option every GPU probe's table has.
+inline constexpr OptionSpec kDevicesOption{.name = "devices",
+                                           .type = OptionType::list,
+                                           .def = "all; quick: GPU 0",
+                                           .help = "all or GPU indices, e.g. 0,2"};
 
-// Throws UsageError naming the option when `options` holds a key not in `allowed`.
-void check_known_options(const Json& options, const std::vector<std::string_view>& allowed);
+// The `devices` of a probe's options: "all", "0,2", [0, 2] or absent (quick profile: the first GPU; otherwise
+// all). Throws UsageError naming the option through `source` for malformed text, duplicates or an index this
+// host does not have (`count` devices).
+std::vector<int> select_devices(const Json& options, Profile profile, int count,
+                                const OptionSource& source = {});
 
-// Splits "a,b,c" or a JSON list of strings/numbers into strings; throws UsageError for another type.
-std::vector<std::string> option_list(const Json& options, std::string_view key);
+// "42" -> 42; nullopt unless the whole text is a whole number.
+std::optional<std::int64_t> whole_number(std::string_view s);
 
 // Throws UsageError "<what> needs X on GPU i (name) but only Y is free; <fix>" when `need` + a safety margin
 // exceeds `facts.free_bytes`.
@@ -110,12 +119,15 @@ std::uint64_t gemm_set_bytes(const PrecisionSpec& p, const GemmShape& s);
 int gemm_buffer_sets(std::uint64_t set_bytes, std::uint64_t l2_bytes);
 std::uint64_t gemm_workspace_bytes(int cc_number);  // 32 MiB on Hopper and newer, 4 MiB before
 
-// Options: precisions, sizes (square), shapes ("square,transformer" or a list "MxNxK"), tokens, algos,
-// devices. Throws UsageError for bad options and sizes that cannot fit (checked here, before any allocation).
-std::vector<GemmCase> plan_gemm(const Json& options, Profile profile,
-                                const std::vector<DeviceFacts>& devices);
+// The option table: precisions, sizes (square), shapes ("square,transformer" or a list "MxNxK"), tokens,
+// algos, devices.
+std::span<const OptionSpec> gemm_options();
+// Throws UsageError for bad options (named through `source`) and sizes that cannot fit (checked here, before
+// any allocation).
+std::vector<GemmCase> plan_gemm(const Json& options, Profile profile, const std::vector<DeviceFacts>& devices,
+                                const OptionSource& source = {});
 // The device-independent part of plan_gemm (the CLI calls it on a machine without a GPU).
-void validate_gemm_options(const Json& options);
+void validate_gemm_options(const Json& options, const OptionSource& source = {});
 Json gemm_case_params(const GemmCase& c, const DeviceFacts& d);
 
 // gpu.gemm's launch loops, each one CUDA graph: every heuristic candidate over ~10 ms, the samples ~25 ms.
@@ -164,12 +176,23 @@ struct HbmCase {
 // Default array size: free/8 clamped to [4·L2, cap], a multiple of 1 MiB; the cap is 1 GiB in quick, 2 GiB
 // otherwise.
 std::uint64_t default_hbm_array_bytes(const DeviceFacts& d, Profile profile);
-void validate_hbm_options(const Json& options);
-std::vector<HbmCase> plan_hbm(const Json& options, Profile profile, const std::vector<DeviceFacts>& devices);
+std::span<const OptionSpec> hbm_options();  // kernels, size, devices
+void validate_hbm_options(const Json& options, const OptionSource& source = {});
+std::vector<HbmCase> plan_hbm(const Json& options, Profile profile, const std::vector<DeviceFacts>& devices,
+                              const OptionSource& source = {});
 
 // ---- gpu.copy --------------------------------------------------------------------------------------------
 enum class CopyDirection { h2d, d2h, bidir };
+inline constexpr EnumName<CopyDirection> kCopyDirectionNames[] = {
+    {CopyDirection::h2d, "h2d"}, {CopyDirection::d2h, "d2h"}, {CopyDirection::bidir, "bidir"}};
+static_assert(names_cover(kCopyDirectionNames));
+inline std::string_view to_string(CopyDirection d) { return name_of(kCopyDirectionNames, d); }
+
 enum class CopyPath { copy_engine, sm_kernel };
+inline constexpr EnumName<CopyPath> kCopyPathNames[] = {{CopyPath::copy_engine, "copy_engine"},
+                                                        {CopyPath::sm_kernel, "sm_kernel"}};
+static_assert(names_cover(kCopyPathNames));
+inline std::string_view to_string(CopyPath p) { return name_of(kCopyPathNames, p); }
 
 struct CopyCase {
   std::string kind;  // "host" (one GPU), "all" (every selected GPU at once), "p2p" (matrix)
@@ -179,11 +202,10 @@ struct CopyCase {
   CopyPath path = CopyPath::copy_engine;
   std::uint64_t bytes = 0;
 };
-std::string_view to_string(CopyDirection d);
-std::string_view to_string(CopyPath p);
-void validate_copy_options(const Json& options);
-std::vector<CopyCase> plan_copy(const Json& options, Profile profile,
-                                const std::vector<DeviceFacts>& devices);
+std::span<const OptionSpec> copy_options();  // directions, memory, paths, size, devices
+void validate_copy_options(const Json& options, const OptionSource& source = {});
+std::vector<CopyCase> plan_copy(const Json& options, Profile profile, const std::vector<DeviceFacts>& devices,
+                                const OptionSource& source = {});
 // Bytes a copy case moves per repetition and device (bidirectional moves the buffer both ways).
 double copy_bytes(const CopyCase& c);
 // Per-direction PCIe peak of a GPU from its inventory entry: the link's maximum (sysfs max_link_*, else
@@ -200,7 +222,11 @@ struct ConvLayer {
   int q() const { return (w + 2 * pad - s) / stride + 1; }
 };
 enum class ConvDirection { fwd, bwd_data, bwd_filter };
-std::string_view to_string(ConvDirection d);
+inline constexpr EnumName<ConvDirection> kConvDirectionNames[] = {{ConvDirection::fwd, "fwd"},
+                                                                  {ConvDirection::bwd_data, "bwd_data"},
+                                                                  {ConvDirection::bwd_filter, "bwd_filter"}};
+static_assert(names_cover(kConvDirectionNames));
+inline std::string_view to_string(ConvDirection d) { return name_of(kConvDirectionNames, d); }
 
 // ResNet-50 v1.5 (torchvision: stride on the 3x3), each distinct convolution once with its count.
 const std::vector<ConvLayer>& resnet50_layers();
@@ -213,9 +239,10 @@ struct ConvCase {
   int batch = 0;
   const ConvLayer* layer = nullptr;  // nullptr: the ResNet-50 estimate case that sums the layers
 };
-void validate_conv_options(const Json& options);
-std::vector<ConvCase> plan_conv(const Json& options, Profile profile,
-                                const std::vector<DeviceFacts>& devices);
+std::span<const OptionSpec> conv_options();  // precisions, batch, layers, devices
+void validate_conv_options(const Json& options, const OptionSource& source = {});
+std::vector<ConvCase> plan_conv(const Json& options, Profile profile, const std::vector<DeviceFacts>& devices,
+                                const OptionSource& source = {});
 std::uint64_t conv_bytes_needed(const ConvLayer& l, int batch, int elem_bytes, std::uint64_t workspace);
 
 // Images/s of ResNet-50 training estimated from per-layer seconds (sum over layers of count × (fwd + bwd-data

@@ -1,27 +1,29 @@
 #include "kernels/gpu/probe_info.hpp"
 
+#include "kernels/gpu/plan.hpp"
+
 namespace mlbench::gpu {
 
 ProbeInfo gemm_info() {
   return {"gpu.gemm", "GEMM throughput through cuBLASLt at fp32/tf32/fp16/bf16/fp8/int8, verified",
-          "a CUDA GPU"};
+          "a CUDA GPU", gemm_options()};
 }
 
 ProbeInfo hbm_info() {
   return {"gpu.hbm",
           "GPU memory bandwidth: copy/scale/add/triad/dot/nstream/read/write kernels and cudaMemcpy",
-          "a CUDA GPU"};
+          "a CUDA GPU", hbm_options()};
 }
 
 ProbeInfo copy_info() {
   return {"gpu.copy", "Host-device (pinned/pageable, copy engine/SM) and peer-to-peer copy bandwidth",
-          "a CUDA GPU"};
+          "a CUDA GPU", copy_options()};
 }
 
 ProbeInfo conv_info() {
   return {"gpu.conv",
           "cuDNN convolution throughput on ResNet-50 layers (fwd, bwd-data, bwd-filter), verified",
-          "a CUDA GPU and cuDNN"};
+          "a CUDA GPU and cuDNN", conv_options()};
 }
 
 std::vector<std::unique_ptr<Probe>> make_unavailable_gpu_probes(const std::string& reason) {

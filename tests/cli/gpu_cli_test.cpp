@@ -62,7 +62,7 @@ TEST(GpuProbes, ListedInEveryBuildWithTheReasonTheyCannotRun) {
 }
 
 TEST_F(GpuCli, UnknownPrecisionIsAUsageError) {
-  expect_usage_error({"gemm", "--precisions", "bf16,fp4"}, "unknown precision 'fp4'");
+  expect_usage_error({"gemm", "--precisions", "bf16,fp4"}, "--precisions: unknown value 'fp4'");
   expect_usage_error({"conv", "--precisions", "fp32"}, "fp32");
 }
 
