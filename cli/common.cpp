@@ -167,7 +167,19 @@ int execute(RunOptions opts, const CommonRunFlags& flags) {
                           {"estimate_s", pc.c.estimate_s}});
     }
     for (const auto& r : skipped) plan.push_back(Json{{"probe", r.probe}, {"skipped", r.reason}});
-    std::cout << Json{{"profile", flags.profile}, {"options", opts.probe_options}, {"cases", plan}}.dump(2)
+    // Every option of each selected probe: the value given, else the table's default.
+    Json effective = Json::object();
+    for (const auto& id : opts.probe_ids.empty() ? registry.ids() : opts.probe_ids) {
+      auto info = registry.find(id)->info();
+      effective[id] = parse_options(info.options, opts.probe_options.value(id, Json::object()),
+                                    opts.options_from_config ? OptionSource::config(id) : OptionSource{})
+                          .effective();
+    }
+    std::cout << Json{{"profile", flags.profile},
+                      {"options", opts.probe_options},
+                      {"effective_options", effective},
+                      {"cases", plan}}
+                     .dump(2)
               << "\n";
     return 0;
   }

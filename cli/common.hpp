@@ -41,7 +41,8 @@ std::function<Json()> add_option_flags(CLI::App& cmd, std::span<const OptionSpec
 void set_argv(int argc, char** argv);
 const std::vector<std::string>& argv();
 
-// Runs the given probes with their options: checks -o before anything runs, prints the plan with --dry-run,
+// Runs the given probes with their options: checks -o before anything runs, prints the plan with --dry-run
+// (the cases, and each probe's effective options: every row of its table, given or default),
 // writes the report, prints the summary table and, when every result was skipped, a last line saying that
 // nothing was measured; returns the exit code (0; 1 on a failed or incorrect result or a --require probe that
 // measured nothing; 130 when interrupted).

@@ -11,7 +11,7 @@ namespace mlbench::cli {
 void add_list_command(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("list", "List every probe and why it is unavailable here, if it is");
   auto json = std::make_shared<bool>(false);
-  cmd->add_flag("--json", *json, "Machine-readable output on stdout");
+  cmd->add_flag("--json", *json, "Machine-readable output on stdout, with each probe's option table");
   cmd->callback([&action, json] {
     action = [json] {
       auto registry = builtin_registry();
@@ -24,7 +24,8 @@ void add_list_command(CLI::App& app, Action& action) {
                        {"description", info.description},
                        {"requires", info.needs},
                        {"available", !why.has_value()},
-                       {"reason", why.value_or("")}});
+                       {"reason", why.value_or("")},
+                       {"options", options_to_json(info.options)}});
       }
       if (*json) {
         std::cout << out.dump(2) << "\n";

@@ -17,7 +17,10 @@ void apply_config(const std::string& path, RunFlags& flags, RunOptions& opts, bo
   auto cfg = load_run_config(path);
   if (cfg.profile && !profile_given) flags.common.profile = *cfg.profile;
   if (cfg.probes && flags.probes.empty()) opts.probe_ids = *cfg.probes;
-  if (cfg.options) opts.probe_options = *cfg.options;
+  if (cfg.options) {
+    opts.probe_options = *cfg.options;
+    opts.options_from_config = true;
+  }
 }
 
 }  // namespace

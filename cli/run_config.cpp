@@ -9,7 +9,7 @@
 
 namespace mlbench::cli {
 
-RunConfig run_config_from_json(const nlohmann::json& cfg, const std::string& name) {
+RunConfig run_config_from_json(const nlohmann::json& cfg, const std::string& name, const Registry& registry) {
   if (!cfg.is_object())
     throw UsageError(fmt::format("{}: expected a mapping with profile/probes/options", name));
   for (const auto& [key, _] : cfg.items()) {
@@ -33,13 +33,22 @@ RunConfig run_config_from_json(const nlohmann::json& cfg, const std::string& nam
   if (cfg.contains("options")) {
     if (!cfg["options"].is_object())
       throw UsageError(fmt::format("{}: 'options' must map probe ids to options", name));
+    for (const auto& [id, options] : cfg["options"].items()) {
+      const Probe* probe = registry.find(id);
+      if (probe == nullptr) continue;
+      try {
+        parse_options(probe->info().options, options, OptionSource::config(id));
+      } catch (const UsageError& e) {
+        throw UsageError(fmt::format("{}: {}", name, e.what()));
+      }
+    }
     out.options = cfg["options"];
   }
   return out;
 }
 
 RunConfig load_run_config(const std::filesystem::path& path) {
-  return run_config_from_json(load_yaml_file(path), path.string());
+  return run_config_from_json(load_yaml_file(path), path.string(), builtin_registry());
 }
 
 }  // namespace mlbench::cli

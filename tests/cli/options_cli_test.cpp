@@ -1,0 +1,137 @@
+// The option tables through the binary: every family subcommand's flags are its probe's table, list --json
+// documents the tables, --dry-run shows the effective options, and an error names the option as the user gave
+// it (--bs on the command line, options.storage.io.bs in a --config file).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_util.hpp"
+
+namespace mlbench::test {
+namespace {
+
+using nlohmann::json;
+
+json probes_listed() {
+  auto r = run_cli({"list", "--json"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  return json::parse(r.out);
+}
+
+// The flags a subcommand's --help lists, apart from those every run-like subcommand has.
+std::set<std::string> help_flags(const std::string& command) {
+  auto r = run_cli({command, "--help"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  static const std::set<std::string> kCommon = {"--help",    "--output", "--profile",
+                                                "--dry-run", "--json",   "--require"};
+  static const std::regex kOption(R"(^\s+(?:-\w,)?(--[a-z0-9-]+))");
+  std::set<std::string> out;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::smatch m;
+  while (std::getline(lines, line)) {
+    if (std::regex_search(line, m, kOption) && !kCommon.contains(m[1].str())) out.insert(m[1].str());
+  }
+  return out;
+}
+
+TEST(OptionsCli, EachFamilySubcommandsFlagsAreExactlyItsProbesTable) {
+  const std::map<std::string, std::string> kCommands = {
+      {"storage.io", "storage"}, {"host.membw", "hostmem"}, {"net.nccl", "nccl"}, {"gpu.gemm", "gemm"},
+      {"gpu.hbm", "hbm"},        {"gpu.copy", "copy"},      {"gpu.conv", "conv"}};
+  auto probes = probes_listed();
+  ASSERT_EQ(probes.size(), kCommands.size());
+  for (const auto& p : probes) {
+    const std::string id = p["id"];
+    ASSERT_TRUE(kCommands.contains(id)) << id;
+    std::set<std::string> expected;
+    for (const auto& o : p["options"]) {
+      if (!o.contains("flag")) continue;
+      const std::string flag = o["flag"];
+      expected.insert(flag);
+      if (o["type"] == "bool" && o["default"] == "true") expected.insert("--no-" + flag.substr(2));
+    }
+    EXPECT_FALSE(expected.empty()) << id;
+    EXPECT_EQ(help_flags(kCommands.at(id)), expected) << id;
+  }
+}
+
+TEST(OptionsCli, ListJsonCarriesEachProbesTable) {
+  json bs;
+  for (const auto& p : probes_listed()) {
+    ASSERT_TRUE(p["options"].is_array()) << p.dump();
+    EXPECT_FALSE(p["options"].empty()) << p["id"];
+    for (const auto& o : p["options"]) {
+      EXPECT_TRUE(o.contains("name") && o.contains("type") && o.contains("help")) << o.dump();
+      if (p["id"] == "storage.io" && o["name"] == "bs") bs = o;
+    }
+  }
+  EXPECT_EQ(bs["type"], "size");
+  EXPECT_EQ(bs["default"], "4k");
+  EXPECT_EQ(bs["unit"], "B");
+  EXPECT_EQ(bs["range"], "1 to 1G");
+  EXPECT_EQ(bs["flag"], "--bs");
+}
+
+TEST(OptionsCli, ARangeErrorOnTheCommandLineNamesTheFlag) {
+  TempDir dir;
+  auto r = run_cli({"storage", "--target", dir.path().string(), "--bs", "2G", "--dry-run"});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find("--bs: 2G is out of range (1 to 1G)"), std::string::npos) << r.err;
+  auto mix = run_cli({"storage", "--target", dir.path().string(), "--rwmix-read", "70", "--dry-run"});
+  EXPECT_EQ(mix.rc, 2) << mix.err;
+  EXPECT_NE(mix.err.find("--rwmix-read only applies to --rw randrw"), std::string::npos) << mix.err;
+}
+
+TEST(OptionsCli, TheSameErrorFromAConfigNamesTheKeyPath) {
+  TempDir dir;
+  auto cfg = dir.path() / "c.yaml";
+  std::ofstream(cfg) << "options:\n  storage.io: {target: '" << dir.path().string() << "', bs: 2G}\n";
+  auto r = run_cli({"run", "--probe", "storage.io", "--config", cfg.string(), "--dry-run"});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find(cfg.string() + ": options.storage.io.bs: 2G is out of range (1 to 1G)"),
+            std::string::npos)
+      << r.err;
+  // A check between options, made by the probe after the table's, names the keys of the file too.
+  std::ofstream(cfg) << "options:\n  storage.io: {target: '" << dir.path().string() << "', rwmix_read: 70}\n";
+  r = run_cli({"run", "--probe", "storage.io", "--config", cfg.string(), "--dry-run"});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find("options.storage.io.rwmix_read only applies to options.storage.io.rw randrw"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(OptionsCli, AConfigKeyNotInTheTableIsRefusedAlsoForAProbeThatCannotRunHere) {
+  TempDir dir;
+  auto cfg = dir.path() / "c.yaml";
+  std::ofstream(cfg) << "options:\n  host.membw: {size: 96M, bogus: 1}\n";
+  auto r = run_cli({"run", "--probe", "host.membw", "--config", cfg.string(), "--dry-run"});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find("options.host.membw.bogus: unknown option (allowed: threads, size, kernels, numa, "),
+            std::string::npos)
+      << r.err;
+  std::ofstream(cfg) << "options:\n  gpu.gemm: {precisions: fp4}\n";
+  r = run_cli({"run", "--probe", "host.membw", "--config", cfg.string(), "--dry-run"});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find("options.gpu.gemm.precisions: unknown value 'fp4'"), std::string::npos) << r.err;
+}
+
+TEST(OptionsCli, DryRunShowsTheEffectiveOptions) {
+  auto r = run_cli({"hostmem", "--dry-run", "--threads", "1", "--kernels", "triad,copy"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto effective = json::parse(r.out)["effective_options"]["host.membw"];
+  EXPECT_EQ(effective["threads"], 1);
+  EXPECT_EQ(effective["kernels"], (json{"triad", "copy"}));
+  EXPECT_EQ(effective["stores"], "auto") << "the table's default";
+  EXPECT_EQ(effective["numa"], true);
+  EXPECT_EQ(effective["size"], "each array >= 4x the last-level caches") << "a default in words";
+}
+
+}  // namespace
+}  // namespace mlbench::test
