@@ -9,7 +9,8 @@ std::span<const Assumption* const> engine_assumptions() {
       &kRuntimeOverhead,   &kFragmentation,      &kServingReserve,          &kAveragePowerShare,
       &kNodeMtbfHours,     &kCollectiveLatency,  &kCheckpointBytesPerParam, &kCommBudget,
       &kHostRamPerHbm,     &kDramWattsPerGb,     &kDriveEfficiency,         &kCoresPerGpuText,
-      &kCoresPerGpuImages, &kCoresPerGpuServing, &kConvShareOfNetwork};
+      &kCoresPerGpuImages, &kCoresPerGpuServing, &kConvShareOfNetwork,      &kZero3Traffic,
+      &kModelVersions};
   return kListed;
 }
 

@@ -4,7 +4,8 @@
 //
 // Calibration defaults apply only where no report measured the figure (calibrate() then replaces them with
 // the measurement, and the sheet lists the calibrated figure with its source); engine assumptions always
-// apply and are listed as assumed.
+// apply and are listed as assumed. A new engine assumption is an entry here plus its place in
+// engine_assumptions() (assumptions.cpp); the models read `.value`, the sheet lists it from there.
 #pragma once
 
 #include <span>
@@ -73,6 +74,11 @@ inline constexpr Assumption kDramWattsPerGb{"DRAM power (W/GB)", 0.375,
                                             "assumed per-GB DIMM draw in the node nameplate"};
 inline constexpr Assumption kDriveEfficiency{"NVMe sustained share", 0.90,
                                              "sustained sequential share of an NVMe drive's rating"};
+inline constexpr Assumption kZero3Traffic{
+    "ZeRO-3 traffic / gradient all-reduce", 1.5,
+    "weight all-gathers + gradient reduce-scatters in every micro-batch (METHODS)", 1, "llm-training"};
+inline constexpr Assumption kModelVersions{"Model versions kept", 3, "model registry of a serving fleet", 1,
+                                           "llm-inference"};
 // Data-loader and framework threads per GPU: text is cheap, JPEG decode and augmentation are not.
 inline constexpr Assumption kCoresPerGpuText{"CPU cores per GPU (llm-training)", 4,
                                              "data loader and framework threads", 1, "llm-training"};

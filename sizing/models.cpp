@@ -371,9 +371,9 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     // forward repeats its 2; sequence parallelism (all-gather + reduce-scatter, the same volume) gathers
     // the two column-parallel inputs again in the backward instead of storing them: one more.
     double reductions = 4 + (l.recompute == Recompute::full ? 2 : w.sequence_parallel ? 1 : 0);
-    double calls = reductions * (w.sequence_parallel ? 2 : 1);
+    st.tp_calls = reductions * (w.sequence_parallel ? 2 : 1);
     double elements = reductions * 2 * tokens_mb * m.hidden * (l.t - 1) / l.t;
-    st.t_tp = layer_mbs * (elements * kActivationBytes / st.tp_busbw + calls * latency);
+    st.t_tp = layer_mbs * (elements * kActivationBytes / st.tp_busbw + st.tp_calls * latency);
   }
   if (l.c > 1) {
     // Ring attention: c - 1 exchanges of this rank's K and V per layer forward; the backward sends K, V
@@ -398,7 +398,7 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     // ZeRO 0-2: one gradient all-reduce per step, final only in the last micro-batch's backward (2/3 of its
     // compute), so it overlaps there. ZeRO-3/FSDP: weight all-gathers and gradient reduce-scatters, ~1.5x the
     // all-reduce volume, in every micro-batch, overlapping the whole forward and backward.
-    st.t_dp = l.zero >= 3 ? 1.5 * all_reduce * st.micro_batches : all_reduce;
+    st.t_dp = l.zero >= 3 ? assumption::kZero3Traffic.value * all_reduce * st.micro_batches : all_reduce;
     double window = l.zero >= 3 ? t_compute : (2.0 / 3.0) * t_compute / st.micro_batches;
     double overlapped = std::min(st.t_dp, window);
     st.t_dp_exposed = (st.t_dp - overlapped) + (1 - assumption::kOverlapHidden.value) * overlapped;

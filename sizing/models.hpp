@@ -120,6 +120,7 @@ struct TrainingStep {
   double bubble = 0;  // pipeline_bubble(p, v, micro_batches); the step takes (1 + bubble) x its compute
   double t_tp = 0, t_pp = 0, t_cp = 0, t_cp_exposed = 0, t_dp = 0, t_dp_exposed = 0;
   double dp_busbw = 0, tp_busbw = 0, cp_busbw = 0;
+  double tp_calls = 0;  // tensor-parallel collective calls per layer and micro-batch, each paying the latency
   double step_s = 0;
   double eta_compute = 0, nongemm_share = 0, comm_share = 0;
   double mfu = 0;           // model FLOPs (6ND-style, no recomputation) / (peak x step)

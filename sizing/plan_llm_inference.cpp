@@ -7,6 +7,7 @@
 
 #include "base/error.hpp"
 #include "base/units.hpp"
+#include "sizing/assumptions.hpp"
 
 namespace mlbench::sizing::planning {
 
@@ -96,14 +97,16 @@ void Planner::add_storage_inference(double weights, int nodes) {
   double load_s = weights / local_bw(false);
   line("Storage", "Model weights", weights / 1e9, "GB", "per model version", "N x bytes per parameter", "-",
        "workload");
-  line("Storage", "Shared capacity", 3 * weights * (1 + h_) / 1e12, "TB", "model registry: 3 versions",
-       fmt::format("3 x {}", format_bytes(weights)), plus_h(h_), "assumed");
+  double versions = assumption::kModelVersions.value;
+  line("Storage", "Shared capacity", versions * weights * (1 + h_) / 1e12, "TB",
+       fmt::format("model registry: {} versions", versions),
+       fmt::format("{} x {}", versions, format_bytes(weights)), plus_h(h_), "assumed");
   line("Storage", "Local NVMe per node", node_->drives, "drives", fmt::format("{} in RAID-0", drive.name),
        fmt::format("cold start: weights {} / local read {} = {:.1f} s; {} nodes pull {} from shared storage",
                    format_bytes(weights), gbs(local_bw(false)), load_s, nodes, format_bytes(weights * nodes)),
        "-", src(cal_.storage_read));
   sheet_.figures["storage"] = {{"weights_bytes", weights},
-                               {"capacity_bytes", 3 * weights * (1 + h_)},
+                               {"capacity_bytes", versions * weights * (1 + h_)},
                                {"local_drives", node_->drives}};
 }
 

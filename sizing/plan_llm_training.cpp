@@ -203,29 +203,31 @@ void Planner::plan_llm_training(const LlmTraining& w) {
   if (l.t > 1)
     line("Network", "Tensor-parallel traffic", st.t_tp, "s/step",
          fmt::format("NVLink busbw {}", gbs(st.tp_busbw)),
-         fmt::format("(4 all-reduces{}) x 2 b s h (t-1)/t x 2 B per layer per micro-batch / busbw; {:.3f} s "
-                     "exposed per step",
-                     l.recompute == Recompute::full ? " + 2 recomputed"
-                     : w.sequence_parallel          ? " + 1 re-gather, as all-gather/reduce-scatter"
-                                                    : "",
-                     st.t_tp),
+         fmt::format(
+             "(4 all-reduces{}) x 2 b s/cp h (t-1)/t x 2 B / busbw + {:.0f} calls x latency, per layer "
+             "per micro-batch; {:.3f} s exposed per step",
+             l.recompute == Recompute::full ? " + 2 recomputed"
+             : w.sequence_parallel          ? " + 1 re-gather, as all-gather/reduce-scatter"
+                                            : "",
+             st.tp_calls, st.t_tp),
          "-", src(cal_.nvlink));
   if (l.c > 1)
     line("Network", "Context-parallel K/V ring", st.t_cp, "s/step",
          fmt::format("busbw {} ({})", gbs(st.cp_busbw), l.t * l.c <= facts_.domain ? "NVLink" : "network"),
-         fmt::format("3 x (cp - 1) x K, V of s/cp tokens per layer per micro-batch; {:.3f} s exposed after "
-                     "overlap with the chunk's attention",
-                     st.t_cp_exposed),
+         fmt::format(
+             "3 x (cp - 1) x (K, V of s/cp tokens / busbw + latency) per layer per micro-batch; {:.3f} s "
+             "exposed after overlap with the chunk's attention",
+             st.t_cp_exposed),
          "-", l.t * l.c <= facts_.domain ? src(cal_.nvlink) : src(cal_.network));
   if (l.d * l.c > 1)
     line("Network", "Data-parallel gradient sync", st.t_dp, "s/step",
          fmt::format("all_reduce busbw {} per DP group", gbs(st.dp_busbw)),
          l.zero >= 3
              ? fmt::format(
-                   "ZeRO-3 gathers and reduce-scatters: 1.5 x (N/(t p) x 4 B x 2(r-1)/r / busbw + 2 log2 r "
+                   "ZeRO-3 gathers and reduce-scatters: {} x (N/(t p) x 4 B x 2(r-1)/r / busbw + 2 log2 r "
                    "latency) x {:.1f} micro-batches, r = dp x cp = {} ranks = {:.3f} s; {:.3f} s exposed "
                    "after overlap with the whole forward and backward",
-                   st.micro_batches, l.d * l.c, st.t_dp, st.t_dp_exposed)
+                   assumption::kZero3Traffic.value, st.micro_batches, l.d * l.c, st.t_dp, st.t_dp_exposed)
              : fmt::format(
                    "N/(t p) x 4 B x 2(r-1)/r / busbw + 2 log2 r latency, r = dp x cp = {} ranks = {:.3f} "
                    "s; {:.3f} s exposed after overlap with the last backward",
