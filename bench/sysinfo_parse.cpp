@@ -269,4 +269,16 @@ std::vector<MdstatArray> parse_mdstat(std::string_view text) {
   return out;
 }
 
+std::vector<MountEntry> parse_mountinfo(std::string_view text) {
+  std::vector<MountEntry> out;
+  for (const auto& line : split_lines(text)) {
+    // id parent MAJ:MIN root mount-point options [optional fields...] - fstype source super-options
+    auto words = split_words(line);
+    auto sep = std::find(words.begin(), words.end(), "-");
+    if (sep - words.begin() < 6 || words.end() - sep < 3) continue;
+    out.push_back({words[2], words[4], *(sep + 2)});
+  }
+  return out;
+}
+
 }  // namespace mlbench

@@ -46,6 +46,14 @@ struct MdstatArray {
 };
 std::vector<MdstatArray> parse_mdstat(std::string_view text);
 
+// One line of /proc/PID/mountinfo, "36 35 259:1 / /data rw,relatime shared:1 - xfs /dev/nvme0n1p1 rw": the
+// device number as written ("259:1"), the mount point and the source, without octal-escape decoding.
+struct MountEntry {
+  std::string dev, mount_point, source;
+};
+// Lines with fewer fields, or no " - " separator, are left out.
+std::vector<MountEntry> parse_mountinfo(std::string_view text);
+
 // The text helpers the parsers and collectors share.
 namespace sysparse {
 

@@ -29,6 +29,17 @@ std::optional<std::string> SysReader::read_bytes(const std::filesystem::path& ab
   return ss.str();
 }
 
+std::optional<std::filesystem::path> SysReader::canonical(const std::filesystem::path& abs) const {
+  std::error_code ec;
+  auto real = std::filesystem::canonical(resolve(abs), ec);
+  if (ec) return std::nullopt;
+  auto root = std::filesystem::canonical(root_, ec);
+  if (ec) return std::nullopt;
+  auto rel = real.lexically_relative(root);
+  if (rel.empty() || *rel.begin() == "..") return std::nullopt;
+  return std::filesystem::path("/") / (rel == "." ? std::filesystem::path() : rel);
+}
+
 bool SysReader::exists(const std::filesystem::path& abs) const {
   std::error_code ec;
   return std::filesystem::exists(resolve(abs), ec);

@@ -24,6 +24,9 @@ class SysReader {
   std::optional<std::string> read_bytes(const std::filesystem::path& abs) const;
   bool exists(const std::filesystem::path& abs) const;
   std::filesystem::path resolve(const std::filesystem::path& abs) const;  // root-relative path
+  // `abs` with every symbolic link followed ("/sys/dev/block/259:1" → "/sys/devices/pci…/nvme1n1"), as a
+  // path under the root; nullopt when it does not exist or leads out of the root.
+  std::optional<std::filesystem::path> canonical(const std::filesystem::path& abs) const;
   const std::filesystem::path& root() const { return root_; }
 
  private:

@@ -1,5 +1,5 @@
 // Storage: block devices from /sys/block (model, sizes, transport, the NVMe PCIe link from the controller's
-// PCI function, queues, partitions, holders) with their mount points from /proc/self/mounts, and md arrays
+// PCI function, queues, partitions, holders) with their mount points from /proc/self/mountinfo, and md arrays
 // from /proc/mdstat and /sys/block/mdX/md.
 #include "bench/sysinfo_collect.hpp"
 
@@ -39,13 +39,13 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kTranspor
     {"xvd", "xen"},
 }};
 
+// Where the source `dev` ("/dev/nvme0n1p1") is mounted, as mount(8) named it.
 std::vector<std::string> mount_table(const SysReader& reader, const std::string& dev) {
   std::vector<std::string> out;
-  auto text = reader.read("/proc/self/mounts");
+  auto text = reader.read("/proc/self/mountinfo");
   if (!text) return out;
-  for (const auto& line : split_lines(*text)) {
-    auto words = split_words(line);
-    if (words.size() >= 2 && words[0] == dev) out.push_back(words[1]);
+  for (const auto& m : parse_mountinfo(*text)) {
+    if (m.source == dev) out.push_back(m.mount_point);
   }
   return out;
 }

@@ -240,6 +240,7 @@ void sysinfo(std::string_view data) {
   parse_interrupt_counts(data);
   parse_smaps_anon_huge(data, 0x7f0000200000);
   parse_mdstat(data);
+  parse_mountinfo(data);
   try {
     // Serialised as `mlbench sysinfo --json` and every report do: what /sys holds must survive that too.
     tree.with_sections(split_sections(data),

@@ -66,10 +66,9 @@ std::vector<int> allowed_cpus() {
   return out;
 }
 
-std::vector<int> disk_node_cpus(const std::string& disk) {
+std::vector<int> disk_node_cpus(const std::string& disk, const SysReader& sys) {
   if (disk.empty() || disk.find('/') != std::string::npos) return {};
   const fs::path dev = fs::path("/sys/block") / disk / "device";
-  const SysReader sys;
   // NVMe: device → the controller, whose device is the PCI function; SCSI/SATA and virtio: one level.
   for (const auto& p : {dev / "numa_node", dev / "device" / "numa_node"}) {
     auto node = sys.read_int(p);
@@ -93,16 +92,14 @@ std::vector<int> busy_irqs(const std::vector<int>& irqs, const std::map<int, std
   return out;
 }
 
-std::vector<int> disk_irq_cpus(const std::string& disk) {
+std::vector<int> disk_irq_cpus(const std::string& disk, const SysReader& sys) {
   if (disk.empty() || disk.find('/') != std::string::npos) return {};
-  std::error_code ec;
-  fs::path p = fs::canonical(fs::path("/sys/block") / disk / "device", ec);
-  if (ec) return {};
+  auto dev = sys.canonical(fs::path("/sys/block") / disk / "device");
+  if (!dev) return {};
+  fs::path p = *dev;
   // Up to the PCI function: the first ancestor with an msi_irqs folder.
-  while (p.has_relative_path() && p != p.parent_path() && !fs::is_directory(p / "msi_irqs", ec))
-    p = p.parent_path();
-  if (!fs::is_directory(p / "msi_irqs", ec)) return {};
-  const SysReader sys;
+  while (p.has_relative_path() && !sys.exists(p / "msi_irqs")) p = p.parent_path();
+  if (!sys.exists(p / "msi_irqs")) return {};
   std::vector<int> irqs;
   for (const auto& name : sys.list(p / "msi_irqs"))
     if (all_digits(name)) irqs.push_back(std::stoi(name));

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/sysinfo_reader.hpp"
+
 namespace mlbench::storage {
 
 // The CPUs job threads are pinned to: thread i runs on result[i % size()]; empty = not pinned.
@@ -31,7 +33,7 @@ void check_cpus_option(std::string_view option);
 std::vector<int> allowed_cpus();
 
 // The CPUs of the NUMA node /sys/block/<disk> hangs off; empty when unknown.
-std::vector<int> disk_node_cpus(const std::string& disk);
+std::vector<int> disk_node_cpus(const std::string& disk, const SysReader& sys);
 
 // Of `irqs` (a device's MSI vectors), those that fired at least 1 % as often as the busiest: the I/O queues,
 // not the configuration or admin vectors. Ascending. `counts`: parse_interrupt_counts (bench/sysinfo.hpp).
@@ -39,7 +41,7 @@ std::vector<int> busy_irqs(const std::vector<int>& irqs, const std::map<int, std
 
 // The CPUs that take the completion interrupts of /sys/block/<disk> (effective affinity of its PCI
 // function's busy MSI vectors), ascending; empty when unknown (no PCI parent, no MSI, nothing fired yet).
-std::vector<int> disk_irq_cpus(const std::string& disk);
+std::vector<int> disk_irq_cpus(const std::string& disk, const SysReader& sys);
 
 // Pins the calling thread to `cpu`; "" on success, else why not.
 std::string pin_this_thread(int cpu);

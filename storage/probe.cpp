@@ -6,12 +6,12 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "base/units.hpp"
+#include "bench/sysinfo_reader.hpp"
 #include "storage/cpus.hpp"
 #include "storage/job.hpp"
 #include "storage/job_spec.hpp"
@@ -189,10 +189,9 @@ double link_bandwidth(const Json& host, const std::string& disk) {
   return 0;
 }
 
-bool nvme_poll_queues() {
-  std::ifstream in("/sys/module/nvme/parameters/poll_queues");
-  int n = 0;
-  return (in >> n) && n > 0;
+bool nvme_poll_queues(const SysReader& sys) {
+  auto n = sys.read_int("/sys/module/nvme/parameters/poll_queues");
+  return n && *n > 0;
 }
 
 Metric rate_with_stats(std::string name, double value, const std::vector<double>& samples, double scale,
@@ -287,7 +286,9 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
 
   std::vector<TargetInfo> infos;
   for (const auto& p : s.targets) infos.push_back(inspect_target(p));
-  plan.cpus = pin_cpus(s.cpus, allowed_cpus(), disk_node_cpus(infos[0].disk), disk_irq_cpus(infos[0].disk));
+  const SysReader sys;
+  plan.cpus =
+      pin_cpus(s.cpus, allowed_cpus(), disk_node_cpus(infos[0].disk, sys), disk_irq_cpus(infos[0].disk, sys));
   std::vector<OpenTarget> opened;
   std::vector<const OpenTarget*> handles;
   // Before this run's own file exists: what a killed run left in the folder (target.hpp says how it tells).
@@ -328,7 +329,7 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
   std::set<std::string> disks;
   for (const auto& t : infos) disks.insert(t.disk);
   plan.iopoll =
-      engine.iopoll && s.direct && nvme_poll_queues() &&
+      engine.iopoll && s.direct && nvme_poll_queues(sys) &&
       std::all_of(disks.begin(), disks.end(), [](const std::string& d) { return d.rfind("nvme", 0) == 0; });
 
   JobOutcome out = run_job(plan, ctx.stop, ctx.deadline);

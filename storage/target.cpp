@@ -10,16 +10,17 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "base/error.hpp"
 #include "base/units.hpp"
+#include "bench/sysinfo.hpp"
 #include "mlbench_config.hpp"
 #include "storage/buffer.hpp"
 #include "storage/pattern.hpp"
@@ -31,13 +32,6 @@
 namespace mlbench::storage {
 namespace fs = std::filesystem;
 namespace {
-
-std::string read_line(const fs::path& p) {
-  std::ifstream in(p);
-  std::string s;
-  std::getline(in, s);
-  return s;
-}
 
 std::string dev_name(dev_t d) { return fmt::format("{}:{}", major(d), minor(d)); }
 
@@ -55,80 +49,76 @@ pid_t scratch_pid(std::string_view name) {
   return rest.size() == 7 && rest[0] == '-' ? pid : 0;
 }
 
-std::uint32_t logical_block_of(const std::string& disk) {
+// "259:1" (a sysfs `dev` file) → the device number.
+std::optional<dev_t> parse_dev(std::string_view text) {
+  unsigned maj = 0, min = 0;
+  auto colon = text.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  auto [e1, c1] = std::from_chars(text.data(), text.data() + colon, maj);
+  auto [e2, c2] = std::from_chars(text.data() + colon + 1, text.data() + text.size(), min);
+  if (c1 != std::errc{} || c2 != std::errc{} || e1 != text.data() + colon || e2 != text.data() + text.size())
+    return std::nullopt;
+  return makedev(maj, min);
+}
+
+std::uint32_t logical_block_of(const std::string& disk, const SysReader& sys) {
   if (disk.empty()) return 512;
-  auto s = read_line(fs::path("/sys/block") / disk / "queue/logical_block_size");
-  try {
-    return s.empty() ? 512u : static_cast<std::uint32_t>(std::stoul(s));
-  } catch (const std::exception&) {
-    return 512;
-  }
+  auto v = sys.read_int(fs::path("/sys/block") / disk / "queue/logical_block_size");
+  return v && *v > 0 ? static_cast<std::uint32_t>(*v) : 512u;
 }
 
-// Mount points of device `d` from /proc/self/mountinfo (field 3 is MAJ:MIN).
-std::vector<std::string> mounts_of(dev_t d) {
+// Mount points of device `d` (/proc/self/mountinfo names it by number).
+std::vector<std::string> mounts_of(dev_t d, const SysReader& sys) {
   std::vector<std::string> out;
-  std::ifstream in("/proc/self/mountinfo");
-  std::string line;
+  auto text = sys.read("/proc/self/mountinfo");
+  if (!text) return out;
   const std::string want = dev_name(d);
-  while (std::getline(in, line)) {
-    std::istringstream ls(line);
-    std::string id, parent, majmin, root, mnt;
-    ls >> id >> parent >> majmin >> root >> mnt;
-    if (majmin == want) out.push_back(mnt);
+  for (const auto& m : parse_mountinfo(*text)) {
+    if (m.dev == want) out.push_back(m.mount_point);
   }
   return out;
 }
 
-// The partitions of a whole disk, as device numbers.
-std::vector<std::pair<std::string, dev_t>> partitions_of(dev_t d) {
+// The sysfs folder of device `d`, under the reader's root; nullopt when the kernel has none.
+std::optional<fs::path> sysfs_dir(dev_t d, const SysReader& sys) {
+  return sys.canonical(fs::path("/sys/dev/block") / dev_name(d));
+}
+
+// The partitions of a whole disk (folder `dir`), as device numbers.
+std::vector<std::pair<std::string, dev_t>> partitions_of(const fs::path& dir, const SysReader& sys) {
   std::vector<std::pair<std::string, dev_t>> out;
-  std::error_code ec;
-  fs::path sys = fs::path("/sys/dev/block") / dev_name(d);
-  for (const auto& e : fs::directory_iterator(sys, ec)) {
-    if (!fs::exists(e.path() / "partition")) continue;
-    auto mm = read_line(e.path() / "dev");
-    auto colon = mm.find(':');
-    if (colon == std::string::npos) continue;
-    out.emplace_back(e.path().filename().string(),
-                     makedev(std::stoul(mm.substr(0, colon)), std::stoul(mm.substr(colon + 1))));
+  for (const auto& name : sys.list(dir)) {
+    if (!sys.exists(dir / name / "partition")) continue;
+    auto text = sys.read(dir / name / "dev");
+    if (auto d = text ? parse_dev(*text) : std::nullopt) out.emplace_back(name, *d);
   }
-  return out;
-}
-
-std::vector<std::string> holders_of(dev_t d) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(fs::path("/sys/dev/block") / dev_name(d) / "holders", ec))
-    out.push_back(e.path().filename().string());
   return out;
 }
 
 // The loop devices whose backing file is `path`.
-std::vector<std::pair<std::string, dev_t>> loops_backed_by(const std::string& path) {
+std::vector<std::pair<std::string, dev_t>> loops_backed_by(const std::string& path, const SysReader& sys) {
   std::vector<std::pair<std::string, dev_t>> out;
   std::error_code ec;
   auto canon = fs::weakly_canonical(path, ec);
-  for (const auto& e : fs::directory_iterator("/sys/block", ec)) {
-    auto name = e.path().filename().string();
+  for (const auto& name : sys.list("/sys/block")) {
     if (name.rfind("loop", 0) != 0) continue;
-    auto backing = read_line(e.path() / "loop/backing_file");
-    if (backing.empty() || fs::path(backing) != canon) continue;
-    auto mm = read_line(e.path() / "dev");
-    auto colon = mm.find(':');
-    if (colon == std::string::npos) continue;
-    out.emplace_back(name, makedev(std::stoul(mm.substr(0, colon)), std::stoul(mm.substr(colon + 1))));
+    auto backing = sys.read(fs::path("/sys/block") / name / "loop/backing_file");
+    if (!backing || backing->empty() || fs::path(*backing) != canon) continue;
+    auto text = sys.read(fs::path("/sys/block") / name / "dev");
+    if (auto d = text ? parse_dev(*text) : std::nullopt) out.emplace_back(name, *d);
   }
   return out;
 }
 
-void device_refusals(const std::string& name, dev_t d, std::vector<std::string>& why) {
-  for (const auto& m : mounts_of(d)) why.push_back(fmt::format("{} is mounted at {}", name, m));
-  for (const auto& [pname, pdev] : partitions_of(d)) {
-    for (const auto& m : mounts_of(pdev))
+void device_refusals(const std::string& name, dev_t d, const SysReader& sys, std::vector<std::string>& why) {
+  for (const auto& m : mounts_of(d, sys)) why.push_back(fmt::format("{} is mounted at {}", name, m));
+  auto dir = sysfs_dir(d, sys);
+  if (!dir) return;
+  for (const auto& [pname, pdev] : partitions_of(*dir, sys)) {
+    for (const auto& m : mounts_of(pdev, sys))
       why.push_back(fmt::format("its partition {} is mounted at {}", pname, m));
   }
-  for (const auto& h : holders_of(d)) {
+  for (const auto& h : sys.list(*dir / "holders")) {
     why.push_back(h.rfind("md", 0) == 0 ? fmt::format("{} is a RAID member (of {})", name, h)
                                         : fmt::format("{} is held by {} (device-mapper or md)", name, h));
   }
@@ -182,16 +172,31 @@ void signature_refusals(const std::string& path, std::vector<std::string>& why) 
 
 }  // namespace
 
-std::string disk_of_dev(dev_t dev) {
+std::string disk_of_dev(dev_t dev, const SysReader& sys) {
   if (major(dev) == 0) return "";
-  std::error_code ec;
-  auto p = fs::canonical(fs::path("/sys/dev/block") / dev_name(dev), ec);
-  if (ec) return "";
-  if (fs::exists(p / "partition")) p = p.parent_path();
-  return p.filename().string();
+  auto dir = sysfs_dir(dev, sys);
+  if (!dir) return "";
+  if (sys.exists(*dir / "partition")) dir = dir->parent_path();
+  return dir->filename().string();
+}
+
+std::vector<std::string> block_device_refusals(const std::string& path, dev_t dev, const SysReader& sys) {
+  std::vector<std::string> why;
+  device_refusals(path, dev, sys, why);
+  // The kernel's name for it, which mdstat uses; the path's own name when sysfs has no folder for it.
+  auto dir = sysfs_dir(dev, sys);
+  const std::string name = (dir ? *dir : fs::path(path)).filename().string();
+  if (auto mdstat = sys.read("/proc/mdstat")) {
+    for (const auto& array : parse_mdstat(*mdstat)) {
+      if (std::find(array.members.begin(), array.members.end(), name) != array.members.end())
+        why.push_back(fmt::format("it is listed as a RAID member in /proc/mdstat: {}", array.line));
+    }
+  }
+  return why;
 }
 
 TargetInfo inspect_target(const std::string& path) {
+  const SysReader sys;
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     int e = errno;
@@ -211,16 +216,16 @@ TargetInfo inspect_target(const std::string& path) {
                       "there: give a writable folder",
                       path, std::strerror(errno)));
     }
-    t.disk = disk_of_dev(st.st_dev);
+    t.disk = disk_of_dev(st.st_dev, sys);
     struct statvfs vfs {};
     if (::statvfs(path.c_str(), &vfs) == 0) t.free_bytes = std::uint64_t{vfs.f_bavail} * vfs.f_frsize;
   } else if (S_ISREG(st.st_mode)) {
     t.kind = TargetKind::file;
     t.capacity = static_cast<std::uint64_t>(st.st_size);
-    t.disk = disk_of_dev(st.st_dev);
+    t.disk = disk_of_dev(st.st_dev, sys);
   } else if (S_ISBLK(st.st_mode)) {
     t.kind = TargetKind::block_device;
-    t.disk = disk_of_dev(st.st_rdev);
+    t.disk = disk_of_dev(st.st_rdev, sys);
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw UsageError(fmt::format("--target {}: cannot open: {}", path, std::strerror(errno)));
     std::uint64_t bytes = 0;
@@ -234,26 +239,21 @@ TargetInfo inspect_target(const std::string& path) {
   } else {
     throw UsageError(fmt::format("--target {}: not a folder, regular file or block device", path));
   }
-  t.logical_block = logical_block_of(t.disk);
+  t.logical_block = logical_block_of(t.disk, sys);
   return t;
 }
 
 std::vector<std::string> write_refusals(const TargetInfo& t) {
+  const SysReader sys;
   std::vector<std::string> why;
   if (t.kind == TargetKind::block_device) {
     struct stat st {};
     if (::stat(t.path.c_str(), &st) != 0) return {fmt::format("cannot stat {}", t.path)};
-    device_refusals(t.path, st.st_rdev, why);
-    std::ifstream mdstat("/proc/mdstat");
-    std::string line, base = fs::path(t.path).filename().string();
-    while (std::getline(mdstat, line)) {
-      if (line.find(" " + base + "[") != std::string::npos)
-        why.push_back(fmt::format("it is listed as a RAID member in /proc/mdstat: {}", line));
-    }
+    why = block_device_refusals(t.path, st.st_rdev, sys);
   } else if (t.kind == TargetKind::file) {
-    for (const auto& [name, d] : loops_backed_by(t.path)) {
+    for (const auto& [name, d] : loops_backed_by(t.path, sys)) {
       why.push_back(fmt::format("it backs loop device /dev/{}", name));
-      device_refusals("/dev/" + name, d, why);
+      device_refusals("/dev/" + name, d, sys, why);
     }
   }
   if (t.kind != TargetKind::folder) signature_refusals(t.path, why);

@@ -17,6 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/sysinfo_reader.hpp"
+
 namespace mlbench::storage {
 
 enum class TargetKind { folder, file, block_device };
@@ -37,8 +39,13 @@ TargetInfo inspect_target(const std::string& path);
 // finding in words ("mounted at /mnt", "holds an ext4 filesystem signature", "is a RAID member (md0)").
 std::vector<std::string> write_refusals(const TargetInfo& t);
 
+// What /sys and /proc, read through `sys`, say against writing to block device `dev` (shown as `path`): it or
+// one of its partitions is mounted, another device holds it (md, device-mapper), /proc/mdstat lists it as a
+// member. write_refusals adds the signature check; tests run this on the fixture tree tests/data/sysfs.
+std::vector<std::string> block_device_refusals(const std::string& path, dev_t dev, const SysReader& sys);
+
 // The disk holding device `dev` (a partition walks up to its disk), or "" when it is not a block device.
-std::string disk_of_dev(dev_t dev);
+std::string disk_of_dev(dev_t dev, const SysReader& sys);
 
 // Scratch files mlbench creates in a folder are named ".mlbench-io-<pid>-XXXXXX" and locked (flock) by
 // their process while open; with --keep, ".mlbench-io-kept-<pid>-XXXXXX", which are never stale. A scratch

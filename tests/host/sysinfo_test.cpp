@@ -117,6 +117,21 @@ TEST(ParseHelpers, Mdstat) {
   EXPECT_TRUE(parse_mdstat("").empty());
 }
 
+TEST(ParseHelpers, Mountinfo) {
+  auto mounts = parse_mountinfo(
+      "22 1 259:4 / /data rw,relatime shared:1 - xfs /dev/nvme0n1p1 rw,attr2\n"
+      "24 1 8:0 / /backup rw,relatime - ext4 /dev/sda rw\n"
+      "25 1 0:22 / /proc rw - proc\n"                 // no source: left out
+      "26 1 0:23 / /x rw shared:3 xfs /dev/sdb rw\n"  // no separator: left out
+      "garbage\n");
+  ASSERT_EQ(mounts.size(), 2u);
+  EXPECT_EQ(mounts[0].dev, "259:4");
+  EXPECT_EQ(mounts[0].mount_point, "/data");
+  EXPECT_EQ(mounts[0].source, "/dev/nvme0n1p1");
+  EXPECT_EQ(mounts[1].dev, "8:0");  // no optional fields
+  EXPECT_EQ(mounts[1].source, "/dev/sda");
+}
+
 TEST(ParseHelpers, CacheSize) {
   EXPECT_EQ(*parse_cache_size("48K"), 48u * 1024);
   EXPECT_EQ(*parse_cache_size("32M"), 32u << 20);
@@ -185,7 +200,8 @@ TEST(HostInfoFixture, BlockDevices) {
   auto host = fixture("two_socket");
   std::vector<std::string> names;
   for (const auto& d : host["block_devices"]) names.push_back(d["name"]);
-  EXPECT_EQ(names, (std::vector<std::string>{"md0", "nvme0n1", "nvme1n1", "nvme2n1", "sda"}));  // no loop0
+  EXPECT_EQ(names, (std::vector<std::string>{"dm-0", "md0", "nvme0n1", "nvme1n1", "nvme2n1", "sda",
+                                             "sdb"}));  // no loop0
 
   const auto& n0 = find_named(host["block_devices"], "nvme0n1");
   EXPECT_EQ(n0["model"], "SAMSUNG MZQL23T8HCLS-00A07");
@@ -218,6 +234,12 @@ TEST(HostInfoFixture, BlockDevices) {
   EXPECT_EQ(sda["mountpoints"], (std::vector<std::string>{"/backup"}));
   EXPECT_FALSE(sda.contains("pcie"));
   EXPECT_FALSE(sda.contains("nvme_poll_queues"));
+
+  const auto& sdb = find_named(host["block_devices"], "sdb");
+  EXPECT_EQ(sdb["holders"], (std::vector<std::string>{"dm-0"}));
+  EXPECT_TRUE(sdb["mountpoints"].empty());
+  EXPECT_EQ(find_named(host["block_devices"], "dm-0")["transport"], "device-mapper");
+  EXPECT_FALSE(has_note(host, "dm-0: no model"));
 
   const auto& md0 = find_named(host["block_devices"], "md0");
   EXPECT_EQ(md0["transport"], "md");

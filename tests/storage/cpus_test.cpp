@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "base/error.hpp"
 #include "storage/job_spec.hpp"
@@ -56,10 +57,17 @@ TEST(PinCpus, AllowedCpusAreSortedAndUnknownDisksGiveNone) {
   ASSERT_FALSE(allowed.empty());
   EXPECT_TRUE(std::is_sorted(allowed.begin(), allowed.end()));
   EXPECT_NE(pin_this_thread(-1), "");
-  EXPECT_TRUE(disk_node_cpus("").empty());
-  EXPECT_TRUE(disk_node_cpus("../../etc").empty());
-  EXPECT_TRUE(disk_irq_cpus("").empty());
-  EXPECT_TRUE(disk_irq_cpus("no-such-disk").empty());
+  const SysReader sys;
+  EXPECT_TRUE(disk_node_cpus("", sys).empty());
+  EXPECT_TRUE(disk_node_cpus("../../etc", sys).empty());
+  EXPECT_TRUE(disk_irq_cpus("", sys).empty());
+  EXPECT_TRUE(disk_irq_cpus("no-such-disk", sys).empty());
+}
+
+TEST(PinCpus, TheDrivesNodeComesFromItsPciFunction) {
+  const SysReader fixture(std::filesystem::path(MLBENCH_TEST_DATA_DIR) / "sysfs/two_socket");
+  EXPECT_EQ(disk_node_cpus("nvme1n1", fixture), (V{4, 5, 6, 7, 12, 13, 14, 15}));
+  EXPECT_TRUE(disk_node_cpus("nvme0n1", fixture).empty());  // no numa_node: unknown
 }
 
 TEST(PinCpus, TheOptionRoundTripsThroughTheJobSpec) {

@@ -1,4 +1,6 @@
 // Nothing is lost: refusals on existing files and devices (contents checked unchanged), ENOSPC cleanup.
+#include <sys/sysmacros.h>
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -183,6 +185,44 @@ TEST(Safety, NoSpaceDuringAWriteJobEndsWithENOSPCAndKeepsTheTarget) {
 TEST(Safety, WriteRefusalsOfAPlainFolderAreEmpty) {
   test::TempDir dir;
   EXPECT_TRUE(write_refusals(inspect_target(dir.path().string())).empty());
+}
+
+// The refusals that need a real RAID member, device-mapper volume or mounted disk, on the fixture tree of a
+// machine that has each (tests/data/sysfs/make_fixtures.py): no root, no devices.
+using V = std::vector<std::string>;
+const SysReader kFixture{fs::path(MLBENCH_TEST_DATA_DIR) / "sysfs/two_socket"};
+
+TEST(FixtureRefusals, ARaidMemberIsRefusedByItsHolderAndByMdstat) {
+  EXPECT_EQ(block_device_refusals("/dev/nvme1n1", makedev(259, 1), kFixture),
+            (V{"/dev/nvme1n1 is a RAID member (of md0)",
+               "it is listed as a RAID member in /proc/mdstat: md0 : active raid0 nvme2n1[1] nvme1n1[0]"}));
+  // A path that is a link elsewhere (/dev/disk/by-id/...) is still found in mdstat by its kernel name.
+  EXPECT_EQ(block_device_refusals("/dev/disk/by-id/nvme-KIOXIA", makedev(259, 2), kFixture).size(), 2u);
+}
+
+TEST(FixtureRefusals, ADeviceHeldByDeviceMapperIsRefused) {
+  EXPECT_EQ(block_device_refusals("/dev/sdb", makedev(8, 16), kFixture),
+            (V{"/dev/sdb is held by dm-0 (device-mapper or md)"}));
+}
+
+TEST(FixtureRefusals, AMountedPartitionRefusesItsDiskAndItself) {
+  EXPECT_EQ(block_device_refusals("/dev/nvme0n1", makedev(259, 0), kFixture),
+            (V{"its partition nvme0n1p1 is mounted at /data"}));
+  EXPECT_EQ(block_device_refusals("/dev/nvme0n1p1", makedev(259, 4), kFixture),
+            (V{"/dev/nvme0n1p1 is mounted at /data"}));
+}
+
+TEST(FixtureRefusals, AMountedDiskIsRefusedAndAnUnknownDeviceHasNoFindings) {
+  EXPECT_EQ(block_device_refusals("/dev/sda", makedev(8, 0), kFixture),
+            (V{"/dev/sda is mounted at /backup"}));
+  EXPECT_TRUE(block_device_refusals("/dev/sdz", makedev(65, 240), kFixture).empty());
+}
+
+TEST(FixtureRefusals, APartitionWalksUpToItsDisk) {
+  EXPECT_EQ(disk_of_dev(makedev(259, 4), kFixture), "nvme0n1");
+  EXPECT_EQ(disk_of_dev(makedev(259, 1), kFixture), "nvme1n1");
+  EXPECT_EQ(disk_of_dev(makedev(65, 240), kFixture), "");
+  EXPECT_EQ(disk_of_dev(makedev(0, 22), kFixture), "");  // procfs, tmpfs: no block device
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 """Writes the fixture /sys, /proc and /etc trees the host inventory tests read (tests/host/sysinfo_test.cpp).
 
 two_socket/: a 2-socket, 16-thread Xeon box with 2 NUMA nodes, 16 DDR5 DIMMs in the SMBIOS table, a Gen4 and two
-Gen5 NVMe drives (one downtrained), an HDD, an md RAID-0, an Ethernet NIC, an InfiniBand HCA with its IPoIB
+Gen5 NVMe drives (one downtrained, one on NUMA node 1), a mounted HDD, an HDD held by device-mapper (LVM), an md RAID-0
+of two of the NVMe drives, /sys/dev/block links to each device's folder, an Ethernet NIC, an InfiniBand HCA with its IPoIB
 netdev and a second HCA without one. broken/: most files missing or malformed. Run it from anywhere; the trees
 are committed, so only rerun it after changing it. Directories git cannot hold empty get a small file.
 """
@@ -95,7 +96,14 @@ def two_socket(root):
     put(root, "/proc/sys/kernel/osrelease", "6.1.0-27-amd64\n")
     put(root, "/etc/os-release", 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\n')
 
-    def nvme(name, model, sectors, cur, maxs, holders=(), queues=8, partitions=()):
+    def dev(path, majmin):
+        """The device number in the device's folder, and /sys/dev/block/MAJ:MIN linking to that folder."""
+        put(root, f"{path}/dev", majmin + "\n")
+        link = os.path.join(root, "sys/dev/block", majmin)
+        os.makedirs(os.path.dirname(link), exist_ok=True)
+        os.symlink(os.path.relpath(os.path.join(root, path.lstrip("/")), os.path.dirname(link)), link)
+
+    def nvme(name, model, sectors, cur, maxs, holders=(), queues=8, partitions=(), numa_node=None):
         base = f"/sys/block/{name}"
         put(root, f"{base}/size", f"{sectors}\n")
         put(root, f"{base}/queue/logical_block_size", "4096\n")
@@ -109,15 +117,21 @@ def two_socket(root):
         put(root, f"{base}/device/device/max_link_width", f"{maxs[1]}\n")
         for q in range(queues):
             put(root, f"{base}/mq/{q}/nr_tags", "1023\n")
+        if numa_node is not None:
+            put(root, f"{base}/device/device/numa_node", f"{numa_node}\n")
         for h in holders:
             put(root, f"{base}/holders/{h}/dev", "9:0\n")
-        for p in partitions:
+        for p, majmin in partitions:
             put(root, f"{base}/{p}/partition", "1\n")
+            dev(f"{base}/{p}", majmin)
 
     nvme("nvme0n1", "SAMSUNG MZQL23T8HCLS-00A07", 7501476528, ("16.0", 4), ("16.0", 4),
-         partitions=["nvme0n1p1"])
-    nvme("nvme1n1", "KIOXIA KCMYXRUG7T68", 15002931888, ("32.0", 4), ("32.0", 4), holders=["md0"])
+         partitions=[("nvme0n1p1", "259:4")])
+    nvme("nvme1n1", "KIOXIA KCMYXRUG7T68", 15002931888, ("32.0", 4), ("32.0", 4), holders=["md0"], numa_node=1)
     nvme("nvme2n1", "KIOXIA KCMYXRUG7T68", 15002931888, ("16.0", 4), ("32.0", 4), holders=["md0"])
+    for name, majmin in [("nvme0n1", "259:0"), ("nvme1n1", "259:1"), ("nvme2n1", "259:2"), ("sda", "8:0"),
+                         ("sdb", "8:16"), ("md0", "9:0"), ("dm-0", "253:0")]:
+        dev(f"/sys/block/{name}", majmin)
     put(root, "/sys/module/nvme/parameters/poll_queues", "4\n")
     put(root, "/sys/block/sda/size", "31251759104\n")
     put(root, "/sys/block/sda/queue/logical_block_size", "512\n")
@@ -125,6 +139,16 @@ def two_socket(root):
     put(root, "/sys/block/sda/queue/rotational", "1\n")
     put(root, "/sys/block/sda/device/model", "ST16000NM001G-2K\n")
     put(root, "/sys/block/sda/mq/0/nr_tags", "32\n")
+    # sdb is an LVM physical volume: device-mapper's dm-0 holds it.
+    put(root, "/sys/block/sdb/size", "7814037168\n")
+    put(root, "/sys/block/sdb/queue/logical_block_size", "512\n")
+    put(root, "/sys/block/sdb/queue/physical_block_size", "4096\n")
+    put(root, "/sys/block/sdb/queue/rotational", "1\n")
+    put(root, "/sys/block/sdb/device/model", "ST4000NM000A-2HZ\n")
+    put(root, "/sys/block/sdb/holders/dm-0/dev", "253:0\n")
+    put(root, "/sys/block/dm-0/size", "7814029312\n")
+    put(root, "/sys/block/dm-0/dm/name", "vg0-data\n")
+    put(root, "/sys/block/dm-0/slaves/sdb/dev", "8:16\n")
     put(root, "/sys/block/md0/size", "30005903360\n")
     put(root, "/sys/block/md0/queue/logical_block_size", "4096\n")
     put(root, "/sys/block/md0/queue/physical_block_size", "4096\n")
@@ -137,9 +161,11 @@ def two_socket(root):
     put(root, "/proc/mdstat",
         "Personalities : [raid0]\nmd0 : active raid0 nvme2n1[1] nvme1n1[0]\n"
         "      15002951680 blocks super 1.2 512k chunks\n\nunused devices: <none>\n")
-    put(root, "/proc/self/mounts",
-        "/dev/nvme0n1p1 /data xfs rw,relatime 0 0\n/dev/md0 /scratch xfs rw,relatime 0 0\n"
-        "/dev/sda /backup ext4 rw,relatime 0 0\nproc /proc proc rw 0 0\n")
+    put(root, "/proc/self/mountinfo",
+        "22 1 259:4 / /data rw,relatime shared:1 - xfs /dev/nvme0n1p1 rw,attr2\n"
+        "23 1 9:0 / /scratch rw,relatime shared:2 - xfs /dev/md0 rw,sunit=1024\n"
+        "24 1 8:0 / /backup rw,relatime - ext4 /dev/sda rw\n"
+        "25 1 0:22 / /proc rw,nosuid,nodev,noexec,relatime shared:12 - proc proc rw\n")
 
     put(root, "/sys/class/net/lo/mtu", "65536\n")
     for name, driver, speed, mtu in [("eno1", "ice", 100000, 9000), ("ib0", "mlx5_core", 400000, 4092)]:
