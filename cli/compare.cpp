@@ -45,16 +45,15 @@ int run_compare(const CompareFlags& f) {
       HtmlPage page{
           fmt::format("mlbench fleet: {} reports", reports.size()), &reports, {}, fleet, threshold, {}};
       text = to_html_page(page);
-    } else if (format == Format::csv) {
-      text = fleet_csv(fleet);
-      print_notes(fleet.notes);
     } else {
       Document doc;
-      doc.tables = fleet_tables(fleet);
+      doc.tables = format == Format::csv ? std::vector<Table>{fleet_data(fleet)} : fleet_tables(fleet);
       doc.notes = fleet.notes;
       doc.json = fleet_to_json(fleet, opts);
+      if (format == Format::csv) print_notes(fleet.notes);
       text = render(doc, format, colour);
-      if (format != Format::json) text += "\n";  // a blank line after the last table, as compare ends too
+      // A blank line after the last table, as compare's output ends too.
+      if (format == Format::text || format == Format::markdown) text += "\n";
     }
     emit(f.output, text);
     return fleet.has_worse_outlier() && !f.no_fail ? 1 : 0;

@@ -218,16 +218,18 @@ std::vector<Table> fleet_tables(const FleetAnalysis& f) {
   return {std::move(outliers), std::move(groups)};
 }
 
-std::string fleet_csv(const FleetAnalysis& f) {
-  std::string out = "host,device,uuid,side,probe,params,metric,unit,value,median,deviation_pct,z\n";
+Table fleet_data(const FleetAnalysis& f) {
+  Table t{"",
+          {"host", "device", "uuid", "side", "probe", "params", "metric", "unit", "value", "median",
+           "deviation_pct", "z"},
+          {}};
   for (const auto& [g, m] : outlier_rows(f)) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(m->host), csv_field(m->device),
-                       csv_field(m->uuid), m->worse ? "worse" : "better", csv_field(g->probe),
-                       csv_field(format_params(g->params)), csv_field(g->metric), csv_field(g->unit),
-                       csv_number(m->value), csv_number(g->median), csv_number(100 * m->deviation),
-                       csv_number(m->z));
+    t.rows.push_back({Cell{m->host}, Cell{m->device}, Cell{m->uuid}, Cell{m->worse ? "worse" : "better"},
+                      Cell{g->probe}, Cell{format_params(g->params)}, Cell{g->metric}, Cell{g->unit},
+                      Cell{csv_number(m->value)}, Cell{csv_number(g->median)},
+                      Cell{csv_number(100 * m->deviation)}, Cell{csv_number(m->z)}});
   }
-  return out;
+  return t;
 }
 
 Json fleet_to_json(const FleetAnalysis& f, const FleetOptions& opts) {

@@ -72,9 +72,9 @@ FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const Fleet
 
 // Outliers first (by host and device), then one line per population.
 std::vector<Table> fleet_tables(const FleetAnalysis& f);
-// RFC 4180 CSV of the outliers (worse first), numbers unformatted in the row's unit (deviation in percent),
-// no comment lines; the per-metric populations are in the JSON.
-std::string fleet_csv(const FleetAnalysis& f);
+// The data for spreadsheets (Format::csv): the outliers (worse first), numbers unformatted in the row's unit
+// (deviation in percent); the per-metric populations are in the JSON.
+Table fleet_data(const FleetAnalysis& f);
 Json fleet_to_json(const FleetAnalysis& f, const FleetOptions& opts);
 
 }  // namespace mlbench
