@@ -3,9 +3,9 @@
 //
 // The HBM kernels use FP64 arrays read and written as double2 (16 bytes per thread access), grid-stride loops
 // over a grid of (resident blocks per SM × SMs), four independent vectors in flight per thread.
-// Checked with nvcc 13.0 `-Xptxas -v` for sm_80, sm_90 and sm_100: all 19 kernels 0 bytes stack frame, 0 spill
-// stores/loads (the build keeps -warn-spills on). The PTX (`nvcc -ptx`) shows the STREAM and SM-copy loops as
-// ld.global(.nc).v2.f64 / st.global.v2.f64 and ld/st.global.v4.u32: 16-byte accesses. The SASS check
+// Checked with nvcc 13.0 `-Xptxas -v` for sm_80, sm_90 and sm_100: all 19 kernels 0 bytes stack frame, 0
+// spill stores/loads (the build keeps -warn-spills on). The PTX (`nvcc -ptx`) shows the STREAM and SM-copy
+// loops as ld.global(.nc).v2.f64 / st.global.v2.f64 and ld/st.global.v4.u32: 16-byte accesses. The SASS check
 // (LDG.E.128/STG.E.128 via `cuobjdump --dump-sass`) is not done here — the development machine has no
 // cuobjdump — and scripts/gpu-validate.sh runs it on the GPU host and records the counts.
 #include <cuda_bf16.h>
@@ -77,16 +77,18 @@ __device__ __forceinline__ void stream_loop(std::size_t n, Op op) {
   for (; i < n; i += stride) op.template many<1>(i, stride);
 }
 
+// dst = src in 16-byte vectors: the HBM copy kernel (V = double2) and the SM copy of gpu.copy (V = uint4).
+template <typename V>
 struct CopyOp {
-  const double2* __restrict__ a;
-  double2* __restrict__ c;
+  const V* __restrict__ src;
+  V* __restrict__ dst;
   template <int U>
   __device__ __forceinline__ void many(std::size_t i, std::size_t stride) const {
-    double2 v[U];
+    V v[U];
 #pragma unroll
-    for (int u = 0; u < U; ++u) v[u] = a[i + u * stride];
+    for (int u = 0; u < U; ++u) v[u] = src[i + u * stride];
 #pragma unroll
-    for (int u = 0; u < U; ++u) c[i + u * stride] = v[u];
+    for (int u = 0; u < U; ++u) dst[i + u * stride] = v[u];
   }
 };
 
@@ -229,19 +231,6 @@ __global__ void count_mismatches_kernel(const double* x, std::size_t n, double e
   if (bad) atomicAdd(count, bad);
 }
 
-struct SmCopyOp {
-  const uint4* __restrict__ src;
-  uint4* __restrict__ dst;
-  template <int U>
-  __device__ __forceinline__ void many(std::size_t i, std::size_t stride) const {
-    uint4 v[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u) v[u] = src[i + u * stride];
-#pragma unroll
-    for (int u = 0; u < U; ++u) dst[i + u * stride] = v[u];
-  }
-};
-
 __global__ void fill_pattern_kernel(std::uint64_t* dst, std::size_t words, std::uint64_t seed) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < words;
@@ -316,7 +305,7 @@ cudaError_t hbm_launch(HbmKernel k, const HbmArrays& arr, cudaStream_t stream) {
   constexpr double s = 0.4;  // plan.hpp kHbmScalar
   switch (k) {
     case HbmKernel::copy:
-      stream_kernel<<<arr.grid, kHbmBlock, 0, stream>>>(CopyOp{a, c}, n2);
+      stream_kernel<<<arr.grid, kHbmBlock, 0, stream>>>(CopyOp<double2>{a, c}, n2);
       break;
     case HbmKernel::scale:
       stream_kernel<<<arr.grid, kHbmBlock, 0, stream>>>(ScaleOp{c, b, s}, n2);
@@ -353,7 +342,7 @@ cudaError_t count_mismatches(const double* x, std::size_t n, double expected, do
 
 cudaError_t sm_copy(void* dst, const void* src, std::size_t bytes, int grid, cudaStream_t stream) {
   stream_kernel<<<grid, kHbmBlock, 0, stream>>>(
-      SmCopyOp{static_cast<const uint4*>(src), static_cast<uint4*>(dst)}, bytes / sizeof(uint4));
+      CopyOp<uint4>{static_cast<const uint4*>(src), static_cast<uint4*>(dst)}, bytes / sizeof(uint4));
   return cudaGetLastError();
 }
 
