@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <latch>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -97,93 +98,137 @@ std::string describe_result(std::int64_t res, std::uint64_t want) {
   return fmt::format("short transfer: {} of {} bytes", res, want);
 }
 
-void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress& prog, WorkerResult& res,
-                 const std::atomic<bool>& stop, std::uint64_t deadline_ns) {
-  const JobSpec& s = plan.spec;
-  const std::size_t ntargets = plan.targets.size();
-  const bool verify_writes = s.verify && writes(s.rw);
-  const bool verify_reads = s.verify && !writes(s.rw);
-  std::unique_ptr<Engine> engine;
-  AlignedBuffer mem;
-  std::vector<std::span<std::byte>> bufs;
-  bool ok = true;
-  if (!plan.cpus.empty()) {
-    // Before the ring and the buffers exist, so that both are set up from the CPU the thread stays on.
-    const int cpu = plan.cpus[w.index % plan.cpus.size()];
-    if (auto why = pin_this_thread(cpu); !why.empty())
-      res.warnings.push_back(
-          fmt::format("job thread {} could not be pinned to CPU {}: {}", w.index, cpu, why));
-  }
-  try {
-    const EngineTraits& can = traits(plan.engine);
-    unsigned depth = can.queue_depth ? s.iodepth : 1;
-    // An I/O within one base page is one memory segment whatever backs it; larger ones want huge pages
-    // (buffer.hpp says why).
-    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-    const bool multi_page = s.bs > page;
-    mem = AlignedBuffer(depth * s.bs, multi_page ? AlignedBuffer::Pages::huge : AlignedBuffer::Pages::base);
-    for (unsigned i = 0; i < depth; ++i) bufs.push_back(mem.span().subspan(i * s.bs, s.bs));
-    // Write data is random (never zeros); under --verify each write gets its offset's pattern instead.
-    fill_pattern(mem.span(), mix64(plan.write_seed + w.index + 1), 0);
-    std::vector<int> fds;
-    for (const auto& t : plan.targets) fds.push_back(t.fd);
-    EngineConfig cfg{.depth = depth,
-                     .fds = fds,
-                     .buffers = bufs,
-                     .sqpoll = s.sqpoll && can.sqpoll,
-                     .fixed_bufs = s.fixed_bufs && can.registered_buffers,
-                     .iopoll = plan.iopoll};
-    engine = make_engine(plan.engine, cfg);
-    res.features = engine->features();
-    for (auto& warning : engine->warnings()) res.warnings.push_back(std::move(warning));
-    const auto huge = multi_page ? mem.huge_bytes() : std::nullopt;  // after fill_pattern touched every page
-    res.features["buffer_pages"] = huge && *huge >= mem.size() ? "huge" : "base";
-    if (multi_page && res.features["buffer_pages"] == "base") {
-      res.warnings.push_back(fmt::format(
-          "the I/O buffers are in base pages, not huge pages ({}), so each {}-byte I/O reaches the device as "
-          "up to {} memory segments, which can lower throughput",
-          huge_pages_missing_reason(), s.bs, (s.bs + page - 1) / page));
+// One job thread. set_up() runs before the start line (pinning, buffers, engine); after it the thread issues
+// `depth` I/Os and, for every batch the engine completes, counts each completion (complete()) and issues the
+// next I/O in its slot, until nothing is in flight; finish() then records what the thread did.
+class Worker {
+ public:
+  Worker(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress& prog, WorkerResult& res,
+         const std::atomic<bool>& stop, std::uint64_t deadline_ns)
+      : plan_(plan),
+        s_(plan.spec),
+        w_(w),
+        sh_(sh),
+        prog_(prog),
+        res_(res),
+        stop_(stop),
+        deadline_ns_(deadline_ns),
+        verify_writes_(s_.verify && writes(s_.rw)),
+        verify_reads_(s_.verify && !writes(s_.rw)),
+        queued_(traits(plan.engine).submission_queue) {}
+
+  void run() {
+    const bool ok = set_up();
+    sh_.ready.count_down();
+    sh_.go.wait();
+    if (!ok || sh_.abort.load()) {
+      prog_.finished.store(true);
+      return;
     }
-    res.per_target.resize(ntargets);
-    if (verify_writes) {
-      res.written.resize(ntargets);
-      for (std::uint32_t t : w.lane) res.written[t].assign((plan.targets[t].size / s.bs + 63) / 64, 0);
+    start();
+    try {  // issue() submits at once in per-I/O mode, and a failed submission throws
+      std::uint64_t now = now_ns();
+      last_counted_ = now;
+      for (std::uint32_t slot = 0; slot < depth_; ++slot) {
+        if (w_.limit_ios > 0 && issued_ >= w_.limit_ios) break;
+        issue(slot, now);
+      }
+      std::vector<Completion> done(depth_);
+      while (inflight_ > 0) {
+        std::size_t n = engine_->submit_and_reap(1, done);
+        now = now_ns();
+        submission_->completed(now, n);
+        if (issuing_) check_stop(now);
+        for (std::size_t i = 0; i < n; ++i) complete(done[i], now);
+        prog_.ios.store(measured_, std::memory_order_relaxed);
+        if (counting_ && now >= window_end_) {
+          close_window();
+          window_end_ = now + interval_ns_;
+        }
+      }
+    } catch (const std::exception& e) {
+      sh_.fail(fmt::format("job thread {}: {}", w_.index, e.what()));
     }
-  } catch (const std::exception& e) {
-    sh.fail(fmt::format("job thread {}: {}", w.index, e.what()));
-    ok = false;
-  }
-  sh.ready.count_down();
-  sh.go.wait();
-  if (!ok || sh.abort.load()) {
-    prog.finished.store(true);
-    return;
+    finish();
   }
 
-  const unsigned depth = engine->depth();
-  const std::uint64_t t0 = sh.start_ns.load();
-  const std::uint64_t ramp_end = t0 + to_ns(s.ramp_s);
-  const std::uint64_t end_ns = s.runtime_s > 0 ? ramp_end + to_ns(s.runtime_s) : UINT64_MAX;
-  const std::uint64_t bs = s.bs;
-  const std::uint64_t nblocks = (w.hi - w.lo) / bs;
-  const bool random = is_random(s.rw);
-  const bool queued = traits(plan.engine).submission_queue;  // without a submission queue, no trial
-  SubmissionTrial submission(s.submission, random, depth, t0, queued ? s.ramp_s : 0.0, sh.trial);
-  const bool striped = w.lane.size() > 1;
-  const auto nlane = static_cast<std::uint32_t>(w.lane.size());
-  Rng rng{mix64(plan.write_seed ^ (0xa0761d6478bd642full * (w.index + 1)))};
-  std::uint64_t cursor = w.lo;
+ private:
+  // Before the start line, so that the ring and the buffers are set up from the CPU the thread stays on.
+  // False (the job failed through sh_) when they cannot be.
+  bool set_up() {
+    if (!plan_.cpus.empty()) {
+      const int cpu = plan_.cpus[w_.index % plan_.cpus.size()];
+      if (auto why = pin_this_thread(cpu); !why.empty())
+        res_.warnings.push_back(
+            fmt::format("job thread {} could not be pinned to CPU {}: {}", w_.index, cpu, why));
+    }
+    try {
+      const EngineTraits& can = traits(plan_.engine);
+      unsigned depth = can.queue_depth ? s_.iodepth : 1;
+      // An I/O within one base page is one memory segment whatever backs it; larger ones want huge pages
+      // (buffer.hpp says why).
+      const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+      const bool multi_page = s_.bs > page;
+      mem_ =
+          AlignedBuffer(depth * s_.bs, multi_page ? AlignedBuffer::Pages::huge : AlignedBuffer::Pages::base);
+      for (unsigned i = 0; i < depth; ++i) bufs_.push_back(mem_.span().subspan(i * s_.bs, s_.bs));
+      // Write data is random (never zeros); under --verify each write gets its offset's pattern instead.
+      fill_pattern(mem_.span(), mix64(plan_.write_seed + w_.index + 1), 0);
+      std::vector<int> fds;
+      for (const auto& t : plan_.targets) fds.push_back(t.fd);
+      EngineConfig cfg{.depth = depth,
+                       .fds = fds,
+                       .buffers = bufs_,
+                       .sqpoll = s_.sqpoll && can.sqpoll,
+                       .fixed_bufs = s_.fixed_bufs && can.registered_buffers,
+                       .iopoll = plan_.iopoll};
+      engine_ = make_engine(plan_.engine, cfg);
+      res_.features = engine_->features();
+      for (auto& warning : engine_->warnings()) res_.warnings.push_back(std::move(warning));
+      const auto huge =
+          multi_page ? mem_.huge_bytes() : std::nullopt;  // after fill_pattern touched every page
+      res_.features["buffer_pages"] = huge && *huge >= mem_.size() ? "huge" : "base";
+      if (multi_page && res_.features["buffer_pages"] == "base") {
+        res_.warnings.push_back(
+            fmt::format("the I/O buffers are in base pages, not huge pages ({}), so each {}-byte I/O reaches "
+                        "the device as "
+                        "up to {} memory segments, which can lower throughput",
+                        huge_pages_missing_reason(), s_.bs, (s_.bs + page - 1) / page));
+      }
+      const std::size_t ntargets = plan_.targets.size();
+      res_.per_target.resize(ntargets);
+      if (verify_writes_) {
+        res_.written.resize(ntargets);
+        for (std::uint32_t t : w_.lane) res_.written[t].assign((plan_.targets[t].size / s_.bs + 63) / 64, 0);
+      }
+    } catch (const std::exception& e) {
+      sh_.fail(fmt::format("job thread {}: {}", w_.index, e.what()));
+      return false;
+    }
+    return true;
+  }
 
-  std::vector<std::uint64_t> start(depth);
-  std::vector<std::uint32_t> tgt(depth);
-  std::vector<std::uint64_t> off(depth);  // offset inside the target's region
-  std::vector<std::uint8_t> is_write(depth);
-  std::uint64_t issued = 0, inflight = 0, measured = 0;
-  bool issuing = true, counting = true;
+  // After the start line: the job's clock, the slots, the submission trial and the first sampling interval.
+  void start() {
+    depth_ = engine_->depth();
+    const std::uint64_t t0 = sh_.start_ns.load();
+    ramp_end_ = t0 + to_ns(s_.ramp_s);
+    end_ns_ = s_.runtime_s > 0 ? ramp_end_ + to_ns(s_.runtime_s) : UINT64_MAX;
+    nblocks_ = (w_.hi - w_.lo) / s_.bs;
+    // Without a submission queue there is nothing to try.
+    submission_.emplace(s_.submission, is_random(s_.rw), depth_, t0, queued_ ? s_.ramp_s : 0.0, sh_.trial);
+    rng_ = Rng{mix64(plan_.write_seed ^ (0xa0761d6478bd642full * (w_.index + 1)))};
+    cursor_ = w_.lo;
+    slots_.resize(depth_);
+    interval_ns_ = to_ns(sampling_interval_s(s_));
+    window_end_ = ramp_end_ + interval_ns_;
+  }
 
-  auto issue = [&](std::uint32_t slot, std::uint64_t now) {
+  // Queues the next I/O in `slot`, issued at `now`.
+  void issue(std::uint32_t slot, std::uint64_t now) {
+    const std::uint64_t bs = s_.bs;
     bool write;
-    switch (s.rw) {
+    switch (s_.rw) {
       case RwMode::read:
       case RwMode::randread:
         write = false;
@@ -193,134 +238,147 @@ void worker_main(const JobPlan& plan, const WorkerSetup& w, Shared& sh, Progress
         write = true;
         break;
       default:
-        write = rng.below(100) >= s.rwmix_read;
+        write = rng_.below(100) >= s_.rwmix_read;
     }
     std::uint64_t lo;
-    if (random) {
-      lo = w.lo + rng.below(nblocks) * bs;
+    if (is_random(s_.rw)) {
+      lo = w_.lo + rng_.below(nblocks_) * bs;
     } else {
-      lo = cursor;
-      cursor += bs;
-      if (cursor + bs > w.hi) cursor = w.lo;
+      lo = cursor_;
+      cursor_ += bs;
+      if (cursor_ + bs > w_.hi) cursor_ = w_.lo;
     }
-    std::uint32_t t = w.lane[0];
+    std::uint32_t t = w_.lane[0];
     std::uint64_t o = lo;
-    if (striped) {
-      auto loc = stripe_map(lo, s.stripe, nlane);
-      t = w.lane[loc.target];
+    if (w_.lane.size() > 1) {  // striped
+      auto loc = stripe_map(lo, s_.stripe, static_cast<std::uint32_t>(w_.lane.size()));
+      t = w_.lane[loc.target];
       o = loc.offset;
     }
-    const JobTarget& jt = plan.targets[t];
-    if (write && verify_writes) fill_pattern(bufs[slot], target_seed(plan.write_seed, t), jt.base + o);
-    engine->queue({slot, t, static_cast<std::uint32_t>(bs), write, jt.base + o});
-    if (submission.per_io(now)) engine->submit();
-    start[slot] = now;
-    tgt[slot] = t;
-    off[slot] = o;
-    is_write[slot] = write;
-    ++issued;
-    ++inflight;
-  };
+    const JobTarget& jt = plan_.targets[t];
+    if (write && verify_writes_) fill_pattern(bufs_[slot], target_seed(plan_.write_seed, t), jt.base + o);
+    engine_->queue({slot, t, static_cast<std::uint32_t>(bs), write, jt.base + o});
+    if (submission_->per_io(now)) engine_->submit();
+    slots_[slot] = {now, o, t, write};
+    ++issued_;
+    ++inflight_;
+  }
 
-  // The current sampling interval's latencies, closed by this thread itself (no sharing with the sampler).
-  LatencyHistogram window;
-  const std::uint64_t interval_ns = to_ns(sampling_interval_s(s));
-  std::uint64_t window_end = ramp_end + interval_ns;
-  auto close_window = [&] {
-    for (std::size_t q = 0; q < kLatencyPercentiles.size(); ++q) {
-      const double beyond = static_cast<double>(window.count()) * (1 - kLatencyPercentiles[q].second);
-      if (beyond >= 10)
-        res.interval_lat[q].push_back(window.percentile(kLatencyPercentiles[q].second) * 1e-9);
+  // Stops issuing at the end of the runtime, on a stop or another thread's failure, or past the deadline.
+  void check_stop(std::uint64_t now) {
+    if (now >= end_ns_) {
+      issuing_ = counting_ = false;
+      last_counted_ = end_ns_;
+    } else if (stop_.load(std::memory_order_relaxed) || sh_.abort.load(std::memory_order_relaxed)) {
+      issuing_ = counting_ = false;
+      last_counted_ = now;
+    } else if (now >= deadline_ns_) {
+      sh_.fail("the job ran past the case's time budget; lower --size/--io-size or raise --runtime");
+      issuing_ = counting_ = false;
     }
-    window.reset();
-  };
+  }
 
-  std::vector<Completion> done(depth);
-  std::uint64_t now = now_ns();
-  std::uint64_t last_counted = now;
-  try {  // issue() submits at once in per-I/O mode, and a failed submission throws
-    for (std::uint32_t slot = 0; slot < depth; ++slot) {
-      if (w.limit_ios > 0 && issued >= w.limit_ios) break;
-      issue(slot, now);
+  // One completion reaped at `now`: checked, counted when it falls in the measured window, its slot reused.
+  void complete(const Completion& c, std::uint64_t now) {
+    const std::uint64_t bs = s_.bs;
+    const Slot& io = slots_[c.slot];
+    --inflight_;
+    const std::uint32_t t = io.target;
+    const JobTarget& jt = plan_.targets[t];
+    if (c.res != static_cast<std::int64_t>(bs)) {
+      sh_.fail(fmt::format("{} {} at offset {}: {}", io.write ? "writing" : "reading", jt.path,
+                           jt.base + io.offset, describe_result(c.res, bs)));
+      issuing_ = counting_ = false;
+      return;
     }
-    while (inflight > 0) {
-      std::size_t n = engine->submit_and_reap(1, done);
-      now = now_ns();
-      submission.completed(now, n);
-      if (issuing) {
-        if (now >= end_ns) {
-          issuing = counting = false;
-          last_counted = end_ns;
-        } else if (stop.load(std::memory_order_relaxed) || sh.abort.load(std::memory_order_relaxed)) {
-          issuing = counting = false;
-          last_counted = now;
-        } else if (now >= deadline_ns) {
-          sh.fail("the job ran past the case's time budget; lower --size/--io-size or raise --runtime");
-          issuing = counting = false;
-        }
-      }
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::uint32_t slot = done[i].slot;
-        --inflight;
-        const std::uint32_t t = tgt[slot];
-        if (done[i].res != static_cast<std::int64_t>(bs)) {
-          sh.fail(fmt::format("{} {} at offset {}: {}", is_write[slot] ? "writing" : "reading",
-                              plan.targets[t].path, plan.targets[t].base + off[slot],
-                              describe_result(done[i].res, bs)));
-          issuing = counting = false;
-          continue;
-        }
-        // Every completed write is on the target, whether it completed in the ramp, in the window or in the
-        // drain after it: the read-back expects the write pattern on all of them.
-        if (is_write[slot] && verify_writes)
-          res.written[t][off[slot] / bs / 64] |= 1ull << (off[slot] / bs % 64);
-        if (counting && now >= ramp_end) {
-          IoTotals& tt = res.per_target[t];
-          ++tt.ios;
-          tt.bytes += bs;
-          if (is_write[slot]) {
-            ++tt.writes;
-          } else {
-            ++tt.reads;
-            if (verify_reads && plan.targets[t].prefilled) {
-              ++res.read_checked;
-              if (!matches_pattern(bufs[slot], target_seed(plan.fill_seed, t),
-                                   plan.targets[t].base + off[slot])) {
-                if (res.read_bad++ == 0)
-                  res.first_bad =
-                      fmt::format("{} offset {}", plan.targets[t].path, plan.targets[t].base + off[slot]);
-              }
-            }
+    // Every completed write is on the target, whether it completed in the ramp, in the window or in the
+    // drain after it: the read-back expects the write pattern on all of them.
+    if (io.write && verify_writes_) res_.written[t][io.offset / bs / 64] |= 1ull << (io.offset / bs % 64);
+    if (counting_ && now >= ramp_end_) {
+      IoTotals& tt = res_.per_target[t];
+      ++tt.ios;
+      tt.bytes += bs;
+      if (io.write) {
+        ++tt.writes;
+      } else {
+        ++tt.reads;
+        if (verify_reads_ && jt.prefilled) {
+          ++res_.read_checked;
+          if (!matches_pattern(bufs_[c.slot], target_seed(plan_.fill_seed, t), jt.base + io.offset)) {
+            if (res_.read_bad++ == 0)
+              res_.first_bad = fmt::format("{} offset {}", jt.path, jt.base + io.offset);
           }
-          tt.lat.record(now - start[slot]);
-          window.record(now - start[slot]);
-          ++measured;
-          last_counted = now;
         }
-        if (issuing && (w.limit_ios == 0 || issued < w.limit_ios)) issue(slot, now);
       }
-      prog.ios.store(measured, std::memory_order_relaxed);
-      if (counting && now >= window_end) {
-        close_window();
-        window_end = now + interval_ns;
+      tt.lat.record(now - io.start);
+      window_.record(now - io.start);
+      ++measured_;
+      last_counted_ = now;
+    }
+    if (issuing_ && (w_.limit_ios == 0 || issued_ < w_.limit_ios)) issue(c.slot, now);
+  }
+
+  // Closes the current sampling interval: each percentile with enough I/Os beyond it gets a value.
+  void close_window() {
+    for (std::size_t q = 0; q < kLatencyPercentiles.size(); ++q) {
+      const double beyond = static_cast<double>(window_.count()) * (1 - kLatencyPercentiles[q].second);
+      if (beyond >= 10)
+        res_.interval_lat[q].push_back(window_.percentile(kLatencyPercentiles[q].second) * 1e-9);
+    }
+    window_.reset();
+  }
+
+  void finish() {
+    if (queued_) {
+      const bool per_io = submission_->per_io(UINT64_MAX);
+      res_.features["submission"] = per_io ? "per_io" : "batched";
+      if (submission_->trial()) {
+        res_.trial = {{"batched_iops", submission_->batched_iops()},
+                      {"per_io_iops", submission_->per_io_iops()},
+                      {"chosen", per_io ? "per_io" : "batched"}};
       }
     }
-  } catch (const std::exception& e) {
-    sh.fail(fmt::format("job thread {}: {}", w.index, e.what()));
+    res_.done_ns = std::max(last_counted_, ramp_end_);
+    res_.cpu = ::sched_getcpu();
+    prog_.finished.store(true);
   }
-  if (queued) {
-    const bool per_io = submission.per_io(UINT64_MAX);
-    res.features["submission"] = per_io ? "per_io" : "batched";
-    if (submission.trial()) {
-      res.trial = {{"batched_iops", submission.batched_iops()},
-                   {"per_io_iops", submission.per_io_iops()},
-                   {"chosen", per_io ? "per_io" : "batched"}};
-    }
-  }
-  res.done_ns = std::max(last_counted, ramp_end);
-  res.cpu = ::sched_getcpu();
-  prog.finished.store(true);
-}
+
+  // What is in flight in a slot.
+  struct Slot {
+    std::uint64_t start = 0;   // issue time
+    std::uint64_t offset = 0;  // inside the target's region
+    std::uint32_t target = 0;
+    bool write = false;
+  };
+
+  const JobPlan& plan_;
+  const JobSpec& s_;
+  const WorkerSetup& w_;
+  Shared& sh_;
+  Progress& prog_;
+  WorkerResult& res_;
+  const std::atomic<bool>& stop_;
+  const std::uint64_t deadline_ns_;
+  const bool verify_writes_, verify_reads_;
+  const bool queued_;  // the engine has a submission queue: the trial and the "submission" feature
+
+  std::unique_ptr<Engine> engine_;
+  AlignedBuffer mem_;
+  std::vector<std::span<std::byte>> bufs_;
+
+  unsigned depth_ = 0;
+  std::uint64_t ramp_end_ = 0, end_ns_ = 0, nblocks_ = 0;
+  std::optional<SubmissionTrial> submission_;
+  Rng rng_{0};
+  std::uint64_t cursor_ = 0;
+  std::vector<Slot> slots_;
+  std::uint64_t issued_ = 0, inflight_ = 0, measured_ = 0;
+  bool issuing_ = true, counting_ = true;
+  std::uint64_t last_counted_ = 0;
+  // The current sampling interval's latencies, closed by this thread itself (no sharing with the sampler).
+  LatencyHistogram window_;
+  std::uint64_t interval_ns_ = 0, window_end_ = 0;
+};
 
 // Reads back every block a write job touched (and, on prefilled targets, the rest) and compares patterns.
 void verify_region(const JobPlan& plan, std::size_t t, const std::vector<std::uint64_t>& written,
@@ -446,7 +504,7 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
   threads.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     threads.emplace_back(
-        [&, i] { worker_main(plan, setups[i], sh, progress[i], results[i], stop, deadline_ns); });
+        [&, i] { Worker(plan, setups[i], sh, progress[i], results[i], stop, deadline_ns).run(); });
   }
   sh.ready.wait();
   const std::uint64_t t0 = now_ns();
