@@ -3,9 +3,9 @@
 // Pages::huge asks for transparent huge pages: the mapping is aligned to and rounded up to the huge-page size
 // and advised MADV_HUGEPAGE, so that an I/O spanning several base pages is physically contiguous and reaches
 // the device as one memory segment instead of one per 4 KiB page. That matters: without indirect descriptors,
-// a virtio disk's ring holds a request's header, status and every segment, so this VM's 256-entry ring took
-// only seven 128 KiB reads in 4 KiB pages (34 entries each); the rest waited in the I/O scheduler and merged
-// (~15k IOPS at QD16), against ~50-70k IOPS from huge pages. NVMe SGLs and PRP lists shrink the same way. The
+// a virtio disk's ring holds a request's header, status and every segment, so a ring fills after a few large
+// reads in 4 KiB pages and the rest wait in the I/O scheduler and merge (docs/NOTES.md has the figures of the
+// development VM). NVMe SGLs and PRP lists shrink the same way. The
 // kernel may still hand out base pages (huge pages disabled, memory too fragmented): huge_bytes() says what
 // it did.
 #pragma once

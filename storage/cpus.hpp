@@ -5,8 +5,8 @@
 // interrupts (no inter-processor wake-up per completion), then on the other CPUs of the drive's NUMA node (a
 // drive on the second socket is not measured across the inter-socket link). NVMe spreads one queue and one
 // interrupt per CPU, so there every CPU of the node qualifies; a single-queue disk has one interrupt CPU.
-// Measured on this project's 2-vCPU VM, whose virtio disk interrupts on CPU 1: 4k randwrite QD32 unpinned
-// 117-139k IOPS, on CPU 0 71-97k, on CPU 1 101-156k. fio pins with cpus_allowed (+ split).
+// Pinned on the interrupt CPU, a job measured more IOPS than on another CPU, unpinned runs in between
+// (docs/NOTES.md). fio pins with cpus_allowed (+ split).
 #pragma once
 
 #include <cstdint>

@@ -63,13 +63,13 @@ inline StripeLoc stripe_map(std::uint64_t o, std::uint64_t chunk, std::uint32_t 
 // How a uring job thread hands its queued I/Os to the kernel: per I/O (each at once, as fio does by default)
 // or batched (everything queued since the last wait, together with the next wait: one io_uring_enter). Under
 // --submission auto, sequential jobs submit per I/O: a batch of adjacent I/Os would be merged by the block
-// layer's plug into larger requests (16 × 128 KiB reached a virtio disk as ~640 KiB), and the device would no
-// longer see --bs. Random jobs try both in the ramp. Its second half is cut into four slices run batched,
-// per-I/O, per-I/O, batched, so that a linear drift in the device's speed cancels, and the mode that
+// layer's plug into larger requests (a virtio disk saw several --bs at once: docs/NOTES.md), and the device
+// would no longer see --bs. Random jobs try both in the ramp. Its second half is cut into four slices run
+// batched, per-I/O, per-I/O, batched, so that a linear drift in the device's speed cancels, and the mode that
 // completed more I/Os runs the measured part; with a ramp under kMinRamp they run batched. At depth 1 every
 // job runs batched: one I/O cannot merge, and its submission rides on the wait's system call. Batched saves
-// system calls; per-I/O hands each request to the device sooner. On this project's virtio VM, 4k random reads
-// at QD32 ran 1.23× faster batched and 4k random writes 1.23× faster per I/O. Pure; unit-tested.
+// system calls; per-I/O hands each request to the device sooner, and which wins depends on the device and the
+// direction (docs/NOTES.md: each won by a similar margin on the development VM). Pure; unit-tested.
 class SubmissionTrial {
  public:
   static constexpr double kMinRamp = 0.2;  // seconds: four slices of ≥ 25 ms

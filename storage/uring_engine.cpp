@@ -8,7 +8,7 @@
 // I/O); a refused registration — usually the memlock limit for buffers — falls back with a warning. Each
 // batch is one io_uring_submit_and_wait() system call; sequential jobs also submit each I/O as they queue it,
 // with IORING_ENTER_GETEVENTS as fio does, so that completions waiting as deferred task work are posted on
-// the way (on this VM's virtio disk that kept 128 KiB reads unmerged more often than a plain submit).
+// the way (that kept large reads unmerged more often than a plain submit: docs/NOTES.md).
 // Completions are reaped straight from the CQ ring.
 #include <liburing.h>
 
