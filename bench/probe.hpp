@@ -37,6 +37,10 @@ struct ProbeInfo {
   std::string description;              // one line
   std::string needs;                    // what it needs, in words ("a CUDA GPU", "io_uring or psync", ...)
   std::span<const OptionSpec> options;  // its option table (bench/options.hpp): flags, --config, list --json
+  // Every key its results' params may carry (their identity). reports/, sizing/ and the acceptance files read
+  // results by these names; tests/cli/registry_names_test.cpp fails on a name they use that no probe
+  // declares.
+  std::span<const std::string_view> params;
 };
 
 // One unit of work the runner times and reports. `params` becomes the result's identity.

@@ -16,6 +16,8 @@ namespace mlbench::net {
 namespace {
 
 constexpr const char* kProbeId = "net.nccl";
+// The params its results carry: the case's (plan), each size's bytes and the peak summary's (run).
+constexpr std::string_view kParams[] = {"collective", "dtype", "placement", "ranks", "bytes", "summary"};
 constexpr const char* kNoNccl =
     "built without NCCL (configure found no nccl.h/libnccl; install NCCL and rebuild with "
     "MLBENCH_ENABLE_NCCL=ON)";
@@ -26,7 +28,7 @@ class NcclProbe final : public Probe {
 
   ProbeInfo info() const override {
     return {kProbeId, "NCCL collectives: algbw and busbw per collective and size (nccl-tests conventions)",
-            "NCCL and one CUDA GPU per rank", nccl_option_table()};
+            "NCCL and one CUDA GPU per rank", nccl_option_table(), kParams};
   }
 
   std::optional<std::string> unavailable(const Json& /*host*/) const override {

@@ -96,7 +96,7 @@ const std::vector<CatalogFloor>& catalog_floors() {
   // GEMM: published best-shape BF16 numbers sit at 80-87 % of the dense peak (METHODS.md), so < 70 % is a
   // broken or throttled GPU and 70-75 % is worth a look. HBM: good STREAM kernels reach ~90 %.
   static const std::vector<CatalogFloor> kFloors = {
-      {"gpu.gemm", "tflops", PeakKind::compute, "FLOP/s", "dtype", {}, 0.70, 0.75},
+      {"gpu.gemm", "tflops", PeakKind::compute, "FLOP/s", "precision", {}, 0.70, 0.75},
       {"gpu.hbm",
        "bandwidth",
        PeakKind::memory_bandwidth,

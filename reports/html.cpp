@@ -235,7 +235,7 @@ std::string to_html_page(const HtmlPage& page) {
       return r.params[key].get<std::string>();
     };
   };
-  bars(collect_bars(reports, machines, "gpu.gemm", "tflops", param("dtype"),
+  bars(collect_bars(reports, machines, "gpu.gemm", "tflops", param("precision"),
                     {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"},
                     "GEMM throughput per precision (best shape)"));
   bars(collect_bars(reports, machines, "gpu.hbm", "bandwidth", param("kernel"),

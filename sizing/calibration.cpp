@@ -102,7 +102,7 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
       if (!usable(r, "gpu.gemm")) continue;
       const Metric* tf = r.metric("tflops");
       if (!tf) continue;
-      std::string dtype = param_text(r, "dtype");
+      std::string dtype = param_text(r, "precision");
       double eff = 0;
       if (gpu && gpu->peak_for(dtype)) {
         eff = tf->value / *gpu->peak_for(dtype);
@@ -171,7 +171,7 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
     double intra = 0, inter = 0, intra_bytes = 0, inter_bytes = 0;
     int gpus_in_node = report.host.contains("gpus") ? static_cast<int>(report.host["gpus"].size()) : 0;
     for (const auto& r : report.results) {
-      if (!usable(r, "net.nccl") || param_text(r, "op") != "all_reduce") continue;
+      if (!usable(r, "net.nccl") || param_text(r, "collective") != "all_reduce") continue;
       const Metric* busbw = r.metric("busbw");
       if (!busbw) continue;
       double bytes = param_number(r, "bytes");

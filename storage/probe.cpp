@@ -21,6 +21,9 @@ namespace mlbench::storage {
 namespace {
 
 constexpr const char* kId = "storage.io";
+// The params its results carry: the job's (case_params), its targets or suite job name, and per-target scope.
+constexpr std::string_view kParams[] = {"rw",         "bs",     "iodepth", "jobs", "direct",
+                                        "rwmix_read", "stripe", "target",  "job",  "scope"};
 // Rough fill rate for time estimates only.
 constexpr double kFillRate = 500e6;
 
@@ -244,7 +247,8 @@ StorageProbe::StorageProbe()
 
 ProbeInfo StorageProbe::info() const {
   return {kId, "NVMe/RAID throughput, IOPS and latency percentiles of fio-style jobs through io_uring",
-          "a folder on the drive to test (or a file/block device); io_uring, else psync", job_options()};
+          "a folder on the drive to test (or a file/block device); io_uring, else psync", job_options(),
+          kParams};
 }
 
 std::optional<std::string> StorageProbe::unavailable(const Json&) const { return std::nullopt; }

@@ -45,6 +45,9 @@ static_assert(names_cover(kStoresNames));
 constexpr std::string_view kAutoIsa = "auto";
 constexpr Isa kIsas[] = {Isa::avx512, Isa::avx2, Isa::sse2, Isa::scalar};
 
+// The params its results carry: the case's (plan) and the kernel each result measured (run).
+constexpr std::string_view kParams[] = {"threads", "array_bytes", "kernel"};
+
 constexpr OptionSpec kOptions[] = {
     {.name = "threads",
      .type = OptionType::integer,
@@ -94,7 +97,7 @@ class MembwProbe final : public Probe {
  public:
   ProbeInfo info() const override {
     return {std::string(kProbeId), "Host memory bandwidth: STREAM copy/scale/add/triad, NUMA first-touch",
-            "any CPU", kOptions};
+            "any CPU", kOptions, kParams};
   }
 
   std::optional<std::string> unavailable(const Json&) const override { return std::nullopt; }

@@ -51,17 +51,17 @@ TEST(Check, GradesAgainstMinMaxAndTheWarnBand) {
 
 TEST(Check, MatchSupportsListsAndBestPicksThePerDeviceMaximum) {
   auto set = rules(
-      "rules:\n  - probe: gpu.gemm\n    match: {dtype: [bf16, fp16]}\n    metric: tflops\n"
+      "rules:\n  - probe: gpu.gemm\n    match: {precision: [bf16, fp16]}\n    metric: tflops\n"
       "    min: 700e12\n    select: best\n");
   Report r;
   for (int dev = 0; dev < 2; ++dev) {
-    r.results.push_back(make_result("gpu.gemm", {{"dtype", "bf16"}, {"m", 1024}, {"device", dev}}, "tflops",
+    r.results.push_back(make_result("gpu.gemm", {{"precision", "bf16"}, {"m", 1024}, {"device", dev}}, "tflops",
                                     300e12, "FLOP/s"));
-    r.results.push_back(make_result("gpu.gemm", {{"dtype", "bf16"}, {"m", 8192}, {"device", dev}}, "tflops",
+    r.results.push_back(make_result("gpu.gemm", {{"precision", "bf16"}, {"m", 8192}, {"device", dev}}, "tflops",
                                     dev == 0 ? 760e12 : 650e12, "FLOP/s"));
   }
   r.results.push_back(
-      make_result("gpu.gemm", {{"dtype", "fp8"}, {"m", 8192}, {"device", 0}}, "tflops", 1e12, "FLOP/s"));
+      make_result("gpu.gemm", {{"precision", "fp8"}, {"m", 8192}, {"device", 0}}, "tflops", 1e12, "FLOP/s"));
   auto c = check_report(r, set);
   ASSERT_EQ(c.items.size(), 2u);
   EXPECT_EQ(c.items[0].device, "gpu0");
@@ -149,7 +149,7 @@ TEST(Check, CatalogFloorsForTheFixtureH100) {
   auto c = check_report(reports[0].report, set);
   std::map<std::string, Grade> gemm;
   for (const auto& i : c.items) {
-    if (i.probe == "gpu.gemm" && i.device == "gpu0") gemm[i.params["dtype"].get<std::string>()] = i.grade;
+    if (i.probe == "gpu.gemm" && i.device == "gpu0") gemm[i.params["precision"].get<std::string>()] = i.grade;
     if (i.probe == "gpu.hbm") {
       EXPECT_EQ(i.grade, Grade::pass) << i.params.dump();
       EXPECT_GE(i.value, 0.88 * 3.35e12);
@@ -182,7 +182,7 @@ TEST(Check, CatalogNeedsAKnownGpu) {
   Report r;
   r.host = Json{{"gpus", Json::array({Json{
                              {"index", 0}, {"name", "Imaginary GPU 9000"}, {"compute_capability", "9.9"}}})}};
-  r.results.push_back(make_result("gpu.gemm", {{"dtype", "bf16"}, {"device", 0}}, "tflops", 1e12, "FLOP/s"));
+  r.results.push_back(make_result("gpu.gemm", {{"precision", "bf16"}, {"device", 0}}, "tflops", 1e12, "FLOP/s"));
   try {
     catalog_expectations(r, catalog());
     FAIL() << "expected a UsageError";

@@ -65,7 +65,7 @@ TEST(Compare, ZeroOrMissingBaseIsNotComparable) {
 }
 
 TEST(Compare, IncorrectResultsAreNeverComparedAndOkToIncorrectIsARegression) {
-  auto ok = make_result("gpu.gemm", {{"dtype", "fp8"}}, "tflops", 1.4e15, "FLOP/s");
+  auto ok = make_result("gpu.gemm", {{"precision", "fp8"}}, "tflops", 1.4e15, "FLOP/s");
   auto wrong = ok;
   wrong.status = Status::incorrect;
   wrong.reason = "12 elements wrong";
@@ -78,7 +78,7 @@ TEST(Compare, IncorrectResultsAreNeverComparedAndOkToIncorrectIsARegression) {
   EXPECT_TRUE(c.status_changes[0].regression);
   EXPECT_TRUE(c.has_regression());
 
-  auto other_ok = make_result("gpu.gemm", {{"dtype", "bf16"}}, "tflops", 0.9e15, "FLOP/s");
+  auto other_ok = make_result("gpu.gemm", {{"precision", "bf16"}}, "tflops", 0.9e15, "FLOP/s");
   auto both = compare_reports(make_report("a.json", "h", {other_ok, wrong}),
                               make_report("b.json", "h", {other_ok, wrong}), {});
   EXPECT_EQ(both.changes.size(), 1u);

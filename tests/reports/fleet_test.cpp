@@ -142,7 +142,7 @@ TEST(Fleet, GpusOfAllHostsFormOnePopulation) {
     std::vector<Result> results;
     for (int d = 0; d < 4; ++d) {
       double v = (h == 2 && d == 3) ? 600e12 : 760e12 + h * 1e12 + d * 0.5e12;
-      results.push_back(make_result("gpu.gemm", {{"dtype", "bf16"}, {"device", d}}, "tflops", v, "FLOP/s"));
+      results.push_back(make_result("gpu.gemm", {{"precision", "bf16"}, {"device", d}}, "tflops", v, "FLOP/s"));
     }
     reports.push_back(make_report("h" + std::to_string(h) + ".json", "h" + std::to_string(h), results));
   }
@@ -183,7 +183,7 @@ TEST(Fleet, FindsTheBadGpuInTheFixtureFleet) {
   EXPECT_EQ(node07_populations, 2u * (10 + 3));  // tflops and pct_of_peak of 10 GEMMs and 3 HBM kernels
   const FleetMember* bad = nullptr;
   for (const auto& g : f.groups) {
-    if (g.probe == "gpu.gemm" && g.metric == "tflops" && g.params["dtype"] == "bf16" &&
+    if (g.probe == "gpu.gemm" && g.metric == "tflops" && g.params["precision"] == "bf16" &&
         g.params["m"] == 8192) {
       bad = &g.members.front();
     }

@@ -59,7 +59,7 @@ def machine(name, gpus=2, scale=None, version="0.1.0"):
             for n in [4096, 8192]:
                 shape_eff = 1.0 if n == 8192 else 0.88
                 v = PEAK[dtype] * EFF[dtype] * shape_eff * f("gpu.gemm", dtype, dev)
-                res.append(result("gpu.gemm", {"dtype": dtype, "m": n, "n": n, "k": n, "device": dev},
+                res.append(result("gpu.gemm", {"precision": dtype, "m": n, "n": n, "k": n, "device": dev},
                                   [metric("tflops", v, "FLOP/s", 0.006), metric("pct_of_peak", 100 * v / PEAK[dtype], "%", 0.006)],
                                   {"flops": 2.0 * n**3}, {"algo": "cublasLt heuristic #0"}))
         for kernel, eff in [("copy", 0.905), ("triad", 0.897), ("read", 0.93)]:
@@ -75,7 +75,7 @@ def machine(name, gpus=2, scale=None, version="0.1.0"):
     for exp in range(10, 31, 4):
         size = 2**exp
         bus = 362e9 * size / (size + 6e6) * f("net.nccl", "all_reduce")
-        res.append(result("net.nccl", {"op": "all_reduce", "dtype": "float", "bytes": size},
+        res.append(result("net.nccl", {"collective": "all_reduce", "dtype": "float", "bytes": size},
                           [metric("busbw", bus, "B/s", 0.01), metric("algbw", bus * 8 / 14, "B/s", 0.01)],
                           {"bytes": size}, {"algorithm": "RING", "ranks": 8}))
     for rw, bs, qd, jobs, iops in [("randread", 4096, 1, 1, 11500), ("randread", 4096, 128, 4, 1.05e6),
@@ -117,7 +117,7 @@ run_b = machine("gpu-node-17", scale={("gpu.hbm", "triad", 1): 0.90, ("storage.i
 run_b["run"]["started_utc"] = "2026-11-29T21:40:11Z"
 failed = find(run_b, "storage.io", rw="randwrite")
 failed.update(status="failed", reason="io_uring_enter failed at storage/uring.cpp:212: errno 5 (Input/output error)", metrics=[], samples=[])
-wrong = find(run_b, "gpu.gemm", dtype="fp8", m=4096, device=1)
+wrong = find(run_b, "gpu.gemm", precision="fp8", m=4096, device=1)
 wrong.update(status="incorrect", reason="412 of 4096 sampled elements exceed the fp8 tolerance 5e-2")
 run_a["results"].append(result("gpu.hbm", {"kernel": "write", "device": 0},
                                [metric("bandwidth", 3.05e12, "B/s", 0.003)], {"bytes": 2**31}))
