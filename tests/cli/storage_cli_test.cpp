@@ -12,20 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_util.hpp"
+#include "tests/storage/storage_test_util.hpp"
 
 namespace mlbench::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<std::string> test_files(const fs::path& dir) {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(dir)) {
-    auto name = e.path().filename().string();
-    if (name.rfind(".mlbench-io-", 0) == 0) out.push_back(name);
-  }
-  return out;
-}
 
 struct BadInput {
   std::vector<std::string> args;
@@ -36,7 +28,7 @@ class StorageCliBad : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(StorageCliBad, ExitsTwoWithOneLineAndNoReport) {
   TempDir t;
-  TempDir disk("mlbench-test", kDiskTempParent);  // O_DIRECT works there, unlike on some tmpfs
+  storage::test::TempDir disk;
   const fs::path& dir = disk.path();
   auto report = t.path() / "r.json";
   std::vector<std::string> args{"storage", "--target", dir.string(), "-o", report.string()};
@@ -62,12 +54,12 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(StorageCli, RunWritesAValidReport) {
   TempDir t;
-  TempDir disk("mlbench-test", kDiskTempParent);
+  storage::test::TempDir disk;
   const fs::path& dir = disk.path();
   auto report = t.path() / "r.json";
   auto r = run_cli({"storage", "--target", dir.string(), "--rw", "randread", "--iodepth", "8", "--size", "8M",
                     "--runtime", "1", "-o", report.string()});
-  auto leftovers = test_files(dir);
+  auto leftovers = disk.mlbench_files();
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_EQ(validate_report_schema(report), "");
   auto j = nlohmann::json::parse(std::ifstream(report));
@@ -79,20 +71,20 @@ TEST(StorageCli, RunWritesAValidReport) {
 
 TEST(StorageCli, SigintRemovesTheTestFileAndLeavesAValidReport) {
   TempDir t;
-  TempDir disk("mlbench-test", kDiskTempParent);
+  storage::test::TempDir disk;
   const fs::path& dir = disk.path();
   auto report = t.path() / "r.json";
   auto run = spawn_cli(
       {"storage", "--target", dir.string(), "--size", "32M", "--runtime", "60", "-o", report.string()});
   // Wait until the test file exists and the job has had time to start, then interrupt.
   auto start = std::chrono::steady_clock::now();
-  while (test_files(dir).empty() && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
+  while (disk.mlbench_files().empty() && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  EXPECT_FALSE(test_files(dir).empty()) << "the probe never created its file";
+  EXPECT_FALSE(disk.mlbench_files().empty()) << "the probe never created its file";
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   run.kill(SIGINT);
   auto r = run.wait();
-  auto leftovers = test_files(dir);
+  auto leftovers = disk.mlbench_files();
   ASSERT_EQ(r.signal, 0) << "killed by signal " << r.signal;
   EXPECT_EQ(r.rc, 130) << r.err;
   EXPECT_TRUE(leftovers.empty()) << leftovers.front();
@@ -116,11 +108,11 @@ TEST(StorageCli, OnOffFlagsShowTheirRealDefault) {
 
 // Without -o there is no report to speak of: the interrupt line must not claim one.
 TEST(StorageCli, SigintWithoutAReportDoesNotClaimOne) {
-  TempDir disk("mlbench-test", kDiskTempParent);
+  storage::test::TempDir disk;
   const fs::path& dir = disk.path();
   auto run = spawn_cli({"storage", "--target", dir.string(), "--size", "8M", "--runtime", "60"});
   auto start = std::chrono::steady_clock::now();
-  while (test_files(dir).empty() && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
+  while (disk.mlbench_files().empty() && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   run.kill(SIGINT);
@@ -133,20 +125,20 @@ TEST(StorageCli, SigintWithoutAReportDoesNotClaimOne) {
 // A SIGKILLed run cannot remove its scratch file; the next run in that folder does, and says so.
 TEST(StorageCli, TheNextRunRemovesTheScratchFileOfAKilledOne) {
   TempDir t;
-  TempDir disk("mlbench-test", kDiskTempParent);
+  storage::test::TempDir disk;
   const fs::path& dir = disk.path();
   auto report = t.path() / "r.json";
   auto killed = spawn_cli({"storage", "--target", dir.string(), "--size", "32M", "--runtime", "60"});
   auto start = std::chrono::steady_clock::now();
-  while (test_files(dir).empty() && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
+  while (disk.mlbench_files().empty() && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   killed.kill(SIGKILL);
   killed.wait();
-  auto left = test_files(dir);
+  auto left = disk.mlbench_files();
   ASSERT_EQ(left.size(), 1u) << "the killed run left no scratch file";
   auto r = run_cli(
       {"storage", "--target", dir.string(), "--size", "4M", "--runtime", "0.3", "-o", report.string()});
-  auto leftovers = test_files(dir);
+  auto leftovers = disk.mlbench_files();
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_TRUE(leftovers.empty()) << leftovers.front();
   auto j = nlohmann::json::parse(std::ifstream(report));

@@ -1,14 +1,13 @@
 // The host inventory on fixture trees (exact values) and on this machine (structure only).
 #include <gtest/gtest.h>
 
-#include <stdlib.h>
-
 #include <algorithm>
 #include <fstream>
 #include <map>
 #include <string>
 
 #include "bench/sysinfo.hpp"
+#include "tests/common/files.hpp"
 
 namespace mlbench {
 namespace {
@@ -319,9 +318,8 @@ TEST(HostInfoFixture, BrokenTreeLeavesFieldsOutWithNotes) {
 // PRETTY_NAME loses its quotes only when they match: an unmatched opening quote once cut the value's last
 // byte, splitting "ƫ" (0xC6 0xAA) so that the report could not be written (a fuzz finding).
 TEST(HostInfoTree, OsReleaseQuotesAreStrippedOnlyInPairs) {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "mlbench-osrel-XXXXXX").string();
-  ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-  const std::filesystem::path root = tmpl;
+  test::TempDir dir("mlbench-osrel");
+  const std::filesystem::path& root = dir.path();
   std::filesystem::create_directories(root / "etc");
   auto os_of = [&](const std::string& text) {
     std::ofstream(root / "etc/os-release", std::ios::binary) << text;
@@ -333,18 +331,15 @@ TEST(HostInfoTree, OsReleaseQuotesAreStrippedOnlyInPairs) {
   EXPECT_EQ(os_of("PRETTY_NAME='Debian 13'\n"), "Debian 13");
   EXPECT_EQ(os_of("PRETTY_NAME=Debian\n"), "Debian");
   EXPECT_EQ(os_of("PRETTY_NAME=\"Debian \xc6\xaa\n"), "\"Debian \xc6\xaa");
-  std::filesystem::remove_all(root);
 }
 
 // A missing SMBIOS table (most VMs) is not a permission problem: the note must not send root to get root.
 TEST(HostInfoTree, AbsentSmbiosTableIsNotBlamedOnPermissions) {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "mlbench-dmi-XXXXXX").string();
-  ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-  const std::filesystem::path root = tmpl;
+  test::TempDir dir("mlbench-dmi");
+  const std::filesystem::path& root = dir.path();
   std::filesystem::create_directories(root / "proc");
   std::ofstream(root / "proc/meminfo") << "MemTotal:       16384 kB\n";
   auto host = collect_host_info(SysReader(root));
-  std::filesystem::remove_all(root);
   EXPECT_TRUE(has_note(host, "SMBIOS table /sys/firmware/dmi/tables/DMI absent, as in many VMs"))
       << host["notes"];
   EXPECT_FALSE(has_note(host, "needs root")) << host["notes"];

@@ -5,17 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/common/files.hpp"
 #include "tests/sizing/test_util.hpp"
 
 namespace mlbench::sizing::test {
 namespace {
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using mlbench::test::slurp;
 
 // Golden Markdown sheets of the shipped examples (default assumptions, no report). Regenerate after an
 // intended model change with MLBENCH_UPDATE_GOLDEN=1 and review the diff.

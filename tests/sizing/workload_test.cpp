@@ -3,13 +3,15 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
+#include "tests/common/files.hpp"
 #include "tests/sizing/test_util.hpp"
 
 namespace mlbench::sizing::test {
 namespace {
 
 std::filesystem::path write_temp(const std::string& name, const std::string& text) {
-  auto p = std::filesystem::temp_directory_path() / ("mlbench_sizing_" + name + ".yaml");
+  static const mlbench::test::TempDir dir("mlbench-sizing");
+  auto p = dir / (name + ".yaml");
   std::ofstream(p) << text;
   return p;
 }

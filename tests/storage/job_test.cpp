@@ -183,7 +183,7 @@ TEST(RunJob, StripesSequentialWritesEvenlyAcrossTargets) {
   EXPECT_EQ(out.verify_checked, 3 * kPer / s.bs);
   EXPECT_EQ(out.verify_bad, 0u);
   // Chunk 1 of the striped space is the first chunk of target 1: its bytes hold the write pattern there.
-  std::string t1 = test::read_file(plan.targets[1].path);
+  std::string t1 = test::slurp(plan.targets[1].path);
   ASSERT_EQ(t1.size(), kPer);
   EXPECT_TRUE(matches_pattern(std::as_bytes(std::span(t1.data(), 65536)), target_seed(kWrite, 1), 0));
 }

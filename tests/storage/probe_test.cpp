@@ -105,7 +105,7 @@ TEST(StorageProbe, WarnsWhenBuffersCannotHaveHugePages) {
 
 // /sys/block/NAME/stat of a block device: {read I/Os, read merges, sectors read}.
 std::array<std::uint64_t, 3> read_counters(const std::string& dev) {
-  std::istringstream in(test::read_file("/sys/block/" + fs::path(dev).filename().string() + "/stat"));
+  std::istringstream in(test::slurp("/sys/block/" + fs::path(dev).filename().string() + "/stat"));
   std::array<std::uint64_t, 3> c{};
   in >> c[0] >> c[1] >> c[2];
   return c;

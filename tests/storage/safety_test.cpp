@@ -31,11 +31,11 @@ TEST(Safety, WritingAnExistingFileNeedsAllowDestructive) {
   test::write_file(file, data);
   auto err = usage_error_of(json{{"target", file.string()}, {"rw", "write"}, {"number_ios", 10}});
   EXPECT_NE(err.find("--allow-destructive"), std::string::npos) << err;
-  EXPECT_EQ(test::read_file(file), data);
+  EXPECT_EQ(test::slurp(file), data);
   // Reads are fine and leave it alone.
   auto results = test::run_probe(json{{"target", file.string()}, {"rw", "randread"}, {"number_ios", 100}});
   EXPECT_EQ(results[0].status, Status::ok) << results[0].reason;
-  EXPECT_EQ(test::read_file(file), data);
+  EXPECT_EQ(test::slurp(file), data);
   EXPECT_TRUE(fs::exists(file));
 }
 
@@ -58,11 +58,11 @@ TEST(Safety, RefusesAFileHoldingAFilesystemEvenWithAllowDestructive) {
   auto image = dir.path() / "ext4.img";
   test::write_file(image, std::string(16 << 20, '\0'));
   if (test::sh("mkfs.ext4 -q -F " + image.string()) != 0) GTEST_SKIP() << "mkfs.ext4 is not available";
-  const std::string before = test::read_file(image);
+  const std::string before = test::slurp(image);
   auto err = usage_error_of(
       json{{"target", image.string()}, {"rw", "write"}, {"number_ios", 10}, {"allow_destructive", true}});
   EXPECT_NE(err.find("ext4 filesystem signature"), std::string::npos) << err;
-  EXPECT_EQ(test::read_file(image), before);
+  EXPECT_EQ(test::slurp(image), before);
 }
 
 class LoopSafety : public ::testing::Test {
@@ -81,7 +81,7 @@ TEST_F(LoopSafety, RefusesALoopDeviceHoldingExt4) {
   if (test::sh("mkfs.ext4 -q -F " + image_.string()) != 0) GTEST_SKIP() << "mkfs.ext4 is not available";
   auto loop = test::LoopDevice::attach(image_);
   if (!loop) GTEST_SKIP() << "no free loop device (losetup failed)";
-  const std::string before = test::read_file(image_);
+  const std::string before = test::slurp(image_);
   auto err = usage_error_of(
       json{{"target", loop->path()}, {"rw", "randwrite"}, {"number_ios", 10}, {"allow_destructive", true}});
   EXPECT_NE(err.find("refusing to write to " + loop->path()), std::string::npos) << err;
@@ -92,7 +92,7 @@ TEST_F(LoopSafety, RefusesALoopDeviceHoldingExt4) {
   // Reads of a block device are allowed (opened read-only).
   auto results = test::run_probe(json{{"target", loop->path()}, {"rw", "randread"}, {"number_ios", 200}});
   EXPECT_EQ(results[0].status, Status::ok) << results[0].reason;
-  EXPECT_EQ(test::read_file(image_), before);
+  EXPECT_EQ(test::slurp(image_), before);
 }
 
 TEST_F(LoopSafety, RefusesAMountedDevice) {

@@ -5,8 +5,6 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
-#include <sstream>
-#include <stdexcept>
 
 #include "storage/pattern.hpp"
 #include "storage/probe.hpp"
@@ -14,20 +12,9 @@
 namespace mlbench::storage::test {
 namespace fs = std::filesystem;
 
-TempDir::TempDir() {
-  std::string tmpl = "/var/tmp/mlbench-storage-test-XXXXXX";
-  if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = tmpl;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
 std::vector<std::string> TempDir::mlbench_files() const {
   std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(path_)) {
+  for (const auto& e : fs::directory_iterator(path())) {
     auto name = e.path().filename().string();
     if (name.rfind(".mlbench-io-", 0) == 0) out.push_back(name);
   }
@@ -78,13 +65,6 @@ TmpfsMount::~TmpfsMount() {
     ::usleep(50'000);
   }
   sh("umount --lazy " + dir_.string());
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 void write_file(const fs::path& p, const std::string& data) {

@@ -8,21 +8,16 @@
 #include <vector>
 
 #include "bench/probe.hpp"
+#include "tests/common/files.hpp"
 
 namespace mlbench::storage::test {
 
-class TempDir {
+// The tests' temp folder on a disk filesystem (O_DIRECT works there, unlike on some tmpfs).
+class TempDir : public mlbench::test::TempDir {
  public:
-  TempDir();  // under /var/tmp (a disk filesystem with O_DIRECT), not tmpfs
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
+  TempDir() : mlbench::test::TempDir("mlbench-storage-test", mlbench::test::kDiskTempParent) {}
   // Files whose names start with ".mlbench-io-" (what the probe creates).
   std::vector<std::string> mlbench_files() const;
-
- private:
-  std::filesystem::path path_;
 };
 
 bool is_root();
@@ -58,7 +53,7 @@ class TmpfsMount {
   std::filesystem::path dir_;
 };
 
-std::string read_file(const std::filesystem::path& p);
+using mlbench::test::slurp;
 void write_file(const std::filesystem::path& p, const std::string& data);
 // n bytes of the probe's own random pattern (storage/pattern.hpp) for `seed`.
 std::string random_bytes(std::size_t n, std::uint64_t seed);
