@@ -254,33 +254,7 @@ std::string range_text(const OptionSpec& row) {
   return "";
 }
 
-std::string_view to_string(OptionType t) {
-  switch (t) {
-    case OptionType::flag:
-      return "bool";
-    case OptionType::integer:
-      return "int";
-    case OptionType::number:
-      return "number";
-    case OptionType::size:
-      return "size";
-    case OptionType::duration:
-      return "duration";
-    case OptionType::choice:
-      return "enum";
-    case OptionType::choices:
-      return "enum list";
-    case OptionType::integers:
-      return "int list";
-    case OptionType::text:
-      return "string";
-    case OptionType::list:
-      return "string list";
-    case OptionType::paths:
-      return "path list";
-  }
-  return "string";
-}
+std::string_view to_string(OptionType t) { return name_of(kOptionTypeNames, t); }
 
 std::string flag_name(std::string_view key) {
   std::string out = "--";

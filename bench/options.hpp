@@ -40,7 +40,14 @@ enum class OptionType {
   list,      // a comma-separated list (or JSON list) of free text items
   paths,     // paths (a flag repeated, or a JSON list); never split at commas
 };
-std::string_view to_string(OptionType t);  // as `list --json` shows it: "bool", "int", "size", "enum", ...
+// As `list --json` shows each type.
+inline constexpr EnumName<OptionType> kOptionTypeNames[] = {
+    {OptionType::flag, "bool"},         {OptionType::integer, "int"},       {OptionType::number, "number"},
+    {OptionType::size, "size"},         {OptionType::duration, "duration"}, {OptionType::choice, "enum"},
+    {OptionType::choices, "enum list"}, {OptionType::integers, "int list"}, {OptionType::text, "string"},
+    {OptionType::list, "string list"},  {OptionType::paths, "path list"}};
+static_assert(names_cover(kOptionTypeNames));
+std::string_view to_string(OptionType t);
 
 inline constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 

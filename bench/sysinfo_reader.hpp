@@ -27,7 +27,6 @@ class SysReader {
   // `abs` with every symbolic link followed ("/sys/dev/block/259:1" → "/sys/devices/pci…/nvme1n1"), as a
   // path under the root; nullopt when it does not exist or leads out of the root.
   std::optional<std::filesystem::path> canonical(const std::filesystem::path& abs) const;
-  const std::filesystem::path& root() const { return root_; }
 
  private:
   std::filesystem::path root_;

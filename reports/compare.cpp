@@ -232,7 +232,7 @@ Json comparison_to_json(const Comparison& c, const CompareOptions& opts) {
                            {"params", m.params},
                            {"metric", m.metric},
                            {"unit", m.unit},
-                           {"better", m.better == Better::higher ? "higher" : "lower"},
+                           {"better", to_string(m.better)},
                            {"base", num(m.base)},
                            {"other", num(m.other)},
                            {"change", num(m.change)},

@@ -48,17 +48,7 @@ Figure from_measurement(double eff, const std::string& measured_gpu, const GpuSp
 
 }  // namespace
 
-std::string_view to_string(Source s) {
-  switch (s) {
-    case Source::measured:
-      return "measured";
-    case Source::transferred:
-      return "transferred";
-    case Source::assumed:
-      return "assumed";
-  }
-  return "assumed";
-}
+std::string_view to_string(Source s) { return name_of(kSourceNames, s); }
 
 const Assumption& default_gemm_efficiency(std::string_view precision) {
   return precision == "fp8" || precision == "int8" ? assumption::kGemm8 : assumption::kGemm16;

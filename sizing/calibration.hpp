@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/names.hpp"
 #include "reports/report.hpp"
 #include "sizing/assumptions.hpp"
 #include "sizing/catalog.hpp"
@@ -18,6 +19,9 @@
 namespace mlbench::sizing {
 
 enum class Source { measured, transferred, assumed };
+inline constexpr EnumName<Source> kSourceNames[] = {
+    {Source::measured, "measured"}, {Source::transferred, "transferred"}, {Source::assumed, "assumed"}};
+static_assert(names_cover(kSourceNames));
 std::string_view to_string(Source s);
 
 struct Figure {

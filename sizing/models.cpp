@@ -65,17 +65,7 @@ bool standard_attention(const LlmTraining& w) { return w.attention == "standard"
 
 }  // namespace
 
-std::string_view to_string(Recompute r) {
-  switch (r) {
-    case Recompute::none:
-      return "none";
-    case Recompute::selective:
-      return "selective";
-    case Recompute::full:
-      return "full";
-  }
-  return "none";
-}
+std::string_view to_string(Recompute r) { return name_of(kRecomputeNames, r); }
 
 GemmCost training_flops_per_token(const TransformerModel& m, int seq_len) {
   double matrix_params = m.active_params - static_cast<double>(m.vocab) * m.hidden;

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/names.hpp"
 #include "sizing/assumptions.hpp"
 #include "sizing/calibration.hpp"
 #include "sizing/catalog.hpp"
@@ -37,6 +38,9 @@ std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int token
 // Activation recomputation (Korthikanti et al. 2022): selective redoes the attention core (QK^T, softmax,
 // dropout, AV) in the backward, full redoes each layer's forward from its stored input.
 enum class Recompute { none, selective, full };
+inline constexpr EnumName<Recompute> kRecomputeNames[] = {
+    {Recompute::none, "none"}, {Recompute::selective, "selective"}, {Recompute::full, "full"}};
+static_assert(names_cover(kRecomputeNames));
 std::string_view to_string(Recompute r);
 
 struct Layout {

@@ -96,9 +96,9 @@ Case plan_job(const JobSpec& s) {
     } else if (writes(s.rw) && traits(s.engine).touches_disk) {
       if (!s.allow_destructive) {
         throw UsageError(
-            fmt::format("--target {} already exists and --rw {} would overwrite it; pass --allow-destructive "
-                        "to destroy its "
-                        "contents, or give a folder for mlbench to create a test file in",
+            fmt::format("--target {} already exists and --rw {} would overwrite it; "
+                        "pass --allow-destructive to destroy its contents, "
+                        "or give a folder for mlbench to create a test file in",
                         path, to_string(s.rw)));
       }
       auto why = write_refusals(t);

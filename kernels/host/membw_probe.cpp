@@ -198,10 +198,7 @@ class MembwProbe final : public Probe {
     bool numa = c.config.at("numa").get<bool>();
     bool non_temporal = c.config.at("stores").get<std::string>() == "nt";
     std::string isa_name = c.config.at("isa").get<std::string>();
-    Isa isa = Isa::scalar;
-    for (Isa i : {Isa::avx512, Isa::avx2, Isa::sse2, Isa::scalar}) {
-      if (to_string(i) == isa_name) isa = i;
-    }
+    Isa isa = value_of(kIsaNames, isa_name).value_or(Isa::scalar);
     ChunkFn fn = chunk_fn(isa);
     std::vector<Kernel> kernels;
     for (const auto& k : c.config.at("kernels")) kernels.push_back(*kernel_from_name(k.get<std::string>()));
@@ -325,11 +322,10 @@ MembwOptions parse_membw_options(const Json& options, const OptionSource& source
   o.numa = values.get<bool>("numa");
   o.stores = *value_of(kStoresNames, values.get<std::string>("stores"));
   auto isa = values.get<std::string>("isa");
-  for (Isa i : kIsas) {
-    if (isa != to_string(i)) continue;
-    if (!isa_supported(i))
+  if (auto i = value_of(kIsaNames, isa)) {
+    if (!isa_supported(*i))
       throw UsageError(fmt::format("{} {}: this CPU cannot run it; use auto", values.name("isa"), isa));
-    o.isa = i;
+    o.isa = *i;
   }
   return o;
 }

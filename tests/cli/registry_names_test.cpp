@@ -5,11 +5,9 @@
 // silently measures nothing (sizing once looked for GEMM "dtype" and NCCL "op"; the probes write "precision"
 // and "collective").
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,6 +15,7 @@
 
 #include "bench/registry.hpp"
 #include "reports/check.hpp"
+#include "tests/common/files.hpp"
 
 namespace mlbench {
 namespace {
@@ -64,13 +63,6 @@ Used scan(const std::string& text) {
   return u;
 }
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 TEST(RegistryNames, TheScannerFindsIdsAndParamsAsTheReadersWriteThem) {
   auto u = scan(R"(if (!usable(r, "net.nccl") || param_text(r, "op") != "all_reduce") continue;
                    bars(collect_bars(reports, machines, "gpu.gemm", "tflops", param("precision"));
@@ -96,7 +88,7 @@ TEST(RegistryNames, ReportsAndSizingSourcesUseOnlyDeclaredNames) {
       auto ext = e.path().extension();
       if (ext != ".cpp" && ext != ".hpp") continue;
       ++files;
-      auto u = scan(read(e.path()));
+      auto u = scan(test::slurp(e.path()));
       auto where = fs::relative(e.path(), kSource).string();
       for (const auto& id : u.ids) EXPECT_TRUE(d.ids.count(id)) << where << " uses probe id " << id;
       for (const auto& p : u.params) EXPECT_TRUE(d.any_params.count(p)) << where << " reads param " << p;
@@ -134,7 +126,7 @@ TEST(RegistryNames, TestReportsCarryOnlyDeclaredParams) {
                                    kSource / "tests/data/sizing/report-a100-8gpu.json",
                                    kSource / "tests/data/sizing/report-cpu-only.json"};
   for (const auto& path : reports) {
-    auto doc = Json::parse(read(path));
+    auto doc = Json::parse(test::slurp(path));
     ASSERT_FALSE(doc["results"].empty()) << path;
     for (const auto& r : doc["results"]) {
       const std::string probe = r["probe"];
