@@ -55,10 +55,10 @@ TEST(Check, MatchSupportsListsAndBestPicksThePerDeviceMaximum) {
       "    min: 700e12\n    select: best\n");
   Report r;
   for (int dev = 0; dev < 2; ++dev) {
-    r.results.push_back(make_result("gpu.gemm", {{"precision", "bf16"}, {"m", 1024}, {"device", dev}}, "tflops",
-                                    300e12, "FLOP/s"));
-    r.results.push_back(make_result("gpu.gemm", {{"precision", "bf16"}, {"m", 8192}, {"device", dev}}, "tflops",
-                                    dev == 0 ? 760e12 : 650e12, "FLOP/s"));
+    r.results.push_back(make_result("gpu.gemm", {{"precision", "bf16"}, {"m", 1024}, {"device", dev}},
+                                    "tflops", 300e12, "FLOP/s"));
+    r.results.push_back(make_result("gpu.gemm", {{"precision", "bf16"}, {"m", 8192}, {"device", dev}},
+                                    "tflops", dev == 0 ? 760e12 : 650e12, "FLOP/s"));
   }
   r.results.push_back(
       make_result("gpu.gemm", {{"precision", "fp8"}, {"m", 8192}, {"device", 0}}, "tflops", 1e12, "FLOP/s"));
@@ -182,7 +182,8 @@ TEST(Check, CatalogNeedsAKnownGpu) {
   Report r;
   r.host = Json{{"gpus", Json::array({Json{
                              {"index", 0}, {"name", "Imaginary GPU 9000"}, {"compute_capability", "9.9"}}})}};
-  r.results.push_back(make_result("gpu.gemm", {{"precision", "bf16"}, {"device", 0}}, "tflops", 1e12, "FLOP/s"));
+  r.results.push_back(
+      make_result("gpu.gemm", {{"precision", "bf16"}, {"device", 0}}, "tflops", 1e12, "FLOP/s"));
   try {
     catalog_expectations(r, catalog());
     FAIL() << "expected a UsageError";

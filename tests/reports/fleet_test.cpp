@@ -142,7 +142,8 @@ TEST(Fleet, GpusOfAllHostsFormOnePopulation) {
     std::vector<Result> results;
     for (int d = 0; d < 4; ++d) {
       double v = (h == 2 && d == 3) ? 600e12 : 760e12 + h * 1e12 + d * 0.5e12;
-      results.push_back(make_result("gpu.gemm", {{"precision", "bf16"}, {"device", d}}, "tflops", v, "FLOP/s"));
+      results.push_back(
+          make_result("gpu.gemm", {{"precision", "bf16"}, {"device", d}}, "tflops", v, "FLOP/s"));
     }
     reports.push_back(make_report("h" + std::to_string(h) + ".json", "h" + std::to_string(h), results));
   }
