@@ -80,17 +80,7 @@ std::string str_field(const Json& j, const char* key) {
 
 }  // namespace
 
-std::string_view to_string(Grade g) {
-  switch (g) {
-    case Grade::pass:
-      return "pass";
-    case Grade::warn:
-      return "warn";
-    case Grade::fail:
-      return "fail";
-  }
-  return "fail";
-}
+std::string_view to_string(Grade g) { return name_of(kGradeNames, g); }
 
 const std::vector<CatalogFloor>& catalog_floors() {
   // GEMM: published best-shape BF16 numbers sit at 80-87 % of the dense peak (METHODS.md), so < 70 % is a

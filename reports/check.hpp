@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "base/names.hpp"
 #include "bench/gpu_catalog.hpp"
 #include "reports/report.hpp"
 #include "reports/table.hpp"
@@ -23,6 +24,9 @@
 namespace mlbench {
 
 enum class Grade { pass, warn, fail };
+inline constexpr EnumName<Grade> kGradeNames[] = {
+    {Grade::pass, "pass"}, {Grade::warn, "warn"}, {Grade::fail, "fail"}};
+static_assert(names_cover(kGradeNames));
 std::string_view to_string(Grade g);
 
 struct Expectation {

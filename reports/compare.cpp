@@ -53,19 +53,7 @@ Tone tone_of(Verdict v) {
 
 }  // namespace
 
-std::string_view to_string(Verdict v) {
-  switch (v) {
-    case Verdict::improvement:
-      return "improvement";
-    case Verdict::regression:
-      return "regression";
-    case Verdict::noise:
-      return "noise";
-    case Verdict::not_comparable:
-      return "n/a";
-  }
-  return "n/a";
-}
+std::string_view to_string(Verdict v) { return name_of(kVerdictNames, v); }
 
 std::size_t Comparison::count(Verdict v) const {
   return static_cast<std::size_t>(

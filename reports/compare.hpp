@@ -15,12 +15,18 @@
 #include <string>
 #include <vector>
 
+#include "base/names.hpp"
 #include "reports/inputs.hpp"
 #include "reports/table.hpp"
 
 namespace mlbench {
 
 enum class Verdict { improvement, regression, noise, not_comparable };
+inline constexpr EnumName<Verdict> kVerdictNames[] = {{Verdict::improvement, "improvement"},
+                                                      {Verdict::regression, "regression"},
+                                                      {Verdict::noise, "noise"},
+                                                      {Verdict::not_comparable, "n/a"}};
+static_assert(names_cover(kVerdictNames));
 std::string_view to_string(Verdict v);
 
 struct CompareOptions {

@@ -48,70 +48,79 @@ Json case_params(const JobSpec& s) {
   return p;
 }
 
-void check_alignment(const JobSpec& s, const TargetInfo& t) {
+// The checks that need the target; `o` names options as the user gave them (--bs, options.storage.io.bs).
+void check_alignment(const JobSpec& s, const TargetInfo& t, const OptionSource& o) {
   if (!s.direct) return;
   if (s.bs % t.logical_block != 0) {
     throw UsageError(
-        fmt::format("--bs {} is not a multiple of the logical block size ({} B) of {}, which O_DIRECT "
-                    "needs; use a multiple of {} or --no-direct",
-                    s.bs, t.logical_block, t.path, t.logical_block));
+        fmt::format("{} {} is not a multiple of the logical block size ({} B) of {}, "
+                    "which O_DIRECT needs; use a multiple of {} or {}",
+                    o.name("bs"), s.bs, t.logical_block, t.path, t.logical_block,
+                    o.from_config() ? o.name("direct") + ": false" : "--no-direct"));
   }
   if (s.offset % t.logical_block != 0)
-    throw UsageError(fmt::format(
-        "--offset must be a multiple of the logical block size ({} B) under O_DIRECT", t.logical_block));
+    throw UsageError(fmt::format("{} must be a multiple of the logical block size ({} B) under O_DIRECT",
+                                 o.name("offset"), t.logical_block));
 }
 
 // The region size used on each target: --size, or the whole file/device after --offset.
-std::uint64_t region_size(const JobSpec& s, const TargetInfo& t) {
+std::uint64_t region_size(const JobSpec& s, const TargetInfo& t, const OptionSource& o = {}) {
   if (t.kind == TargetKind::folder) return (s.size > 0 ? s.size : kDefaultNewFileSize) / s.bs * s.bs;
-  if (s.offset >= t.capacity)
-    throw UsageError(fmt::format("--offset {} is beyond the end of {} ({} B)", s.offset, t.path, t.capacity));
+  if (s.offset >= t.capacity) {
+    throw UsageError(
+        fmt::format("{} {} is beyond the end of {} ({} B)", o.name("offset"), s.offset, t.path, t.capacity));
+  }
   std::uint64_t avail = t.capacity - s.offset;
   if (s.size > avail) {
-    throw UsageError(fmt::format("--size {} does not fit in {} ({} B after --offset); use a smaller --size",
-                                 s.size, t.path, avail));
+    throw UsageError(fmt::format("{} {} does not fit in {} ({} B after {}); use a smaller {}", o.name("size"),
+                                 s.size, t.path, avail, o.name("offset"), o.name("size")));
   }
   std::uint64_t size = (s.size > 0 ? s.size : avail) / s.bs * s.bs;
-  if (size == 0) throw UsageError(fmt::format("{} is smaller than one block (--bs {})", t.path, s.bs));
+  if (size == 0)
+    throw UsageError(fmt::format("{} is smaller than one block ({} {})", t.path, o.name("bs"), s.bs));
   return size;
 }
 
-Case plan_job(const JobSpec& s) {
-  if (s.targets.empty()) throw UsageError("--target: give at least one folder, file or block device");
+Case plan_job(const JobSpec& s, const OptionSource& o) {
+  if (s.targets.empty())
+    throw UsageError(fmt::format("{}: give at least one folder, file or block device", o.name("target")));
   double fill_s = 0;
   std::set<std::string> seen;
   for (const auto& path : s.targets) {
-    if (!seen.insert(path).second) throw UsageError(fmt::format("--target {} is given twice", path));
+    if (!seen.insert(path).second)
+      throw UsageError(fmt::format("{} {} is given twice", o.name("target"), path));
     TargetInfo t = inspect_target(path);
-    check_alignment(s, t);
-    std::uint64_t size = region_size(s, t);
+    check_alignment(s, t, o);
+    std::uint64_t size = region_size(s, t, o);
     if (t.kind == TargetKind::folder) {
       // Refused here, before anything is created: a test file that cannot be allocated would fail mid-fill.
       if (size > t.free_bytes)
-        throw UsageError(fmt::format(
-            "--size {} does not fit in the {} free on {}; use a smaller --size or "
-            "another folder",
-            format_bytes(static_cast<double>(size)), format_bytes(static_cast<double>(t.free_bytes)), path));
+        throw UsageError(
+            fmt::format("{} {} does not fit in the {} free on {}; use a smaller {} or another folder",
+                        o.name("size"), format_bytes(static_cast<double>(size)),
+                        format_bytes(static_cast<double>(t.free_bytes)), path, o.name("size")));
       fill_s += static_cast<double>(size) / kFillRate;
     } else if (writes(s.rw) && traits(s.engine).touches_disk) {
       if (!s.allow_destructive) {
         throw UsageError(
-            fmt::format("--target {} already exists and --rw {} would overwrite it; "
-                        "pass --allow-destructive to destroy its contents, "
+            fmt::format("{} {} already exists and {} {} would overwrite it; "
+                        "pass {} to destroy its contents, "
                         "or give a folder for mlbench to create a test file in",
-                        path, to_string(s.rw)));
+                        o.name("target"), path, o.name("rw"), to_string(s.rw),
+                        o.from_config() ? o.name("allow_destructive") + ": true" : "--allow-destructive"));
       }
       auto why = write_refusals(t);
       if (!why.empty()) {
-        throw UsageError(
-            fmt::format("refusing to write to {} even with --allow-destructive: {}", path, join(why, "; ")));
+        throw UsageError(fmt::format("refusing to write to {} even with {}: {}", path,
+                                     o.name("allow_destructive"), join(why, "; ")));
       }
     } else if (s.verify) {
-      throw UsageError(
-          fmt::format("--verify of reads needs data mlbench wrote: give a folder instead of {}", path));
+      throw UsageError(fmt::format("{} of reads needs data mlbench wrote: give a folder instead of {}",
+                                   o.name("verify"), path));
     }
     if (is_random(s.rw) == false && size / s.bs < s.jobs)
-      throw UsageError(fmt::format("{}: the region holds fewer blocks than --jobs threads", path));
+      throw UsageError(
+          fmt::format("{}: the region holds fewer blocks than {} threads", path, o.name("jobs")));
   }
   // A CPU list naming CPUs this process may not use is refused here, before anything runs.
   pin_cpus(s.cpus, allowed_cpus(), {}, {});
@@ -166,7 +175,7 @@ std::vector<Case> plan_suite(const PlanContext& ctx) {
     s.ramp_s = timing.ramp_s;
     s.targets = {dir};
     s.size = size.value_or(0);
-    check_alignment(s, t);
+    check_alignment(s, t, {});  // the suite's own block sizes, not an option the user gave
     Case c;
     c.label = fmt::format("{} ({})", case_label(s), j.name);
     c.params = case_params(s);
@@ -255,7 +264,7 @@ std::optional<std::string> StorageProbe::unavailable(const Json&) const { return
 
 std::vector<Case> StorageProbe::plan(const PlanContext& ctx) const {
   if (!ctx.options.is_object()) throw UsageError("options must be a mapping");
-  if (ctx.options.contains("target")) return {plan_job(parse_job_spec(ctx.options, ctx.source))};
+  if (ctx.options.contains("target")) return {plan_job(parse_job_spec(ctx.options, ctx.source), ctx.source)};
   return plan_suite(ctx);
 }
 

@@ -107,6 +107,23 @@ TEST(OptionsCli, TheSameErrorFromAConfigNamesTheKeyPath) {
       << r.err;
 }
 
+TEST(OptionsCli, ACheckAgainstTheTargetNamesTheOptionAsGivenToo) {
+  TempDir dir;
+  auto file = dir.path() / "data";
+  std::ofstream(file) << std::string(1 << 20, 'x');
+  auto r = run_cli({"storage", "--target", file.string(), "--size", "2M", "--dry-run"});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find("--size 2097152 does not fit in " + file.string()), std::string::npos) << r.err;
+  auto cfg = dir.path() / "c.yaml";
+  std::ofstream(cfg) << "options:\n  storage.io: {target: '" << file.string() << "', size: 2M}\n";
+  r = run_cli({"run", "--probe", "storage.io", "--config", cfg.string(), "--dry-run"});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find("options.storage.io.size 2097152 does not fit in " + file.string() +
+                       " (1048576 B after options.storage.io.offset); use a smaller options.storage.io.size"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(OptionsCli, AConfigKeyNotInTheTableIsRefusedAlsoForAProbeThatCannotRunHere) {
   TempDir dir;
   auto cfg = dir.path() / "c.yaml";
