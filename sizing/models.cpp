@@ -450,9 +450,33 @@ CvStep cv_step(const CvTraining& w, const NodeFacts& node, const Calibration& ca
   }
   st.step_s = compute + st.t_dp_exposed;
   st.comm_share = st.t_dp_exposed / st.step_s;
-  st.images_per_s_gpu = st.batch_per_gpu / st.step_s;
+  st.flops_per_image = w.flops_per_image;
+  st.peak = peak;
+  st.eta = cal.conv.value;
+  st.images_per_s_gpu = cv_images_per_s_gpu<double>(st);
   return st;
 }
+
+template <typename Num>
+Num cv_images_per_s_gpu(const CvStep& st) {
+  Num batch = named<Num>("batch", st.batch_per_gpu, count_shown("batch"));
+  Num compute =
+      3 * batch * named<Num>("flops_per_image", st.flops_per_image, flops_shown("per image")) /
+      (named<Num>("peak", st.peak, [](double v) { return fmt::format("peak {:.0f} TFLOPS", v / 1e12); }) *
+       named<Num>("eta_cnn", st.eta, fraction_shown("eta_CNN")));
+  return batch / (compute + named<Num>("t_dp_exposed", st.t_dp_exposed, seconds_shown("exposed DP", 4)));
+}
+template double cv_images_per_s_gpu<double>(const CvStep&);
+template Formula cv_images_per_s_gpu<Formula>(const CvStep&);
+
+template <typename Num>
+Num time_to_train(const char* work, double amount, const char* rate, double per_s, double goodput) {
+  return named<Num>("work", amount, [work](double v) { return fmt::format("{} {:.3g}", work, v); }) /
+         named<Num>("rate", per_s, [rate](double v) { return fmt::format("{} {:.4g}/s", rate, v); }) /
+         named<Num>("goodput", goodput, fraction_shown("goodput"));
+}
+template double time_to_train<double>(const char*, double, const char*, double, double);
+template Formula time_to_train<Formula>(const char*, double, const char*, double, double);
 
 std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts& node,
                                           const Calibration& cal, double headroom, std::string* why_not) {
@@ -511,9 +535,10 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     sp.ttft_s = time_to_first_token<double>(sp.prefill, sp.step_s);
     sp.meets_targets = (tpot_limit <= 0 || sp.step_s <= tpot_limit) &&
                        (w.ttft_s <= 0 || sp.ttft_s <= w.ttft_s * (1 - headroom));
-    // Continuous batching: each request costs its prefill plus `out` decode steps shared by the batch.
-    sp.tokens_per_s_instance = out / (out * sp.step_s / sp.batch + sp.prefill_s);
-    sp.tokens_per_s_node = sp.tokens_per_s_instance * (node.gpus / t);
+    sp.output_tokens = out;
+    sp.instances = node.gpus / t;
+    sp.tokens_per_s_node = serving_tokens_per_s_node<double>(sp);
+    sp.tokens_per_s_instance = sp.tokens_per_s_node / sp.instances;
     bool better = !best || (sp.meets_targets && !best->meets_targets) ||
                   (sp.meets_targets == best->meets_targets && sp.tokens_per_s_node > best->tokens_per_s_node);
     if (better) best = sp;
@@ -575,6 +600,18 @@ Num serving_hbm_per_gpu(const ServingPoint& sp) {
   return named<Num>("weights", sp.weights_per_gpu, bytes_shown("weights")) +
          named<Num>("kv_budget", sp.kv_budget / sp.t, bytes_shown("KV cache"));
 }
+
+template <typename Num>
+Num serving_tokens_per_s_node(const ServingPoint& sp) {
+  Num out = named<Num>("out", sp.output_tokens, count_shown("out"));
+  return out /
+         (out * named<Num>("t_step", sp.step_s, seconds_shown("decode step", 4)) /
+              named<Num>("batch", sp.batch, count_shown("batch")) +
+          named<Num>("t_prefill", sp.prefill_s, seconds_shown("prefill", 4))) *
+         named<Num>("instances", sp.instances, count_shown("instances"));
+}
+template double serving_tokens_per_s_node<double>(const ServingPoint&);
+template Formula serving_tokens_per_s_node<Formula>(const ServingPoint&);
 
 template double decode_memory_time<double>(const DecodeStep&);
 template Formula decode_memory_time<Formula>(const DecodeStep&);

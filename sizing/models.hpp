@@ -145,8 +145,17 @@ Num model_flops_utilisation(const TrainingStep& st);
 struct CvStep {
   double images_per_s_gpu = 0, step_s = 0, t_dp = 0, t_dp_exposed = 0, comm_share = 0;
   double batch_per_gpu = 256;
+  double flops_per_image = 0, peak = 0,
+         eta = 0;  // the compute: batch x 3 x FLOP per image / (peak x eta_CNN)
 };
 CvStep cv_step(const CvTraining& w, const NodeFacts& node, const Calibration& cal, int gpus);
+// batch / (batch x 3 x FLOP per image / (peak x eta_CNN) + exposed DP): images per second per GPU.
+template <typename Num>
+Num cv_images_per_s_gpu(const CvStep& st);
+
+// work / rate / goodput: the time to train, for `work` tokens or images at `rate` per second (the cluster's).
+template <typename Num>
+Num time_to_train(const char* work, double amount, const char* rate, double per_s, double goodput);
 
 // The inputs of one decode step of a serving instance, per GPU of its t.
 struct DecodeStep {
@@ -192,9 +201,15 @@ struct ServingPoint {
   double tokens_per_s_instance = 0, tokens_per_s_node = 0;
   std::string bound;  // "memory" or "compute" (decode step)
   bool meets_targets = true;
-  DecodeStep decode;  // at `batch`: step_s = decode_step_time(decode)
-  Prefill prefill;    // prefill_s = prefill_time(prefill)
+  DecodeStep decode;         // at `batch`: step_s = decode_step_time(decode)
+  Prefill prefill;           // prefill_s = prefill_time(prefill)
+  double output_tokens = 0;  // per request
+  int instances = 1;         // per node: its GPUs / t
 };
+// out / (out x decode step / batch + prefill) x instances: output tokens per second per node, each request
+// costing its prefill plus `out` decode steps shared by the batch (continuous batching).
+template <typename Num>
+Num serving_tokens_per_s_node(const ServingPoint& sp);
 // weights + the KV budget, per GPU.
 template <typename Num>
 Num serving_hbm_per_gpu(const ServingPoint& sp);

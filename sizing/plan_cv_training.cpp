@@ -24,7 +24,9 @@ void Planner::plan_cv_training(const CvTraining& w) {
   double images = w.dataset_images * w.epochs;
   auto eval = [&](int nodes) {
     auto st = cv_step(w, facts_, cal_, nodes * facts_.gpus);
-    return std::pair{st, images / (st.images_per_s_gpu * nodes * facts_.gpus) / assumption::kGoodput.value};
+    return std::pair{
+        st, time_to_train<double>("images", images, "images", st.images_per_s_gpu * nodes * facts_.gpus,
+                                  assumption::kGoodput.value)};
   };
   bool inverse = !(req_.nodes || wl.nodes);
   int nodes = req_.nodes ? *req_.nodes : wl.nodes ? *wl.nodes : 0;
@@ -47,17 +49,17 @@ void Planner::plan_cv_training(const CvTraining& w) {
   line("Compute", "GPUs", gpus, "GPUs",
        fmt::format("{} ({:.0f} TFLOPS {})", facts_.gpu->name, pk / 1e12, w.precision),
        fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus), "-", "catalog");
-  line(
-      "Compute", "Images per second per GPU", st.images_per_s_gpu, "images/s",
-      fmt::format("batch {:.0f} per GPU", st.batch_per_gpu),
-      fmt::format("{:.0f} TFLOPS x eta_CNN {:.3f} / (3 x {:.3g} FLOP) x (1 - {:.1f} % exposed gradient sync) "
-                  "= {:.0f}",
-                  pk / 1e12, cal_.conv.value, w.flops_per_image, 100 * st.comm_share, st.images_per_s_gpu),
-      "-", src(cal_.conv));
-  line("Compute", "Time to train", time_s / 3600, "hours",
-       fmt::format("{:.0f} GPU-hours", gpus * time_s / 3600),
-       fmt::format("{:.3g} images x {:.0f} epochs / ({} GPUs x {:.0f} images/s) / goodput {:.2f}",
-                   w.dataset_images, w.epochs, gpus, st.images_per_s_gpu, assumption::kGoodput.value),
+  auto ips = cv_images_per_s_gpu<Formula>(st);
+  line("Compute", "Images per second per GPU", ips, 1, "images/s",
+       fmt::format("batch {:.0f} per GPU", st.batch_per_gpu),
+       fmt::format("{} = {:.0f} ({:.1f} % exposed gradient sync)", ips.shown(), ips.value(),
+                   100 * st.comm_share),
+       "-", src(cal_.conv));
+  auto ttt = time_to_train<Formula>("images", images, "images", st.images_per_s_gpu * gpus,
+                                    assumption::kGoodput.value);
+  line("Compute", "Time to train", ttt, 3600, "hours", fmt::format("{:.0f} GPU-hours", gpus * time_s / 3600),
+       fmt::format("{} ({:.3g} images x {:.0f} epochs, {} GPUs) = {:.0f} s", ttt.shown(), w.dataset_images,
+                   w.epochs, gpus, ttt.value()),
        fmt::format("planned {:.2f} h with {}", time_s * (1 + h_) / 3600, plus_h(h_)), src(cal_.conv));
   double bytes_per_image = w.dataset_bytes / w.dataset_images;
   double read = st.images_per_s_gpu * gpus * bytes_per_image;

@@ -47,13 +47,10 @@ void Planner::plan_inference(const LlmInference& w) {
        fmt::format("TP {} x batch {:.0f} (decode {}-bound)", sp->t, sp->batch, sp->bound),
        "the tensor-parallel degree with the most output tokens/s per node that meets the targets", "-",
        "model");
-  line("Compute", "Throughput per node", sp->tokens_per_s_node, "tokens/s",
+  auto thr = serving_tokens_per_s_node<Formula>(*sp);
+  line("Compute", "Throughput per node", thr, 1, "tokens/s",
        fmt::format("{:.0f} output tokens/s per instance", sp->tokens_per_s_instance),
-       fmt::format("out / (out x step / batch + prefill) = {:.0f} / ({:.0f} x {:.4f} / {:.0f} + {:.4f}) x {} "
-                   "instances",
-                   w.output_tokens, w.output_tokens, sp->step_s, sp->batch, sp->prefill_s,
-                   facts_.gpus / sp->t),
-       "-", src(cal_.hbm) + "/" + src(cal_.gemm));
+       fmt::format("{} = {:.0f}", thr.shown(), thr.value()), "-", src(cal_.hbm) + "/" + src(cal_.gemm));
   auto decode = decode_step_time<Formula>(sp->decode);
   line("Compute", "Decode step (TPOT)", decode, 1, "s",
        fmt::format("{}-bound at batch {:.0f}", sp->bound, sp->batch),

@@ -47,7 +47,8 @@ Planner::TrainEval Planner::eval_llm(const LlmTraining& w, int nodes) {
   e.choice = choose_layout(w.model, w, facts_, cal_, nodes * facts_.gpus, h_);
   if (!e.choice.layout) return e;
   e.step = training_step(w.model, w, facts_, cal_, *e.choice.layout);
-  e.time_s = w.tokens / e.step.tokens_per_s / assumption::kGoodput.value;
+  e.time_s =
+      time_to_train<double>("tokens", w.tokens, "tokens", e.step.tokens_per_s, assumption::kGoodput.value);
   return e;
 }
 
@@ -163,9 +164,12 @@ void Planner::plan_llm_training(const LlmTraining& w) {
                    "recomputed",
                    ran, st.t_recompute, st.t_gemm + st.t_attention + st.t_recompute),
        "-", src(cal_.gemm));
-  line("Compute", "Time to train", e.time_s / 86400, "days", fmt::format("{:.0f} GPU-hours", gpu_hours),
-       fmt::format("C / (G x peak x MFU) / goodput = {:.3g} / ({} x {:.0f} TFLOPS x {:.3f}) / {:.2f}",
-                   total_flops, active, pk / 1e12, st.mfu, assumption::kGoodput.value),
+  auto ttt =
+      time_to_train<Formula>("tokens", w.tokens, "tokens", st.tokens_per_s, assumption::kGoodput.value);
+  line("Compute", "Time to train", ttt, 86400, "days", fmt::format("{:.0f} GPU-hours", gpu_hours),
+       fmt::format("{} = {:.0f} s; = C / (G x peak x MFU) / goodput with C {:.3g} FLOP, G {}, {:.0f} TFLOPS, "
+                   "MFU {:.3f}",
+                   ttt.shown(), ttt.value(), total_flops, active, pk / 1e12, st.mfu),
        fmt::format("planned {} with {}", days(e.time_s * (1 + h_)), plus_h(h_)), src(cal_.gemm));
   line("Compute", "Throughput", st.tokens_per_s, "tokens/s",
        fmt::format("{:.0f} tokens/s per working GPU", st.tokens_per_s / active),
