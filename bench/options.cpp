@@ -130,7 +130,7 @@ double parse_number(const OptionSpec& row, const json& v, const std::string& nam
   if (v.is_number()) {
     x = v.get<double>();
   } else if (v.is_string()) {
-    auto s = trim(v.get<std::string>());
+    auto s = trim(v.get_ref<const std::string&>());
     double d = 0;
     auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
     if (!s.empty() && ec == std::errc() && ptr == s.data() + s.size()) x = d;
@@ -158,7 +158,7 @@ std::uint64_t parse_size_value(const OptionSpec& row, const json& v, const std::
       throw UsageError(fmt::format("{}: '{}' is not a whole number of bytes", name, shown(v)));
     bytes = static_cast<std::uint64_t>(d);
   } else if (v.is_string()) {
-    auto s = trim(v.get<std::string>());
+    auto s = trim(v.get_ref<const std::string&>());
     if (!s.empty() && s.front() == '-') throw negative();
     bytes = parse_size(s, name);
   } else {
