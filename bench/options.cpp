@@ -32,6 +32,14 @@ std::optional<std::int64_t> whole_text(std::string_view s) {
   return n;
 }
 
+std::optional<double> number_text(std::string_view s) {
+  s = trim(s);
+  double d = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
+  if (s.empty() || ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  return d;
+}
+
 // 4096 -> "4k", 1073741824 -> "1G": the largest fio suffix that divides the size.
 std::string size_text(double bytes) {
   static constexpr std::pair<double, const char*> kSuffixes[] = {
@@ -130,10 +138,7 @@ double parse_number(const OptionSpec& row, const json& v, const std::string& nam
   if (v.is_number()) {
     x = v.get<double>();
   } else if (v.is_string()) {
-    auto s = trim(v.get_ref<const std::string&>());
-    double d = 0;
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
-    if (!s.empty() && ec == std::errc() && ptr == s.data() + s.size()) x = d;
+    x = number_text(v.get_ref<const std::string&>());
   }
   if (!x || !std::isfinite(*x)) throw UsageError(fmt::format("{}: '{}' is not a number", name, shown(v)));
   check_range(row, *x, shown(v), name);
@@ -330,7 +335,11 @@ OptionValues parse_options(std::span<const OptionSpec> table, const json& option
     throw UsageError(fmt::format("{}: expected a mapping of option names to values",
                                  source.from_config() ? source.prefix() : "options"));
   }
-  for (const auto& [key, value] : options.items()) {
+  for (const auto& item : options.items()) {
+    // A named reference, not a structured binding: clang 14 (the fuzz build) cannot capture a binding in a
+    // lambda.
+    const std::string& key = item.key();
+    const json& value = item.value();
     auto it = std::find_if(table.begin(), table.end(), [&](const OptionSpec& r) { return r.name == key; });
     if (it == table.end()) {
       std::vector<std::string_view> names;
@@ -341,6 +350,15 @@ OptionValues parse_options(std::span<const OptionSpec> table, const json& option
     out.given_.push_back({it->name, parse_value(*it, value, source.name(key))});
   }
   return out;
+}
+
+json flag_value(const OptionSpec& row, const std::string& text) {
+  if (row.type == OptionType::integer) {
+    if (auto n = whole_text(text)) return *n;
+  } else if (row.type == OptionType::number) {
+    if (auto x = number_text(text); x && std::isfinite(*x)) return *x;
+  }
+  return text;
 }
 
 json options_to_json(std::span<const OptionSpec> table) {

@@ -82,6 +82,10 @@ class OptionSource {
 
 // "--rwmix-read" for "rwmix_read".
 std::string flag_name(std::string_view key);
+// A flag's text as the options JSON (and the report's run.options) records it: a number for an integer or
+// number option when the text is one, as a config file would give it; the text otherwise (sizes and durations
+// keep their suffixes; text that is no number is refused by parse_options, naming the flag).
+nlohmann::json flag_value(const OptionSpec& row, const std::string& text);
 // The row's range as users read it ("1 to 4096", "greater than 0s", "at most 1G"); empty when unbounded.
 std::string range_text(const OptionSpec& row);
 

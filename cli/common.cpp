@@ -103,8 +103,8 @@ std::function<Json()> add_option_flags(CLI::App& cmd, std::span<const OptionSpec
       default: {
         auto& value = values->texts.emplace_back();
         cmd.add_option(flag, value, flag_help(row));
-        values->readers.push_back([&cmd, &value, key, flag](Json& o) {
-          if (cmd.count(flag) > 0) o[key] = value;
+        values->readers.push_back([&cmd, &value, row, key, flag](Json& o) {
+          if (cmd.count(flag) > 0) o[key] = flag_value(row, value);
         });
       }
     }

@@ -142,12 +142,22 @@ TEST(OptionsCli, AConfigKeyNotInTheTableIsRefusedAlsoForAProbeThatCannotRunHere)
 TEST(OptionsCli, DryRunShowsTheEffectiveOptions) {
   auto r = run_cli({"hostmem", "--dry-run", "--threads", "1", "--kernels", "triad,copy"});
   ASSERT_EQ(r.rc, 0) << r.err;
+  // What the report's run.options records: flags typed as a config file would give them, lists as written.
+  auto given = json::parse(r.out)["options"]["host.membw"];
+  EXPECT_EQ(given, (json{{"threads", 1}, {"kernels", {"triad,copy"}}})) << given.dump();
+  EXPECT_TRUE(given["threads"].is_number_integer()) << given.dump();
   auto effective = json::parse(r.out)["effective_options"]["host.membw"];
   EXPECT_EQ(effective["threads"], 1);
   EXPECT_EQ(effective["kernels"], (json{"triad", "copy"}));
   EXPECT_EQ(effective["stores"], "auto") << "the table's default";
   EXPECT_EQ(effective["numa"], true);
   EXPECT_EQ(effective["size"], "each array >= 4x the last-level caches") << "a default in words";
+
+  r = run_cli({"storage", "--dry-run", "--target", ".", "--iodepth", "16", "--bs", "128k"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  given = json::parse(r.out)["options"]["storage.io"];
+  EXPECT_EQ(given["iodepth"], 16) << "an integer flag is a number, as in a config file";
+  EXPECT_EQ(given["bs"], "128k") << "a size keeps its suffix, as the user wrote it";
 }
 
 }  // namespace
