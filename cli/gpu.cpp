@@ -8,7 +8,10 @@
 #include "bench/registry.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "kernels/gpu/plan.hpp"
+#include "kernels/gpu/conv_plan.hpp"
+#include "kernels/gpu/copy_plan.hpp"
+#include "kernels/gpu/gemm_plan.hpp"
+#include "kernels/gpu/hbm_plan.hpp"
 #include "mlbench_config.hpp"
 
 namespace mlbench::cli {

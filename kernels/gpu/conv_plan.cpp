@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "kernels/gpu/plan.hpp"
+#include "kernels/gpu/conv_plan.hpp"
 
 namespace mlbench::gpu {
 

@@ -20,6 +20,7 @@
 #include <cudnn.h>
 
 #include "bench/measure.hpp"
+#include "kernels/gpu/conv_plan.hpp"
 #include "kernels/gpu/cuda_util.hpp"
 #include "kernels/gpu/cudnn_libs.hpp"
 #include "kernels/gpu/gpu_kernels.hpp"

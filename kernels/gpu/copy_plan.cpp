@@ -6,7 +6,7 @@
 
 #include "base/units.hpp"
 #include "bench/sysinfo.hpp"
-#include "kernels/gpu/plan.hpp"
+#include "kernels/gpu/copy_plan.hpp"
 
 namespace mlbench::gpu {
 

@@ -19,6 +19,7 @@
 
 #include "base/units.hpp"
 #include "bench/measure.hpp"
+#include "kernels/gpu/copy_plan.hpp"
 #include "kernels/gpu/cuda_util.hpp"
 #include "kernels/gpu/gpu_kernels.hpp"
 #include "kernels/gpu/launch_loop.hpp"

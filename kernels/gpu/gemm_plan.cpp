@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "kernels/gpu/plan.hpp"
+#include "kernels/gpu/gemm_plan.hpp"
 
 namespace mlbench::gpu {
 

@@ -25,6 +25,7 @@
 #include "bench/measure.hpp"
 #include "kernels/gpu/cublas_check.hpp"
 #include "kernels/gpu/cuda_util.hpp"
+#include "kernels/gpu/gemm_plan.hpp"
 #include "kernels/gpu/gpu_kernels.hpp"
 #include "kernels/gpu/launch_loop.hpp"
 #include "kernels/gpu/probe_util.hpp"

@@ -215,9 +215,9 @@ __global__ void __launch_bounds__(kHbmBlock)
 __global__ void init_kernel(double* a, double* b, double* c, std::size_t n) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += stride) {
-    a[i] = 0.1;
-    b[i] = 0.2;
-    c[i] = 0.3;
+    a[i] = kHbmInitA;
+    b[i] = kHbmInitB;
+    c[i] = kHbmInitC;
   }
 }
 
@@ -302,7 +302,7 @@ cudaError_t hbm_launch(HbmKernel k, const HbmArrays& arr, cudaStream_t stream) {
   auto* a = reinterpret_cast<double2*>(arr.a);
   auto* b = reinterpret_cast<double2*>(arr.b);
   auto* c = reinterpret_cast<double2*>(arr.c);
-  constexpr double s = 0.4;  // plan.hpp kHbmScalar
+  constexpr double s = kHbmScalar;
   switch (k) {
     case HbmKernel::copy:
       stream_kernel<<<arr.grid, kHbmBlock, 0, stream>>>(CopyOp<double2>{a, c}, n2);
@@ -320,7 +320,7 @@ cudaError_t hbm_launch(HbmKernel k, const HbmArrays& arr, cudaStream_t stream) {
       stream_kernel<<<arr.grid, kHbmBlock, 0, stream>>>(NstreamOp{a, b, c, s}, n2);
       break;
     case HbmKernel::write:
-      stream_kernel<<<arr.grid, kHbmBlock, 0, stream>>>(WriteOp{a, 0.5}, n2);  // plan.hpp kHbmWriteValue
+      stream_kernel<<<arr.grid, kHbmBlock, 0, stream>>>(WriteOp{a, kHbmWriteValue}, n2);
       break;
     case HbmKernel::dot:
       sum_kernel<true><<<arr.grid, kHbmBlock, 0, stream>>>(a, b, arr.partial, n2);

@@ -6,7 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "base/units.hpp"
-#include "kernels/gpu/plan.hpp"
+#include "kernels/gpu/hbm_plan.hpp"
 
 namespace mlbench::gpu {
 

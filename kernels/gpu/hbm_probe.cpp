@@ -16,6 +16,7 @@
 #include "bench/measure.hpp"
 #include "kernels/gpu/cuda_util.hpp"
 #include "kernels/gpu/gpu_kernels.hpp"
+#include "kernels/gpu/hbm_plan.hpp"
 #include "kernels/gpu/launch_loop.hpp"
 #include "kernels/gpu/probe_util.hpp"
 #include "kernels/gpu/probes.hpp"

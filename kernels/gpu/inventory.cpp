@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "bench/sysinfo.hpp"
+#include "kernels/gpu/copy_plan.hpp"
 #include "kernels/gpu/cuda_util.hpp"
 #include "kernels/gpu/driver_check.hpp"
 #include "kernels/gpu/probe_util.hpp"

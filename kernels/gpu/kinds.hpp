@@ -10,6 +10,12 @@ namespace mlbench::gpu {
 
 // The STREAM-family kernels of gpu.hbm (plus cudaMemcpy device-to-device).
 enum class HbmKernel { copy, scale, add, triad, dot, nstream, read, write, memcpy };
+// The values the kernels start from and use (BabelStream's): the arrays a, b, c are initialised to these, the
+// scale/triad/nstream scalar and the write kernel's value. hbm_expected (hbm_plan.hpp) checks a run with
+// them.
+inline constexpr double kHbmInitA = 0.1, kHbmInitB = 0.2, kHbmInitC = 0.3;
+inline constexpr double kHbmScalar = 0.4;
+inline constexpr double kHbmWriteValue = 0.5;
 
 // Element storage of GEMM/convolution operands: fp32/tf32 (float), fp16, bf16, FP8 E4M3, int8, int32.
 enum class Storage { f32, f16, bf16, e4m3, i8, i32 };

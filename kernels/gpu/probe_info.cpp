@@ -1,6 +1,9 @@
 #include "kernels/gpu/probe_info.hpp"
 
-#include "kernels/gpu/plan.hpp"
+#include "kernels/gpu/conv_plan.hpp"
+#include "kernels/gpu/copy_plan.hpp"
+#include "kernels/gpu/gemm_plan.hpp"
+#include "kernels/gpu/hbm_plan.hpp"
 
 namespace mlbench::gpu {
 namespace {

@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "kernels/gpu/conv_plan.hpp"
+#include "kernels/gpu/gemm_plan.hpp"
 #include "kernels/gpu/kinds.hpp"
-#include "kernels/gpu/plan.hpp"
 
 namespace mlbench::gpu {
 

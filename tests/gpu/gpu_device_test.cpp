@@ -6,9 +6,12 @@
 #include <chrono>
 
 #include "bench/registry.hpp"
+#include "kernels/gpu/conv_plan.hpp"
+#include "kernels/gpu/copy_plan.hpp"
 #include "kernels/gpu/cuda_util.hpp"
 #include "kernels/gpu/driver_check.hpp"
-#include "kernels/gpu/plan.hpp"
+#include "kernels/gpu/gemm_plan.hpp"
+#include "kernels/gpu/hbm_plan.hpp"
 #include "kernels/gpu/probes.hpp"
 
 namespace mlbench::gpu {

@@ -6,8 +6,11 @@
 
 #include "base/error.hpp"
 #include "bench/sysinfo.hpp"
+#include "kernels/gpu/conv_plan.hpp"
+#include "kernels/gpu/copy_plan.hpp"
 #include "kernels/gpu/driver_check.hpp"
-#include "kernels/gpu/plan.hpp"
+#include "kernels/gpu/gemm_plan.hpp"
+#include "kernels/gpu/hbm_plan.hpp"
 #include "kernels/gpu/telemetry.hpp"
 #include "reports/summary.hpp"
 #include "tests/common/files.hpp"

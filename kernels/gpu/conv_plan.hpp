@@ -1,0 +1,56 @@
+// Host-side plan of gpu.conv (cuDNN): the ResNet-50 layer table, FLOP and memory counts, the option table,
+// case planning and the images/s estimate. Plain C++ (no CUDA) so the CPU tests cover it; conv_plan.cpp
+// implements it, conv_probe.cpp runs what it decides.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/gpu/plan.hpp"
+
+namespace mlbench::gpu {
+
+struct ConvLayer {
+  std::string name;
+  int c = 0, k = 0, h = 0, w = 0, r = 0, s = 0, stride = 1, pad = 0;
+  int count = 1;  // occurrences in the network
+  int p() const { return (h + 2 * pad - r) / stride + 1; }
+  int q() const { return (w + 2 * pad - s) / stride + 1; }
+};
+enum class ConvDirection { fwd, bwd_data, bwd_filter };
+inline constexpr EnumName<ConvDirection> kConvDirectionNames[] = {{ConvDirection::fwd, "fwd"},
+                                                                  {ConvDirection::bwd_data, "bwd_data"},
+                                                                  {ConvDirection::bwd_filter, "bwd_filter"}};
+static_assert(names_cover(kConvDirectionNames));
+inline std::string_view to_string(ConvDirection d) { return name_of(kConvDirectionNames, d); }
+
+// ResNet-50 v1.5 (torchvision: stride on the 3x3), each distinct convolution once with its count.
+const std::vector<ConvLayer>& resnet50_layers();
+// 2·N·K·C·R·S·P·Q (the same for all three directions).
+double conv_flops(const ConvLayer& l, int batch);
+
+struct ConvCase {
+  int device = 0;
+  std::string precision;  // fp16 | bf16
+  int batch = 0;
+  const ConvLayer* layer = nullptr;  // nullptr: the ResNet-50 estimate case that sums the layers
+};
+std::span<const OptionSpec> conv_options();  // precisions, batch, layers, devices
+void validate_conv_options(const Json& options, const OptionSource& source = {});
+std::vector<ConvCase> plan_conv(const Json& options, Profile profile, const std::vector<DeviceFacts>& devices,
+                                const OptionSource& source = {});
+std::uint64_t conv_bytes_needed(const ConvLayer& l, int batch, int elem_bytes, std::uint64_t workspace);
+
+// Images/s of ResNet-50 training estimated from per-layer seconds (sum over layers of count × (fwd + bwd-data
+// + bwd-filter); the stem has no bwd-data, as its input needs no gradient). Convolutions only: an estimate.
+struct ConvLayerTimes {
+  std::string layer;
+  double fwd_s = 0, bwd_data_s = 0, bwd_filter_s = 0;
+};
+double resnet50_images_per_s(const std::vector<ConvLayerTimes>& times, int batch);
+
+}  // namespace mlbench::gpu
