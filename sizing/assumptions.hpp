@@ -91,6 +91,15 @@ inline constexpr Assumption kConvShareOfNetwork{"CNN network / convolution effic
                                                 "non-convolution layers, applied to a measured gpu.conv", 1,
                                                 "cv-training"};
 
+// Shared-storage performance levels per node (read, write B/s), the good / better / best tiers of NVIDIA's
+// DGX SuperPOD storage guidance; the storage section names the lowest tier that covers a node's need.
+struct StorageTier {
+  std::string_view name;
+  double read = 0, write = 0;
+};
+inline constexpr StorageTier kStorageTiers[] = {
+    {"good", 4e9, 2e9}, {"better", 8e9, 4e9}, {"best", 40e9, 20e9}};
+
 }  // namespace assumption
 
 // The engine assumptions in the order the sheet lists them.

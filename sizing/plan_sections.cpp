@@ -18,9 +18,11 @@ double Planner::local_bw(bool write) const {
 }
 
 std::string Planner::tier(double read, double write) const {
-  if (read <= 4e9 && write <= 2e9) return "good tier (4/2 GB/s per node) suffices";
-  if (read <= 8e9 && write <= 4e9) return "needs the better tier (8/4 GB/s per node)";
-  return "needs the best tier (40/20 GB/s per node)";
+  const auto& tiers = assumption::kStorageTiers;
+  const auto* t = std::find_if(std::begin(tiers), std::end(tiers) - 1,
+                               [&](const auto& x) { return read <= x.read && write <= x.write; });
+  auto rates = fmt::format("{} tier ({:g}/{:g} GB/s per node)", t->name, t->read / 1e9, t->write / 1e9);
+  return t == std::begin(tiers) ? rates + " suffices" : "needs the " + rates;
 }
 
 void Planner::add_storage(double ckpt, const Checkpointing& c, double dataset_bytes, double read_rate,
