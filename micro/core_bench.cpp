@@ -55,7 +55,7 @@ void BM_ReportWriteRead(benchmark::State& state) {
   std::filesystem::remove(path);
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
-BENCHMARK(BM_ReportWriteRead)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReportWriteRead)->Arg(100)->Arg(10000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace mlbench

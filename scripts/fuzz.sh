@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (the `fuzz` preset: clang 14, ASan + UBSan) and runs each for FUZZ_SECONDS.
+# Builds the libFuzzer targets (in the `asan` preset: clang 14, ASan + UBSan, the build that also runs the suite
+# under the sanitizers) and runs each for FUZZ_SECONDS.
 #
 #   scripts/fuzz.sh [TARGET...]        default: every target of fuzz/CMakeLists.txt
 #   FUZZ_SECONDS=600   seconds per target (default 60)
 #   FUZZ_PARALLEL=2    targets run at the same time (default 1)
-#   FUZZ_NO_BUILD=1    run the fuzzers already in build/fuzz (built by an earlier call or another job)
+#   FUZZ_NO_BUILD=1    run the fuzzers already in build/asan (built by an earlier call or another job)
 #   FUZZ_SEED=1        libFuzzer's random seed (default: a new one each run); CI fixes it so that its short runs
 #                      are repeatable
 #   FUZZ_TIMEOUT=10    seconds (wall clock) after which one input counts as a hang (default 10); raise it only
 #                      on a machine so loaded that a niced fuzzer stalls for that long between inputs
 #
 # Seeds: fuzz/corpus/<target>/, saved findings tests/data/fuzz/<target>/ and the files fuzz/seeds.txt names,
-# copied to build/fuzz/seeds/<target>/. What a run discovers is kept in build/fuzz/corpus/<target>/ for the
-# next run. A crash, sanitizer report, leak, out-of-memory or hang leaves its input in
-# build/fuzz/artifacts/<target>/ and makes the script exit 1, naming target and input; turn each one into a
-# regression test by fixing the parser and adding the input under tests/data/fuzz/<target>/.
-# Per target, build/fuzz/logs/<target>.log holds libFuzzer's output and build/fuzz/summary.txt the figures.
+# copied to build/asan/fuzz-runs/seeds/<target>/. What a run discovers is kept in
+# build/asan/fuzz-runs/corpus/<target>/ for the next run. A crash, sanitizer report, leak, out-of-memory or hang
+# leaves its input in build/asan/fuzz-runs/artifacts/<target>/ and makes the script exit 1, naming target and
+# input; turn each one into a regression test by fixing the parser and adding the input under
+# tests/data/fuzz/<target>/. Per target, build/asan/fuzz-runs/logs/<target>.log holds libFuzzer's output and
+# build/asan/fuzz-runs/summary.txt the figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,11 +33,12 @@ done
 
 if [[ -z ${FUZZ_NO_BUILD:-} ]]; then
   command -v clang++-14 >/dev/null || { echo "fuzz.sh: clang++-14 not found: apt-get install clang-14 libclang-rt-14-dev" >&2; exit 2; }
-  cmake --preset fuzz >/dev/null
-  cmake --build --preset fuzz --target "${targets[@]/%/_fuzz}"
+  cmake --preset asan >/dev/null
+  cmake --build --preset asan --target "${targets[@]/%/_fuzz}"
 fi
 
-out=build/fuzz
+bin=build/asan/fuzz
+out=build/asan/fuzz-runs
 # The targets' scratch trees (a copy of a /sys fixture, catalog files) go here, not to the shared /tmp.
 export TMPDIR=$PWD/$out/tmp/$$
 mkdir -p "$out/logs" "$TMPDIR"
@@ -59,7 +62,7 @@ run_one() {  # run_one TARGET: 0 when libFuzzer found nothing
   seed "$t"
   mkdir -p "$out/corpus/$t" "$out/artifacts/$t"
   touch "$out/artifacts/$t.started"
-  nice -n 10 "$out/fuzz/${t}_fuzz" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2048 \
+  nice -n 10 "$bin/${t}_fuzz" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2048 \
     ${FUZZ_SEED:+-seed="$FUZZ_SEED"} -print_final_stats=1 -artifact_prefix="$out/artifacts/$t/" "$out/corpus/$t" "$out/seeds/$t" \
     >"$out/logs/$t.log" 2>&1
 }
