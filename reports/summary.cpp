@@ -35,6 +35,7 @@ std::string format_params(const Json& params, std::size_t max_len) {
 void print_summary(std::ostream& out, const Report& report) {
   out << fmt::format("{:<12} {:<48} {:<9} {:>16} {:>9}\n", "PROBE", "PARAMS", "STATUS", "RESULT", "% PEAK");
   const auto& results = report.results;
+  std::size_t warnings = 0;
   for (std::size_t i = 0; i < results.size(); ++i) {
     const Result& r = results[i];
     std::string headline = "-";
@@ -50,7 +51,11 @@ void print_summary(std::ostream& out, const Report& report) {
     // the last of them.
     const bool next_shares_it = i + 1 < results.size() && results[i + 1].reason == r.reason;
     if (!r.reason.empty() && !next_shares_it) out << fmt::format("{:<12} {}\n", "", r.reason);
+    for (const auto& w : r.warnings) out << fmt::format("{:<12} warning: {}\n", "", w);
+    warnings += r.warnings.size();
   }
+  if (warnings > 0)
+    out << fmt::format("{} warning{}, each under its result above\n", warnings, warnings == 1 ? "" : "s");
 }
 
 void print_host(std::ostream& out, const Json& host) {

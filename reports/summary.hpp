@@ -13,7 +13,8 @@ std::string format_metric_value(double value, const std::string& unit);
 // console summary) or whole (tables and exports).
 std::string format_params(const Json& params, std::size_t max_len = std::string::npos);
 
-// One line per result: probe, key params, status, headline metric (the first), % of peak when present.
+// One line per result: probe, key params, status, headline metric (the first), % of peak when present; under
+// it the reason (once for consecutive rows that share it) and each of its warnings; last, the warning count.
 void print_summary(std::ostream& out, const Report& report);
 void print_host(std::ostream& out, const Json& host);
 

@@ -69,6 +69,21 @@ TEST(StorageCli, RunWritesAValidReport) {
   EXPECT_TRUE(leftovers.empty());
 }
 
+// A result's warnings reach the console under its row, and the run ends with their count (issue 19, point
+// 10).
+TEST(StorageCli, AResultWarningIsPrintedUnderItsRowAndCounted) {
+  storage::test::TempDir disk;
+  auto r = run_cli({"storage", "--target", disk.path().string(), "--engine", "psync", "--iodepth", "4",
+                    "--size", "4M", "--runtime", "0.2"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto row = r.out.find("storage.io");
+  const auto warning = r.out.find("warning: psync runs one I/O at a time per thread: --iodepth 4 acts as 1");
+  ASSERT_NE(row, std::string::npos) << r.out;
+  ASSERT_NE(warning, std::string::npos) << r.out;
+  EXPECT_LT(row, warning) << r.out;
+  EXPECT_NE(r.out.find("\n1 warning, each under its result above\n"), std::string::npos) << r.out;
+}
+
 TEST(StorageCli, SigintRemovesTheTestFileAndLeavesAValidReport) {
   TempDir t;
   storage::test::TempDir disk;
