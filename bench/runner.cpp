@@ -103,13 +103,16 @@ Report Runner::run(const RunOptions& opts, const std::function<void(const Progre
       interrupted_ = true;
       break;
     }
-    auto& [probe, c] = cases[i];
+    // Named references, not a structured binding: clang 14 cannot capture a binding in the lambda below.
+    Probe* probe = cases[i].probe;
+    Case& c = cases[i].c;
     auto id = probe->info().id;
-    if (progress) {
+    auto event = [&] {
       double e = elapsed();
       double scale = done_estimate > 0 ? e / done_estimate : 1.0;
-      progress({i + 1, cases.size(), id, c.label, e, (total_estimate - done_estimate) * scale});
-    }
+      return ProgressEvent{i + 1, cases.size(), id, c.label, e, (total_estimate - done_estimate) * scale, {}};
+    };
+    if (progress) progress(event());
     double budget = std::max(opts.min_budget_s, c.estimate_s * opts.budget_scale);
     RunContext ctx{
         host_,
@@ -133,6 +136,11 @@ Report Runner::run(const RunOptions& opts, const std::function<void(const Progre
     for (auto& r : results) report.results.push_back(std::move(r));
     done_estimate += c.estimate_s;
     save();
+    if (progress) {
+      ProgressEvent done = event();
+      done.finished = std::span<const Result>(report.results).last(results.size());
+      progress(done);
+    }
   }
   report.run["interrupted"] = interrupted_;
   save();

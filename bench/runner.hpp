@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,10 +26,12 @@ struct RunOptions {
   double min_budget_s = 30.0;
 };
 
+// Sent before each case starts (`finished` empty) and after it ends (`finished`: the results it gave).
 struct ProgressEvent {
   std::size_t index = 0, total = 0;  // 1-based case index
   std::string probe, label;
   double elapsed_s = 0, eta_s = 0;
+  std::span<const Result> finished;
 };
 
 // The process-wide stop flag set by SIGINT/SIGTERM (bench/signals.hpp installs the handlers).

@@ -40,6 +40,18 @@ std::string skipped_probes(const std::vector<const Result*>& skipped) {
   return out;
 }
 
+// "ok, iops 12.3 k/s" or "skipped": the status and headline of a finished case (its first result; "+N" more).
+std::string case_outcome(std::span<const Result> results) {
+  const Result& r = results.front();
+  std::string out(to_string(r.status));
+  if (r.status == Status::ok && !r.metrics.empty()) {
+    const Metric& m = r.metrics.front();
+    out += fmt::format(", {} {}", m.name, format_metric_value(m.value, m.unit));
+  }
+  if (results.size() > 1) out += fmt::format(" (+{} results)", results.size() - 1);
+  return out;
+}
+
 std::string format_eta(double s) {
   if (s < 60) return fmt::format("{:.0f}s", s);
   return fmt::format("{:.0f}m{:02.0f}s", std::floor(s / 60), std::fmod(s, 60));
@@ -185,11 +197,18 @@ int execute(RunOptions opts, const CommonRunFlags& flags) {
   }
   SignalGuard guard;
   bool tty = ::isatty(STDERR_FILENO) == 1;
+  // On a terminal, one status line that each case overwrites; elsewhere (a CI log, a pipe) one line per
+  // finished case, so the log shows progress.
   auto progress = [tty](const ProgressEvent& e) {
-    if (!tty) return;
-    std::fprintf(stderr, "\r\033[K[%zu/%zu] %s %s  elapsed %s  ETA %s", e.index, e.total, e.probe.c_str(),
-                 e.label.c_str(), format_eta(e.elapsed_s).c_str(), format_eta(e.eta_s).c_str());
-    std::fflush(stderr);
+    if (tty && e.finished.empty()) {
+      std::fprintf(stderr, "\r\033[K[%zu/%zu] %s %s  elapsed %s  ETA %s", e.index, e.total, e.probe.c_str(),
+                   e.label.c_str(), format_eta(e.elapsed_s).c_str(), format_eta(e.eta_s).c_str());
+      std::fflush(stderr);
+    } else if (!tty && !e.finished.empty()) {
+      std::cerr << fmt::format("mlbench: [{}/{}] {} {}: {}  elapsed {}  ETA {}\n", e.index, e.total, e.probe,
+                               e.label, case_outcome(e.finished), format_eta(e.elapsed_s),
+                               format_eta(e.eta_s));
+    }
   };
   Report report = runner.run(opts, progress);
   if (tty) std::fprintf(stderr, "\r\033[K");

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <thread>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "reports/report.hpp"
@@ -130,6 +131,16 @@ TEST(CoreCli, QuickHostMemoryRunWritesAValidReport) {
     EXPECT_EQ(res.status, Status::ok) << res.reason;
     ASSERT_NE(res.metric("bandwidth"), nullptr);
     EXPECT_GT(res.metric("bandwidth")->value, 0);
+  }
+  // Not on a terminal (a pipe here, a CI log): one progress line per finished case on stderr. The quick
+  // profile's one case gives a result per kernel: the line shows the first and counts the others.
+  const auto at = r.err.find("mlbench: [1/1] host.membw ");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("mlbench: [", at + 1), std::string::npos) << "one line for the one case\n" << r.err;
+  const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
+  EXPECT_NE(line.find(": ok, bandwidth "), std::string::npos) << line;
+  if (rep.results.size() > 1) {
+    EXPECT_NE(line.find(fmt::format("(+{} results)", rep.results.size() - 1)), std::string::npos) << line;
   }
 }
 

@@ -39,7 +39,8 @@ class ScriptedProbe : public Probe {
     MeasurePolicy policy;
     policy.warmup_iters = 1;
     policy.min_samples = 5;
-    r.samples = measure(policy, [&] { return 0.001 * ++calls; }, ctx);
+    r.samples = measure(
+        policy, [&] { return 0.001 * ++calls; }, ctx);
     r.metrics.push_back(rate_metric("bandwidth", 1000.0, r.samples, "B/s"));
     if (o == "incorrect") {
       r.status = Status::incorrect;
@@ -139,13 +140,22 @@ TEST_F(RunnerTest, ProgressCountsCases) {
   RunOptions opts;
   opts.probe_ids = {"test.a"};
   opts.probe_options = Json{{"test.a", {{"outcomes", {"ok", "ok", "ok"}}}}};
-  std::vector<std::size_t> seen;
+  std::vector<std::size_t> started, finished;
   runner.run(opts, [&](const ProgressEvent& e) {
     EXPECT_EQ(e.total, 3u);
     EXPECT_EQ(e.probe, "test.a");
-    seen.push_back(e.index);
+    if (e.finished.empty()) {
+      started.push_back(e.index);
+    } else {
+      // After the case: its one result, already in the report.
+      ASSERT_EQ(e.finished.size(), 1u);
+      EXPECT_EQ(e.finished[0].status, Status::ok);
+      EXPECT_EQ(e.finished[0].probe, "test.a");
+      finished.push_back(e.index);
+    }
   });
-  EXPECT_EQ(seen, (std::vector<std::size_t>{1, 2, 3}));
+  EXPECT_EQ(started, (std::vector<std::size_t>{1, 2, 3}));
+  EXPECT_EQ(finished, (std::vector<std::size_t>{1, 2, 3}));
 }
 
 TEST(Measure, StopsAtMinSamplesAndHonoursInterrupt) {
@@ -156,12 +166,15 @@ TEST(Measure, StopsAtMinSamplesAndHonoursInterrupt) {
   p.warmup_iters = 3;
   p.min_samples = 7;
   int calls = 0;
-  auto s = measure(p, [&] { return static_cast<double>(++calls); }, ctx);
+  auto s = measure(
+      p, [&] { return static_cast<double>(++calls); }, ctx);
   EXPECT_EQ(calls, 10);
   ASSERT_EQ(s.size(), 7u);
   EXPECT_DOUBLE_EQ(s.front(), 4.0);
   stop = true;
-  EXPECT_THROW(measure(p, [&] { return 1.0; }, ctx), Interrupted);
+  EXPECT_THROW(measure(
+                   p, [&] { return 1.0; }, ctx),
+               Interrupted);
 }
 
 TEST(Measure, TooFewSamplesInTheBudgetIsAnError) {
@@ -169,7 +182,9 @@ TEST(Measure, TooFewSamplesInTheBudgetIsAnError) {
   Json host;
   RunContext ctx{host, std::chrono::steady_clock::now() - std::chrono::seconds(10), stop};
   MeasurePolicy p;
-  EXPECT_THROW(measure(p, [] { return 1.0; }, ctx), Error);
+  EXPECT_THROW(measure(
+                   p, [] { return 1.0; }, ctx),
+               Error);
 }
 
 }  // namespace
