@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -61,6 +62,25 @@ double parse_duration(std::string_view text, std::string_view what) {
   if (suffix == "m") return value * 60;
   if (suffix == "h") return value * 3600;
   throw UsageError(fmt::format("{}: unknown time suffix in '{}' (use us, ms, s, m or h)", what, text));
+}
+
+std::string format_size(double bytes) {
+  static constexpr std::pair<double, const char*> kSuffixes[] = {
+      {1099511627776.0, "T"}, {1073741824.0, "G"}, {1048576.0, "M"}, {1024.0, "k"}};
+  // Exact when the largest suffix that gives a short number with at most one decimal does: "4k", "1.5M",
+  // "1025k"; a size under 10000 bytes that none gives is plain bytes.
+  for (const auto& [mult, suffix] : kSuffixes) {
+    const double v = std::fabs(bytes) / mult;
+    if (v >= 1 && v < 10000 && v * 10 == std::floor(v * 10)) return fmt::format("{}{}", bytes / mult, suffix);
+  }
+  if (std::fabs(bytes) < 10000) return fmt::format("{}", bytes);
+  // Else three significant digits of the largest suffix it reaches: "1.2G", "12.3k", "123M".
+  for (const auto& [mult, suffix] : kSuffixes) {
+    const double v = bytes / mult;
+    if (std::fabs(v) < 1) continue;
+    return std::fabs(v) >= 1000 ? fmt::format("{:.0f}{}", v, suffix) : fmt::format("{:.3g}{}", v, suffix);
+  }
+  return fmt::format("{}", bytes);
 }
 
 std::string format_bytes(double bytes) {

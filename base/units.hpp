@@ -14,6 +14,11 @@ namespace mlbench {
 std::uint64_t parse_size(std::string_view text, std::string_view what);
 double parse_duration(std::string_view text, std::string_view what);
 
+// A size as a user types it, with the suffixes parse_size takes (binary): "4k", "128k", "1M", "1.2G", "512".
+// A whole multiple of a suffix is exact ("1536k" for 1.5 MiB is "1.5M": exact too); any other size shows
+// three significant digits of the largest suffix it reaches ("1.2G"). Every console table shows sizes this
+// way.
+std::string format_size(double bytes);
 // "1.50 GiB", "512 B" — binary units for capacities.
 std::string format_bytes(double bytes);
 // "12.3 GB/s" — decimal units for rates (reports store B/s, writers convert).

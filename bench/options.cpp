@@ -40,18 +40,8 @@ std::optional<double> number_text(std::string_view s) {
   return d;
 }
 
-// 4096 -> "4k", 1073741824 -> "1G": the largest fio suffix that divides the size.
-std::string size_text(double bytes) {
-  static constexpr std::pair<double, const char*> kSuffixes[] = {
-      {1099511627776.0, "T"}, {1073741824.0, "G"}, {1048576.0, "M"}, {1024.0, "k"}};
-  for (const auto& [mult, suffix] : kSuffixes) {
-    if (bytes >= mult && std::fmod(bytes, mult) == 0) return fmt::format("{}{}", bytes / mult, suffix);
-  }
-  return fmt::format("{}", bytes);
-}
-
 std::string bound_text(const OptionSpec& row, double x) {
-  if (row.type == OptionType::size) return size_text(x);
+  if (row.type == OptionType::size) return format_size(x);
   return fmt::format("{}{}", x, row.type == OptionType::duration ? "s" : "");
 }
 
@@ -340,13 +330,21 @@ OptionValues parse_options(std::span<const OptionSpec> table, const json& option
     // lambda.
     const std::string& key = item.key();
     const json& value = item.value();
-    auto it = std::find_if(table.begin(), table.end(), [&](const OptionSpec& r) { return r.name == key; });
+    auto it = std::find_if(table.begin(), table.end(), [&](const OptionSpec& r) {
+      return r.name == key || (!r.alias.empty() && r.alias == key);
+    });
     if (it == table.end()) {
       std::vector<std::string_view> names;
-      for (const auto& r : table) names.push_back(r.name);
+      for (const auto& r : table) {
+        names.push_back(r.name);
+        if (!r.alias.empty()) names.push_back(r.alias);
+      }
       throw UsageError(
           fmt::format("{}: unknown option (allowed: {})", source.name(key), fmt::join(names, ", ")));
     }
+    if (out.find(it->name) != nullptr)
+      throw UsageError(fmt::format("{} and {} are the same option; give it once", source.name(it->name),
+                                   source.name(it->alias)));
     out.given_.push_back({it->name, parse_value(*it, value, source.name(key))});
   }
   return out;
@@ -370,6 +368,7 @@ json options_to_json(std::span<const OptionSpec> table) {
     if (auto range = range_text(r); !range.empty()) o["range"] = range;
     if (r.choices != nullptr) o["choices"] = r.choices();
     o["help"] = r.help;
+    if (!r.alias.empty()) o["alias"] = r.alias;
     if (r.cli) o["flag"] = flag_name(r.name);
     out.push_back(std::move(o));
   }

@@ -53,6 +53,9 @@ inline constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 
 struct OptionSpec {
   std::string_view name;  // key in the options JSON ("rwmix_read"); the flag is --rwmix-read
+  // Another name for the same option, as fio spells it ("numjobs" for jobs): a second flag (--numjobs) and a
+  // second key a config file may use; messages, reports and --dry-run name the option by `name`.
+  std::string_view alias;
   OptionType type = OptionType::text;
   // The default as users read it ("4k", "auto", "all; quick: bf16,fp8"); empty when there is none. When it
   // is a value of the option's type, OptionValues::get() falls back to it; a default in words (it depends on

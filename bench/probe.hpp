@@ -3,12 +3,14 @@
 // Adding a probe = one source file (or a folder for a family), one line in cli/builtin_probes.cpp and one
 // CMake entry. A probe never prints and never exits: plan() throws UsageError for bad options (before
 // anything runs), run() throws Error on failure or Skipped when a case cannot run here; the runner owns
-// try/catch, the time budget, progress and the report. The first metric a result carries is its headline
+// try/catch, the time budget, progress and the report; a long case may report its running rate through
+// RunContext::report_live for the live status line. The first metric a result carries is its headline
 // (summary tables show it).
 #pragma once
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -49,6 +51,9 @@ struct Case {
   Json params = Json::object();
   Json config = Json::object();  // settings that are not identity (runtime, paths, ...)
   double estimate_s = 1.0;       // expected wall time, for the ETA and the default budget
+  // One line the user reads before anything runs, e.g. how large a scratch file the case writes and where;
+  // empty for most cases. The runner passes each distinct notice on once, before the first case.
+  std::string notice;
 };
 
 struct PlanContext {
@@ -58,10 +63,25 @@ struct PlanContext {
   OptionSource source = {};  // which of the two, so that messages name an option as the user gave it
 };
 
+// A case's running rate while it runs ({"iops", 31500, "1/s"}, {"bandwidth", 129e6, "B/s"}), for the live
+// status line on a terminal; the names and units are the metrics' own.
+struct LiveMetric {
+  std::string_view name;
+  double value = 0;
+  std::string_view unit;
+};
+using LiveCallback = std::function<void(std::span<const LiveMetric>)>;
+
 struct RunContext {
   const Json& host;
   std::chrono::steady_clock::time_point deadline;  // the case's time budget ends here
   const std::atomic<bool>& stop;                   // set by SIGINT/SIGTERM
+  LiveCallback live = {};  // the runner's; called on the probe's thread, so a probe calls it from one thread
+
+  // Reports the case's current rate (a few times a second at most is plenty; the console throttles).
+  void report_live(std::span<const LiveMetric> metrics) const {
+    if (live) live(metrics);
+  }
 
   bool stopping() const { return stop.load(std::memory_order_relaxed); }
   void check_interrupted() const {

@@ -1,5 +1,6 @@
 #include "bench/runner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
@@ -97,7 +98,17 @@ Report Runner::run(const RunOptions& opts, const std::function<void(const Progre
   };
   save();
 
-  double done_estimate = 0;
+  // Each distinct notice once, before anything runs (the storage suite's scratch file: its size and place).
+  std::vector<std::string> notices;
+  for (const auto& pc : cases) {
+    if (pc.c.notice.empty() || std::find(notices.begin(), notices.end(), pc.c.notice) != notices.end())
+      continue;
+    notices.push_back(pc.c.notice);
+    if (progress)
+      progress(ProgressEvent{.phase = Phase::notice, .probe = pc.probe->info().id, .label = pc.c.notice});
+  }
+
+  double done_estimate = 0, done_elapsed = 0;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     if (stop_flag().load()) {
       interrupted_ = true;
@@ -107,17 +118,37 @@ Report Runner::run(const RunOptions& opts, const std::function<void(const Progre
     Probe* probe = cases[i].probe;
     Case& c = cases[i].c;
     auto id = probe->info().id;
-    auto event = [&] {
+    const auto case_start = Clock::now();
+    // The ETA: the estimates left, scaled by the pace of the cases so far, less the time this case has run.
+    auto event = [&](Phase phase) {
       double e = elapsed();
-      double scale = done_estimate > 0 ? e / done_estimate : 1.0;
-      return ProgressEvent{i + 1, cases.size(), id, c.label, e, (total_estimate - done_estimate) * scale, {}};
+      double case_e = std::chrono::duration<double>(Clock::now() - case_start).count();
+      double scale = done_estimate > 0 ? done_elapsed / done_estimate : 1.0;
+      double eta =
+          std::max(0.0, (total_estimate - done_estimate) * scale - (phase == Phase::finished ? 0 : case_e));
+      return ProgressEvent{.phase = phase,
+                           .index = i + 1,
+                           .total = cases.size(),
+                           .probe = id,
+                           .label = c.label,
+                           .elapsed_s = e,
+                           .eta_s = eta,
+                           .case_elapsed_s = case_e,
+                           .case_estimate_s = c.estimate_s};
     };
-    if (progress) progress(event());
+    if (progress) progress(event(Phase::start));
     double budget = std::max(opts.min_budget_s, c.estimate_s * opts.budget_scale);
     RunContext ctx{
         host_,
         Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget)),
         stop_flag()};
+    if (progress) {
+      ctx.live = [&](std::span<const LiveMetric> live) {
+        ProgressEvent running = event(Phase::running);
+        running.live = live;
+        progress(running);
+      };
+    }
     std::vector<Result> results;
     try {
       results = probe->run(c, ctx);
@@ -135,9 +166,10 @@ Report Runner::run(const RunOptions& opts, const std::function<void(const Progre
     }
     for (auto& r : results) report.results.push_back(std::move(r));
     done_estimate += c.estimate_s;
+    done_elapsed = elapsed();
     save();
     if (progress) {
-      ProgressEvent done = event();
+      ProgressEvent done = event(Phase::finished);
       done.finished = std::span<const Result>(report.results).last(results.size());
       progress(done);
     }

@@ -26,12 +26,19 @@ struct RunOptions {
   double min_budget_s = 30.0;
 };
 
-// Sent before each case starts (`finished` empty) and after it ends (`finished`: the results it gave).
+// What the runner tells its progress callback: a case's notice before anything runs (`label` holds it), each
+// case's start, its running rate while it runs (as often as the probe reports it), and its end.
+enum class Phase { notice, start, running, finished };
+
 struct ProgressEvent {
+  Phase phase = Phase::start;
   std::size_t index = 0, total = 0;  // 1-based case index
   std::string probe, label;
-  double elapsed_s = 0, eta_s = 0;
-  std::span<const Result> finished;
+  double elapsed_s = 0,
+         eta_s = 0;  // the run's: since it started, and left (the estimates, scaled by the pace)
+  double case_elapsed_s = 0, case_estimate_s = 0;  // the case's
+  std::span<const LiveMetric> live;                // running: the case's current rate
+  std::span<const Result> finished;                // finished: the results it gave
 };
 
 // The process-wide stop flag set by SIGINT/SIGTERM (bench/signals.hpp installs the handlers).

@@ -2,11 +2,14 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/suggest.hpp"
 #include "mlbench_config.hpp"
 
 namespace mlbench::cli {
 
 void build_app(CLI::App& app, Action& action) {
+  // Set before the subcommands exist: each copies its parent's hook when it is created.
+  app.failure_message(failure_message);
   app.description("mlbench: hardware benchmark and sizing suite for machine-learning servers");
   app.set_version_flag("--version", std::string("mlbench ") + MLBENCH_VERSION + " (" + MLBENCH_GIT_SHA + ")");
   app.require_subcommand(1);

@@ -3,9 +3,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <iostream>
+#include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -13,6 +16,7 @@
 #include "base/error.hpp"
 #include "bench/signals.hpp"
 #include "bench/sysinfo.hpp"
+#include "cli/progress.hpp"
 #include "reports/summary.hpp"
 
 namespace mlbench::cli {
@@ -38,23 +42,6 @@ std::string skipped_probes(const std::vector<const Result*>& skipped) {
   for (const auto& [reason, probes] : by_reason)
     out += fmt::format("{}{} skipped — {}", out.empty() ? "" : "; ", fmt::join(probes, ", "), reason);
   return out;
-}
-
-// "ok, iops 12.3 k/s" or "skipped": the status and headline of a finished case (its first result; "+N" more).
-std::string case_outcome(std::span<const Result> results) {
-  const Result& r = results.front();
-  std::string out(to_string(r.status));
-  if (r.status == Status::ok && !r.metrics.empty()) {
-    const Metric& m = r.metrics.front();
-    out += fmt::format(", {} {}", m.name, format_metric_value(m.value, m.unit));
-  }
-  if (results.size() > 1) out += fmt::format(" (+{} results)", results.size() - 1);
-  return out;
-}
-
-std::string format_eta(double s) {
-  if (s < 60) return fmt::format("{:.0f}s", s);
-  return fmt::format("{:.0f}m{:02.0f}s", std::floor(s / 60), std::fmod(s, 60));
 }
 
 // "Block size per I/O (1 to 1G; default: 4k)", "Mode: read | write (default: read)".
@@ -83,6 +70,8 @@ std::function<Json()> add_option_flags(CLI::App& cmd, std::span<const OptionSpec
   for (const auto& row : table) {
     if (!row.cli) continue;
     const std::string key(row.name), flag = flag_name(row.name);
+    // CLI11 names: the flag and its alias (--jobs,--numjobs); count(flag) counts either.
+    const std::string names = row.alias.empty() ? flag : flag + "," + flag_name(row.alias);
     switch (row.type) {
       case OptionType::flag: {
         bool& value = values->bools.emplace_back(row.def == "true");
@@ -94,7 +83,7 @@ std::function<Json()> add_option_flags(CLI::App& cmd, std::span<const OptionSpec
             if (cmd.count(flag) + cmd.count(off) > 0) o[key] = value;
           });
         } else {
-          cmd.add_flag(flag, value, std::string(row.help));
+          cmd.add_flag(names, value, std::string(row.help));
           values->readers.push_back([&value, key](Json& o) {
             if (value) o[key] = true;
           });
@@ -106,7 +95,7 @@ std::function<Json()> add_option_flags(CLI::App& cmd, std::span<const OptionSpec
       case OptionType::list:
       case OptionType::paths: {
         auto& value = values->lists.emplace_back();
-        cmd.add_option(flag, value, flag_help(row));
+        cmd.add_option(names, value, flag_help(row));
         values->readers.push_back([&cmd, &value, key, flag](Json& o) {
           if (cmd.count(flag) > 0) o[key] = value;
         });
@@ -114,7 +103,7 @@ std::function<Json()> add_option_flags(CLI::App& cmd, std::span<const OptionSpec
       }
       default: {
         auto& value = values->texts.emplace_back();
-        cmd.add_option(flag, value, flag_help(row));
+        cmd.add_option(names, value, flag_help(row));
         values->readers.push_back([&cmd, &value, row, key, flag](Json& o) {
           if (cmd.count(flag) > 0) o[key] = flag_value(row, value);
         });
@@ -196,26 +185,41 @@ int execute(RunOptions opts, const CommonRunFlags& flags) {
     return 0;
   }
   SignalGuard guard;
-  bool tty = ::isatty(STDERR_FILENO) == 1;
-  // On a terminal, one status line that each case overwrites; elsewhere (a CI log, a pipe) one line per
-  // finished case, so the log shows progress.
-  auto progress = [tty](const ProgressEvent& e) {
-    if (tty && e.finished.empty()) {
-      std::fprintf(stderr, "\r\033[K[%zu/%zu] %s %s  elapsed %s  ETA %s", e.index, e.total, e.probe.c_str(),
-                   e.label.c_str(), format_eta(e.elapsed_s).c_str(), format_eta(e.eta_s).c_str());
-      std::fflush(stderr);
-    } else if (!tty && !e.finished.empty()) {
-      std::cerr << fmt::format("mlbench: [{}/{}] {} {}: {}  elapsed {}  ETA {}\n", e.index, e.total, e.probe,
-                               e.label, case_outcome(e.finished), format_eta(e.elapsed_s),
-                               format_eta(e.eta_s));
+  const ProgressStyle style =
+      progress_style(::isatty(STDERR_FILENO) == 1, flags.json, std::getenv("NO_COLOR"), std::getenv("TERM"));
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  auto now = [t0] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+  LiveLine live(terminal_width(STDERR_FILENO), [](std::string_view text) {
+    std::fwrite(text.data(), 1, text.size(), stderr);
+    std::fflush(stderr);
+  });
+  auto progress = [&](const ProgressEvent& e) {
+    if (e.phase == Phase::notice || (style == ProgressStyle::lines && e.phase == Phase::finished)) {
+      std::cerr << finished_case_line(e) << std::flush;
+    } else if (style == ProgressStyle::live) {
+      live.event(e, now());
     }
   };
-  Report report = runner.run(opts, progress);
-  if (tty) std::fprintf(stderr, "\r\033[K");
+  Report report;
+  {
+    // The ticker redraws the live line (elapsed, ETA) also while a probe reports nothing.
+    std::jthread ticker;
+    if (style == ProgressStyle::live) {
+      ticker = std::jthread([&live, &now](std::stop_token stop) {
+        while (!stop.stop_requested()) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+          live.tick(now());
+        }
+      });
+    }
+    report = runner.run(opts, progress);
+  }
+  live.clear();
   if (flags.json) {
     std::cout << to_json(report).dump(2) << "\n";
   } else {
-    print_summary(std::cout, report);
+    print_summary(std::cout, report, terminal_width(STDOUT_FILENO));
     if (opts.output) std::cout << "report written to " << opts.output->string() << "\n";
   }
   if (runner.interrupted()) {

@@ -1,6 +1,8 @@
 // `mlbench nccl`: the NCCL collectives family. With no launcher environment it runs net.nccl in one process
 // over every local GPU; started by mpirun/srun/torchrun/Kubernetes (one process per GPU) it joins the world
 // through the bootstrap and rank 0 writes one merged cluster report (network/cluster.hpp).
+#include <unistd.h>
+
 #include <iostream>
 
 #include <fmt/format.h>
@@ -9,6 +11,7 @@
 #include "bench/signals.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/progress.hpp"
 #include "network/cluster.hpp"
 #include "network/nccl_options.hpp"
 #include "reports/summary.hpp"
@@ -44,7 +47,7 @@ int run_multi_process(const net::LaunchInfo& launch, const Json& options, const 
     if (flags.json) {
       std::cout << to_json(outcome.report).dump(2) << "\n";
     } else {
-      print_summary(std::cout, outcome.report);
+      print_summary(std::cout, outcome.report, terminal_width(STDOUT_FILENO));
       if (run.output) std::cout << "cluster report written to " << run.output->string() << "\n";
     }
   }

@@ -1,10 +1,15 @@
 #include "reports/summary.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "base/units.hpp"
+#include "reports/table.hpp"
 
 namespace mlbench {
 
@@ -21,37 +26,136 @@ std::string format_metric_value(double value, const std::string& unit) {
   return format_rate(value, unit);
 }
 
+namespace {
+
+// Params whose value is a size in bytes: shown as users type sizes (format_size), "bs=4k".
+constexpr std::string_view kSizeParams[] = {"bs", "stripe", "bytes", "array_bytes"};
+
+bool is_size_param(std::string_view key) {
+  return std::find(std::begin(kSizeParams), std::end(kSizeParams), key) != std::end(kSizeParams);
+}
+
+// `s` padded with spaces to `w` display columns, on the right (text) or the left (numbers).
+std::string pad(const std::string& s, std::size_t w, bool right_align = false) {
+  const std::size_t n = display_width(s);
+  const std::string fill(n < w ? w - n : 0, ' ');
+  return right_align ? fill + s : s + fill;
+}
+
+// The I/O summary fio users read per job, by metric name: "iops 31.5 k/s  bw 129 MB/s  lat p50 85.2 us  p99
+// 210 us  p99.9 1.20 ms". `prefix` picks a direction's own metrics ("read_", "write_"); empty when the result
+// has no IOPS of that prefix.
+struct IoField {
+  std::string_view metric, label;
+};
+constexpr IoField kIoFields[] = {
+    {"iops", "iops"}, {"bandwidth", "bw"}, {"lat_p50", "lat p50"}, {"lat_p99", "p99"}, {"lat_p999", "p99.9"}};
+
+std::string io_line(const Result& r, const std::string& prefix) {
+  if (r.metric(prefix + "iops") == nullptr) return "";
+  std::string out;
+  for (const auto& f : kIoFields) {
+    if (const Metric* m = r.metric(prefix + std::string(f.metric)))
+      out += fmt::format("{}{} {}", out.empty() ? "" : "  ", f.label, format_metric_value(m->value, m->unit));
+  }
+  return out;
+}
+
+// The lines under a storage result: one, or read / write / all when the result has each direction's own
+// metrics (randrw); CPU per I/O at the end of the last.
+std::vector<std::string> io_lines(const Result& r) {
+  std::vector<std::string> lines;
+  if (r.status != Status::ok || r.metric("bandwidth") == nullptr || r.metric("lat_p50") == nullptr)
+    return lines;
+  for (const char* dir : {"read", "write"}) {
+    std::string line = io_line(r, std::string(dir) + "_");
+    if (!line.empty()) lines.push_back(fmt::format("{:<6}{}", dir, line));
+  }
+  std::string all = io_line(r, "");
+  if (!all.empty()) lines.push_back(lines.empty() ? all : fmt::format("{:<6}{}", "all", all));
+  if (const Metric* cpu = r.metric("cpu_per_io"); cpu != nullptr && !lines.empty())
+    lines.back() += fmt::format("  cpu/io {}", format_metric_value(cpu->value, cpu->unit));
+  return lines;
+}
+
+// The params column of a row: a multi-target job's aggregate is labelled, its per-target rows name only their
+// target, indented beneath it.
+std::string row_params(const Result& r) {
+  const std::string scope = r.params.is_object() ? r.params.value("scope", "") : "";
+  if (scope == "aggregate") {
+    Json rest = r.params;
+    rest.erase("scope");
+    const std::size_t n = rest.contains("target") && rest["target"].is_array() ? rest["target"].size() : 0;
+    rest.erase("target");
+    return fmt::format("aggregate of {} targets: {}", n, format_params(rest));
+  }
+  if (scope == "target" && r.params.contains("target")) {
+    const Json& t = r.params["target"];
+    return "  target=" + (t.is_string() ? t.get<std::string>() : t.dump());
+  }
+  return format_params(r.params);
+}
+
+}  // namespace
+
 std::string format_params(const Json& params, std::size_t max_len) {
   std::string out;
   if (!params.is_object()) return out;
   for (const auto& [k, v] : params.items()) {
-    std::string val = v.is_string() ? v.get<std::string>() : v.dump();
+    std::string val = v.is_string()                       ? v.get<std::string>()
+                      : is_size_param(k) && v.is_number() ? format_size(v.get<double>())
+                                                          : v.dump();
     out += (out.empty() ? "" : " ") + k + "=" + val;
   }
-  if (out.size() > max_len) out = out.substr(0, max_len - 3) + "...";
-  return out;
+  return max_len == std::string::npos ? out : cut_to_width(out, max_len);
 }
 
-void print_summary(std::ostream& out, const Report& report) {
-  out << fmt::format("{:<12} {:<48} {:<9} {:>16} {:>9}\n", "PROBE", "PARAMS", "STATUS", "RESULT", "% PEAK");
+void print_summary(std::ostream& out, const Report& report, std::size_t width) {
   const auto& results = report.results;
+  struct Row {
+    std::string probe, params, status, result, pct;
+  };
+  std::vector<Row> rows;
+  Row header{"PROBE", "PARAMS", "STATUS", "RESULT", "% PEAK"};
+  std::size_t w_probe = display_width(header.probe), w_params = display_width(header.params),
+              w_status = display_width(header.status), w_result = display_width(header.result),
+              w_pct = display_width(header.pct);
+  for (const Result& r : results) {
+    Row row{r.probe, row_params(r), std::string(to_string(r.status)), "-", "-"};
+    if (r.status == Status::ok && !r.metrics.empty()) {
+      const Metric& m = r.metrics.front();
+      row.result = fmt::format("{} {}", m.name, format_metric_value(m.value, m.unit));
+      if (const Metric* p = r.metric("pct_of_peak")) row.pct = fmt::format("{:.1f}", p->value);
+    }
+    w_probe = std::max(w_probe, display_width(row.probe));
+    w_params = std::max(w_params, display_width(row.params));
+    w_status = std::max(w_status, display_width(row.status));
+    w_result = std::max(w_result, display_width(row.result));
+    w_pct = std::max(w_pct, display_width(row.pct));
+    rows.push_back(std::move(row));
+  }
+  // The params column takes the width the others leave (two spaces between columns), at least 16.
+  constexpr std::size_t kGap = 2, kMinParams = 16;
+  const std::size_t others = w_probe + w_status + w_result + w_pct + 4 * kGap;
+  w_params = std::min(w_params, std::max(kMinParams, width > others ? width - others : 0));
+  const std::string gap(kGap, ' '), indent(w_probe + kGap, ' ');
+  auto line = [&](const Row& row) {
+    std::string l = pad(row.probe, w_probe) + gap + pad(cut_to_width(row.params, w_params), w_params) + gap +
+                    pad(row.status, w_status) + gap + pad(row.result, w_result, true) + gap +
+                    pad(row.pct, w_pct, true);
+    out << l << "\n";
+  };
+  line(header);
   std::size_t warnings = 0;
   for (std::size_t i = 0; i < results.size(); ++i) {
     const Result& r = results[i];
-    std::string headline = "-";
-    std::string pct = "-";
-    if (r.status == Status::ok && !r.metrics.empty()) {
-      headline = fmt::format("{} {}", r.metrics.front().name,
-                             format_metric_value(r.metrics.front().value, r.metrics.front().unit));
-      if (const Metric* p = r.metric("pct_of_peak")) pct = fmt::format("{:.1f}", p->value);
-    }
-    out << fmt::format("{:<12} {:<48} {:<9} {:>16} {:>9}\n", r.probe, format_params(r.params, 48),
-                       to_string(r.status), headline, pct);
+    line(rows[i]);
+    for (const auto& io : io_lines(r)) out << indent << io << "\n";
     // Consecutive rows with the same reason (every GPU probe on a host without a GPU) show it once, under
     // the last of them.
     const bool next_shares_it = i + 1 < results.size() && results[i + 1].reason == r.reason;
-    if (!r.reason.empty() && !next_shares_it) out << fmt::format("{:<12} {}\n", "", r.reason);
-    for (const auto& w : r.warnings) out << fmt::format("{:<12} warning: {}\n", "", w);
+    if (!r.reason.empty() && !next_shares_it) out << indent << r.reason << "\n";
+    for (const auto& w : r.warnings) out << indent << "warning: " << w << "\n";
     warnings += r.warnings.size();
   }
   if (warnings > 0)

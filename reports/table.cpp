@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "base/utf8.hpp"
+
 namespace mlbench {
 namespace {
 
@@ -27,6 +29,18 @@ const char* ansi(Tone tone) {
 std::size_t display_width(const std::string& s) {
   return static_cast<std::size_t>(std::count_if(
       s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+std::string cut_to_width(const std::string& s, std::size_t max) {
+  if (display_width(s) <= max) return s;
+  if (max <= 3) return std::string(max, '.');
+  std::string out;
+  for (std::size_t i = 0, cols = 0; i < s.size() && cols + 3 < max; ++cols) {
+    const std::size_t n = std::max<std::size_t>(1, utf8_sequence_length(s, i));
+    out += s.substr(i, n);
+    i += n;
+  }
+  return out + "...";
 }
 
 std::string to_text(const Table& t, bool colour) {

@@ -33,6 +33,8 @@ struct Table {
 
 // Display width in code points: UTF-8 continuation bytes do not advance the cursor.
 std::size_t display_width(const std::string& s);
+// `s` within `max` display columns, ending "..." when cut; never cut inside a UTF-8 sequence.
+std::string cut_to_width(const std::string& s, std::size_t max);
 std::string to_text(const Table& t, bool colour);
 // The title as a Markdown heading of `level` (3: "###").
 std::string to_markdown(const Table& t, int level = 3);

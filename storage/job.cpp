@@ -463,7 +463,7 @@ void IoTotals::merge(const IoTotals& o) {
 }
 
 JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
-                   std::chrono::steady_clock::time_point deadline) {
+                   std::chrono::steady_clock::time_point deadline, const std::function<void(double)>& live) {
   const JobSpec& s = plan.spec;
   const auto ntargets = static_cast<std::uint32_t>(plan.targets.size());
   std::vector<WorkerSetup> setups;
@@ -527,8 +527,19 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
   const double cpu0 = cpu_seconds();
   const double interval_s = sampling_interval_s(s);
   std::uint64_t tick = now_ns(), last_ios = total_ios();
+  // The live rate for the console: measured I/Os completed over the last half second.
+  std::uint64_t live_tick = tick, live_ios = last_ios;
+  auto report_live = [&] {
+    const std::uint64_t now = now_ns();
+    if (!live || now - live_tick < to_ns(0.5)) return;
+    const std::uint64_t ios = total_ios();
+    live(static_cast<double>(ios - live_ios) / (static_cast<double>(now - live_tick) * 1e-9));
+    live_tick = now;
+    live_ios = ios;
+  };
   while (!all_done()) {
     std::this_thread::sleep_for(kPoll);
+    report_live();
     std::uint64_t now = now_ns();
     if (now - tick >= to_ns(interval_s) && !all_done()) {
       std::uint64_t ios = total_ios();

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -131,7 +132,10 @@ struct JobOutcome {
 // Runs the job; throws Error on an I/O error or short transfer (naming target, offset and errno), Interrupted
 // when `stop` is set, Error when `deadline` passes first. Verification (JobSpec::verify) checks reads of
 // prefilled targets inline and, after writes, reads the region back.
+// `live`, when set, gets the job's completion rate (measured I/Os per second, after the ramp) about twice a
+// second, on the calling thread (the console's live status line).
 JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
-                   std::chrono::steady_clock::time_point deadline);
+                   std::chrono::steady_clock::time_point deadline,
+                   const std::function<void(double iops)>& live = {});
 
 }  // namespace mlbench::storage

@@ -43,6 +43,7 @@ constexpr OptionSpec kOptions[] = {
      .max = kMaxIodepth,
      .help = "I/Os in flight per job thread"},
     {.name = "jobs",
+     .alias = "numjobs",
      .type = OptionType::integer,
      .def = "1",
      .min = 1,
@@ -61,7 +62,7 @@ constexpr OptionSpec kOptions[] = {
      .help = "Where the region starts in each target"},
     {.name = "runtime",
      .type = OptionType::duration,
-     .def = "10s unless --io-size/--number-ios",
+     .def = "10s (--profile quick: 2s, full: 60s) unless --io-size/--number-ios",
      .unit = "s",
      .min = 0,
      .min_exclusive = true,
@@ -251,6 +252,8 @@ SuiteTiming suite_timing(Profile p) {
   }
   return {20.0, 3.0};
 }
+
+double job_runtime(Profile p) { return p == Profile::standard ? kDefaultRuntime : suite_timing(p).runtime_s; }
 
 std::optional<std::uint64_t> suite_file_size(Profile p, std::uint64_t ram_bytes, std::uint64_t free_bytes,
                                              std::string& warning) {

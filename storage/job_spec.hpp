@@ -93,6 +93,9 @@ struct SuiteTiming {
   double runtime_s, ramp_s;
 };
 SuiteTiming suite_timing(Profile p);
+// The runtime of a time-bound job (--target) whose --runtime is not given: quick and full take the suite's,
+// default kDefaultRuntime.
+double job_runtime(Profile p);
 
 // File size for the suite's scratch file: 1.5 × RAM (so the page cache cannot hold it), at least 1 GiB,
 // shrunk (with a warning in `warning`) when the filesystem has less than that free, nullopt with the reason

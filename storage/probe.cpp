@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
@@ -36,7 +37,7 @@ std::string join(const std::vector<std::string>& v, std::string_view sep) {
 std::string case_label(const JobSpec& s) {
   std::string mode = to_string(s.rw).data();
   if (s.rw == RwMode::randrw) mode += fmt::format("{}", s.rwmix_read);
-  return fmt::format("{} {} qd{}{}", mode, format_bytes(static_cast<double>(s.bs)), s.iodepth,
+  return fmt::format("{} {} qd{}{}", mode, format_size(static_cast<double>(s.bs)), s.iodepth,
                      s.jobs > 1 ? fmt::format(" x{}", s.jobs) : "");
 }
 
@@ -184,6 +185,12 @@ std::vector<Case> plan_suite(const PlanContext& ctx) {
     if (!size) c.config["skip"] = warning;
     if (size && !warning.empty()) c.config["warning"] = warning;
     c.estimate_s = s.ramp_s + s.runtime_s + 0.5 + (first ? static_cast<double>(s.size) / kFillRate : 0.0);
+    if (size) {
+      c.notice = fmt::format(
+          "storage.io: the {} profile's suite writes a {} scratch file in {} (removed at the end)",
+          to_string(ctx.profile), format_bytes(static_cast<double>(*size)),
+          std::filesystem::absolute(dir).lexically_normal().string());
+    }
     first = false;
     cases.push_back(std::move(c));
   }
@@ -264,7 +271,12 @@ std::optional<std::string> StorageProbe::unavailable(const Json&) const { return
 
 std::vector<Case> StorageProbe::plan(const PlanContext& ctx) const {
   if (!ctx.options.is_object()) throw UsageError("options must be a mapping");
-  if (ctx.options.contains("target")) return {plan_job(parse_job_spec(ctx.options, ctx.source), ctx.source)};
+  if (ctx.options.contains("target")) {
+    JobSpec s = parse_job_spec(ctx.options, ctx.source);
+    // The profile sets what the user left out, as in every probe: here the runtime of a time-bound job.
+    if (!ctx.options.contains("runtime") && s.runtime_s > 0) s.runtime_s = job_runtime(ctx.profile);
+    return {plan_job(s, ctx.source)};
+  }
   return plan_suite(ctx);
 }
 
@@ -345,7 +357,10 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
       engine.iopoll && s.direct && nvme_poll_queues(sys) &&
       std::all_of(disks.begin(), disks.end(), [](const std::string& d) { return d.rfind("nvme", 0) == 0; });
 
-  JobOutcome out = run_job(plan, ctx.stop, ctx.deadline);
+  JobOutcome out = run_job(plan, ctx.stop, ctx.deadline, [&ctx, &s](double iops) {
+    const LiveMetric live[] = {{"iops", iops, "1/s"}, {"bandwidth", iops * static_cast<double>(s.bs), "B/s"}};
+    ctx.report_live(live);
+  });
 
   double link = 0;
   for (const auto& d : disks) {

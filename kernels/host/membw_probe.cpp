@@ -250,19 +250,22 @@ class MembwProbe final : public Probe {
     std::vector<Result> results;
     for (Kernel k : kernels) {
       const auto& spec = kernel_spec(k);
+      const double bytes = static_cast<double>(spec.bytes_per_element) * static_cast<double>(elements);
       auto samples = measure(
           policy,
           [&] {
-            return team.run_timed([&](int t) {
+            const double seconds = team.run_timed([&](int t) {
               auto [begin, end] = chunks[static_cast<std::size_t>(t)];
               fn(k, a + begin, b + begin, cc + begin, end - begin, kScalar, non_temporal);
             });
+            const LiveMetric live[] = {{"bandwidth", bytes / seconds, "B/s"}};  // the console's live line
+            ctx.report_live(live);
+            return seconds;
           },
           ctx);
       state = apply(k, state);
       Result r = ctx.make_result(kProbeId, c);
       r.params["kernel"] = spec.name;
-      double bytes = static_cast<double>(spec.bytes_per_element) * static_cast<double>(elements);
       r.work = Json{{"bytes", bytes}};
       r.samples = samples;
       Metric bw = rate_metric("bandwidth", bytes, samples, "B/s");

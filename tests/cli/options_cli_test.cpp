@@ -30,13 +30,16 @@ std::set<std::string> help_flags(const std::string& command) {
   EXPECT_EQ(r.rc, 0) << r.err;
   static const std::set<std::string> kCommon = {"--help",    "--output", "--profile",
                                                 "--dry-run", "--json",   "--require"};
-  static const std::regex kOption(R"(^\s+(?:-\w,)?(--[a-z0-9-]+))");
+  static const std::regex kOption(R"(^\s+(?:-\w,)?(--[a-z0-9-]+)(?:,(--[a-z0-9-]+))?)");
   std::set<std::string> out;
   std::istringstream lines(r.out);
   std::string line;
   std::smatch m;
   while (std::getline(lines, line)) {
-    if (std::regex_search(line, m, kOption) && !kCommon.contains(m[1].str())) out.insert(m[1].str());
+    if (std::regex_search(line, m, kOption) && !kCommon.contains(m[1].str())) {
+      out.insert(m[1].str());
+      if (m[2].matched) out.insert(m[2].str());  // an alias: --jobs,--numjobs
+    }
   }
   return out;
 }
@@ -55,6 +58,8 @@ TEST(OptionsCli, EachFamilySubcommandsFlagsAreExactlyItsProbesTable) {
       if (!o.contains("flag")) continue;
       const std::string flag = o["flag"];
       expected.insert(flag);
+      if (o.contains("alias"))
+        expected.insert("--" + std::regex_replace(o["alias"].get<std::string>(), std::regex("_"), "-"));
       if (o["type"] == "bool" && o["default"] == "true") expected.insert("--no-" + flag.substr(2));
     }
     EXPECT_FALSE(expected.empty()) << id;

@@ -1,9 +1,13 @@
-// The console summary: a result's warnings are printed under its row, and the table ends with their count.
+// The console summary: a result's warnings are printed under its row, and the table ends with their count;
+// the table fits the width it is given, sizes read as users type them, a multi-target job's aggregate is told
+// apart from its targets, and a storage row carries fio's per-job summary (issue 19, points 10, 11, 12).
 #include "reports/summary.hpp"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
+
+#include <fmt/format.h>
 
 namespace mlbench::test {
 namespace {
@@ -38,6 +42,127 @@ TEST(Summary, WarningsAreUnderTheirRowAndCountedAtTheEnd) {
   EXPECT_LT(share, storage) << "a warning is under its own row, not the next one";
   EXPECT_LT(storage, iodepth);
   EXPECT_TRUE(text.ends_with("\n3 warnings, each under its result above\n")) << text;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+Result storage_result(Json params, double iops) {
+  Result r;
+  r.probe = "storage.io";
+  r.params = std::move(params);
+  r.add_metric("iops", iops, "1/s");
+  r.add_metric("bandwidth", iops * 4096, "B/s");
+  r.add_metric("lat_p50", 85.2e-6, "s", Better::lower);
+  r.add_metric("lat_p90", 150e-6, "s", Better::lower);
+  r.add_metric("lat_p99", 210e-6, "s", Better::lower);
+  r.add_metric("lat_p999", 1.2e-3, "s", Better::lower);
+  return r;
+}
+
+TEST(Summary, SizesReadAsUsersTypeThem) {
+  Report report;
+  report.results.push_back(storage_result(Json{{"rw", "randread"}, {"bs", 4096}, {"stripe", 131072}}, 1e4));
+  Result membw = result("host.membw", {});
+  membw.params = Json{{"array_bytes", 1288490189}, {"threads", 8}};
+  report.results.push_back(membw);
+  const std::string text = summary_of(report);
+  EXPECT_NE(text.find("bs=4k"), std::string::npos) << text;
+  EXPECT_NE(text.find("stripe=128k"), std::string::npos) << text;
+  EXPECT_NE(text.find("array_bytes=1.2G"), std::string::npos) << text;
+  EXPECT_NE(text.find("threads=8"), std::string::npos) << "counts stay numbers\n" << text;
+  EXPECT_EQ(format_params(Json{{"bytes", 1 << 30}}), "bytes=1G") << "every table's params go through it";
+}
+
+TEST(Summary, TheParamsColumnTakesTheWidthItIsGiven) {
+  Report report;
+  Json long_params = Json::object();
+  for (int i = 0; i < 8; ++i) long_params[fmt::format("param{:02}", i)] = "value";
+  Result r = result("host.membw", {});
+  r.params = long_params;
+  report.results.push_back(r);
+  const std::string whole = format_params(long_params);
+  for (std::size_t width : {80u, 120u, 200u}) {
+    std::ostringstream out;
+    print_summary(out, report, width);
+    for (const auto& l : lines_of(out.str())) EXPECT_LE(l.size(), width) << width << ":\n" << out.str();
+    const auto row = lines_of(out.str()).at(1);
+    if (width == 200) {
+      EXPECT_NE(row.find(whole), std::string::npos) << "not cut when it fits: " << row;
+    } else {
+      EXPECT_EQ(row.find(whole), std::string::npos) << row;
+      EXPECT_NE(row.find("..."), std::string::npos) << row;
+      EXPECT_GE(row.size(), width - 2) << "the params column uses the width: " << row;
+    }
+  }
+}
+
+TEST(Summary, AMultiTargetJobsAggregateIsLabelledAndItsTargetsIndentedBeneath) {
+  Report report;
+  const Json common{{"rw", "randread"}, {"bs", 4096}, {"iodepth", 32}};
+  Json agg = common, t1 = common, t2 = common;
+  agg["target"] = {"/mnt/a", "/mnt/b"};
+  agg["scope"] = "aggregate";
+  t1["target"] = "/mnt/a";
+  t1["scope"] = "target";
+  t2["target"] = "/mnt/b";
+  t2["scope"] = "target";
+  report.results.push_back(storage_result(agg, 2e4));
+  report.results.push_back(storage_result(t1, 1e4));
+  report.results.push_back(storage_result(t2, 1e4));
+  const auto lines = lines_of(summary_of(report));
+  std::vector<std::string> rows;
+  for (const auto& l : lines)
+    if (l.starts_with("storage.io")) rows.push_back(l);
+  ASSERT_EQ(rows.size(), 3u) << summary_of(report);
+  EXPECT_NE(rows[0].find("aggregate of 2 targets: bs=4k iodepth=32 rw=randread"), std::string::npos)
+      << rows[0];
+  EXPECT_EQ(rows[0].find("/mnt/a"), std::string::npos) << rows[0];
+  const auto params_at = lines[0].find("PARAMS");
+  EXPECT_EQ(rows[1].find("  target=/mnt/a"), params_at) << rows[1];
+  EXPECT_EQ(rows[2].find("  target=/mnt/b"), params_at) << rows[2];
+  EXPECT_EQ(rows[1].find("rw="), std::string::npos) << "a target row names only its target: " << rows[1];
+}
+
+TEST(Summary, AStorageRowCarriesIopsBandwidthLatencyAndCpuPerIo) {
+  Report report;
+  Result r = storage_result(Json{{"rw", "randread"}, {"bs", 4096}}, 31500);
+  r.add_metric("lat_max", 5e-3, "s", Better::lower);
+  r.add_metric("cpu_per_io", 4.1e-6, "s", Better::lower);
+  report.results.push_back(r);
+  const auto lines = lines_of(summary_of(report));
+  ASSERT_EQ(lines.size(), 3u) << summary_of(report);
+  EXPECT_NE(lines[2].find(
+                "iops 31.5 k/s  bw 129 MB/s  lat p50 85.2 us  p99 210.0 us  p99.9 1.20 ms  cpu/io 4.1 us"),
+            std::string::npos)
+      << lines[2];
+}
+
+TEST(Summary, ARandrwRowShowsReadAndWriteApart) {
+  Report report;
+  Result r = storage_result(Json{{"rw", "randrw"}, {"bs", 4096}}, 30000);
+  for (const char* dir : {"read", "write"}) {
+    const double share = std::string(dir) == "read" ? 0.7 : 0.3;
+    r.add_metric(fmt::format("{}_iops", dir), 30000 * share, "1/s");
+    r.add_metric(fmt::format("{}_bandwidth", dir), 30000 * share * 4096, "B/s");
+    r.add_metric(fmt::format("{}_lat_p50", dir), share * 1e-4, "s", Better::lower);
+    r.add_metric(fmt::format("{}_lat_p99", dir), share * 1e-3, "s", Better::lower);
+    r.add_metric(fmt::format("{}_lat_p999", dir), share * 1e-2, "s", Better::lower);
+  }
+  r.add_metric("cpu_per_io", 4e-6, "s", Better::lower);
+  report.results.push_back(r);
+  const auto lines = lines_of(summary_of(report));
+  ASSERT_EQ(lines.size(), 5u) << summary_of(report);
+  EXPECT_NE(lines[2].find("read  iops 21 k/s  bw 86 MB/s  lat p50 70.0 us  p99 700.0 us  p99.9 7.00 ms"),
+            std::string::npos)
+      << lines[2];
+  EXPECT_NE(lines[3].find("write iops 9 k/s  bw 36.9 MB/s  lat p50 30.0 us"), std::string::npos) << lines[3];
+  EXPECT_NE(lines[4].find("all   iops 30 k/s"), std::string::npos) << lines[4];
+  EXPECT_TRUE(lines[4].ends_with("cpu/io 4.0 us")) << lines[4];
 }
 
 TEST(Summary, NoWarningsNoCountLine) {

@@ -155,6 +155,24 @@ TEST(Options, EffectiveShowsGivenValuesNormalisedAndTheDefaults) {
   EXPECT_FALSE(e.contains("target")) << "no default";
 }
 
+// fio's spelling of an option is an alias in its one row (issue 19, point 12: --numjobs for --jobs).
+constexpr OptionSpec kAliased[] = {
+    {.name = "jobs", .alias = "numjobs", .type = OptionType::integer, .def = "1", .min = 1, .help = "Jobs"}};
+
+TEST(Options, AnAliasIsTheSameOption) {
+  EXPECT_EQ(parse_options(kAliased, json{{"numjobs", 4}}).get<std::int64_t>("jobs"), 4);
+  EXPECT_EQ(parse_options(kAliased, json{{"jobs", 3}}).get<std::int64_t>("jobs"), 3);
+  try {
+    parse_options(kAliased, json{{"jobs", 2}, {"numjobs", 4}}, OptionSource::config("storage.io"));
+    FAIL() << "both names accepted";
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(),
+                 "options.storage.io.jobs and options.storage.io.numjobs are the same option; give it once");
+  }
+  auto j = options_to_json(kAliased);
+  EXPECT_EQ(j[0]["alias"], "numjobs");
+}
+
 TEST(Options, TheTableAsListJsonDocumentsIt) {
   auto j = options_to_json(kTable);
   ASSERT_EQ(j.size(), std::size(kTable));

@@ -3,6 +3,8 @@
 
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "bench/measure.hpp"
 #include "bench/runner.hpp"
 #include "tests/common/files.hpp"
@@ -25,6 +27,7 @@ class ScriptedProbe : public Probe {
       c.label = o.get<std::string>();
       c.params = Json{{"outcome", o}, {"index", cases.size()}};
       c.estimate_s = 0.01;
+      c.notice = ctx.options.value("notice", "");
       cases.push_back(c);
     }
     return cases;
@@ -40,7 +43,13 @@ class ScriptedProbe : public Probe {
     policy.warmup_iters = 1;
     policy.min_samples = 5;
     r.samples = measure(
-        policy, [&] { return 0.001 * ++calls; }, ctx);
+        policy,
+        [&] {
+          const LiveMetric live[] = {{"bandwidth", 1000.0 * calls, "B/s"}};
+          ctx.report_live(live);
+          return 0.001 * ++calls;
+        },
+        ctx);
     r.metrics.push_back(rate_metric("bandwidth", 1000.0, r.samples, "B/s"));
     if (o == "incorrect") {
       r.status = Status::incorrect;
@@ -144,9 +153,12 @@ TEST_F(RunnerTest, ProgressCountsCases) {
   runner.run(opts, [&](const ProgressEvent& e) {
     EXPECT_EQ(e.total, 3u);
     EXPECT_EQ(e.probe, "test.a");
-    if (e.finished.empty()) {
+    if (e.phase == Phase::running) return;
+    if (e.phase == Phase::start) {
+      EXPECT_TRUE(e.finished.empty());
       started.push_back(e.index);
     } else {
+      ASSERT_EQ(e.phase, Phase::finished);
       // After the case: its one result, already in the report.
       ASSERT_EQ(e.finished.size(), 1u);
       EXPECT_EQ(e.finished[0].status, Status::ok);
@@ -156,6 +168,45 @@ TEST_F(RunnerTest, ProgressCountsCases) {
   });
   EXPECT_EQ(started, (std::vector<std::size_t>{1, 2, 3}));
   EXPECT_EQ(finished, (std::vector<std::size_t>{1, 2, 3}));
+}
+
+// What the live status line is fed (issue 19, point 14): each distinct notice once before the first case,
+// then per case its start, the rates the probe reports while it runs (between start and end, with the case's
+// time so far), and its end.
+TEST_F(RunnerTest, NoticesComeFirstAndTheProbesRatesReachTheProgressCallback) {
+  auto reg = make_registry();
+  Runner runner(reg, Json::object());
+  RunOptions opts;
+  opts.probe_ids = {"test.a"};
+  opts.probe_options = Json{{"test.a", {{"outcomes", {"ok", "ok"}}, {"notice", "writes a 1G file in /x"}}}};
+  std::vector<std::string> seen;
+  double last_case_elapsed = -1;
+  runner.run(opts, [&](const ProgressEvent& e) {
+    switch (e.phase) {
+      case Phase::notice:
+        seen.push_back("notice " + e.label);
+        break;
+      case Phase::start:
+        seen.push_back(fmt::format("start {}", e.index));
+        last_case_elapsed = -1;
+        break;
+      case Phase::running:
+        ASSERT_EQ(e.live.size(), 1u);
+        EXPECT_EQ(e.live[0].name, "bandwidth");
+        EXPECT_EQ(e.live[0].unit, "B/s");
+        EXPECT_GE(e.case_elapsed_s, last_case_elapsed);
+        EXPECT_EQ(e.case_estimate_s, 0.01);
+        last_case_elapsed = e.case_elapsed_s;
+        if (seen.back() != fmt::format("running {}", e.index))
+          seen.push_back(fmt::format("running {}", e.index));
+        break;
+      case Phase::finished:
+        seen.push_back(fmt::format("finished {}", e.index));
+        break;
+    }
+  });
+  EXPECT_EQ(seen, (std::vector<std::string>{"notice writes a 1G file in /x", "start 1", "running 1",
+                                            "finished 1", "start 2", "running 2", "finished 2"}));
 }
 
 TEST(Measure, StopsAtMinSamplesAndHonoursInterrupt) {

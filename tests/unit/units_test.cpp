@@ -16,6 +16,22 @@ TEST(Units, SizesAreFioStyleBinaryMultiples) {
   EXPECT_EQ(parse_size("1.5k", "--size"), 1536u);
 }
 
+// Tables show sizes as users type them (issue 19, point 11), with the suffixes parse_size takes.
+TEST(Units, SizesAreShownWithTheSuffixesTheParserTakes) {
+  EXPECT_EQ(format_size(4096), "4k");
+  EXPECT_EQ(format_size(131072), "128k");
+  EXPECT_EQ(format_size(1 << 20), "1M");
+  EXPECT_EQ(format_size(1536.0 * 1024), "1.5M");
+  EXPECT_EQ(format_size(1025.0 * 1024), "1025k") << "exact at a smaller suffix beats a rounded larger one";
+  EXPECT_EQ(format_size(1.2 * 1073741824.0 + 0.2), "1.2G")
+      << "three significant digits when no suffix is exact";
+  EXPECT_EQ(format_size(1099511627776.0 * 2), "2T");
+  EXPECT_EQ(format_size(512), "512");
+  EXPECT_EQ(format_size(4097), "4097") << "a small size that no suffix gives exactly stays in bytes";
+  for (double exact : {4096.0, 131072.0, 1536.0 * 1024, 1025.0 * 1024, 2147483648.0, 512.0})
+    EXPECT_EQ(static_cast<double>(parse_size(format_size(exact), "--bs")), exact) << format_size(exact);
+}
+
 TEST(Units, BadSizesNameTheOption) {
   for (const char* bad : {"", "k", "-4k", "4x", "1.3", "abc", "4kk"}) {
     try {
