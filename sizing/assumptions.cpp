@@ -4,13 +4,29 @@ namespace mlbench::sizing {
 
 std::span<const Assumption* const> engine_assumptions() {
   using namespace assumption;
-  static constexpr const Assumption* kListed[] = {
-      &kGoodput,           &kTrainingGemmDerate, &kAttentionRelative,       &kOverlapHidden,
-      &kRuntimeOverhead,   &kFragmentation,      &kServingReserve,          &kAveragePowerShare,
-      &kNodeMtbfHours,     &kCollectiveLatency,  &kCheckpointBytesPerParam, &kCommBudget,
-      &kHostRamPerHbm,     &kDramWattsPerGb,     &kDriveEfficiency,         &kCoresPerGpuText,
-      &kCoresPerGpuImages, &kCoresPerGpuServing, &kConvShareOfNetwork,      &kZero3Traffic,
-      &kModelVersions};
+  static constexpr const Assumption* kListed[] = {&kGoodput,
+                                                  &kTrainingGemmDerate,
+                                                  &kAttentionRelative,
+                                                  &kOverlapHidden,
+                                                  &kRuntimeOverhead,
+                                                  &kFragmentation,
+                                                  &kServingReserve,
+                                                  &kAveragePowerShare,
+                                                  &kNodeMtbfHours,
+                                                  &kCollectiveLatency,
+                                                  &kCheckpointBytesPerParam,
+                                                  &kCommBudget,
+                                                  &kHostRamPerHbm,
+                                                  &kDramWattsPerGb,
+                                                  &kDriveEfficiency,
+                                                  &kCoresPerGpuText,
+                                                  &kCoresPerGpuImages,
+                                                  &kCoresPerGpuServing,
+                                                  &kConvShareOfNetwork,
+                                                  &kZero3Traffic,
+                                                  &kModelVersions,
+                                                  &kMaxBatchedTokens,
+                                                  &kMaxNumSeqs};
   return kListed;
 }
 

@@ -59,6 +59,15 @@ inline constexpr Assumption kRuntimeOverhead{"Runtime overhead per GPU (GB)", 2.
 inline constexpr Assumption kFragmentation{"Fragmentation", 0.05, "of modelled GPU memory"};
 inline constexpr Assumption kServingReserve{"Serving HBM reserve", 0.10,
                                             "serving engines keep ~10 % of HBM free"};
+// The KV cache as a serving engine sizes it (vLLM's memory profiling): HBM x utilisation (1 - the reserve
+// above: vLLM's gpu_memory_utilization default 0.9) - weights - the activation peak of a profile forward pass
+// of max_num_batched_tokens (logits of max_num_seqs sequences) - runtime.
+inline constexpr Assumption kMaxBatchedTokens{
+    "Serving max batched tokens", 8192, "vLLM max_num_batched_tokens (chunked prefill) of the profile pass",
+    1, "llm-inference"};
+inline constexpr Assumption kMaxNumSeqs{"Serving sequences in the profile pass", 256,
+                                        "vLLM max_num_seqs default: logits rows of the profile pass", 1,
+                                        "llm-inference"};
 inline constexpr Assumption kAveragePowerShare{"Average / nameplate power", 0.80, "busy node"};
 inline constexpr Assumption kNodeMtbfHours{"Node MTBF (h)", 6000,
                                            "Llama 3: 419 interruptions in 54 days on 2,048 nodes"};

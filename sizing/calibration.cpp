@@ -157,22 +157,33 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
       }
     }
 
-    // NCCL all_reduce at its largest message: in-node (ranks within one node) or across nodes.
-    double intra = 0, inter = 0, intra_bytes = 0, inter_bytes = 0;
+    // NCCL busbw of a collective at its largest message: in-node (ranks within one node) or across nodes.
     int gpus_in_node = report.host.contains("gpus") ? static_cast<int>(report.host["gpus"].size()) : 0;
-    for (const auto& r : report.results) {
-      if (!usable(r, "net.nccl") || param_text(r, "collective") != "all_reduce") continue;
-      const Metric* busbw = r.metric("busbw");
-      if (!busbw) continue;
-      double bytes = param_number(r, "bytes");
-      bool multi_node = !report.cluster.is_null() && param_number(r, "ranks") > std::max(gpus_in_node, 1);
-      double& bw = multi_node ? inter : intra;
-      double& at = multi_node ? inter_bytes : intra_bytes;
-      if (bytes > at || (bytes == at && busbw->value > bw)) {
-        bw = busbw->value;
-        at = bytes;
+    auto largest = [&](const char* collective, double& intra, double& inter, double& intra_bytes) {
+      double inter_bytes = 0;
+      for (const auto& r : report.results) {
+        if (!usable(r, "net.nccl") || param_text(r, "collective") != collective) continue;
+        const Metric* busbw = r.metric("busbw");
+        if (!busbw) continue;
+        double bytes = param_number(r, "bytes");
+        bool multi_node = !report.cluster.is_null() && param_number(r, "ranks") > std::max(gpus_in_node, 1);
+        double& bw = multi_node ? inter : intra;
+        double& at = multi_node ? inter_bytes : intra_bytes;
+        if (bytes > at || (bytes == at && busbw->value > bw)) {
+          bw = busbw->value;
+          at = bytes;
+        }
       }
-    }
+    };
+    double intra = 0, inter = 0, intra_bytes = 0;
+    largest("all_reduce", intra, inter, intra_bytes);
+    double a2a_intra = 0, a2a_inter = 0, a2a_bytes = 0;
+    largest("alltoall", a2a_intra, a2a_inter, a2a_bytes);
+    if (gpu && a2a_intra > 0)
+      c.alltoall_nvlink =
+          from_measurement(std::min(1.0, a2a_intra / gpu->link_bandwidth), gpu_name, target,
+                           fmt::format("net.nccl alltoall busbw {:.0f} GB/s at {} of {:.0f} GB/s link",
+                                       a2a_intra / 1e9, format_bytes(a2a_bytes), gpu->link_bandwidth / 1e9));
     if (gpu && intra > 0) {
       c.nvlink =
           from_measurement(std::min(1.0, intra / gpu->link_bandwidth), gpu_name, target,
@@ -191,6 +202,16 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
         c.network = {std::min(1.0, inter / line), Source::measured,
                      fmt::format("multi-node all_reduce busbw {:.1f} GB/s of {:.1f} GB/s NIC line rate",
                                  inter / 1e9, line / 1e9)};
+    }
+    if (a2a_inter > 0) {
+      double line = 0;
+      for (const auto& nic : report.host.value("nics", nlohmann::json::array()))
+        if (nic.contains("infiniband")) line += nic["infiniband"].value("rate_gbps", 0.0) * 1e9 / 8;
+      if (line > 0)
+        c.alltoall_network = {
+            std::min(1.0, a2a_inter / line), Source::measured,
+            fmt::format("multi-node alltoall busbw {:.1f} GB/s of {:.1f} GB/s NIC line rate", a2a_inter / 1e9,
+                        line / 1e9)};
     }
 
     // Storage and host memory describe the node measured; they only apply when that node is the one sized.
@@ -222,6 +243,12 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
           "figures are assumed");
     }
   }
+  // No alltoall measured: its busbw efficiency is taken as the all_reduce one's, and says so.
+  for (auto [a2a, all_reduce] :
+       {std::pair{&c.alltoall_nvlink, &c.nvlink}, std::pair{&c.alltoall_network, &c.network}})
+    if (a2a->value <= 0)
+      *a2a = {all_reduce->value, all_reduce->source,
+              "no alltoall measured, the all_reduce efficiency: " + all_reduce->basis};
   return c;
 }
 

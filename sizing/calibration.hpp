@@ -38,7 +38,9 @@ struct Calibration {
   Figure hbm;      // of datasheet HBM bandwidth
   Figure nvlink;   // in-node all_reduce busbw / link bandwidth per direction
   Figure network;  // inter-node busbw / NIC line rate
-  Figure conv;     // whole-CNN training FLOPs / BF16 peak
+  // alltoall busbw (MoE dispatch and combine), same units; the all_reduce figures where none was measured.
+  Figure alltoall_nvlink, alltoall_network;
+  Figure conv;                         // whole-CNN training FLOPs / BF16 peak
   Figure storage_read, storage_write;  // node-local B/s; value 0 = from the drives' datasheet
   Figure host_mem;                     // of theoretical host memory bandwidth
   std::string measured_gpu;            // catalog name of the GPU the reports measured, "" when none

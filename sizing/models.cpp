@@ -33,14 +33,19 @@ constexpr ElementwisePass kElementwisePasses[] = {
     {"SwiGLU: silu, multiply", 0, 1, 10, true},
 };
 
+// MoE: each routed copy of a token is permuted to its expert and back (read + write, 2 B) and scaled by its
+// router weight on the way back: 3 passes of 4 B over k h elements, in the tensor-parallel region.
+constexpr double kMoePermuteBytes = 12;
+
 // Forward elementwise bytes per token and layer on one GPU of a TP group of t (tokens counted per group).
 double nongemm_bytes_per_token_layer(const TransformerModel& m, int t, bool sequence_parallel) {
   double forward = 0;
   for (const auto& p : kElementwisePasses) {
     double f_elements = m.gated_ffn ? p.f_elements : p.f_elements * 0.4;  // plain FFN: one GeLU pass
-    double bytes = (p.h_elements * m.hidden + f_elements * m.ffn_hidden) * p.bytes;
+    double bytes = (p.h_elements * m.hidden + f_elements * m.ffns_per_token() * m.ffn_hidden) * p.bytes;
     forward += p.in_tp_region || sequence_parallel ? bytes / t : bytes;
   }
+  if (m.moe()) forward += kMoePermuteBytes * m.top_k * m.hidden / t;
   return forward;
 }
 
@@ -75,16 +80,17 @@ GemmCost training_flops_per_token(const TransformerModel& m, int seq_len) {
 std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int tokens, int t) {
   double M = tokens, h = m.hidden, f = m.ffn_hidden;
   double qkv = h + 2.0 * m.kv_heads * m.head_dim();
+  double ffn_rows = m.moe() ? std::max(1.0, M * m.top_k / m.experts) : M;  // an expert's share of the tokens
   return {{M, qkv / t, h},
           {M, h, h / t},
-          {M, (m.gated_ffn ? 2 : 1) * f / t, h},
-          {M, h, f / t},
+          {ffn_rows, (m.gated_ffn ? 2 : 1) * f / t, h},
+          {ffn_rows, h, f / t},
           {M, static_cast<double>(m.vocab) / t, h}};
 }
 
 std::string Layout::describe() const {
-  return fmt::format("TP {} x PP {} x DP {}{}, {}ZeRO-{}, micro-batch {}, recompute {}", t, p, d,
-                     c > 1 ? fmt::format(" x CP {}", c) : "",
+  return fmt::format("TP {} x PP {} x DP {}{}{}, {}ZeRO-{}, micro-batch {}, recompute {}", t, p, d,
+                     c > 1 ? fmt::format(" x CP {}", c) : "", e > 1 ? fmt::format(" (EP {})", e) : "",
                      v > 1 ? fmt::format("interleaved v {}, ", v) : "", zero, micro_batch,
                      to_string(recompute));
 }
@@ -127,11 +133,20 @@ std::string MemoryBreakdown::describe() const {
   return fmt::format("{} = {}", memory_total<Formula>(*this).shown(), format_bytes(total()));
 }
 
+ParamSplit params_per_gpu(const TransformerModel& m, const Layout& l) {
+  double expert = std::min(m.params, m.expert_params());
+  return {(m.params - expert) / (l.t * l.p), expert / (static_cast<double>(l.t) * l.p * l.e)};
+}
+
 double layer_activation_bytes(const TransformerModel& m, const LlmTraining& w, const Layout& l) {
   double s = static_cast<double>(w.seq_len) / l.c, b = l.micro_batch, h = m.hidden, t = l.t;
   bool sp = w.sequence_parallel;
   if (l.recompute == Recompute::full) return 2 * s * b * h / (sp ? t : 1);
   double per_layer = s * b * h * (sp ? 34 / t : 10 + 24 / t);
+  if (m.moe()) {
+    double ffn = m.ffns_per_token() * (m.gated_ffn ? 3 : 2) * 2.0 * m.ffn_hidden;  // bytes per token
+    per_layer += s * b * (ffn - 16 * h + 2.0 * (m.top_k - 1) * h) / t;
+  }
   // Scores of this rank's s queries against the whole sequence's keys.
   if (standard_attention(w) && l.recompute == Recompute::none)
     per_layer += 5.0 * m.heads * s * w.seq_len * b / t;
@@ -140,11 +155,17 @@ double layer_activation_bytes(const TransformerModel& m, const LlmTraining& w, c
 
 MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w, const Layout& l) {
   MemoryBreakdown b;
-  double params = m.params / (l.t * l.p);
-  double shards = static_cast<double>(l.d) * l.c;  // ranks holding the same weights: data x context parallel
-  b.weights = 2 * params / (l.zero >= 3 ? shards : 1);
-  b.gradients = grad_bytes(w) * params / (l.zero >= 2 ? shards : 1);
-  b.optimizer = 12 * params / (l.zero >= 1 ? shards : 1);
+  ParamSplit params = params_per_gpu(m, l);
+  // Ranks holding the same weights: data x context parallel for the dense part, that / e for the experts.
+  double shards = static_cast<double>(l.d) * l.c;
+  auto held = [&](double bytes_per_param, int from_stage) {
+    bool sharded = l.zero >= from_stage;
+    return bytes_per_param *
+           (params.dense / (sharded ? shards : 1) + params.expert / (sharded ? shards / l.e : 1));
+  };
+  b.weights = held(2, 3);
+  b.gradients = held(grad_bytes(w), 2);
+  b.optimizer = held(12, 1);
   double micro_batches = w.global_batch_tokens / (static_cast<double>(l.d) * l.micro_batch * w.seq_len);
   // 1F1B keeps min(p, m) micro-batches of L/p layers in flight on the first stage; the interleaved
   // schedule x (1 + (p - 1) / (p v)) (Korthikanti et al.).
@@ -201,6 +222,12 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
     for (int c : powers_of_two_upto(w.seq_len / 4096))
       if (w.seq_len % c == 0) cs.push_back(c);
   if (cs.empty()) cs = {1};
+  std::vector<int> es{1};  // expert parallelism: divisors of the experts that also divide d (below)
+  if (fix.ep)
+    es = {*fix.ep};
+  else if (m.moe())
+    for (int e : powers_of_two_upto(m.experts))
+      if (e > 1 && m.experts % e == 0) es.push_back(e);
   std::vector<std::pair<int, int>> tp_pairs;  // (t, p) by t p, then the larger t (NVLink before pipeline)
   for (int t : ts)
     for (int p : ps) tp_pairs.push_back({t, p});
@@ -229,8 +256,10 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
               for (int v = 2; v <= vmax; ++v)
                 if (vmax % v == 0) vs.push_back(v);
           }
-          for (int zero = 0; zero <= 3; ++zero)
-            for (int v : vs) out.push_back({t, p, d, zero, mode, v, mb, c});
+          for (int e : es)
+            if (d % e == 0)
+              for (int zero = 0; zero <= 3; ++zero)
+                for (int v : vs) out.push_back({t, p, d, zero, mode, v, mb, c, e});
         }
   return out;
 }
@@ -266,7 +295,7 @@ LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, cons
     auto same_shape = [&](const RankedLayout& r) {
       Layout a = r.layout;
       a.zero = c.zero;
-      return a.t == c.t && a.p == c.p && a.d == c.d && a.c == c.c && a.v == c.v &&
+      return a.t == c.t && a.p == c.p && a.d == c.d && a.c == c.c && a.e == c.e && a.v == c.v &&
              a.micro_batch == c.micro_batch && a.recompute == c.recompute;
     };
     ++out.fitting;
@@ -331,7 +360,8 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   double hbm = gpu.memory_bandwidth * cal.hbm.value;
   st.micro_batches = w.global_batch_tokens / (l.d * l.micro_batch * static_cast<double>(w.seq_len));
   double layer_mbs = m.layers / static_cast<double>(l.p) * st.micro_batches;  // layer passes per GPU
-  double params_gpu = m.params / (l.t * l.p);
+  ParamSplit split = params_per_gpu(m, l);
+  double params_gpu = split.total();
   // Elementwise traffic: forward, twice that backward, and the forward again under full recomputation.
   // Per GPU: its replica's tokens over L/p layers and its share of the TP group = tokens_gpu x L x t.
   double passes = l.recompute == Recompute::full ? 4 : 3;
@@ -345,7 +375,10 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   // The cross-entropy, gradient accumulation per micro-batch, the optimizer step over this rank's shard.
   bytes += tokens_gpu * kCrossEntropyBytesPerVocab * m.vocab / (l.t * l.p);
   bytes += st.micro_batches * params_gpu * 3 * grad_bytes(w);
-  bytes += params_gpu / (l.zero >= 1 ? l.d * l.c : 1) * (26 + grad_bytes(w));
+  double dp_ranks = static_cast<double>(l.d) * l.c;  // gradients are reduced over data and context ranks
+  double optimizer_params =
+      l.zero >= 1 ? split.dense / dp_ranks + split.expert / (dp_ranks / l.e) : params_gpu;
+  bytes += optimizer_params * (26 + grad_bytes(w));
   st.t_nongemm = bytes / hbm;
   double t_compute = st.t_gemm + st.t_attention + st.t_recompute;
   st.virtual_stages = l.v;
@@ -365,6 +398,20 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     double elements = reductions * 2 * tokens_mb * m.hidden * (l.t - 1) / l.t;
     st.t_tp = layer_mbs * (elements * kActivationBytes / st.tp_busbw + st.tp_calls * latency);
   }
+  if (m.moe() && l.e > 1) {
+    // Expert parallelism: each MoE layer sends this GPU's tokens' k routed copies to the experts' ranks and
+    // back (dispatch, combine) in the forward, their gradients in the backward (4 all-to-alls; 6 with the
+    // recomputed forward); (e - 1)/e of each leaves the GPU. The group is t c e consecutive ranks: NVLink
+    // while it stays in the domain, else this GPU's share of the fabric. Tokens per GPU: the TP group's
+    // split of the micro-batch with sequence parallelism, all of it without.
+    st.ep_in_domain = l.t * l.c * l.e <= node.domain;
+    st.ep_busbw = st.ep_in_domain ? gpu.link_bandwidth * cal.alltoall_nvlink.value
+                                  : node.nic_bytes_per_s * cal.alltoall_network.value / node.gpus;
+    double tokens = tokens_mb / (w.sequence_parallel ? l.t : 1);
+    double size = tokens * m.top_k * m.hidden * kActivationBytes;
+    double calls = l.recompute == Recompute::full ? 6 : 4;
+    st.t_ep = layer_mbs * calls * (size * (l.e - 1) / l.e / st.ep_busbw + latency);
+  }
   if (l.c > 1) {
     // Ring attention: c - 1 exchanges of this rank's K and V per layer forward; the backward sends K, V
     // and their gradients (2x). Hidden behind the chunk's attention compute where that lasts longer.
@@ -380,11 +427,15 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     double bytes_mb = tokens_mb * m.hidden * kActivationBytes / l.t;
     st.t_pp = 2 * st.micro_batches * l.v * (bytes_mb / per_gpu_nic + latency);
   }
-  int dp_ranks = l.d * l.c;  // gradients are reduced over data and context parallel ranks
   if (dp_ranks > 1) {
     st.dp_busbw = dp_busbw(node, cal, l, nodes);
-    double all_reduce =
-        params_gpu * 4 * 2 * (dp_ranks - 1) / dp_ranks / st.dp_busbw + latency * 2 * std::log2(dp_ranks);
+    // Each parameter's gradient is reduced over the ranks holding it: the dense ones over dp x cp, the
+    // routed experts' over dp x cp / e.
+    auto reduce = [&](double params, double ranks) {
+      return ranks > 1 ? params * 4 * 2 * (ranks - 1) / ranks / st.dp_busbw + latency * 2 * std::log2(ranks)
+                       : 0.0;
+    };
+    double all_reduce = reduce(split.dense, dp_ranks) + reduce(split.expert, dp_ranks / l.e);
     // ZeRO 0-2: one gradient all-reduce per step, final only in the last micro-batch's backward (2/3 of its
     // compute), so it overlaps there. ZeRO-3/FSDP: weight all-gathers and gradient reduce-scatters, ~1.5x the
     // all-reduce volume, in every micro-batch, overlapping the whole forward and backward.
@@ -393,7 +444,7 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     double overlapped = std::min(st.t_dp, window);
     st.t_dp_exposed = (st.t_dp - overlapped) + (1 - assumption::kOverlapHidden.value) * overlapped;
   }
-  double t_comm = st.t_tp + st.t_pp + st.t_cp_exposed + st.t_dp_exposed;
+  double t_comm = st.t_tp + st.t_ep + st.t_pp + st.t_cp_exposed + st.t_dp_exposed;
   st.step_s = step_time<double>(st);
   double model_flops = tokens_gpu * flops.total();
   st.eta_compute = model_flops / (peak * t_compute);
@@ -417,6 +468,7 @@ Num step_time(const TrainingStep& st) {
   std::optional<Num> comm;
   auto add = [&](Num t) { comm = comm ? *comm + t : t; };
   if (l.t > 1) add(named<Num>("t_tp", st.t_tp, seconds_shown("TP")));
+  if (l.e > 1) add(named<Num>("t_ep", st.t_ep, seconds_shown("EP all-to-all")));
   if (l.p > 1) add(named<Num>("t_pp", st.t_pp, seconds_shown("PP sends")));
   if (l.c > 1) add(named<Num>("t_cp_exposed", st.t_cp_exposed, seconds_shown("CP exposed")));
   if (l.d * l.c > 1) add(named<Num>("t_dp_exposed", st.t_dp_exposed, seconds_shown("DP exposed")));
@@ -478,37 +530,118 @@ Num time_to_train(const char* work, double amount, const char* rate, double per_
 template double time_to_train<double>(const char*, double, const char*, double, double);
 template Formula time_to_train<Formula>(const char*, double, const char*, double, double);
 
+double profile_activation_peak(const TransformerModel& m, double tokens, double seqs, int t) {
+  double ffn = (m.gated_ffn ? 3.0 : 2.0) * m.ffn_hidden * m.ffns_per_token() / t;
+  return tokens * (2.0 * m.hidden + ffn) * 2 + seqs * m.vocab * 4.0;
+}
+
+template <typename Num>
+Num kv_cache_per_gpu(const KvCapacity& k) {
+  return named<Num>("hbm", k.hbm, bytes_shown("HBM")) *
+             named<Num>("utilisation", k.utilisation, fraction_shown("utilisation")) -
+         named<Num>("weights", k.weights, bytes_shown("weights")) -
+         named<Num>("activation_peak", k.activation_peak, bytes_shown("activation peak")) -
+         named<Num>("runtime", k.runtime, bytes_shown("runtime"));
+}
+template double kv_cache_per_gpu<double>(const KvCapacity&);
+template Formula kv_cache_per_gpu<Formula>(const KvCapacity&);
+
+double erlang_c(double servers, double offered) {
+  if (offered >= servers) return 1;
+  double b = 1;  // Erlang B with 0 servers
+  for (int k = 1; k <= static_cast<int>(servers); ++k) b = offered * b / (k + offered * b);
+  return servers * b / (servers - offered * (1 - b));
+}
+
+RequestQueue request_queue(double lambda, double servers, double prefill_s, double step_s, double out) {
+  RequestQueue q{lambda, servers, prefill_s, step_s, out};
+  q.prefill_share = lambda * prefill_s;
+  if (q.prefill_share >= 1) return q;
+  q.tpot_s = step_s / (1 - q.prefill_share);
+  q.service_s = prefill_s + out * q.tpot_s;
+  q.load = lambda * q.service_s / servers;
+  if (q.load >= 1) return q;
+  q.stable = true;
+  q.p_wait = erlang_c(servers, lambda * q.service_s);
+  q.wait_s = queue_wait<double>(q);
+  return q;
+}
+
+template <typename Num>
+Num queue_wait(const RequestQueue& q) {
+  return 0.5 * named<Num>("p_wait", q.p_wait, fraction_shown("P(wait) Erlang C")) /
+         (named<Num>("slots", q.servers, count_shown("slots")) /
+              named<Num>("service", q.service_s, seconds_shown("service")) -
+          named<Num>("lambda", q.lambda, [](double v) { return fmt::format("lambda {:.3f}/s", v); }));
+}
+template double queue_wait<double>(const RequestQueue&);
+template Formula queue_wait<Formula>(const RequestQueue&);
+
+template <typename Num>
+Num ttft_at_rate(const RequestQueue& q) {
+  Num prefill = named<Num>("t_prefill", q.prefill_s, seconds_shown("prefill", 4));
+  Num lambda = named<Num>("lambda", q.lambda, [](double v) { return fmt::format("lambda {:.3f}/s", v); });
+  return queue_wait<Num>(q) + prefill +
+         named<Num>("t_step", q.step_s, seconds_shown("decode step", 4)) / (1 - lambda * prefill);
+}
+template double ttft_at_rate<double>(const RequestQueue&);
+template Formula ttft_at_rate<Formula>(const RequestQueue&);
+
 std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts& node,
-                                          const Calibration& cal, double headroom, std::string* why_not) {
+                                          const Calibration& cal, double eta_prefill, double eta_decode,
+                                          double headroom, std::string* why_not) {
   const GpuSpec& gpu = *node.gpu;
   const TransformerModel& m = w.model;
   double peak = gpu.peak_for(w.precision).value_or(0);
-  double eta = cal.gemm.value;
   double hbm = gpu.memory_bandwidth * cal.hbm.value;
-  double weights = m.params * bytes_per_element(w.precision);
+  double bytes = bytes_per_element(w.precision);
+  double weights = m.params * bytes;
   double kv_token = 2.0 * m.layers * m.kv_heads * m.head_dim() * bytes_per_element(w.kv_precision);
   double in = w.input_tokens, out = w.output_tokens;
   double ctx_avg = in + out / 2;
   double per_token_flops = 2 * m.active_params;
+  double tpot_limit = w.tpot_s > 0 ? w.tpot_s * (1 - headroom) : 0;
   std::optional<ServingPoint> best;
+  std::string rejected;
   for (int t = 1; t <= node.domain; t *= 2) {
-    if (m.heads % t != 0 || node.gpus % t != 0) continue;
+    if (w.tp ? t != *w.tp : m.heads % t != 0 || node.gpus % t != 0) continue;
     ServingPoint sp;
     sp.t = t;
     sp.kv_per_token = kv_token;
     sp.weights_per_gpu = weights / t;
-    double usable =
-        (1 - assumption::kServingReserve.value) * gpu.memory_bytes - assumption::kRuntimeOverhead.value;
-    sp.kv_budget = (usable - sp.weights_per_gpu) * t;
-    if (sp.kv_budget <= kv_token * (in + out)) continue;
+    sp.kv = {
+        gpu.memory_bytes, 1 - assumption::kServingReserve.value, sp.weights_per_gpu,
+        profile_activation_peak(m, assumption::kMaxBatchedTokens.value, assumption::kMaxNumSeqs.value, t),
+        assumption::kRuntimeOverhead.value};
+    sp.kv_budget = kv_cache_per_gpu<double>(sp.kv) * t;
+    sp.max_batch = std::floor(sp.kv_budget / (kv_token * ctx_avg));
+    if (sp.kv_budget <= kv_token * (in + out) || sp.max_batch < 1) {
+      rejected = fmt::format("TP {}: KV cache {} per GPU after weights, activations and runtime", t,
+                             format_bytes(sp.kv_budget / t));
+      continue;
+    }
+    if (w.batch && *w.batch > sp.max_batch) {
+      rejected = fmt::format("TP {}: batch {} needs {} of KV cache, {} left", t, *w.batch,
+                             format_bytes(*w.batch * ctx_avg * kv_token), format_bytes(sp.kv_budget));
+      continue;
+    }
     double tp_busbw = gpu.link_bandwidth * cal.nvlink.value;
-    auto tp_time = [&](double tokens) {
+    // 2 all-reduces per layer of the step's tokens; each call's latency is paid once per step, which a
+    // prompt shares with the others batched with it (chunked prefill of max_num_batched_tokens): its share.
+    auto tp_time = [&](double tokens, double latency_share) {
       if (t == 1) return 0.0;
-      double bytes = tokens * m.hidden * 2.0 * 2 * (t - 1) / t;
-      return 2.0 * m.layers * (assumption::kCollectiveLatency.value + bytes / tp_busbw);
+      double msg = tokens * m.hidden * 2.0 * 2 * (t - 1) / t;
+      return 2.0 * m.layers * (assumption::kCollectiveLatency.value * latency_share + msg / tp_busbw);
+    };
+    // MoE: a step reads the experts its batch routes to, E (1 - (1 - k/E)^batch) of them per layer.
+    auto weights_read = [&](double batch) {
+      if (!m.moe()) return sp.weights_per_gpu;
+      double expert = std::min(m.params, m.expert_params());
+      double touched = 1 - std::pow(1 - static_cast<double>(m.top_k) / m.experts, batch);
+      return ((m.params - expert) + expert * touched) * bytes / t;
     };
     auto decode = [&](double batch) {
-      return DecodeStep{sp.weights_per_gpu,
+      return DecodeStep{weights_read(batch),
                         batch * ctx_avg * kv_token / t,
                         hbm,
                         batch,
@@ -516,27 +649,52 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                         4.0 * m.layers * m.hidden * ctx_avg,
                         static_cast<double>(t),
                         peak,
-                        eta,
-                        tp_time(batch)};
+                        eta_decode,
+                        tp_time(batch, 1)};
     };
-    sp.prefill = {in,  per_token_flops, 2.0 * m.layers * m.hidden * in * in, static_cast<double>(t), peak,
-                  eta, tp_time(in)};
+    sp.prefill = {in,
+                  per_token_flops,
+                  2.0 * m.layers * m.hidden * in * in,
+                  static_cast<double>(t),
+                  peak,
+                  eta_prefill,
+                  tp_time(in, in / std::max(in, assumption::kMaxBatchedTokens.value))};
     sp.prefill_s = prefill_time<double>(sp.prefill);
-    sp.batch = std::floor(sp.kv_budget / (kv_token * ctx_avg));
-    double tpot_limit = w.tpot_s > 0 ? w.tpot_s * (1 - headroom) : 0;
-    if (tpot_limit > 0) {
-      while (sp.batch > 1 && decode_step_time<double>(decode(sp.batch)) > tpot_limit)
-        sp.batch = std::floor(sp.batch * 0.95);
+    sp.output_tokens = out;
+    sp.instances = node.gpus / t;
+    auto throughput = [&](double batch) {
+      ServingPoint at = sp;
+      at.batch = batch;
+      at.step_s = decode_step_time<double>(decode(batch));
+      return serving_tokens_per_s_node<double>(at);
+    };
+    if (w.batch) {
+      sp.batch = *w.batch;
+      sp.batch_rule = "the workload's batch";
+    } else if (w.offline) {
+      // Offline: the batch with the most tokens/s, among powers of two and the KV cache's limit.
+      sp.batch = sp.max_batch;
+      for (double b = 1; b < sp.max_batch; b *= 2)
+        if (throughput(b) > throughput(sp.batch)) sp.batch = b;
+      sp.batch_rule = fmt::format("the best of batches 1, 2, 4, ... and the KV cache's {:.0f}", sp.max_batch);
+    } else {
+      sp.batch = sp.max_batch;
+      if (tpot_limit > 0)
+        while (sp.batch > 1 && decode_step_time<double>(decode(sp.batch)) > tpot_limit)
+          sp.batch = std::floor(sp.batch * 0.95);
+      sp.batch_rule = tpot_limit > 0 ? fmt::format(
+                                           "the largest batch up to the KV cache's {:.0f} whose decode "
+                                           "step meets the TPOT target",
+                                           sp.max_batch)
+                                     : fmt::format("the KV cache's {:.0f} sequences", sp.max_batch);
     }
     sp.decode = decode(sp.batch);
     sp.step_s = decode_step_time<double>(sp.decode);
-    sp.bound = decode_memory_time<double>(sp.decode) >= decode_compute_time<double>(sp.decode) ? "memory"
-                                                                                               : "compute";
+    sp.crossover = decode_crossover_batch<double>(sp.decode);
+    sp.bound = sp.batch < sp.crossover ? "memory" : "compute";
     sp.ttft_s = time_to_first_token<double>(sp.prefill, sp.step_s);
     sp.meets_targets = (tpot_limit <= 0 || sp.step_s <= tpot_limit) &&
                        (w.ttft_s <= 0 || sp.ttft_s <= w.ttft_s * (1 - headroom));
-    sp.output_tokens = out;
-    sp.instances = node.gpus / t;
     sp.tokens_per_s_node = serving_tokens_per_s_node<double>(sp);
     sp.tokens_per_s_instance = sp.tokens_per_s_node / sp.instances;
     bool better = !best || (sp.meets_targets && !best->meets_targets) ||
@@ -544,17 +702,13 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     if (better) best = sp;
   }
   if (!best && why_not)
-    *why_not =
-        fmt::format("{} of {} weights plus one {}-token context fit no tensor-parallel degree up to {} on {}",
-                    format_bytes(weights), w.precision, in + out, node.domain, gpu.name);
+    *why_not = fmt::format("{} of {} weights plus {} fit no tensor-parallel degree {} on {}{}",
+                           format_bytes(weights), w.precision,
+                           w.batch ? fmt::format("a batch of {} {}-token contexts", *w.batch, in + out)
+                                   : fmt::format("one {}-token context", in + out),
+                           w.tp ? fmt::format("{} (given)", *w.tp) : fmt::format("up to {}", node.domain),
+                           gpu.name, rejected.empty() ? "" : " (" + rejected + ")");
   return best;
-}
-
-template <typename Num>
-Num decode_memory_time(const DecodeStep& d) {
-  return (named<Num>("weights", d.weights, bytes_shown("W/t")) +
-          named<Num>("kv_read", d.kv_read, bytes_shown("KV read"))) /
-         named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
 }
 
 // The FLOP rate of t GPUs at the calibrated efficiency, shared by decode and prefill.
@@ -566,18 +720,36 @@ Num instance_flops(double t, double peak, double eta) {
 }
 
 template <typename Num>
-Num decode_compute_time(const DecodeStep& d) {
-  return named<Num>("batch", d.batch, count_shown("batch")) *
-         (named<Num>("flops_per_token", d.flops_per_token, flops_shown("2 N_act")) +
-          named<Num>("attention_flops", d.attention_flops, flops_shown("attention 4 L h ctx"))) /
-         instance_flops<Num>(d.t, d.peak, d.eta);
+Num decode_gemm_time(const DecodeStep& d) {
+  Num hbm = named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
+  return maximum(named<Num>("weights", d.weights, bytes_shown("weights read")) / hbm,
+                 named<Num>("batch", d.batch, count_shown("batch")) *
+                     named<Num>("flops_per_token", d.flops_per_token, flops_shown("2 N_act")) /
+                     instance_flops<Num>(d.t, d.peak, d.eta));
+}
+
+template <typename Num>
+Num decode_attention_time(const DecodeStep& d) {
+  Num hbm = named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
+  return maximum(named<Num>("kv_read", d.kv_read, bytes_shown("KV read")) / hbm,
+                 named<Num>("batch", d.batch, count_shown("batch")) *
+                     named<Num>("attention_flops", d.attention_flops, flops_shown("attention 4 L h ctx")) /
+                     instance_flops<Num>(d.t, d.peak, d.eta));
 }
 
 template <typename Num>
 Num decode_step_time(const DecodeStep& d) {
-  Num step = maximum(decode_memory_time<Num>(d), decode_compute_time<Num>(d));
+  Num step = decode_gemm_time<Num>(d) + decode_attention_time<Num>(d);
   if (d.t > 1) step = step + named<Num>("t_tp", d.tp_s, seconds_shown("TP all-reduces", 4));
   return step;
+}
+
+template <typename Num>
+Num decode_crossover_batch(const DecodeStep& d) {
+  return named<Num>("weights", d.weights, bytes_shown("weights read")) /
+         named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); }) /
+         (named<Num>("flops_per_token", d.flops_per_token, flops_shown("2 N_act")) /
+          instance_flops<Num>(d.t, d.peak, d.eta));
 }
 
 template <typename Num>
@@ -613,12 +785,14 @@ Num serving_tokens_per_s_node(const ServingPoint& sp) {
 template double serving_tokens_per_s_node<double>(const ServingPoint&);
 template Formula serving_tokens_per_s_node<Formula>(const ServingPoint&);
 
-template double decode_memory_time<double>(const DecodeStep&);
-template Formula decode_memory_time<Formula>(const DecodeStep&);
-template double decode_compute_time<double>(const DecodeStep&);
-template Formula decode_compute_time<Formula>(const DecodeStep&);
+template double decode_gemm_time<double>(const DecodeStep&);
+template Formula decode_gemm_time<Formula>(const DecodeStep&);
+template double decode_attention_time<double>(const DecodeStep&);
+template Formula decode_attention_time<Formula>(const DecodeStep&);
 template double decode_step_time<double>(const DecodeStep&);
 template Formula decode_step_time<Formula>(const DecodeStep&);
+template double decode_crossover_batch<double>(const DecodeStep&);
+template Formula decode_crossover_batch<Formula>(const DecodeStep&);
 template double prefill_time<double>(const Prefill&);
 template Formula prefill_time<Formula>(const Prefill&);
 template double time_to_first_token<double>(const Prefill&, double);

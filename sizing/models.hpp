@@ -6,8 +6,9 @@
 // attention, overheads) -> the smallest layout that fits (tensor parallel within the NVLink domain, then
 // pipeline, then data), and a step time built from GEMM time at the calibrated efficiency, non-GEMM memory
 // traffic at the calibrated HBM bandwidth, the pipeline bubble and the exposed part of each communication.
-// MFU is the product of those factors, never a constant; HFU adds the recomputed FLOPs. Inference: weights +
-// KV cache -> batch, decode step = max(memory, compute) + tensor-parallel latency, prefill compute-bound.
+// MFU is the product of those factors, never a constant; HFU adds the recomputed FLOPs. Mixture of experts:
+// FLOPs from the active parameters, memory from all, experts split ep ways with an all-to-all per MoE layer.
+// Inference: prefill and decode phases, the KV cache as a serving engine sizes it, a request queue (below).
 #pragma once
 
 #include <optional>
@@ -49,6 +50,7 @@ struct Layout {
   int v = 1;            // virtual pipeline stages per GPU: 1 is plain 1F1B, more is the interleaved schedule
   int micro_batch = 1;  // sequences per micro-batch
   int c = 1;            // context parallelism: each sequence split c ways (ring attention)
+  int e = 1;            // expert parallelism (MoE): routed experts split e ways within the d data ranks
   int gpus() const { return t * p * d * c; }
   std::string describe() const;
 };
@@ -67,10 +69,20 @@ struct MemoryBreakdown {
 template <typename Num>
 Num memory_total(const MemoryBreakdown& b);
 
+// Parameters one GPU holds: the dense part (attention, shared experts, router, embeddings) split t p ways,
+// the routed experts t p e ways.
+struct ParamSplit {
+  double dense = 0, expert = 0;
+  double total() const { return dense + expert; }
+};
+ParamSplit params_per_gpu(const TransformerModel& m, const Layout& l);
+
 // Activation bytes of one transformer layer for one micro-batch on one GPU, 16-bit (Korthikanti et al.):
 // s b h (10 + 24/t) + 5 a s^2 b / t without sequence parallelism, 34 s b h / t + 5 a s^2 b / t with it; the
 // score term 5 a s^2 b / t only with standard attention and no recomputation; full recomputation keeps the
-// layer's input, 2 s b h (/ t with sequence parallelism). s is the GPU's share of the sequence (s / c).
+// layer's input, 2 s b h (/ t with sequence parallelism). s is the GPU's share of the sequence (s / c). A MoE
+// layer's FFN part (16 s b h / t of the 34 for one 4h FFN) becomes top_k + shared FFNs of their width, each
+// (2 or 3) x f elements, and the routed tokens' k input copies.
 double layer_activation_bytes(const TransformerModel& m, const LlmTraining& w, const Layout& l);
 
 MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w, const Layout& l);
@@ -123,7 +135,9 @@ struct TrainingStep {
   double t_gemm = 0, t_attention = 0, t_recompute = 0, t_nongemm = 0;
   double bubble = 0;  // pipeline_bubble(p, v, micro_batches); the step takes (1 + bubble) x its compute
   double t_tp = 0, t_pp = 0, t_cp = 0, t_cp_exposed = 0, t_dp = 0, t_dp_exposed = 0;
-  double dp_busbw = 0, tp_busbw = 0, cp_busbw = 0;
+  double t_ep = 0;  // MoE all-to-all dispatch + combine, not overlapped
+  double dp_busbw = 0, tp_busbw = 0, cp_busbw = 0, ep_busbw = 0;
+  bool ep_in_domain = true;  // the expert-parallel group spans t c e GPUs within the NVLink domain
   double tp_calls = 0;  // tensor-parallel collective calls per layer and micro-batch, each paying the latency
   double step_s = 0;
   double eta_compute = 0, nongemm_share = 0, comm_share = 0;
@@ -134,8 +148,8 @@ struct TrainingStep {
 TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
                            const Calibration& cal, const Layout& layout);
 
-// (GEMM + attention [+ recompute] + non-GEMM) [x (1 + bubble)] [+ TP] [+ PP] [+ CP exposed] [+ DP exposed]:
-// the bracketed terms where the layout has them.
+// (GEMM + attention [+ recompute] + non-GEMM) [x (1 + bubble)] [+ TP] [+ EP all-to-all] [+ PP] [+ CP exposed]
+// [+ DP exposed]: the bracketed terms where the layout has them.
 template <typename Num>
 Num step_time(const TrainingStep& st);
 // eta_compute x (1 - non-GEMM share) / (1 + bubble) x (1 - exposed comm share) = model FLOPs / (peak x step).
@@ -157,33 +171,56 @@ Num cv_images_per_s_gpu(const CvStep& st);
 template <typename Num>
 Num time_to_train(const char* work, double amount, const char* rate, double per_s, double goodput);
 
+// Serving (METHODS "Inference"): prefill and decode are separate phases. Prefill runs the prompt's tokens
+// through the GEMMs together: compute-bound, at the GEMM efficiency of prompt-sized shapes. Decode runs one
+// token per sequence of the batch: each GEMM reads the instance's weights once per step and does batch x 2
+// N_act FLOPs, so it is memory-bound below the crossover batch weights / HBM = batch x 2 N_act / (t peak eta)
+// and compute-bound above it; the attention reads each sequence's KV cache and stays memory-bound at any
+// batch (its FLOPs per byte are 2 a / (n_kv bytes)). The GEMMs and the attention are separate kernels, so the
+// step is the sum of the two rooflines, not the roofline of the sums.
+
+// KV-cache capacity per GPU as serving engines compute it (vLLM's memory profiling): HBM x
+// gpu_memory_utilization - weights - the activation peak of a profile forward pass of max_num_batched_tokens
+// - the runtime outside the allocator (CUDA context, NCCL, CUDA graphs).
+struct KvCapacity {
+  double hbm = 0, utilisation = 0, weights = 0, activation_peak = 0, runtime = 0;
+};
+template <typename Num>
+Num kv_cache_per_gpu(const KvCapacity& k);
+// The profile forward pass's activation peak on one GPU of t: `tokens` x (residual + normed input h and the
+// FFN's (2|3) x f x FFNs per token / t intermediates) x 2 B, plus fp32 logits of `seqs` sequences x V.
+double profile_activation_peak(const TransformerModel& m, double tokens, double seqs, int t);
+
 // The inputs of one decode step of a serving instance, per GPU of its t.
 struct DecodeStep {
-  double weights = 0;          // bytes of weights per GPU
+  double weights = 0;          // weight bytes read per GPU per step (MoE: the experts the batch routes to)
   double kv_read = 0;          // KV-cache bytes read per GPU: batch x context x KV per token / t
   double hbm = 0;              // B/s, datasheet x calibrated efficiency
   double batch = 0;            // sequences decoded together
   double flops_per_token = 0;  // 2 N_act
   double attention_flops = 0;  // per token: 4 L h x average context
-  double t = 1, peak = 0, eta = 0;
-  double tp_s = 0;  // the tensor-parallel all-reduces of the step (t > 1)
+  double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at decode shapes (batch rows)
+  double tp_s = 0;                  // the tensor-parallel all-reduces of the step (t > 1)
 };
-// (weights + KV read) / HBM.
+// max(weights / HBM, batch x 2 N_act / (t x peak x eta)).
 template <typename Num>
-Num decode_memory_time(const DecodeStep& d);
-// batch x (2 N_act + attention) / (t x peak x eta).
+Num decode_gemm_time(const DecodeStep& d);
+// max(KV read / HBM, batch x attention / (t x peak x eta)).
 template <typename Num>
-Num decode_compute_time(const DecodeStep& d);
-// max(memory, compute) [+ TP all-reduces].
+Num decode_attention_time(const DecodeStep& d);
+// GEMMs + attention [+ TP all-reduces].
 template <typename Num>
 Num decode_step_time(const DecodeStep& d);
+// The batch from which the decode GEMMs are compute-bound: (weights / HBM) / (2 N_act / (t x peak x eta)).
+template <typename Num>
+Num decode_crossover_batch(const DecodeStep& d);
 
 // The prompt's forward pass of a serving instance, compute-bound.
 struct Prefill {
-  double tokens = 0;           // prompt length
-  double flops_per_token = 0;  // 2 N_act
-  double attention_flops = 0;  // whole prompt: 2 L h s^2
-  double t = 1, peak = 0, eta = 0;
+  double tokens = 0;                // prompt length
+  double flops_per_token = 0;       // 2 N_act
+  double attention_flops = 0;       // whole prompt: 2 L h s^2
+  double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at prefill shapes (batched prompt tokens)
   double tp_s = 0;
 };
 // (2 N_act x tokens + attention) / (t x peak x eta) [+ TP all-reduces].
@@ -193,18 +230,44 @@ Num prefill_time(const Prefill& p);
 template <typename Num>
 Num time_to_first_token(const Prefill& p, double decode_step_s);
 
+// The request queue of one instance at a request rate: M/D/c with the batch's c slots as servers, each
+// request holding a slot for a deterministic service time (its prefill and `out` decode steps), the waiting
+// time by the Allen-Cunneen approximation W = (1 + C_s^2)/2 x W(M/M/c), C_s = 0, with Erlang C's P(wait).
+// Prefills take the instance's time share lambda x prefill from the decode steps: TPOT = step / (1 - that).
+struct RequestQueue {
+  double lambda = 0;     // requests/s arriving at this instance
+  double servers = 0;    // batch slots
+  double prefill_s = 0;  // one request's prefill
+  double step_s = 0;     // the decode step at the full batch
+  double out = 0;        // output tokens per request
+  double prefill_share = 0, tpot_s = 0, service_s = 0, load = 0, p_wait = 0, wait_s = 0;
+  bool stable = false;  // load < 1 and prefill share < 1
+};
+RequestQueue request_queue(double lambda, double servers, double prefill_s, double step_s, double out);
+// Erlang C: P(wait) of an M/M/c queue with c servers and offered load a = lambda x service (Erlang B
+// recursion, stable for thousands of servers).
+double erlang_c(double servers, double offered);
+// (1 + C_s^2) / 2 x P_wait / (c / service - lambda), C_s = 0.
+template <typename Num>
+Num queue_wait(const RequestQueue& q);
+// wait + prefill + TPOT at the rate (step / (1 - lambda x prefill)).
+template <typename Num>
+Num ttft_at_rate(const RequestQueue& q);
+
 struct ServingPoint {
   int t = 1;
-  double batch = 0;
+  double batch = 0, max_batch = 0;  // the batch served; the most the KV cache holds
+  KvCapacity kv;                    // per GPU
   double weights_per_gpu = 0, kv_per_token = 0, kv_budget = 0;  // kv budget for the instance (t GPUs)
-  double step_s = 0, prefill_s = 0, ttft_s = 0;
+  double step_s = 0, prefill_s = 0, ttft_s = 0, crossover = 0;
   double tokens_per_s_instance = 0, tokens_per_s_node = 0;
-  std::string bound;  // "memory" or "compute" (decode step)
+  std::string bound;  // "memory" or "compute" (the decode GEMMs)
   bool meets_targets = true;
   DecodeStep decode;         // at `batch`: step_s = decode_step_time(decode)
   Prefill prefill;           // prefill_s = prefill_time(prefill)
   double output_tokens = 0;  // per request
   int instances = 1;         // per node: its GPUs / t
+  std::string batch_rule;    // how the batch was chosen
 };
 // out / (out x decode step / batch + prefill) x instances: output tokens per second per node, each request
 // costing its prefill plus `out` decode steps shared by the batch (continuous batching).
@@ -213,10 +276,13 @@ Num serving_tokens_per_s_node(const ServingPoint& sp);
 // weights + the KV budget, per GPU.
 template <typename Num>
 Num serving_hbm_per_gpu(const ServingPoint& sp);
-// The tensor-parallel degree and batch that serve the most output tokens per second per node while meeting
-// the TTFT/TPOT targets scaled by (1 - headroom); nullopt when the weights fit no degree.
+// The tensor-parallel degree (the workload's, else searched) and batch that serve the most output tokens per
+// second per node while meeting the TTFT/TPOT targets scaled by (1 - headroom): the workload's batch, else
+// offline the best batch up to what the KV cache holds, else the largest batch meeting the TPOT target.
+// eta_prefill and eta_decode: the GEMM efficiencies of the two phases. nullopt when nothing fits.
 std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts& node,
-                                          const Calibration& cal, double headroom, std::string* why_not);
+                                          const Calibration& cal, double eta_prefill, double eta_decode,
+                                          double headroom, std::string* why_not);
 
 struct Fabric {
   int rails = 0, leaves = 0, spines = 0, node_ports = 0, cables = 0;

@@ -13,10 +13,20 @@ namespace mlbench::sizing::planning {
 
 void Planner::plan_inference(const LlmInference& w) {
   const auto& wl = req_.workload;
+  const auto& m = w.model;
   double pk = peak(w.precision);
-  calibrate_for(w.precision, {});
+  // Each phase at its own GEMM shapes: prefill at a batched chunk of prompt tokens, decode at the batch's
+  // rows (recalibrated once the batch is known).
+  int tp_guess = w.tp.value_or(1);
+  calibrate_for(w.precision,
+                training_gemm_shapes(m, static_cast<int>(assumption::kMaxBatchedTokens.value), tp_guess));
+  Figure eta_prefill = cal_.gemm;
   std::string why;
-  auto sp = serving_point(w, facts_, cal_, h_, &why);
+  auto sp = serving_point(w, facts_, cal_, eta_prefill.value, eta_prefill.value, h_, &why);
+  if (!sp) throw UsageError(fmt::format("{} fits no layout on {}: {}", wl.name, node_->name, why));
+  calibrate_for(w.precision, training_gemm_shapes(m, std::max(1, static_cast<int>(sp->batch)), sp->t));
+  Figure eta_decode = cal_.gemm;
+  sp = serving_point(w, facts_, cal_, eta_prefill.value, eta_decode.value, h_, &why);
   if (!sp) throw UsageError(fmt::format("{} fits no layout on {}: {}", wl.name, node_->name, why));
   if (!sp->meets_targets)
     sheet_.warnings.push_back(
@@ -28,50 +38,150 @@ void Planner::plan_inference(const LlmInference& w) {
   bool inverse = !(req_.nodes || wl.nodes);
   int nodes = req_.nodes ? *req_.nodes : wl.nodes ? *wl.nodes : 0;
   if (inverse) nodes = std::max(1, static_cast<int>(std::ceil(demand * (1 + h_) / sp->tokens_per_s_node)));
+  int throughput_nodes = nodes;
+  // The request queue at the rate: more nodes (fewer requests per instance) until it is stable, its TTFT
+  // meets the target with the headroom and its TPOT (the decode step, chosen within the TPOT target with the
+  // headroom, stretched by the prefills' share) the target itself.
+  std::optional<RequestQueue> queue;
+  // The decode step at the queue's occupancy: lambda x service sequences in flight (Little's law), not the
+  // full batch; a fixed point, since the service time holds the step.
+  auto queue_at = [&](int n) {
+    double lambda = w.request_rate / (static_cast<double>(n) * sp->instances);
+    double step = sp->step_s;
+    RequestQueue q;
+    for (int i = 0; i < 50; ++i) {
+      q = request_queue(lambda, sp->batch, sp->prefill_s, step, w.output_tokens);
+      if (!q.stable) break;
+      DecodeStep at = sp->decode;
+      at.batch = std::clamp(lambda * q.service_s, 1.0, sp->batch);
+      at.kv_read *= at.batch / sp->batch;
+      double next = decode_step_time<double>(at);
+      if (std::abs(next - step) <= 1e-9 * step) break;
+      step = next;
+    }
+    return q;
+  };
+  auto queue_meets = [&](const RequestQueue& q) {
+    return q.stable && (w.ttft_s <= 0 || ttft_at_rate<double>(q) <= w.ttft_s * (1 - h_)) &&
+           (w.tpot_s <= 0 || q.tpot_s <= w.tpot_s);
+  };
+  if (w.request_rate > 0 && !w.offline) {
+    queue = queue_at(nodes);
+    if (inverse)
+      for (int n = nodes + 1; !queue_meets(*queue) && n <= 4 * throughput_nodes + 16; ++n) {
+        nodes = n;
+        queue = queue_at(n);
+      }
+    if (!queue->stable)
+      sheet_.warnings.push_back(
+          fmt::format("the request queue is unstable on {} nodes: {:.2f} req/s per instance load the {:.0f} "
+                      "slots to {:.2f} "
+                      "(prefill share {:.2f}); plan more nodes",
+                      nodes, queue->lambda, sp->batch, queue->load, queue->prefill_share));
+    else if (!queue_meets(*queue))
+      sheet_.warnings.push_back(fmt::format(
+          "at {:.1f} req/s on {} nodes TTFT {:.3f} s / TPOT {:.4f} s miss the targets with headroom",
+          w.request_rate, nodes, ttft_at_rate<double>(*queue), queue->tpot_s));
+  }
   int gpus = nodes * facts_.gpus;
   sheet_.title = fmt::format("Sizing sheet: {}", wl.name);
   sheet_.mode = inverse ? fmt::format(
                               "inverse: smallest node count serving {:.1f} req/s x {:.0f} output tokens "
-                              "with +{:.0f} % capacity",
-                              w.request_rate, w.output_tokens, 100 * h_)
+                              "with +{:.0f} % capacity{}",
+                              w.request_rate, w.output_tokens, 100 * h_,
+                              queue ? " and a request queue meeting the latency targets" : "")
                         : fmt::format("forward: {} nodes given", nodes);
   line("Compute", "Nodes", nodes, "nodes", node_->name,
-       inverse ? fmt::format("ceil(demand {:.0f} tokens/s x (1 + {:.2f}) / {:.0f} tokens/s per node)", demand,
-                             h_, sp->tokens_per_s_node)
+       inverse ? fmt::format("ceil(demand {:.0f} tokens/s x (1 + {:.2f}) / {:.0f} tokens/s per node) = {}{}",
+                             demand, h_, sp->tokens_per_s_node, throughput_nodes,
+                             nodes > throughput_nodes
+                                 ? fmt::format(", raised to {} for the request queue's latency", nodes)
+                                 : "")
                : "given",
        inverse ? plus_h(h_) + " on throughput" : "-", "workload");
   line("Compute", "GPUs", gpus, "GPUs",
        fmt::format("{} ({:.0f} TFLOPS {})", facts_.gpu->name, pk / 1e12, w.precision),
        fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus), "-", "catalog");
   line("Compute", "Serving layout", facts_.gpus / sp->t, "instances/node",
-       fmt::format("TP {} x batch {:.0f} (decode {}-bound)", sp->t, sp->batch, sp->bound),
-       "the tensor-parallel degree with the most output tokens/s per node that meets the targets", "-",
-       "model");
+       fmt::format("TP {} x batch {:.0f} (decode GEMMs {}-bound)", sp->t, sp->batch, sp->bound),
+       fmt::format("{}; batch: {}",
+                   w.tp ? "the workload's tensor-parallel degree"
+                        : "the tensor-parallel degree with the most output tokens/s per node that meets the "
+                          "targets",
+                   sp->batch_rule),
+       "-", "model");
   auto thr = serving_tokens_per_s_node<Formula>(*sp);
   line("Compute", "Throughput per node", thr, 1, "tokens/s",
        fmt::format("{:.0f} output tokens/s per instance", sp->tokens_per_s_instance),
-       fmt::format("{} = {:.0f}", thr.shown(), thr.value()), "-", src(cal_.hbm) + "/" + src(cal_.gemm));
+       fmt::format("{} = {:.0f}", thr.shown(), thr.value()), "-", src(cal_.hbm) + "/" + src(eta_decode));
+  auto prefill = prefill_time<Formula>(sp->prefill);
+  line("Compute", "Prefill phase", prefill, 1, "s",
+       fmt::format("compute-bound, {:.0f}-token prompt at eta_GEMM {:.3f} (prefill shapes)", w.input_tokens,
+                   eta_prefill.value),
+       fmt::format("{} = {:.4f} s", prefill.shown(), prefill.value()), "-", src(eta_prefill));
   auto decode = decode_step_time<Formula>(sp->decode);
   line("Compute", "Decode step (TPOT)", decode, 1, "s",
-       fmt::format("{}-bound at batch {:.0f}", sp->bound, sp->batch),
-       fmt::format("{} = {:.4f} s", decode.shown(), decode.value()),
+       fmt::format("GEMMs {}-bound at batch {:.0f}, attention memory-bound; eta_GEMM {:.3f} (decode shapes)",
+                   sp->bound, sp->batch, eta_decode.value),
+       fmt::format("GEMMs max(weights / HBM, compute) + attention max(KV / HBM, compute): {} = {:.4f} s",
+                   decode.shown(), decode.value()),
        w.tpot_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.3f} s target", h_, w.tpot_s) : "-", src(cal_.hbm));
-  auto ttft = time_to_first_token<Formula>(sp->prefill, sp->step_s);
-  line("Compute", "Time to first token", ttft, 1, "s", fmt::format("{:.0f}-token prompt", w.input_tokens),
-       fmt::format("prefill {} = {:.4f} s", ttft.shown(), ttft.value()),
-       w.ttft_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.2f} s target", h_, w.ttft_s) : "-", src(cal_.gemm));
-  // The KV cache takes what the weights leave of the usable HBM; the batch uses most of it.
+  auto crossover = decode_crossover_batch<Formula>(sp->decode);
+  line("Compute", "Decode compute-bound from batch", crossover, 1, "sequences",
+       fmt::format("decode GEMMs memory-bound below, compute-bound above; batch {:.0f} is {}", sp->batch,
+                   sp->batch < crossover.value() ? "below" : "above"),
+       fmt::format("(weights read / HBM) / (2 N_act / (t x peak x eta)): {} = {:.0f}", crossover.shown(),
+                   crossover.value()),
+       "-", src(cal_.hbm) + "/" + src(eta_decode));
+  if (queue && queue->stable) {
+    auto ttft = ttft_at_rate<Formula>(*queue);
+    line("Compute", "Time to first token", ttft, 1, "s",
+         fmt::format("{:.0f}-token prompt at {:.3f} req/s per instance", w.input_tokens, queue->lambda),
+         fmt::format("queue wait + prefill + decode step / (1 - lambda x prefill): {} = {:.4f} s",
+                     ttft.shown(), ttft.value()),
+         w.ttft_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.2f} s target", h_, w.ttft_s) : "-",
+         src(eta_prefill));
+    auto wait = queue_wait<Formula>(*queue);
+    line("Compute", "Request queue wait", wait, 1, "s",
+         fmt::format("M/D/c per instance: c = {:.0f} batch slots, service {:.2f} s (prefill + {:.0f} x TPOT "
+                     "{:.4f} s at the rate: the decode step {:.4f} s at the {:.0f} sequences in flight, "
+                     "lambda x service)",
+                     sp->batch, queue->service_s, w.output_tokens, queue->tpot_s, queue->step_s,
+                     queue->lambda * queue->service_s),
+         fmt::format(
+             "Allen-Cunneen (1 + C_s^2)/2 x Erlang C wait, C_s = 0: {} = {:.4f} s; load {:.3f}, prefill "
+             "share {:.3f}",
+             wait.shown(), wait.value(), queue->load, queue->prefill_share),
+         "-", "model");
+  } else {
+    auto ttft = time_to_first_token<Formula>(sp->prefill, sp->step_s);
+    line("Compute", "Time to first token", ttft, 1, "s", fmt::format("{:.0f}-token prompt", w.input_tokens),
+         fmt::format("prefill + one decode step, no queue{}: {} = {:.4f} s",
+                     w.offline ? " (offline)" : " (no request rate)", ttft.shown(), ttft.value()),
+         w.ttft_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.2f} s target", h_, w.ttft_s) : "-",
+         src(eta_prefill));
+  }
+  auto kv = kv_cache_per_gpu<Formula>(sp->kv);
+  double gib = 1024.0 * 1024 * 1024;
+  line("Memory", "KV cache per GPU", kv, gib, "GiB",
+       fmt::format("{} per token ({} layers x 2 x {} KV heads x {} x {}); holds {:.0f} sequences of {:.0f} "
+                   "tokens on the instance",
+                   format_bytes(sp->kv_per_token), m.layers, m.kv_heads, m.head_dim(), w.kv_precision,
+                   sp->max_batch, w.input_tokens + w.output_tokens / 2),
+       fmt::format(
+           "as vLLM sizes it: HBM x utilisation - weights / t - activation peak of a {:.0f}-token profile "
+           "pass - runtime: {} = {}",
+           assumption::kMaxBatchedTokens.value, kv.shown(), format_bytes(kv.value())),
+       "-", "model");
+  // The HBM the instance fills: its weights and the KV cache.
   auto hbm = serving_hbm_per_gpu<Formula>(*sp);
   double ctx = w.input_tokens + w.output_tokens / 2;
   line("Memory", "HBM per GPU", hbm, 1e9, "GB",
        fmt::format("{} {}", format_bytes(facts_.gpu->memory_bytes), facts_.gpu->memory_type),
-       fmt::format("{} = {}: (1 - {:.2f} reserve) x {} - runtime {}; batch {:.0f} x {:.0f} tokens x {} per "
-                   "token / t = {} of the KV cache in use",
-                   hbm.shown(), format_bytes(hbm.value()), assumption::kServingReserve.value,
-                   format_bytes(facts_.gpu->memory_bytes), format_bytes(assumption::kRuntimeOverhead.value),
-                   sp->batch, ctx, format_bytes(sp->kv_per_token),
+       fmt::format("{} = {}; batch {:.0f} x {:.0f} tokens x {} per token / t = {} of the KV cache in use",
+                   hbm.shown(), format_bytes(hbm.value()), sp->batch, ctx, format_bytes(sp->kv_per_token),
                    format_bytes(sp->batch * ctx * sp->kv_per_token / sp->t)),
-       fmt::format("{:.0f} % of HBM reserved by the serving engine", 100 * assumption::kServingReserve.value),
+       fmt::format("utilisation {:.2f} of HBM by the serving engine", 1 - assumption::kServingReserve.value),
        "model");
   double weights = w.model.params * bytes_per_element(w.precision);
   add_storage_inference(weights, nodes);
@@ -80,13 +190,29 @@ void Planner::plan_inference(const LlmInference& w) {
   double tokens_year =
       std::min(demand > 0 ? demand : nodes * sp->tokens_per_s_node, nodes * sp->tokens_per_s_node) * year;
   add_power_host_cost(nodes, year, weights, "per year of service", tokens_year);
+  double ttft_s = queue && queue->stable ? ttft_at_rate<double>(*queue) : sp->ttft_s;
   sheet_.figures.update({{"nodes", nodes},
                          {"gpus", gpus},
                          {"tokens_per_s_node", sp->tokens_per_s_node},
+                         {"tokens_per_s_instance", sp->tokens_per_s_instance},
                          {"tp", sp->t},
                          {"batch", sp->batch},
+                         {"max_batch", sp->max_batch},
                          {"tpot_s", sp->step_s},
-                         {"ttft_s", sp->ttft_s}});
+                         {"ttft_s", ttft_s},
+                         {"prefill_s", sp->prefill_s},
+                         {"crossover_batch", sp->crossover},
+                         {"eta_prefill", eta_prefill.value},
+                         {"eta_decode", eta_decode.value},
+                         {"kv_cache_gib_per_gpu", sp->kv_budget / sp->t / gib}});
+  if (queue)
+    sheet_.figures["queue"] = {{"model", "M/D/c (Allen-Cunneen), c = batch slots"},
+                               {"lambda_per_instance", queue->lambda},
+                               {"load", queue->load},
+                               {"p_wait", queue->p_wait},
+                               {"wait_s", queue->wait_s},
+                               {"tpot_at_rate_s", queue->tpot_s},
+                               {"stable", queue->stable}};
 }
 
 void Planner::add_storage_inference(double weights, int nodes) {

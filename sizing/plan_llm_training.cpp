@@ -14,6 +14,7 @@ nlohmann::json layout_json(const Layout& l) {
           {"p", l.p},
           {"d", l.d},
           {"c", l.c},
+          {"ep", l.e},
           {"v", l.v},
           {"zero", l.zero},
           {"micro_batch", l.micro_batch},
@@ -30,6 +31,7 @@ std::string fixed_layout_text(const LlmTraining& w) {
   add("pp", f.pp);
   add("dp", f.dp);
   add("cp", f.cp);
+  add("ep", f.ep);
   add("vp", f.vp);
   add("micro_batch", f.micro_batch);
   if (w.recompute != "auto") given.push_back("recompute " + w.recompute);
@@ -204,6 +206,30 @@ void Planner::plan_llm_training(const LlmTraining& w) {
        st.memory.describe(),
        fmt::format("<= (1 - {:.2f}) x HBM = {}", h_, format_bytes((1 - h_) * facts_.gpu->memory_bytes)),
        "model");
+  if (m.moe()) {
+    auto split = params_per_gpu(m, l);
+    line("Compute", "Mixture of experts", m.active_params, "active params",
+         fmt::format("{} routed experts, top-{}{}; {:.3g} of {:.3g} params active per token", m.experts,
+                     m.top_k, m.shared_experts ? fmt::format(", {} shared", m.shared_experts) : "",
+                     m.active_params, m.params),
+         fmt::format("FLOPs from the active params (L x (attention + router + {} FFNs of {:.3g}) + 2 V h); "
+                     "memory and optimizer state from all {:.3g}: per GPU {:.3g} dense / (t p) + {:.3g} "
+                     "routed-expert / (t p ep) params, ep {}; expert gradients reduced over dp x cp / ep = "
+                     "{} ranks, dense over dp x cp = {}",
+                     m.ffns_per_token(), m.ffn_params(), m.params, split.dense, split.expert, l.e,
+                     l.d * l.c / l.e, l.d * l.c),
+         "-", "workload");
+  }
+  if (l.e > 1)
+    line("Network", "Expert-parallel all-to-all", st.t_ep, "s/step",
+         fmt::format("alltoall busbw {} ({})", gbs(st.ep_busbw), st.ep_in_domain ? "NVLink" : "network"),
+         fmt::format(
+             "{} all-to-alls (dispatch, combine; forward and backward) x (tokens/{} x top_k {} x h x 2 B "
+             "x (ep-1)/ep / busbw + latency) per MoE layer per micro-batch, ep {} over t x cp x ep = {} "
+             "GPUs {} the {}-GPU NVLink domain; not overlapped",
+             l.recompute == Recompute::full ? 6 : 4, w.sequence_parallel ? "t" : "1", m.top_k, l.e,
+             l.t * l.c * l.e, st.ep_in_domain ? "within" : "beyond", facts_.domain),
+         "-", st.ep_in_domain ? src(cal_.alltoall_nvlink) : src(cal_.alltoall_network));
   if (l.t > 1)
     line("Network", "Tensor-parallel traffic", st.t_tp, "s/step",
          fmt::format("NVLink busbw {}", gbs(st.tp_busbw)),
@@ -252,6 +278,7 @@ void Planner::plan_llm_training(const LlmTraining& w) {
                          {"time_s", e.time_s},
                          {"gpu_hours", gpu_hours},
                          {"mfu", st.mfu},
+                         {"model_tflops_per_gpu", st.mfu * pk / 1e12},
                          {"hfu", st.hfu},
                          {"step_s", st.step_s},
                          {"tokens_per_s", st.tokens_per_s},

@@ -73,8 +73,27 @@ TransformerModel parse_model(const Fields& top) {
     throw UsageError(fmt::format("{}: 'model' must be a mapping (architecture or params)", top.where()));
   Fields f(top.at("model"), top.where() + ": model");
   f.only({"params", "active_params", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab",
-          "gated_ffn"});
+          "gated_ffn", "experts", "top_k", "shared_experts"});
   TransformerModel m;
+  if (f.has("experts")) {
+    m.experts = f.whole("experts");
+    if (!f.has("top_k"))
+      throw UsageError(
+          fmt::format("{}: 'top_k' is required with 'experts' (allowed: 1 to {})", f.where(), m.experts));
+    m.top_k = f.whole("top_k");
+    if (m.top_k > m.experts)
+      throw UsageError(fmt::format("{}: 'top_k' {} exceeds the {} experts (allowed: 1 to {})", f.where(),
+                                   m.top_k, m.experts, m.experts));
+    if (f.has("shared_experts")) m.shared_experts = f.whole("shared_experts");
+    if (!f.has("layers") && !f.has("hidden"))
+      throw UsageError(fmt::format(
+          "{}: 'experts' needs the architecture (layers, hidden, heads, ffn_hidden per expert)", f.where()));
+  } else {
+    for (const char* key : {"top_k", "shared_experts"})
+      if (f.has(key))
+        throw UsageError(
+            fmt::format("{}: '{}' needs 'experts' (the routed experts per layer)", f.where(), key));
+  }
   m.vocab = f.whole_or("vocab", 32000);
   m.gated_ffn = f.flag_or("gated_ffn", true);
   if (f.has("layers") || f.has("hidden")) {
@@ -87,6 +106,7 @@ TransformerModel parse_model(const Fields& top) {
       throw UsageError(fmt::format("{}: hidden must divide by heads and heads by kv_heads", f.where()));
     // Embedding and output matrices (untied), norms are negligible.
     m.params = m.layers * m.layer_matrix_params() + 2.0 * m.vocab * m.hidden;
+    m.active_params = m.layers * m.layer_active_params() + 2.0 * m.vocab * m.hidden;
     if (f.has("params")) m.params = f.positive("params");
   } else {
     m.params = f.positive("params");
@@ -102,7 +122,7 @@ TransformerModel parse_model(const Fields& top) {
     m.ffn_hidden = 4 * m.hidden;
     m.gated_ffn = false;
   }
-  m.active_params = f.positive_or("active_params", m.params);
+  m.active_params = f.positive_or("active_params", m.moe() ? m.active_params : m.params);
   if (m.active_params > m.params)
     throw UsageError(fmt::format("{}: active_params exceeds params", f.where()));
   return m;
@@ -122,9 +142,9 @@ LayoutSpec parse_layout(const Fields& top, const TransformerModel& m, int seq_le
   if (!top.has("layout")) return l;
   if (!top.at("layout").is_object())
     throw UsageError(
-        fmt::format("{}: 'layout' must be a mapping of tp, pp, dp, cp, vp, micro_batch", top.where()));
+        fmt::format("{}: 'layout' must be a mapping of tp, pp, dp, cp, ep, vp, micro_batch", top.where()));
   Fields f(top.at("layout"), top.where() + ": layout");
-  f.only({"tp", "pp", "dp", "cp", "vp", "micro_batch"});
+  f.only({"tp", "pp", "dp", "cp", "ep", "vp", "micro_batch"});
   auto opt = [&](const char* key) { return f.has(key) ? std::optional<int>(f.whole(key)) : std::nullopt; };
   l.tp = opt("tp");
   l.pp = opt("pp");
@@ -132,6 +152,7 @@ LayoutSpec parse_layout(const Fields& top, const TransformerModel& m, int seq_le
   l.cp = opt("cp");
   l.vp = opt("vp");
   l.micro_batch = opt("micro_batch");
+  l.ep = opt("ep");
   double product = 1.0 * l.tp.value_or(1) * l.pp.value_or(1) * l.dp.value_or(1) * l.cp.value_or(1);
   if (product > kMaxWhole)
     throw UsageError(fmt::format("{}: tp x pp x dp x cp = {:.3g} GPUs (allowed: up to {})", f.where(),
@@ -152,14 +173,30 @@ LayoutSpec parse_layout(const Fields& top, const TransformerModel& m, int seq_le
   return l;
 }
 
+// Expert parallelism: the routed experts split ep ways, the ep ranks taken from the data-parallel ones.
+void check_ep(const std::string& where, const TransformerModel& m, const LayoutSpec& l) {
+  if (!l.ep) return;
+  if (!m.moe())
+    throw UsageError(
+        fmt::format("{}: 'ep' {} needs a mixture-of-experts model (model: experts, top_k)", where, *l.ep));
+  if (m.experts % *l.ep != 0)
+    throw UsageError(fmt::format("{}: 'ep' {} does not divide the {} experts (allowed: divisors of {})",
+                                 where, *l.ep, m.experts, m.experts));
+  if (l.dp && *l.dp % *l.ep != 0)
+    throw UsageError(
+        fmt::format("{}: 'ep' {} does not divide dp {} (allowed: divisors of {} that divide {} experts)",
+                    where, *l.ep, *l.dp, *l.dp, m.experts));
+}
+
 Checkpointing parse_checkpoint(const Fields& top) {
   Checkpointing c;
   if (!top.has("checkpoint")) return c;
   Fields f(top.at("checkpoint"), top.where() + ": checkpoint");
-  f.only({"interval_h", "retention", "allowed_stall_s"});
+  f.only({"interval_h", "retention", "allowed_stall_s", "survive_drive_loss"});
   c.interval_s = f.positive_or("interval_h", 1) * 3600;
   c.retention = f.whole_or("retention", 5);
   c.allowed_stall_s = f.positive_or("allowed_stall_s", 60);
+  c.survive_drive_loss = f.flag_or("survive_drive_loss", false);
   return c;
 }
 
@@ -170,11 +207,22 @@ std::optional<int> LayoutSpec::gpus() const {
   return *tp * *pp * *dp * *cp;
 }
 
+double TransformerModel::ffn_params() const { return (gated_ffn ? 3.0 : 2.0) * hidden * ffn_hidden; }
+
+namespace {
+// Attention QKV + O and the router of one layer (every token runs them).
+double dense_layer_params(const TransformerModel& m) {
+  double kv = 2.0 * m.hidden * m.kv_heads * m.head_dim();
+  return 2.0 * m.hidden * m.hidden + kv + static_cast<double>(m.hidden) * m.experts;
+}
+}  // namespace
+
 double TransformerModel::layer_matrix_params() const {
-  double kv = 2.0 * hidden * kv_heads * head_dim();
-  double attn = 2.0 * hidden * hidden + kv;
-  double ffn = (gated_ffn ? 3.0 : 2.0) * hidden * ffn_hidden;
-  return attn + ffn;
+  return dense_layer_params(*this) + (moe() ? experts + shared_experts : 1) * ffn_params();
+}
+
+double TransformerModel::layer_active_params() const {
+  return dense_layer_params(*this) + ffns_per_token() * ffn_params();
 }
 
 double bytes_per_element(const std::string& precision) {
@@ -207,7 +255,7 @@ Workload load_workload(const std::filesystem::path& path) {
   if (w.kind == "llm-training") {
     f.only(with({"model", "tokens", "seq_len", "global_batch_tokens", "micro_batch", "precision", "optimizer",
                  "checkpoint", "dataset_bytes", "recompute", "sequence_parallel", "attention", "schedule",
-                 "layout"}));
+                 "layout", "ep"}));
     LlmTraining t;
     t.model = parse_model(f);
     t.tokens = f.positive("tokens");
@@ -225,6 +273,14 @@ Workload load_workload(const std::filesystem::path& path) {
                                      mb, *t.layout.micro_batch));
       t.layout.micro_batch = mb;
     }
+    if (f.has("ep")) {
+      int ep = f.whole("ep");
+      if (t.layout.ep && *t.layout.ep != ep)
+        throw UsageError(
+            fmt::format("{}: 'ep' {} and layout.ep {} disagree", path.string(), ep, *t.layout.ep));
+      t.layout.ep = ep;
+    }
+    check_ep(path.string(), t.model, t.layout);
     if (t.layout.vp && *t.layout.vp > 1 && t.schedule != "interleaved")
       throw UsageError(fmt::format("{}: layout 'vp' {} needs 'schedule: interleaved' (allowed with 1f1b: 1)",
                                    path.string(), *t.layout.vp));
@@ -251,9 +307,17 @@ Workload load_workload(const std::filesystem::path& path) {
     w.spec = c;
   } else if (w.kind == "llm-inference") {
     f.only(with({"model", "precision", "kv_precision", "request_rate", "concurrent_users", "input_tokens",
-                 "output_tokens", "ttft_s", "tpot_s", "offline"}));
+                 "output_tokens", "ttft_s", "tpot_s", "offline", "tp", "batch"}));
     LlmInference s;
     s.model = parse_model(f);
+    if (f.has("tp")) {
+      s.tp = f.whole("tp");
+      if (s.model.heads % *s.tp != 0)
+        throw UsageError(
+            fmt::format("{}: 'tp' {} does not divide the {} attention heads (allowed: divisors of {})",
+                        path.string(), *s.tp, s.model.heads, s.model.heads));
+    }
+    if (f.has("batch")) s.batch = f.whole("batch");
     s.precision = precision_field(f, "precision", "fp8");
     s.kv_precision = precision_field(f, "kv_precision", s.precision);
     s.input_tokens = f.positive("input_tokens");

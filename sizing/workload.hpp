@@ -20,21 +20,37 @@ struct TransformerModel {
   double params = 0;           // total parameters (embeddings included)
   double active_params = 0;    // per token (MoE); equals params for dense models
   bool derived_shape = false;  // architecture derived from the parameter count
+  // Mixture of experts: each layer's FFN is `experts` routed FFNs of ffn_hidden (each token runs `top_k` of
+  // them, picked by a router of h x experts) plus `shared_experts` FFNs every token runs. 0: a dense FFN.
+  int experts = 0, top_k = 0, shared_experts = 0;
 
   int head_dim() const { return hidden / heads; }
-  // Parameters in one layer's matrices (attention QKV+O, FFN), the ones that run as GEMMs.
+  bool moe() const { return experts > 0; }
+  // Parameters of one FFN (one expert's, or the dense layer's).
+  double ffn_params() const;
+  // Parameters in one layer's matrices (attention QKV+O, every FFN and expert, the router): the weights.
   double layer_matrix_params() const;
+  // The same that one token runs through (top_k routed + shared experts): its FLOPs.
+  double layer_active_params() const;
+  // All routed experts' parameters of the model: L x experts x FFN (split ep ways by expert parallelism).
+  double expert_params() const { return static_cast<double>(layers) * experts * ffn_params(); }
+  // FFNs one token runs per layer: 1 dense, top_k + shared_experts with experts.
+  double ffns_per_token() const { return moe() ? top_k + shared_experts : 1; }
 };
 
 struct Checkpointing {
   double interval_s = 3600;
   int retention = 5;
   double allowed_stall_s = 60;
+  // The local array must keep the staged checkpoint through a drive failure (it is the only recent copy
+  // until drained to shared storage); false: RAID-0 may lose it and the previous one is re-read.
+  bool survive_drive_loss = false;
 };
 
 // The fields of a training layout the workload fixes; the planner searches the others.
 struct LayoutSpec {
   std::optional<int> tp, pp, dp, cp, vp, micro_batch;
+  std::optional<int> ep;  // expert parallelism (MoE): routed experts split ep ways within the data ranks
   // tp x pp x dp x cp when all four are fixed (the GPU count the layout needs), else nullopt.
   std::optional<int> gpus() const;
 };
@@ -78,6 +94,8 @@ struct LlmInference {
   double input_tokens = 0, output_tokens = 0;
   double ttft_s = 0, tpot_s = 0;  // 0: no target
   bool offline = false;           // maximise throughput, no latency targets
+  std::optional<int> tp;          // tensor-parallel degree of an instance, fixed (else searched)
+  std::optional<int> batch;       // sequences decoded together, fixed (a published benchmark's batch)
 };
 
 struct Workload {

@@ -1,3 +1,5 @@
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "sizing/models.hpp"
@@ -144,6 +146,184 @@ TEST(Models, RailOptimisedFabric) {
   auto g = rail_optimised_fabric(33, 8, 64);
   EXPECT_EQ(g.leaves, 16);
   EXPECT_EQ(rail_optimised_fabric(1, 8, 64).leaves, 0);
+}
+
+LlmTraining moe8x7b() {
+  return std::get<LlmTraining>(
+      load_workload(source_dir() / "configs" / "workloads" / "moe-8x7b-pretraining.yaml").spec);
+}
+
+Calibration flat_calibration(double eff) {
+  Calibration cal;
+  cal.gemm.value = cal.hbm.value = cal.nvlink.value = cal.network.value = eff;
+  cal.alltoall_nvlink.value = cal.alltoall_network.value = eff;
+  return cal;
+}
+
+// MoE: FLOPs from the active parameters, weights and optimizer state from all of them with the routed experts
+// split ep ways (and their ZeRO shards over dp / ep ranks).
+TEST(Models, ExpertsSplitEpWaysAndFlopsFollowActiveParameters) {
+  auto w = moe8x7b();
+  const auto& m = w.model;
+  auto f = training_flops_per_token(m, w.seq_len);
+  EXPECT_DOUBLE_EQ(f.gemm, 6 * (m.active_params - 32000.0 * 4096));
+  double experts = m.expert_params(), dense = m.params - experts;
+  Layout one{1, 1, 8, 0, Recompute::none};
+  Layout ep8 = one;
+  ep8.e = 8;
+  EXPECT_DOUBLE_EQ(training_memory(m, w, one).weights, 2 * m.params);
+  EXPECT_DOUBLE_EQ(training_memory(m, w, ep8).weights, 2 * (dense + experts / 8));
+  // ZeRO-1: the dense optimizer state over the 8 data ranks, the experts' over 8 / ep = 1.
+  ep8.zero = 1;
+  EXPECT_DOUBLE_EQ(training_memory(m, w, ep8).optimizer, 12 * (dense / 8 + experts / 8));
+  Layout ep2 = ep8;
+  ep2.e = 2;
+  EXPECT_DOUBLE_EQ(training_memory(m, w, ep2).optimizer, 12 * (dense / 8 + experts / 2 / 4));
+}
+
+// The all-to-all: 4 per MoE layer and micro-batch, (ep - 1)/ep of k h 2 B per token leaving the GPU, over
+// NVLink within the domain and the fabric beyond it; each gradient reduced over the ranks holding it only.
+TEST(Models, ExpertParallelAllToAllAndGradientReduction) {
+  auto w = moe8x7b();
+  auto cal = flat_calibration(0.8);
+  auto node = a100_node();
+  Layout l{1, 1, 64, 1, Recompute::none};
+  auto none = training_step(w.model, w, node, cal, l);
+  EXPECT_EQ(none.t_ep, 0);
+  l.e = 8;
+  auto ep8 = training_step(w.model, w, node, cal, l);
+  EXPECT_TRUE(ep8.ep_in_domain);
+  double tokens = 4096, layer_mbs = 32 * ep8.micro_batches, latency = assumption::kCollectiveLatency.value;
+  double size = tokens * 2 * 4096 * 2.0;
+  EXPECT_NEAR(ep8.t_ep, layer_mbs * 4 * (size * 7 / 8 / (node.gpu->link_bandwidth * 0.8) + latency),
+              1e-9 * ep8.t_ep);
+  // Expert gradients reduce over 64 / 8 = 8 ranks instead of 64: less DP traffic than without EP.
+  auto split = params_per_gpu(w.model, l);
+  double bw = ep8.dp_busbw;
+  auto reduce = [&](double p, double r) { return p * 8 * (r - 1) / r / bw + latency * 2 * std::log2(r); };
+  EXPECT_NEAR(ep8.t_dp, reduce(split.dense, 64) + reduce(split.expert, 8), 1e-9 * ep8.t_dp);
+  EXPECT_LT(ep8.t_dp, none.t_dp);
+  // ep 16 with TP 1 spans two 8-GPU nodes: the all-to-all runs over the fabric, far slower.
+  auto w16 = w;
+  w16.model.experts = 16;
+  l.e = 16;
+  auto across = training_step(w16.model, w16, node, cal, l);
+  EXPECT_FALSE(across.ep_in_domain);
+  EXPECT_DOUBLE_EQ(across.ep_busbw, node.nic_bytes_per_s * 0.8 / 8);
+  // The sheet's step time carries the term.
+  EXPECT_NE(step_time<Formula>(ep8).symbolic().find("t_ep"), std::string::npos);
+}
+
+// The shipped MoE workload plans end to end: the sheet names the experts, active vs total, and the layout.
+TEST(Models, ShippedMoeWorkloadPlans) {
+  auto sheet = plan_file(source_dir() / "configs" / "workloads" / "moe-8x7b-pretraining.yaml");
+  bool moe_line = false;
+  for (const auto& l : sheet.lines)
+    if (l.item == "Mixture of experts") {
+      moe_line = true;
+      EXPECT_NEAR(l.quantity, 12.88e9, 0.05e9);
+    }
+  EXPECT_TRUE(moe_line);
+  EXPECT_GT(sheet.figures.at("mfu").get<double>(), 0.2);
+  EXPECT_GE(sheet.figures.at("layout").at("ep").get<int>(), 1);
+}
+
+// The KV cache as vLLM sizes it: HBM x utilisation - weights - the profile pass's activation peak - runtime.
+TEST(Models, KvCacheIsHbmTimesUtilisationLessWeightsActivationPeakAndRuntime) {
+  KvCapacity k{80.0 * (1ull << 30), 0.9, 13.5e9, 1.2e9, 2e9};
+  EXPECT_DOUBLE_EQ(kv_cache_per_gpu<double>(k), 0.9 * 80 * (1ull << 30) - 13.5e9 - 1.2e9 - 2e9);
+  auto f = kv_cache_per_gpu<Formula>(k);
+  EXPECT_EQ(f.symbolic(), "hbm x utilisation - weights - activation_peak - runtime");
+  // The profile pass of 8192 tokens on LLaMA-7B (SwiGLU 11008): 8192 x (2 x 4096 + 3 x 11008) x 2 B plus 256
+  // rows of fp32 logits.
+  TransformerModel m;
+  m.hidden = 4096;
+  m.ffn_hidden = 11008;
+  m.vocab = 32000;
+  EXPECT_DOUBLE_EQ(profile_activation_peak(m, 8192, 256, 1),
+                   8192.0 * (2 * 4096 + 3 * 11008) * 2 + 256.0 * 32000 * 4);
+  EXPECT_DOUBLE_EQ(profile_activation_peak(m, 8192, 256, 2),
+                   8192.0 * (2 * 4096 + 3 * 11008 / 2.0) * 2 + 256.0 * 32000 * 4);
+}
+
+// Decode: the GEMMs are memory-bound below the crossover batch (weights / HBM = batch x 2 N_act / (t peak
+// eta)) and compute-bound above it; the attention adds its own roofline (separate kernels).
+TEST(Models, DecodeStepIsGemmRooflinePlusAttentionRoofline) {
+  DecodeStep d{13.5e9, 0, 1.8e12, 1, 13.5e9, 0, 1, 312e12, 0.8, 0};
+  double crossover = decode_crossover_batch<double>(d);
+  EXPECT_NEAR(crossover, 13.5e9 / 1.8e12 / (13.5e9 / (312e12 * 0.8)), 1e-9);
+  d.batch = crossover / 2;
+  EXPECT_DOUBLE_EQ(decode_gemm_time<double>(d), 13.5e9 / 1.8e12);
+  d.batch = crossover * 2;
+  EXPECT_NEAR(decode_gemm_time<double>(d), 2 * 13.5e9 / 1.8e12, 1e-12);
+  d.kv_read = 9e9;
+  d.attention_flops = 1e8;
+  EXPECT_NEAR(decode_step_time<double>(d), 2 * 13.5e9 / 1.8e12 + 9e9 / 1.8e12, 1e-12);
+  EXPECT_EQ(decode_step_time<Formula>(d).symbolic(),
+            "max(weights / hbm, batch x flops_per_token / (t x peak x eta)) + max(kv_read / hbm, batch x "
+            "attention_flops / (t x peak x eta))");
+}
+
+// The queue: Erlang C matches the textbook M/M/c values, and the M/D/c wait is half the M/M/c one.
+TEST(Models, RequestQueueIsMdcWithTheBatchAsServers) {
+  EXPECT_DOUBLE_EQ(erlang_c(1, 0.5), 0.5);  // M/M/1: P(wait) = rho
+  EXPECT_NEAR(erlang_c(2, 1), 1.0 / 3, 1e-12);
+  EXPECT_DOUBLE_EQ(erlang_c(4, 4), 1);
+  auto q = request_queue(2.0, 4, 0.1, 0.02, 50);
+  ASSERT_TRUE(q.stable);
+  EXPECT_DOUBLE_EQ(q.prefill_share, 0.2);
+  EXPECT_DOUBLE_EQ(q.tpot_s, 0.02 / 0.8);
+  EXPECT_DOUBLE_EQ(q.service_s, 0.1 + 50 * 0.025);
+  EXPECT_DOUBLE_EQ(q.load, 2 * q.service_s / 4);
+  double mmc = erlang_c(4, 2 * q.service_s) / (4 / q.service_s - 2);
+  EXPECT_DOUBLE_EQ(q.wait_s, mmc / 2);
+  EXPECT_DOUBLE_EQ(ttft_at_rate<double>(q), q.wait_s + 0.1 + q.tpot_s);
+  EXPECT_FALSE(request_queue(4.0, 4, 0.1, 0.02, 50).stable);     // load 1.35
+  EXPECT_FALSE(request_queue(20.0, 400, 0.1, 0.02, 50).stable);  // prefill alone fills the instance
+}
+
+// Offline, the batch is the best one; with a workload batch and tp, those are kept.
+TEST(Models, ServingPointTakesTheWorkloadBatchAndTp) {
+  auto w = std::get<LlmInference>(load_workload(data_dir() / "trtllm-llama7b-a100-b32-128-2048.yaml").spec);
+  Calibration cal = flat_calibration(0.8);
+  auto sp = serving_point(w, a100_node(), cal, 0.8, 0.8, 0.25, nullptr);
+  ASSERT_TRUE(sp);
+  EXPECT_EQ(sp->t, 1);
+  EXPECT_EQ(sp->batch, 32);
+  EXPECT_EQ(sp->bound, "memory");
+  w.batch.reset();
+  auto best = serving_point(w, a100_node(), cal, 0.8, 0.8, 0.25, nullptr);
+  ASSERT_TRUE(best);
+  EXPECT_GT(best->batch, 32);
+  EXPECT_LE(best->batch, best->max_batch);
+  EXPECT_GT(best->tokens_per_s_instance, sp->tokens_per_s_instance);
+  w.batch = 100000;
+  std::string why;
+  EXPECT_FALSE(serving_point(w, a100_node(), cal, 0.8, 0.8, 0.25, &why));
+  EXPECT_NE(why.find("batch 100000 needs"), std::string::npos) << why;
+}
+
+// A MoE decode step reads the experts its batch routes to: fewer at batch 1 than all of them.
+TEST(Models, MoeDecodeReadsTheExpertsTheBatchTouches) {
+  auto t = moe8x7b();
+  LlmInference w;
+  w.model = t.model;
+  w.precision = w.kv_precision = "bf16";
+  w.input_tokens = 512;
+  w.output_tokens = 256;
+  w.offline = true;
+  w.tp = 2;
+  w.batch = 1;
+  Calibration cal = flat_calibration(0.8);
+  auto one = serving_point(w, a100_node(), cal, 0.8, 0.8, 0.25, nullptr);
+  ASSERT_TRUE(one);
+  const auto& m = w.model;
+  double dense = m.params - m.expert_params();
+  EXPECT_NEAR(one->decode.weights, (dense + m.expert_params() * 2 / 8) * 2 / 2, 1e-3 * one->decode.weights);
+  w.batch = 64;
+  auto many = serving_point(w, a100_node(), cal, 0.8, 0.8, 0.25, nullptr);
+  ASSERT_TRUE(many);
+  EXPECT_NEAR(many->decode.weights, m.params * 2 / 2, 1e-3 * many->decode.weights);
 }
 
 }  // namespace

@@ -166,6 +166,23 @@ TEST(Planner, ServingFleetScalesWithTheRequestRate) {
   EXPECT_LE(s.figures.at("tpot_s").get<double>(), 0.05 * 0.75 + 1e-12);
 }
 
+// The request queue: at a TTFT target the throughput's node count cannot meet (prefills stretch the decode
+// steps, TTFT = wait + prefill + step / (1 - lambda x prefill)), the inverse planner adds nodes until it
+// does.
+TEST(Planner, RequestQueueRaisesTheNodeCountForTheTtftTarget) {
+  auto req = request(source_dir() / "configs" / "workloads" / "llm-70b-serving.yaml");
+  auto base = plan(req, shipped_catalog());
+  auto& serve = std::get<LlmInference>(req.workload.spec);
+  serve.tp = base.figures.at("tp").get<int>();  // the same instances: only the queue can meet the target
+  serve.ttft_s = 0.11;
+  auto tight = plan(req, shipped_catalog());
+  EXPECT_GT(tight.figures.at("nodes").get<int>(), base.figures.at("nodes").get<int>());
+  EXPECT_LE(tight.figures.at("ttft_s").get<double>(), 0.11 * 0.75);
+  EXPECT_TRUE(tight.figures.at("queue").at("stable").get<bool>());
+  EXPECT_NE(find_line(tight, "Nodes")->driver.find("raised to"), std::string::npos);
+  EXPECT_NE(find_line(tight, "Request queue wait"), nullptr);
+}
+
 // A layout with tp, pp, dp and cp all given sets the node count; the planner searches nothing it fixes.
 TEST(Planner, FixedLayoutSetsTheNodeCountAndIsKept) {
   auto req = request(data_dir() / "korthikanti-175b-seqsel.yaml");

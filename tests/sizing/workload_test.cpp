@@ -83,7 +83,7 @@ TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
         Bad{"micro_batch: 2\nlayout: {micro_batch: 4}\n", "disagree"},
         Bad{"layout: {pp: 4, vp: 3}\n", "'vp' 3 does not divide the 8 layers per pipeline stage"},
         Bad{"layout: {cp: 3}\n", "'cp' 3 does not divide seq_len 4096"},
-        Bad{"layout: {ep: 2}\n", "unknown key 'ep'"}}) {
+        Bad{"layout: {ep: 2}\n", "'ep' 2 needs a mixture-of-experts model"}}) {
     try {
       load_workload(write_temp("layout", base + b.extra));
       ADD_FAILURE() << "accepted " << b.extra;
@@ -98,6 +98,48 @@ TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
   EXPECT_EQ(t.recompute, "full");
   EXPECT_EQ(t.attention, "flash");
   EXPECT_TRUE(t.sequence_parallel);
+}
+
+// Mixtral-8x7B: 46.7 B parameters, 12.9 B active per token (Mistral AI's figures).
+TEST(Workload, ExpertsGiveTotalAndActiveParameters) {
+  auto w = load_workload(source_dir() / "configs" / "workloads" / "moe-8x7b-pretraining.yaml");
+  const auto& m = std::get<LlmTraining>(w.spec).model;
+  EXPECT_EQ(m.experts, 8);
+  EXPECT_EQ(m.top_k, 2);
+  EXPECT_NEAR(m.params, 46.70e9, 0.05e9);
+  EXPECT_NEAR(m.active_params, 12.88e9, 0.05e9);
+  EXPECT_DOUBLE_EQ(m.expert_params(), 32.0 * 8 * 3 * 4096 * 14336);
+}
+
+TEST(Workload, BadExpertSettingsNameTheKeyAndTheAllowedValues) {
+  std::string base =
+      "kind: llm-training\ntokens: 1e9\nseq_len: 4096\ndeadline_days: 3\nmodel: {layers: 32, hidden: 4096, "
+      "heads: 32, ffn_hidden: 14336";
+  struct Bad {
+    const char* model;
+    const char* extra;
+    const char* says;
+  };
+  for (const auto& b : {
+           Bad{", experts: 8, top_k: 9}\n", "", "'top_k' 9 exceeds the 8 experts (allowed: 1 to 8)"},
+           Bad{", experts: 8}\n", "", "'top_k' is required with 'experts' (allowed: 1 to 8)"},
+           Bad{", top_k: 2}\n", "", "'top_k' needs 'experts'"},
+           Bad{", experts: 8, top_k: 2}\n", "ep: 3\n",
+               "'ep' 3 does not divide the 8 experts (allowed: divisors of 8)"},
+           Bad{", experts: 8, top_k: 2}\n", "layout: {ep: 16}\n", "'ep' 16 does not divide the 8 experts"},
+           Bad{", experts: 8, top_k: 2}\n", "ep: 2\nlayout: {ep: 4}\n", "'ep' 2 and layout.ep 4 disagree"},
+           Bad{", experts: 8, top_k: 2}\n", "layout: {dp: 6, ep: 4}\n", "'ep' 4 does not divide dp 6"},
+           Bad{"}\n", "ep: 2\n", "'ep' 2 needs a mixture-of-experts model"},
+       }) {
+    try {
+      load_workload(write_temp("moe", base + b.model + b.extra));
+      ADD_FAILURE() << "accepted " << b.model << b.extra;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(b.says), std::string::npos) << e.what();
+    }
+  }
+  auto w = load_workload(write_temp("moe", base + ", experts: 8, top_k: 2}\nep: 4\n"));
+  EXPECT_EQ(std::get<LlmTraining>(w.spec).layout.ep, 4);
 }
 
 }  // namespace
