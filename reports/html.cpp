@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <iterator>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "base/stats.hpp"
+#include "base/units.hpp"
 #include "reports/render.hpp"
 #include "reports/summary.hpp"
 #include "reports/svg.hpp"
@@ -17,14 +20,26 @@ namespace {
 
 constexpr std::size_t kMaxPercentBars = 40;
 constexpr std::size_t kMaxOutlierRows = 20;
+// Up to this many machines the inventory is a column per machine (side by side); above, a row per machine,
+// the first kMaxInventoryRows of them.
+constexpr std::size_t kInventoryColumns = 4;
+constexpr std::size_t kMaxInventoryRows = 64;
 
-constexpr const char* kStyle = R"(body{font-family:sans-serif;margin:24px;color:#222;max-width:1100px}
-h1{font-size:22px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ccc}
-table{border-collapse:collapse;margin:10px 0 18px;font-size:12px}caption{text-align:left;font-weight:bold;padding:4px 0}
-th,td{border:1px solid #ccc;padding:3px 7px;text-align:left}th{background:#f2f2f2}td.num{text-align:right}
-td.good{color:#1a7f37}td.warn{color:#9a6700;background:#fff8c5}td.bad{color:#cf222e;font-weight:bold;background:#ffebe9}
-svg.chart{display:block;margin:8px 0 16px}.note{color:#555;font-size:12px}
-)";
+// The page's own CSS, after the tables' (kHtmlTableStyle). The body is as wide as the charts' coordinate
+// space, so a chart is drawn 1:1 where the window allows; inventory cells keep their line breaks.
+std::string page_style() {
+  constexpr const char* kPage =
+      "body{{font-family:sans-serif;margin:24px;color:#222;max-width:{:g}px}}\n"
+      "h1{{font-size:22px}}h2{{font-size:17px;margin-top:28px;border-bottom:1px solid #ccc}}\n"
+      "svg.chart{{display:block;width:100%;height:auto;margin:8px 0 16px}}\n"
+      ".note{{color:#555;font-size:12px}}\n"
+      "p.verdict{{font-size:16px;font-weight:bold;padding:6px 10px;margin:6px 0;border-left:6px solid}}\n"
+      "p.verdict.good{{color:#1a7f37;background:#dafbe1}}\n"
+      "p.verdict.warn{{color:#9a6700;background:#fff8c5}}\n"
+      "p.verdict.bad{{color:#cf222e;background:#ffebe9}}\n"
+      ".inventory td{{white-space:pre-line}}.inventory td:first-child{{font-weight:bold}}\n";
+  return std::string(kHtmlTableStyle) + fmt::format(kPage, kChartWidth);
+}
 
 // Which chart a result feeds, and under which group label.
 using Selector = std::function<std::optional<std::string>(const Result&)>;
@@ -47,6 +62,8 @@ std::string size_label(const Json& v) {
   return fmt::format("{:g}{}", b, kUnits[u]);
 }
 
+// "randread 4K qd32 x4", and which target of a job over several it is ("all" for their aggregate): the
+// aggregate and each target are bars of their own.
 std::string storage_job(const Result& r) {
   const Json& p = r.params;
   if (!p.is_object() || !p.contains("rw")) return short_params(p, {});
@@ -54,6 +71,9 @@ std::string storage_job(const Result& r) {
   if (p.contains("bs")) out += " " + size_label(p["bs"]);
   if (p.contains("iodepth")) out += " qd" + p["iodepth"].dump();
   if (p.contains("jobs")) out += " x" + p["jobs"].dump();
+  const std::string scope = p.value("scope", std::string());
+  if (scope == "aggregate") out += " all";
+  if (scope == "target") out += " " + device_label(r);
   return out;
 }
 
@@ -155,8 +175,7 @@ std::string percent_chart(const std::vector<NamedReport>& reports, const std::ve
   }
   if (values.empty()) return "";
   std::vector<HBar> bars;
-  for (const auto& [label, v] : values)
-    bars.push_back(HBar{label.size() > 52 ? label.substr(0, 49) + "..." : label, median(v)});
+  for (const auto& [label, v] : values) bars.push_back(HBar{label, median(v)});
   std::sort(bars.begin(), bars.end(), [](const HBar& a, const HBar& b) { return a.value < b.value; });
   std::string title = "% of peak (datasheet or link); dashed: 70 % GEMM and 85 % HBM acceptance floors";
   if (bars.size() > kMaxPercentBars) {
@@ -171,10 +190,9 @@ std::string outlier_chart(const FleetAnalysis& f, double threshold) {
   for (const auto& g : f.groups) {
     if (g.outliers() == 0) continue;
     DotRow row{fmt::format("{} {} {}", g.probe, format_params(g.params), g.metric), {}};
-    if (row.label.size() > 48) row.label = row.label.substr(0, 45) + "...";
     for (const auto& m : g.members) {
-      row.dots.push_back(
-          DotRow::Dot{100 * m.deviation, m.outlier, m.device.empty() ? m.host : m.host + " " + m.device});
+      row.dots.push_back(DotRow::Dot{100 * m.deviation, m.outlier, m.worse,
+                                     m.device.empty() ? m.host : m.host + " " + m.device});
     }
     rows.push_back(std::move(row));
     if (rows.size() == kMaxOutlierRows) break;
@@ -183,9 +201,10 @@ std::string outlier_chart(const FleetAnalysis& f, double threshold) {
   return svg_dot_rows("Fleet outliers: each dot a machine or GPU", rows, 100 * threshold);
 }
 
+// One row per result; a result that did not run ok says why, and every result its warnings.
 Table summary_table(const NamedReport& nr, const std::string& machine) {
   Table t{fmt::format("{}: {}", machine, nr.file),
-          {"probe", "device", "params", "status", "result", "% of peak"},
+          {"probe", "device", "params", "status", "result", "% of peak", "reason / warnings"},
           {}};
   for (const auto& r : nr.report.results) {
     std::string headline = "-", pct = "-";
@@ -195,11 +214,221 @@ Table summary_table(const NamedReport& nr, const std::string& machine) {
       if (const Metric* p = r.metric("pct_of_peak")) pct = fmt::format("{:.1f} %", p->value);
     }
     Tone tone = r.status == Status::ok ? Tone::plain : (r.status == Status::skipped ? Tone::warn : Tone::bad);
+    std::string why = r.reason;
+    for (const auto& w : r.warnings) why += (why.empty() ? "warning: " : "; warning: ") + w;
     t.rows.push_back({Cell{r.probe}, Cell{device_label(r)}, Cell{short_params(r.params, {})},
                       Cell{std::string(to_string(r.status)), tone}, Cell{headline, Tone::plain, true},
-                      Cell{pct, Tone::plain, true}});
+                      Cell{pct, Tone::plain, true}, Cell{why, r.reason.empty() ? Tone::plain : tone}});
   }
   return t;
+}
+
+// A field as text: a string as it is, anything else as JSON; "" when absent.
+std::string text_of(const Json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key) || j[key].is_null()) return "";
+  return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
+}
+
+std::string bytes_of(const Json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_number() ? format_bytes(j[key].get<double>()) : "";
+}
+
+// "1843 s" reads better as "30.7 min".
+std::string duration_text(const Json& run) {
+  if (!run.is_object() || !run.contains("duration_s") || !run["duration_s"].is_number()) return "";
+  double s = run["duration_s"].get<double>();
+  if (s < 120) return fmt::format("{:.1f} s", s);
+  if (s < 7200) return fmt::format("{:.1f} min", s / 60);
+  return fmt::format("{:.1f} h", s / 3600);
+}
+
+// Items joined one a line ("none" when there are none).
+std::string lines_of(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : "\n") + i;
+  return out.empty() ? "none" : out;
+}
+
+std::string cpu_text(const Json& host) {
+  const Json& c = host.value("cpu", Json::object());
+  std::string out = text_of(c, "model");
+  std::vector<std::string> counts;
+  for (const char* key : {"sockets", "cores", "threads"}) {
+    const std::string n = text_of(c, key);
+    // "1 socket", "2 sockets"
+    if (!n.empty()) counts.push_back(n + " " + (n == "1" ? std::string(key, std::strlen(key) - 1) : key));
+  }
+  for (std::size_t i = 0; i < counts.size(); ++i) out += (i == 0 ? "\n" : ", ") + counts[i];
+  return out;
+}
+
+std::string memory_text(const Json& host) {
+  const Json& m = host.value("memory", Json::object());
+  std::string out = bytes_of(m, "total_bytes");
+  const Json& dimms = m.value("dimms", Json::array());
+  if (!dimms.empty()) {
+    out += fmt::format("\n{} DIMMs {} {} MT/s", dimms.size(), text_of(dimms[0], "type"),
+                       text_of(dimms[0], "speed_mts"));
+  }
+  return out;
+}
+
+// Identical GPUs counted: "8 × NVIDIA H100 80GB HBM3, 79.65 GiB".
+std::string gpus_text(const Json& host) {
+  std::vector<std::pair<std::string, std::size_t>> kinds;
+  for (const auto& g : host.value("gpus", Json::array())) {
+    std::string kind = text_of(g, "name");
+    if (std::string mem = bytes_of(g, "memory_bytes"); !mem.empty()) kind += ", " + mem;
+    if (kinds.empty() || kinds.back().first != kind) kinds.emplace_back(kind, 0);
+    ++kinds.back().second;
+  }
+  std::vector<std::string> out;
+  for (const auto& [kind, n] : kinds) out.push_back(fmt::format("{} × {}", n, kind));
+  const Json& gpus = host.value("gpus", Json::array());
+  if (!gpus.empty() && !text_of(gpus[0], "driver_version").empty())
+    out.push_back("driver " + text_of(gpus[0], "driver_version"));
+  return out.empty() ? "none found" : lines_of(out);
+}
+
+std::string drives_text(const Json& host) {
+  std::vector<std::string> out;
+  for (const auto& d : host.value("block_devices", Json::array())) {
+    std::string line = text_of(d, "name");
+    for (const char* key : {"model", "transport"}) {
+      if (!text_of(d, key).empty()) line += " " + text_of(d, key);
+    }
+    if (std::string size = bytes_of(d, "size_bytes"); !size.empty()) line += ", " + size;
+    out.push_back(line);
+  }
+  for (const auto& r : host.value("raid", Json::array()))
+    out.push_back(fmt::format("{} {} of {}", text_of(r, "name"), text_of(r, "level"), text_of(r, "members")));
+  return lines_of(out);
+}
+
+// Physical interfaces with their speed; virtual ones (bridges, veths, tunnels) only counted.
+std::string nics_text(const Json& host) {
+  std::vector<std::string> out;
+  std::size_t virtual_nics = 0;
+  for (const auto& n : host.value("nics", Json::array())) {
+    if (n.value("virtual", false)) {
+      ++virtual_nics;
+      continue;
+    }
+    std::string line = text_of(n, "name");
+    const Json& ib = n.value("infiniband", Json::object());
+    if (!text_of(ib, "rate_gbps").empty()) {
+      line += fmt::format(" InfiniBand {} Gb/s {}", text_of(ib, "rate_gbps"), text_of(ib, "state"));
+    } else if (n.contains("speed_mbps") && n["speed_mbps"].is_number() && n["speed_mbps"].get<double>() > 0) {
+      line += fmt::format(" {:g} Gb/s", n["speed_mbps"].get<double>() / 1000);
+    } else if (!text_of(n, "operstate").empty()) {
+      line += " " + text_of(n, "operstate");
+    }
+    if (!text_of(n, "driver").empty()) line += " (" + text_of(n, "driver") + ")";
+    out.push_back(line);
+  }
+  if (virtual_nics > 0) out.push_back(fmt::format("{} virtual", virtual_nics));
+  return lines_of(out);
+}
+
+// What each machine is and how its report was made: the page's opening table.
+Table inventory_table(const std::vector<NamedReport>& reports, const std::vector<std::string>& machines) {
+  using Field = std::pair<const char*, std::string (*)(const NamedReport&)>;
+  static const Field kFields[] = {
+      {"report", [](const NamedReport& r) { return r.file; }},
+      {"date", [](const NamedReport& r) { return text_of(r.report.run, "started_utc"); }},
+      {"profile", [](const NamedReport& r) { return text_of(r.report.run, "profile"); }},
+      {"duration", [](const NamedReport& r) { return duration_text(r.report.run); }},
+      {"mlbench",
+       [](const NamedReport& r) {
+         return text_of(r.report.tool, "version") + " " + text_of(r.report.tool, "git_sha");
+       }},
+      {"OS",
+       [](const NamedReport& r) {
+         return text_of(r.report.host, "os") + "\nkernel " + text_of(r.report.host, "kernel");
+       }},
+      {"CPU", [](const NamedReport& r) { return cpu_text(r.report.host); }},
+      {"memory", [](const NamedReport& r) { return memory_text(r.report.host); }},
+      {"GPUs", [](const NamedReport& r) { return gpus_text(r.report.host); }},
+      {"drives", [](const NamedReport& r) { return drives_text(r.report.host); }},
+      {"NICs", [](const NamedReport& r) { return nics_text(r.report.host); }},
+  };
+  Table t{"host inventory", {}, {}};
+  if (reports.size() <= kInventoryColumns) {
+    t.columns.emplace_back("");
+    for (const auto& m : machines) t.columns.push_back(m);
+    for (const auto& [name, get] : kFields) {
+      std::vector<Cell> row{Cell{name}};
+      for (const auto& r : reports) row.push_back(Cell{get(r)});
+      t.rows.push_back(std::move(row));
+    }
+    return t;
+  }
+  t.columns.emplace_back("machine");
+  for (const auto& f : kFields) t.columns.emplace_back(f.first);
+  for (std::size_t i = 0; i < reports.size() && i < kMaxInventoryRows; ++i) {
+    std::vector<Cell> row{Cell{machines[i]}};
+    for (const auto& f : kFields) row.push_back(Cell{f.second(reports[i])});
+    t.rows.push_back(std::move(row));
+  }
+  if (reports.size() > kMaxInventoryRows)
+    t.title += fmt::format(" (the first {} of {} reports)", kMaxInventoryRows, reports.size());
+  return t;
+}
+
+std::string verdict_line(Tone tone, const std::string& text) {
+  static constexpr const char* kToneClass[] = {"", "good", "warn", "bad"};
+  return fmt::format("<p class=\"verdict {}\">{}</p>\n", kToneClass[static_cast<int>(tone)],
+                     html_escape(text));
+}
+
+// The page's answer first: check's pass/fail, compare's regressions, the fleet's outliers, else (a report
+// alone) how its results ran.
+std::string verdicts(const HtmlPage& page, const std::vector<NamedReport>& reports) {
+  std::string out;
+  if (page.check) {
+    const CheckResult& c = *page.check;
+    bool warned = c.count(Grade::warn) > 0;
+    out +=
+        verdict_line(c.failed() ? Tone::bad : (warned ? Tone::warn : Tone::good),
+                     fmt::format("{}: {} fail, {} warn, {} pass (thresholds: {})",
+                                 c.failed() ? "FAIL" : (warned ? "PASS with warnings" : "PASS"),
+                                 c.count(Grade::fail), c.count(Grade::warn), c.count(Grade::pass), c.source));
+  }
+  for (const auto& c : page.comparisons) {
+    out += verdict_line(
+        c.has_regression() ? Tone::bad : Tone::good,
+        fmt::format(
+            "{} against {}: {} regression(s), {} improvement(s), {} within noise, {} status change(s)",
+            c.other_file, c.base_file, c.count(Verdict::regression), c.count(Verdict::improvement),
+            c.count(Verdict::noise), c.status_changes.size()));
+  }
+  if (page.fleet) {
+    const FleetAnalysis& f = *page.fleet;
+    std::size_t worse = 0;
+    for (const auto& g : f.groups) {
+      for (const auto& m : g.members) worse += m.outlier && m.worse ? 1 : 0;
+    }
+    out +=
+        verdict_line(f.has_worse_outlier() ? Tone::bad : Tone::good,
+                     fmt::format("{} outlier(s) over {} reports: {} worse than the fleet median, {} better",
+                                 f.outliers(), f.reports, worse, f.outliers() - worse));
+  }
+  if (!out.empty() || reports.size() != 1) return out;
+  std::size_t by_status[std::size(kStatusNames)] = {};
+  std::size_t warnings = 0;
+  for (const auto& r : reports.front().report.results) {
+    ++by_status[static_cast<std::size_t>(r.status)];
+    warnings += r.warnings.size();
+  }
+  std::string text = fmt::format("{} results:", reports.front().report.results.size());
+  for (const auto& s : kStatusNames)
+    text += fmt::format(" {} {},", by_status[static_cast<std::size_t>(s.value)], s.name);
+  text += fmt::format(" {} warning(s)", warnings);
+  bool bad = by_status[static_cast<std::size_t>(Status::failed)] +
+                 by_status[static_cast<std::size_t>(Status::incorrect)] >
+             0;
+  bool warned = by_status[static_cast<std::size_t>(Status::skipped)] + warnings > 0;
+  return verdict_line(bad ? Tone::bad : (warned ? Tone::warn : Tone::good), text);
 }
 
 }  // namespace
@@ -216,15 +445,15 @@ std::string to_html_page(const HtmlPage& page) {
     machines.push_back(m);
   }
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
-                    html_escape(page.title) + "</title>\n<style>\n" + kStyle + "</style>\n</head>\n<body>\n";
-  out += "<h1>" + html_escape(page.title) + "</h1>\n<p class=\"note\">";
-  for (std::size_t i = 0; i < reports.size() && i < kMaxChartMachines; ++i) {
-    out += html_escape(machines[i]) + ": " + html_escape(reports[i].file) + " (mlbench " +
-           html_escape(reports[i].report.tool.value("version", std::string("?"))) + ")<br>\n";
-  }
+                    html_escape(page.title) + "</title>\n<style>\n" + page_style() +
+                    "</style>\n</head>\n<body>\n";
+  out += "<h1>" + html_escape(page.title) + "</h1>\n<section id=\"summary\">\n" + verdicts(page, reports);
+  if (!reports.empty())
+    out += "<div class=\"inventory\">\n" + to_html(inventory_table(reports, machines)) + "</div>\n";
   if (reports.size() > kMaxChartMachines)
-    out += fmt::format("{} reports; charts show fleet min / median / max", reports.size());
-  out += "</p>\n<h2>Charts</h2>\n";
+    out += fmt::format("<p class=\"note\">{} reports; charts show fleet min / median / max</p>\n",
+                       reports.size());
+  out += "</section>\n<h2>Charts</h2>\n";
   std::string charts;
   auto bars = [&](const BarChart& c) {
     if (!c.groups.empty()) charts += svg_bar_chart(c);

@@ -53,12 +53,6 @@ std::string render_csv(const Document& d) {
   return to_csv(all);
 }
 
-constexpr const char* kPageStyle =
-    "body{font-family:sans-serif}table{border-collapse:collapse;margin:10px 0 18px}"
-    "caption{text-align:left;font-weight:bold;padding:4px 0}"
-    "td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left}td.num{text-align:right}"
-    ".good{color:#060}.warn{color:#850}.bad{color:#b00;font-weight:bold}.note{color:#555}";
-
 std::string render_html(const Document& d) {
   std::string body;
   for (const auto& t : d.tables) body += to_html(t);
@@ -71,7 +65,8 @@ std::string render_html(const Document& d) {
   }
   if (d.title.empty()) return body;
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
-                    html_escape(d.title) + "</title>\n<style>" + kPageStyle + "</style>\n</head>\n<body>\n";
+                    html_escape(d.title) + "</title>\n<style>\n" + std::string(kHtmlTableStyle) +
+                    "body{font-family:sans-serif}.note{color:#555}\n</style>\n</head>\n<body>\n";
   out += "<h1>" + html_escape(d.title) + "</h1>\n";
   if (!d.facts.empty()) {
     out += "<ul>";

@@ -29,6 +29,16 @@ std::optional<Format> format_from_string(std::string_view name);
 // Every --format name, in the order of the enum.
 std::vector<std::string> format_names();
 
+// The CSS of every HTML table (render()'s page and the HTML report): value cells (Cell::numeric, class "num")
+// are right-aligned and never wrap, so a number stays on one line with its unit; text cells wrap.
+inline constexpr std::string_view kHtmlTableStyle =
+    "table{border-collapse:collapse;margin:10px 0 18px;font-size:12px}"
+    "caption{text-align:left;font-weight:bold;padding:4px 0}\n"
+    "th,td{border:1px solid #ccc;padding:3px 7px;vertical-align:top;text-align:left}th{background:#f2f2f2}"
+    "td.num{text-align:right;white-space:nowrap}\n"
+    "td.good{color:#1a7f37}td.warn{color:#9a6700;background:#fff8c5}"
+    "td.bad{color:#cf222e;font-weight:bold;background:#ffebe9}\n";
+
 // A page of tables. In order: the title and its facts, the tables, the notes, the closing line, the list.
 struct Document {
   std::string title;               // a heading over the page; empty for tables alone (HTML: a fragment)

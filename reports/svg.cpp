@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <numbers>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -10,16 +13,24 @@
 namespace mlbench {
 namespace {
 
-constexpr double kWidth = 760;
+constexpr double kWidth = kChartWidth;
 constexpr double kLeft = 70;
 constexpr double kRight = 20;
 constexpr double kTop = 34;
 constexpr double kPlotHeight = 220;
+// Left of a row-label column: its labels end kLabelPad before the plot.
+constexpr double kLabelPad = 10;
 constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
                                     "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
 constexpr std::size_t kPaletteSize = sizeof(kPalette) / sizeof(kPalette[0]);
 
+// Fleet outliers: worse than the median red, better green.
+constexpr const char* kWorse = "#e15759";
+constexpr const char* kBetter = "#1a7f37";
+
 const char* colour(std::size_t i) { return kPalette[i % kPaletteSize]; }
+
+double radians(double degrees) { return degrees * std::numbers::pi / 180; }
 
 std::string number_label(double v) {
   if (v == 0) return "0";
@@ -37,11 +48,33 @@ std::string byte_label(double bytes) {
   return fmt::format("{:g}{}", bytes, kUnits[u]);
 }
 
+// The longest prefix of `word` (whole code points, at least one) no wider than `max_width`.
+std::size_t fitting_prefix(const std::string& word, double max_width, double font_size) {
+  std::size_t end = 0;
+  for (std::size_t i = 1; i <= word.size(); ++i) {
+    bool boundary = i == word.size() || (static_cast<unsigned char>(word[i]) & 0xC0) != 0x80;
+    if (!boundary) continue;
+    if (end > 0 && text_width(std::string_view(word).substr(0, i), font_size) > max_width) break;
+    end = i;
+  }
+  return end;
+}
+
+// Lines of text set from `y` down, `kLineHeight` apart.
+std::string text_lines(const std::vector<std::string>& lines, double x, double y, const char* anchor) {
+  std::string out = fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"{}\">", x, y, anchor);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    out += i == 0 ? "<tspan>" : fmt::format("<tspan x=\"{:.1f}\" dy=\"{:g}\">", x, kLineHeight);
+    out += html_escape(lines[i]) + "</tspan>";
+  }
+  return out + "</text>";
+}
+
 std::string open_svg(double height, const std::string& title) {
   return fmt::format(
-             "<svg class=\"chart\" role=\"img\" width=\"{0:g}\" height=\"{1:g}\" viewBox=\"0 0 {0:g} {1:g}\" "
-             "font-family=\"sans-serif\" font-size=\"11\">\n<title>{2}</title>\n",
-             kWidth, height, html_escape(title)) +
+             "<svg class=\"chart\" role=\"img\" width=\"100%\" viewBox=\"0 0 {:g} {:.0f}\" "
+             "font-family=\"sans-serif\" font-size=\"{:g}\">\n<title>{}</title>\n",
+             kWidth, std::ceil(height), kFontSize, html_escape(title)) +
          fmt::format("<text x=\"{:g}\" y=\"18\" font-size=\"14\" font-weight=\"bold\">{}</text>\n", kLeft,
                      html_escape(title));
 }
@@ -50,7 +83,7 @@ std::string legend(const std::vector<std::string>& names, double y) {
   std::string out;
   double x = kLeft;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    double w = 18 + 6.5 * static_cast<double>(names[i].size()) + 14;
+    double w = 18 + text_width(names[i]) + 14;
     if (x + w > kWidth - kRight && x > kLeft) {
       x = kLeft;
       y += 16;
@@ -67,7 +100,7 @@ double legend_height(const std::vector<std::string>& names) {
   double x = kLeft;
   double rows = names.empty() ? 0 : 1;
   for (const auto& n : names) {
-    double w = 18 + 6.5 * static_cast<double>(n.size()) + 14;
+    double w = 18 + text_width(n) + 14;
     if (x + w > kWidth - kRight && x > kLeft) {
       x = kLeft;
       ++rows;
@@ -78,13 +111,14 @@ double legend_height(const std::vector<std::string>& names) {
 }
 
 // Horizontal grid lines and y labels for ticks scaled into the plot.
-std::string y_grid(const std::vector<double>& ticks, double lo, double hi, const AxisUnit& u) {
+std::string y_grid(const std::vector<double>& ticks, double lo, double hi, const AxisUnit& u,
+                   double left = kLeft) {
   std::string out;
   for (double t : ticks) {
     double y = kTop + kPlotHeight * (1 - (t - lo) / (hi - lo));
-    out += fmt::format("<line x1=\"{:g}\" y1=\"{:.1f}\" x2=\"{:g}\" y2=\"{:.1f}\" stroke=\"#ddd\"/>", kLeft,
+    out += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:g}\" y2=\"{:.1f}\" stroke=\"#ddd\"/>", left,
                        y, kWidth - kRight, y);
-    out += fmt::format("<text x=\"{:g}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", kLeft - 6, y + 4,
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6, y + 4,
                        number_label(t));
   }
   out += fmt::format("<text transform=\"translate(14,{:g}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
@@ -92,7 +126,128 @@ std::string y_grid(const std::vector<double>& ticks, double lo, double hi, const
   return out;
 }
 
+// A column of row labels, each wrapped to the column's width: the width of the longest label, at most
+// kMaxLabelColumn of the chart.
+struct LabelColumn {
+  double width = 0;
+  std::vector<std::vector<std::string>> lines;
+  std::vector<double> row_heights;  // each at least `min_row`, and tall enough for its lines
+  double total = 0;
+};
+
+LabelColumn label_column(const std::vector<std::string>& labels, double min_row, double padding) {
+  LabelColumn c;
+  for (const auto& l : labels) c.width = std::max(c.width, text_width(l));
+  c.width = std::min(c.width, kMaxLabelColumn * kWidth);
+  for (const auto& l : labels) {
+    c.lines.push_back(wrap_text(l, c.width));
+    double h = std::max(min_row, kLineHeight * static_cast<double>(c.lines.back().size()) + padding);
+    c.row_heights.push_back(h);
+    c.total += h;
+  }
+  return c;
+}
+
+// A row's label, its lines centred on the row (the first baseline 10 units below the lines' top).
+std::string row_label(const std::vector<std::string>& lines, double right, double top, double height) {
+  double block = kLineHeight * static_cast<double>(lines.size());
+  return text_lines(lines, right, top + (height - block) / 2 + 10, "end");
+}
+
 }  // namespace
+
+double text_width(std::string_view text, double font_size) {
+  // DejaVu Sans's advances of ASCII 32..126 in font units (2048 an em), as Chromium measures them.
+  static constexpr std::uint16_t kAdvance[95] = {
+      651,  821,  942,  1716, 1303, 1946, 1597, 563,  799,  799,  1024, 1716, 651,  739,  651,  690,
+      1303, 1303, 1303, 1303, 1303, 1303, 1303, 1303, 1303, 1303, 690,  690,  1716, 1716, 1716, 1087,
+      2048, 1401, 1405, 1430, 1577, 1294, 1178, 1587, 1540, 604,  604,  1343, 1141, 1767, 1532, 1612,
+      1235, 1612, 1423, 1300, 1251, 1499, 1401, 2025, 1403, 1251, 1403, 799,  690,  799,  1716, 1024,
+      1024, 1255, 1300, 1126, 1300, 1260, 721,  1300, 1298, 569,  569,  1186, 569,  1995, 1298, 1253,
+      1300, 1300, 842,  1067, 803,  1298, 1212, 1675, 1212, 1212, 1075, 1303, 690,  1303, 1716};
+  constexpr double kUnitsPerEm = 2048;
+  double units = 0;
+  for (char ch : text) {
+    auto c = static_cast<unsigned char>(ch);
+    if (c >= 32 && c <= 126) {
+      units += kAdvance[c - 32];
+    } else if ((c & 0xC0) != 0x80) {
+      units += kUnitsPerEm;  // a control character or the first byte of a code point beyond ASCII
+    }
+  }
+  // Chromium rounds glyph advances at small sizes: up to 0.3 % wider than the font's (measured at 11 px).
+  constexpr double kRounding = 1.01;
+  return kRounding * font_size * units / kUnitsPerEm;
+}
+
+std::vector<std::string> wrap_text(const std::string& text, double max_width, double font_size) {
+  std::vector<std::string> lines;
+  std::string line;
+  auto add_word = [&](std::string word) {
+    while (text_width(word, font_size) > max_width) {
+      if (!line.empty()) lines.push_back(std::exchange(line, {}));
+      std::size_t cut = fitting_prefix(word, max_width, font_size);
+      lines.push_back(word.substr(0, cut));
+      word.erase(0, cut);
+    }
+    if (word.empty()) return;
+    if (!line.empty() && text_width(line + " " + word, font_size) <= max_width) {
+      line += " " + word;
+    } else {
+      if (!line.empty()) lines.push_back(std::exchange(line, {}));
+      line = std::move(word);
+    }
+  };
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t space = text.find(' ', start);
+    if (space == std::string::npos) space = text.size();
+    if (space > start) add_word(text.substr(start, space - start));
+    start = space + 1;
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(line);
+  return lines;
+}
+
+BarLabelLayout layout_bar_labels(const std::vector<std::string>& labels, double slot_width) {
+  // Neighbouring labels keep this much space between them.
+  constexpr double kGap = 4;
+  const double room = slot_width - kGap;
+  auto fits = [&](const std::string& text) { return text_width(text) <= room; };
+  BarLabelLayout out;
+  if (std::all_of(labels.begin(), labels.end(), fits)) {
+    for (const auto& l : labels) out.lines.push_back({l});
+    out.height = kLineHeight + 6;
+    return out;
+  }
+  // Wrapped at spaces when no word alone is wider than the slot and no label needs too many lines.
+  bool wraps = true;
+  std::size_t most_lines = 1;
+  for (const auto& l : labels) {
+    for (std::size_t start = 0, end = 0; start <= l.size(); start = end + 1) {
+      end = std::min(l.find(' ', start), l.size());
+      wraps = wraps && fits(l.substr(start, end - start));
+    }
+    out.lines.push_back(wrap_text(l, room));
+    wraps = wraps && out.lines.back().size() <= kMaxLabelLines;
+    most_lines = std::max(most_lines, out.lines.back().size());
+  }
+  if (wraps) {
+    out.height = kLineHeight * static_cast<double>(most_lines) + 6;
+    return out;
+  }
+  // Turned labels are parallel lines slot × sin(angle) apart: 45° while that clears a line of text, else
+  // upright, in a font small enough for its lines to clear each other.
+  out.angle = slot_width * std::sin(radians(45)) >= kLineHeight ? 45 : 90;
+  out.font_size = std::min(kFontSize, kFontSize * slot_width / kLineHeight);
+  double longest = 0;
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    out.lines[i] = {labels[i]};
+    longest = std::max(longest, text_width(labels[i], out.font_size));
+  }
+  out.height = 10 + longest * std::sin(radians(out.angle)) + out.font_size * std::cos(radians(out.angle)) + 4;
+  return out;
+}
 
 AxisUnit axis_unit(double max_value, const std::string& unit) {
   if (unit == "s") {
@@ -141,16 +296,30 @@ std::string svg_bar_chart(const BarChart& c) {
   AxisUnit u = axis_unit(max, c.unit);
   auto ticks = nice_ticks(0, max / u.factor, 5);
   double hi = ticks.empty() || ticks.back() <= 0 ? 1 : std::max(ticks.back(), max / u.factor);
-  double lh = legend_height(c.series);
-  double height = kTop + kPlotHeight + 50 + lh;
-  std::string out = open_svg(height, c.title);
-  out += y_grid(ticks, 0, hi, u);
-  double plot_w = kWidth - kLeft - kRight;
-  double group_w = plot_w / static_cast<double>(std::max<std::size_t>(1, c.groups.size()));
-  double bar_w = group_w * 0.8 / static_cast<double>(std::max<std::size_t>(1, c.series.size()));
+  const double groups = static_cast<double>(std::max<std::size_t>(1, c.groups.size()));
+  std::vector<std::string> names;
+  for (const auto& g : c.groups) names.push_back(g.label);
+  double left = kLeft;
+  auto group_w = [&] { return (kWidth - left - kRight) / groups; };
+  BarLabelLayout labels = layout_bar_labels(names, group_w());
+  if (labels.angle > 0 && labels.angle < 90) {
+    // A slanted label hangs left of its group's centre by width × cos(angle): widen the left margin so the
+    // first ones stay inside the chart (solved for the margin, since the slots narrow as it grows).
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      double centre = (static_cast<double>(i) + 0.5) / groups;
+      double reach = text_width(names[i]) * std::cos(radians(labels.angle)) + 4;
+      left = std::max(left, (reach - (kWidth - kRight) * centre) / (1 - centre));
+    }
+    labels = layout_bar_labels(names, group_w());
+  }
+  const double axis = kTop + kPlotHeight;
+  const double legend_y = axis + labels.height + 18;
+  std::string out = open_svg(legend_y + legend_height(c.series) - 6, c.title);
+  out += y_grid(ticks, 0, hi, u, left);
+  double bar_w = group_w() * 0.8 / static_cast<double>(std::max<std::size_t>(1, c.series.size()));
   for (std::size_t gi = 0; gi < c.groups.size(); ++gi) {
     const auto& g = c.groups[gi];
-    double gx = kLeft + group_w * static_cast<double>(gi) + group_w * 0.1;
+    double gx = left + group_w() * static_cast<double>(gi) + group_w() * 0.1;
     for (std::size_t si = 0; si < g.values.size() && si < c.series.size(); ++si) {
       double v = g.values[si];
       if (!std::isfinite(v)) continue;
@@ -159,15 +328,25 @@ std::string svg_bar_chart(const BarChart& c) {
       out += fmt::format(
           "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\">"
           "<title>{} {}: {} {}</title></rect>\n",
-          x, kTop + kPlotHeight - h, std::max(bar_w - 1, 1.0), h, colour(si), html_escape(c.series[si]),
+          x, axis - h, std::max(bar_w - 1, 1.0), h, colour(si), html_escape(c.series[si]),
           html_escape(g.label), number_label(v / u.factor), html_escape(u.label));
     }
-    out += fmt::format("<text x=\"{:.1f}\" y=\"{:g}\" text-anchor=\"middle\">{}</text>\n", gx + group_w * 0.4,
-                       kTop + kPlotHeight + 16, html_escape(g.label));
+    double centre = gx + group_w() * 0.4;
+    if (labels.angle == 0) {
+      out += text_lines(labels.lines[gi], centre, axis + 16, "middle") + "\n";
+    } else {
+      // The end of the label at the axis, the text hanging down to the left; shifted right by a third of
+      // the font size so the turned glyphs sit centred under the group.
+      double x = centre + labels.font_size / 3;
+      out += fmt::format(
+          "<text class=\"turned\" x=\"{0:.1f}\" y=\"{1:g}\" text-anchor=\"end\" font-size=\"{2:.3g}\" "
+          "transform=\"rotate(-{3:g} {0:.1f} {1:g})\">{4}</text>\n",
+          x, axis + 10, labels.font_size, labels.angle, html_escape(g.label));
+    }
   }
-  out += fmt::format("<line x1=\"{0:g}\" y1=\"{1:g}\" x2=\"{2:g}\" y2=\"{1:g}\" stroke=\"#333\"/>\n", kLeft,
-                     kTop + kPlotHeight, kWidth - kRight);
-  out += legend(c.series, kTop + kPlotHeight + 40);
+  out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:g}\" x2=\"{2:g}\" y2=\"{1:g}\" stroke=\"#333\"/>\n", left,
+                     axis, kWidth - kRight);
+  out += legend(c.series, legend_y);
   return out + "</svg>\n";
 }
 
@@ -235,18 +414,21 @@ std::string svg_line_chart(const LineChart& c) {
 std::string svg_percent_bars(const std::string& title, const std::vector<HBar>& bars,
                              const std::vector<double>& marks) {
   constexpr double kRow = 18;
-  constexpr double kLabelW = 330;
+  constexpr double kBar = 14;
   double max = 100;
+  std::vector<std::string> names;
   for (const auto& b : bars) {
     if (std::isfinite(b.value)) max = std::max(max, b.value);
+    names.push_back(b.label);
   }
   auto ticks = nice_ticks(0, max, 5);
   double hi = std::max(max, ticks.empty() ? max : ticks.back());
-  double plot_x = kLabelW + 10;
-  double plot_w = kWidth - plot_x - kRight;
-  double height = kTop + kRow * static_cast<double>(bars.size()) + 30;
-  std::string out = open_svg(height, title);
-  double bottom = kTop + kRow * static_cast<double>(bars.size());
+  LabelColumn labels = label_column(names, kRow, 5);
+  double plot_x = kLabelPad + labels.width + kLabelPad;
+  // Room right of the longest bar for its value.
+  double plot_w = kWidth - plot_x - kRight - text_width("100.0 %", 10);
+  double bottom = kTop + labels.total;
+  std::string out = open_svg(bottom + 30, title);
   for (double t : ticks) {
     double x = plot_x + plot_w * t / hi;
     out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:g}\" x2=\"{0:.1f}\" y2=\"{2:g}\" stroke=\"#ddd\"/>", x,
@@ -254,17 +436,19 @@ std::string svg_percent_bars(const std::string& title, const std::vector<HBar>& 
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:g}\" text-anchor=\"middle\">{} %</text>\n", x, bottom + 14,
                        number_label(t));
   }
+  double y = kTop;
   for (std::size_t i = 0; i < bars.size(); ++i) {
-    double y = kTop + kRow * static_cast<double>(i);
+    double h = labels.row_heights[i];
     double v = std::isfinite(bars[i].value) ? bars[i].value : 0;
-    out += fmt::format("<text x=\"{:g}\" y=\"{:g}\" text-anchor=\"end\">{}</text>", kLabelW, y + 12,
-                       html_escape(bars[i].label));
+    double bar_y = y + (h - kBar) / 2;
+    out += row_label(labels.lines[i], plot_x - kLabelPad, y, h);
     out += fmt::format(
-        "<rect x=\"{:g}\" y=\"{:g}\" width=\"{:.1f}\" height=\"{:g}\" fill=\"{}\">"
+        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:g}\" fill=\"{}\">"
         "<title>{:.1f} %</title></rect>",
-        plot_x, y + 2, plot_w * v / hi, kRow - 4, colour(0), v);
-    out += fmt::format("<text x=\"{:.1f}\" y=\"{:g}\" font-size=\"10\">{:.1f} %</text>\n",
-                       plot_x + plot_w * v / hi + 4, y + 12, v);
+        plot_x, bar_y, plot_w * v / hi, kBar, colour(0), v);
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"10\">{:.1f} %</text>\n",
+                       plot_x + plot_w * v / hi + 4, bar_y + 10, v);
+    y += h;
   }
   for (double m : marks) {
     double x = plot_x + plot_w * m / hi;
@@ -278,18 +462,23 @@ std::string svg_percent_bars(const std::string& title, const std::vector<HBar>& 
 
 std::string svg_dot_rows(const std::string& title, const std::vector<DotRow>& rows, double threshold_pct) {
   constexpr double kRow = 26;
-  constexpr double kLabelW = 300;
   double lo = -threshold_pct * 2, hi = threshold_pct * 2;
+  std::vector<std::string> names;
+  // Outliers are named right of their dot: room for the longest name past the axis's end.
+  double name_room = 60;
   for (const auto& r : rows) {
+    names.push_back(r.label);
     for (const auto& d : r.dots) {
       lo = std::min(lo, d.x);
       hi = std::max(hi, d.x);
+      if (d.outlier) name_room = std::max(name_room, 7 + text_width(d.name, 10));
     }
   }
   auto ticks = nice_ticks(lo, hi, 6);
-  double plot_x = kLabelW + 10;
-  double plot_w = kWidth - plot_x - kRight - 60;
-  double bottom = kTop + kRow * static_cast<double>(rows.size());
+  LabelColumn labels = label_column(names, kRow, 8);
+  double plot_x = kLabelPad + labels.width + kLabelPad;
+  double plot_w = kWidth - plot_x - kRight - name_room;
+  double bottom = kTop + labels.total;
   auto px = [&](double x) { return plot_x + plot_w * (x - lo) / (hi - lo); };
   std::string out = open_svg(bottom + 34, title);
   for (double t : ticks) {
@@ -306,10 +495,11 @@ std::string svg_dot_rows(const std::string& title, const std::vector<DotRow>& ro
       "<line x1=\"{0:.1f}\" y1=\"{1:g}\" x2=\"{0:.1f}\" y2=\"{2:g}\" stroke=\"#e15759\" "
       "stroke-dasharray=\"4 3\"/>\n",
       px(-threshold_pct), kTop, bottom);
+  double top = kTop;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    double y = kTop + kRow * static_cast<double>(i) + kRow / 2;
-    out += fmt::format("<text x=\"{:g}\" y=\"{:g}\" text-anchor=\"end\">{}</text>\n", kLabelW, y + 4,
-                       html_escape(rows[i].label));
+    double h = labels.row_heights[i];
+    double y = top + h / 2;
+    out += row_label(labels.lines[i], plot_x - kLabelPad, top, h) + "\n";
     for (const auto& d : rows[i].dots) {
       if (!d.outlier) {
         out += fmt::format(
@@ -318,14 +508,16 @@ std::string svg_dot_rows(const std::string& title, const std::vector<DotRow>& ro
     }
     for (const auto& d : rows[i].dots) {
       if (d.outlier) {
+        const char* fill = d.worse ? kWorse : kBetter;
         out += fmt::format(
-            "<circle cx=\"{:.1f}\" cy=\"{:g}\" r=\"5\" fill=\"#e15759\"><title>{} {:+.1f} %</title></circle>",
-            px(d.x), y, html_escape(d.name), d.x);
-        out += fmt::format("<text x=\"{:.1f}\" y=\"{:g}\" font-size=\"10\" fill=\"#e15759\">{}</text>",
-                           px(d.x) + 7, y - 4, html_escape(d.name));
+            "<circle cx=\"{:.1f}\" cy=\"{:g}\" r=\"5\" fill=\"{}\"><title>{} {:+.1f} %</title></circle>",
+            px(d.x), y, fill, html_escape(d.name), d.x);
+        out += fmt::format("<text x=\"{:.1f}\" y=\"{:g}\" font-size=\"10\" fill=\"{}\">{}</text>",
+                           px(d.x) + 7, y - 4, fill, html_escape(d.name));
       }
     }
     out += "\n";
+    top += h;
   }
   return out + "</svg>\n";
 }
