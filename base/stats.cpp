@@ -52,4 +52,17 @@ Stats compute_stats(std::span<const double> values) {
   return s;
 }
 
+double relative_sigma(const ConfidenceInterval& ci, double value) {
+  if (value == 0 || !std::isfinite(value) || !std::isfinite(ci.lo) || !std::isfinite(ci.hi)) return 0;
+  return std::fabs(ci.hi - ci.lo) / (2 * kConfidenceZ * std::fabs(value));
+}
+
+RankInterval quantile_rank_interval(double n, double q) {
+  if (n <= 0) return {};
+  q = std::clamp(q, 0.0, 1.0);
+  const double centre = n * q;
+  const double half = kConfidenceZ * std::sqrt(n * q * (1 - q));
+  return {std::clamp(centre - half, 1.0, n), std::clamp(centre + half, 1.0, n)};
+}
+
 }  // namespace mlbench

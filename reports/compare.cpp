@@ -13,11 +13,9 @@
 namespace mlbench {
 namespace {
 
-double cv_of(const Metric& m) { return m.stats && std::isfinite(m.stats->cv) ? m.stats->cv : 0.0; }
-
 MetricChange compare_metric(const Result& a, const Metric& ma, const Metric& mb, double threshold) {
   MetricChange c{a.probe, a.params, ma.name, ma.unit, ma.better, ma.value, mb.value};
-  c.combined_cv = std::hypot(cv_of(ma), cv_of(mb));
+  c.combined_cv = std::hypot(relative_spread(ma), relative_spread(mb));
   c.noise_band = std::max(threshold, 2 * c.combined_cv);
   if (!std::isfinite(ma.value) || !std::isfinite(mb.value) || ma.value == 0) {
     c.change = c.gain = std::nan("");
@@ -152,7 +150,7 @@ std::vector<Table> comparison_tables(const Comparison& c) {
         {Cell{m.probe}, Cell{format_params(m.params)}, Cell{m.metric},
          Cell{format_metric_value(m.base, m.unit), Tone::plain, true},
          Cell{format_metric_value(m.other, m.unit), Tone::plain, true},
-         Cell{std::isfinite(m.change) ? fmt::format("{:+.1f} %", 100 * m.change) : "n/a", tone, true},
+         Cell{std::isfinite(m.gain) ? fmt::format("{:+.1f} %", 100 * m.gain) : "n/a", tone, true},
          Cell{fmt::format("±{:.1f} %", 100 * m.noise_band), Tone::plain, true},
          Cell{std::string(to_string(m.verdict)), tone}});
   }
@@ -195,7 +193,7 @@ Table comparison_data(const Comparison& c) {
   };
   const double none = std::nan("");
   for (const auto& m : c.changes) {
-    row(m.probe, m.params, m.metric, m.unit, m.base, m.other, 100 * m.change, 100 * m.noise_band,
+    row(m.probe, m.params, m.metric, m.unit, m.base, m.other, 100 * m.gain, 100 * m.noise_band,
         std::string(to_string(m.verdict)));
   }
   for (const auto& s : c.status_changes) {

@@ -1,11 +1,14 @@
 // `mlbench compare BASE OTHER...`: results joined on (probe, params), per metric the relative change signed
-// by which direction is better, judged against a noise band.
+// by which direction is better (the "change" the table and the CSV show: > 0 is better, for a latency as for
+// a rate), judged against a noise band.
 //
-// Noise band of one metric = max(threshold, 2 × combined CV), where combined CV = sqrt(cv_base² + cv_other²)
-// and cv is the metric's coefficient of variation over its samples (stats.cv; 0 when the metric has no
-// stats). For independent measurements this is, to first order, the CV of the ratio other/base, so a change
-// inside two of those is indistinguishable from run-to-run variation. A change smaller than the band is
-// "noise"; beyond it, an "improvement" or a "regression" depending on metric.better.
+// Noise band of one metric = max(threshold, 2 × combined spread), where combined spread =
+// sqrt(s_base² + s_other²) and s is the metric's relative spread (relative_spread in reports/report.hpp: the
+// CV over its samples, or what its confidence interval implies for a value that has no samples of its own,
+// such as a tail latency percentile; 0 when it has neither). For independent measurements this is, to first
+// order, the CV of the ratio other/base, so a change inside two of those is indistinguishable from
+// run-to-run variation. A change smaller than the band is "noise"; beyond it, an "improvement" or a
+// "regression" depending on metric.better.
 //
 // Results whose status is not ok in both reports are never compared metric by metric (`incorrect` numbers are
 // meaningless); a status that differs is listed as a status change, and ok → failed / ok → incorrect counts
@@ -43,7 +46,7 @@ struct MetricChange {
   double other = 0;
   double change = 0;       // (other − base) / base; NaN when base is 0 or either value is not finite
   double gain = 0;         // change signed so that > 0 is better
-  double combined_cv = 0;  // sqrt(cv_base² + cv_other²)
+  double combined_cv = 0;  // sqrt(s_base² + s_other²) of the relative spreads
   double noise_band = 0;   // max(threshold, 2 × combined_cv)
   Verdict verdict = Verdict::not_comparable;
 };
@@ -83,8 +86,9 @@ Comparison compare_reports(const NamedReport& base, const NamedReport& other, co
 // Views of comparisons for the writers.
 std::vector<Table> comparison_tables(const Comparison& c);
 // The data for spreadsheets (Format::csv): one row per metric change (numbers unformatted, in the unit of
-// their row; changes and bands in percent), per status change and per one-sided result (verdict says which;
-// no numbers). The tables of several comparisons share their columns, so they make one CSV.
+// their row; changes signed so that > 0 is better, and bands, in percent), per status change and per
+// one-sided result (verdict says which; no numbers). The tables of several comparisons share their columns,
+// so they make one CSV.
 Table comparison_data(const Comparison& c);
 Json comparison_to_json(const Comparison& c, const CompareOptions& opts);
 

@@ -33,7 +33,7 @@ void finish_group(FleetGroup& g, const FleetOptions& opts) {
     double rel = g.median != 0 ? (m.value - g.median) / std::fabs(g.median) : 0.0;
     m.deviation = g.better == Better::higher ? rel : -rel;
     bool worse_side = m.deviation < 0;
-    bool beyond_noise = std::fabs(rel) > 2 * m.cv;
+    bool beyond_noise = std::fabs(rel) > noise_band(m.spread, opts.threshold);
     m.outlier = (std::fabs(m.z) > kOutlierZ && beyond_noise) || m.deviation < -opts.threshold;
     m.worse = m.outlier && worse_side;
   }
@@ -63,6 +63,8 @@ std::string population_key(const Result& r) {
 }
 
 }  // namespace
+
+double noise_band(double spread, double threshold) { return spread > 0 ? 2 * spread : threshold; }
 
 double robust_z(double x, double median, double mad, double mean_abs_dev) {
   if (mad > 0) return kMadScale * (x - median) / mad;
@@ -121,9 +123,8 @@ FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const Fleet
               FleetGroup{r.probe, params_without_device(r.params), m.name, m.unit, m.better, 0, 0, {}});
           out.groups.back().members.reserve(reports.size());  // most populations have one member a report
         }
-        double cv = m.stats && std::isfinite(m.stats->cv) ? m.stats->cv : 0.0;
         out.groups[it->second].members.push_back(
-            FleetMember{ri, host, device, uuid, m.value, 0, 0, cv, false, false});
+            FleetMember{ri, host, device, uuid, m.value, 0, 0, relative_spread(m), false, false});
       }
     }
   }
@@ -244,7 +245,7 @@ Json fleet_to_json(const FleetAnalysis& f, const FleetOptions& opts) {
                              {"value", m.value},
                              {"deviation", m.deviation},
                              {"z", m.z},
-                             {"cv", m.cv},
+                             {"spread", m.spread},
                              {"outlier", m.outlier},
                              {"worse", m.worse}});
     }

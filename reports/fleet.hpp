@@ -6,10 +6,11 @@
 // z = 0.6745 (x − median) / MAD. When MAD is 0 (more than half the members identical) the mean absolute
 // deviation stands in: z = (x − median) / (1.253314 · meanAD); when that is 0 too every z is 0.
 // A member is an outlier when |z| > 3.5 and its deviation from the median exceeds its own measurement noise
-// (2 × the metric's CV, the rule compare uses: in a very tight population a robust z flags differences the
-// measurement cannot resolve), or when it is worse than the median by more than the threshold
-// (direction-aware: below for better = higher, above for better = lower). Outliers are listed as worse or
-// better than the median; only worse ones make the command fail.
+// (noise_band: 2 × the metric's relative spread, the rule compare uses — in a very tight population a robust
+// z flags differences the measurement cannot resolve; a metric without any spread gets compare's floor, the
+// threshold, since its noise is unknown, not zero), or when it is worse than the median by more than the
+// threshold (direction-aware: below for better = higher, above for better = lower). Outliers are listed as
+// worse or better than the median; only worse ones make the command fail.
 #pragma once
 
 #include <string>
@@ -35,7 +36,7 @@ struct FleetMember {
   double value = 0;
   double deviation = 0;  // (value − median) / median, signed so that < 0 is worse
   double z = 0;
-  double cv = 0;  // the metric's own coefficient of variation (stats.cv)
+  double spread = 0;  // the metric's own relative spread (relative_spread in reports/report.hpp)
   bool outlier = false;
   bool worse = false;  // an outlier on the bad side
 };
@@ -64,6 +65,9 @@ struct FleetAnalysis {
 
 // Robust z of x against a population's median and MAD (meanAD fallback as above).
 double robust_z(double x, double median, double mad, double mean_abs_dev);
+// The deviation (a fraction of the median) a z-score outlier must exceed: 2 × spread, or the threshold when
+// the metric has no spread.
+double noise_band(double spread, double threshold);
 
 // `unreadable`: files the loader left out (load_readable_reports), named in the notes. UsageError when fewer
 // than kMinFleetReports readable reports are given.

@@ -38,6 +38,11 @@ const Metric* Result::metric(std::string_view name) const {
   return it == metrics.end() ? nullptr : &*it;
 }
 
+double relative_spread(const Metric& m) {
+  const double cv = m.stats && std::isfinite(m.stats->cv) ? m.stats->cv : 0.0;
+  return std::max(cv, m.ci ? relative_sigma(*m.ci, m.value) : 0.0);
+}
+
 Metric& Result::add_metric(std::string name, double value, std::string unit, Better better) {
   metrics.push_back(Metric{std::move(name), value, std::move(unit), better, std::nullopt});
   return metrics.back();
@@ -59,6 +64,7 @@ Json to_json(const Result& r) {
   for (const auto& m : r.metrics) {
     Json jm{{"name", m.name}, {"value", number(m.value)}, {"unit", m.unit}, {"better", to_string(m.better)}};
     if (m.stats) jm["stats"] = stats_to_json(*m.stats);
+    if (m.ci) jm["ci"] = Json{{"lo", number(m.ci->lo)}, {"hi", number(m.ci->hi)}};
     metrics.push_back(std::move(jm));
   }
   Json j{{"probe", r.probe},         {"params", r.params},     {"status", to_string(r.status)},

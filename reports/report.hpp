@@ -46,7 +46,14 @@ struct Metric {
   std::string unit;  // SI: "FLOP/s", "B/s", "s", "1/s", "%", ...
   Better better = Better::higher;
   std::optional<Stats> stats;  // over the per-sample values, when the metric has samples
+  // 95 % confidence interval of the value from its sample count, when it has one (a tail latency percentile:
+  // base/stats.hpp).
+  std::optional<ConfidenceInterval> ci;
 };
+
+// A metric's relative spread, the noise compare and the fleet judge a difference against: the larger of its
+// samples' CV and the relative standard deviation its confidence interval implies; 0 when it has neither.
+double relative_spread(const Metric& m);
 
 struct Result {
   std::string probe;             // "gpu.gemm"

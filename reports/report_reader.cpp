@@ -491,6 +491,8 @@ class ModelDecoder {
         m.better = value_of(kBetterNames, string(where, key)).value_or(Better::higher);
       } else if (key == "stats" && in_.at('{')) {
         m.stats = stats(where + ".stats");
+      } else if (key == "ci" && in_.at('{')) {
+        m.ci = ci(where + ".ci");
       } else {
         in_.skip();
       }
@@ -498,6 +500,21 @@ class ModelDecoder {
     if (!has_name) shape(where + ".name", "a string (it is missing)");
     if (!has_value) shape(where + ".value", "a number or null (it is missing)");
     return m;
+  }
+
+  ConfidenceInterval ci(const std::string& where) {
+    ConfidenceInterval c;
+    unsigned seen = 0;
+    in_.object([&](std::string& key) {
+      if (key == "lo" || key == "hi") {
+        (key == "lo" ? c.lo : c.hi) = number_or_null(where, key);
+        seen |= key == "lo" ? 1u : 2u;
+      } else {
+        in_.skip();
+      }
+    });
+    if (seen != 3u) shape(where, "lo and hi");
+    return c;
   }
 
   Stats stats(const std::string& where) {

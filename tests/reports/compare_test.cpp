@@ -1,5 +1,6 @@
 #include "reports/compare.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -55,6 +56,38 @@ TEST(Compare, LowerIsBetterFlipsTheSign) {
   EXPECT_NEAR(only_change(worse).gain, -0.2, 1e-12);
   EXPECT_EQ(only_change(worse).verdict, Verdict::regression);
   EXPECT_EQ(only_change(compare_one(100e-6, 80e-6, 0, 0, Better::lower)).verdict, Verdict::improvement);
+}
+
+// The README: the change is signed so that positive is better. A latency that fell 20 % shows +20.0 % in the
+// table and +20 in the CSV, a bandwidth that fell 20 % shows -20.0 %.
+TEST(Compare, ChangeColumnIsPositiveWhenBetter) {
+  auto column = [](const Table& t, const std::string& name) {
+    auto it = std::find(t.columns.begin(), t.columns.end(), name);
+    EXPECT_NE(it, t.columns.end()) << name;
+    return static_cast<std::size_t>(it - t.columns.begin());
+  };
+  auto faster = compare_one(100e-6, 80e-6, 0, 0, Better::lower);
+  const Table table = comparison_tables(faster).at(0);
+  EXPECT_EQ(table.rows.at(0)[column(table, "change")].text, "+20.0 %");
+  const Table data = comparison_data(faster);
+  EXPECT_NEAR(std::stod(data.rows.at(0)[column(data, "change_pct")].text), 20, 1e-9);
+  auto slower = compare_one(100, 80, 0, 0);
+  EXPECT_EQ(comparison_tables(slower).at(0).rows.at(0)[column(table, "change")].text, "-20.0 %");
+  EXPECT_NEAR(std::stod(comparison_data(slower).rows.at(0)[column(data, "change_pct")].text), -20, 1e-9);
+}
+
+// A value with no samples of its own (a tail latency percentile) brings its confidence interval: p99.99 of
+// two runs 30 % apart, each known only to ±40 % (95 %), is noise, not a regression.
+TEST(Compare, ConfidenceIntervalIsASpreadToo) {
+  auto run = [](const std::string& file, double p9999) {
+    auto r = make_result("storage.io", {{"rw", "randread"}}, "lat_p9999", p9999, "s", 0, Better::lower);
+    r.metrics[0].stats.reset();
+    r.metrics[0].ci = ConfidenceInterval{p9999 * 0.6, p9999 * 1.4};
+    return make_report(file, "h", {r});
+  };
+  const auto& c = only_change(compare_reports(run("a.json", 1e-3), run("b.json", 1.3e-3), {}));
+  EXPECT_NEAR(c.combined_cv, std::hypot(0.4, 0.4) / kConfidenceZ, 1e-9);
+  EXPECT_EQ(c.verdict, Verdict::noise);
 }
 
 TEST(Compare, ZeroOrMissingBaseIsNotComparable) {

@@ -79,6 +79,31 @@ TEST(Fleet, ZScoreOutliersMustExceedTheirOwnMeasurementNoise) {
   EXPECT_FALSE(member(f, "node6").outlier);
 }
 
+// A metric that carries no spread has unknown noise, not none: a z-score outlier needs compare's floor, the
+// threshold, instead of being flagged 2-3 % from a tight median.
+TEST(Fleet, MetricsWithoutSpreadNeedTheThresholdForAZScoreOutlier) {
+  auto reports = population({100, 100.5, 99.5, 100.2, 99.8, 100, 97.5});
+  for (auto& r : reports) r.report.results[0].metrics[0].stats.reset();
+  auto f = analyze_fleet(reports, {});
+  const auto& odd = member(f, "node6");
+  EXPECT_GT(std::fabs(odd.z), kOutlierZ);
+  EXPECT_EQ(odd.spread, 0);
+  EXPECT_FALSE(odd.outlier);
+  EXPECT_FALSE(f.has_worse_outlier());
+  // Beyond the threshold it is one, with or without a spread.
+  reports[6].report.results[0].metrics[0].value = 94;
+  EXPECT_TRUE(member(analyze_fleet(reports, {}), "node6").worse);
+  // A confidence interval is a spread too: ±0.5 % (1.96 sigma) makes 2.5 % a real deviation.
+  reports[6].report.results[0].metrics[0].value = 97.5;
+  for (auto& r : reports) {
+    Metric& m = r.report.results[0].metrics[0];
+    m.ci = ConfidenceInterval{m.value * 0.995, m.value * 1.005};
+  }
+  const auto& flagged = member(analyze_fleet(reports, {}), "node6");
+  EXPECT_NEAR(flagged.spread, 0.005 / kConfidenceZ, 1e-9);
+  EXPECT_TRUE(flagged.worse);
+}
+
 TEST(Fleet, NeedsThreeReports) { EXPECT_THROW(analyze_fleet(population({1, 2}), {}), UsageError); }
 
 // An outlier on the good side is listed as better and does not fail the fleet; a worse one does.
@@ -175,7 +200,7 @@ TEST(Fleet, FindsTheBadGpuInTheFixtureFleet) {
         ++node07_populations;
       } else if (m.outlier) {
         EXPECT_GT(std::fabs(m.z), kOutlierZ);
-        EXPECT_GT(std::fabs(m.deviation), 2 * m.cv);
+        EXPECT_GT(std::fabs(m.deviation), noise_band(m.spread, f.threshold));
       }
     }
   }
