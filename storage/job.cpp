@@ -58,7 +58,7 @@ struct WorkerSetup {
 
 struct WorkerResult {
   std::vector<IoTotals> per_target;
-  std::array<std::vector<double>, kLatencyPercentiles.size()> interval_lat;
+  IntervalSeries intervals, read_intervals, write_intervals;  // latencies only: the sampler has the rates
   std::uint64_t done_ns = 0;
   int cpu = -1;
   nlohmann::json features = nlohmann::json::object();
@@ -70,7 +70,7 @@ struct WorkerResult {
 };
 
 struct alignas(64) Progress {
-  std::atomic<std::uint64_t> ios{0};
+  std::atomic<std::uint64_t> ios{0}, reads{0};
   std::atomic<bool> finished{false};
 };
 
@@ -141,6 +141,7 @@ class Worker {
         if (issuing_) check_stop(now);
         for (std::size_t i = 0; i < n; ++i) complete(done[i], now);
         prog_.ios.store(measured_, std::memory_order_relaxed);
+        prog_.reads.store(measured_reads_, std::memory_order_relaxed);
         if (counting_ && now >= window_end_) {
           close_window();
           window_end_ = now + interval_ns_;
@@ -212,11 +213,12 @@ class Worker {
   void start() {
     depth_ = engine_->depth();
     const std::uint64_t t0 = sh_.start_ns.load();
-    ramp_end_ = t0 + to_ns(s_.ramp_s);
+    const double warmup = warmup_s(s_, queued_);
+    ramp_end_ = t0 + to_ns(warmup);
     end_ns_ = s_.runtime_s > 0 ? ramp_end_ + to_ns(s_.runtime_s) : UINT64_MAX;
     nblocks_ = (w_.hi - w_.lo) / s_.bs;
     // Without a submission queue there is nothing to try.
-    submission_.emplace(s_.submission, is_random(s_.rw), depth_, t0, queued_ ? s_.ramp_s : 0.0, sh_.trial);
+    submission_.emplace(s_.submission, is_random(s_.rw), depth_, t0, queued_ ? warmup : 0.0, sh_.trial);
     rng_ = Rng{mix64(plan_.write_seed ^ (0xa0761d6478bd642full * (w_.index + 1)))};
     cursor_ = w_.lo;
     slots_.resize(depth_);
@@ -298,10 +300,16 @@ class Worker {
       IoTotals& tt = res_.per_target[t];
       ++tt.ios;
       tt.bytes += bs;
+      const std::uint64_t lat = now - io.start;
       if (io.write) {
         ++tt.writes;
+        tt.write_lat.record(lat);
+        write_window_.record(lat);
       } else {
         ++tt.reads;
+        ++measured_reads_;
+        tt.read_lat.record(lat);
+        read_window_.record(lat);
         if (verify_reads_ && jt.prefilled) {
           ++res_.read_checked;
           if (!matches_pattern(bufs_[c.slot], target_seed(plan_.fill_seed, t), jt.base + io.offset)) {
@@ -310,22 +318,27 @@ class Worker {
           }
         }
       }
-      tt.lat.record(now - io.start);
-      window_.record(now - io.start);
+      tt.lat.record(lat);
+      window_.record(lat);
       ++measured_;
       last_counted_ = now;
     }
     if (issuing_ && (w_.limit_ios == 0 || issued_ < w_.limit_ios)) issue(c.slot, now);
   }
 
-  // Closes the current sampling interval: each percentile with enough I/Os beyond it gets a value.
+  // Closes the current sampling interval of every direction: an interval with any I/O gives each percentile
+  // its value and its maximum.
   void close_window() {
-    for (std::size_t q = 0; q < kLatencyPercentiles.size(); ++q) {
-      const double beyond = static_cast<double>(window_.count()) * (1 - kLatencyPercentiles[q].second);
-      if (beyond >= 10)
-        res_.interval_lat[q].push_back(window_.percentile(kLatencyPercentiles[q].second) * 1e-9);
-    }
-    window_.reset();
+    close(window_, res_.intervals);
+    close(read_window_, res_.read_intervals);
+    close(write_window_, res_.write_intervals);
+  }
+  static void close(LatencyHistogram& window, IntervalSeries& into) {
+    if (window.count() == 0) return;
+    for (std::size_t q = 0; q < kLatencyPercentiles.size(); ++q)
+      into.lat[q].push_back(window.percentile(kLatencyPercentiles[q].second) * 1e-9);
+    into.lat_max.push_back(static_cast<double>(window.max()) * 1e-9);
+    window.reset();
   }
 
   void finish() {
@@ -333,9 +346,12 @@ class Worker {
       const bool per_io = submission_->per_io(UINT64_MAX);
       res_.features["submission"] = per_io ? "per_io" : "batched";
       if (submission_->trial()) {
+        const double warmup = warmup_s(s_, queued_);
         res_.trial = {{"batched_iops", submission_->batched_iops()},
                       {"per_io_iops", submission_->per_io_iops()},
-                      {"chosen", per_io ? "per_io" : "batched"}};
+                      {"chosen", per_io ? "per_io" : "batched"},
+                      {"ramp_s", warmup},
+                      {"ramp_added", warmup > s_.ramp_s}};
       }
     }
     res_.done_ns = std::max(last_counted_, ramp_end_);
@@ -372,11 +388,12 @@ class Worker {
   Rng rng_{0};
   std::uint64_t cursor_ = 0;
   std::vector<Slot> slots_;
-  std::uint64_t issued_ = 0, inflight_ = 0, measured_ = 0;
+  std::uint64_t issued_ = 0, inflight_ = 0, measured_ = 0, measured_reads_ = 0;
   bool issuing_ = true, counting_ = true;
   std::uint64_t last_counted_ = 0;
-  // The current sampling interval's latencies, closed by this thread itself (no sharing with the sampler).
-  LatencyHistogram window_;
+  // The current sampling interval's latencies (all, reads, writes), closed by this thread itself (no sharing
+  // with the sampler).
+  LatencyHistogram window_, read_window_, write_window_;
   std::uint64_t interval_ns_ = 0, window_end_ = 0;
 };
 
@@ -414,7 +431,20 @@ void verify_region(const JobPlan& plan, std::size_t t, const std::vector<std::ui
   }
 }
 
+// A job thread's latency samples added to the job's.
+void append(IntervalSeries& to, const IntervalSeries& from) {
+  for (std::size_t q = 0; q < kLatencyPercentiles.size(); ++q)
+    to.lat[q].insert(to.lat[q].end(), from.lat[q].begin(), from.lat[q].end());
+  to.lat_max.insert(to.lat_max.end(), from.lat_max.begin(), from.lat_max.end());
+}
+
 }  // namespace
+
+double warmup_s(const JobSpec& s, bool queued) {
+  const bool trial = queued && s.submission == Submission::automatic && is_random(s.rw) && s.iodepth > 1;
+  if (trial && s.runtime_s > 0 && s.ramp_s < SubmissionTrial::kMinRamp) return SubmissionTrial::kTrialRamp;
+  return s.ramp_s;
+}
 
 double sampling_interval_s(const JobSpec& s) {
   return s.runtime_s > 0 ? std::clamp(s.runtime_s / 20, 0.1, 1.0) : 0.1;
@@ -460,6 +490,8 @@ void IoTotals::merge(const IoTotals& o) {
   reads += o.reads;
   writes += o.writes;
   lat.merge(o.lat);
+  read_lat.merge(o.read_lat);
+  write_lat.merge(o.write_lat);
 }
 
 JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
@@ -521,12 +553,19 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
     for (const auto& p : progress) sum += p.ios.load(std::memory_order_relaxed);
     return sum;
   };
-  const std::uint64_t ramp_end = t0 + to_ns(s.ramp_s);
+  auto total_reads = [&] {
+    std::uint64_t sum = 0;
+    for (const auto& p : progress) sum += p.reads.load(std::memory_order_relaxed);
+    return sum;
+  };
+  const double warmup = warmup_s(s, traits(plan.engine).submission_queue);
+  const std::uint64_t ramp_end = t0 + to_ns(warmup);
   constexpr auto kPoll = std::chrono::milliseconds(10);
   while (now_ns() < ramp_end && !all_done()) std::this_thread::sleep_for(kPoll);
   const double cpu0 = cpu_seconds();
   const double interval_s = sampling_interval_s(s);
-  std::uint64_t tick = now_ns(), last_ios = total_ios();
+  std::uint64_t tick = now_ns(), last_ios = total_ios(), last_reads = total_reads();
+  double last_cpu = cpu0;
   // The live rate for the console: measured I/Os completed over the last half second.
   std::uint64_t live_tick = tick, live_ios = last_ios;
   auto report_live = [&] {
@@ -542,10 +581,17 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
     report_live();
     std::uint64_t now = now_ns();
     if (now - tick >= to_ns(interval_s) && !all_done()) {
-      std::uint64_t ios = total_ios();
-      out.interval_iops.push_back(static_cast<double>(ios - last_ios) /
-                                  (static_cast<double>(now - tick) * 1e-9));
+      const std::uint64_t ios = total_ios(), reads = total_reads();
+      const double cpu = cpu_seconds();
+      const double seconds = static_cast<double>(now - tick) * 1e-9;
+      const std::uint64_t done = ios - last_ios, read = reads - last_reads;
+      out.intervals.iops.push_back(static_cast<double>(done) / seconds);
+      out.read_intervals.iops.push_back(static_cast<double>(read) / seconds);
+      out.write_intervals.iops.push_back(static_cast<double>(done - read) / seconds);
+      if (done > 0) out.interval_cpu_per_io.push_back((cpu - last_cpu) / static_cast<double>(done));
       last_ios = ios;
+      last_reads = reads;
+      last_cpu = cpu;
       tick = now;
     }
   }
@@ -560,9 +606,9 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
   std::vector<std::vector<std::uint64_t>> written(ntargets);
   for (auto& r : results) {
     for (std::uint32_t t = 0; t < ntargets; ++t) out.per_target[t].merge(r.per_target[t]);
-    for (std::size_t q = 0; q < kLatencyPercentiles.size(); ++q)
-      out.interval_lat[q].insert(out.interval_lat[q].end(), r.interval_lat[q].begin(),
-                                 r.interval_lat[q].end());
+    append(out.intervals, r.intervals);
+    append(out.read_intervals, r.read_intervals);
+    append(out.write_intervals, r.write_intervals);
     out.thread_cpus.push_back(r.cpu);
     first = std::min(first, r.done_ns);
     last = std::max(last, r.done_ns);
@@ -576,6 +622,7 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
     }
   }
   for (const auto& t : out.per_target) out.total.merge(t);
+  out.warmup_s = warmup;
   out.first_done_s = static_cast<double>(first - ramp_end) * 1e-9;
   out.last_done_s = static_cast<double>(last - ramp_end) * 1e-9;
   out.engine_features = results.front().features;

@@ -9,6 +9,10 @@
 // counting, a count-bound one counts until its last completion ("done" time). Aggregates: IOPS = ios / (last
 // done − start), bandwidth = bytes / the same; CPU per I/O = process user+sys time in the window / ios. The
 // --verify read-back expects the write pattern on every block a completed write reached, ramp and drain too.
+// Every figure also has per-interval values (IntervalSeries): the measured window is cut into ~20 sampling
+// intervals, and each interval's IOPS, latency percentiles, latency maximum and CPU per I/O are the samples
+// whose spread compare and the fleet judge a difference against. Reads and writes are counted and sampled
+// apart as well as together, so a randrw job reports each direction like fio's read and write sections.
 //
 // Offsets: sequential jobs split the region into one contiguous slice per thread; random jobs draw uniform
 // block numbers over the whole region. With several targets and a stripe chunk, the region is the RAID-0
@@ -67,13 +71,18 @@ inline StripeLoc stripe_map(std::uint64_t o, std::uint64_t chunk, std::uint32_t 
 // layer's plug into larger requests (a virtio disk saw several --bs at once: docs/NOTES.md), and the device
 // would no longer see --bs. Random jobs try both in the ramp. Its second half is cut into four slices run
 // batched, per-I/O, per-I/O, batched, so that a linear drift in the device's speed cancels, and the mode that
-// completed more I/Os runs the measured part; with a ramp under kMinRamp they run batched. At depth 1 every
-// job runs batched: one I/O cannot merge, and its submission rides on the wait's system call. Batched saves
-// system calls; per-I/O hands each request to the device sooner, and which wins depends on the device and the
-// direction (docs/NOTES.md: each won by a similar margin on the development VM). Pure; unit-tested.
+// completed more I/Os runs the measured part. A time-bound random job whose --ramp is under kMinRamp (fio's
+// default is none) gets a ramp of kTrialRamp for the trial, excluded from the results like a ramp and
+// reported with the trial (warmup_s): running batched without one reached 0.62x fio's IOPS on a disk where
+// per-I/O was faster (issue 19). A count-bound job (--io-size, --number-ios) gets none, since a ramp would
+// spend I/Os of its count, and runs batched below kMinRamp. At depth 1 every job runs batched: one I/O
+// cannot merge, and its submission rides on the wait's system call. Batched saves system calls; per-I/O
+// hands each request to the device sooner, and which wins depends on the device and the direction
+// (docs/NOTES.md: each won by a similar margin on the development VM). Pure; unit-tested.
 class SubmissionTrial {
  public:
-  static constexpr double kMinRamp = 0.2;  // seconds: four slices of ≥ 25 ms
+  static constexpr double kMinRamp = 0.2;    // seconds: four slices of ≥ 25 ms
+  static constexpr double kTrialRamp = 0.4;  // seconds: 0.2 s to fill the queue, then four slices of 50 ms
   // The completions per slice, shared by a job's threads: they try the modes together and the first thread
   // past the trial decides for all.
   struct Tally {
@@ -97,9 +106,14 @@ class SubmissionTrial {
   Tally& tally_;
 };
 
+// The seconds before the measured window: --ramp, or SubmissionTrial::kTrialRamp when the submission trial
+// needs a ramp that --ramp does not give (see SubmissionTrial). `queued`: the engine has a submission queue.
+double warmup_s(const JobSpec& s, bool queued);
+
 struct IoTotals {
   std::uint64_t ios = 0, bytes = 0, reads = 0, writes = 0;
-  LatencyHistogram lat;
+  LatencyHistogram lat;                  // every I/O
+  LatencyHistogram read_lat, write_lat;  // by direction
   void merge(const IoTotals& o);
 };
 
@@ -107,22 +121,35 @@ struct IoTotals {
 inline constexpr std::array<std::pair<const char*, double>, 5> kLatencyPercentiles{
     {{"lat_p50", 0.50}, {"lat_p90", 0.90}, {"lat_p99", 0.99}, {"lat_p999", 0.999}, {"lat_p9999", 0.9999}}};
 
-// Length of the sampling intervals behind the spread of IOPS and latency: ~20 per run, 0.1 s to 1 s each.
+// Length of the sampling intervals behind the spread of every figure: ~20 per run, 0.1 s to 1 s each.
 double sampling_interval_s(const JobSpec& s);
+
+// One direction's values per sampling interval (every I/O, reads or writes).
+struct IntervalSeries {
+  std::vector<double> iops;  // the job's, from the sampler
+  // Per percentile of kLatencyPercentiles: its value (s) in each sampling interval of each job thread (batch
+  // quantiles). An interval too short for a tail percentile (p99.99 of 1,000 I/Os) gives its slowest I/O
+  // there, so a tail's spread is the spread of the intervals' tails: wide where stalls come and go, which is
+  // what moves a tail from run to run; the order-statistic interval from the whole window's count
+  // (storage/probe.cpp) assumes independent I/Os and cannot see that (a stall delays every I/O in flight).
+  std::array<std::vector<double>, kLatencyPercentiles.size()> lat;
+  std::vector<double> lat_max;  // s, each interval's slowest I/O, per job thread
+};
 
 struct JobOutcome {
   std::vector<IoTotals> per_target;
   IoTotals total;
-  double first_done_s = 0, last_done_s = 0;  // from the end of the ramp
+  double first_done_s = 0, last_done_s = 0;  // from the end of the warm-up
+  double warmup_s = 0;                       // excluded before the window (warmup_s above)
   double cpu_s = 0;                          // process user+sys in the measured window
-  std::vector<double> interval_iops;         // per sampling interval (stats of iops/bandwidth)
-  // Per percentile of kLatencyPercentiles: its value (s) in each sampling interval of each job thread, from
-  // intervals that held at least 10 I/Os beyond it (≥ 1,000 I/Os for p99): fewer make the tail a guess.
-  std::array<std::vector<double>, kLatencyPercentiles.size()> interval_lat;
+  IntervalSeries intervals;                  // every I/O
+  IntervalSeries read_intervals, write_intervals;
+  std::vector<double> interval_cpu_per_io;  // process CPU seconds per I/O in each sampling interval
   unsigned threads = 0;
   std::vector<int> thread_cpus;  // the CPU each job thread was running on when it finished
   nlohmann::json engine_features = nlohmann::json::object();
-  // When --submission auto ran a trial: {batched_iops, per_io_iops, chosen}; null otherwise.
+  // When --submission auto ran a trial: {batched_iops, per_io_iops, chosen, ramp_s, ramp_added}; null
+  // otherwise. ramp_added: the job had no --ramp long enough and mlbench added one for the trial.
   nlohmann::json submission_trial;
   std::vector<std::string> warnings;
   std::uint64_t verify_checked = 0, verify_bad = 0;  // blocks

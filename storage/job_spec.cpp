@@ -15,8 +15,9 @@ using nlohmann::json;
 constexpr OptionSpec kOptions[] = {
     {.name = "target",
      .type = OptionType::paths,
-     .help = "Folder (mlbench creates and removes a test file there), existing file or block device; repeat "
-             "for several targets"},
+     .help = "Folder (mlbench creates and removes a test file there), existing file or block device, or a "
+             "new file's path in an existing folder (created and removed like the folder's); repeat for "
+             "several targets"},
     {.name = "rw",
      .type = OptionType::choice,
      .def = "randread",
@@ -126,7 +127,8 @@ constexpr OptionSpec kOptions[] = {
      .def = "auto",
      .choices = [] { return choices_of(kSubmissionNames); },
      .help = "How io_uring gets the I/Os; auto: sequential per I/O, random tries both in the second half of "
-             "--ramp and keeps the faster, batched at --iodepth 1 or with a ramp under 0.2 s"},
+             "--ramp and keeps the faster (a time-bound job with a --ramp under 0.2 s gets a 0.4 s ramp for "
+             "it, excluded from the results; a count-bound one runs batched), batched at --iodepth 1"},
     {.name = "name", .type = OptionType::text, .help = "The suite job's name", .cli = false},
     {.name = "dir",
      .type = OptionType::text,

@@ -66,7 +66,7 @@ void check_alignment(const JobSpec& s, const TargetInfo& t, const OptionSource& 
 
 // The region size used on each target: --size, or the whole file/device after --offset.
 std::uint64_t region_size(const JobSpec& s, const TargetInfo& t, const OptionSource& o = {}) {
-  if (t.kind == TargetKind::folder) return (s.size > 0 ? s.size : kDefaultNewFileSize) / s.bs * s.bs;
+  if (creates_file(t.kind)) return (s.size > 0 ? s.size : kDefaultNewFileSize) / s.bs * s.bs;
   if (s.offset >= t.capacity) {
     throw UsageError(
         fmt::format("{} {} is beyond the end of {} ({} B)", o.name("offset"), s.offset, t.path, t.capacity));
@@ -93,7 +93,7 @@ Case plan_job(const JobSpec& s, const OptionSource& o) {
     TargetInfo t = inspect_target(path);
     check_alignment(s, t, o);
     std::uint64_t size = region_size(s, t, o);
-    if (t.kind == TargetKind::folder) {
+    if (creates_file(t.kind)) {
       // Refused here, before anything is created: a test file that cannot be allocated would fail mid-fill.
       if (size > t.free_bytes)
         throw UsageError(
@@ -130,7 +130,8 @@ Case plan_job(const JobSpec& s, const OptionSource& o) {
   c.params = case_params(s);
   c.params["target"] = s.targets;
   c.config = Json{{"spec", to_json(s)}};
-  c.estimate_s = s.ramp_s + (s.runtime_s > 0 ? s.runtime_s : 10.0) + fill_s + 0.5;
+  c.estimate_s =
+      warmup_s(s, traits(s.engine).submission_queue) + (s.runtime_s > 0 ? s.runtime_s : 10.0) + fill_s + 0.5;
   return c;
 }
 
@@ -213,45 +214,83 @@ bool nvme_poll_queues(const SysReader& sys) {
   return n && *n > 0;
 }
 
-Metric rate_with_stats(std::string name, double value, const std::vector<double>& samples, double scale,
-                       std::string unit) {
-  Metric m{std::move(name), value, std::move(unit), Better::higher, std::nullopt};
-  if (samples.size() >= 2) {
-    std::vector<double> v;
-    for (double x : samples) v.push_back(x * scale);
-    m.stats = compute_stats(v);
-  }
-  return m;
+// Stats of the per-interval values times `scale`; none with fewer than two.
+std::optional<Stats> interval_stats(const std::vector<double>& samples, double scale = 1.0) {
+  if (samples.size() < 2) return std::nullopt;
+  std::vector<double> v;
+  v.reserve(samples.size());
+  for (double x : samples) v.push_back(x * scale);
+  return compute_stats(v);
 }
 
-// The spread of IOPS and latency comes from the job's sampling intervals; `spread` is null for per-target
-// results, which have no intervals of their own.
-void add_io_metrics(Result& r, const IoTotals& t, double seconds, const JobSpec& s, const JobOutcome* spread,
-                    bool headline_iops) {
-  static const std::vector<double> kNone;
-  const std::vector<double>& interval_iops = spread != nullptr ? spread->interval_iops : kNone;
-  double iops = static_cast<double>(t.ios) / seconds;
-  double bw = static_cast<double>(t.bytes) / seconds;
-  auto iops_m = rate_with_stats("iops", iops, interval_iops, 1.0, "1/s");
-  auto bw_m = rate_with_stats("bandwidth", bw, interval_iops, static_cast<double>(s.bs), "B/s");
+// The q-quantile's 95 % confidence interval (s) from the order statistics the histogram's count allows
+// (base/stats.hpp); none for an empty histogram.
+std::optional<ConfidenceInterval> percentile_ci(const LatencyHistogram& h, double q) {
+  if (h.count() == 0) return std::nullopt;
+  const auto n = static_cast<double>(h.count());
+  const RankInterval r = quantile_rank_interval(n, q);
+  return ConfidenceInterval{h.percentile(r.lo / n) * 1e-9, h.percentile(r.hi / n) * 1e-9};
+}
+
+// One direction's metrics, named `prefix` + iops, bandwidth, lat_p50 ... lat_p9999, lat_max. `series` (null
+// for per-target results, which have no intervals of their own) gives each its per-interval stats; each
+// percentile also gets its confidence interval from the count, which is what a tail percentile has when
+// its intervals hold too few I/Os beyond it.
+void add_direction(Result& r, const std::string& prefix, std::uint64_t ios, const LatencyHistogram& lat,
+                   double seconds, const JobSpec& s, const IntervalSeries* series, bool headline_iops) {
+  static const IntervalSeries kNone;
+  const IntervalSeries& in = series != nullptr ? *series : kNone;
+  const double iops = static_cast<double>(ios) / seconds;
+  const auto bs = static_cast<double>(s.bs);
+  Metric iops_m{prefix + "iops", iops, "1/s", Better::higher, interval_stats(in.iops)};
+  Metric bw_m{prefix + "bandwidth", iops * bs, "B/s", Better::higher, interval_stats(in.iops, bs)};
   if (headline_iops) {
-    r.metrics.push_back(iops_m);
-    r.metrics.push_back(bw_m);
+    r.metrics.push_back(std::move(iops_m));
+    r.metrics.push_back(std::move(bw_m));
   } else {
-    r.metrics.push_back(bw_m);
-    r.metrics.push_back(iops_m);
+    r.metrics.push_back(std::move(bw_m));
+    r.metrics.push_back(std::move(iops_m));
   }
   for (std::size_t i = 0; i < kLatencyPercentiles.size(); ++i) {
     const auto& [name, q] = kLatencyPercentiles[i];
-    Metric& m = r.add_metric(name, t.lat.percentile(q) * 1e-9, "s", Better::lower);
-    if (spread != nullptr && spread->interval_lat[i].size() >= 2)
-      m.stats = compute_stats(spread->interval_lat[i]);
+    Metric& m = r.add_metric(prefix + name, lat.percentile(q) * 1e-9, "s", Better::lower);
+    m.stats = interval_stats(in.lat[i]);
+    m.ci = percentile_ci(lat, q);
   }
-  r.add_metric("lat_max", static_cast<double>(t.lat.max()) * 1e-9, "s", Better::lower);
+  r.add_metric(prefix + "lat_max", static_cast<double>(lat.max()) * 1e-9, "s", Better::lower).stats =
+      interval_stats(in.lat_max);
+}
+
+// Every I/O's metrics, and for randrw each direction's apart (read_iops ... write_lat_max, as fio's read and
+// write sections); `out` is null for per-target results.
+void add_io_metrics(Result& r, const IoTotals& t, double seconds, const JobSpec& s, const JobOutcome* out,
+                    bool headline_iops) {
+  add_direction(r, "", t.ios, t.lat, seconds, s, out != nullptr ? &out->intervals : nullptr, headline_iops);
+  if (s.rw == RwMode::randrw) {
+    add_direction(r, "read_", t.reads, t.read_lat, seconds, s,
+                  out != nullptr ? &out->read_intervals : nullptr, headline_iops);
+    add_direction(r, "write_", t.writes, t.write_lat, seconds, s,
+                  out != nullptr ? &out->write_intervals : nullptr, headline_iops);
+  }
   r.work = Json{
       {"ios", t.ios}, {"bytes", t.bytes}, {"reads", t.reads}, {"writes", t.writes}, {"seconds", seconds}};
   r.info["lat_mean"] = t.lat.mean() * 1e-9;
   r.info["lat_min"] = static_cast<double>(t.lat.min()) * 1e-9;
+}
+
+// A count-bound job's time to finish as it would have been at each interval's rate: value × mean rate / the
+// interval's (intervals without a completion left out).
+std::optional<Stats> time_stats(double value, const std::vector<double>& interval_iops) {
+  std::vector<double> rates;
+  for (double x : interval_iops)
+    if (x > 0) rates.push_back(x);
+  if (rates.size() < 2) return std::nullopt;
+  double mean = 0;
+  for (double x : rates) mean += x;
+  mean /= static_cast<double>(rates.size());
+  std::vector<double> times;
+  for (double x : rates) times.push_back(value * mean / x);
+  return compute_stats(times);
 }
 
 }  // namespace
@@ -340,6 +379,9 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
         remove_stale(t.path);
         opened.push_back(OpenTarget::create_in(t, region_size(s, t), target_seed(fill_seed_, i), s.direct,
                                                s.keep, ctx.stop));
+      } else if (t.kind == TargetKind::new_file) {
+        opened.push_back(OpenTarget::create_at(t, region_size(s, t), target_seed(fill_seed_, i), s.direct,
+                                               s.keep, ctx.stop));
       } else {
         opened.push_back(OpenTarget::open_existing(t, writes(s.rw) && engine.touches_disk, s.direct));
       }
@@ -381,6 +423,7 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
   info["last_done_s"] = out.last_done_s;
   info["runtime_s"] = s.runtime_s;
   info["ramp_s"] = s.ramp_s;
+  info["warmup_s"] = out.warmup_s;
   info["region_bytes"] = plan.targets[0].size;
   info["devices"] = Json(std::vector<std::string>(disks.begin(), disks.end()));
   if (s.keep) {
@@ -395,14 +438,18 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
   std::vector<Result> results;
   Result agg = ctx.make_result(kId, c);
   add_io_metrics(agg, out.total, out.last_done_s, s, &out, headline_iops);
-  agg.add_metric("cpu_per_io", out.cpu_s / static_cast<double>(out.total.ios), "s", Better::lower);
+  agg.add_metric("cpu_per_io", out.cpu_s / static_cast<double>(out.total.ios), "s", Better::lower).stats =
+      interval_stats(out.interval_cpu_per_io);
   if (link > 0) {
-    agg.add_metric("pct_of_link", 100.0 * static_cast<double>(out.total.bytes) / out.last_done_s / link, "%");
+    agg.add_metric("pct_of_link", 100.0 * static_cast<double>(out.total.bytes) / out.last_done_s / link, "%")
+        .stats = interval_stats(out.intervals.iops, 100.0 * static_cast<double>(s.bs) / link);
     info["link_bandwidth"] = link;
   }
   if (s.runtime_s <= 0) {
-    agg.add_metric("first_done", out.first_done_s, "s", Better::lower);
-    agg.add_metric("last_done", out.last_done_s, "s", Better::lower);
+    agg.add_metric("first_done", out.first_done_s, "s", Better::lower).stats =
+        time_stats(out.first_done_s, out.intervals.iops);
+    agg.add_metric("last_done", out.last_done_s, "s", Better::lower).stats =
+        time_stats(out.last_done_s, out.intervals.iops);
   }
   agg.info.update(info);
   agg.warnings = warnings;

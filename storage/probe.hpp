@@ -1,15 +1,32 @@
 // storage.io — what a server's NVMe drives and RAID sets deliver: IOPS, bandwidth and latency percentiles of
 // fio-style jobs, through io_uring (psync fallback), on files mlbench creates or on existing files/devices.
 //
-// Formulas: iops = I/Os completed after the ramp / (last job done − ramp end); bandwidth = bytes / the same;
-// lat_* = submission→completion latency percentiles from a log-linear histogram (≤ 0.4 % bucket error);
-// cpu_per_io = process user+sys CPU seconds in the window / I/Os; pct_of_link = bandwidth / PCIe link
-// bandwidth of the drive(s) (host inventory) × 100. Warm-up: --ramp seconds excluded; one measured window per
-// case, ~20 interval samples give the spread of IOPS and bandwidth, and of each latency percentile (from the
-// intervals that hold ≥ 10 I/Os beyond it, so p99's spread needs ≥ 1,000 I/Os an interval). Caveats: files
-// are prefilled with random data (never sparse) so reads hit the media; O_DIRECT by default; the profile
-// suite's scratch file is 1.5 × RAM so that even buffered reads cannot come from the page cache. Options: see
-// storage/job_spec.hpp and `mlbench storage
+// Metrics (names are stable; compare, fleet, check and the acceptance files read them): iops, bandwidth,
+// lat_p50, lat_p90, lat_p99, lat_p999, lat_p9999, lat_max, cpu_per_io, pct_of_link (when the drive's PCIe
+// link is known), first_done and last_done (count-bound jobs); a randrw job adds each direction apart, as
+// fio's read and write sections: read_iops, read_bandwidth, read_lat_p50 ... read_lat_p9999, read_lat_max,
+// and the same with write_. Per-target results of several targets carry the I/O metrics (no cpu_per_io).
+//
+// Formulas: iops = I/Os completed after the warm-up / (last job done − warm-up end); bandwidth = bytes / the
+// same; lat_* = submission→completion latency percentiles from a log-linear histogram (≤ 0.4 % bucket
+// error); cpu_per_io = process user+sys CPU seconds in the window / I/Os; pct_of_link = bandwidth / PCIe link
+// bandwidth of the drive(s) (host inventory) × 100. Warm-up: --ramp seconds excluded, or the submission
+// trial's automatic ramp (storage/job.hpp, SubmissionTrial) when --ramp is shorter; one measured window per
+// case.
+//
+// Spread — every metric carries one, so that compare and the fleet judge a difference against the run's own
+// noise: ~20 sampling intervals give stats of IOPS and bandwidth, CPU per I/O, lat_max (each interval's
+// slowest I/O) and each latency percentile (each interval's own; one too short for a tail gives its slowest
+// I/O: job.hpp, IntervalSeries); each percentile also carries its 95 % confidence interval from the window's
+// I/O count (`ci`: the order statistics at n·q ± 1.96·sqrt(n·q·(1 − q)), base/stats.hpp: p99.99 of 50,000
+// I/Os is the ~5th slowest), the only spread of a per-target result, which has no intervals; relative_spread
+// takes the larger. first_done/last_done get the spread of the rate (value × mean rate / each interval's).
+//
+// Targets: a folder (mlbench creates a hidden scratch file there), an existing file or block device, or a
+// new file's path in an existing folder (fio's --filename habit: created, filled and removed like the
+// folder's unless --keep; storage/target.hpp). Caveats: files are prefilled with random data (never sparse)
+// so reads hit the media; O_DIRECT by default; the profile suite's scratch file is 1.5 × RAM so that even
+// buffered reads cannot come from the page cache. Options: see storage/job_spec.hpp and `mlbench storage
 // --help`.
 #pragma once
 

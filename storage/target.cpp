@@ -198,27 +198,40 @@ std::vector<std::string> block_device_refusals(const std::string& path, dev_t de
 TargetInfo inspect_target(const std::string& path) {
   const SysReader sys;
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    int e = errno;
-    throw UsageError(
-        fmt::format("--target {}: {}; give an existing folder (mlbench creates a file there), file or "
-                    "block device",
-                    path, std::strerror(e)));
-  }
   TargetInfo t;
   t.path = path;
+  // The folder mlbench creates its test file in: the target, or a new file's parent.
+  auto writable_folder = [&](const std::string& folder, const struct stat& fst) {
+    // mlbench creates its test file there, whatever --rw is: refused now rather than failed mid-run.
+    if (::access(folder.c_str(), W_OK) != 0) {
+      throw UsageError(
+          fmt::format("--target {}: folder {}is not writable ({}); mlbench creates its test file "
+                      "there: give a writable folder",
+                      path, folder == path ? "" : folder + " ", std::strerror(errno)));
+    }
+    t.disk = disk_of_dev(fst.st_dev, sys);
+    struct statvfs vfs {};
+    if (::statvfs(folder.c_str(), &vfs) == 0) t.free_bytes = std::uint64_t{vfs.f_bavail} * vfs.f_frsize;
+  };
+  if (::stat(path.c_str(), &st) != 0) {
+    const int e = errno;
+    // fio's --filename habit: a file that does not exist yet, in a folder that does, is mlbench's to create.
+    const fs::path parent = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+    struct stat pst {};
+    if (e == ENOENT && !path.ends_with('/') && ::stat(parent.c_str(), &pst) == 0 && S_ISDIR(pst.st_mode)) {
+      t.kind = TargetKind::new_file;
+      writable_folder(parent.string(), pst);
+      t.logical_block = logical_block_of(t.disk, sys);
+      return t;
+    }
+    throw UsageError(
+        fmt::format("--target {}: {}; give an existing folder (mlbench creates a file there), file or "
+                    "block device, or a new file's path in an existing folder",
+                    path, std::strerror(e)));
+  }
   if (S_ISDIR(st.st_mode)) {
     t.kind = TargetKind::folder;
-    // mlbench creates its test file there, whatever --rw is: refused now rather than failed mid-run.
-    if (::access(path.c_str(), W_OK) != 0) {
-      throw UsageError(
-          fmt::format("--target {}: folder is not writable ({}); mlbench creates its test file "
-                      "there: give a writable folder",
-                      path, std::strerror(errno)));
-    }
-    t.disk = disk_of_dev(st.st_dev, sys);
-    struct statvfs vfs {};
-    if (::statvfs(path.c_str(), &vfs) == 0) t.free_bytes = std::uint64_t{vfs.f_bavail} * vfs.f_frsize;
+    writable_folder(path, st);
   } else if (S_ISREG(st.st_mode)) {
     t.kind = TargetKind::file;
     t.capacity = static_cast<std::uint64_t>(st.st_size);
@@ -256,7 +269,7 @@ std::vector<std::string> write_refusals(const TargetInfo& t) {
       device_refusals("/dev/" + name, d, sys, why);
     }
   }
-  if (t.kind != TargetKind::folder) signature_refusals(t.path, why);
+  if (!creates_file(t.kind)) signature_refusals(t.path, why);
   return why;
 }
 
@@ -298,37 +311,57 @@ OpenTarget OpenTarget::create_in(const TargetInfo& t, std::uint64_t size, std::u
   if (fd < 0) throw_io("creating a test file in", t.path, errno);
   // From here the destructor removes the file on every way out (error, interrupt, success without --keep).
   OpenTarget out(fd, tmpl, true, keep, size);
+  out.fill(fill_seed, direct, stop);
+  return out;
+}
+
+OpenTarget OpenTarget::create_at(const TargetInfo& t, std::uint64_t size, std::uint64_t fill_seed,
+                                 bool direct, bool keep, const std::atomic<bool>& stop) {
+  int fd = ::open(t.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    if (errno == EEXIST)
+      throw Error(
+          fmt::format("creating the test file {}: it appeared after the run was planned; run again "
+                      "to use it as an existing file",
+                      t.path));
+    throw_io("creating the test file", t.path, errno);
+  }
+  OpenTarget out(fd, t.path, true, keep, size);
+  out.fill(fill_seed, direct, stop);
+  return out;
+}
+
+void OpenTarget::fill(std::uint64_t fill_seed, bool direct, const std::atomic<bool>& stop) {
   if (direct) {
-    int dfd = ::open(tmpl.c_str(), O_RDWR | O_CLOEXEC | O_DIRECT);
-    if (dfd < 0) throw_io("opening with O_DIRECT", tmpl, errno);
-    ::close(out.fd_);
-    out.fd_ = dfd;
+    int dfd = ::open(path_.c_str(), O_RDWR | O_CLOEXEC | O_DIRECT);
+    if (dfd < 0) throw_io("opening with O_DIRECT", path_, errno);
+    ::close(fd_);
+    fd_ = dfd;
   }
   // Held until the file is closed: tells remove_stale_scratch in another mlbench that this one is alive. On a
   // filesystem without flock (some NFS mounts) nobody can take the lock either, so no one removes the file.
-  ::flock(out.fd_, LOCK_EX | LOCK_NB);
-  int rc = ::posix_fallocate(out.fd_, 0, static_cast<off_t>(size));
-  if (rc != 0 && rc != EOPNOTSUPP) throw_io("allocating the test file", tmpl, rc);
+  ::flock(fd_, LOCK_EX | LOCK_NB);
+  int rc = ::posix_fallocate(fd_, 0, static_cast<off_t>(size_));
+  if (rc != 0 && rc != EOPNOTSUPP) throw_io("allocating the test file", path_, rc);
 
   constexpr std::size_t kChunk = 4u << 20;
   AlignedBuffer buf(kChunk, AlignedBuffer::Pages::huge);
-  for (std::uint64_t off = 0; off < size; off += kChunk) {
+  for (std::uint64_t off = 0; off < size_; off += kChunk) {
     if (stop.load(std::memory_order_relaxed)) throw Interrupted();
-    std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, size - off));
+    std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, size_ - off));
     fill_pattern(buf.span().first(n), fill_seed, off);
     std::size_t done = 0;
     while (done < n) {
-      ssize_t w = ::pwrite(out.fd_, buf.data() + done, n - done, static_cast<off_t>(off + done));
+      ssize_t w = ::pwrite(fd_, buf.data() + done, n - done, static_cast<off_t>(off + done));
       if (w < 0 && errno == EINTR) continue;
-      if (w < 0) throw_io("filling the test file", tmpl, errno);
-      if (w == 0) throw_io("filling the test file", tmpl, ENOSPC);
+      if (w < 0) throw_io("filling the test file", path_, errno);
+      if (w == 0) throw_io("filling the test file", path_, ENOSPC);
       done += static_cast<std::size_t>(w);
     }
   }
-  if (::fdatasync(out.fd_) != 0) throw_io("syncing the test file", tmpl, errno);
+  if (::fdatasync(fd_) != 0) throw_io("syncing the test file", path_, errno);
   // Drop what buffered writes left in the page cache, so that --no-direct reads start cold.
-  ::posix_fadvise(out.fd_, 0, 0, POSIX_FADV_DONTNEED);
-  return out;
+  ::posix_fadvise(fd_, 0, 0, POSIX_FADV_DONTNEED);
 }
 
 OpenTarget::OpenTarget(OpenTarget&& o) noexcept

@@ -2,10 +2,13 @@
 // (and, for folders, create, fill and remove) them.
 //
 // Safety rules: a folder gets a new file that mlbench creates (O_EXCL), fills with random data and removes
-// unless --keep. Writing to an existing file or a block device needs --allow-destructive, and is refused even
-// then when the device (or, for a file, the loop device it backs) is mounted, holds a filesystem or
-// partition-table signature (libblkid), is a RAID member or is held by another device (device-mapper, md).
-// Reads of existing files and block devices are allowed and open them read-only.
+// unless --keep. A path that does not exist yet in an existing folder (fio's --filename habit) is the same:
+// mlbench's own scratch file under that name, created, filled and removed unless --keep; unlike the folder's
+// hidden scratch files it is not recognised as stale after a killed run (its name is the user's), and the
+// next run finds it as an existing file. Writing to an existing file or a block device needs
+// --allow-destructive, and is refused even then when the device (or, for a file, the loop device it backs) is
+// mounted, holds a filesystem or partition-table signature (libblkid), is a RAID member or is held by another
+// device (device-mapper, md). Reads of existing files and block devices are allowed and open them read-only.
 #pragma once
 
 #include <sys/types.h>
@@ -21,18 +24,21 @@
 
 namespace mlbench::storage {
 
-enum class TargetKind { folder, file, block_device };
+enum class TargetKind { folder, file, block_device, new_file };
+// Whether mlbench creates (and owns) the file it runs on: a folder's scratch file or a new file's path.
+inline bool creates_file(TargetKind k) { return k == TargetKind::folder || k == TargetKind::new_file; }
 
 struct TargetInfo {
   std::string path;
   TargetKind kind = TargetKind::folder;
-  std::uint64_t capacity = 0;         // bytes of an existing file or device; 0 for a folder
+  std::uint64_t capacity = 0;         // bytes of an existing file or device; 0 for a folder or new file
   std::uint32_t logical_block = 512;  // O_DIRECT alignment
   std::string disk;                   // the /sys/block disk holding it ("nvme0n1", "vda"); empty if unknown
-  std::uint64_t free_bytes = 0;       // free space of a folder's filesystem
+  std::uint64_t free_bytes = 0;       // free space of the filesystem of a folder (or a new file's folder)
 };
 
-// Throws UsageError when the path does not exist or is not a folder, regular file or block device.
+// Throws UsageError when the path is not a folder, regular file or block device, nor a new file's path in an
+// existing writable folder.
 TargetInfo inspect_target(const std::string& path);
 
 // Why writing to this existing file or block device must be refused even with --allow-destructive: each
@@ -63,6 +69,9 @@ class OpenTarget {
   // `fill_seed` (ENOSPC and EIO end with a clear error, the file removed). Honours `stop` between chunks.
   static OpenTarget create_in(const TargetInfo& t, std::uint64_t size, std::uint64_t fill_seed, bool direct,
                               bool keep, const std::atomic<bool>& stop);
+  // The same for a new file's path (TargetKind::new_file): created with O_EXCL under that name.
+  static OpenTarget create_at(const TargetInfo& t, std::uint64_t size, std::uint64_t fill_seed, bool direct,
+                              bool keep, const std::atomic<bool>& stop);
 
   OpenTarget(OpenTarget&& o) noexcept;
   OpenTarget& operator=(OpenTarget&&) = delete;
@@ -77,6 +86,8 @@ class OpenTarget {
  private:
   OpenTarget(int fd, std::string path, bool created, bool keep, std::uint64_t size)
       : fd_(fd), path_(std::move(path)), created_(created), keep_(keep), size_(size) {}
+  // A file just created: reopened with O_DIRECT when asked, locked, allocated and filled.
+  void fill(std::uint64_t fill_seed, bool direct, const std::atomic<bool>& stop);
   int fd_ = -1;
   std::string path_;
   bool created_ = false, keep_ = false;
