@@ -77,6 +77,7 @@ struct Pages {
     one[0].report.results.push_back(skipped);
     one[0].report.results.front().warnings.push_back("clocks were throttled");
     storage = {test::make_report("sweep.json", "io-node", storage_sweep())};
+    storage[0].report.host["cpu"] = Json{{"model", "EPYC"}, {"sockets", 1}, {"cores", 2}, {"threads", 2}};
     compare_html = to_html_page(HtmlPage{
         "two runs", &runs, {compare_reports(runs[0], runs[1], {})}, std::nullopt, 0.05, std::nullopt});
     fleet_html = to_html_page(HtmlPage{"fleet", &fleet, {}, analyze_fleet(fleet, {}), 0.05, std::nullopt});
@@ -179,6 +180,7 @@ TEST(Html, EachPageOpensWithItsVerdictAndTheHostInventory) {
                            ">profile</td><td>default<", "30.7 min", ">drives</td>", ">NICs</td>"}) {
     EXPECT_NE(page.find(fact), std::string::npos) << fact;
   }
+  EXPECT_NE(pages().storage_html.find("EPYC\n1 socket, 2 cores, 2 threads"), std::string::npos);
   // The report alone: its results' statuses.
   EXPECT_NE(
       page.find(
@@ -393,10 +395,10 @@ document.body.appendChild(pre);
   run_chromium(dir, pages_html + script, "--dump-dom", dom);
   // Found by hand: std::regex recurses per character and overflows the stack on a text this long.
   std::string text = test::slurp(dom);
-  const std::string open = "<pre id=\"widths\">";
-  auto start = text.find(open);
+  const std::string tag = "<pre id=\"widths\">";
+  auto start = text.find(tag);
   ASSERT_NE(start, std::string::npos) << text.substr(0, 2000);
-  start += open.size();
+  start += tag.size();
   std::string json = text.substr(start, text.find("</pre>", start) - start);
   static const std::pair<std::string, std::string> kEntities[] = {
       {"&quot;", "\""}, {"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}};
