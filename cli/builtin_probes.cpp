@@ -8,8 +8,10 @@
 #if MLBENCH_HAS_CUDA
 #include "kernels/gpu/probes.hpp"
 #endif
-#include "network/nccl_probe.hpp"  // always built: says "built without NCCL" when so
-#include "storage/probe.hpp"       // always built: psync needs nothing optional
+#include "network/nccl_probe.hpp"      // always built: says "built without NCCL" when so
+#include "storage/checkpoint.hpp"      // always built: psync needs nothing optional
+#include "storage/dataload_probe.hpp"  // always built: plain calls need nothing optional
+#include "storage/probe.hpp"           // always built: psync needs nothing optional
 
 namespace mlbench {
 
@@ -17,6 +19,8 @@ Registry builtin_registry() {
   Registry r;
   r.add(hostmem::make_membw_probe());
   r.add(storage::make_storage_probe());
+  r.add(storage::make_dataload_probe());
+  r.add(storage::make_checkpoint_probe());
   r.add(net::make_nccl_probe());
 #if MLBENCH_HAS_CUDA
   for (auto& p : gpu::make_gpu_probes()) r.add(std::move(p));

@@ -21,6 +21,7 @@ void add_gpu_commands(CLI::App& app, Action& action);  // gemm, hbm, copy, conv
 void add_hostmem_command(CLI::App& app, Action& action);
 void add_nccl_command(CLI::App& app, Action& action);
 void add_storage_command(CLI::App& app, Action& action);
+void add_dataload_commands(CLI::App& app, Action& action);  // dataload, checkpoint
 void add_compare_command(CLI::App& app, Action& action);
 void add_check_command(CLI::App& app, Action& action);
 void add_export_command(CLI::App& app, Action& action);

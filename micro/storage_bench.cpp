@@ -1,5 +1,6 @@
 // Micro-benchmarks of the storage probe's hot paths: the histogram's record path, the clock read taken once
-// per completion batch, and the whole job loop on the null engine (mlbench's own cost per I/O, no kernel).
+// per completion batch, the whole job loop on the null engine (mlbench's own cost per I/O, no kernel), and
+// storage.dataload's reader loop on the null engine (feed, prefetch queue and accelerator hand-off per file).
 #include <time.h>
 
 #include <benchmark/benchmark.h>
@@ -8,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "storage/dataload_reader.hpp"
 #include "storage/histogram.hpp"
 #include "storage/job.hpp"
 
@@ -57,5 +59,26 @@ void BM_NullEngineSubmissionLoop(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * (std::int64_t{1} << 18));
 }
 BENCHMARK(BM_NullEngineSubmissionLoop)->Arg(1)->Arg(32)->Unit(benchmark::kMillisecond);
+
+// One epoch of 2^14 one-sample files per iteration through the dataload reader loop on the null engine, with
+// zero step time and `range(0)` accelerators (each one reader thread): items/s is files/s the loop can hand
+// out, the ceiling above which the storage, not mlbench, is what a dataload run measures.
+void BM_DataloadNullReaderLoop(benchmark::State& state) {
+  constexpr std::size_t kFiles = std::size_t{1} << 14;
+  std::vector<mlbench::storage::DataFile> files(kFiles, mlbench::storage::DataFile{"null", 323000});
+  mlbench::storage::LoadConfig cfg;
+  cfg.files = &files;
+  cfg.engine = mlbench::storage::EngineKind::null;
+  cfg.accelerators = static_cast<unsigned>(state.range(0));
+  cfg.batch_size = 24;
+  cfg.epochs = 1;
+  std::atomic<bool> stop{false};
+  for (auto _ : state) {
+    auto out = mlbench::storage::run_dataload(cfg, stop);
+    benchmark::DoNotOptimize(out.files);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kFiles));
+}
+BENCHMARK(BM_DataloadNullReaderLoop)->Arg(1)->Arg(4)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -1,0 +1,399 @@
+#include "storage/checkpoint.hpp"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <barrier>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "base/units.hpp"
+#include "storage/buffer.hpp"
+#include "storage/pattern.hpp"
+
+namespace mlbench::storage {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+constexpr const char* kId = "storage.checkpoint";
+constexpr std::string_view kParams[] = {"model", "size", "ranks"};
+constexpr std::uint64_t kBlock = 4096;
+constexpr double kRateGuess = 500e6;  // B/s, for time estimates only
+
+constexpr OptionSpec kOptions[] = {
+    {.name = "dir",
+     .type = OptionType::text,
+     .help = "Folder on the storage to test; mlbench creates its own folder in it and removes it"},
+    {.name = "model",
+     .type = OptionType::choice,
+     .def = "8b",
+     .choices =
+         [] {
+           std::vector<std::string_view> v;
+           for (const auto& m : kCheckpointModels) v.push_back(m.name);
+           return v;
+         },
+     .help = "Llama 3 checkpoint size and layout (MLPerf Storage v2.0)"},
+    {.name = "size",
+     .type = OptionType::size,
+     .unit = "B",
+     .min = kBlock,
+     .help = "Bytes this node writes, instead of the model's"},
+    {.name = "gpus",
+     .type = OptionType::integer,
+     .def = "8",
+     .min = 1,
+     .max = 4096,
+     .help = "GPUs of this node (the node-local subset: gpus / (TP*PP*DP) of the checkpoint)"},
+    {.name = "ranks",
+     .type = OptionType::integer,
+     .def = "--gpus",
+     .min = 1,
+     .max = 1024,
+     .help = "Writer threads, one shard each"},
+    {.name = "bs",
+     .type = OptionType::size,
+     .def = "4M",
+     .unit = "B",
+     .min = kBlock,
+     .max = 1 << 30,
+     .help = "Bytes per write and read"},
+    {.name = "depth",
+     .type = OptionType::integer,
+     .def = "4",
+     .min = 1,
+     .max = 256,
+     .help = "Writes (reads) in flight per rank"},
+    {.name = "direct",
+     .type = OptionType::flag,
+     .def = "false",
+     .help = "O_DIRECT instead of buffered writes + fsync + POSIX_FADV_DONTNEED"},
+    {.name = "read",
+     .type = OptionType::flag,
+     .def = "true",
+     .help = "Read the checkpoint back",
+     .off_help = "Write only"},
+    {.name = "keep", .type = OptionType::flag, .def = "false", .help = "Keep the checkpoint files"},
+    {.name = "engine",
+     .type = OptionType::choice,
+     .def = "uring",
+     .choices =
+         [] {
+           return std::vector<std::string_view>{"uring", "psync"};
+         },
+     .help = "I/O engine (psync when io_uring is refused)"},
+};
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Streams `size` bytes to or from fd with `depth` I/Os in flight; returns "" or the error.
+std::string stream(Engine& e, std::span<AlignedBuffer> bufs, std::uint64_t size, std::uint64_t bs, bool write,
+                   const std::atomic<bool>& stop, std::uint64_t& done, const std::string& path) {
+  std::vector<std::uint32_t> free_slots;
+  std::vector<std::uint32_t> lens(bufs.size());
+  for (std::uint32_t i = 0; i < bufs.size(); ++i) free_slots.push_back(i);
+  std::vector<Completion> comps(bufs.size());
+  std::uint64_t off = 0;
+  unsigned inflight = 0;
+  while (done < size) {
+    if (stop.load(std::memory_order_relaxed) && inflight == 0) return "stopped";
+    while (!stop.load(std::memory_order_relaxed) && !free_slots.empty() && off < size) {
+      std::uint32_t slot = free_slots.back();
+      free_slots.pop_back();
+      std::uint32_t len = static_cast<std::uint32_t>(std::min(bs, size - off));
+      if (write) {
+        // Every 4 KiB block carries its offset: no two blocks of a checkpoint are alike.
+        for (std::uint64_t b = 0; b < len; b += kBlock) std::memcpy(bufs[slot].data() + b, &off, 8);
+      }
+      lens[slot] = len;
+      e.queue({slot, 0, len, write, off});
+      off += len;
+      ++inflight;
+    }
+    std::size_t n = e.submit_and_reap(1, comps);
+    for (std::size_t i = 0; i < n; ++i) {
+      --inflight;
+      const auto& c = comps[i];
+      if (c.res == -EINTR) return "interrupted";
+      if (c.res < 0) {
+        return fmt::format("{} {}: {}{}", write ? "writing" : "reading", path,
+                           std::strerror(static_cast<int>(-c.res)),
+                           c.res == -ENOSPC ? " (the filesystem is full)" : "");
+      }
+      if (static_cast<std::uint32_t>(c.res) != lens[c.slot])
+        return fmt::format("{} {}: {} of {} bytes", write ? "short write to" : "short read of", path, c.res,
+                           lens[c.slot]);
+      done += static_cast<std::uint64_t>(c.res);
+      free_slots.push_back(c.slot);
+    }
+  }
+  return "";
+}
+
+void rank_main(const CheckpointConfig& cfg, unsigned r, const std::string& path, RankOutcome& o,
+               std::string& err, const std::atomic<bool>& stop, std::barrier<>& between) {
+  std::vector<AlignedBuffer> bufs;
+  std::vector<std::span<std::byte>> spans;
+  for (unsigned i = 0; i < cfg.depth; ++i) {
+    bufs.emplace_back(cfg.bs);
+    fill_pattern(bufs.back().span(), mix64(r * 7919u + i), 0);
+    spans.push_back(bufs.back().span());
+  }
+  const int dflag = cfg.direct ? O_DIRECT : 0;
+  auto phase = [&](bool write) -> std::string {
+    int fd = write ? ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | dflag, 0644)
+                   : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | dflag);
+    if (fd < 0) return fmt::format("open {}: {}", path, std::strerror(errno));
+    EngineConfig ec;
+    ec.depth = cfg.depth;
+    ec.fds = {fd};
+    ec.buffers = spans;
+    std::unique_ptr<Engine> e;
+    try {
+      e = make_engine(cfg.engine, ec);
+    } catch (const std::exception& ex) {
+      ::close(fd);
+      return ex.what();
+    }
+    const auto t0 = Clock::now();
+    std::string why = stream(*e, bufs, cfg.shard, cfg.bs, write, stop, write ? o.written : o.read, path);
+    if (why.empty() && write) {
+      const auto t1 = Clock::now();
+      if (::fsync(fd) != 0) why = fmt::format("fsync {}: {}", path, std::strerror(errno));
+      o.fsynced = why.empty();
+      o.fsync_s = since(t1);
+      o.write_s = since(t0);
+      // mlbench's own file's pages only: the read-back must come from the storage.
+      o.dropped = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
+    } else if (why.empty()) {
+      o.read_s = since(t0);
+    }
+    e.reset();
+    ::close(fd);
+    return why;
+  };
+  err = phase(true);
+  between.arrive_and_wait();
+  if (err.empty() && cfg.read_back && !stop.load()) err = phase(false);
+}
+
+struct Folder {
+  fs::path path;
+  std::vector<std::string> files;
+  bool keep = false;
+  ~Folder() {
+    if (keep || path.empty()) return;
+    std::error_code ec;
+    for (const auto& f : files) fs::remove(f, ec);
+    fs::remove(path, ec);
+  }
+};
+
+const CheckpointModel& model_of(std::string_view name) {
+  for (const auto& m : kCheckpointModels)
+    if (m.name == name) return m;
+  return kCheckpointModels[0];
+}
+
+struct Setup {
+  std::string dir;
+  std::string model;
+  std::uint64_t bytes = 0;  // for the node
+  unsigned ranks = 8;
+  CheckpointConfig cfg;
+  bool keep = false;
+};
+
+Setup resolve(const json& options, const OptionSource& source) {
+  auto v = parse_options(kOptions, options, source);
+  Setup s;
+  if (!v.has("dir"))
+    throw UsageError(fmt::format("{}: give the folder on the storage to test", v.name("dir")));
+  s.dir = v.get<std::string>("dir");
+  const unsigned gpus = static_cast<unsigned>(v.get<std::int64_t>("gpus"));
+  s.ranks = v.has("ranks") ? static_cast<unsigned>(v.get<std::int64_t>("ranks")) : gpus;
+  if (v.has("size") && v.has("model"))
+    throw UsageError(fmt::format("give {} or {}, not both", v.name("model"), v.name("size")));
+  if (v.has("size")) {
+    s.bytes = v.get<std::uint64_t>("size");
+  } else {
+    s.model = v.get<std::string>("model");
+    s.bytes = node_checkpoint_bytes(model_of(s.model), gpus);
+  }
+  s.cfg.ranks = s.ranks;
+  s.cfg.shard = s.bytes / s.ranks / kBlock * kBlock;
+  if (s.cfg.shard == 0)
+    throw UsageError(fmt::format("{} {} split over {} ranks is less than 4 KiB per rank", v.name("size"),
+                                 s.bytes, s.ranks));
+  s.cfg.bs = v.get<std::uint64_t>("bs") / kBlock * kBlock;
+  s.cfg.depth = static_cast<unsigned>(v.get<std::int64_t>("depth"));
+  s.cfg.direct = v.get<bool>("direct");
+  s.cfg.read_back = v.get<bool>("read");
+  s.cfg.engine = engine_from_string(v.get<std::string>("engine"));
+  s.keep = v.get<bool>("keep");
+  std::error_code ec;
+  if (!fs::is_directory(s.dir, ec))
+    throw UsageError(fmt::format("{} {}: not an existing folder", v.name("dir"), s.dir));
+  struct statvfs st {};
+  if (::statvfs(s.dir.c_str(), &st) == 0) {
+    const std::uint64_t avail = static_cast<std::uint64_t>(st.f_bavail) * st.f_frsize;
+    const std::uint64_t need = s.cfg.shard * s.ranks;
+    if (need > avail)
+      throw UsageError(
+          fmt::format("{} {}: the checkpoint needs {} and only {} is free; use {} or another folder",
+                      v.name("dir"), s.dir, format_bytes(static_cast<double>(need)),
+                      format_bytes(static_cast<double>(avail)), v.name("size")));
+  }
+  return s;
+}
+
+Metric spread_metric(const std::vector<double>& t, std::string name) {
+  double lo = *std::min_element(t.begin(), t.end()), hi = *std::max_element(t.begin(), t.end());
+  return Metric{std::move(name), hi > 0 ? 100 * (hi - lo) / hi : 0, "%", Better::lower, std::nullopt};
+}
+
+class CheckpointProbe final : public Probe {
+ public:
+  ProbeInfo info() const override {
+    return {kId, "Checkpoint write/read bandwidth and the training stall (MLPerf Storage method)",
+            "a folder on the storage to test; io_uring, else psync", kOptions, kParams};
+  }
+  std::optional<std::string> unavailable(const Json&) const override { return std::nullopt; }
+  std::vector<Case> plan(const PlanContext& ctx) const override {
+    if (!ctx.options.is_object()) throw UsageError("options must be a mapping");
+    if (ctx.options.empty()) return {};
+    Setup s = resolve(ctx.options, ctx.source);
+    Case c;
+    c.label = fmt::format("{} x{} ranks",
+                          s.model.empty() ? format_bytes(static_cast<double>(s.bytes)) : s.model, s.ranks);
+    c.params = json{{"ranks", s.ranks}};
+    if (s.model.empty()) {
+      c.params["size"] = s.bytes;
+    } else {
+      c.params["model"] = s.model;
+    }
+    c.config = json{{"options", ctx.options}, {"from_config", ctx.source.from_config()}};
+    c.estimate_s = 2 * static_cast<double>(s.cfg.shard * s.ranks) / kRateGuess + 1;
+    return {c};
+  }
+
+  std::vector<Result> run(const Case& c, RunContext& ctx) override {
+    const OptionSource source =
+        c.config.value("from_config", false) ? OptionSource::config(kId) : OptionSource{};
+    Setup s = resolve(c.config.at("options"), source);
+    std::vector<std::string> warnings;
+    const EngineTraits& asked = traits(s.cfg.engine);
+    if (asked.unavailable != nullptr) {
+      std::string why = asked.unavailable();
+      if (!why.empty()) {
+        s.cfg.engine = asked.fallback;
+        warnings.push_back(
+            fmt::format("{} unavailable ({}); fell back to {}", asked.label, why, to_string(s.cfg.engine)));
+      }
+    }
+    Folder folder;
+    std::string tmpl = (fs::path(s.dir) / "mlbench-checkpoint-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr)
+      throw Error(fmt::format("creating a folder in {}: {}", s.dir, std::strerror(errno)));
+    folder.path = tmpl;
+    folder.keep = s.keep;
+    s.cfg.folder = folder.path;
+    CheckpointOutcome o = run_checkpoint(s.cfg, ctx.stop);
+    folder.files = o.files;
+    if (!o.error.empty()) throw Error(o.error);
+    if (o.stopped) throw Interrupted();
+
+    Result r = ctx.make_result(kId, c);
+    std::vector<double> w, rd, fs_t;
+    for (const auto& k : o.ranks) {
+      w.push_back(k.write_s);
+      rd.push_back(k.read_s);
+      fs_t.push_back(k.fsync_s);
+    }
+    const double total = static_cast<double>(s.cfg.shard) * s.ranks;
+    const double wmax = *std::max_element(w.begin(), w.end());
+    r.add_metric("write_bandwidth", total / wmax, "B/s");
+    if (s.cfg.read_back)
+      r.add_metric("read_bandwidth", total / *std::max_element(rd.begin(), rd.end()), "B/s");
+    r.add_metric("stall", wmax, "s", Better::lower);
+    r.add_metric("fsync_max", *std::max_element(fs_t.begin(), fs_t.end()), "s", Better::lower);
+    r.add_metric("write_bandwidth_slowest_rank", static_cast<double>(s.cfg.shard) / wmax, "B/s");
+    r.metrics.push_back(spread_metric(w, "write_spread"));
+    if (s.cfg.read_back) r.metrics.push_back(spread_metric(rd, "read_spread"));
+    std::uint64_t written = 0, read = 0, fsyncs = 0, dropped = 0;
+    json per = json::array();
+    for (const auto& k : o.ranks) {
+      written += k.written;
+      read += k.read;
+      fsyncs += k.fsynced;
+      dropped += k.dropped;
+      per.push_back({{"write_s", k.write_s}, {"fsync_s", k.fsync_s}, {"read_s", k.read_s}});
+    }
+    r.work = json{{"bytes_written", written}, {"bytes_read", read}, {"seconds", wmax}};
+    r.info = json{{"shard_bytes", s.cfg.shard},
+                  {"ranks", s.ranks},
+                  {"fsync_calls", fsyncs},
+                  {"pages_dropped",
+                   s.cfg.direct ? "O_DIRECT" : fmt::format("POSIX_FADV_DONTNEED on {} files", dropped)},
+                  {"engine", to_string(s.cfg.engine)},
+                  {"direct", s.cfg.direct},
+                  {"bs", s.cfg.bs},
+                  {"depth", s.cfg.depth},
+                  {"per_rank", per},
+                  {"folder", folder.path.string()}};
+    if (!s.model.empty()) {
+      const auto& m = model_of(s.model);
+      r.info["layout"] = fmt::format("TP{} x PP{} x DP{}", m.tp, m.pp, m.dp);
+      r.info["checkpoint_bytes"] = kCheckpointBytesPerParam * m.params;
+    }
+    if (s.keep) r.info["kept_files"] = o.files;
+    r.warnings = warnings;
+    return {r};
+  }
+};
+
+}  // namespace
+
+std::uint64_t node_checkpoint_bytes(const CheckpointModel& m, unsigned gpus) {
+  const double whole = kCheckpointBytesPerParam * m.params;
+  const double share = std::min(1.0, static_cast<double>(gpus) / (m.tp * m.pp * m.dp));
+  return static_cast<std::uint64_t>(whole * share);
+}
+
+CheckpointOutcome run_checkpoint(const CheckpointConfig& cfg, const std::atomic<bool>& stop) {
+  CheckpointOutcome out;
+  out.ranks.resize(cfg.ranks);
+  std::vector<std::string> errors(cfg.ranks);
+  for (unsigned r = 0; r < cfg.ranks; ++r)
+    out.files.push_back((cfg.folder / fmt::format("rank-{:04}.ckpt", r)).string());
+  std::barrier<> between(static_cast<std::ptrdiff_t>(cfg.ranks));
+  std::vector<std::thread> threads;
+  for (unsigned r = 0; r < cfg.ranks; ++r) {
+    threads.emplace_back([&cfg, &out, &errors, &stop, &between, r] {
+      rank_main(cfg, r, out.files[r], out.ranks[r], errors[r], stop, between);
+    });
+  }
+  for (auto& t : threads) t.join();
+  out.stopped = stop.load();
+  for (const auto& e : errors) {
+    if (!e.empty() && e != "stopped" && out.error.empty()) out.error = e;
+  }
+  return out;
+}
+
+std::span<const OptionSpec> checkpoint_options() { return kOptions; }
+std::unique_ptr<Probe> make_checkpoint_probe() { return std::make_unique<CheckpointProbe>(); }
+
+}  // namespace mlbench::storage

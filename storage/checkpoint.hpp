@@ -1,0 +1,70 @@
+// storage.checkpoint — how long a checkpoint stalls training: R writer threads (ranks) each write their shard
+// of a checkpoint into a folder mlbench creates, fsync it, drop its pages from the page cache
+// (POSIX_FADV_DONTNEED on mlbench's own files, or O_DIRECT — never a system-wide cache drop), then read it
+// back, all through io_uring (psync when refused).
+//
+// Sizes (MLPerf Storage v2.0): a checkpoint is 14 B per parameter; --model 8b|70b|405b gives the parameters
+// and the TP×PP×DP layout (1×1×8, 8×1×8, 8×32×2), and a node writes the node-local subset num_gpus ÷
+// (TP·PP·DP) of the whole (at most all of it); --size gives the node's bytes instead. Each of the R ranks
+// writes bytes ÷ R (rounded down to 4 KiB). Figures (the MLPerf convention: duration is the slowest rank's):
+// write_bandwidth = bytes / the slowest rank's write+fsync time, read_bandwidth likewise, the per-rank
+// spread (max − min) / max, the longest fsync, and stall = the slowest rank's write+fsync time, what a
+// synchronous checkpoint holds a training step for.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "bench/probe.hpp"
+#include "storage/engine.hpp"
+
+namespace mlbench::storage {
+
+struct CheckpointModel {
+  std::string_view name;
+  double params;
+  unsigned tp, pp, dp;
+};
+inline constexpr CheckpointModel kCheckpointModels[] = {
+    {"8b", 8e9, 1, 1, 8}, {"70b", 70e9, 8, 1, 8}, {"405b", 405e9, 8, 32, 2}};
+inline constexpr double kCheckpointBytesPerParam = 14;
+
+// The bytes one node writes: 14 B/param × params × min(1, gpus ÷ (TP·PP·DP)).
+std::uint64_t node_checkpoint_bytes(const CheckpointModel& m, unsigned gpus);
+
+struct CheckpointConfig {
+  std::filesystem::path folder;  // created by mlbench; the ranks' files go in it
+  std::uint64_t shard = 0;       // bytes per rank
+  unsigned ranks = 1;
+  std::uint64_t bs = 4u << 20;
+  unsigned depth = 4;
+  bool direct = false;
+  bool read_back = true;
+  EngineKind engine = EngineKind::uring;
+};
+
+struct RankOutcome {
+  double write_s = 0, fsync_s = 0, read_s = 0;  // write_s includes the fsync
+  std::uint64_t written = 0, read = 0;
+  bool fsynced = false, dropped = false;
+};
+
+struct CheckpointOutcome {
+  std::vector<RankOutcome> ranks;
+  std::vector<std::string> files;
+  std::string error;
+  bool stopped = false;
+};
+
+// Writes, syncs, drops and reads back; the files stay (the caller removes them).
+CheckpointOutcome run_checkpoint(const CheckpointConfig& cfg, const std::atomic<bool>& stop);
+
+std::span<const OptionSpec> checkpoint_options();
+std::unique_ptr<Probe> make_checkpoint_probe();
+
+}  // namespace mlbench::storage

@@ -1,0 +1,112 @@
+// The reader engine of storage.dataload: MLPerf Storage's training loop with the accelerators simulated and
+// the data loading real.
+//
+// Each simulated accelerator owns `read_threads` reader threads and its share of every epoch's files (the
+// epoch's seeded shuffle, file i to accelerator i mod n). A reader keeps `depth` files in flight; through
+// io_uring each file is one chain in the thread's own ring — IORING_OP_OPENAT into a direct descriptor
+// (file_index = the slot), the reads on that descriptor (IOSQE_FIXED_FILE), IORING_OP_CLOSE — linked with
+// IOSQE_IO_LINK after the open (a failed open cancels the rest) and IOSQE_IO_HARDLINK after each read (a
+// short read at EOF must not skip the close): one system call per batch of chains, no file descriptor in the
+// process. Where the kernel lacks direct descriptors (or --engine psync), plain open/pread/close; the
+// result's info says which. One-sample files are read whole (reads of at most --max-read); multi-sample files
+// record by record, in a seeded order when sample_shuffle is on. Delivered samples fill the accelerator's
+// prefetch queue (at most `prefetch` batches per reader thread ahead, as PyTorch's prefetch_factor per
+// worker); the accelerator takes a batch, then "computes" for the step time (a sleep, no CPU burnt).
+//
+// AU = compute time / wall time per accelerator, wall time counted from the end of the first batch's wait
+// (MLPerf excludes the first step's I/O) to the end of its last step or the end of the window while it
+// waited; the compute time is the measured sleeps. Overall AU = Σ compute / Σ wall. Latencies per file:
+// open = submission → open completion, read = open completion → last read completion, close = last read →
+// close completion (completion times as the reader reaps them).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "storage/dataload_data.hpp"
+#include "storage/engine.hpp"
+#include "storage/histogram.hpp"
+
+namespace mlbench::storage {
+
+struct LoadConfig {
+  const std::vector<DataFile>* files = nullptr;
+  std::uint64_t samples_per_file = 1;
+  std::uint64_t batch_size = 1;
+  unsigned read_threads = 1;
+  double step_s = 0;
+  unsigned accelerators = 1;
+  unsigned prefetch = 2;  // batches ahead per reader thread (PyTorch's prefetch_factor)
+  unsigned depth = 2;     // files in flight per reader thread
+  bool direct = true;
+  std::uint64_t max_read = 4u << 20;
+  EngineKind engine = EngineKind::uring;
+  double null_rate = 0;  // null engine: files/s for all readers together (0: as fast as the loop goes)
+  bool file_shuffle = true, sample_shuffle = true;
+  std::uint64_t seed = 1;
+  std::uint64_t epochs = 0;  // 0: as many as the window holds
+  double runtime_s = 0;      // 0: bound by epochs
+  bool count_reads = false;  // fill LoadOutcome::file_reads (tests)
+};
+
+struct AcceleratorOutcome {
+  double compute_s = 0, wall_s = 0, wait_s = 0;
+  std::uint64_t steps = 0, samples = 0;
+  double au() const { return wall_s > 0 ? compute_s / wall_s : 0; }
+};
+
+struct LoadOutcome {
+  std::vector<AcceleratorOutcome> accelerators;
+  LatencyHistogram open, read, close, batch_wait;
+  std::uint64_t files = 0, samples = 0, bytes = 0, io_bytes = 0;
+  double seconds = 0;             // first reader start → last accelerator end
+  double cpu_s = 0;               // process user + sys CPU in that time
+  std::uint64_t epochs_done = 0;  // epochs every accelerator finished
+  std::string method;             // "io_uring linked open/read/close, direct descriptors" or the plain calls
+  std::string fallback_reason;    // why not the linked chain, when not
+  std::vector<std::uint32_t> file_reads;  // count_reads: times each file was read
+  std::string error;                      // the first I/O error, which ended the run
+  bool stopped = false;                   // SIGINT/SIGTERM
+  double au() const;
+  double au_min() const;
+};
+
+// Runs the loop until the epochs are done, the window ends, `stop` is set or an I/O fails.
+LoadOutcome run_dataload(const LoadConfig& cfg, const std::atomic<bool>& stop);
+
+// The file order of one epoch: 0..n-1, shuffled from (seed, epoch) when `shuffle`.
+std::vector<std::uint32_t> epoch_order(std::uint32_t n, std::uint64_t seed, std::uint64_t epoch,
+                                       bool shuffle);
+
+// accelerators_supported: the largest n in [1, max] whose trial passes, assuming passing is monotone —
+// doubling from 1 until a trial fails (or max passes), then bisecting between the last pass and the first
+// failure. Every trial is appended to `trials` in the order run. 0 when n = 1 fails.
+struct Trial {
+  unsigned accelerators = 0;
+  bool passed = false;
+  nlohmann::json detail;
+};
+unsigned find_supported(unsigned max, const std::function<Trial(unsigned)>& trial,
+                        std::vector<Trial>& trials);
+
+// One reader's reads of one file: offset, length and the samples it completes.
+struct ReadOp {
+  std::uint64_t offset;
+  std::uint32_t len;
+  std::uint32_t samples;
+  std::uint64_t logical;  // bytes of samples in it (the record, or the file's share)
+};
+// The reads of a file of `size` bytes holding `samples` records: whole-file reads of at most max_read, or one
+// read per record (record order shuffled from `seed` when `shuffle`). Under O_DIRECT offsets and lengths are
+// widened to 4 KiB blocks.
+std::vector<ReadOp> plan_reads(std::uint64_t size, std::uint64_t samples, bool direct, std::uint64_t max_read,
+                               bool shuffle, std::uint64_t seed);
+
+}  // namespace mlbench::storage

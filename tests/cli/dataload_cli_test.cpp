@@ -1,0 +1,139 @@
+// `mlbench dataload` and `mlbench checkpoint` through the real binary: bad input exits 2 with one line and
+// writes nothing (and leaves a refused folder as it was); a small generated run writes a schema-valid report
+// with its figures and removes the dataset; SIGINT stops it, removes the dataset and leaves a valid report.
+#include <signal.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_util.hpp"
+#include "tests/storage/storage_test_util.hpp"
+
+namespace mlbench::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct BadInput {
+  std::vector<std::string> args;
+  const char* mentions;
+};
+
+class DataloadCliBad : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(DataloadCliBad, ExitsTwoWithOneLineAndNoReport) {
+  TempDir t, empty;
+  storage::test::TempDir disk;
+  storage::test::write_file(disk.path() / "mine.txt", "keep me");
+  auto dlio = t.path() / "bad.yaml";
+  storage::test::write_file(dlio, "dataset:\n  num_files_train: 0\n  record_length: 4096\n");
+  auto report = t.path() / "r.json";
+  std::vector<std::string> args;
+  for (const auto& a : GetParam().args) {
+    if (a == "DISK") {
+      args.push_back(disk.path().string());
+    } else if (a == "EMPTY") {
+      args.push_back(empty.path().string());
+    } else if (a == "DLIO") {
+      args.push_back(dlio.string());
+    } else {
+      args.push_back(a);
+    }
+  }
+  args.push_back("-o");
+  args.push_back(report.string());
+  auto r = run_cli(args);
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find(GetParam().mentions), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(report));
+  EXPECT_EQ(slurp(disk.path() / "mine.txt"), "keep me");
+  EXPECT_EQ(std::distance(fs::directory_iterator(disk.path()), fs::directory_iterator()), 1);
+  EXPECT_TRUE(fs::is_empty(empty.path()));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, DataloadCliBad,
+    ::testing::Values(
+        BadInput{{"dataload", "--data-dir", "DISK", "--generate", "--files", "4"}, "not an mlbench dataset"},
+        BadInput{{"dataload", "--workload", "cosmoflow"}, "--data-dir"},
+        BadInput{{"dataload", "--workload", "bert", "--data-dir", "EMPTY"}, "unknown workload"},
+        BadInput{{"dataload", "--dlio", "DLIO", "--data-dir", "EMPTY", "--generate"}, "num_files_train"},
+        BadInput{{"dataload", "--data-dir", "EMPTY", "--files", "4"}, "--generate"},
+        BadInput{{"dataload", "--data-dir", "EMPTY", "--generate", "--files", "0"}, "--files"},
+        BadInput{{"dataload", "--data-dir", "EMPTY", "--generate", "--files", "1000000"}, "only"},  // 147 TB
+        BadInput{{"dataload", "--workload", "small-files", "--accelerator", "h100", "--data-dir", "EMPTY",
+                  "--generate", "--files", "4"},
+                 "--step-time"},
+        BadInput{{"checkpoint", "--dir", "DISK", "--size", "1000T"}, "free"},
+        BadInput{{"checkpoint", "--dir", "DISK", "--model", "7b"}, "--model"}));
+
+TEST(DataloadCli, GeneratedRunReportsFiguresAndRemovesTheDataset) {
+  TempDir t;
+  storage::test::TempDir disk;
+  auto report = t.path() / "r.json";
+  auto r = run_cli({"dataload", "--workload", "cosmoflow", "--data-dir", disk.path().string(), "--generate",
+                    "--files", "24", "--accelerators", "2", "--runtime", "1", "-o", report.string()});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(validate_report_schema(report), "");
+  auto j = json::parse(std::ifstream(report));
+  ASSERT_EQ(j["results"].size(), 2u) << j.dump();
+  const auto& gen = j["results"][0];
+  EXPECT_EQ(gen["params"]["phase"], "generate");
+  const auto& train = j["results"][1];
+  EXPECT_EQ(train["params"]["phase"], "train");
+  EXPECT_EQ(train["params"]["accelerators"], 2);
+  std::set<std::string> names;
+  for (const auto& m : train["metrics"]) names.insert(m["name"].get<std::string>());
+  for (const char* n : {"samples_per_s", "bandwidth", "files_per_s", "au", "batch_wait_mean", "open_p50",
+                        "open_p99", "open_p999", "read_p50", "read_p999", "close_p50", "close_p999"})
+    EXPECT_TRUE(names.count(n)) << n;
+  EXPECT_GT(train["work"]["files"].get<std::uint64_t>(), 0u);
+  EXPECT_TRUE(fs::is_empty(disk.path())) << "the dataset was not removed";
+}
+
+TEST(DataloadCli, SigintRemovesTheDatasetAndLeavesAValidReport) {
+  TempDir t;
+  storage::test::TempDir disk;
+  auto report = t.path() / "r.json";
+  auto run =
+      spawn_cli({"dataload", "--workload", "small-files", "--data-dir", disk.path().string(), "--generate",
+                 "--files", "64", "--accelerators", "1", "--runtime", "60", "-o", report.string()});
+  auto start = std::chrono::steady_clock::now();
+  while (fs::is_empty(disk.path()) && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  run.kill(SIGINT);
+  auto r = run.wait();
+  ASSERT_EQ(r.signal, 0) << "killed by signal " << r.signal;
+  EXPECT_EQ(r.rc, 130) << r.err;
+  EXPECT_TRUE(fs::is_empty(disk.path())) << "the dataset stayed";
+  ASSERT_TRUE(fs::exists(report));
+  EXPECT_EQ(validate_report_schema(report), "");
+}
+
+TEST(CheckpointCli, WritesReadsAndRemovesItsFolder) {
+  TempDir t;
+  storage::test::TempDir disk;
+  auto report = t.path() / "r.json";
+  auto r = run_cli(
+      {"checkpoint", "--dir", disk.path().string(), "--size", "8M", "--ranks", "2", "-o", report.string()});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto j = json::parse(std::ifstream(report));
+  const auto& res = j["results"][0];
+  EXPECT_EQ(res["metrics"][0]["name"], "write_bandwidth");
+  EXPECT_EQ(res["info"]["fsync_calls"], 2);
+  EXPECT_EQ(res["work"]["bytes_written"], 8u << 20);
+  EXPECT_EQ(res["work"]["bytes_read"], 8u << 20);
+  EXPECT_TRUE(fs::is_empty(disk.path()));
+}
+
+}  // namespace
+}  // namespace mlbench::test

@@ -1,0 +1,447 @@
+// storage.dataload and storage.checkpoint: the shipped workloads and DLIO fixtures, the shuffle, the read
+// plans, the AU formula and the accelerators_supported search, the dataset manifest and its refusals, and the
+// reader engine and checkpoint writers for real on temp folders under /var/tmp (io_uring, and the plain
+// calls), with exact byte counts.
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <fstream>
+#include <set>
+
+#include "base/error.hpp"
+#include "bench/paths.hpp"
+#include "bench/yaml_json.hpp"
+#include "storage/checkpoint.hpp"
+#include "storage/dataload_data.hpp"
+#include "storage/dataload_reader.hpp"
+#include "storage/dataload_workload.hpp"
+#include "tests/storage/storage_test_util.hpp"
+
+namespace mlbench::storage {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const fs::path kWorkloads = fs::path(MLBENCH_SOURCE_DIR) / "configs" / "dataload";
+
+TEST(DataloadWorkload, ShippedWorkloadsCarryTheMlperfFacts) {
+  auto u = load_workload("unet3d", kWorkloads);
+  EXPECT_EQ(u.record_length, 146600628u);
+  EXPECT_EQ(u.samples_per_file, 1u);
+  EXPECT_EQ(u.batch_size, 7u);
+  EXPECT_DOUBLE_EQ(u.step_time.at(Accelerator::h100), 0.323);
+  EXPECT_DOUBLE_EQ(u.step_time.at(Accelerator::a100), 0.636);
+  EXPECT_DOUBLE_EQ(u.au_floor, 0.90);
+  auto r = load_workload("resnet50", kWorkloads);
+  EXPECT_EQ(r.samples_per_file, 1251u);
+  EXPECT_EQ(r.record_length, 114660u);
+  EXPECT_EQ(r.batch_size, 400u);
+  EXPECT_DOUBLE_EQ(r.step_time.at(Accelerator::h100), 0.224);
+  auto c = load_workload("cosmoflow", kWorkloads);
+  EXPECT_EQ(c.record_length, 2828486u);
+  EXPECT_EQ(c.batch_size, 1u);
+  EXPECT_DOUBLE_EQ(c.step_time.at(Accelerator::h100), 0.0035);
+  EXPECT_DOUBLE_EQ(c.au_floor, 0.70);
+  auto s = load_workload("small-files", kWorkloads);
+  EXPECT_EQ(s.batch_size, 24u);
+  EXPECT_DOUBLE_EQ(s.step_time.at(Accelerator::b200), 0.04755);
+  EXPECT_DOUBLE_EQ(s.au_floor, 0.85);
+  try {
+    load_workload("bert", kWorkloads);
+    FAIL() << "an unknown workload was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("cosmoflow"), std::string::npos) << e.what();
+  }
+}
+
+// A DLIO workload file in DLIO's own shape (unet3d's keys), with keys mlbench does not use.
+constexpr const char* kDlioUnet = R"(model: unet3d
+framework: pytorch
+workflow:
+  generate_data: False
+  train: True
+dataset:
+  data_folder: data/unet3d/
+  format: npz
+  num_files_train: 168
+  num_samples_per_file: 1
+  record_length: 146600628
+  record_length_stdev: 68341808
+  record_length_resize: 2097152
+reader:
+  data_loader: pytorch
+  batch_size: 7
+  read_threads: 4
+  file_shuffle: seed
+  sample_shuffle: seed
+train:
+  epochs: 5
+  computation_time: 0.323
+)";
+
+TEST(DataloadWorkload, DlioFileGivesTheShapeAndListsIgnoredKeys) {
+  auto w = dlio_from_json(parse_yaml(kDlioUnet, "unet3d.yaml"), "unet3d.yaml", kWorkloads);
+  EXPECT_EQ(w.name, "unet3d");
+  EXPECT_EQ(w.num_files, 168u);
+  EXPECT_EQ(w.record_length, 146600628u);
+  EXPECT_EQ(w.record_stdev, 68341808u);
+  EXPECT_EQ(w.batch_size, 7u);
+  EXPECT_EQ(w.read_threads, 4u);
+  EXPECT_EQ(w.epochs, 5u);
+  EXPECT_TRUE(w.file_shuffle);
+  EXPECT_DOUBLE_EQ(w.step_time.at(Accelerator::h100), 0.323);
+  EXPECT_DOUBLE_EQ(w.au_floor, 0.90);  // from the shipped unet3d
+  std::set<std::string> ignored(w.ignored.begin(), w.ignored.end());
+  EXPECT_TRUE(ignored.count("framework"));
+  EXPECT_TRUE(ignored.count("workflow"));
+  EXPECT_TRUE(ignored.count("dataset.record_length_resize"));
+  EXPECT_TRUE(ignored.count("reader.data_loader"));
+  EXPECT_FALSE(ignored.count("reader.batch_size"));
+}
+
+struct BadDlio {
+  const char* from;
+  const char* to;
+  const char* mentions;
+};
+class DataloadDlioBad : public ::testing::TestWithParam<BadDlio> {};
+TEST_P(DataloadDlioBad, IsOneLineNamingTheKey) {
+  std::string text = kDlioUnet;
+  auto at = text.find(GetParam().from);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, std::strlen(GetParam().from), GetParam().to);
+  try {
+    dlio_from_json(parse_yaml(text, "bad.yaml"), "bad.yaml", kWorkloads);
+    FAIL() << "accepted: " << GetParam().to;
+  } catch (const UsageError& e) {
+    std::string msg = e.what();
+    EXPECT_NE(msg.find(GetParam().mentions), std::string::npos) << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  }
+}
+INSTANTIATE_TEST_SUITE_P(
+    All, DataloadDlioBad,
+    ::testing::Values(BadDlio{"batch_size: 7", "batch_size: seven", "reader.batch_size"},
+                      BadDlio{"record_length: 146600628", "record_length: -5", "negative"},
+                      BadDlio{"num_files_train: 168", "num_files_train: 0", "num_files_train"},
+                      BadDlio{"computation_time: 0.323", "computation_time: -1", "computation_time"},
+                      BadDlio{"file_shuffle: seed", "file_shuffle: sometimes", "file_shuffle"},
+                      BadDlio{"  num_files_train: 168\n", "", "num_files_train is missing"}));
+
+TEST(DataloadShuffle, DiffersBetweenEpochsAndRepeatsWithTheSeed) {
+  auto e0 = epoch_order(1000, 7, 0, true);
+  auto e1 = epoch_order(1000, 7, 1, true);
+  EXPECT_NE(e0, e1);
+  EXPECT_EQ(e0, epoch_order(1000, 7, 0, true));
+  EXPECT_NE(e0, epoch_order(1000, 8, 0, true));
+  auto sorted = e1;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, epoch_order(1000, 7, 1, false));  // a permutation of every file
+  const auto unshuffled = epoch_order(50, 7, 3, false);
+  EXPECT_TRUE(std::is_sorted(unshuffled.begin(), unshuffled.end()));
+}
+
+TEST(DataloadReads, WholeFileChunksAndAlignedRecords) {
+  auto whole = plan_reads(10'000'000, 1, true, 4u << 20, true, 1);
+  ASSERT_EQ(whole.size(), 3u);
+  std::uint64_t logical = 0;
+  for (const auto& op : whole) {
+    EXPECT_EQ(op.offset % 4096, 0u);
+    EXPECT_EQ(op.len % 4096, 0u);
+    logical += op.logical;
+  }
+  EXPECT_EQ(logical, 10'000'000u);
+  EXPECT_EQ(whole.back().samples, 1u);
+  EXPECT_EQ(whole.front().samples, 0u);
+  auto rec = plan_reads(8 * 5000, 8, true, 4u << 20, true, 3);
+  ASSERT_EQ(rec.size(), 8u);
+  std::set<std::uint64_t> starts;
+  for (const auto& op : rec) {
+    EXPECT_EQ(op.offset % 4096, 0u);
+    EXPECT_EQ(op.samples, 1u);
+    EXPECT_EQ(op.logical, 5000u);
+    starts.insert(op.offset);
+  }
+  auto buffered = plan_reads(8 * 5000, 8, false, 4u << 20, false, 3);
+  for (std::size_t i = 0; i < buffered.size(); ++i) {
+    EXPECT_EQ(buffered[i].offset, i * 5000);
+    EXPECT_EQ(buffered[i].len, 5000u);
+  }
+}
+
+TEST(DataloadSearch, FindsAKnownLimitAndRecordsEveryTrial) {
+  for (unsigned limit : {0u, 1u, 5u, 8u, 13u, 64u}) {
+    std::vector<Trial> trials;
+    unsigned found = find_supported(
+        64,
+        [limit](unsigned n) {
+          return Trial{n, n <= limit, json::object()};
+        },
+        trials);
+    EXPECT_EQ(found, limit);
+    EXPECT_LE(trials.size(), 13u) << limit;
+    std::set<unsigned> tried;
+    for (const auto& t : trials) {
+      EXPECT_EQ(t.passed, t.accelerators <= limit);
+      tried.insert(t.accelerators);
+    }
+    EXPECT_EQ(tried.size(), trials.size()) << "a count was tried twice";
+    if (limit < 64) {
+      EXPECT_TRUE(tried.count(limit + 1)) << limit;
+    }
+  }
+}
+
+// A dataset made by mlbench in a fresh /var/tmp folder.
+struct Made {
+  test::TempDir dir;
+  DatasetPlan plan;
+  Made(std::uint64_t files, std::uint64_t record, std::uint64_t stdev, std::uint64_t spf = 1,
+       std::uint64_t seed = 5) {
+    Workload w;
+    w.name = "t";
+    w.format = "bin";
+    w.record_length = record;
+    w.record_stdev = stdev;
+    w.samples_per_file = spf;
+    plan.root = dir.path() / (std::string(kDatasetPrefix) + "t");
+    plan.workload = "t";
+    plan.ext = "bin";
+    plan.seed = seed;
+    plan.sizes = dataset_sizes(w, files, seed);
+  }
+};
+
+LoadConfig config_for(const std::vector<DataFile>& files) {
+  LoadConfig c;
+  c.files = &files;
+  c.batch_size = 4;
+  c.read_threads = 2;
+  c.accelerators = 2;
+  c.epochs = 2;
+  c.count_reads = true;
+  return c;
+}
+
+TEST(DataloadReader, EveryFileReadOncePerEpochWithExactBytes) {
+  Made m(40, 20000, 8000);
+  std::atomic<bool> stop{false};
+  GenerateFigures made;
+  auto ds = GeneratedDataset::open(m.plan, false, stop, made);
+  EXPECT_EQ(made.files, 40u);
+  auto files = ds.files();
+  std::uint64_t total = 0;
+  for (const auto& f : files) {
+    EXPECT_EQ(fs::file_size(f.path), f.size);
+    total += f.size;
+  }
+  EXPECT_EQ(made.bytes, total);
+  for (EngineKind e : {EngineKind::uring, EngineKind::psync}) {
+    LoadConfig c = config_for(files);
+    c.engine = e;
+    LoadOutcome o = run_dataload(c, stop);
+    ASSERT_TRUE(o.error.empty()) << o.error;
+    for (std::size_t i = 0; i < files.size(); ++i) EXPECT_EQ(o.file_reads[i], 2u) << files[i].path;
+    EXPECT_EQ(o.files, 80u);
+    EXPECT_EQ(o.samples, 80u);
+    EXPECT_EQ(o.bytes, 2 * total);
+    EXPECT_EQ(o.io_bytes, 2 * total);  // O_DIRECT reads past EOF return the file's bytes exactly
+    EXPECT_EQ(o.epochs_done, 2u);
+    EXPECT_EQ(o.open.count(), 80u);
+    EXPECT_EQ(o.read.count(), 80u);
+    EXPECT_EQ(o.close.count(), 80u);
+    if (e == EngineKind::uring && o.fallback_reason.empty()) {
+      EXPECT_NE(o.method.find("direct descriptors"), std::string::npos);
+    } else {
+      EXPECT_NE(o.method.find("plain"), std::string::npos) << o.method;
+    }
+  }
+}
+
+TEST(DataloadReader, MultiSampleFilesAreReadRecordByRecord) {
+  Made m(6, 5000, 0, 70);  // 70 records a file: three chains of reads on one direct descriptor
+  std::atomic<bool> stop{false};
+  GenerateFigures made;
+  auto ds = GeneratedDataset::open(m.plan, false, stop, made);
+  auto files = ds.files();
+  LoadConfig c = config_for(files);
+  c.samples_per_file = 70;
+  c.batch_size = 32;
+  c.epochs = 1;
+  LoadOutcome o = run_dataload(c, stop);
+  ASSERT_TRUE(o.error.empty()) << o.error;
+  EXPECT_EQ(o.samples, 6u * 70);
+  EXPECT_EQ(o.bytes, 6u * 70 * 5000);
+  EXPECT_EQ(o.files, 6u);
+}
+
+TEST(DataloadReader, UserDataIsReadOnlyAndUnchanged) {
+  test::TempDir dir;
+  fs::create_directories(dir.path() / "a" / "b");
+  test::write_file(dir.path() / "a" / "one.jpg", test::random_bytes(10000, 1));
+  test::write_file(dir.path() / "a" / "b" / "two.jpg", test::random_bytes(70000, 2));
+  test::write_file(dir.path() / "three.jpg", test::random_bytes(4096, 3));
+  ::chmod((dir.path() / "three.jpg").c_str(), 0444);
+  auto before = test::slurp(dir.path() / "a" / "b" / "two.jpg");
+  auto files = list_user_data(dir.path(), "--data");
+  ASSERT_EQ(files.size(), 3u);
+  std::atomic<bool> stop{false};
+  LoadConfig c = config_for(files);
+  c.accelerators = 1;
+  c.batch_size = 1;
+  LoadOutcome o = run_dataload(c, stop);
+  ASSERT_TRUE(o.error.empty()) << o.error;
+  EXPECT_EQ(o.bytes, 2u * (10000 + 70000 + 4096));
+  EXPECT_EQ(test::slurp(dir.path() / "a" / "b" / "two.jpg"), before);
+  EXPECT_EQ(list_user_data(dir.path(), "--data").size(), 3u);
+  EXPECT_THROW(list_user_data(dir.path() / "a" / "missing", "--data"), UsageError);
+}
+
+TEST(DataloadReader, AuIsComputeOverWallAndFallsWhenStarved) {
+  std::vector<DataFile> files(64, DataFile{"unused", 4096});
+  std::atomic<bool> stop{false};
+  LoadConfig c;
+  c.files = &files;
+  c.engine = EngineKind::null;
+  c.batch_size = 1;
+  c.step_s = 0.01;
+  c.runtime_s = 0.6;
+  LoadOutcome fed = run_dataload(c, stop);
+  ASSERT_EQ(fed.accelerators.size(), 1u);
+  const auto& a = fed.accelerators[0];
+  EXPECT_DOUBLE_EQ(fed.au(), a.compute_s / a.wall_s);
+  EXPECT_GT(fed.au(), 0.9);
+  EXPECT_GE(a.steps, 20u);
+  c.null_rate = 50;  // half of the 100 files/s one accelerator asks for
+  LoadOutcome starved = run_dataload(c, stop);
+  EXPECT_NEAR(starved.au(), 0.5, 0.15);
+  EXPECT_GT(starved.accelerators[0].wait_s, 0.1);
+}
+
+TEST(DataloadReader, SearchOnAFixedRateEngineFindsItsLimit) {
+  // 380 files/s shared; each accelerator asks 100 files/s (batch 1, 10 ms steps): AU(n) ≈ min(1, 3.8 / n),
+  // so with a floor of 90 % n = 4 passes (95 %) and n = 5 fails (76 %; the first batch's wait, excluded from
+  // AU, and the prefetched batches lift a 1 s window by a few percent).
+  std::vector<DataFile> files(256, DataFile{"unused", 4096});
+  std::atomic<bool> stop{false};
+  LoadConfig c;
+  c.files = &files;
+  c.engine = EngineKind::null;
+  c.null_rate = 380;
+  c.batch_size = 1;
+  c.prefetch = 1;
+  c.read_threads = 1;
+  c.step_s = 0.01;
+  c.runtime_s = 1.0;
+  std::vector<Trial> trials;
+  unsigned found = find_supported(
+      16,
+      [&](unsigned n) {
+        LoadConfig one = c;
+        one.accelerators = n;
+        auto o = run_dataload(one, stop);
+        return Trial{n, o.au() >= 0.9, json{{"au", o.au()}}};
+      },
+      trials);
+  std::string seen;
+  for (const auto& t : trials)
+    seen += fmt::format(" {}:{:.2f}", t.accelerators, t.detail["au"].get<double>());
+  EXPECT_EQ(found, 4u) << seen;
+}
+
+TEST(DataloadData, ManifestReusedOnlyWhenItMatches) {
+  Made m(12, 9000, 3000);
+  std::atomic<bool> stop{false};
+  EXPECT_EQ(inspect_data_dir(m.plan, "--data-dir"), DatasetState::absent);
+  GenerateFigures made;
+  {
+    auto ds = GeneratedDataset::open(m.plan, true, stop, made);
+    EXPECT_EQ(made.files, 12u);
+  }
+  ASSERT_TRUE(fs::exists(m.plan.root / kManifestName));  // kept
+  EXPECT_EQ(inspect_data_dir(m.plan, "--data-dir"), DatasetState::matches);
+  const auto written = fs::last_write_time(m.plan.file(3));
+  {
+    auto ds = GeneratedDataset::open(m.plan, false, stop, made);
+    EXPECT_EQ(made.files, 0u) << "a matching dataset was written again";
+    EXPECT_EQ(fs::last_write_time(m.plan.file(3)), written);
+  }
+  EXPECT_FALSE(fs::exists(m.plan.root)) << "not kept: removed";
+  DatasetPlan other = m.plan;
+  { auto ds = GeneratedDataset::open(m.plan, true, stop, made); }
+  other.seed = 6;
+  other.sizes.pop_back();
+  EXPECT_EQ(inspect_data_dir(other, "--data-dir"), DatasetState::differs);
+  {
+    auto ds = GeneratedDataset::open(other, false, stop, made);
+    EXPECT_EQ(made.files, 11u);
+    EXPECT_FALSE(fs::exists(m.plan.file(11))) << "the old dataset's extra file stayed";
+  }
+  EXPECT_TRUE(fs::is_empty(m.dir.path()));
+}
+
+TEST(DataloadData, RefusesAFolderHoldingOtherFilesAndLeavesThemAlone) {
+  Made m(4, 5000, 0);
+  test::write_file(m.dir.path() / "notes.txt", "mine");
+  try {
+    inspect_data_dir(m.plan, "--data-dir");
+    FAIL() << "a folder with a user's file was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("notes.txt"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(test::slurp(m.dir.path() / "notes.txt"), "mine");
+  fs::remove(m.dir.path() / "notes.txt");
+  // A folder with mlbench's name but no manifest is not mlbench's.
+  fs::create_directory(m.plan.root);
+  test::write_file(m.plan.root / "data.bin", "x");
+  EXPECT_THROW(inspect_data_dir(m.plan, "--data-dir"), UsageError);
+  EXPECT_EQ(test::slurp(m.plan.root / "data.bin"), "x");
+}
+
+TEST(DataloadData, FreeSpaceAndInodesAreCheckedFirst) {
+  Made m(4, 5000, 0);
+  m.plan.sizes = {std::uint64_t{1} << 60};
+  try {
+    check_free_space(m.plan, m.dir.path(), 0, "--data-dir");
+    FAIL() << "an exabyte dataset fit";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--files"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(fs::is_empty(m.dir.path()));
+}
+
+TEST(Checkpoint, NodeLocalSubsetOfTheModels) {
+  EXPECT_EQ(node_checkpoint_bytes(kCheckpointModels[0], 8), static_cast<std::uint64_t>(14 * 8e9));
+  EXPECT_EQ(node_checkpoint_bytes(kCheckpointModels[1], 8), static_cast<std::uint64_t>(14 * 70e9 / 8));
+  EXPECT_EQ(node_checkpoint_bytes(kCheckpointModels[2], 8), static_cast<std::uint64_t>(14 * 405e9 * 8 / 512));
+  EXPECT_EQ(node_checkpoint_bytes(kCheckpointModels[0], 64), static_cast<std::uint64_t>(14 * 8e9));
+}
+
+TEST(Checkpoint, WritesExactShardsFsyncsAndReadsBack) {
+  test::TempDir dir;
+  std::atomic<bool> stop{false};
+  CheckpointConfig c;
+  c.folder = dir.path();
+  c.ranks = 3;
+  c.shard = (1u << 20) + 8192;  // not a multiple of bs: the last write is short of bs
+  c.bs = 256 * 1024;
+  c.depth = 3;
+  auto o = run_checkpoint(c, stop);
+  ASSERT_TRUE(o.error.empty()) << o.error;
+  ASSERT_EQ(o.files.size(), 3u);
+  for (std::size_t r = 0; r < 3; ++r) {
+    EXPECT_EQ(fs::file_size(o.files[r]), c.shard);
+    EXPECT_EQ(o.ranks[r].written, c.shard);
+    EXPECT_EQ(o.ranks[r].read, c.shard);
+    EXPECT_TRUE(o.ranks[r].fsynced);
+    EXPECT_TRUE(o.ranks[r].dropped);
+    EXPECT_GT(o.ranks[r].write_s, o.ranks[r].fsync_s);
+  }
+}
+
+}  // namespace
+}  // namespace mlbench::storage
