@@ -17,9 +17,15 @@
 # I/O buffers: mlbench puts multi-page I/O buffers in transparent huge pages (one memory segment per I/O); fio
 # has no such option and by default uses malloc (base pages: a 128 KiB I/O is 32 segments). --fio-hugepages
 # gives fio huge pages too (iomem=mmaphuge), from the pool the administrator reserved (vm.nr_hugepages).
+# --plain compares what a user gets who types only the job: both tools' defaults, no ramp, nothing pinned by
+# this script. mlbench gets --rw --bs --iodepth --jobs --runtime (its own defaults do the rest: O_DIRECT,
+# registered buffers, --cpus auto, --submission auto with its trial ramp); fio gets the same plus
+# ioengine=io_uring, direct=1 and time_based (fio's default engine is psync, and without time_based it stops
+# after one pass over the file), and nothing else: no registered files or buffers, no pinning, its default
+# random map. Only reporting options are added (unified_rw_reporting=mixed, lat_percentiles=1).
 #
 # Usage: scripts/bench-vs-fio.sh [--dir DIR] [--mlbench PATH] [--pairs N] [--runtime S] [--ramp S] [--size SIZE]
-#                               [--jobs-filter REGEX] [--cpus auto|LIST|none] [--fio-hugepages]
+#                               [--jobs-filter REGEX] [--cpus auto|LIST|none] [--fio-hugepages] [--plain]
 set -euo pipefail
 
 dir=/var/tmp
@@ -31,6 +37,7 @@ size=2G
 filter=.
 cpus=auto
 fio_mem=malloc
+plain=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --dir) dir=$2; shift 2 ;;
@@ -42,7 +49,8 @@ while [[ $# -gt 0 ]]; do
     --jobs-filter) filter=$2; shift 2 ;;
     --cpus) cpus=$2; shift 2 ;;
     --fio-hugepages) fio_mem=mmaphuge; shift ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    --plain) plain=1; shift ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "bench-vs-fio.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -115,8 +123,9 @@ run_mlbench() {  # rw bs qd jobs mix out
   local extra=()
   [[ "$5" != "-" ]] && extra+=(--rwmix-read "$5")
   [[ "$1" == *write* || "$1" == randrw ]] && extra+=(--allow-destructive)
+  ((plain)) || extra+=(--ramp "$ramp" --cpus "$cpus")
   "$mlbench" storage --target "$file" --rw "$1" --bs "$2" --iodepth "$3" --jobs "$4" --runtime "$runtime" \
-    --ramp "$ramp" --cpus "$cpus" "${extra[@]}" --json > "$6"
+    "${extra[@]}" --json > "$6"
   python3 - "$6" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
@@ -128,11 +137,16 @@ PY
 run_fio() {  # rw bs qd jobs mix out
   local extra=()
   [[ "$5" != "-" ]] && extra+=(--rwmixread="$5")
-  [[ "$cpus" != none ]] && extra+=(--cpus_allowed="$(first_cpus "$cpus" "$4")" --cpus_allowed_policy=split)
-  fio --name=job --filename="$file" --ioengine=io_uring --direct=1 --fixedbufs=1 --registerfiles=1 --iomem="$fio_mem" \
-    --rw="$1" --bs="$2" --iodepth="$3" --numjobs="$4" --size="$size" --runtime="$runtime" --ramp_time="$ramp" \
-    --time_based --group_reporting --norandommap --randrepeat=0 --unified_rw_reporting=mixed \
-    --lat_percentiles=1 --percentile_list=99 "${extra[@]}" --output-format=json > "$6"
+  if ((plain)); then
+    extra+=(--ioengine=io_uring --direct=1)
+  else
+    [[ "$cpus" != none ]] && extra+=(--cpus_allowed="$(first_cpus "$cpus" "$4")" --cpus_allowed_policy=split)
+    extra+=(--ioengine=io_uring --direct=1 --fixedbufs=1 --registerfiles=1 --iomem="$fio_mem" --size="$size"
+      --ramp_time="$ramp" --norandommap --randrepeat=0)
+  fi
+  fio --name=job --filename="$file" --rw="$1" --bs="$2" --iodepth="$3" --numjobs="$4" --runtime="$runtime" \
+    --time_based --group_reporting --unified_rw_reporting=mixed --lat_percentiles=1 --percentile_list=99 \
+    "${extra[@]}" --output-format=json > "$6"
   python3 - "$6" "$4" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
@@ -144,7 +158,11 @@ print(iops, p99, cpu)
 PY
 }
 
-echo "file $file, job threads pinned to CPUs: $cpus; fio buffers: iomem=$fio_mem"
+if ((plain)); then
+  echo "file $file, plain: both tools' defaults, no ramp, no pinning by this script ($runtime s a run)"
+else
+  echo "file $file, job threads pinned to CPUs: $cpus; fio buffers: iomem=$fio_mem"
+fi
 printf '%-26s %12s %12s %10s %10s %10s %6s %12s %10s\n' job mlbench_iops fio_iops iops_x p99_x cpu_x pairs iops_x_range dev_kb_m/f
 summary="$work/summary"
 : > "$summary"

@@ -32,7 +32,9 @@ TEST_P(StorageCliBad, ExitsTwoWithOneLineAndNoReport) {
   const fs::path& dir = disk.path();
   auto report = t.path() / "r.json";
   std::vector<std::string> args{"storage", "--target", dir.string(), "-o", report.string()};
-  for (const auto& a : GetParam().args) args.push_back(a == "MISSING" ? (dir / "missing").string() : a);
+  // MISSING: a path in a folder that does not exist (a new file in an existing one is mlbench's to create).
+  for (const auto& a : GetParam().args)
+    args.push_back(a == "MISSING" ? (dir / "missing" / "file").string() : a);
   auto r = run_cli(args);
   EXPECT_EQ(r.rc, 2) << r.err;
   EXPECT_NE(r.err.find(GetParam().mentions), std::string::npos) << r.err;
