@@ -16,22 +16,43 @@ constexpr double kActivationBytes = 2;  // 16-bit activations
 double grad_bytes(const LlmTraining& w) { return w.optimizer == "adam-fp32-grads" ? 4 : 2; }
 
 // Elementwise (non-GEMM) passes of one transformer layer per token, forward, as a PyTorch training step runs
-// them (norms and rotary upcast to fp32, unfused SwiGLU): bytes read + written per element, elements in units
-// of hidden (h) or FFN width (f), and whether the pass runs inside the tensor-parallel region (split t ways
-// by heads or FFN columns) or outside it (norms, residuals: split only by sequence parallelism, else every TP
-// rank repeats it). Backward costs twice the forward.
+// them (RMSNorm and rotary upcast to fp32, unfused SwiGLU): bytes read + written per element, elements in
+// units of hidden (h) or FFN width (f), and whether the pass runs inside the tensor-parallel region (split t
+// ways by heads or FFN columns) or outside it (norms, residuals: split only by sequence parallelism, else
+// every TP rank repeats it). Backward costs twice the forward. Which passes a layer has follows its
+// architecture: RMSNorm as the reference code writes it (six elementwise kernels) or LayerNorm, one kernel
+// (torch.nn.LayerNorm, Megatron's fused LayerNorm: read 2 B, write 2 B); rotary embeddings or none (GPT's
+// learned positions are added once at the embedding).
+enum class PassOf { every_layer, rms_norm, layer_norm, rotary };
 struct ElementwisePass {
   const char* op;
   double h_elements, f_elements, bytes;
   bool in_tp_region;
+  PassOf of = PassOf::every_layer;
 };
 constexpr ElementwisePass kElementwisePasses[] = {
-    {"2x RMSNorm: upcast 6, square 8, mean 4, scale 8, downcast 6, weight 4", 2, 0, 36, false},
-    {"rotary on q and k: upcast, complex multiply, downcast", 2, 0, 20, true},
+    {"2x RMSNorm: upcast 6, square 8, mean 4, scale 8, downcast 6, weight 4", 2, 0, 36, false,
+     PassOf::rms_norm},
+    {"2x LayerNorm: one kernel, read 2, write 2", 2, 0, 4, false, PassOf::layer_norm},
+    {"rotary on q and k: upcast, complex multiply, downcast", 2, 0, 20, true, PassOf::rotary},
     {"attention kernel q, k, v in / o out + layout copies", 1, 0, 20, true},
     {"2x residual add", 2, 0, 6, false},
     {"SwiGLU: silu, multiply", 0, 1, 10, true},
 };
+
+bool has_pass(const TransformerModel& m, PassOf of) {
+  switch (of) {
+    case PassOf::rms_norm:
+      return m.rms_norm;
+    case PassOf::layer_norm:
+      return !m.rms_norm;
+    case PassOf::rotary:
+      return m.rotary;
+    case PassOf::every_layer:
+      return true;
+  }
+  return true;
+}
 
 // MoE: each routed copy of a token is permuted to its expert and back (read + write, 2 B) and scaled by its
 // router weight on the way back: 3 passes of 4 B over k h elements, in the tensor-parallel region.
@@ -41,6 +62,7 @@ constexpr double kMoePermuteBytes = 12;
 double nongemm_bytes_per_token_layer(const TransformerModel& m, int t, bool sequence_parallel) {
   double forward = 0;
   for (const auto& p : kElementwisePasses) {
+    if (!has_pass(m, p.of)) continue;
     double f_elements = m.gated_ffn ? p.f_elements : p.f_elements * 0.4;  // plain FFN: one GeLU pass
     double bytes = (p.h_elements * m.hidden + f_elements * m.ffns_per_token() * m.ffn_hidden) * p.bytes;
     forward += p.in_tp_region || sequence_parallel ? bytes / t : bytes;

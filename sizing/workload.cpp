@@ -68,12 +68,21 @@ std::string precision_field(const Fields& f, const char* key, const std::string&
   return p;
 }
 
+// A string key restricted to `allowed` (listed in the error as `listed`).
+std::string choice(const Fields& f, const char* key, const std::set<std::string>& allowed, const char* listed,
+                   const std::string& fallback) {
+  auto v = f.text_or(key, fallback);
+  if (!allowed.contains(v))
+    throw UsageError(fmt::format("{}: '{}' must be one of {} (got '{}')", f.where(), key, listed, v));
+  return v;
+}
+
 TransformerModel parse_model(const Fields& top) {
   if (!top.has("model") || !top.at("model").is_object())
     throw UsageError(fmt::format("{}: 'model' must be a mapping (architecture or params)", top.where()));
   Fields f(top.at("model"), top.where() + ": model");
   f.only({"params", "active_params", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab",
-          "gated_ffn", "experts", "top_k", "shared_experts"});
+          "gated_ffn", "norm", "rotary", "experts", "top_k", "shared_experts"});
   TransformerModel m;
   if (f.has("experts")) {
     m.experts = f.whole("experts");
@@ -96,6 +105,8 @@ TransformerModel parse_model(const Fields& top) {
   }
   m.vocab = f.whole_or("vocab", 32000);
   m.gated_ffn = f.flag_or("gated_ffn", true);
+  m.rms_norm = choice(f, "norm", {"rmsnorm", "layernorm"}, "rmsnorm, layernorm", "rmsnorm") == "rmsnorm";
+  m.rotary = f.flag_or("rotary", true);
   if (f.has("layers") || f.has("hidden")) {
     m.layers = f.whole("layers");
     m.hidden = f.whole("hidden");
@@ -126,15 +137,6 @@ TransformerModel parse_model(const Fields& top) {
   if (m.active_params > m.params)
     throw UsageError(fmt::format("{}: active_params exceeds params", f.where()));
   return m;
-}
-
-// A string key restricted to `allowed` (listed in the error as `listed`).
-std::string choice(const Fields& f, const char* key, const std::set<std::string>& allowed, const char* listed,
-                   const std::string& fallback) {
-  auto v = f.text_or(key, fallback);
-  if (!allowed.contains(v))
-    throw UsageError(fmt::format("{}: '{}' must be one of {} (got '{}')", f.where(), key, listed, v));
-  return v;
 }
 
 LayoutSpec parse_layout(const Fields& top, const TransformerModel& m, int seq_len) {

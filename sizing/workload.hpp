@@ -17,6 +17,8 @@ namespace mlbench::sizing {
 struct TransformerModel {
   int layers = 0, hidden = 0, heads = 0, kv_heads = 0, ffn_hidden = 0, vocab = 0;
   bool gated_ffn = true;       // SwiGLU: three FFN matrices instead of two
+  bool rms_norm = true;        // norm: rmsnorm (Llama) or layernorm (GPT)
+  bool rotary = true;          // rotary position embeddings in every layer (GPT: learned, at the input)
   double params = 0;           // total parameters (embeddings included)
   double active_params = 0;    // per token (MoE); equals params for dense models
   bool derived_shape = false;  // architecture derived from the parameter count

@@ -228,6 +228,23 @@ TEST(Models, ShippedMoeWorkloadPlans) {
   EXPECT_GE(sheet.figures.at("layout").at("ep").get<int>(), 1);
 }
 
+// The elementwise passes follow the architecture: RMSNorm as six unfused kernels (36 B per element) and
+// rotary on q and k (20 B) for Llama-style layers, one LayerNorm kernel (4 B) and no rotary for GPT-style
+// ones (Megatron's fused LayerNorm); forward + backward = 3 passes over each GPU's tokens.
+TEST(Models, NormAndRotaryPassesFollowTheArchitecture) {
+  auto w = llama7b();
+  auto cal = flat_calibration(0.8);
+  auto node = a100_node();
+  Layout l{1, 1, 512, 1, Recompute::none};
+  auto llama = training_step(w.model, w, node, cal, l);
+  w.model.rms_norm = false;
+  w.model.rotary = false;
+  auto gpt = training_step(w.model, w, node, cal, l);
+  double tokens_gpu = 4194304.0 / 512, h = 4096;
+  double bytes = 3 * tokens_gpu * 32 * (2 * h * (36 - 4) + 2 * h * 20);
+  EXPECT_NEAR(llama.t_nongemm - gpt.t_nongemm, bytes / (node.gpu->memory_bandwidth * 0.8), 1e-9);
+}
+
 // The KV cache as vLLM sizes it: HBM x utilisation - weights - the profile pass's activation peak - runtime.
 TEST(Models, KvCacheIsHbmTimesUtilisationLessWeightsActivationPeakAndRuntime) {
   KvCapacity k{80.0 * (1ull << 30), 0.9, 13.5e9, 1.2e9, 2e9};

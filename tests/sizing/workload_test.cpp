@@ -130,6 +130,7 @@ TEST(Workload, BadExpertSettingsNameTheKeyAndTheAllowedValues) {
            Bad{", experts: 8, top_k: 2}\n", "ep: 2\nlayout: {ep: 4}\n", "'ep' 2 and layout.ep 4 disagree"},
            Bad{", experts: 8, top_k: 2}\n", "layout: {dp: 6, ep: 4}\n", "'ep' 4 does not divide dp 6"},
            Bad{"}\n", "ep: 2\n", "'ep' 2 needs a mixture-of-experts model"},
+           Bad{", norm: batchnorm}\n", "", "'norm' must be one of rmsnorm, layernorm (got 'batchnorm')"},
        }) {
     try {
       load_workload(write_temp("moe", base + b.model + b.extra));
