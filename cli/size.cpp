@@ -27,6 +27,8 @@ struct SizeFlags {
   std::string prices;
   std::string format = "table";
   std::string output;
+  std::string cooling;
+  bool compare_cooling = false;
 };
 
 int run_size(const SizeFlags& f) {
@@ -52,6 +54,23 @@ int run_size(const SizeFlags& f) {
   }
   if (!f.prices.empty()) req.prices = sizing::load_prices(f.prices);
   auto catalog = sizing::load_hardware_catalog(config_dir() / "hardware");
+  if (!f.cooling.empty()) {
+    try {
+      req.cooling = catalog.cooling_spec(f.cooling).name;
+    } catch (const UsageError& e) {
+      throw UsageError(fmt::format("--cooling: {}", e.what()));
+    }
+  }
+  if (f.compare_cooling) {
+    if (xlsx)
+      throw UsageError("--compare-cooling writes one table: use --format table, md, csv, json or html");
+    if (!f.cooling.empty())
+      throw UsageError("--compare-cooling plans every cooling option: leave out --cooling");
+    auto compared = sizing::cooling_comparison(sizing::plan_each_cooling(req, catalog));
+    for (const auto& w : compared.list) std::cerr << "mlbench: warning: " << w << "\n";
+    emit(f.output, render(compared, *format));
+    return 0;
+  }
   auto sheet = sizing::plan(req, catalog);
 
   for (const auto& w : sheet.warnings) std::cerr << "mlbench: warning: " << w << "\n";
@@ -88,6 +107,12 @@ void add_size_command(CLI::App& app, Action& action) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--format", flags->format, fmt::format("{} or xlsx", fmt::join(format_names(), ", ")))
       ->capture_default_str();
+  cmd->add_option("--cooling", flags->cooling,
+                  "Cooling option of configs/hardware/cooling.yaml (air, liquid, phase-change; default: the "
+                  "node template's)");
+  cmd->add_flag("--compare-cooling", flags->compare_cooling,
+                "Plan the workload once per cooling option and print one table: power, PUE, stability, "
+                "goodput, time, energy and cost per option");
   cmd->add_option("-o,--output", flags->output,
                   "Write the sheet to this file (atomically) instead of stdout");
   cmd->callback([&action, flags] { action = [flags] { return run_size(*flags); }; });

@@ -71,6 +71,9 @@ inline constexpr Assumption kMaxNumSeqs{"Serving sequences in the profile pass",
 inline constexpr Assumption kAveragePowerShare{"Average / nameplate power", 0.80, "busy node"};
 inline constexpr Assumption kNodeMtbfHours{"Node MTBF (h)", 6000,
                                            "Llama 3: 419 interruptions in 54 days on 2,048 nodes"};
+// What an interruption costs besides the lost work since the last checkpoint: the cooling options' goodput.
+inline constexpr Assumption kRestartTime{"Restart after an interruption (min)", 600,
+                                         "reschedule, reload the last checkpoint, warm up", 60};
 inline constexpr Assumption kCollectiveLatency{"Collective latency per call (ms)", 20e-6,
                                                "assumed fixed cost added to each collective call", 1e-3};
 inline constexpr Assumption kCheckpointBytesPerParam{"Checkpoint bytes per parameter", 14,

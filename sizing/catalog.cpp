@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 
@@ -99,6 +100,19 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 }  // namespace
 
+double pcie_lane_bytes_per_s(int gen) {
+  switch (gen) {
+    case 3:
+      return 8e9 * 128 / 130 / 8;
+    case 4:
+      return 16e9 * 128 / 130 / 8;
+    case 5:
+      return 32e9 * 128 / 130 / 8;
+    default:
+      return 0;
+  }
+}
+
 std::string closest_name(std::string_view name, const std::vector<std::string>& candidates) {
   std::string best;
   std::size_t best_d = static_cast<std::size_t>(-1);
@@ -167,14 +181,33 @@ HardwareCatalog load_hardware_catalog(const std::filesystem::path& dir) {
   HardwareCatalog c;
   c.gpus = load_gpu_catalog(dir / "gpus.yaml");
   for_each_entry(dir / "cpus.yaml", "cpus", [&](const Entry& e, const std::string& name) {
-    c.cpus.push_back({name, e.text_or("vendor", ""), e.count("cores"), e.count("threads"),
-                      e.positive("base_ghz"), e.count("memory_channels"), e.positive("memory_mts"),
-                      e.positive("tdp_w")});
+    CpuSpec cpu{name,
+                e.text_or("vendor", ""),
+                e.count("cores"),
+                e.count("threads"),
+                e.positive("base_ghz"),
+                e.count("memory_channels"),
+                e.positive("memory_mts"),
+                e.positive("tdp_w"),
+                e.count("pcie_gen"),
+                e.count("pcie_lanes")};
+    cpu.pcie_lanes_2p = static_cast<int>(e.number_or("pcie_lanes_2p", cpu.pcie_lanes));
+    c.cpus.push_back(std::move(cpu));
   });
   for_each_entry(dir / "drives.yaml", "drives", [&](const Entry& e, const std::string& name) {
-    c.drives.push_back({name, e.text("interface"), e.positive("read_gbps") * 1e9,
-                        e.positive("write_gbps") * 1e9, e.positive("read_iops"), e.positive("write_iops"),
-                        e.positive("capacity_tb") * 1e12, e.positive("power_w")});
+    DriveSpec d{name,
+                e.text("interface"),
+                e.positive("read_gbps") * 1e9,
+                e.positive("write_gbps") * 1e9,
+                e.positive("read_iops"),
+                e.positive("write_iops"),
+                e.positive("capacity_tb") * 1e12,
+                e.positive("power_w")};
+    if (std::sscanf(d.interface.c_str(), "PCIe Gen%d x%d", &d.pcie_gen, &d.lanes) != 2 ||
+        pcie_lane_bytes_per_s(d.pcie_gen) <= 0 || d.lanes <= 0)
+      throw UsageError(fmt::format("{}: '{}': 'interface' must read 'PCIe Gen<3|4|5> x<lanes>', not '{}'",
+                                   (dir / "drives.yaml").string(), name, d.interface));
+    c.drives.push_back(std::move(d));
   });
   for_each_entry(dir / "nics.yaml", "nics", [&](const Entry& e, const std::string& name) {
     c.nics.push_back(
@@ -185,9 +218,23 @@ HardwareCatalog load_hardware_catalog(const std::filesystem::path& dir) {
         {name, e.text("kind"), e.count("radix"), e.positive("port_gbps") * 1e9, e.positive("power_w")});
   });
   for_each_entry(dir / "cooling.yaml", "cooling", [&](const Entry& e, const std::string& name) {
-    c.cooling.push_back(
-        {name, e.positive("gpu_power_factor"), e.positive("pue"), e.positive("rack_kw") * 1e3});
+    CoolingSpec cool{name,
+                     e.positive("gpu_w"),
+                     1,
+                     e.positive("stability"),
+                     e.text("figures_source"),
+                     e.positive("pue"),
+                     e.text("pue_source"),
+                     e.positive("rack_kw") * 1e3};
+    if (cool.stability > 1)
+      throw UsageError(fmt::format("{}: '{}': 'stability' is a share: give a number in (0, 1]",
+                                   (dir / "cooling.yaml").string(), name));
+    c.cooling.push_back(std::move(cool));
   });
+  auto cooling_doc = load_yaml_file(dir / "cooling.yaml");
+  c.reference_cooling = Entry(cooling_doc, (dir / "cooling.yaml").string()).text("reference");
+  const double reference_w = c.cooling_spec(c.reference_cooling).gpu_w;
+  for (auto& cool : c.cooling) cool.gpu_power_factor = cool.gpu_w / reference_w;
   for_each_entry(dir / "nodes.yaml", "nodes", [&](const Entry& e, const std::string& name) {
     NodeTemplate n;
     n.name = name;
@@ -206,11 +253,17 @@ HardwareCatalog load_hardware_catalog(const std::filesystem::path& dir) {
     n.other_w = e.number_or("other_w", 0);
     n.rack_units = e.count("rack_units");
     n.cooling = e.text("cooling");
+    n.front_end_nic = e.text_or("front_end_nic", "");
+    n.front_end_switch = e.text_or("front_end_switch", "");
     c.nodes.push_back(std::move(n));
   });
   auto nodes_doc = load_yaml_file(dir / "nodes.yaml");
-  c.default_node =
-      Entry(nodes_doc, (dir / "nodes.yaml").string()).text_or("default_node", c.nodes.front().name);
+  Entry nodes_top(nodes_doc, (dir / "nodes.yaml").string());
+  c.default_node = nodes_top.text_or("default_node", c.nodes.front().name);
+  for (auto& n : c.nodes) {
+    if (n.front_end_nic.empty()) n.front_end_nic = nodes_top.text("front_end_nic");
+    if (n.front_end_switch.empty()) n.front_end_switch = nodes_top.text("front_end_switch");
+  }
   // Cross-references fail here, at load, rather than in the middle of a sizing.
   for (const auto& n : c.nodes) {
     try {
@@ -220,6 +273,8 @@ HardwareCatalog load_hardware_catalog(const std::filesystem::path& dir) {
       c.nic(n.nic);
       c.switch_spec(n.switch_name);
       c.cooling_spec(n.cooling);
+      c.nic(n.front_end_nic);
+      c.switch_spec(n.front_end_switch);
     } catch (const UsageError& err) {
       throw UsageError(fmt::format("{}: node '{}': {}", (dir / "nodes.yaml").string(), n.name, err.what()));
     }

@@ -24,17 +24,26 @@ struct CpuSpec {
   int memory_channels = 0;
   double memory_mts = 0;
   double tdp_w = 0;
+  int pcie_gen = 0;
+  int pcie_lanes = 0;     // root lanes of one socket in a one-socket system
+  int pcie_lanes_2p = 0;  // per socket in a two-socket system (EPYC gives lanes to xGMI)
+  int lanes(int sockets) const { return sockets * (sockets > 1 ? pcie_lanes_2p : pcie_lanes); }
   // channels x MT/s x 8 B per socket.
   double memory_bandwidth() const { return memory_channels * memory_mts * 1e6 * 8; }
 };
 
 struct DriveSpec {
-  std::string name, interface;
+  std::string name, interface;       // "PCIe Gen4 x4"
   double read_bw = 0, write_bw = 0;  // B/s
   double read_iops = 0, write_iops = 0;
   double capacity_bytes = 0;
   double power_w = 0;
+  int pcie_gen = 0, lanes = 0;  // from the interface
 };
+
+// PCIe payload bandwidth of one lane per direction (128b/130b encoding): Gen3 0.985, Gen4 1.969, Gen5
+// 3.938 GB/s; 0 for another generation.
+double pcie_lane_bytes_per_s(int gen);
 
 struct NicSpec {
   std::string name, kind;
@@ -51,16 +60,23 @@ struct SwitchSpec {
   double power_w = 0;
 };
 
+// A cooling option (configs/hardware/cooling.yaml): the lab's sustained GPU power and training stability,
+// the PUE and the rack power, each figure with its source.
 struct CoolingSpec {
   std::string name;
-  double gpu_power_factor = 1;  // sustained GPU power / TDP
+  double gpu_w = 0;             // sustained A100 power in the source's comparison
+  double gpu_power_factor = 1;  // gpu_w / the reference option's gpu_w: sustained GPU power / TDP
+  double stability = 1;         // share of training days without an interruption
+  std::string figures_source;   // of gpu_w and stability
   double pue = 1.4;
+  std::string pue_source;
   double rack_w = 40e3;
 };
 
 struct NodeTemplate {
   std::string name, description;
   std::string gpu, cpu, drive, nic, switch_name, cooling;
+  std::string front_end_nic, front_end_switch;  // the catalog's default when the template names none
   int gpus = 0, gpu_domain = 0, sockets = 0, drives = 0, nics = 0, rack_units = 0;
   double ram_bytes = 0;
   double other_w = 0;
@@ -88,6 +104,7 @@ class HardwareCatalog {
   std::vector<SwitchSpec> switches;
   std::vector<NodeTemplate> nodes;
   std::vector<CoolingSpec> cooling;
+  std::string reference_cooling;  // the option the engine's goodput was measured with
   std::string default_node;
   Prices prices;
 
@@ -102,6 +119,7 @@ class HardwareCatalog {
 };
 
 // Loads dir/{gpus,cpus,drives,nics,switches,nodes,cooling,prices}.yaml and checks every cross-reference.
+// A drive's interface must read "PCIe Gen<g> x<lanes>".
 HardwareCatalog load_hardware_catalog(const std::filesystem::path& dir);
 // Prices alone (the --prices FILE override).
 Prices load_prices(const std::filesystem::path& path);

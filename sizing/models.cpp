@@ -822,21 +822,8 @@ template Formula time_to_first_token<Formula>(const Prefill&, double);
 template double serving_hbm_per_gpu<double>(const ServingPoint&);
 template Formula serving_hbm_per_gpu<Formula>(const ServingPoint&);
 
-Fabric rail_optimised_fabric(int nodes, int nics_per_node, int radix) {
-  Fabric f;
-  f.rails = nics_per_node;
-  f.node_ports = nodes * nics_per_node;
-  if (nodes <= 1) return f;
-  int per_leaf = radix / 2;
-  f.leaves = nics_per_node * ((nodes + per_leaf - 1) / per_leaf);
-  f.spines = (f.leaves * per_leaf + radix - 1) / radix;
-  f.cables = f.node_ports + f.leaves * per_leaf;
-  return f;
-}
-
-double node_nameplate_w(const NodeTemplate& n, const HardwareCatalog& c) {
+double node_nameplate_w(const NodeTemplate& n, const HardwareCatalog& c, const CoolingSpec& cool) {
   const auto& gpu = c.gpu(n.gpu);
-  const auto& cool = c.cooling_spec(n.cooling);
   return n.gpus * gpu.tdp_w * cool.gpu_power_factor + n.sockets * c.cpu(n.cpu).tdp_w +
          n.ram_bytes / 1e9 * assumption::kDramWattsPerGb.value + n.nics * c.nic(n.nic).power_w +
          n.drives * c.drive(n.drive).power_w + n.other_w;

@@ -284,14 +284,8 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                                           const Calibration& cal, double eta_prefill, double eta_decode,
                                           double headroom, std::string* why_not);
 
-struct Fabric {
-  int rails = 0, leaves = 0, spines = 0, node_ports = 0, cables = 0;
-};
-// Rail-optimised two-tier fat tree: one leaf per rail per radix/2 nodes, spines = ceil(leaves x radix/2 /
-// radix).
-Fabric rail_optimised_fabric(int nodes, int nics_per_node, int radix);
-
-// Node nameplate: GPUs x TDP x cooling factor + CPUs + DRAM (0.375 W/GB) + NICs + drives + other.
-double node_nameplate_w(const NodeTemplate& n, const HardwareCatalog& c);
+// Node nameplate with `cooling`: GPUs x TDP x its GPU power factor + CPUs + DRAM (0.375 W/GB) + NICs +
+// drives + other.
+double node_nameplate_w(const NodeTemplate& n, const HardwareCatalog& c, const CoolingSpec& cooling);
 
 }  // namespace mlbench::sizing

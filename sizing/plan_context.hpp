@@ -24,7 +24,10 @@ inline constexpr double kSecondsPerYear = 365 * 86400.0;
 
 inline std::string gbs(double v) { return fmt::format("{:.2f} GB/s", v / 1e9); }
 inline std::string plus_h(double h) { return fmt::format("+{:.0f} % (x{:.2f})", 100 * h, 1 + h); }
-inline std::string days(double s) { return fmt::format("{:.2f} days", s / 86400); }
+// A duration as a reader takes it in: hours under a day, days from a day on.
+inline std::string duration(double s) {
+  return s < 86400 ? fmt::format("{:.2f} h", s / 3600) : fmt::format("{:.2f} days", s / 86400);
+}
 
 class Planner {
  public:
@@ -41,8 +44,15 @@ class Planner {
   bool node_is_measured_ = false;
   Calibration cal_;
   Sheet sheet_;
-  int fabric_switches_ = 0;  // set by add_network, priced by add_cost
-  int fabric_cables_ = 0;
+  const CoolingSpec* cooling_ = nullptr;
+  // What add_network buys, priced and powered by add_power_host_cost and add_cost.
+  struct NetworkBuy {
+    const SwitchSpec* sw = nullptr;
+    int switches = 0, cables = 0;
+    std::vector<std::string> switch_items;  // the sheet lines that count the switches
+    std::string cable_item;
+  };
+  NetworkBuy net_;
 
   void line(std::string section, std::string item, double q, std::string unit, std::string spec,
             std::string driver, std::string headroom, std::string source) {
@@ -63,9 +73,14 @@ class Planner {
     sheet_.totals.push_back({"Total", std::move(item), q, std::move(unit), "", std::move(driver), "", ""});
   }
   std::string src(const Figure& f) const { return std::string(to_string(f.source)); }
+  SheetLine* find_line(std::string_view item);  // the first line of that item, or nullptr
 
   // planner.cpp: the node, its calibration, the search.
   void pick_node();
+  // plan_sections.cpp: the goodput with this plan's cooling: the engine's goodput (measured with the
+  // reference cooling) x (1 - lambda l) / (1 - lambda_ref l), lambda = -ln(stability) interruptions per day,
+  // l = the share of a day one costs (a restart + half the checkpoint interval).
+  double goodput(const Checkpointing& c) const;
   void calibrate_for(const std::string& precision, std::vector<GemmShape> shapes);
   double peak(const std::string& precision) const;
   std::string planning_text(int nodes, double time_s, bool inverse) const;
@@ -106,7 +121,11 @@ class Planner {
   double local_bw(bool write) const;
   std::string tier(double read, double write) const;
   void add_storage(double ckpt, const Checkpointing& c, double dataset_bytes, double read_rate, int nodes);
-  void add_network(int nodes, double comm_share);
+  void add_local_raid(double write, double read, double capacity, bool survive_drive_loss);
+  void add_cooling(const Checkpointing& c);
+  // `cross_node`: the plan's replicas exchange traffic between nodes (training across nodes, a serving
+  // replica larger than a node): a compute fabric; else a front-end network line.
+  void add_network(int nodes, double comm_share, bool cross_node);
   void add_power_host_cost(int nodes, double run_s, double ckpt, const std::string& per, double tokens);
   void add_cost(int nodes, double run_s, double mwh, const std::string& per, double tokens);
   void add_assumptions();

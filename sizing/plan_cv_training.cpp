@@ -26,7 +26,7 @@ void Planner::plan_cv_training(const CvTraining& w) {
     auto st = cv_step(w, facts_, cal_, nodes * facts_.gpus);
     return std::pair{
         st, time_to_train<double>("images", images, "images", st.images_per_s_gpu * nodes * facts_.gpus,
-                                  assumption::kGoodput.value)};
+                                  goodput(w.checkpoint))};
   };
   bool inverse = !(req_.nodes || wl.nodes);
   int nodes = req_.nodes ? *req_.nodes : wl.nodes ? *wl.nodes : 0;
@@ -34,7 +34,7 @@ void Planner::plan_cv_training(const CvTraining& w) {
     auto n = smallest_nodes([&](int k) { return eval(k).second * (1 + h_) <= *wl.deadline_s; });
     if (!n)
       throw UsageError(fmt::format("{}: the deadline of {} cannot be met at any node count", wl.name,
-                                   days(*wl.deadline_s)));
+                                   duration(*wl.deadline_s)));
     nodes = *n;
   }
   auto [st, time_s] = eval(nodes);
@@ -55,8 +55,8 @@ void Planner::plan_cv_training(const CvTraining& w) {
        fmt::format("{} = {:.0f} ({:.1f} % exposed gradient sync)", ips.shown(), ips.value(),
                    100 * st.comm_share),
        "-", src(cal_.conv));
-  auto ttt = time_to_train<Formula>("images", images, "images", st.images_per_s_gpu * gpus,
-                                    assumption::kGoodput.value);
+  auto ttt =
+      time_to_train<Formula>("images", images, "images", st.images_per_s_gpu * gpus, goodput(w.checkpoint));
   line("Compute", "Time to train", ttt, 3600, "hours", fmt::format("{:.0f} GPU-hours", gpus * time_s / 3600),
        fmt::format("{} ({:.3g} images x {:.0f} epochs, {} GPUs) = {:.0f} s", ttt.shown(), w.dataset_images,
                    w.epochs, gpus, ttt.value()),
@@ -65,9 +65,9 @@ void Planner::plan_cv_training(const CvTraining& w) {
   double read = st.images_per_s_gpu * gpus * bytes_per_image;
   add_storage(assumption::kCheckpointBytesPerParam.value * w.params, w.checkpoint, w.dataset_bytes, read,
               nodes);
-  add_network(nodes, st.comm_share);
+  add_network(nodes, st.comm_share, nodes > 1);
   add_power_host_cost(nodes, time_s, assumption::kCheckpointBytesPerParam.value * w.params,
-                      fmt::format("per training run ({:.2f} h)", time_s / 3600), 0);
+                      fmt::format("per training run ({})", duration(time_s)), 0);
   sheet_.figures.update({{"nodes", nodes},
                          {"gpus", gpus},
                          {"time_s", time_s},

@@ -185,7 +185,7 @@ void Planner::plan_inference(const LlmInference& w) {
        "model");
   double weights = w.model.params * bytes_per_element(w.precision);
   add_storage_inference(weights, nodes);
-  add_network(nodes, 0);
+  add_network(nodes, 0, sp->t > facts_.gpus);
   double year = kSecondsPerYear;
   double tokens_year =
       std::min(demand > 0 ? demand : nodes * sp->tokens_per_s_node, nodes * sp->tokens_per_s_node) * year;
@@ -223,10 +223,11 @@ void Planner::add_storage_inference(double weights, int nodes) {
   double versions = assumption::kModelVersions.value;
   line("Storage", "Shared capacity", versions * weights * (1 + h_) / 1e12, "TB",
        fmt::format("model registry: {} versions", versions),
-       fmt::format("{} x {}", versions, format_bytes(weights)), plus_h(h_), "assumed");
+       fmt::format("{} x {}", versions, decimal_bytes(weights)), plus_h(h_), "assumed");
   line("Storage", "Local NVMe per node", node_->drives, "drives", fmt::format("{} in RAID-0", drive.name),
        fmt::format("cold start: weights {} / local read {} = {:.1f} s; {} nodes pull {} from shared storage",
-                   format_bytes(weights), gbs(local_bw(false)), load_s, nodes, format_bytes(weights * nodes)),
+                   decimal_bytes(weights), gbs(local_bw(false)), load_s, nodes,
+                   decimal_bytes(weights * nodes)),
        "-", src(cal_.storage_read));
   sheet_.figures["storage"] = {{"weights_bytes", weights},
                                {"capacity_bytes", versions * weights * (1 + h_)},

@@ -49,8 +49,7 @@ Planner::TrainEval Planner::eval_llm(const LlmTraining& w, int nodes) {
   e.choice = choose_layout(w.model, w, facts_, cal_, nodes * facts_.gpus, h_);
   if (!e.choice.layout) return e;
   e.step = training_step(w.model, w, facts_, cal_, *e.choice.layout);
-  e.time_s =
-      time_to_train<double>("tokens", w.tokens, "tokens", e.step.tokens_per_s, assumption::kGoodput.value);
+  e.time_s = time_to_train<double>("tokens", w.tokens, "tokens", e.step.tokens_per_s, goodput(w.checkpoint));
   return e;
 }
 
@@ -103,11 +102,11 @@ int Planner::find_nodes_llm(const LlmTraining& w, bool* inverse) {
         best_n = nodes;
       }
     }
-    throw UsageError(
-        fmt::format("{}: the deadline of {} cannot be met with headroom {:.2f}: the fastest plan "
-                    "takes {} on {} nodes (the global batch of {:.0f} tokens limits data "
-                    "parallelism); extend the deadline or raise global_batch_tokens",
-                    wl.name, days(deadline), h_, days(best * (1 + h_)), best_n, w.global_batch_tokens));
+    throw UsageError(fmt::format(
+        "{}: the deadline of {} cannot be met with headroom {:.2f}: the fastest plan "
+        "takes {} on {} nodes (the global batch of {:.0f} tokens limits data "
+        "parallelism); extend the deadline or raise global_batch_tokens",
+        wl.name, duration(deadline), h_, duration(best * (1 + h_)), best_n, w.global_batch_tokens));
   }
   return *n;
 }
@@ -127,6 +126,11 @@ void Planner::plan_llm_training(const LlmTraining& w) {
   const auto& l = *e.choice.layout;
   int gpus = nodes * facts_.gpus;
   int active = l.gpus();  // the rest idle: t p c does not divide the node count's GPUs
+  if (active < gpus)
+    sheet_.warnings.push_back(
+        fmt::format("{} of {} GPUs idle: the layout ({}) uses {}; plan fewer nodes or "
+                    "one whose GPU count the layout divides",
+                    gpus - active, gpus, l.describe(), active));
   auto flops = training_flops_per_token(m, w.seq_len);
   double total_flops = w.tokens * flops.total();
   double gpu_hours = gpus * e.time_s / 3600;
@@ -136,7 +140,7 @@ void Planner::plan_llm_training(const LlmTraining& w) {
   std::string shape = m.derived_shape ? " (shape derived from the parameter count)" : "";
   line("Compute", "Nodes", nodes, "nodes", node_->name,
        inverse ? fmt::format("smallest N with T x (1 + {:.2f}) = {} <= deadline {}", h_,
-                             days(e.time_s * (1 + h_)), days(*req_.workload.deadline_s))
+                             duration(e.time_s * (1 + h_)), duration(*req_.workload.deadline_s))
                : "given",
        inverse ? plus_h(h_) + " on time" : "-", "workload");
   line("Compute", "GPUs", gpus, "GPUs",
@@ -166,13 +170,12 @@ void Planner::plan_llm_training(const LlmTraining& w) {
                    "recomputed",
                    ran, st.t_recompute, st.t_gemm + st.t_attention + st.t_recompute),
        "-", src(cal_.gemm));
-  auto ttt =
-      time_to_train<Formula>("tokens", w.tokens, "tokens", st.tokens_per_s, assumption::kGoodput.value);
+  auto ttt = time_to_train<Formula>("tokens", w.tokens, "tokens", st.tokens_per_s, goodput(w.checkpoint));
   line("Compute", "Time to train", ttt, 86400, "days", fmt::format("{:.0f} GPU-hours", gpu_hours),
        fmt::format("{} = {:.0f} s; = C / (G x peak x MFU) / goodput with C {:.3g} FLOP, G {}, {:.0f} TFLOPS, "
                    "MFU {:.3f}",
                    ttt.shown(), ttt.value(), total_flops, active, pk / 1e12, st.mfu),
-       fmt::format("planned {} with {}", days(e.time_s * (1 + h_)), plus_h(h_)), src(cal_.gemm));
+       fmt::format("planned {} with {}", duration(e.time_s * (1 + h_)), plus_h(h_)), src(cal_.gemm));
   line("Compute", "Throughput", st.tokens_per_s, "tokens/s",
        fmt::format("{:.0f} tokens/s per working GPU", st.tokens_per_s / active),
        fmt::format("global batch {:.0f} tokens / step {:.3f} s", w.global_batch_tokens, st.step_s), "-",
@@ -269,9 +272,9 @@ void Planner::plan_llm_training(const LlmTraining& w) {
     compared.push_back({{"layout", layout_json(c.layout)}, {"step_s", c.step_s}});
   double ckpt = assumption::kCheckpointBytesPerParam.value * m.params;
   add_storage(ckpt, w.checkpoint, w.dataset_bytes, st.tokens_per_s * w.dataset_bytes / w.tokens, nodes);
-  add_network(nodes, st.comm_share);
+  add_network(nodes, st.comm_share, nodes > 1);
   double run_s = e.time_s;
-  add_power_host_cost(nodes, run_s, ckpt, fmt::format("per training run ({})", days(run_s)), 0);
+  add_power_host_cost(nodes, run_s, ckpt, fmt::format("per training run ({})", duration(run_s)), 0);
 
   sheet_.figures.update({{"nodes", nodes},
                          {"gpus", gpus},

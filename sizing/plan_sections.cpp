@@ -1,3 +1,7 @@
+// The sections every workload kind prints: storage (shared, checkpoints, the local NVMe RAID level chosen
+// from the need, sizing/raid.hpp), the network sized from the plan's traffic (sizing/fabric.hpp), power with
+// the cooling option and its goodput, host, cost (priced lines with live workbook formulas) and the
+// assumptions. Units on a line are one family: decimal bytes (GB, TB) beside GB quantities.
 #include "sizing/plan_context.hpp"
 
 #include <algorithm>
@@ -5,8 +9,11 @@
 
 #include <fmt/format.h>
 
-#include "base/units.hpp"
+#include <fmt/ranges.h>
+
 #include "sizing/assumptions.hpp"
+#include "sizing/fabric.hpp"
+#include "sizing/raid.hpp"
 
 namespace mlbench::sizing::planning {
 
@@ -25,9 +32,34 @@ std::string Planner::tier(double read, double write) const {
   return t == std::begin(tiers) ? rates + " suffices" : "needs the " + rates;
 }
 
+double Planner::goodput(const Checkpointing& c) const {
+  const auto& ref = cat_.cooling_spec(cat_.reference_cooling);
+  double lost = (assumption::kRestartTime.value + c.interval_s / 2) / 86400;  // of a day, per interruption
+  return assumption::kGoodput.value * (1 + std::log(cooling_->stability) * lost) /
+         (1 + std::log(ref.stability) * lost);
+}
+
+void Planner::add_cooling(const Checkpointing& c) {
+  const auto& ref = cat_.cooling_spec(cat_.reference_cooling);
+  double lost_h = (assumption::kRestartTime.value + c.interval_s / 2) / 3600;
+  double per_day = -std::log(cooling_->stability);
+  double g = goodput(c);
+  line(
+      "Power", "Goodput with this cooling", g, "fraction",
+      fmt::format("{}: {:.1f} % training stability ({})", cooling_->name, 100 * cooling_->stability,
+                  cooling_->figures_source),
+      fmt::format("goodput {:.2f} (measured with {} cooling) x (1 - {:.4f} interruptions/day x {:.2f} h lost "
+                  "/ 24 h) / (1 - {:.4f} x {:.2f} / 24) = {:.4f}; -ln(stability) interruptions per day, each "
+                  "costing a restart of {:.0f} min + half the {} checkpoint interval",
+                  assumption::kGoodput.value, ref.name, per_day, lost_h, -std::log(ref.stability), lost_h, g,
+                  assumption::kRestartTime.listed(), duration(c.interval_s)),
+      "-", "assumed");
+  sheet_.figures["cooling"]["interruptions_per_day"] = per_day;
+  sheet_.figures["cooling"]["goodput"] = g;
+}
+
 void Planner::add_storage(double ckpt, const Checkpointing& c, double dataset_bytes, double read_rate,
                           int nodes) {
-  const auto& drive = cat_.drive(node_->drive);
   line("Storage", "Checkpoint size", ckpt / 1e9, "GB", "bf16 weights + fp32 master + Adam m, v",
        fmt::format("{:.0f} B/param x {:.3g} params", assumption::kCheckpointBytesPerParam.value,
                    ckpt / assumption::kCheckpointBytesPerParam.value),
@@ -35,56 +67,191 @@ void Planner::add_storage(double ckpt, const Checkpointing& c, double dataset_by
   double write_need = ckpt / c.allowed_stall_s;
   line("Storage", "Shared write bandwidth", write_need * (1 + h_) / 1e9, "GB/s",
        "parallel file system, aggregate",
-       fmt::format("checkpoint {} / allowed stall {:.0f} s = {}", format_bytes(ckpt), c.allowed_stall_s,
+       fmt::format("checkpoint {} / allowed stall {:.0f} s = {}", decimal_bytes(ckpt), c.allowed_stall_s,
                    gbs(write_need)),
        plus_h(h_), "workload");
-  double mtbf_h = assumption::kNodeMtbfHours.value / nodes;
-  double young = std::sqrt(2 * c.allowed_stall_s * mtbf_h * 3600);
+  // Young/Daly: the interval that loses the least to checkpoint stalls (delta / tau) plus re-done work after
+  // interruptions (tau / 2 MTBF).
+  double mtbf_s = assumption::kNodeMtbfHours.value * 3600 / nodes;
+  double young = std::sqrt(2 * c.allowed_stall_s * mtbf_s);
+  auto waste = [&](double tau) { return c.allowed_stall_s / tau + tau / (2 * mtbf_s); };
+  std::string why = "at the optimum";
+  if (std::abs(c.interval_s - young) > 0.05 * young) {
+    why = fmt::format(
+        "the workload's checkpoint.interval_h, not the optimum: it loses {:.1f} % of the run to stalls and "
+        "re-done work vs {:.1f} % at {:.2f} h",
+        100 * waste(c.interval_s), 100 * waste(young), young / 3600);
+  }
   line("Storage", "Checkpoint interval", c.interval_s / 3600, "hours",
        fmt::format("retention {} checkpoints", c.retention),
-       fmt::format("Young/Daly optimum sqrt(2 x {:.0f} s x MTBF {:.1f} h) = {:.2f} h", c.allowed_stall_s,
-                   mtbf_h, young / 3600),
+       fmt::format("{}; Young/Daly optimum sqrt(2 x stall {:.0f} s x cluster MTBF {:.2f} h) = {:.2f} h", why,
+                   c.allowed_stall_s, mtbf_s / 3600, young / 3600),
        "-", "workload");
   double capacity = ckpt * c.retention + dataset_bytes;
   line("Storage", "Shared capacity", capacity * (1 + h_) / 1e12, "TB", "usable, after RAID/erasure coding",
-       fmt::format("{} checkpoints x {} + dataset {}", c.retention, format_bytes(ckpt),
-                   format_bytes(dataset_bytes)),
+       fmt::format("{} checkpoints x {} + dataset {}", c.retention, decimal_bytes(ckpt),
+                   decimal_bytes(dataset_bytes)),
        plus_h(h_), "workload");
   line("Storage", "Shared read bandwidth", read_rate * (1 + h_) / 1e9, "GB/s", "aggregate training-data read",
        fmt::format("{} for the whole cluster = {:.3f} GB/s per GPU", gbs(read_rate),
                    read_rate / (nodes * facts_.gpus) / 1e9),
        plus_h(h_), "model");
-  // Local NVMe stages this node's checkpoint shard (two copies) and caches its share of the data; RAID-0
-  // stripes for bandwidth because everything on it can be re-fetched from shared storage.
+  // Local NVMe stages this node's checkpoint shard (two copies) and caches its share of the data.
   double node_write = ckpt / nodes / c.allowed_stall_s * (1 + h_);
   double node_read = read_rate / nodes * (1 + h_);
   double node_capacity = (2 * ckpt / nodes + std::min(dataset_bytes, dataset_bytes / nodes * 2)) * (1 + h_);
-  double per_drive_w = drive.write_bw * assumption::kDriveEfficiency.value;
-  double per_drive_r = drive.read_bw * assumption::kDriveEfficiency.value;
-  int drives_needed =
-      static_cast<int>(std::max({1.0, std::ceil(node_write / per_drive_w), std::ceil(node_read / per_drive_r),
-                                 std::ceil(node_capacity / drive.capacity_bytes)}));
-  line("Storage", "Local NVMe per node", drives_needed, "drives",
-       fmt::format("{} ({}, {:.1f}/{:.1f} GB/s) in RAID-0; template has {}", drive.name, drive.interface,
-                   drive.read_bw / 1e9, drive.write_bw / 1e9, node_->drives),
-       fmt::format("max(write {} / {}, read {} / {}, capacity {} / {}) ; node storage {} ({} GB/s local "
-                   "read/write available: {:.1f}/{:.1f})",
-                   gbs(node_write), gbs(per_drive_w), gbs(node_read), gbs(per_drive_r),
-                   format_bytes(node_capacity), format_bytes(drive.capacity_bytes),
-                   tier(node_read, node_write), src(cal_.storage_read), local_bw(false) / 1e9,
-                   local_bw(true) / 1e9),
-       plus_h(h_), src(cal_.storage_write));
-  if (drives_needed > node_->drives)
-    sheet_.warnings.push_back(fmt::format("{} needs {} local drives per node but the {} template holds {}",
-                                          req_.workload.name, drives_needed, node_->name, node_->drives));
+  add_local_raid(node_write, node_read, node_capacity, c.survive_drive_loss);
+  add_cooling(c);
   // As the table shows them: planned figures include the headroom.
   sheet_.figures["storage"] = {{"checkpoint_bytes", ckpt},
                                {"write_bytes_per_s", write_need * (1 + h_)},
                                {"capacity_bytes", capacity * (1 + h_)},
-                               {"local_drives", drives_needed}};
+                               {"local_drives", sheet_.figures["raid"]["drives"]}};
 }
 
-void Planner::add_network(int nodes, double comm_share) {
+void Planner::add_local_raid(double write, double read, double capacity, bool survive_drive_loss) {
+  const auto& drive = cat_.drive(node_->drive);
+  const double share = assumption::kDriveEfficiency.value;
+  DriveFigures sheet_drive{
+      drive.capacity_bytes,   drive.read_bw * share,
+      drive.write_bw * share, drive.read_iops,
+      drive.write_iops,       fmt::format("{} datasheet x {:.2f} sustained share", drive.name, share)};
+  DriveFigures per_drive = sheet_drive;
+  std::string source = "catalog";
+  if (node_is_measured_)
+    if (auto m = measured_drive(req_.reports, sheet_drive)) {
+      per_drive = *m;
+      source = "measured";
+    }
+  LocalNeed need{write, read, capacity, survive_drive_loss};
+  // Up to twice the template's bays: beyond that no level fits the chassis.
+  auto choice = choose_raid(need, per_drive, 2 * node_->drives);
+  const RaidLevel& level = choice ? *choice->level : raid_level("RAID-0");
+  int drives = choice ? choice->drives : 2 * node_->drives;
+  auto chosen = raid_figures(level, drives, per_drive);
+  std::string needs =
+      fmt::format("write {} / read {} / capacity {}{}", gbs(write), gbs(read), decimal_bytes(capacity),
+                  survive_drive_loss ? ", survive a drive loss" : "");
+  line("Storage", "Local NVMe per node", drives, "drives",
+       fmt::format("{} ({}, {:.1f}/{:.1f} GB/s) in {}; template has {}", drive.name, drive.interface,
+                   drive.read_bw / 1e9, drive.write_bw / 1e9, level.name, node_->drives),
+       fmt::format("{} chosen for {}: fewest drives of the levels that meet it ({}), giving {} usable, {} "
+                   "read, {} write; per drive: {}; node storage {}",
+                   level.name, needs, level.formulas, decimal_bytes(chosen.usable), gbs(chosen.read),
+                   gbs(chosen.write), per_drive.basis, tier(read, write)),
+       plus_h(h_), source);
+  if (!choice)
+    sheet_.warnings.push_back(fmt::format("local NVMe: no RAID level of up to {} {} drives meets {}",
+                                          2 * node_->drives, drive.name, needs));
+  else if (drives > node_->drives)
+    sheet_.warnings.push_back(
+        fmt::format("{} needs {} local drives per node in {} but the {} template holds {}",
+                    req_.workload.name, drives, level.name, node_->name, node_->drives));
+
+  // Each level at the template's drive count (the nearest count the level allows), so a reader can weigh a
+  // quoted configuration against the same formulas.
+  const auto& cpu = cat_.cpu(node_->cpu);
+  int root_lanes = cpu.lanes(node_->sockets);
+  int device_lanes = 16 * node_->gpus + 16 * node_->nics;
+  Table t{fmt::format("Local NVMe RAID levels: {} x {} per node ({})", node_->drives, drive.name,
+                      per_drive.basis),
+          {"Level", "Drives", "Usable", "Read", "Write", "Random read", "Random write", "Rebuild", "Survives",
+           "For this need", "Formulas and caveats"},
+          {}};
+  nlohmann::json levels = nlohmann::json::array();
+  const auto striped = raid_figures(raid_level("RAID-0"), node_->drives, per_drive);
+  for (const auto& l : raid_levels()) {
+    int n = node_->drives;
+    while (n > l.min_drives && !l.allows(n)) --n;
+    if (!l.allows(n)) n = l.min_drives;
+    auto f = raid_figures(l, n, per_drive);
+    auto need_n = drives_for(l, need, per_drive, 4 * node_->drives);
+    std::string caveat{l.formulas};
+    if (l.write_penalty == 2 && l.max_drives == 0)
+      caveat += fmt::format(
+          "; the mirror halves capacity and writes vs striping the same drives ({} and {} "
+          "of {} and {}): {} usable mirrored takes {} drives",
+          decimal_bytes(f.usable), gbs(f.write), decimal_bytes(striped.usable), gbs(striped.write),
+          decimal_bytes(striped.usable), 2 * node_->drives);
+    if (l.write_penalty > 2)
+      caveat += fmt::format("; each random write costs {} drive I/Os", l.write_penalty);
+    if (l.tolerates == 0) caveat += "; losing a drive loses the staged checkpoint";
+    t.rows.push_back(
+        {Cell{std::string(l.name), l.name == level.name ? Tone::good : Tone::plain},
+         Cell{std::to_string(n), Tone::plain, true, static_cast<double>(n)},
+         Cell{decimal_bytes(f.usable), Tone::plain, true, f.usable},
+         Cell{fmt::format("{:.1f} GB/s ({:.1f} rated)", f.read / 1e9, f.read / share / 1e9)},
+         Cell{gbs(f.write), Tone::plain, true, f.write},
+         Cell{fmt::format("{:.2f} M IOPS", f.read_iops / 1e6), Tone::plain, true, f.read_iops},
+         Cell{fmt::format("{} k IOPS (/{})", with_separators(f.write_iops / 1e3), l.write_penalty),
+              Tone::plain, true, f.write_iops},
+         Cell{f.rebuild_s > 0 ? fmt::format("{:.1f} h at best", f.rebuild_s / 3600) : "none: lost"},
+         Cell{fmt::format("{} drive{}", l.tolerates, l.tolerates == 1 ? "" : "s")},
+         Cell{need_n ? fmt::format("{} drives", *need_n) : "does not meet it"}, Cell{caveat}});
+    levels.push_back({{"level", l.name},
+                      {"drives", n},
+                      {"usable_bytes", f.usable},
+                      {"read_bytes_per_s", f.read},
+                      {"write_bytes_per_s", f.write},
+                      {"read_iops", f.read_iops},
+                      {"write_iops", f.write_iops},
+                      {"rebuild_s", f.rebuild_s},
+                      {"tolerates", l.tolerates},
+                      {"drives_for_need", need_n ? nlohmann::json(*need_n) : nlohmann::json()}});
+  }
+  sheet_.tables.push_back(std::move(t));
+  int drive_lanes = drives * drive.lanes;
+  line("Storage", "Local NVMe PCIe lanes", drive_lanes, "lanes",
+       fmt::format("{} x{} per drive, {:.1f} GB/s link each", drive.interface.substr(0, 9), drive.lanes,
+                   drive.lanes * pcie_lane_bytes_per_s(drive.pcie_gen) / 1e9),
+       fmt::format(
+           "{} drives x {} lanes; the {} x {} give {} Gen{} root lanes, which {} GPUs x 16 + {} NICs x "
+           "16 = {} lanes also need{}; Linux md rebuilds at most at sync_speed_max (200 MB/s unless "
+           "raised)",
+           drives, drive.lanes, node_->sockets, cpu.name, root_lanes, cpu.pcie_gen, node_->gpus, node_->nics,
+           device_lanes,
+           device_lanes + drive_lanes > root_lanes
+               ? fmt::format(": {} lanes in all exceed them, so the drives sit behind PCIe switches and "
+                             "share their uplinks with GPUs and NICs (the array gives less than the "
+                             "drives' sum under GPU/NIC load)",
+                             device_lanes + drive_lanes)
+               : ""),
+       "-", "catalog");
+  sheet_.figures["raid"] = {
+      {"level", level.name}, {"drives", drives}, {"per_drive_source", source}, {"levels", std::move(levels)}};
+}
+
+void Planner::add_network(int nodes, double comm_share, bool cross_node) {
+  line("Network", "Exposed communication", comm_share, "fraction",
+       fmt::format("budget {:.2f}", assumption::kCommBudget.value), "exposed communication time / step time",
+       "-", src(cal_.network));
+  if (comm_share > assumption::kCommBudget.value)
+    sheet_.warnings.push_back(
+        fmt::format("exposed communication is {:.0f} % of the step (budget {:.0f} %): "
+                    "consider a faster fabric or a larger global batch",
+                    100 * comm_share, 100 * assumption::kCommBudget.value));
+  if (!cross_node) {
+    const auto& nic = cat_.nic(node_->front_end_nic);
+    const auto& sw = cat_.switch_spec(node_->front_end_switch);
+    auto fe = front_end_network(nodes, sw.radix);
+    line("Network", "Front-end NICs", fe.nics, "NICs",
+         fmt::format("{} {} ({:.0f} Gb/s)", nic.name, nic.kind, nic.bits_per_s / 1e9),
+         nodes > 1 ? "one per node: each replica fits in a node, so no traffic crosses nodes and no compute "
+                     "fabric is bought"
+                   : "one node: no traffic crosses nodes, so no compute fabric is bought",
+         "-", "catalog");
+    line("Network", "Top-of-rack switches", fe.switches, "switches",
+         fmt::format("{} radix {}", sw.name, sw.radix),
+         fmt::format("ceil({} nodes / {} ports down per switch); uplinks to the site network not included",
+                     nodes, sw.radix / 2),
+         "-", "catalog");
+    line("Network", "Cables/transceivers", fe.cables, "links", "node to top-of-rack",
+         fmt::format("{} node ports", fe.cables), "-", "catalog");
+    net_ = {&sw, fe.switches, fe.cables, {"Top-of-rack switches"}, "Cables/transceivers"};
+    sheet_.figures["network"] = {
+        {"kind", "front-end"}, {"switches", fe.switches}, {"nics", fe.nics}, {"cables", fe.cables}};
+    return;
+  }
   const auto& nic = cat_.nic(node_->nic);
   const auto& sw = cat_.switch_spec(node_->switch_name);
   line("Network", "Compute-fabric NICs", nodes * node_->nics, "NICs",
@@ -94,59 +261,60 @@ void Planner::add_network(int nodes, double comm_share) {
                    nic.bits_per_s * node_->nics / node_->gpus / 1e9),
        "-", "catalog");
   int ports_for = static_cast<int>(std::ceil(nodes * (1 + h_)));
-  auto f = rail_optimised_fabric(nodes <= 1 ? 1 : ports_for, node_->nics, sw.radix);
-  std::string drive =
-      fmt::format("{} rails x ceil({} nodes / {} ports down per leaf)", f.rails, ports_for, sw.radix / 2);
+  auto f = compute_fabric(ports_for, node_->nics, sw.radix);
   line("Network", "Leaf switches", f.leaves, "switches", fmt::format("{} radix {}", sw.name, sw.radix),
-       nodes <= 1 ? "one node: no fabric" : drive, nodes <= 1 ? "-" : plus_h(h_) + " ports", "catalog");
+       f.spines == 0
+           ? fmt::format("one switch: {} nodes x {} ports fit its {} ports", ports_for, f.rails, sw.radix)
+           : fmt::format("{} rails x ceil({} nodes / {} ports down per leaf)", f.rails, ports_for,
+                         sw.radix / 2),
+       plus_h(h_) + " ports", "catalog");
   line("Network", "Spine switches", f.spines, "switches", fmt::format("{} radix {}", sw.name, sw.radix),
-       nodes <= 1 ? "one node: no fabric"
-                  : fmt::format("ceil({} leaves x {} uplinks / {})", f.leaves, sw.radix / 2, sw.radix),
-       nodes <= 1 ? "-" : plus_h(h_) + " ports", "catalog");
+       f.spines == 0 ? "one switch: no spine"
+                     : fmt::format("ceil({} uplinks / {} ports); uplinks = downlinks, non-blocking",
+                                   f.uplinks, sw.radix),
+       plus_h(h_) + " ports", "catalog");
   line("Network", "Cables/transceivers", f.cables, "links", "node-leaf + leaf-spine",
-       fmt::format("{} node ports + {} uplinks", f.node_ports, f.leaves * (sw.radix / 2)), "-", "catalog");
-  line("Network", "Exposed communication", comm_share, "fraction",
-       fmt::format("budget {:.2f}", assumption::kCommBudget.value), "exposed communication time / step time",
-       "-", src(cal_.network));
-  if (comm_share > assumption::kCommBudget.value)
-    sheet_.warnings.push_back(
-        fmt::format("exposed communication is {:.0f} % of the step (budget {:.0f} %): "
-                    "consider a faster fabric or a larger global batch",
-                    100 * comm_share, 100 * assumption::kCommBudget.value));
-  fabric_switches_ = f.leaves + f.spines;
-  fabric_cables_ = f.cables;
-  sheet_.figures["network"] = {{"leaves", f.leaves}, {"spines", f.spines}, {"nics", nodes * node_->nics}};
+       fmt::format("{} node ports + {} uplinks", f.node_ports, f.uplinks), "-", "catalog");
+  net_ = {&sw, f.leaves + f.spines, f.cables, {"Leaf switches", "Spine switches"}, "Cables/transceivers"};
+  sheet_.figures["network"] = {{"kind", "compute fabric"},
+                               {"leaves", f.leaves},
+                               {"spines", f.spines},
+                               {"nics", nodes * node_->nics},
+                               {"cables", f.cables}};
 }
 
 void Planner::add_power_host_cost(int nodes, double run_s, double ckpt, const std::string& per,
                                   double tokens) {
-  const auto& cool = cat_.cooling_spec(node_->cooling);
+  const auto& cool = *cooling_;
   const auto& cpu = cat_.cpu(node_->cpu);
-  const auto& sw = cat_.switch_spec(node_->switch_name);
-  double node_w = node_nameplate_w(*node_, cat_);
-  double switch_w = fabric_switches_ * sw.power_w;
+  double node_w = node_nameplate_w(*node_, cat_, cool);
+  double switch_w = net_.switches * net_.sw->power_w;
   double it_w = nodes * node_w + switch_w;
   int per_rack = std::max(1, static_cast<int>(cool.rack_w / node_w));
   int racks = (nodes + per_rack - 1) / per_rack;
   double avg_w = nodes * node_w * assumption::kAveragePowerShare.value + switch_w;
   double mwh = avg_w * run_s / 3600 / 1e6 * cool.pue;
   line("Power", "Node power (nameplate)", node_w / 1e3, "kW",
-       fmt::format("{} cooling, GPU power x {:.2f}", cool.name, cool.gpu_power_factor),
+       fmt::format("{} cooling, GPU power x {:.2f} ({} W vs {} W per A100: {})", cool.name,
+                   cool.gpu_power_factor, cool.gpu_w, cat_.cooling_spec(cat_.reference_cooling).gpu_w,
+                   cool.figures_source),
        fmt::format(
            "{} GPUs x {:.0f} W x {:.2f} + {} CPUs x {:.0f} W + DRAM {:.0f} GB x {} W + NICs + drives + "
            "{:.0f} W other",
            node_->gpus, facts_.gpu->tdp_w, cool.gpu_power_factor, node_->sockets, cpu.tdp_w,
            node_->ram_bytes / 1e9, assumption::kDramWattsPerGb.value, node_->other_w),
        "nameplate", "catalog");
-  line("Power", "IT power", it_w / 1e3, "kW", "nodes + fabric switches",
-       fmt::format("{} x {:.2f} kW + {} switches x {:.0f} W", nodes, node_w / 1e3, fabric_switches_,
-                   sw.power_w),
+  line("Power", "IT power", it_w / 1e3, "kW", "nodes + network switches",
+       fmt::format("{} x {:.2f} kW + {} switches x {:.0f} W", with_separators(nodes), node_w / 1e3,
+                   net_.switches, net_.sw->power_w),
        "nameplate", "catalog");
   line("Power", "Racks", racks, "racks", fmt::format("{:.0f} kW per rack ({})", cool.rack_w / 1e3, cool.name),
-       fmt::format("ceil({} nodes / {} per rack)", nodes, per_rack), "nameplate per rack", "catalog");
+       fmt::format("ceil({} nodes / {} per rack)", with_separators(nodes), per_rack), "nameplate per rack",
+       "catalog");
   line("Power", "Energy", mwh, "MWh", per,
-       fmt::format("{:.0f} kW average ({:.0f} % of nodes' nameplate) x {:.0f} h x PUE {:.2f}", avg_w / 1e3,
-                   100 * assumption::kAveragePowerShare.value, run_s / 3600, cool.pue),
+       fmt::format("{} kW average ({:.0f} % of nodes' nameplate) x {} h x PUE {:.2f} ({})",
+                   with_separators(avg_w / 1e3), 100 * assumption::kAveragePowerShare.value,
+                   with_separators(run_s / 3600), cool.pue, cool.pue_source),
        "-", "assumed");
 
   double cores_needed = node_->gpus * cores_per_gpu(req_.workload.kind).value * (1 + h_);
@@ -166,17 +334,19 @@ void Planner::add_power_host_cost(int nodes, double run_s, double ckpt, const st
                    cores_per_gpu(req_.workload.kind).value, req_.workload.kind),
        plus_h(h_), "assumed");
   if (cores_needed > cores_have)
-    sheet_.warnings.push_back(
-        fmt::format("{:.0f} CPU cores per node needed, the template has {:.0f}", cores_needed, cores_have));
+    sheet_.warnings.push_back(fmt::format("CPU cores: {:.0f} needed per node, the {} template has {:.0f}",
+                                          cores_needed, node_->name, cores_have));
   double ram_need =
       std::max(assumption::kHostRamPerHbm.value * node_->gpus * facts_.gpu->memory_bytes, ckpt / nodes * 2) *
       (1 + h_);
-  line("Host", "Host RAM per node", ram_need / 1e9, "GB", fmt::format("{} installed", format_bytes(ram_have)),
+  line("Host", "Host RAM per node", ram_need / 1e9, "GB",
+       fmt::format("{} installed", decimal_bytes(ram_have)),
        fmt::format("max({:.0f} x HBM of the node, 2 x checkpoint shard)", assumption::kHostRamPerHbm.value),
        plus_h(h_), ram_src);
   if (ram_need > ram_have)
-    sheet_.warnings.push_back(fmt::format("host RAM: {} needed per node, {} installed",
-                                          format_bytes(ram_need), format_bytes(ram_have)));
+    sheet_.warnings.push_back(
+        fmt::format("host RAM: {} GB needed per node, {} GB installed in the {} template",
+                    with_separators(ram_need / 1e9), with_separators(ram_have / 1e9), node_->name));
   double membw = node_->sockets * cpu.memory_bandwidth() * cal_.host_mem.value;
   line("Host", "Host memory bandwidth", membw / 1e9, "GB/s",
        fmt::format("{} sockets x {} ch x {:.0f} MT/s x 8 B", node_->sockets, cpu.memory_channels,
@@ -185,11 +355,31 @@ void Planner::add_power_host_cost(int nodes, double run_s, double ckpt, const st
 
   add_cost(nodes, run_s, mwh, per, tokens);
   total("Nodes", nodes, "nodes", node_->name);
+  sheet_.totals.back().live = "{Nodes}";
   total("GPUs", nodes * node_->gpus, "GPUs", facts_.gpu->name);
+  sheet_.totals.back().live = fmt::format("{{Nodes}}*{}", node_->gpus);
   total("IT power", it_w / 1e3, "kW", "nameplate");
+  sheet_.totals.back().live = "{IT power}";
   total("Racks", racks, "racks", cool.name);
+  sheet_.totals.back().live = "{Racks}";
   total("Energy", mwh, "MWh", per);
+  sheet_.totals.back().live = "{Energy}";
   sheet_.figures["power"] = {{"node_w", node_w}, {"it_w", it_w}, {"racks", racks}, {"mwh", mwh}};
+  sheet_.figures["cooling"].update({{"name", cool.name},
+                                    {"gpu_w", cool.gpu_w},
+                                    {"gpu_power_factor", cool.gpu_power_factor},
+                                    {"stability", cool.stability},
+                                    {"figures_source", cool.figures_source},
+                                    {"pue", cool.pue},
+                                    {"pue_source", cool.pue_source}});
+  if (!sheet_.figures["cooling"].contains("goodput"))
+    sheet_.figures["cooling"]["goodput"] = assumption::kGoodput.value;
+}
+
+SheetLine* Planner::find_line(std::string_view item) {
+  for (auto& l : sheet_.lines)
+    if (l.item == item) return &l;
+  return nullptr;
 }
 
 void Planner::add_cost(int nodes, double run_s, double mwh, const std::string& per, double tokens) {
@@ -200,33 +390,62 @@ void Planner::add_cost(int nodes, double run_s, double mwh, const std::string& p
         fmt::format("no price for {}: cost lines left out (give --prices FILE)", node_->name));
     return;
   }
-  const auto& sw = cat_.switch_spec(node_->switch_name);
-  double switch_price = prices_.item(sw.name).value_or(0);
+  const auto& cur = prices_.currency;
+  double switch_price = prices_.item(net_.sw->name).value_or(0);
   double cable_price = prices_.item("cable").value_or(0);
   double storage_tb = 0;
-  for (const auto& l : sheet_.lines)
-    if (l.section == "Storage" && l.item == "Shared capacity") storage_tb = l.quantity;
-  double capital = nodes * *node_price + fabric_switches_ * switch_price + fabric_cables_ * cable_price +
+  if (auto* l = find_line("Shared capacity")) storage_tb = l->quantity;
+  // The priced lines carry their unit price; the workbook's capital is the sum of their cost cells.
+  std::vector<std::string> capital_items;
+  auto price = [&](std::string_view item, double unit_price) {
+    if (auto* l = find_line(item)) {
+      l->unit_price = unit_price;
+      capital_items.push_back(fmt::format("{{{}:cost}}", item));
+    }
+  };
+  price("Nodes", *node_price);
+  for (const auto& item : net_.switch_items) price(item, switch_price);
+  price(net_.cable_item, cable_price);
+  price("Shared capacity", prices_.storage_per_tb);
+  if (auto* l = find_line("Energy")) l->unit_price = prices_.energy_per_kwh * 1000;
+  double capital = nodes * *node_price + net_.switches * switch_price + net_.cables * cable_price +
                    storage_tb * prices_.storage_per_tb;
-  line("Cost", "Capital", capital, prices_.currency, label,
-       fmt::format("{} nodes x {:.0f} + {} switches x {:.0f} + {} cables x {:.0f} + {:.1f} TB x {:.0f}",
-                   nodes, *node_price, fabric_switches_, switch_price, fabric_cables_, cable_price,
-                   storage_tb, prices_.storage_per_tb),
+  line("Cost", "Capital", capital, cur, label,
+       fmt::format("{} nodes x {} + {} switches x {} + {} cables x {} + {:.1f} TB x {}",
+                   with_separators(nodes), with_separators(*node_price), with_separators(net_.switches),
+                   with_separators(switch_price), with_separators(net_.cables), with_separators(cable_price),
+                   storage_tb, with_separators(prices_.storage_per_tb)),
        "-", label);
+  sheet_.lines.back().live = fmt::format("{}", fmt::join(capital_items, "+"));
   double energy_cost = mwh * 1000 * prices_.energy_per_kwh;
-  line("Cost", "Energy cost", energy_cost, prices_.currency, per,
-       fmt::format("{:.1f} MWh x {:.3f} {}/kWh", mwh, prices_.energy_per_kwh, prices_.currency), "-", label);
-  double amortised = capital * run_s / (prices_.amortisation_years * kSecondsPerYear);
-  line("Cost", tokens > 0 ? "Cost per year" : "Cost per run", amortised + energy_cost, prices_.currency, per,
-       fmt::format("capital over {:.0f} years x {:.2f} years + energy", prices_.amortisation_years,
-                   run_s / kSecondsPerYear),
+  line("Cost", "Energy cost", energy_cost, cur, per,
+       fmt::format("{} kWh x {:.3f} {}/kWh", with_separators(mwh * 1000), prices_.energy_per_kwh, cur), "-",
+       label);
+  sheet_.lines.back().live = "{Energy:cost}";
+  double years = run_s / kSecondsPerYear;
+  double amortised = capital * years / prices_.amortisation_years;
+  const char* per_item = tokens > 0 ? "Cost per year" : "Cost per run";
+  line("Cost", per_item, amortised + energy_cost, cur, per,
+       fmt::format("capital over {:.0f} years x {:.2f} years + energy = {} + {}", prices_.amortisation_years,
+                   years, with_separators(amortised), with_separators(energy_cost)),
        "-", label);
-  if (tokens > 0)
-    line("Cost", "Cost per million tokens", (amortised + energy_cost) / (tokens / 1e6), prices_.currency,
+  sheet_.lines.back().live =
+      fmt::format("{{Capital}}*{}/{}+{{Energy cost}}", years, prices_.amortisation_years);
+  if (tokens > 0) {
+    line("Cost", "Cost per million tokens", (amortised + energy_cost) / (tokens / 1e6), cur,
          "output tokens at the planned load",
-         fmt::format("({:.0f} + {:.0f}) / {:.3g} M tokens", amortised, energy_cost, tokens / 1e6), "-",
-         label);
-  total("Capital", capital, prices_.currency, label);
+         fmt::format("({} + {}) / {} M tokens", with_separators(amortised), with_separators(energy_cost),
+                     with_separators(tokens / 1e6)),
+         "-", label);
+    sheet_.lines.back().live = fmt::format("{{Cost per year}}/{}", tokens / 1e6);
+  }
+  total("Capital", capital, cur, label);
+  sheet_.totals.back().live = "{Capital}";
+  sheet_.figures["cost"] = {{"currency", cur},
+                            {"capital", capital},
+                            {"energy_cost", energy_cost},
+                            {"cost", amortised + energy_cost},
+                            {"per", per_item}};
   if (prices_.example)
     sheet_.warnings.push_back(
         "prices are the shipped EXAMPLES (configs/hardware/prices.yaml), not quotes: pass "
@@ -246,6 +465,27 @@ void Planner::add_assumptions() {
   if (cal_.storage_read.value > 0) fig("Local storage read", cal_.storage_read, false);
   if (cal_.storage_write.value > 0) fig("Local storage write", cal_.storage_write, false);
   fig(assumption::kHostMem.name, cal_.host_mem);
+  // The cooling figures, each with its source: one lab's comparison, a vendor's claim or an assumption.
+  std::string names, watts, stability, pues;
+  for (const auto& c : cat_.cooling) {
+    const char* sep = names.empty() ? "" : " / ";
+    names += sep + c.name;
+    watts += fmt::format("{}{:g}", sep, c.gpu_w);
+    stability += fmt::format("{}{:g}", sep, 100 * c.stability);
+    pues += fmt::format("{}{:g}", sep, c.pue);
+  }
+  const auto& cool = *cooling_;
+  sheet_.assumptions.push_back({fmt::format("Cooling {}: GPU power (W per A100)", cool.name),
+                                fmt::format("{:g}", cool.gpu_w), cool.figures_source,
+                                fmt::format("{}: {} W; GPU TDP x {:.2f} ({} of {})", names, watts,
+                                            cool.gpu_power_factor, cool.name, cat_.reference_cooling)});
+  sheet_.assumptions.push_back(
+      {fmt::format("Cooling {}: training stability", cool.name), fmt::format("{:g} %", 100 * cool.stability),
+       cool.figures_source,
+       fmt::format("{}: {} %; read as the share of training days without an interruption", names,
+                   stability)});
+  sheet_.assumptions.push_back({fmt::format("Cooling {}: PUE", cool.name), fmt::format("{:.2f}", cool.pue),
+                                cool.pue_source, fmt::format("{}: {}", names, pues)});
   for (const Assumption* a : engine_assumptions())
     if (a->kind.empty() || a->kind == req_.workload.kind)
       sheet_.assumptions.push_back(

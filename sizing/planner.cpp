@@ -1,5 +1,7 @@
 #include "sizing/plan_context.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "base/error.hpp"
@@ -12,6 +14,7 @@ Planner::Planner(const PlanRequest& req, const HardwareCatalog& cat)
   sheet_.headroom = h_;
   sheet_.workload = fmt::format("{} ({}, {})", req.workload.name, req.workload.kind, req.workload.source);
   pick_node();
+  cooling_ = &cat.cooling_spec(req.cooling.empty() ? node_->cooling : req.cooling);
 }
 
 Sheet Planner::run() {
@@ -84,9 +87,9 @@ std::string Planner::planning_text(int nodes, double time_s, bool inverse) const
   const auto& w = req_.workload;
   if (inverse)
     return fmt::format("inverse: smallest node count with time x (1 + {:.2f}) <= deadline {}", h_,
-                       days(*w.deadline_s));
+                       duration(*w.deadline_s));
   return fmt::format("forward: {} nodes given{}", nodes,
-                     w.deadline_s ? fmt::format(" (deadline {} {})", days(*w.deadline_s),
+                     w.deadline_s ? fmt::format(" (deadline {} {})", duration(*w.deadline_s),
                                                 time_s * (1 + h_) <= *w.deadline_s ? "met" : "NOT met")
                                   : "");
 }
@@ -109,7 +112,74 @@ Sheet plan(const PlanRequest& req, const HardwareCatalog& catalog) {
   if (req.nodes && *req.nodes <= 0) throw UsageError("--nodes must be a positive whole number");
   Sheet s = planning::Planner(req, catalog).run();
   if (!warning.empty()) s.warnings.insert(s.warnings.begin(), warning);
+  group_sections(s);
+  use_readable_units(s);
   return s;
+}
+
+std::vector<Sheet> plan_each_cooling(const PlanRequest& req, const HardwareCatalog& catalog) {
+  std::vector<Sheet> sheets;
+  for (const auto& cool : catalog.cooling) {
+    PlanRequest one = req;
+    one.cooling = cool.name;
+    sheets.push_back(plan(one, catalog));
+  }
+  return sheets;
+}
+
+Document cooling_comparison(const std::vector<Sheet>& sheets) {
+  Document d;
+  if (sheets.empty()) return d;
+  d.title = fmt::format("Cooling options compared: {}", sheets.front().workload);
+  d.facts = {"Hardware: " + sheets.front().hardware,
+             "Each option planned as its own sheet (mlbench size --cooling NAME shows one whole)"};
+  Table t{"",
+          {"Cooling", "GPU power", "PUE", "Training stability", "Goodput", "Nodes", "Time", "Energy",
+           "Capital", "Energy cost", "Cost"},
+          {}};
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& s : sheets) {
+    const auto& f = s.figures;
+    const auto& c = f.at("cooling");
+    auto number = [](double v, std::string text) { return Cell{std::move(text), Tone::plain, true, v}; };
+    double time_s = f.value("time_s", 0.0);
+    double mwh = f.at("power").at("mwh").get<double>();
+    const auto cost = f.value("cost", nlohmann::json::object());
+    std::string currency = cost.value("currency", "");
+    auto money = [&](const char* key) {
+      double v = cost.value(key, 0.0);
+      return cost.contains(key) ? number(v, with_separators(v) + " " + currency) : Cell{"-"};
+    };
+    t.rows.push_back(
+        {Cell{c.at("name").get<std::string>()},
+         number(c.at("gpu_w").get<double>(),
+                fmt::format("{:.0f} W per A100 ({})", c.at("gpu_w").get<double>(),
+                            c.at("figures_source").get<std::string>())),
+         number(c.at("pue").get<double>(),
+                fmt::format("{:.2f} ({})", c.at("pue").get<double>(), c.at("pue_source").get<std::string>())),
+         number(c.at("stability").get<double>(),
+                fmt::format("{:.1f} %", 100 * c.at("stability").get<double>())),
+         number(c.at("goodput").get<double>(), fmt::format("{:.4f}", c.at("goodput").get<double>())),
+         number(f.at("nodes").get<double>(), with_separators(f.at("nodes").get<double>())),
+         time_s > 0 ? number(time_s, planning::duration(time_s)) : Cell{"per year of service"},
+         number(mwh, mwh < 1 ? fmt::format("{:.0f} kWh", mwh * 1000) : with_separators(mwh) + " MWh"),
+         money("capital"), money("energy_cost"), money("cost")});
+    rows.push_back(
+        {{"cooling", c}, {"nodes", f.at("nodes")}, {"time_s", time_s}, {"mwh", mwh}, {"cost", cost}});
+  }
+  d.tables = {std::move(t)};
+  d.json = {{"workload", sheets.front().workload}, {"options", std::move(rows)}};
+  // A warning every option has once; one that only some have, under their names.
+  for (const auto& s : sheets)
+    for (const auto& w : s.warnings) {
+      bool everywhere = std::all_of(sheets.begin(), sheets.end(), [&](const Sheet& o) {
+        return std::find(o.warnings.begin(), o.warnings.end(), w) != o.warnings.end();
+      });
+      auto text = everywhere ? w : s.figures.at("cooling").at("name").get<std::string>() + ": " + w;
+      if (std::find(d.list.begin(), d.list.end(), text) == d.list.end()) d.list.push_back(text);
+    }
+  d.list_title = "Warnings";
+  return d;
 }
 
 }  // namespace mlbench::sizing

@@ -26,6 +26,7 @@ struct PlanRequest {
   double headroom = 0.25;
   std::optional<int> nodes;  // forward planning at this node count (overrides the workload's deadline)
   std::optional<Prices> prices;
+  std::string cooling;  // a cooling option of the catalog; "" = the node template's
 };
 
 inline constexpr double kDefaultHeadroom = 0.25;
@@ -34,5 +35,11 @@ std::string check_headroom(double headroom);
 
 // UsageError when the workload cannot be sized (nothing fits, deadline unreachable), naming why.
 Sheet plan(const PlanRequest& req, const HardwareCatalog& catalog);
+
+// The same workload planned once per cooling option of the catalog (--compare-cooling), in catalog order.
+std::vector<Sheet> plan_each_cooling(const PlanRequest& req, const HardwareCatalog& catalog);
+// One table of the options side by side: power per GPU, PUE, stability and goodput with their sources, nodes,
+// time, energy and cost — from each sheet's figures.
+Document cooling_comparison(const std::vector<Sheet>& sheets);
 
 }  // namespace mlbench::sizing

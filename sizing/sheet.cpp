@@ -1,6 +1,9 @@
 #include "sizing/sheet.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -12,8 +15,20 @@ namespace {
 using Json = nlohmann::json;
 
 Json line_json(const SheetLine& l) {
-  return {{"section", l.section}, {"item", l.item},     {"quantity", l.quantity}, {"unit", l.unit},
-          {"spec", l.spec},       {"driver", l.driver}, {"headroom", l.headroom}, {"source", l.source}};
+  Json j{{"section", l.section}, {"item", l.item},     {"quantity", l.quantity}, {"unit", l.unit},
+         {"spec", l.spec},       {"driver", l.driver}, {"headroom", l.headroom}, {"source", l.source}};
+  if (l.unit_price > 0) j["unit_price"] = l.unit_price;
+  return j;
+}
+
+Json table_json(const Table& t) {
+  Json rows = Json::array();
+  for (const auto& r : t.rows) {
+    Json row = Json::array();
+    for (const auto& c : r) row.push_back(c.text);
+    rows.push_back(std::move(row));
+  }
+  return {{"title", t.title}, {"columns", t.columns}, {"rows", std::move(rows)}};
 }
 
 Tone tone_of_source(const std::string& source) {
@@ -35,14 +50,74 @@ std::vector<Cell> line_cells(const SheetLine& l) {
 
 }  // namespace
 
+std::string with_separators(double v, int decimals) {
+  std::string digits = fmt::format("{:.{}f}", std::abs(v), decimals);
+  auto point = digits.find('.');
+  std::string whole = digits.substr(0, point);
+  std::string out;
+  for (std::size_t i = 0; i < whole.size(); ++i) {
+    if (i > 0 && (whole.size() - i) % 3 == 0) out += ',';
+    out += whole[i];
+  }
+  if (point != std::string::npos) out += digits.substr(point);
+  bool zero = digits.find_first_not_of("0.") == std::string::npos;
+  return (v < 0 && !zero ? "-" : "") + out;
+}
+
 std::string format_quantity(double v) {
   double a = std::abs(v);
-  if (a >= 1e7) return fmt::format("{:.3g}", v);
-  if (v == std::round(v)) return fmt::format("{:.0f}", v);
-  if (a >= 100) return fmt::format("{:.0f}", v);
+  if (a >= 1e15) return fmt::format("{:.3g}", v);
+  if (v == std::round(v) || a >= 100) return with_separators(v, 0);
   if (a >= 10) return fmt::format("{:.1f}", v);
   if (a >= 1) return fmt::format("{:.2f}", v);
-  return fmt::format("{:.3g}", v);
+  if (a == 0) return "0";
+  // Three significant figures in fixed notation: 0.000123, not 1.23e-04.
+  int decimals = std::min(12, 2 - static_cast<int>(std::floor(std::log10(a))));
+  return fmt::format("{:.{}f}", v, decimals);
+}
+
+std::string decimal_bytes(double bytes) {
+  static constexpr std::array<std::string_view, 5> kUnits{"B", "kB", "MB", "GB", "TB"};
+  std::size_t u = 0;
+  while (u + 1 < kUnits.size() && std::abs(bytes) >= 1000) {
+    bytes /= 1000;
+    ++u;
+  }
+  if (std::abs(bytes) >= 1000) return fmt::format("{} PB", with_separators(bytes / 1000, 2));
+  return u == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.2f} {}", bytes, kUnits[u]);
+}
+
+void use_readable_units(Sheet& s) {
+  struct Change {
+    std::string_view from, to;
+    double factor;              // quantity in `to` = quantity in `from` x factor
+    bool (*applies)(double q);  // on the quantity in `from`
+  };
+  static constexpr Change kChanges[] = {
+      {"days", "hours", 24, [](double q) { return q < 1; }},
+      {"hours", "days", 1 / 24.0, [](double q) { return q >= 24; }},
+      {"MWh", "kWh", 1000, [](double q) { return q < 1; }},
+  };
+  for (auto* rows : {&s.lines, &s.totals})
+    for (auto& l : *rows)
+      for (const auto& c : kChanges)
+        if (l.unit == c.from && c.applies(l.quantity)) {
+          l.quantity *= c.factor;
+          l.formula_per /= c.factor;
+          l.unit_price /= c.factor;
+          l.unit = c.to;
+          break;
+        }
+}
+
+void group_sections(Sheet& s) {
+  static constexpr std::string_view kOrder[] = {"Compute", "Memory", "Storage", "Network",
+                                                "Power",   "Host",   "Cost"};
+  auto rank = [](const SheetLine& l) {
+    return std::find(std::begin(kOrder), std::end(kOrder), l.section) - std::begin(kOrder);
+  };
+  std::stable_sort(s.lines.begin(), s.lines.end(),
+                   [&](const SheetLine& a, const SheetLine& b) { return rank(a) < rank(b); });
 }
 
 Json to_json(const Sheet& s) {
@@ -55,6 +130,8 @@ Json to_json(const Sheet& s) {
   for (const auto& a : s.assumptions)
     j["assumptions"].push_back(
         {{"name", a.name}, {"value", a.value}, {"source", a.source}, {"basis", a.basis}});
+  j["tables"] = Json::array();
+  for (const auto& t : s.tables) j["tables"].push_back(table_json(t));
   return j;
 }
 
@@ -75,6 +152,7 @@ Document sheet_document(const Sheet& s) {
     assumptions.rows.push_back(
         {Cell{a.name}, Cell{a.value}, Cell{a.source, tone_of_source(a.source)}, Cell{a.basis}});
   d.tables = {std::move(bom), std::move(assumptions)};
+  d.tables.insert(d.tables.begin() + 1, s.tables.begin(), s.tables.end());
   d.list_title = "Warnings";
   d.list = s.warnings;
   d.json = to_json(s);

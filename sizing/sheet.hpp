@@ -28,6 +28,12 @@ struct SheetLine {
   std::string formula;
   std::vector<Term> terms;
   double formula_per = 1;
+  // The workbook (sheet_xlsx) keeps the arithmetic live: a priced line carries its unit price (currency per
+  // unit of the quantity) and gets a cost cell = quantity x price; a line with `live` writes its quantity as
+  // that spreadsheet formula, where {Item} stands for that line's quantity cell and {Item:cost} for its cost
+  // cell (lines first, then totals), so a changed price or count recomputes the totals.
+  double unit_price = 0;
+  std::string live;
 };
 
 struct SheetAssumption {
@@ -44,11 +50,23 @@ struct Sheet {
   std::vector<SheetLine> totals;
   std::vector<SheetAssumption> assumptions;
   std::vector<std::string> warnings;
+  std::vector<Table> tables;  // side tables after the bill of materials (the local RAID levels)
   nlohmann::json figures = nlohmann::json::object();  // key numbers in SI for machines and tests
 };
 
-// A quantity as the sheet prints it: whole numbers plainly, others with 3 significant figures.
+// A quantity as the sheet prints it, for a procurement reader: thousands separators and no scientific
+// notation below 1e15 (763,000,000), whole numbers plainly, others with 3 significant figures.
 std::string format_quantity(double v);
+// `v` with thousands separators and `decimals` decimals: with_separators(2820.4, 0) = "2,820".
+std::string with_separators(double v, int decimals = 0);
+// Bytes in decimal units, as drives and DIMMs are sold and as the sheet's GB/TB quantities are: "5.68 TB".
+std::string decimal_bytes(double bytes);
+// The sheet's lines and totals in sensible units: a duration under a day in hours and one of a day or more in
+// days, an energy under 1 MWh in kWh; the quantity, its formula divisor and its unit price follow the unit.
+void use_readable_units(Sheet& s);
+// The lines grouped by section in the sheet's order (Compute, Memory, Storage, Network, Power, Host, Cost),
+// each section once, the lines of a section in the order they were added.
+void group_sections(Sheet& s);
 
 nlohmann::json to_json(const Sheet& s);
 // The sheet as a page: the title and its facts (workload, hardware, planning, headroom); the bill of

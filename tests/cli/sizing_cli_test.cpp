@@ -25,6 +25,20 @@ TEST(SizeCli, TableOnStdoutWithEverySection) {
     EXPECT_NE(r.out.find(s), std::string::npos) << s;
 }
 
+// Issue 16, point 8: one table, one row per cooling option; an unknown option names --cooling, exit 2.
+TEST(SizeCli, CompareCoolingPrintsEveryOptionInOneTable) {
+  auto r = run_cli({"size", "--workload", workload("default.yaml"), "--nodes", "2", "--compare-cooling",
+                    "--format", "json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["options"].size(), 3u) << r.out;
+  EXPECT_EQ(j["options"][2]["cooling"]["name"], "phase-change");
+  EXPECT_LT(j["options"][1]["mwh"].get<double>(), j["options"][0]["mwh"].get<double>());
+  auto bad = run_cli({"size", "--workload", workload("default.yaml"), "--cooling", "watercool"});
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("--cooling: unknown cooling 'watercool'"), std::string::npos) << bad.err;
+}
+
 TEST(SizeCli, ReportWithoutGpuSizesTheDefaultTemplateAndSaysSo) {
   auto r = run_cli({"size", "--workload", workload("default.yaml"), "--report",
                     fixture("report-cpu-only.json"), "--format", "json"});

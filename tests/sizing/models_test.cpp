@@ -138,16 +138,6 @@ TEST(Models, FullRecomputeCostsAForwardAndSplitsMfuFromHfu) {
   EXPECT_NEAR(full.hfu / full.mfu, 1 + (f.gemm - f.logits + f.attention) / 3 / f.total(), 1e-9);
 }
 
-TEST(Models, RailOptimisedFabric) {
-  // METHODS: one leaf per rail per 32 nodes, spines = ceil(32 leaves / 64) for radix 64.
-  auto f = rail_optimised_fabric(64, 8, 64);
-  EXPECT_EQ(f.leaves, 16);
-  EXPECT_EQ(f.spines, 8);
-  auto g = rail_optimised_fabric(33, 8, 64);
-  EXPECT_EQ(g.leaves, 16);
-  EXPECT_EQ(rail_optimised_fabric(1, 8, 64).leaves, 0);
-}
-
 LlmTraining moe8x7b() {
   return std::get<LlmTraining>(
       load_workload(source_dir() / "configs" / "workloads" / "moe-8x7b-pretraining.yaml").spec);

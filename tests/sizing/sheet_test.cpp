@@ -1,9 +1,13 @@
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include <gtest/gtest.h>
+
+#include <fmt/format.h>
 
 #include "tests/common/files.hpp"
 #include "tests/sizing/test_util.hpp"
@@ -44,8 +48,12 @@ TEST_P(Golden, JsonFiguresHoldTheTablesStoragePowerAndNetwork) {
                    line_of(sheet, "Node power (nameplate)").quantity);
   EXPECT_DOUBLE_EQ(j["power"]["it_w"].get<double>() / 1e3, line_of(sheet, "IT power").quantity);
   EXPECT_DOUBLE_EQ(j["power"]["racks"].get<double>(), line_of(sheet, "Racks").quantity);
-  EXPECT_DOUBLE_EQ(j["power"]["mwh"].get<double>(), line_of(sheet, "Energy").quantity);
-  EXPECT_DOUBLE_EQ(j["network"]["leaves"].get<double>(), line_of(sheet, "Leaf switches").quantity);
+  const auto& energy = line_of(sheet, "Energy");  // in kWh under 1 MWh
+  EXPECT_DOUBLE_EQ(j["power"]["mwh"].get<double>() * (energy.unit == "kWh" ? 1000 : 1), energy.quantity);
+  if (j["network"]["kind"] == "front-end")
+    EXPECT_DOUBLE_EQ(j["network"]["switches"].get<double>(), line_of(sheet, "Top-of-rack switches").quantity);
+  else
+    EXPECT_DOUBLE_EQ(j["network"]["leaves"].get<double>(), line_of(sheet, "Leaf switches").quantity);
   ASSERT_TRUE(j.contains("storage")) << j.dump();
   EXPECT_DOUBLE_EQ(j["storage"]["local_drives"].get<double>(),
                    line_of(sheet, "Local NVMe per node").quantity);
@@ -90,6 +98,54 @@ TEST(SheetWriters, HtmlEscapesAndTabulates) {
   auto html = render_sheet(s, Format::html);
   EXPECT_NE(html.find("&lt;b&gt;&amp;"), std::string::npos);
   EXPECT_NE(html.find("<table>"), std::string::npos);
+}
+
+Sheet planned(const char* workload, std::optional<int> nodes = std::nullopt) {
+  PlanRequest req;
+  req.workload = load_workload(source_dir() / "configs" / "workloads" / (std::string(workload) + ".yaml"));
+  req.nodes = nodes;
+  return plan(req, shipped_catalog());
+}
+
+// The workbook's part `name`, read with unzip; "" when unzip is missing.
+std::string xlsx_part(const std::string& bytes, const std::string& name) {
+  mlbench::test::TempDir dir;
+  auto path = dir.path() / "sheet.xlsx";
+  std::ofstream(path, std::ios::binary) << bytes;
+  std::string out;
+  FILE* p = ::popen(("unzip -p '" + path.string() + "' " + name + " 2>/dev/null").c_str(), "r");
+  if (!p) return out;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  ::pclose(p);
+  return out;
+}
+
+// Issue 19, point 16: a changed price or count recomputes the totals: priced lines have a cost formula,
+// capital and the totals are formulas over the item cells, counts are formatted as integers.
+TEST(SheetWriters, XlsxTotalsAreLiveFormulasAndCountsAreIntegers) {
+  if (!xlsx_supported()) GTEST_SKIP() << "built without libxlsxwriter";
+  if (std::system("unzip -v >/dev/null 2>&1") != 0) GTEST_SKIP() << "no unzip";
+  auto s = planned("llm-405b-pretraining");
+  auto bytes = sheet_xlsx(s);
+  auto sheet = xlsx_part(bytes, "xl/worksheets/sheet1.xml");
+  auto styles = xlsx_part(bytes, "xl/styles.xml");
+  ASSERT_FALSE(sheet.empty());
+  // The row of each line: header at row 7 (title, 4 facts, a blank), lines from row 8.
+  auto row_of = [&](const std::string& item) {
+    for (std::size_t i = 0; i < s.lines.size(); ++i)
+      if (s.lines[i].item == item) return static_cast<int>(i) + 8;
+    return -1;
+  };
+  int nodes = row_of("Nodes"), leaves = row_of("Leaf switches"), capital = row_of("Capital");
+  ASSERT_GT(nodes, 0);
+  EXPECT_NE(sheet.find(fmt::format("<f>C{}*I{}</f>", nodes, nodes)), std::string::npos) << sheet;
+  EXPECT_NE(sheet.find(fmt::format("<c r=\"C{}\"", capital)), std::string::npos);
+  EXPECT_NE(sheet.find(fmt::format("<f>J{}+J{}+", nodes, leaves)), std::string::npos) << "capital sums costs";
+  EXPECT_NE(sheet.find(fmt::format("<f>C{}*8</f>", nodes)), std::string::npos) << "total GPUs = nodes x 8";
+  EXPECT_NE(sheet.find(fmt::format("<f>C{}</f>", capital)), std::string::npos) << "total capital";
+  EXPECT_NE(styles.find("formatCode=\"#,##0\""), std::string::npos) << styles;
 }
 
 TEST(SheetWriters, XlsxHasBillOfMaterialsAndAssumptionsSheets) {
@@ -152,7 +208,88 @@ TEST(SheetWriters, QuantitiesPrintReadably) {
   EXPECT_EQ(format_quantity(12.345), "12.3");
   EXPECT_EQ(format_quantity(0.5234), "0.523");
   EXPECT_EQ(format_quantity(250.6), "251");
-  EXPECT_EQ(format_quantity(9.03e20), "9.03e+20");
+  EXPECT_EQ(format_quantity(9.03e20), "9.03e+20");  // FLOP counts keep their exponent
+  // Money and counts for a procurement reader: separators, never an exponent (issue 19, point 16).
+  EXPECT_EQ(format_quantity(7.63e8), "763,000,000");
+  EXPECT_EQ(format_quantity(42266.4), "42,266");
+  EXPECT_EQ(format_quantity(0.0000123), "0.0000123");
+  EXPECT_EQ(with_separators(-1234567.891, 2), "-1,234,567.89");
+  EXPECT_EQ(with_separators(999), "999");
+  EXPECT_EQ(decimal_bytes(2.048e12), "2.05 TB");
+  EXPECT_EQ(decimal_bytes(5.68e15), "5.68 PB");
+}
+
+// Issue 19, point 16: a sheet a procurement reader can take as it is.
+TEST(SheetForProcurement, MoneyHasSeparatorsAndNoExponent) {
+  auto s = planned("llm-405b-pretraining");
+  auto md = render_sheet(s, Format::markdown);
+  for (const auto& l : s.lines)
+    if (l.section == "Cost") {
+      auto shown = format_quantity(l.quantity);
+      EXPECT_EQ(shown.find('e'), std::string::npos) << l.item << ": " << shown;
+      EXPECT_EQ(l.driver.find("e+"), std::string::npos) << l.item << ": " << l.driver;
+    }
+  EXPECT_NE(md.find("| Cost | Capital | " + format_quantity(line_of(s, "Capital").quantity) + " | USD"),
+            std::string::npos);
+  EXPECT_NE(format_quantity(line_of(s, "Capital").quantity).find(','), std::string::npos);
+}
+
+TEST(SheetForProcurement, TimesAndEnergiesInSensibleUnits) {
+  auto fast = planned("default", 8);  // a few hours on 8 nodes
+  const auto& time = line_of(fast, "Time to train");
+  EXPECT_EQ(time.unit, "hours");
+  EXPECT_LT(time.quantity, 24);
+  // The formula still evaluates to the quantity in its new unit.
+  double seconds = fast.figures["time_s"].get<double>();
+  EXPECT_NEAR(time.quantity * time.formula_per, seconds, 1e-9 * seconds);
+  EXPECT_EQ(line_of(planned("default"), "Energy").unit, "kWh");  // 976 kWh on one node
+  auto big = planned("llm-405b-pretraining");
+  EXPECT_EQ(line_of(big, "Time to train").unit, "days");
+  EXPECT_EQ(line_of(big, "Energy").unit, "MWh");
+}
+
+TEST(SheetForProcurement, DecimalAndBinaryUnitsAreNeverMixedInTheSheetSections) {
+  for (const char* w : {"default", "llm-405b-pretraining", "resnet50-imagenet", "llm-70b-serving"}) {
+    auto s = planned(w);
+    for (const auto& l : s.lines) {
+      if (l.section == "Compute" || l.section == "Memory") continue;
+      for (const auto* text : {&l.spec, &l.driver})
+        for (const char* binary : {"KiB", "MiB", "GiB", "TiB"})
+          EXPECT_EQ(text->find(binary), std::string::npos) << w << ": " << l.item << ": " << *text;
+    }
+  }
+}
+
+TEST(SheetForProcurement, AChosenValueOffItsOptimumSaysWhy) {
+  auto s = planned("llm-405b-pretraining");  // interval 1 h, optimum 0.69 h at 2,112 nodes
+  const auto& l = line_of(s, "Checkpoint interval");
+  EXPECT_NE(l.driver.find("the workload's checkpoint.interval_h, not the optimum"), std::string::npos)
+      << l.driver;
+  EXPECT_NE(l.driver.find("= 0.69 h"), std::string::npos) << l.driver;
+}
+
+TEST(SheetForProcurement, ShortfallsAndIdleGpusAreWarnings) {
+  auto s = planned("llm-405b-pretraining");  // 3,028 GB host RAM needed, 2,048 GB installed
+  auto has = [&](const Sheet& sheet, const std::string& text) {
+    for (const auto& w : sheet.warnings)
+      if (w.find(text) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(has(s, "host RAM: 3,028 GB needed per node, 2,048 GB installed")) << nlohmann::json(s.warnings);
+  auto idle = planned("llm-7b-pretraining", 100000);
+  EXPECT_TRUE(has(idle, "GPUs idle")) << nlohmann::json(idle.warnings);
+}
+
+TEST(SheetForProcurement, EachSectionOnce) {
+  for (const char* w : {"default", "llm-405b-pretraining", "resnet50-imagenet", "llm-70b-serving"}) {
+    auto s = planned(w);
+    std::vector<std::string> seen;
+    for (const auto& l : s.lines)
+      if (seen.empty() || seen.back() != l.section) {
+        EXPECT_EQ(std::count(seen.begin(), seen.end(), l.section), 0) << w << ": " << l.section << " twice";
+        seen.push_back(l.section);
+      }
+  }
 }
 
 }  // namespace
