@@ -1,8 +1,11 @@
 // `mlbench check REPORT [--expect FILE]`: acceptance pass/warn/fail.
+#include <unistd.h>
+
 #include <fmt/ranges.h>
 
 #include "bench/gpu_catalog.hpp"
 #include "cli/commands.hpp"
+#include "cli/progress.hpp"
 #include "reports/check.hpp"
 #include "reports/html.hpp"
 #include "reports/inputs.hpp"
@@ -36,6 +39,8 @@ int run_check(const CheckFlags& f) {
   } else {
     Document doc;
     doc.tables = {format == Format::csv ? check_data(result) : check_table(result)};
+    // On a terminal the table fits its width; in a file every cell stays whole (as compare's tables).
+    if (f.output.empty() && ::isatty(STDOUT_FILENO) == 1) doc.tables[0].width = terminal_width(STDOUT_FILENO);
     doc.json = check_to_json(result);
     text = render(doc, format, f.output.empty() && stdout_wants_colour());
   }

@@ -1,4 +1,6 @@
 // `mlbench compare BASE OTHER...` and `mlbench compare --fleet DIR|FILES...`.
+#include <unistd.h>
+
 #include <iostream>
 
 #include <fmt/format.h>
@@ -6,6 +8,7 @@
 
 #include "base/error.hpp"
 #include "cli/commands.hpp"
+#include "cli/progress.hpp"
 #include "reports/compare.hpp"
 #include "reports/fleet.hpp"
 #include "reports/html.hpp"
@@ -13,6 +16,13 @@
 
 namespace mlbench::cli {
 namespace {
+
+// Text tables on a terminal fit its width ($COLUMNS, else the terminal's: cli/progress.hpp); in a file (-o, a
+// redirect, a pipe) every cell stays whole, for the reader and the tools that search it.
+void fit_terminal(Document& doc, const std::string& output) {
+  if (!output.empty() || ::isatty(STDOUT_FILENO) != 1) return;
+  for (auto& t : doc.tables) t.width = terminal_width(STDOUT_FILENO);
+}
 
 struct CompareFlags {
   std::vector<std::string> inputs;
@@ -48,6 +58,7 @@ int run_compare(const CompareFlags& f) {
     } else {
       Document doc;
       doc.tables = format == Format::csv ? std::vector<Table>{fleet_data(fleet)} : fleet_tables(fleet);
+      fit_terminal(doc, f.output);
       doc.notes = fleet.notes;
       doc.json = fleet_to_json(fleet, opts);
       if (format == Format::csv) print_notes(fleet.notes);
@@ -94,6 +105,7 @@ int run_compare(const CompareFlags& f) {
     for (const auto& c : comparisons) {
       Document doc;
       doc.tables = comparison_tables(c);
+      fit_terminal(doc, f.output);
       doc.notes = c.notes;
       doc.closing = fmt::format("{} regression(s), {} improvement(s), {} within noise, {} status change(s)",
                                 c.count(Verdict::regression), c.count(Verdict::improvement),

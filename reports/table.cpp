@@ -53,15 +53,40 @@ std::string to_text(const Table& t, bool colour) {
     for (std::size_t c = first; c < row.size() && c < last; ++c)
       widths[c] = std::max(widths[c], display_width(row[c].text));
   }
+  if (t.width > 0) {
+    // The widest text column gives way, one column at a time (so that two wide ones end equally wide), until
+    // a row fits or every text column is down to kNarrowest.
+    constexpr std::size_t kNarrowest = 24;
+    std::vector<bool> numeric(t.columns.size(), false);
+    for (const auto& row : t.rows) {
+      for (std::size_t c = 0; c < row.size() && c < numeric.size(); ++c)
+        numeric[c] = numeric[c] || row[c].numeric;
+    }
+    auto row_width = [&] {
+      std::size_t w = indent.size();
+      for (std::size_t c = first; c < last; ++c) w += widths[c] + (c == first ? 0 : 2);
+      return w;
+    };
+    for (std::size_t w = row_width(); w > t.width; w = row_width()) {
+      std::size_t widest = last;
+      for (std::size_t c = first; c < last; ++c) {
+        if (!numeric[c] && widths[c] > kNarrowest && (widest == last || widths[c] > widths[widest]))
+          widest = c;
+      }
+      if (widest == last) break;
+      --widths[widest];
+    }
+  }
   std::string out;
   if (!t.title.empty()) out += t.title + "\n";
   auto line = [&](const std::vector<Cell>& cells) {
     std::string l = indent;
     for (std::size_t c = first; c < cells.size() && c < last; ++c) {
-      std::string pad(widths[c] - display_width(cells[c].text), ' ');
+      const std::string shown = cut_to_width(cells[c].text, widths[c]);
+      std::string pad(widths[c] - display_width(shown), ' ');
       std::string text = colour && cells[c].tone != Tone::plain
-                             ? std::string(ansi(cells[c].tone)) + cells[c].text + "\033[0m"
-                             : cells[c].text;
+                             ? std::string(ansi(cells[c].tone)) + shown + "\033[0m"
+                             : shown;
       l += (c == first ? "" : "  ") + (cells[c].numeric ? pad + text : text + pad);
     }
     while (!l.empty() && l.back() == ' ') l.pop_back();

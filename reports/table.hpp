@@ -29,6 +29,9 @@ struct Table {
   // ("column: value", left out when empty) — for rows whose long fields would not fit across a terminal.
   bool grouped = false;
   std::size_t details = 0;
+  // Text layout only: the columns a row may take (a terminal's width; 0: no limit). When a row is wider, the
+  // widest text columns (the params) give way, cut with "..."; numbers never do.
+  std::size_t width = 0;
 };
 
 // Display width in code points: UTF-8 continuation bytes do not advance the cursor.

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "reports/table.hpp"
+
 namespace mlbench::test {
 namespace {
 
@@ -163,6 +165,30 @@ TEST(Summary, ARandrwRowShowsReadAndWriteApart) {
   EXPECT_NE(lines[3].find("write iops 9 k/s  bw 36.9 MB/s  lat p50 30.0 us"), std::string::npos) << lines[3];
   EXPECT_NE(lines[4].find("all   iops 30 k/s"), std::string::npos) << lines[4];
   EXPECT_TRUE(lines[4].ends_with("cpu/io 4.0 us")) << lines[4];
+}
+
+// compare's, check's and the fleet's text tables on a terminal: the widest text columns give way, numbers
+// never, and without a width nothing is cut.
+TEST(TextTable, TheWidestTextColumnsGiveWayToFitTheWidth) {
+  Table t{"", {"probe", "params", "value", "detail"}, {}};
+  const std::string params = format_params(Json{{"rw", "randread"},
+                                                {"bs", 4096},
+                                                {"iodepth", 32},
+                                                {"jobs", 4},
+                                                {"target", "/mnt/nvme0/some/deep/folder"}});
+  const std::string detail = "not measured: gpu.gemm skipped — no NVIDIA driver (no /dev/nvidia*)";
+  t.rows.push_back({Cell{"storage.io"}, Cell{params}, Cell{"123456.7 /s", Tone::plain, true}, Cell{detail}});
+  EXPECT_NE(to_text(t, false).find(params), std::string::npos) << "no width: whole";
+  t.width = 100;
+  const std::string text = to_text(t, false);
+  const auto rows = lines_of(text);
+  ASSERT_EQ(rows.size(), 2u) << text;
+  for (const auto& l : rows) EXPECT_LE(display_width(l), 100u) << l;
+  EXPECT_NE(rows[1].find("123456.7 /s"), std::string::npos) << "a number is never cut: " << rows[1];
+  EXPECT_NE(rows[1].find("bs=4k iodepth=32"), std::string::npos) << rows[1];
+  EXPECT_EQ(rows[1].find(params), std::string::npos) << rows[1];
+  EXPECT_NE(rows[1].find("not measured: gpu.gemm"), std::string::npos)
+      << "both wide columns give way: " << rows[1];
 }
 
 TEST(Summary, NoWarningsNoCountLine) {
