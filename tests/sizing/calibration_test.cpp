@@ -44,6 +44,27 @@ TEST(Calibration, OtherGpuIsTransferredWithAWarning) {
   EXPECT_NE(cal.warnings.front().find("transferred"), std::string::npos);
 }
 
+// MoE all-to-all: a report's net.nccl alltoall busbw at its largest message is the alltoall figure; without
+// one, the all_reduce figure stands in and says so.
+TEST(Calibration, AlltoallBusbwIsMeasuredWhenTheReportHasIt) {
+  auto r = load_report(data_dir() / "report-a100-8gpu.json");
+  auto without = calibrate_on("A100-SXM4-80GB", {r}, true);
+  EXPECT_DOUBLE_EQ(without.alltoall_nvlink.value, without.nvlink.value);
+  EXPECT_EQ(without.alltoall_nvlink.source, Source::measured);  // the measured all_reduce figure
+  EXPECT_NE(without.alltoall_nvlink.basis.find("no alltoall measured"), std::string::npos);
+  Result a2a;
+  a2a.probe = "net.nccl";
+  a2a.params = {{"collective", "alltoall"}, {"bytes", 1073741824}, {"ranks", 8}};
+  a2a.metrics.push_back({"busbw", 180e9, "B/s"});
+  r.results.push_back(a2a);
+  auto with = calibrate_on("A100-SXM4-80GB", {r}, true);
+  EXPECT_EQ(with.alltoall_nvlink.source, Source::measured);
+  EXPECT_NEAR(with.alltoall_nvlink.value, 180e9 / 300e9, 1e-12);
+  EXPECT_NE(with.alltoall_nvlink.basis.find("alltoall busbw 180 GB/s"), std::string::npos);
+  EXPECT_NEAR(with.nvlink.value, 232e9 / 300e9, 1e-12);  // all_reduce unchanged
+  EXPECT_EQ(calibrate_on("H100-SXM", {}, false).alltoall_network.source, Source::assumed);
+}
+
 TEST(Calibration, ReportWithoutGpuLeavesGpuFiguresAssumed) {
   auto r = load_report(data_dir() / "report-cpu-only.json");
   auto cal = calibrate_on("H100-SXM", {r}, false);
