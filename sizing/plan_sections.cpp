@@ -32,30 +32,43 @@ std::string Planner::tier(double read, double write) const {
   return t == std::begin(tiers) ? rates + " suffices" : "needs the " + rates;
 }
 
+namespace {
+
+// The goodput with a cooling option: the engine's goodput (measured with the reference cooling) x (1 - lambda
+// l) / (1 - lambda_ref l), lambda = -ln(stability) interruptions per day, l = the days one costs.
+template <typename Num>
+Num cooled_goodput(double base, double lambda, double lambda_ref, double lost_days) {
+  auto g = named<Num>("goodput_ref", base, [](double v) { return fmt::format("goodput {:.2f}", v); });
+  auto l = named<Num>("lambda", lambda, [](double v) { return fmt::format("{:.4f} interruptions/day", v); });
+  auto r =
+      named<Num>("lambda_ref", lambda_ref, [](double v) { return fmt::format("reference {:.4f}/day", v); });
+  auto d = named<Num>("lost", lost_days, [](double v) { return fmt::format("{:.4f} days lost each", v); });
+  return g * (1 - l * d) / (1 - r * d);
+}
+
+}  // namespace
+
 double Planner::goodput(const Checkpointing& c) const {
   const auto& ref = cat_.cooling_spec(cat_.reference_cooling);
-  double lost = (assumption::kRestartTime.value + c.interval_s / 2) / 86400;  // of a day, per interruption
-  return assumption::kGoodput.value * (1 + std::log(cooling_->stability) * lost) /
-         (1 + std::log(ref.stability) * lost);
+  double lost = (assumption::kRestartTime.value + c.interval_s / 2) / 86400;
+  return cooled_goodput<double>(assumption::kGoodput.value, -std::log(cooling_->stability),
+                                -std::log(ref.stability), lost);
 }
 
 void Planner::add_cooling(const Checkpointing& c) {
   const auto& ref = cat_.cooling_spec(cat_.reference_cooling);
-  double lost_h = (assumption::kRestartTime.value + c.interval_s / 2) / 3600;
+  double lost = (assumption::kRestartTime.value + c.interval_s / 2) / 86400;
   double per_day = -std::log(cooling_->stability);
-  double g = goodput(c);
-  line(
-      "Power", "Goodput with this cooling", g, "fraction",
-      fmt::format("{}: {:.1f} % training stability ({})", cooling_->name, 100 * cooling_->stability,
-                  cooling_->figures_source),
-      fmt::format("goodput {:.2f} (measured with {} cooling) x (1 - {:.4f} interruptions/day x {:.2f} h lost "
-                  "/ 24 h) / (1 - {:.4f} x {:.2f} / 24) = {:.4f}; -ln(stability) interruptions per day, each "
-                  "costing a restart of {:.0f} min + half the {} checkpoint interval",
-                  assumption::kGoodput.value, ref.name, per_day, lost_h, -std::log(ref.stability), lost_h, g,
-                  assumption::kRestartTime.listed(), duration(c.interval_s)),
-      "-", "assumed");
+  auto g = cooled_goodput<Formula>(assumption::kGoodput.value, per_day, -std::log(ref.stability), lost);
+  line("Power", "Goodput with this cooling", g, 1, "fraction",
+       fmt::format("{}: {:.1f} % training stability ({})", cooling_->name, 100 * cooling_->stability,
+                   cooling_->figures_source),
+       fmt::format("{} = {:.4f}: the goodput measured with {} cooling; -ln(stability) interruptions per day, "
+                   "each losing a restart of {:.0f} min + half the {} checkpoint interval",
+                   g.shown(), g.value(), ref.name, assumption::kRestartTime.listed(), duration(c.interval_s)),
+       "-", "assumed");
   sheet_.figures["cooling"]["interruptions_per_day"] = per_day;
-  sheet_.figures["cooling"]["goodput"] = g;
+  sheet_.figures["cooling"]["goodput"] = g.value();
 }
 
 void Planner::add_storage(double ckpt, const Checkpointing& c, double dataset_bytes, double read_rate,

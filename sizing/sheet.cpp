@@ -66,7 +66,7 @@ std::string with_separators(double v, int decimals) {
 
 std::string format_quantity(double v) {
   double a = std::abs(v);
-  if (a >= 1e15) return fmt::format("{:.3g}", v);
+  if (!std::isfinite(v) || a >= 1e15) return fmt::format("{:.3g}", v);
   if (v == std::round(v) || a >= 100) return with_separators(v, 0);
   if (a >= 10) return fmt::format("{:.1f}", v);
   if (a >= 1) return fmt::format("{:.2f}", v);

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -213,6 +214,7 @@ TEST(SheetWriters, QuantitiesPrintReadably) {
   EXPECT_EQ(format_quantity(7.63e8), "763,000,000");
   EXPECT_EQ(format_quantity(42266.4), "42,266");
   EXPECT_EQ(format_quantity(0.0000123), "0.0000123");
+  EXPECT_EQ(format_quantity(std::nan("")), "nan");
   EXPECT_EQ(with_separators(-1234567.891, 2), "-1,234,567.89");
   EXPECT_EQ(with_separators(999), "999");
   EXPECT_EQ(decimal_bytes(2.048e12), "2.05 TB");
