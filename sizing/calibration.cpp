@@ -216,21 +216,39 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
 
     // Storage and host memory describe the node measured; they only apply when that node is the one sized.
     double read = 0, write = 0, host_bw = 0;
+    std::string read_basis, write_basis;
+    // The largest read and write figure of storage.io, the training reads of storage.dataload (what the node
+    // fed its simulated accelerators) and storage.checkpoint, each named with what measured it.
+    auto take = [](double& best, std::string& basis, const Metric* m, std::string what) {
+      if (m && m->value > best) {
+        best = m->value;
+        basis = fmt::format("{} {:.2f} GB/s", what, m->value / 1e9);
+      }
+    };
     for (const auto& r : report.results) {
       if (usable(r, "storage.io")) {
-        const Metric* bw = r.metric("bandwidth");
         std::string rw = param_text(r, "rw");
-        if (bw && rw == "read") read = std::max(read, bw->value);
-        if (bw && rw == "write") write = std::max(write, bw->value);
+        if (rw == "read") take(read, read_basis, r.metric("bandwidth"), "storage.io read");
+        if (rw == "write") take(write, write_basis, r.metric("bandwidth"), "storage.io write");
+      }
+      if (usable(r, "storage.dataload") && param_text(r, "phase") == "train") {
+        const Metric* sps = r.metric("samples_per_s");
+        const Metric* acc = r.metric("accelerators_supported");
+        take(read, read_basis, r.metric("bandwidth"),
+             fmt::format("storage.dataload {} ({:.0f} samples/s{})", param_text(r, "workload"),
+                         sps ? sps->value : 0.0,
+                         acc ? fmt::format(", {:.0f} accelerators supported", acc->value) : ""));
+      }
+      if (usable(r, "storage.checkpoint")) {
+        take(write, write_basis, r.metric("write_bandwidth"), "storage.checkpoint write");
+        take(read, read_basis, r.metric("read_bandwidth"), "storage.checkpoint read");
       }
       if (usable(r, "host.membw"))
         if (const Metric* bw = r.metric("bandwidth")) host_bw = std::max(host_bw, bw->value);
     }
     if (in.node_is_measured) {
-      if (read > 0)
-        c.storage_read = {read, Source::measured, fmt::format("storage.io read {:.2f} GB/s", read / 1e9)};
-      if (write > 0)
-        c.storage_write = {write, Source::measured, fmt::format("storage.io write {:.2f} GB/s", write / 1e9)};
+      if (read > 0) c.storage_read = {read, Source::measured, read_basis};
+      if (write > 0) c.storage_write = {write, Source::measured, write_basis};
       double theory =
           report.host.contains("memory") ? report.host["memory"].value("theoretical_bandwidth", 0.0) : 0;
       if (host_bw > 0 && theory > 0)

@@ -135,5 +135,47 @@ TEST(CheckpointCli, WritesReadsAndRemovesItsFolder) {
   EXPECT_TRUE(fs::is_empty(disk.path()));
 }
 
+// The sizing sheet's local storage lines come from storage.dataload's training reads and storage.checkpoint's
+// writes when the report has them (the A100 fixture with its storage.io results swapped for those).
+TEST(DataloadCli, SizingTakesTheStorageLinesFromTheMeasurement) {
+  TempDir t;
+  auto j =
+      json::parse(std::ifstream(fs::path(MLBENCH_SOURCE_DIR) / "tests/data/sizing/report-a100-8gpu.json"));
+  json kept = json::array();
+  for (const auto& r : j["results"])
+    if (r["probe"] != "storage.io") kept.push_back(r);
+  auto metric = [](const char* name, double v, const char* unit) {
+    return json{{"name", name}, {"value", v}, {"unit", unit}, {"better", "higher"}};
+  };
+  kept.push_back({{"probe", "storage.dataload"},
+                  {"params", {{"workload", "resnet50"}, {"accelerator", "h100"}, {"phase", "train"}}},
+                  {"status", "ok"},
+                  {"metrics",
+                   {metric("accelerators_supported", 12, ""), metric("samples_per_s", 21000, "1/s"),
+                    metric("bandwidth", 2.46e9, "B/s")}}});
+  kept.push_back(
+      {{"probe", "storage.checkpoint"},
+       {"params", {{"model", "8b"}, {"ranks", 8}}},
+       {"status", "ok"},
+       {"metrics", {metric("write_bandwidth", 3.1e9, "B/s"), metric("read_bandwidth", 2.2e9, "B/s")}}});
+  j["results"] = kept;
+  auto report = t.path() / "dataload.json";
+  std::ofstream(report) << j.dump();
+  auto r = run_cli({"size", "--workload",
+                    (fs::path(MLBENCH_SOURCE_DIR) / "configs/workloads/resnet50-imagenet.yaml").string(),
+                    "--report", report.string()});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto line = [&](const char* start) {
+    auto at = r.out.find(start);
+    return at == std::string::npos ? std::string() : r.out.substr(at, r.out.find('\n', at) - at);
+  };
+  const std::string read = line("Local storage read"), write = line("Local storage write");
+  EXPECT_NE(read.find("measured"), std::string::npos) << r.out;
+  EXPECT_NE(read.find("storage.dataload resnet50 (21000 samples/s, 12 accelerators supported) 2.46 GB/s"),
+            std::string::npos)
+      << read;
+  EXPECT_NE(write.find("storage.checkpoint write 3.10 GB/s"), std::string::npos) << write;
+}
+
 }  // namespace
 }  // namespace mlbench::test
