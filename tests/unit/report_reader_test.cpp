@@ -48,6 +48,21 @@ TEST(ReportReader, MlbenchReportsReadBackIdentical) {
   EXPECT_GE(seen, 5u);
 }
 
+// A metric's confidence interval (a tail latency percentile's) reads back and writes out as it was.
+TEST(ReportReader, ConfidenceIntervalsReadBack) {
+  const std::string text =
+      R"({"schema_version": "1.0.0", "results": [{"probe": "storage.io", "status": "ok", "metrics": [)"
+      R"({"name": "lat_p9999", "value": 0.002, "unit": "s", "better": "lower", "ci": {"lo": 0.0015, "hi": 0.003}}]}]})";
+  Report r = parse_report(text, "x.json");
+  const Metric* m = r.results.at(0).metric("lat_p9999");
+  ASSERT_NE(m, nullptr);
+  ASSERT_TRUE(m->ci.has_value());
+  EXPECT_DOUBLE_EQ(m->ci->lo, 0.0015);
+  EXPECT_DOUBLE_EQ(m->ci->hi, 0.003);
+  EXPECT_NEAR(relative_spread(*m), 0.0015 / (2 * kConfidenceZ * 0.002), 1e-12);
+  EXPECT_EQ(to_json(r.results[0])["metrics"][0]["ci"], (Json{{"lo", 0.0015}, {"hi", 0.003}}));
+}
+
 TEST(ReportReader, SkippingSamplesKeepsEverythingElse) {
   std::string text =
       test::slurp(fs::path(MLBENCH_SOURCE_DIR) / "tests/data/golden/report-1.0.0-quick-cpu.json");
@@ -142,6 +157,9 @@ TEST(ReportReader, ReportShapeErrorsNameTheValue) {
       {with_result(R"({"probe": "p", "status": "ok", "metrics": [{"name": "iops", "value": 1,
                       "stats": {"min": 1}}]})"),
        "results[0].metrics[0].stats: expected min, p10, median, p90, max, mean, cv and n"},
+      {with_result(R"({"probe": "p", "status": "ok", "metrics": [{"name": "lat_p9999", "value": 1,
+                      "ci": {"lo": 1}}]})"),
+       "results[0].metrics[0].ci: expected lo and hi"},
       {with_result(R"({"probe": "p", "status": "ok", "samples": ["a"]})"),
        "results[0].samples[0]: expected a number"},
       {with_result(R"({"probe": "p", "status": "ok", "warnings": "w"})"),
