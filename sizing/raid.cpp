@@ -26,6 +26,11 @@ constexpr RaidLevel kLevels[] = {
      "double parity: usable (n - 2) C, read (n - 2) R, full-stripe write (n - 2) W, random writes n I / 6"},
 };
 
+// A string field of a free-form JSON object, "" when absent or not a string.
+std::string text_field(const nlohmann::json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+}
+
 }  // namespace
 
 std::span<const RaidLevel> raid_levels() { return kLevels; }
@@ -94,10 +99,11 @@ std::optional<DriveFigures> measured_drive(const std::vector<Report>& reports,
   for (const auto& report : reports) {
     for (const auto& r : report.results) {
       if (r.probe != "storage.io" || r.status != Status::ok) continue;
-      std::string rw = r.params.value("rw", "");
-      std::string device = r.info.value("device", "");
-      int members = 0;  // drives an md array holds
-      if (!device.empty() && report.host.contains("block_devices") && report.host["block_devices"].is_array())
+      std::string rw = text_field(r.params, "rw");
+      std::string device = text_field(r.info, "device");
+      if (device.empty()) continue;  // no device: how many drives the figure spans is unknown
+      int members = 0;               // drives an md array holds
+      if (report.host.contains("block_devices") && report.host["block_devices"].is_array())
         for (const auto& b : report.host["block_devices"])
           if (b.contains("holders") && b["holders"].is_array())
             for (const auto& h : b["holders"])
@@ -108,7 +114,7 @@ std::optional<DriveFigures> measured_drive(const std::vector<Report>& reports,
         const Metric* m = r.metric(kind.metric);
         if (rw != kind.rw || !m || m->value / drives <= best[k]) continue;
         best[k] = m->value / drives;
-        std::string on = device.empty() ? "its target" : device;
+        std::string on = device;
         if (drives > 1) on += fmt::format(" ({} drives)", drives);
         basis[k] = fmt::format("{} {:.3g} {} on {} = {:.3g} {} per drive", kind.label, m->value / kind.scale,
                                kind.unit, on, best[k] / kind.scale, kind.unit);

@@ -74,8 +74,9 @@ struct RaidChoice {
 std::optional<RaidChoice> choose_raid(const LocalNeed& need, const DriveFigures& d, int max_drives);
 
 // Per-drive figures measured by storage.io on the node: each result's device (info.device) is one drive, or
-// an md array whose members (the host's block devices it holds) share the figure equally. Fields not measured
-// keep `datasheet`'s; nullopt when no report has a usable storage.io result.
+// an md array whose members (the host's block devices it holds) share the figure equally; a result without a
+// device is left out (the drives it spans are unknown). Fields not measured keep `datasheet`'s; nullopt when
+// no report has a usable storage.io result.
 std::optional<DriveFigures> measured_drive(const std::vector<Report>& reports, const DriveFigures& datasheet);
 
 }  // namespace mlbench::sizing

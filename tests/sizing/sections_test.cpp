@@ -112,7 +112,11 @@ TEST(RaidChoice, MeasuredFiguresArePerDriveOfTheArrayMeasured) {
   randwrite.info = {{"device", "nvme5n1"}};  // one drive on its own
   randwrite.metrics.clear();
   randwrite.add_metric("iops", 150e3, "1/s");
-  r.results = {read, randwrite};
+  Result unknown = read;  // no device: the drives it spans are unknown, so it is left out
+  unknown.info = nlohmann::json::object();
+  unknown.metrics.clear();
+  unknown.add_metric("bandwidth", 99e9, "B/s");
+  r.results = {read, randwrite, unknown};
   auto d = measured_drive({r}, gen4_drive());
   ASSERT_TRUE(d);
   EXPECT_DOUBLE_EQ(d->read, 6e9);  // 24 GB/s over md0's 4 drives
