@@ -45,9 +45,15 @@ std::set<std::string> help_flags(const std::string& command) {
 }
 
 TEST(OptionsCli, EachFamilySubcommandsFlagsAreExactlyItsProbesTable) {
-  const std::map<std::string, std::string> kCommands = {
-      {"storage.io", "storage"}, {"host.membw", "hostmem"}, {"net.nccl", "nccl"}, {"gpu.gemm", "gemm"},
-      {"gpu.hbm", "hbm"},        {"gpu.copy", "copy"},      {"gpu.conv", "conv"}};
+  const std::map<std::string, std::string> kCommands = {{"storage.io", "storage"},
+                                                        {"storage.dataload", "dataload"},
+                                                        {"storage.checkpoint", "checkpoint"},
+                                                        {"host.membw", "hostmem"},
+                                                        {"net.nccl", "nccl"},
+                                                        {"gpu.gemm", "gemm"},
+                                                        {"gpu.hbm", "hbm"},
+                                                        {"gpu.copy", "copy"},
+                                                        {"gpu.conv", "conv"}};
   auto probes = probes_listed();
   ASSERT_EQ(probes.size(), kCommands.size());
   for (const auto& p : probes) {
