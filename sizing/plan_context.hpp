@@ -21,6 +21,8 @@ namespace mlbench::sizing::planning {
 
 inline constexpr int kMaxNodes = 1 << 17;
 inline constexpr double kSecondsPerYear = 365 * 86400.0;
+// HBM is binary (an "80 GB" H100 holds 80 GiB): the memory lines are in GiB like their terms.
+inline constexpr double kGiB = 1024.0 * 1024 * 1024;
 
 inline std::string gbs(double v) { return fmt::format("{:.2f} GB/s", v / 1e9); }
 inline std::string plus_h(double h) { return fmt::format("+{:.0f} % (x{:.2f})", 100 * h, 1 + h); }

@@ -176,7 +176,7 @@ void Planner::plan_inference(const LlmInference& w) {
   // The HBM the instance fills: its weights and the KV cache.
   auto hbm = serving_hbm_per_gpu<Formula>(*sp);
   double ctx = w.input_tokens + w.output_tokens / 2;
-  line("Memory", "HBM per GPU", hbm, 1e9, "GB",
+  line("Memory", "HBM per GPU", hbm, kGiB, "GiB",
        fmt::format("{} {}", format_bytes(facts_.gpu->memory_bytes), facts_.gpu->memory_type),
        fmt::format("{} = {}; batch {:.0f} x {:.0f} tokens x {} per token / t = {} of the KV cache in use",
                    hbm.shown(), format_bytes(hbm.value()), sp->batch, ctx, format_bytes(sp->kv_per_token),

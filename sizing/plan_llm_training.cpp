@@ -203,7 +203,7 @@ void Planner::plan_llm_training(const LlmTraining& w) {
                     "fits the {} HBM)",
                     format_bytes(st.memory.total()), h_, format_bytes((1 - h_) * facts_.gpu->memory_bytes),
                     format_bytes(facts_.gpu->memory_bytes)));
-  line("Memory", "HBM per GPU (modelled)", memory_total<Formula>(st.memory), 1e9, "GB",
+  line("Memory", "HBM per GPU (modelled)", memory_total<Formula>(st.memory), kGiB, "GiB",
        fmt::format("{} of {} {}", format_bytes(st.memory.total()), format_bytes(facts_.gpu->memory_bytes),
                    facts_.gpu->memory_type),
        st.memory.describe(),

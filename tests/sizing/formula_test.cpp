@@ -150,7 +150,7 @@ TEST(Formula, TrainingLinesEvaluateToTheirQuantities) {
     expect_formulas_evaluate(s, {"Step time", "Predicted MFU", "HBM per GPU (modelled)"});
     EXPECT_DOUBLE_EQ(line_of(s, "Step time").quantity, s.figures.at("step_s").get<double>());
     EXPECT_DOUBLE_EQ(line_of(s, "Predicted MFU").quantity, s.figures.at("mfu").get<double>());
-    EXPECT_DOUBLE_EQ(line_of(s, "HBM per GPU (modelled)").quantity * 1e9,
+    EXPECT_DOUBLE_EQ(line_of(s, "HBM per GPU (modelled)").quantity * 1024 * 1024 * 1024,
                      s.figures.at("hbm_bytes").get<double>());
   }
   // Full recomputation with tensor, pipeline and data parallelism: every step-time term is present.

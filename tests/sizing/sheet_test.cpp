@@ -262,6 +262,23 @@ TEST(SheetForProcurement, DecimalAndBinaryUnitsAreNeverMixedInTheSheetSections) 
   }
 }
 
+// A line in a byte unit speaks that unit's family only: decimal GB/TB with decimal texts, GiB (HBM) with
+// binary ones.
+TEST(SheetForProcurement, ALineInBytesKeepsOneUnitFamily) {
+  for (const char* w : {"default", "llm-405b-pretraining", "resnet50-imagenet", "llm-70b-serving"}) {
+    auto s = planned(w);
+    for (const auto& l : s.lines) {
+      bool binary = l.unit == "GiB";
+      if (!binary && l.unit != "GB" && l.unit != "TB") continue;
+      for (const auto* text : {&l.spec, &l.driver, &l.headroom}) {
+        for (const char* other : binary ? std::vector<const char*>{" GB ", " TB ", " MB "}
+                                        : std::vector<const char*>{"KiB", "MiB", "GiB", "TiB"})
+          EXPECT_EQ((*text + " ").find(other), std::string::npos) << w << ": " << l.item << ": " << *text;
+      }
+    }
+  }
+}
+
 TEST(SheetForProcurement, AChosenValueOffItsOptimumSaysWhy) {
   auto s = planned("llm-405b-pretraining");  // interval 1 h, optimum 0.69 h at 2,112 nodes
   const auto& l = line_of(s, "Checkpoint interval");
