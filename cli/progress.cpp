@@ -61,7 +61,9 @@ ProgressStyle progress_style(bool stderr_tty, bool json, const char* no_color, c
 }
 
 std::string format_clock(double seconds) {
-  const auto s = static_cast<long long>(std::max(0.0, std::round(seconds)));
+  // Clamped to 0..99 h (a NaN is 0): an estimate gone wild must not overflow the conversion.
+  const double r = std::round(seconds);
+  const auto s = static_cast<long long>(r > 0 ? std::min(r, 99 * 3600.0) : 0.0);
   if (s >= 3600) return fmt::format("{}h{:02}m:{:02}s", s / 3600, s / 60 % 60, s % 60);
   return fmt::format("{:02}m:{:02}s", s / 60, s % 60);
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -44,6 +45,9 @@ TEST(Console, TheLiveLineShowsTheCaseItsShareRateElapsedAndEta) {
             "[2/7] storage.io randread 4k qd32 (4k-randread-qd32) [13%][iops 31.5 k/s][bw 129 MB/s]"
             "[elapsed 00m:03s][eta 01m:17s]");
   EXPECT_EQ(cli::format_clock(3725), "1h02m:05s");
+  EXPECT_EQ(cli::format_clock(1e300), "99h00m:00s") << "clamped";
+  EXPECT_EQ(cli::format_clock(-5), "00m:00s");
+  EXPECT_EQ(cli::format_clock(std::nan("")), "00m:00s");
 }
 
 TEST(Console, TheLiveLineFitsTheTerminalCuttingTheLabelFirst) {
