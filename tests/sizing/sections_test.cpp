@@ -154,6 +154,27 @@ TEST(RaidSheet, TheCommonRecommendationComesOutWithItsRealNumbers) {
   EXPECT_NE(lanes.driver.find("behind PCIe switches"), std::string::npos) << lanes.driver;
 }
 
+// The node measured: its storage.io read on md0 (4 member drives) becomes the per-drive figure the levels
+// use.
+TEST(RaidSheet, MeasuredDrivesFeedTheLevels) {
+  auto r = load_report(data_dir() / "report-a100-8gpu.json");
+  r.host["block_devices"] = nlohmann::json::array();
+  for (const char* n : {"nvme0n1", "nvme1n1", "nvme2n1", "nvme3n1"})
+    r.host["block_devices"].push_back({{"name", n}, {"holders", {"md0"}}});
+  for (auto& res : r.results)
+    if (res.probe == "storage.io") res.info["device"] = "md0";
+  auto s = plan_with("llm-70b-pretraining", 8, "", {r});
+  EXPECT_EQ(s.figures["raid"]["per_drive_source"], "measured");
+  EXPECT_EQ(line_of(s, "Local NVMe per node").source, "measured");
+  EXPECT_NE(
+      line_of(s, "Local NVMe per node").driver.find("read 24.5 GB/s on md0 (4 drives) = 6.12 GB/s per drive"),
+      std::string::npos)
+      << line_of(s, "Local NVMe per node").driver;
+  const auto& r0 = s.figures["raid"]["levels"][0];  // RAID-0 at the template's 8 drives
+  EXPECT_NEAR(r0["read_bytes_per_s"].get<double>(), 8 * 24.5e9 / 4, 1);
+  EXPECT_NEAR(r0["write_bytes_per_s"].get<double>(), 8 * 14e9 / 4, 1);
+}
+
 TEST(RaidSheet, ADriveLossThatMustNotLoseTheCheckpointRulesOutRaid0) {
   auto s = plan_with("llm-70b-pretraining");
   EXPECT_EQ(s.figures["raid"]["level"], "RAID-0");
