@@ -419,6 +419,16 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     st.tp_calls = reductions * (w.sequence_parallel ? 2 : 1);
     double elements = reductions * 2 * tokens_mb * m.hidden * (l.t - 1) / l.t;
     st.t_tp = layer_mbs * (elements * kActivationBytes / st.tp_busbw + st.tp_calls * latency);
+    // Megatron-LM overlaps the backward's collectives of the column-parallel linears (QKV, FC1) with their
+    // own GEMMs (tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication): the input
+    // gradient's all-reduce (its reduce-scatter under sequence parallelism) runs during the weight-gradient
+    // GEMM, and the sequence-parallel re-gather of the input during the input-gradient GEMM. That is 2 of
+    // the reductions above (1 under full recomputation with sequence parallelism, which re-gathers nothing);
+    // the forward's and the row-parallel backward's stay exposed. Hidden as overlapped data-parallel traffic
+    // is, within the backward's GEMM time.
+    st.tp_overlapped_reductions = w.sequence_parallel && l.recompute == Recompute::full ? 1 : 2;
+    double overlapped = std::min(st.t_tp * st.tp_overlapped_reductions / reductions, (2.0 / 3.0) * st.t_gemm);
+    st.t_tp_exposed = st.t_tp - assumption::kOverlapHidden.value * overlapped;
   }
   if (m.moe() && l.e > 1) {
     // Expert parallelism: each MoE layer sends this GPU's tokens' k routed copies to the experts' ranks and
@@ -466,7 +476,7 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     double overlapped = std::min(st.t_dp, window);
     st.t_dp_exposed = (st.t_dp - overlapped) + (1 - assumption::kOverlapHidden.value) * overlapped;
   }
-  double t_comm = st.t_tp + st.t_ep + st.t_pp + st.t_cp_exposed + st.t_dp_exposed;
+  double t_comm = st.t_tp_exposed + st.t_ep + st.t_pp + st.t_cp_exposed + st.t_dp_exposed;
   st.step_s = step_time<double>(st);
   double model_flops = tokens_gpu * flops.total();
   st.eta_compute = model_flops / (peak * t_compute);
@@ -489,7 +499,7 @@ Num step_time(const TrainingStep& st) {
   if (l.p > 1) pipe = pipe * (1 + named<Num>("bubble", st.bubble, fraction_shown("bubble")));
   std::optional<Num> comm;
   auto add = [&](Num t) { comm = comm ? *comm + t : t; };
-  if (l.t > 1) add(named<Num>("t_tp", st.t_tp, seconds_shown("TP")));
+  if (l.t > 1) add(named<Num>("t_tp_exposed", st.t_tp_exposed, seconds_shown("TP exposed")));
   if (l.e > 1) add(named<Num>("t_ep", st.t_ep, seconds_shown("EP all-to-all")));
   if (l.p > 1) add(named<Num>("t_pp", st.t_pp, seconds_shown("PP sends")));
   if (l.c > 1) add(named<Num>("t_cp_exposed", st.t_cp_exposed, seconds_shown("CP exposed")));

@@ -135,7 +135,9 @@ struct TrainingStep {
   double t_gemm = 0, t_attention = 0, t_recompute = 0, t_nongemm = 0;
   double bubble = 0;  // pipeline_bubble(p, v, micro_batches); the step takes (1 + bubble) x its compute
   double t_tp = 0, t_pp = 0, t_cp = 0, t_cp_exposed = 0, t_dp = 0, t_dp_exposed = 0;
-  double t_ep = 0;  // MoE all-to-all dispatch + combine, not overlapped
+  double t_tp_exposed = 0;              // t_tp less the backward's collectives hidden behind their GEMMs
+  double tp_overlapped_reductions = 0;  // of the all-reduce volumes per layer, those overlapped
+  double t_ep = 0;                      // MoE all-to-all dispatch + combine, not overlapped
   double dp_busbw = 0, tp_busbw = 0, cp_busbw = 0, ep_busbw = 0;
   bool ep_in_domain = true;  // the expert-parallel group spans t c e GPUs within the NVLink domain
   double tp_calls = 0;  // tensor-parallel collective calls per layer and micro-batch, each paying the latency

@@ -238,11 +238,13 @@ void Planner::plan_llm_training(const LlmTraining& w) {
          fmt::format("NVLink busbw {}", gbs(st.tp_busbw)),
          fmt::format(
              "(4 all-reduces{}) x 2 b s/cp h (t-1)/t x 2 B / busbw + {:.0f} calls x latency, per layer "
-             "per micro-batch; {:.3f} s exposed per step",
+             "per micro-batch; {:.3f} s exposed per step: the backward's column-parallel collectives ({:.0f} "
+             "of "
+             "the reductions) overlap their GEMMs as Megatron-LM runs them, hidden x {:.2f}",
              l.recompute == Recompute::full ? " + 2 recomputed"
              : w.sequence_parallel          ? " + 1 re-gather, as all-gather/reduce-scatter"
                                             : "",
-             st.tp_calls, st.t_tp),
+             st.tp_calls, st.t_tp_exposed, st.tp_overlapped_reductions, assumption::kOverlapHidden.value),
          "-", src(cal_.nvlink));
   if (l.c > 1)
     line("Network", "Context-parallel K/V ring", st.t_cp, "s/step",

@@ -26,13 +26,16 @@ struct Case {
   const char* responsible = nullptr;
 };
 
-// Llama 2 13B/34B: the planner chooses TP 1 with ZeRO-3 over 512 GPUs (the run's own layout is not
-// published) at MFU 0.58 for 34B where the paper's GPU-hours imply ~0.42: the predicted MFU is too high, from
-// the assumed GEMM efficiency and the ZeRO-3 weight all-gathers modelled as 90 % hidden behind compute.
-constexpr const char* kMfuOptimistic = "predicted MFU (assumed eta_GEMM, ZeRO-3 gathers 90 % hidden)";
-// 1T with SP + selective: 2 layers per stage over 64 stages without interleaving; the exposed
-// tensor-parallel share (5 all-reduce volumes per layer, none overlapped) is the largest term off.
-constexpr const char* kOneTeraSp = "exposed tensor-parallel traffic (no overlap modelled)";
+// Llama 2 13B/34B: the planner chooses TP 1 with ZeRO over 512 GPUs (the run's own layout and GPU count are
+// not published) at MFU 0.58 where the paper's GPU-hours imply ~0.47 (13B) and ~0.42 (34B) at the 0.90
+// goodput. The published figures are not one efficiency curve: per training FLOP (the sheet's C), 34B took
+// 1.22x and 13B 1.10x the GPU-hours of 70B, which needs tensor and pipeline parallelism and is inside at -6
+// %. No term that falls with model size fits both ends; the paper states neither layout nor GPU count (RSC
+// and the production RoCE cluster), so the cases stay as the set-up gives them. At 2,048 GPUs (the count of
+// Llama 1's 65B run, Llama 1 paper section 2.4) the planner gives -5.3 / -12.0 / -19.1 / -1.8 % for 7B / 13B
+// / 34B / 70B: 34B stays out.
+constexpr const char* kMfuOptimistic =
+    "published GPU-hours per FLOP 1.10x (13B) / 1.22x (34B) those of 70B; layout and GPU count unpublished";
 
 // MLPerf offline on TP 2 x 4 instances: the sheet's decode step at the best batch (584) is compute-bound
 // GEMMs at the assumed FP8 eta_GEMM 0.71 (28.7 ms) + the attention's KV read (13.2 ms) + TP all-reduces (7.4
@@ -41,9 +44,14 @@ constexpr const char* kOneTeraSp = "exposed tensor-parallel traffic (no overlap 
 // terms.
 constexpr const char* kFp8Gemm = "FP8 GEMM efficiency (assumed best-shape 0.71) with attention and TP added";
 // TensorRT-LLM's long-output cases are memory-bound decode steps of weights + KV read at 0.90 of the
-// datasheet HBM (17.9 and 21.4 ms on the sheet); the published runs take ~3-4 ms more per step: time the
-// model has no term for (per-kernel launch and tail time of ~12 kernels x 32 layers per step, sampling).
-constexpr const char* kDecodeFloor = "memory-bound decode step (no per-kernel launch/tail time per layer)";
+// datasheet HBM (17.9 and 21.4 ms on the sheet); the published runs take 3.1 and 3.8 ms more per step (the
+// prefill taken out). The extra grows with the KV read (10.5 and 14.0 ms at 0.90): a two-point split gives
+// ~0.2 x the modelled KV time + ~0.9 ms, i.e. the decode attention kernel at ~0.75 of the datasheet HBM
+// rather than 0.90, plus a fixed per-step cost (sampling, the runtime's per-step host sync). Kernel launches
+// themselves overlap: ~10 kernels per layer at 5 us are far shorter than a layer's ~0.5 ms of GPU time. No
+// published bandwidth figure for that attention kernel was found to cite, so no term is added.
+constexpr const char* kDecodeFloor =
+    "memory-bound decode step: KV-read attention below the 0.90 HBM assumed + ~1 ms per step, unsourced";
 
 constexpr const char* kLlama2 = "Llama 2 paper, Table 2";
 constexpr const char* kKorthikanti = "Korthikanti 2022, Table 5";
@@ -62,8 +70,7 @@ constexpr Case kCases[] = {
     {"22B SP + selective", "korthikanti-22b-seqsel.yaml", "step_s", 1.10, "s/iter", kKorthikanti},
     {"175B SP + selective", "korthikanti-175b-seqsel.yaml", "step_s", 13.75, "s/iter", kKorthikanti},
     {"530B SP + selective", "korthikanti-530b-seqsel.yaml", "step_s", 37.83, "s/iter", kKorthikanti},
-    {"1T SP + selective", "korthikanti-1t-seqsel.yaml", "step_s", 71.49, "s/iter", kKorthikanti, 0.151,
-     kOneTeraSp},
+    {"1T SP + selective", "korthikanti-1t-seqsel.yaml", "step_s", 71.49, "s/iter", kKorthikanti},
     {"MLPerf v4.0 Llama-2-70B offline 8x H100", "mlperf-llama2-70b-offline.yaml", "tokens_per_s_node",
      21805.8, "tokens/s", "MLPerf Inference v4.0", -0.154, kFp8Gemm},
     {"Llama 3 405B, 128K, TP8 CP16 PP16 DP8, 16,384 H100", "llama3-405b-h100-cp16.yaml",
