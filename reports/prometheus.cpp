@@ -111,48 +111,55 @@ std::string prometheus_escape(const std::string& s) {
   return out;
 }
 
+void PromWriter::add(const std::string& name, Type type, const std::string& help, const std::string& labels,
+                     double value) {
+  auto& fam = families_[name];
+  if (fam.help.empty()) {
+    fam.help = help;
+    fam.type = type;
+  }
+  fam.samples.push_back(labels.empty() ? fmt::format("{} {}", name, value_text(value))
+                                       : fmt::format("{}{{{}}} {}", name, labels, value_text(value)));
+}
+
+std::string PromWriter::text() const {
+  std::string out;
+  for (const auto& [name, fam] : families_) {
+    out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, fam.help, name,
+                       fam.type == Type::counter ? "counter" : "gauge");
+    for (const auto& s : fam.samples) out += s + "\n";
+  }
+  return out;
+}
+
 std::string to_prometheus(const NamedReport& report) {
   std::string host = prometheus_escape(host_label(report));
-  struct Family {
-    std::string help;
-    std::vector<std::string> samples;
-  };
-  std::map<std::string, Family> families;
+  PromWriter out;
   std::set<std::string> seen;
-  auto& status = families["mlbench_result_status"];
-  status.help = "1 for the status of each mlbench result (ok, skipped, failed, incorrect)";
+  const std::string status_help = "1 for the status of each mlbench result (ok, skipped, failed, incorrect)";
   for (const auto& r : report.report.results) {
     std::string labels =
         fmt::format("probe=\"{}\",params=\"{}\",host=\"{}\",device=\"{}\"", prometheus_escape(r.probe),
                     prometheus_escape(params_label(r.params)), host, prometheus_escape(device_label(r)));
     // Two results with one identity would be duplicate series, which Prometheus rejects: the first wins.
     if (!seen.insert(labels).second) continue;
-    status.samples.push_back(
-        fmt::format("mlbench_result_status{{{},status=\"{}\"}} 1", labels, to_string(r.status)));
+    out.add("mlbench_result_status", PromWriter::Type::gauge, status_help,
+            fmt::format("{},status=\"{}\"", labels, to_string(r.status)), 1);
     if (r.status != Status::ok) continue;
     for (const auto& m : r.metrics) {
       if (!std::isfinite(m.value)) continue;
       PromName pn = prometheus_name(m.name, m.unit);
-      auto& fam = families[pn.name];
-      if (fam.help.empty()) fam.help = help_for(m.name, m.unit);
-      fam.samples.push_back(fmt::format("{}{{{}}} {}", pn.name, labels, value_text(m.value * pn.scale)));
+      out.add(pn.name, PromWriter::Type::gauge, help_for(m.name, m.unit), labels, m.value * pn.scale);
     }
   }
   double started =
       parse_utc(report.report.run.is_object() ? report.report.run.value("started_utc", std::string()) : "");
   if (std::isfinite(started)) {
-    auto& ts = families["mlbench_report_timestamp_seconds"];
-    ts.help = "Start of the mlbench run that produced these metrics (Unix time)";
-    ts.samples.push_back(
-        fmt::format("mlbench_report_timestamp_seconds{{host=\"{}\"}} {}", host, value_text(started)));
+    out.add("mlbench_report_timestamp_seconds", PromWriter::Type::gauge,
+            "Start of the mlbench run that produced these metrics (Unix time)",
+            fmt::format("host=\"{}\"", host), started);
   }
-  std::string out;
-  for (const auto& [name, fam] : families) {
-    if (fam.samples.empty()) continue;
-    out += fmt::format("# HELP {} {}\n# TYPE {} gauge\n", name, fam.help, name);
-    for (const auto& s : fam.samples) out += s + "\n";
-  }
-  return out;
+  return out.text();
 }
 
 }  // namespace mlbench

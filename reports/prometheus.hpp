@@ -6,7 +6,9 @@
 // (run start) so dashboards can tell stale hosts. Non-ok results export no metric values.
 #pragma once
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "reports/inputs.hpp"
 
@@ -20,6 +22,26 @@ struct PromName {
 PromName prometheus_name(const std::string& metric, const std::string& unit);
 // Escapes a label value: backslash, double quote and newline.
 std::string prometheus_escape(const std::string& s);
+
+// The one text-format writer (this export and `mlbench monitor`): samples grouped into families, each
+// family's HELP and TYPE written once, families sorted by name, samples in the order they were added.
+// `labels` is the inside of the braces (`a="x",b="y"`, values through prometheus_escape), empty for none.
+class PromWriter {
+ public:
+  enum class Type { gauge, counter };
+  void add(const std::string& name, Type type, const std::string& help, const std::string& labels,
+           double value);
+  bool has(const std::string& name) const { return families_.count(name) > 0; }
+  std::string text() const;
+
+ private:
+  struct Family {
+    Type type = Type::gauge;
+    std::string help;
+    std::vector<std::string> samples;
+  };
+  std::map<std::string, Family> families_;
+};
 
 std::string to_prometheus(const NamedReport& report);
 

@@ -1,0 +1,105 @@
+// `mlbench monitor [--interval 5s] [--listen 127.0.0.1:9401 | --textfile FILE] [--baseline report.json]`: a
+// long-running Prometheus exporter (monitor/). One thread: it samples every source each interval and, between
+// samples, answers scrapes of /metrics (or rewrites the textfile atomically after each sample, for
+// node_exporter's textfile collector). SIGINT/SIGTERM end it cleanly with exit 0.
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include "base/error.hpp"
+#include "base/units.hpp"
+#include "bench/runner.hpp"
+#include "bench/signals.hpp"
+#include "cli/commands.hpp"
+#include "monitor/exporter.hpp"
+#include "monitor/http.hpp"
+#include "reports/inputs.hpp"
+
+namespace mlbench::cli {
+namespace {
+
+constexpr const char* kDefaultListen = "127.0.0.1:9401";
+
+struct MonitorFlags {
+  std::string interval = "5s";
+  std::string listen;
+  std::string textfile;
+  std::string baseline;
+};
+
+double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+int run_monitor(const MonitorFlags& f) {
+  double interval = parse_duration(f.interval, "--interval");
+  if (interval < 0.1 || interval > 3600) {
+    throw UsageError(fmt::format("--interval {}: give 100ms to 1h (e.g. --interval 5s)", f.interval));
+  }
+  if (!f.listen.empty() && !f.textfile.empty()) {
+    throw UsageError("--listen and --textfile: give one (an HTTP endpoint or a file for node_exporter)");
+  }
+  if (!f.textfile.empty()) check_writable(f.textfile);
+  std::optional<monitor::Ceilings> ceilings;
+  if (!f.baseline.empty())
+    ceilings = monitor::ceilings_from_report(load_reports({f.baseline}).front().report);
+  // Only the default is implicit, and it is the loopback: another address is bound only when --listen names
+  // it.
+  auto address = monitor::parse_listen(f.listen.empty() ? kDefaultListen : f.listen);
+  std::unique_ptr<monitor::MetricsServer> server;
+  if (f.textfile.empty()) server = std::make_unique<monitor::MetricsServer>(address);
+  auto log = [](const std::string& line) { std::cerr << "mlbench monitor: " << line << std::endl; };
+  monitor::Monitor mon(monitor::default_sources(SysReader("/")), ceilings, log);
+  if (server) {
+    log(fmt::format("serving http://{}:{}/metrics every {} s", address.host, server->port(), interval));
+  } else {
+    log(fmt::format("writing {} every {} s", f.textfile, interval));
+  }
+  SignalGuard guard;
+  double next = steady_seconds();
+  std::string body;
+  while (!stop_flag().load()) {
+    double now = steady_seconds();
+    if (now >= next) {
+      mon.sample(now);
+      body = mon.exposition();
+      if (!f.textfile.empty()) write_text_atomic(f.textfile, body);
+      next += interval;
+      if (next < now) next = now + interval;  // a long stall skips samples instead of bursting
+      continue;
+    }
+    // Short slices so that a signal is seen within 250 ms even when it does not interrupt poll().
+    int wait_ms = std::min(250, static_cast<int>((next - now) * 1e3) + 1);
+    if (server) {
+      server->serve(wait_ms, body);
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
+    }
+  }
+  log("stopped");
+  return 0;
+}
+
+}  // namespace
+
+void add_monitor_command(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand("monitor",
+                                 "Export live Prometheus metrics (GPUs, drives, NICs, InfiniBand, CPU, "
+                                 "memory), with --baseline each rate as a "
+                                 "ratio of what this node measured");
+  auto flags = std::make_shared<MonitorFlags>();
+  cmd->add_option("--interval", flags->interval, "Sampling interval (e.g. 5s, 500ms)")->default_str("5s");
+  cmd->add_option(
+      "--listen", flags->listen,
+      "Serve GET /metrics on IPv4 ADDRESS:PORT (default 127.0.0.1:9401; another address only when "
+      "named here)");
+  cmd->add_option("--textfile", flags->textfile,
+                  "Instead of serving, rewrite this file atomically each interval (node_exporter textfile "
+                  "collector)");
+  cmd->add_option(
+      "--baseline", flags->baseline,
+      "A report of this node (mlbench run -o): adds mlbench_utilisation_ratio and mlbench_bottleneck");
+  cmd->callback([&action, flags] { action = [flags] { return run_monitor(*flags); }; });
+}
+
+}  // namespace mlbench::cli

@@ -1,0 +1,236 @@
+#include "monitor/exporter.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "base/error.hpp"
+#include "mlbench_config.hpp"
+
+namespace mlbench::monitor {
+namespace {
+
+using Type = PromWriter::Type;
+
+std::string label(const char* name, const std::string& value) {
+  return fmt::format("{}=\"{}\"", name, prometheus_escape(value));
+}
+
+const DiskCounters* find_disk(const Snapshot& s, const std::string& dev) {
+  for (const auto& d : s.disks)
+    if (d.device == dev) return &d;
+  return nullptr;
+}
+
+bool reason_set(std::uint64_t bits, const char* reason) {
+  for (const auto& n : gpu::throttle_reason_names(bits))
+    if (n == reason) return true;
+  return false;
+}
+
+void keep_max(std::map<std::string, double>& m, const std::string& key, double v) {
+  auto [it, inserted] = m.emplace(key, v);
+  if (!inserted) it->second = std::max(it->second, v);
+}
+
+}  // namespace
+
+Ceilings ceilings_from_report(const Report& report) {
+  Ceilings c;
+  for (const auto& r : report.results) {
+    if (r.status != Status::ok || !r.params.is_object()) continue;
+    if (r.probe == "storage.io" && r.params.contains("target") && r.params.contains("rw")) {
+      const Json& t = r.params["target"];
+      std::vector<std::string> targets;
+      if (t.is_string()) targets.push_back(t.get<std::string>());
+      if (t.is_array())
+        for (const auto& x : t)
+          if (x.is_string()) targets.push_back(x.get<std::string>());
+      // One raw device: a job over several divides its bandwidth between them.
+      if (targets.size() != 1 || !targets[0].starts_with("/dev/")) continue;
+      std::string dev = std::filesystem::path(targets[0]).filename().string();
+      std::string rw = r.params["rw"].is_string() ? r.params["rw"].get<std::string>() : "";
+      const Metric* bw = r.metric("bandwidth");
+      if (!bw || !std::isfinite(bw->value)) continue;
+      if (rw == "read" || rw == "randread") keep_max(c.storage_read_bytes_per_second, dev, bw->value);
+      if (rw == "write" || rw == "randwrite") keep_max(c.storage_write_bytes_per_second, dev, bw->value);
+    }
+    if (r.params.contains("device") && r.params["device"].is_number_integer() && r.telemetry.is_object() &&
+        r.telemetry.contains("power_w") && r.telemetry["power_w"].contains("max")) {
+      keep_max(c.gpu_power_watts, fmt::format("gpu{}", r.params["device"].get<long long>()),
+               r.telemetry["power_w"]["max"].get<double>());
+    }
+  }
+  return c;
+}
+
+Monitor::Monitor(std::vector<std::unique_ptr<Source>> sources, std::optional<Ceilings> ceilings, Log log)
+    : sources_(std::move(sources)), ceilings_(std::move(ceilings)), log_(std::move(log)) {
+  for (const auto& s : sources_) errors_[s->name()] = 0;
+}
+
+void Monitor::sample(double now_s) {
+  Snapshot next;
+  next.time_s = now_s;
+  for (const auto& src : sources_) {
+    const std::string name = src->name();
+    Snapshot part;
+    try {
+      src->sample(part);
+    } catch (const std::exception& e) {
+      errors_[name] += 1;
+      if (failing_.insert(name).second)
+        log_(fmt::format("source {} failed, its series vanish: {}", name, e.what()));
+      devices_[name].clear();
+      continue;
+    }
+    if (failing_.erase(name)) log_(fmt::format("source {} is back", name));
+    auto now_devices = src->devices(part);
+    for (const auto& d : devices_[name]) {
+      if (std::find(now_devices.begin(), now_devices.end(), d) != now_devices.end()) continue;
+      errors_[name] += 1;
+      log_(fmt::format("{} vanished from source {}; its series vanish", d, name));
+    }
+    devices_[name] = std::move(now_devices);
+    std::move(part.disks.begin(), part.disks.end(), std::back_inserter(next.disks));
+    std::move(part.links.begin(), part.links.end(), std::back_inserter(next.links));
+    std::move(part.gpus.begin(), part.gpus.end(), std::back_inserter(next.gpus));
+    if (part.cpu) next.cpu = part.cpu;
+    if (part.memory) next.memory = part.memory;
+  }
+  prev_ = std::move(cur_);
+  cur_ = std::move(next);
+  have_prev_ = sampled_;
+  sampled_ = true;
+  account_clock_events();
+}
+
+void Monitor::account_clock_events() {
+  std::map<std::string, std::map<std::string, double>> kept;
+  for (const auto& g : cur_.gpus) {
+    auto& reasons = kept[g.device];
+    if (auto it = clock_event_seconds_.find(g.device); it != clock_event_seconds_.end()) reasons = it->second;
+    bool was_there = std::any_of(prev_.gpus.begin(), prev_.gpus.end(),
+                                 [&g](const GpuReading& p) { return p.device == g.device; });
+    double dt = have_prev_ && was_there ? cur_.time_s - prev_.time_s : 0;
+    for (const auto& reason : gpu::throttle_reason_names(g.sample.throttle_reasons)) reasons[reason] += dt;
+  }
+  clock_event_seconds_ = std::move(kept);  // a GPU that is gone takes its counters with it
+}
+
+std::string Monitor::exposition() const {
+  PromWriter w;
+  w.add("mlbench_monitor_info", Type::gauge, "mlbench monitor metadata: 1, with the exporter's version",
+        label("version", MLBENCH_VERSION), 1);
+  for (const auto& [source, n] : errors_)
+    w.add("mlbench_monitor_errors_total", Type::counter,
+          "Samples in which a source could not be read or one of its devices vanished",
+          label("source", source), n);
+  for (const auto& d : cur_.disks) {
+    std::string l = label("device", d.device);
+    w.add("mlbench_storage_reads_total", Type::counter, "Completed reads (/proc/diskstats)", l,
+          static_cast<double>(d.reads));
+    w.add("mlbench_storage_writes_total", Type::counter, "Completed writes (/proc/diskstats)", l,
+          static_cast<double>(d.writes));
+    w.add("mlbench_storage_read_bytes_total", Type::counter, "Bytes read (/proc/diskstats sectors x 512)", l,
+          static_cast<double>(d.read_bytes));
+    w.add("mlbench_storage_written_bytes_total", Type::counter,
+          "Bytes written (/proc/diskstats sectors x 512)", l, static_cast<double>(d.write_bytes));
+    w.add("mlbench_storage_busy_seconds_total", Type::counter, "Time the device had I/O in flight", l,
+          d.busy_seconds);
+  }
+  for (const auto& n : cur_.links) {
+    std::string l = label("device", n.device) + "," + label("kind", n.kind);
+    w.add("mlbench_network_receive_bytes_total", Type::counter,
+          "Bytes received by the NIC or InfiniBand port", l, static_cast<double>(n.rx_bytes));
+    w.add("mlbench_network_transmit_bytes_total", Type::counter, "Bytes sent by the NIC or InfiniBand port",
+          l, static_cast<double>(n.tx_bytes));
+    w.add("mlbench_network_receive_errors_total", Type::counter,
+          "Receive errors (InfiniBand: port_rcv_errors)", l, static_cast<double>(n.rx_errors));
+    w.add("mlbench_network_transmit_errors_total", Type::counter,
+          "Transmit errors (InfiniBand: port_xmit_discards)", l, static_cast<double>(n.tx_errors));
+  }
+  if (cur_.cpu) {
+    const char* help = "CPU time of all CPUs together by mode (busy is everything but idle and iowait)";
+    w.add("mlbench_cpu_seconds_total", Type::counter, help, label("mode", "busy"), cur_.cpu->busy_seconds);
+    w.add("mlbench_cpu_seconds_total", Type::counter, help, label("mode", "idle"), cur_.cpu->idle_seconds);
+    w.add("mlbench_cpu_seconds_total", Type::counter, help, label("mode", "iowait"),
+          cur_.cpu->iowait_seconds);
+  }
+  if (cur_.memory) {
+    w.add("mlbench_memory_total_bytes", Type::gauge, "Host memory (MemTotal)", "", cur_.memory->total_bytes);
+    w.add("mlbench_memory_available_bytes", Type::gauge,
+          "Host memory available without swapping (MemAvailable)", "", cur_.memory->available_bytes);
+  }
+  for (const auto& g : cur_.gpus) {
+    std::string l = label("device", g.device);
+    w.add("mlbench_gpu_info", Type::gauge, "1 per GPU, with its UUID", l + "," + label("uuid", g.uuid), 1);
+    w.add("mlbench_gpu_sm_clock_hertz", Type::gauge, "SM clock", l, g.sample.sm_clock_hz);
+    w.add("mlbench_gpu_memory_clock_hertz", Type::gauge, "Memory clock", l, g.sample.memory_clock_hz);
+    w.add("mlbench_gpu_power_watts", Type::gauge, "Power draw", l, g.sample.power_w);
+    w.add("mlbench_gpu_temperature_celsius", Type::gauge, "GPU temperature", l, g.sample.temperature_c);
+    if (auto it = clock_event_seconds_.find(g.device); it != clock_event_seconds_.end()) {
+      for (const auto& [reason, seconds] : it->second)
+        w.add(
+            "mlbench_gpu_clock_event_seconds_total", Type::counter,
+            "Seconds with each NVML clock-event (throttle) reason set, at the sampling interval's resolution",
+            l + "," + label("reason", reason), seconds);
+    }
+  }
+  add_ratios_and_bottlenecks(w);
+  return w.text();
+}
+
+void Monitor::add_ratios_and_bottlenecks(PromWriter& w) const {
+  bool power_throttled = false, thermal_throttled = false;
+  for (const auto& g : cur_.gpus) {
+    auto bits = g.sample.throttle_reasons;
+    power_throttled |= reason_set(bits, "sw_power_cap") || reason_set(bits, "hw_power_brake_slowdown");
+    thermal_throttled |= reason_set(bits, "sw_thermal_slowdown") || reason_set(bits, "hw_thermal_slowdown");
+  }
+  const char* bottleneck_help =
+      "1 when the resource holds the node back: storage saturated while the GPUs idle, or the GPUs power- or "
+      "thermal-throttled";
+  if (!cur_.gpus.empty()) {
+    w.add("mlbench_bottleneck", Type::gauge, bottleneck_help, label("resource", "gpu_power"),
+          power_throttled);
+    w.add("mlbench_bottleneck", Type::gauge, bottleneck_help, label("resource", "gpu_thermal"),
+          thermal_throttled);
+  }
+  if (!ceilings_) return;
+  const char* ratio_help =
+      "Live rate over the node's measured ceiling from the --baseline report (0-1, above 1 "
+      "when the live rate beats the measurement)";
+  bool gpus_idle = true;
+  for (const auto& g : cur_.gpus) {
+    bool idle = reason_set(g.sample.throttle_reasons, "gpu_idle");
+    if (auto it = ceilings_->gpu_power_watts.find(g.device);
+        it != ceilings_->gpu_power_watts.end() && it->second > 0) {
+      double ratio = g.sample.power_w / it->second;
+      w.add("mlbench_utilisation_ratio", Type::gauge, ratio_help,
+            label("resource", "gpu_power") + "," + label("device", g.device), ratio);
+      idle = idle || ratio < kIdlePowerRatio;
+    }
+    gpus_idle = gpus_idle && idle;
+  }
+  bool storage_saturated = false;
+  double dt = have_prev_ ? cur_.time_s - prev_.time_s : 0;
+  auto storage_ratio = [&](const std::map<std::string, double>& ceiling, const char* resource,
+                           std::uint64_t DiskCounters::*bytes) {
+    for (const auto& d : cur_.disks) {
+      auto it = ceiling.find(d.device);
+      const DiskCounters* before = find_disk(prev_, d.device);
+      if (it == ceiling.end() || it->second <= 0 || !before || dt <= 0 || d.*bytes < before->*bytes) continue;
+      double ratio = static_cast<double>(d.*bytes - before->*bytes) / dt / it->second;
+      storage_saturated = storage_saturated || ratio >= kSaturatedRatio;
+      w.add("mlbench_utilisation_ratio", Type::gauge, ratio_help,
+            label("resource", resource) + "," + label("device", d.device), ratio);
+    }
+  };
+  storage_ratio(ceilings_->storage_read_bytes_per_second, "storage_read", &DiskCounters::read_bytes);
+  storage_ratio(ceilings_->storage_write_bytes_per_second, "storage_write", &DiskCounters::write_bytes);
+  if (!ceilings_->storage_read_bytes_per_second.empty() || !ceilings_->storage_write_bytes_per_second.empty())
+    w.add("mlbench_bottleneck", Type::gauge, bottleneck_help, label("resource", "storage"),
+          storage_saturated && gpus_idle);
+}
+
+}  // namespace mlbench::monitor

@@ -1,0 +1,68 @@
+// `mlbench monitor`'s state and exposition: the sources' Snapshots, the counters and gauges in the Prometheus
+// text format (through reports/prometheus's PromWriter, shared with `export --format prometheus`) and, with a
+// baseline report, each live rate as a ratio of what this node measured.
+//
+// Names follow the Prometheus rules (base units, `_total` on counters, `_info` for metadata, one HELP/TYPE
+// per family) and every label value is a device, a source or a fixed reason name, so the series are bounded
+// by the hardware. Memory is bounded too: two Snapshots and per-device counters, pruned when a device
+// vanishes. Clock-event (throttle) seconds are accumulated from the sampled reason bits: each interval's
+// length is added to every reason set at its end (the resolution is the sampling interval). The bottleneck
+// rule: a resource is the bottleneck when its ratio is at least kSaturatedRatio while every GPU idles (NVML's
+// gpu_idle reason, or power under kIdlePowerRatio of the measured maximum); a GPU is power- or
+// thermal-throttled when those clock-event reasons are set.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "monitor/sources.hpp"
+#include "reports/prometheus.hpp"
+#include "reports/report.hpp"
+
+namespace mlbench::monitor {
+
+inline constexpr double kSaturatedRatio = 0.8;
+inline constexpr double kIdlePowerRatio = 0.5;
+
+// The node's measured ceilings from a report: storage.io bandwidth per raw device (the maximum over its read
+// and write results, targets /dev/NAME) and each GPU's highest sampled power (a probe's telemetry power_w
+// max).
+struct Ceilings {
+  std::map<std::string, double> storage_read_bytes_per_second, storage_write_bytes_per_second;
+  std::map<std::string, double> gpu_power_watts;  // by "gpuN"
+};
+Ceilings ceilings_from_report(const Report& report);
+
+class Monitor {
+ public:
+  using Log = std::function<void(const std::string&)>;
+  Monitor(std::vector<std::unique_ptr<Source>> sources, std::optional<Ceilings> ceilings, Log log);
+
+  // Reads every source at steady time `now_s`: a source that throws is counted and logged once until it
+  // recovers; a device that was there last time and is gone is counted and logged once.
+  void sample(double now_s);
+  std::string exposition() const;
+
+  const Snapshot& current() const { return cur_; }
+
+ private:
+  void account_clock_events();
+  void add_ratios_and_bottlenecks(PromWriter& w) const;
+
+  std::vector<std::unique_ptr<Source>> sources_;
+  std::optional<Ceilings> ceilings_;
+  Log log_;
+  Snapshot prev_, cur_;
+  bool have_prev_ = false, sampled_ = false;
+  std::map<std::string, double> errors_;                     // by source name
+  std::set<std::string> failing_;                            // sources whose last sample threw
+  std::map<std::string, std::vector<std::string>> devices_;  // by source name, as last seen
+  std::map<std::string, std::map<std::string, double>> clock_event_seconds_;  // gpu → reason → seconds
+};
+
+}  // namespace mlbench::monitor

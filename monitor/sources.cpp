@@ -1,0 +1,214 @@
+#include "monitor/sources.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "base/error.hpp"
+#include "bench/sysinfo_parse.hpp"
+
+namespace mlbench::monitor {
+namespace {
+
+using sysparse::split_lines;
+using sysparse::split_words;
+using sysparse::trim;
+
+// A malformed counter reads as 0 rather than stopping the exporter.
+std::uint64_t to_u64(const std::string& s) { return sysparse::parse_number<std::uint64_t>(s).value_or(0); }
+
+class DiskSource final : public Source {
+ public:
+  explicit DiskSource(SysReader r) : r_(std::move(r)) {}
+  const char* name() const override { return "diskstats"; }
+  void sample(Snapshot& into) override {
+    auto text = r_.read("/proc/diskstats");
+    if (!text) throw Error("cannot read /proc/diskstats");
+    for (const auto& line : split_lines(*text)) {
+      auto w = split_words(line);
+      // major minor name reads merged sectors ms writes merged sectors ms in_flight io_ms weighted_ms ...
+      if (w.size() < 14) continue;
+      const std::string& dev = w[2];
+      if (dev.starts_with("loop") || dev.starts_with("ram") || dev.starts_with("zram")) continue;
+      if (!r_.exists("/sys/block/" + dev)) continue;  // a partition, counted in its disk
+      DiskCounters d;
+      d.device = dev;
+      d.reads = to_u64(w[3]);
+      d.read_bytes = to_u64(w[5]) * 512;
+      d.writes = to_u64(w[7]);
+      d.write_bytes = to_u64(w[9]) * 512;
+      d.busy_seconds = static_cast<double>(to_u64(w[12])) / 1e3;
+      into.disks.push_back(std::move(d));
+    }
+  }
+  std::vector<std::string> devices(const Snapshot& s) const override {
+    std::vector<std::string> out;
+    for (const auto& d : s.disks) out.push_back(d.device);
+    return out;
+  }
+
+ private:
+  SysReader r_;
+};
+
+class LinkSource : public Source {
+ public:
+  LinkSource(SysReader r, const char* kind) : r_(std::move(r)), kind_(kind) {}
+  std::vector<std::string> devices(const Snapshot& s) const override {
+    std::vector<std::string> out;
+    for (const auto& l : s.links)
+      if (l.kind == kind_) out.push_back(l.device);
+    return out;
+  }
+
+ protected:
+  std::uint64_t counter(const std::string& path) const {
+    auto v = r_.read_int(path);
+    return v && *v > 0 ? static_cast<std::uint64_t>(*v) : 0;
+  }
+  SysReader r_;
+  std::string kind_;
+};
+
+class NetSource final : public LinkSource {
+ public:
+  explicit NetSource(SysReader r) : LinkSource(std::move(r), "ethernet") {}
+  const char* name() const override { return "net"; }
+  void sample(Snapshot& into) override {
+    if (!r_.exists("/sys/class/net")) throw Error("cannot read /sys/class/net");
+    for (const auto& nic : r_.list("/sys/class/net")) {
+      std::string base = "/sys/class/net/" + nic + "/statistics/";
+      if (nic == "lo" || !r_.exists(base + "rx_bytes")) continue;
+      into.links.push_back({nic, kind_, counter(base + "rx_bytes"), counter(base + "tx_bytes"),
+                            counter(base + "rx_errors"), counter(base + "tx_errors")});
+    }
+  }
+};
+
+class InfinibandSource final : public LinkSource {
+ public:
+  explicit InfinibandSource(SysReader r) : LinkSource(std::move(r), "infiniband") {}
+  const char* name() const override { return "infiniband"; }
+  void sample(Snapshot& into) override {
+    for (const auto& hca : r_.list("/sys/class/infiniband")) {
+      for (const auto& port : r_.list("/sys/class/infiniband/" + hca + "/ports")) {
+        std::string base = "/sys/class/infiniband/" + hca + "/ports/" + port + "/counters/";
+        if (!r_.exists(base + "port_rcv_data")) continue;
+        into.links.push_back({hca + "/" + port, kind_, counter(base + "port_rcv_data") * 4,
+                              counter(base + "port_xmit_data") * 4, counter(base + "port_rcv_errors"),
+                              counter(base + "port_xmit_discards")});
+      }
+    }
+  }
+};
+
+class CpuMemorySource final : public Source {
+ public:
+  CpuMemorySource(SysReader r, double hz) : r_(std::move(r)), hz_(hz) {}
+  const char* name() const override { return "procfs"; }
+  void sample(Snapshot& into) override {
+    auto stat = r_.read("/proc/stat");
+    auto mem = r_.read("/proc/meminfo");
+    if (!stat || !mem) throw Error("cannot read /proc/stat or /proc/meminfo");
+    for (const auto& line : split_lines(*stat)) {
+      auto w = split_words(line);
+      // cpu user nice system idle iowait irq softirq steal (guest time is inside user and nice)
+      if (w.size() < 9 || w[0] != "cpu") continue;
+      double ticks[8];
+      for (int i = 0; i < 8; ++i) ticks[i] = static_cast<double>(to_u64(w[static_cast<std::size_t>(i) + 1]));
+      CpuCounters c;
+      c.idle_seconds = ticks[3] / hz_;
+      c.iowait_seconds = ticks[4] / hz_;
+      c.busy_seconds = (ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6] + ticks[7]) / hz_;
+      into.cpu = c;
+    }
+    MemoryGauges m;
+    for (const auto& line : split_lines(*mem)) {
+      auto w = split_words(line);
+      if (w.size() < 2) continue;
+      if (w[0] == "MemTotal:") m.total_bytes = static_cast<double>(to_u64(w[1])) * 1024;
+      if (w[0] == "MemAvailable:") m.available_bytes = static_cast<double>(to_u64(w[1])) * 1024;
+    }
+    if (m.total_bytes > 0) into.memory = m;
+  }
+  std::vector<std::string> devices(const Snapshot&) const override { return {}; }
+
+ private:
+  SysReader r_;
+  double hz_;
+};
+
+class GpuSource final : public Source {
+ public:
+  GpuSource(SysReader r, GpuReaderFactory open) : r_(std::move(r)), open_(std::move(open)) {}
+  const char* name() const override { return "nvml"; }
+  void sample(Snapshot& into) override {
+    // Bus ids sort in PCI order, the order CUDA_DEVICE_ORDER=PCI_BUS_ID and nvidia-smi number GPUs in.
+    int index = 0;
+    auto buses = r_.list("/proc/driver/nvidia/gpus");
+    if (!buses.empty() && !read_) read_ = open_();
+    for (const auto& bus : buses) {
+      auto info = r_.read("/proc/driver/nvidia/gpus/" + bus + "/information");
+      std::string id = fmt::format("gpu{}", index++);
+      if (!info) continue;
+      for (const auto& line : split_lines(*info)) {
+        auto colon = line.find(':');
+        if (colon == std::string::npos || trim(std::string_view(line).substr(0, colon)) != "GPU UUID")
+          continue;
+        std::string uuid(trim(std::string_view(line).substr(colon + 1)));
+        if (auto s = read_(uuid)) into.gpus.push_back({id, uuid, *s});
+      }
+    }
+  }
+  std::vector<std::string> devices(const Snapshot& s) const override {
+    std::vector<std::string> out;
+    for (const auto& g : s.gpus) out.push_back(g.device);
+    return out;
+  }
+
+ private:
+  SysReader r_;
+  GpuReaderFactory open_;
+  GpuReader read_;
+};
+
+}  // namespace
+
+std::unique_ptr<Source> make_disk_source(SysReader reader) {
+  return std::make_unique<DiskSource>(std::move(reader));
+}
+std::unique_ptr<Source> make_net_source(SysReader reader) {
+  return std::make_unique<NetSource>(std::move(reader));
+}
+std::unique_ptr<Source> make_infiniband_source(SysReader reader) {
+  return std::make_unique<InfinibandSource>(std::move(reader));
+}
+std::unique_ptr<Source> make_cpu_memory_source(SysReader reader, double ticks_per_second) {
+  return std::make_unique<CpuMemorySource>(std::move(reader), ticks_per_second);
+}
+std::unique_ptr<Source> make_gpu_source(SysReader reader, GpuReaderFactory open) {
+  return std::make_unique<GpuSource>(std::move(reader), std::move(open));
+}
+
+GpuReader nvml_gpu_reader() {
+  std::string why;
+  gpu::Nvml* nvml = gpu::Nvml::get(&why);
+  if (!nvml) throw Error(why);
+  return [nvml](const std::string& uuid) -> std::optional<gpu::TelemetrySample> {
+    auto d = nvml->device_by_uuid(uuid);
+    if (!d) return std::nullopt;
+    return nvml->sample(*d);
+  };
+}
+
+std::vector<std::unique_ptr<Source>> default_sources(const SysReader& reader) {
+  std::vector<std::unique_ptr<Source>> out;
+  out.push_back(make_disk_source(reader));
+  out.push_back(make_net_source(reader));
+  out.push_back(make_infiniband_source(reader));
+  out.push_back(make_cpu_memory_source(reader, static_cast<double>(sysconf(_SC_CLK_TCK))));
+  out.push_back(make_gpu_source(reader, nvml_gpu_reader));
+  return out;
+}
+
+}  // namespace mlbench::monitor

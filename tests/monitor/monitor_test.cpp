@@ -1,0 +1,326 @@
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "base/error.hpp"
+#include "monitor/exporter.hpp"
+#include "monitor/http.hpp"
+#include "reports/inputs.hpp"
+#include "tests/common/files.hpp"
+
+namespace mlbench::monitor {
+namespace {
+
+namespace fs = std::filesystem;
+
+void put(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << text << "\n";
+}
+
+std::string diskstats(std::uint64_t sectors_read, std::uint64_t reads, std::uint64_t io_ms) {
+  return fmt::format(
+      "   7       0 loop0 10 0 80 1 0 0 0 0 0 1 1 0 0 0 0\n"
+      " 259       0 nvme0n1 {} 0 {} 5 20 0 160 3 0 {} 8 0 0 0 0\n"
+      " 259       1 nvme0n1p1 {} 0 {} 5 20 0 160 3 0 {} 8 0 0 0 0",
+      reads, sectors_read, io_ms, reads, sectors_read, io_ms);
+}
+
+// A fixture machine: one NVMe drive with a partition and a loop device, eth0 and lo, one InfiniBand port,
+// /proc/stat and /proc/meminfo.
+struct Machine {
+  test::TempDir dir{"mlbench-monitor"};
+  Machine() {
+    put(dir / "proc/diskstats", diskstats(0, 0, 0));
+    fs::create_directories(dir / "sys/block/nvme0n1");
+    fs::create_directories(dir / "sys/block/loop0");
+    for (const char* nic : {"eth0", "lo"}) {
+      for (const char* c : {"rx_bytes", "tx_bytes", "rx_errors", "tx_errors"})
+        put(dir / "sys/class/net" / nic / "statistics" / c, "0");
+    }
+    set_ib(0, 0);
+    put(dir / "proc/stat", "cpu  100 0 100 700 100 0 0 0 0 0\ncpu0 100 0 100 700 100 0 0 0 0 0");
+    put(dir / "proc/meminfo", "MemTotal:       1000 kB\nMemFree:         100 kB\nMemAvailable:    400 kB");
+  }
+  void set_ib(std::uint64_t words, std::uint64_t errors) {
+    fs::path c = dir / "sys/class/infiniband/mlx5_0/ports/1/counters";
+    put(c / "port_rcv_data", std::to_string(words));
+    put(c / "port_xmit_data", std::to_string(2 * words));
+    put(c / "port_rcv_errors", std::to_string(errors));
+    put(c / "port_xmit_discards", "0");
+  }
+  SysReader reader() const { return SysReader(dir.path()); }
+};
+
+std::vector<std::unique_ptr<Source>> host_sources(const Machine& m) {
+  std::vector<std::unique_ptr<Source>> s;
+  s.push_back(make_disk_source(m.reader()));
+  s.push_back(make_net_source(m.reader()));
+  s.push_back(make_infiniband_source(m.reader()));
+  s.push_back(make_cpu_memory_source(m.reader(), 100));
+  return s;
+}
+
+bool has_line(const std::string& text, const std::string& line) {
+  return text.find("\n" + line + "\n") != std::string::npos || text.starts_with(line + "\n");
+}
+
+TEST(MonitorSources, ReadWholeDisksLinksCpuAndMemory) {
+  Machine m;
+  Snapshot s;
+  for (auto& src : host_sources(m)) src->sample(s);
+  ASSERT_EQ(s.disks.size(), 1u);  // the partition and the loop device are left out
+  EXPECT_EQ(s.disks[0].device, "nvme0n1");
+  ASSERT_EQ(s.links.size(), 2u);  // eth0 and the InfiniBand port, not lo
+  EXPECT_EQ(s.links[0].device, "eth0");
+  EXPECT_EQ(s.links[1].device, "mlx5_0/1");
+  EXPECT_EQ(s.links[1].kind, "infiniband");
+  ASSERT_TRUE(s.cpu && s.memory);
+  EXPECT_DOUBLE_EQ(s.cpu->busy_seconds, 2.0);  // user + system = 200 ticks at 100 Hz
+  EXPECT_DOUBLE_EQ(s.cpu->idle_seconds, 7.0);
+  EXPECT_DOUBLE_EQ(s.cpu->iowait_seconds, 1.0);
+  EXPECT_DOUBLE_EQ(s.memory->available_bytes, 400.0 * 1024);
+}
+
+TEST(MonitorExposition, CountersAndRatiosFromTwoSamples) {
+  Machine m;
+  Ceilings c;
+  c.storage_read_bytes_per_second["nvme0n1"] = 1e6;
+  std::vector<std::string> logs;
+  Monitor mon(host_sources(m), c, [&logs](const std::string& l) { logs.push_back(l); });
+  mon.sample(100);
+  put(m.dir / "proc/diskstats", diskstats(9766, 250, 1500));  // 9766 sectors = 5000192 bytes in 10 s
+  m.set_ib(1000, 3);
+  mon.sample(110);
+  std::string text = mon.exposition();
+  EXPECT_TRUE(has_line(text, "mlbench_storage_read_bytes_total{device=\"nvme0n1\"} 5000192")) << text;
+  EXPECT_TRUE(has_line(text, "mlbench_storage_reads_total{device=\"nvme0n1\"} 250")) << text;
+  EXPECT_TRUE(has_line(text, "mlbench_storage_busy_seconds_total{device=\"nvme0n1\"} 1.5")) << text;
+  EXPECT_TRUE(
+      has_line(text, "mlbench_network_receive_bytes_total{device=\"mlx5_0/1\",kind=\"infiniband\"} 4000"))
+      << text;
+  EXPECT_TRUE(
+      has_line(text, "mlbench_network_receive_errors_total{device=\"mlx5_0/1\",kind=\"infiniband\"} 3"));
+  // 500019.2 B/s over a measured 1 MB/s ceiling; storage is not saturated (< 0.8), so no bottleneck.
+  EXPECT_TRUE(
+      has_line(text, "mlbench_utilisation_ratio{resource=\"storage_read\",device=\"nvme0n1\"} 0.5000192"))
+      << text;
+  EXPECT_TRUE(has_line(text, "mlbench_bottleneck{resource=\"storage\"} 0")) << text;
+  EXPECT_NE(text.find("# TYPE mlbench_storage_read_bytes_total counter\n"), std::string::npos);
+  EXPECT_TRUE(logs.empty());
+}
+
+TEST(MonitorExposition, SaturatedStorageWithIdleGpusIsTheBottleneck) {
+  Machine m;
+  put(m.dir / "proc/driver/nvidia/gpus/0000:01:00.0/information", "Model: H100\nGPU UUID:  GPU-aaaa");
+  Ceilings c;
+  c.storage_read_bytes_per_second["nvme0n1"] = 5e5;
+  auto sources = host_sources(m);
+  sources.push_back(make_gpu_source(m.reader(), [] {
+    return GpuReader([](const std::string&) { return gpu::TelemetrySample{1e9, 2e9, 80, 40, 0x1}; });
+  }));
+  Monitor mon(std::move(sources), c, [](const std::string&) {});
+  mon.sample(100);
+  put(m.dir / "proc/diskstats", diskstats(9766, 250, 1500));
+  mon.sample(110);
+  std::string text = mon.exposition();
+  EXPECT_TRUE(has_line(text, "mlbench_bottleneck{resource=\"storage\"} 1")) << text;
+  EXPECT_TRUE(has_line(text, "mlbench_gpu_info{device=\"gpu0\",uuid=\"GPU-aaaa\"} 1")) << text;
+}
+
+TEST(MonitorExposition, ClockEventSecondsAccumulateAndAVanishedGpuIsCountedOnce) {
+  Machine m;
+  fs::path info = m.dir / "proc/driver/nvidia/gpus/0000:01:00.0/information";
+  put(info, "GPU UUID: GPU-aaaa");
+  std::uint64_t reasons = 0x4;  // sw_power_cap
+  bool answers = true;
+  std::vector<std::string> logs;
+  std::vector<std::unique_ptr<Source>> sources;
+  sources.push_back(make_gpu_source(m.reader(), [&] {
+    return GpuReader([&](const std::string&) -> std::optional<gpu::TelemetrySample> {
+      if (!answers) return std::nullopt;
+      return gpu::TelemetrySample{1.98e9, 2.6e9, 700, 81, reasons};
+    });
+  }));
+  Monitor mon(std::move(sources), std::nullopt, [&logs](const std::string& l) { logs.push_back(l); });
+  mon.sample(10);
+  mon.sample(15);
+  reasons = 0x4 | 0x20;
+  mon.sample(20);
+  std::string text = mon.exposition();
+  EXPECT_TRUE(
+      has_line(text, "mlbench_gpu_clock_event_seconds_total{device=\"gpu0\",reason=\"sw_power_cap\"} 10"))
+      << text;
+  EXPECT_TRUE(has_line(
+      text, "mlbench_gpu_clock_event_seconds_total{device=\"gpu0\",reason=\"sw_thermal_slowdown\"} 5"));
+  EXPECT_TRUE(has_line(text, "mlbench_gpu_power_watts{device=\"gpu0\"} 700"));
+  EXPECT_TRUE(has_line(text, "mlbench_bottleneck{resource=\"gpu_power\"} 1"));
+  answers = false;  // the GPU falls off the bus
+  mon.sample(25);
+  mon.sample(30);
+  text = mon.exposition();
+  EXPECT_EQ(text.find("mlbench_gpu_"), std::string::npos) << text;
+  EXPECT_TRUE(has_line(text, "mlbench_monitor_errors_total{source=\"nvml\"} 1")) << text;
+  ASSERT_EQ(logs.size(), 1u);
+  EXPECT_NE(logs[0].find("gpu0 vanished"), std::string::npos) << logs[0];
+}
+
+TEST(MonitorExposition, AFailingSourceIsCountedLoggedOnceAndRecovers) {
+  Machine m;
+  std::vector<std::string> logs;
+  std::vector<std::unique_ptr<Source>> sources;
+  sources.push_back(make_disk_source(m.reader()));
+  put(m.dir / "proc/driver/nvidia/gpus/0000:01:00.0/information", "GPU UUID: GPU-aaaa");
+  sources.push_back(
+      make_gpu_source(m.reader(), []() -> GpuReader { throw Error("NVML not available: test"); }));
+  Monitor mon(std::move(sources), std::nullopt, [&logs](const std::string& l) { logs.push_back(l); });
+  fs::rename(m.dir / "proc/diskstats", m.dir / "proc/diskstats.away");
+  mon.sample(1);
+  mon.sample(2);
+  std::string text = mon.exposition();
+  EXPECT_TRUE(has_line(text, "mlbench_monitor_errors_total{source=\"diskstats\"} 2")) << text;
+  EXPECT_TRUE(has_line(text, "mlbench_monitor_errors_total{source=\"nvml\"} 2")) << text;
+  EXPECT_EQ(text.find("mlbench_storage_"), std::string::npos);
+  EXPECT_EQ(logs.size(), 2u);  // one line per failing source, not one per sample
+  fs::rename(m.dir / "proc/diskstats.away", m.dir / "proc/diskstats");
+  mon.sample(3);
+  EXPECT_NE(mon.exposition().find("mlbench_storage_reads_total{device=\"nvme0n1\"}"), std::string::npos);
+  EXPECT_EQ(logs.back(), "source diskstats is back");
+}
+
+TEST(MonitorBaseline, CeilingsComeFromTheReportsMeasurements) {
+  auto reports = load_reports({std::string(MLBENCH_TEST_DATA_DIR) + "/reports/run_a.json"});
+  Ceilings c = ceilings_from_report(reports[0].report);
+  ASSERT_EQ(c.storage_read_bytes_per_second.count("nvme0n1"), 1u);
+  EXPECT_NEAR(c.storage_read_bytes_per_second["nvme0n1"], 7271923725.335213, 1);  // the 1 MiB sequential read
+  EXPECT_NEAR(c.storage_write_bytes_per_second["nvme0n1"], 1687196049.5975678, 1);
+}
+
+TEST(MonitorHttp, AnswersMetricsOnlyAndParsesListen) {
+  std::string ok = http_response("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", "a 1\n");
+  EXPECT_TRUE(ok.starts_with("HTTP/1.1 200 OK\r\n")) << ok;
+  EXPECT_NE(ok.find("Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n"), std::string::npos);
+  EXPECT_NE(ok.find("Content-Length: 4\r\n"), std::string::npos);
+  EXPECT_TRUE(ok.ends_with("\r\n\r\na 1\n"));
+  EXPECT_TRUE(http_response("GET / HTTP/1.1\r\n\r\n", "a 1\n").starts_with("HTTP/1.1 404 "));
+  EXPECT_TRUE(http_response("POST /metrics HTTP/1.1\r\n\r\n", "").starts_with("HTTP/1.1 405 "));
+  EXPECT_TRUE(http_response("garbage\r\n\r\n", "").starts_with("HTTP/1.1 400 "));
+  EXPECT_EQ(parse_listen("127.0.0.1:9401").port, 9401);
+  EXPECT_EQ(parse_listen("0.0.0.0:80").host, "0.0.0.0");
+  EXPECT_THROW(parse_listen(":9401"), UsageError);
+  EXPECT_THROW(parse_listen("localhost:9401"), UsageError);
+  EXPECT_THROW(parse_listen("127.0.0.1:70000"), UsageError);
+}
+
+int run_shell(const std::string& cmd) {
+  int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+bool have_tool(const std::string& name) { return run_shell("command -v " + name + " > /dev/null 2>&1") == 0; }
+
+TEST(MonitorExposition, PassesPromtool) {
+  if (!have_tool("promtool")) GTEST_SKIP() << "promtool not installed (Debian package 'prometheus')";
+  Machine m;
+  put(m.dir / "proc/driver/nvidia/gpus/0000:01:00.0/information", "GPU UUID: GPU-aaaa");
+  Ceilings c;
+  c.storage_read_bytes_per_second["nvme0n1"] = 1e6;
+  c.gpu_power_watts["gpu0"] = 700;
+  auto sources = host_sources(m);
+  sources.push_back(make_gpu_source(m.reader(), [] {
+    return GpuReader([](const std::string&) { return gpu::TelemetrySample{1e9, 2e9, 300, 60, 0x4 | 0x8}; });
+  }));
+  Monitor mon(std::move(sources), c, [](const std::string&) {});
+  mon.sample(1);
+  put(m.dir / "proc/diskstats", diskstats(9766, 250, 1500));
+  mon.sample(2);
+  test::TempDir out;
+  std::ofstream(out / "m.prom") << mon.exposition();
+  std::string cmd = fmt::format("promtool check metrics < '{}' > '{}' 2>&1", (out / "m.prom").string(),
+                                (out / "log").string());
+  EXPECT_EQ(run_shell(cmd), 0) << test::slurp(out / "log") << mon.exposition();
+  EXPECT_EQ(test::slurp(out / "log"), "");  // no lint warnings either
+}
+
+int free_port() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in sa{};
+  sa.sin_family = AF_INET;
+  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa);
+  socklen_t len = sizeof sa;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len);
+  close(fd);
+  return ntohs(sa.sin_port);
+}
+
+pid_t spawn(const std::vector<std::string>& argv, const fs::path& log) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    FILE* f = std::freopen(log.c_str(), "w", stderr);
+    if (!f || !std::freopen(log.c_str(), "a", stdout)) _exit(127);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+int stop(pid_t pid) {
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+TEST(MonitorEndToEnd, PrometheusScrapesTheExporterAndAnswersAQuery) {
+  if (!have_tool("prometheus") || !have_tool("curl")) GTEST_SKIP() << "prometheus or curl not installed";
+  test::TempDir dir{"mlbench-prom"};
+  int exporter_port = free_port();
+  int prom_port = free_port();
+  put(dir / "prometheus.yml",
+      fmt::format("global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: mlbench\n"
+                  "    static_configs:\n      - targets: ['127.0.0.1:{}']",
+                  exporter_port));
+  pid_t exporter = spawn(
+      {MLBENCH_EXE, "monitor", "--interval", "1s", "--listen", fmt::format("127.0.0.1:{}", exporter_port)},
+      dir / "exporter.log");
+  pid_t prom = spawn({"prometheus", "--config.file=" + (dir / "prometheus.yml").string(),
+                      "--storage.tsdb.path=" + (dir / "data").string(),
+                      fmt::format("--web.listen-address=127.0.0.1:{}", prom_port)},
+                     dir / "prometheus.log");
+  std::string answer;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    run_shell(
+        fmt::format("curl -s 'http://127.0.0.1:{}/api/v1/query?query=mlbench_memory_total_bytes' > '{}'",
+                    prom_port, (dir / "answer.json").string()));
+    answer = test::slurp(dir / "answer.json");
+    if (answer.find("\"result\":[{") != std::string::npos) break;
+  }
+  int prom_rc = stop(prom);
+  int exporter_rc = stop(exporter);
+  ASSERT_NE(answer.find("\"result\":[{"), std::string::npos)
+      << answer << "\nexporter:\n"
+      << test::slurp(dir / "exporter.log") << "\nprometheus:\n"
+      << test::slurp(dir / "prometheus.log");
+  EXPECT_NE(answer.find("\"__name__\":\"mlbench_memory_total_bytes\""), std::string::npos) << answer;
+  EXPECT_NE(answer.find("\"job\":\"mlbench\""), std::string::npos) << answer;
+  EXPECT_EQ(exporter_rc, 0) << test::slurp(dir / "exporter.log");  // SIGTERM stops it cleanly
+  EXPECT_NE(test::slurp(dir / "exporter.log").find("stopped"), std::string::npos);
+  EXPECT_EQ(prom_rc, 0);
+}
+
+}  // namespace
+}  // namespace mlbench::monitor
