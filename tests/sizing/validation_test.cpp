@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "sizing/assumptions.hpp"
 #include "tests/sizing/test_util.hpp"
 
 namespace mlbench::sizing::test {
@@ -116,6 +117,23 @@ TEST(ValidationTable, PrintsEveryCaseWithItsSignedError) {
   }
   std::fputs(table.c_str(), stdout);
   SUCCEED();
+}
+
+// Megatron-LM runs the backward's column-parallel collectives under their GEMMs: 2 of the 5 tensor-parallel
+// reductions per layer with SP + selective recompute, 2 of the 6 with full recompute and no SP, hidden at the
+// overlap assumption; the rest of the traffic stays exposed.
+TEST(ValidationTable, TensorParallelBackwardCollectivesOverlapTheirGemms) {
+  auto exposed_share = [](const char* file) {
+    auto s = plan_file(data_dir() / file);
+    for (const auto& l : s.lines)
+      if (l.item == "Tensor-parallel traffic")
+        return std::stod(l.driver.substr(l.driver.find("; ") + 2)) / l.quantity;
+    ADD_FAILURE() << file << ": no tensor-parallel line";
+    return 0.0;
+  };
+  double hidden = assumption::kOverlapHidden.value;
+  EXPECT_NEAR(exposed_share("korthikanti-1t-seqsel.yaml"), 1 - hidden * 2 / 5, 1e-3);
+  EXPECT_NEAR(exposed_share("korthikanti-1t-full.yaml"), 1 - hidden * 2 / 6, 1e-3);
 }
 
 // The Llama 2 runs are planned at 64 nodes with the GEMM efficiency assumed (no report).
