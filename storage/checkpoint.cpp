@@ -99,11 +99,14 @@ constexpr OptionSpec kOptions[] = {
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // Streams `size` bytes to or from fd with `depth` I/Os in flight; returns "" or the error.
-std::string stream(Engine& e, std::span<AlignedBuffer> bufs, std::uint64_t size, std::uint64_t bs, bool write,
-                   const std::atomic<bool>& stop, std::uint64_t& done, const std::string& path) {
+std::string stream(Engine& e, int fd, std::span<AlignedBuffer> bufs, std::uint64_t size, std::uint64_t bs,
+                   bool write, const std::atomic<bool>& stop, std::uint64_t& done, const std::string& path) {
   std::vector<std::uint32_t> free_slots;
   std::vector<std::uint32_t> lens(bufs.size());
-  for (std::uint32_t i = 0; i < bufs.size(); ++i) free_slots.push_back(i);
+  std::vector<std::uint64_t> offs(bufs.size());
+  // psync runs one I/O at a time whatever the depth: never queue more than the engine keeps in flight.
+  const std::uint32_t slots = std::min<std::uint32_t>(static_cast<std::uint32_t>(bufs.size()), e.depth());
+  for (std::uint32_t i = 0; i < slots; ++i) free_slots.push_back(i);
   std::vector<Completion> comps(bufs.size());
   std::uint64_t off = 0;
   unsigned inflight = 0;
@@ -118,6 +121,7 @@ std::string stream(Engine& e, std::span<AlignedBuffer> bufs, std::uint64_t size,
         for (std::uint64_t b = 0; b < len; b += kBlock) std::memcpy(bufs[slot].data() + b, &off, 8);
       }
       lens[slot] = len;
+      offs[slot] = off;
       e.queue({slot, 0, len, write, off});
       off += len;
       ++inflight;
@@ -132,10 +136,20 @@ std::string stream(Engine& e, std::span<AlignedBuffer> bufs, std::uint64_t size,
                            std::strerror(static_cast<int>(-c.res)),
                            c.res == -ENOSPC ? " (the filesystem is full)" : "");
       }
-      if (static_cast<std::uint32_t>(c.res) != lens[c.slot])
-        return fmt::format("{} {}: {} of {} bytes", write ? "short write to" : "short read of", path, c.res,
+      std::uint64_t moved = static_cast<std::uint64_t>(c.res);
+      if (write && moved < lens[c.slot]) {
+        // A short write: writing the rest says why (ENOSPC, EIO), or completes it.
+        ssize_t w = ::pwrite(fd, bufs[c.slot].data() + moved, lens[c.slot] - moved,
+                             static_cast<off_t>(offs[c.slot] + moved));
+        if (w < 0)
+          return fmt::format("writing {}: {}{}", path, std::strerror(errno),
+                             errno == ENOSPC ? " (the filesystem is full)" : "");
+        moved += static_cast<std::uint64_t>(w);
+      }
+      if (moved != lens[c.slot])
+        return fmt::format("{} {}: {} of {} bytes", write ? "short write to" : "short read of", path, moved,
                            lens[c.slot]);
-      done += static_cast<std::uint64_t>(c.res);
+      done += moved;
       free_slots.push_back(c.slot);
     }
   }
@@ -168,7 +182,7 @@ void rank_main(const CheckpointConfig& cfg, unsigned r, const std::string& path,
       return ex.what();
     }
     const auto t0 = Clock::now();
-    std::string why = stream(*e, bufs, cfg.shard, cfg.bs, write, stop, write ? o.written : o.read, path);
+    std::string why = stream(*e, fd, bufs, cfg.shard, cfg.bs, write, stop, write ? o.written : o.read, path);
     if (why.empty() && write) {
       const auto t1 = Clock::now();
       if (::fsync(fd) != 0) why = fmt::format("fsync {}: {}", path, std::strerror(errno));

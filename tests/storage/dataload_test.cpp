@@ -443,5 +443,20 @@ TEST(Checkpoint, WritesExactShardsFsyncsAndReadsBack) {
   }
 }
 
+TEST(Checkpoint, FullFilesystemEndsWithAClearError) {
+  test::TempDir dir;
+  auto mount = test::TmpfsMount::mount(dir.path() / "small", "2m");
+  if (!mount) GTEST_SKIP() << "needs root to mount a small tmpfs";
+  std::atomic<bool> stop{false};
+  CheckpointConfig c;
+  c.folder = dir.path() / "small";
+  c.ranks = 2;
+  c.shard = 4u << 20;
+  c.bs = 1u << 20;
+  c.engine = EngineKind::psync;
+  auto o = run_checkpoint(c, stop);
+  EXPECT_NE(o.error.find("the filesystem is full"), std::string::npos) << o.error;
+}
+
 }  // namespace
 }  // namespace mlbench::storage
