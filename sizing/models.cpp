@@ -420,12 +420,13 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     double elements = reductions * 2 * tokens_mb * m.hidden * (l.t - 1) / l.t;
     st.t_tp = layer_mbs * (elements * kActivationBytes / st.tp_busbw + st.tp_calls * latency);
     // Megatron-LM overlaps the backward's collectives of the column-parallel linears (QKV, FC1) with their
-    // own GEMMs (tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication): the input
-    // gradient's all-reduce (its reduce-scatter under sequence parallelism) runs during the weight-gradient
-    // GEMM, and the sequence-parallel re-gather of the input during the input-gradient GEMM. That is 2 of
-    // the reductions above (1 under full recomputation with sequence parallelism, which re-gathers nothing);
-    // the forward's and the row-parallel backward's stay exposed. Hidden as overlapped data-parallel traffic
-    // is, within the backward's GEMM time.
+    // own GEMMs (tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication; on by default,
+    // --no-async-tensor-model-parallel-allreduce turns it off): the input gradient's all-reduce (its
+    // reduce-scatter under sequence parallelism) runs during the weight-gradient GEMM, and the
+    // sequence-parallel re-gather of the input during the input-gradient GEMM. That is 2 of the reductions
+    // above (1 under full recomputation with sequence parallelism, which re-gathers nothing); the forward's
+    // and the row-parallel backward's stay exposed. Hidden as overlapped data-parallel traffic is, within the
+    // backward's GEMM time.
     st.tp_overlapped_reductions = w.sequence_parallel && l.recompute == Recompute::full ? 1 : 2;
     double overlapped = std::min(st.t_tp * st.tp_overlapped_reductions / reductions, (2.0 / 3.0) * st.t_gemm);
     st.t_tp_exposed = st.t_tp - assumption::kOverlapHidden.value * overlapped;
