@@ -94,6 +94,7 @@ void Monitor::sample(double now_s) {
     std::move(part.disks.begin(), part.disks.end(), std::back_inserter(next.disks));
     std::move(part.links.begin(), part.links.end(), std::back_inserter(next.links));
     std::move(part.gpus.begin(), part.gpus.end(), std::back_inserter(next.gpus));
+    std::move(part.xids.begin(), part.xids.end(), std::back_inserter(next.xids));
     if (part.cpu) next.cpu = part.cpu;
     if (part.memory) next.memory = part.memory;
   }
@@ -176,6 +177,11 @@ std::string Monitor::exposition() const {
             l + "," + label("reason", reason), seconds);
     }
   }
+  for (const auto& x : cur_.xids)
+    w.add("mlbench_gpu_xid_errors_total", Type::counter,
+          "NVIDIA XID events in the kernel log (NVRM: Xid) by GPU and XID number",
+          label("device", x.device) + "," + label("xid", std::to_string(x.xid)),
+          static_cast<double>(x.count));
   add_ratios_and_bottlenecks(w);
   return w.text();
 }

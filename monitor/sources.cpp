@@ -1,8 +1,12 @@
 #include "monitor/sources.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <map>
 
 #include "base/error.hpp"
 #include "bench/sysinfo_parse.hpp"
@@ -172,7 +176,78 @@ class GpuSource final : public Source {
   GpuReader read_;
 };
 
+// "0000:01:00.0" (a /proc/driver/nvidia/gpus entry) → "0000:01:00", the form Xid lines name.
+std::string pci_without_function(const std::string& bus) {
+  std::string out = bus.substr(0, bus.rfind('.'));
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+class XidSource final : public Source {
+ public:
+  explicit XidSource(SysReader r) : r_(std::move(r)) {}
+  ~XidSource() override {
+    if (fd_ >= 0) close(fd_);
+  }
+  XidSource(const XidSource&) = delete;
+  XidSource& operator=(const XidSource&) = delete;
+  const char* name() const override { return "kmsg"; }
+  void sample(Snapshot& into) override {
+    auto buses = r_.list("/proc/driver/nvidia/gpus");
+    if (buses.empty()) return;
+    if (fd_ < 0) {
+      fd_ = open(r_.resolve("/dev/kmsg").c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+      if (fd_ < 0) throw Error(fmt::format("cannot read /dev/kmsg for XID events: {}", std::strerror(errno)));
+    }
+    char buf[8192];
+    for (;;) {
+      ssize_t n = read(fd_, buf, sizeof buf);
+      if (n < 0 && errno == EPIPE) continue;  // records overwritten before they were read: go on
+      if (n <= 0) break;
+      pending_.append(buf, static_cast<std::size_t>(n));
+      std::size_t eol;
+      while ((eol = pending_.find('\n')) != std::string::npos) {
+        if (auto e = parse_xid_line(std::string_view(pending_).substr(0, eol))) {
+          std::string device = e->pci;
+          for (std::size_t i = 0; i < buses.size(); ++i)
+            if (pci_without_function(buses[i]) == e->pci) device = fmt::format("gpu{}", i);
+          counts_[{device, e->xid}] += 1;
+        }
+        pending_.erase(0, eol + 1);
+      }
+      if (pending_.size() > sizeof buf) pending_.clear();  // a record without an end: not an Xid line
+    }
+    for (const auto& [key, count] : counts_) into.xids.push_back({key.first, key.second, count});
+  }
+  std::vector<std::string> devices(const Snapshot&) const override { return {}; }
+
+ private:
+  SysReader r_;
+  int fd_ = -1;
+  std::string pending_;
+  std::map<std::pair<std::string, int>, std::uint64_t> counts_;  // bounded: GPUs x XID numbers
+};
+
 }  // namespace
+
+std::optional<XidEvent> parse_xid_line(std::string_view line) {
+  auto at = line.find("NVRM: Xid (PCI:");
+  if (at == std::string_view::npos) return std::nullopt;
+  line.remove_prefix(at + std::string_view("NVRM: Xid (PCI:").size());
+  auto close_paren = line.find("): ");
+  if (close_paren == std::string_view::npos) return std::nullopt;
+  XidEvent e;
+  e.pci = std::string(line.substr(0, close_paren));
+  std::transform(e.pci.begin(), e.pci.end(), e.pci.begin(), [](unsigned char c) { return std::tolower(c); });
+  auto xid = sysparse::parse_number<int>(line.substr(close_paren + 3));
+  if (!xid || *xid <= 0) return std::nullopt;
+  e.xid = *xid;
+  return e;
+}
+
+std::unique_ptr<Source> make_xid_source(SysReader reader) {
+  return std::make_unique<XidSource>(std::move(reader));
+}
 
 std::unique_ptr<Source> make_disk_source(SysReader reader) {
   return std::make_unique<DiskSource>(std::move(reader));
@@ -208,6 +283,7 @@ std::vector<std::unique_ptr<Source>> default_sources(const SysReader& reader) {
   out.push_back(make_infiniband_source(reader));
   out.push_back(make_cpu_memory_source(reader, static_cast<double>(sysconf(_SC_CLK_TCK))));
   out.push_back(make_gpu_source(reader, nvml_gpu_reader));
+  out.push_back(make_xid_source(reader));
   return out;
 }
 

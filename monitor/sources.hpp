@@ -3,8 +3,9 @@
 // hardware. Method: the kernel's own cumulative counters (/proc/diskstats, /sys/class/net/*/statistics,
 // /sys/class/infiniband/*/ports/*/counters, /proc/stat, /proc/meminfo) read through SysReader, whose root is
 // "/" on the machine and a fixture folder in tests; per GPU NVML through kernels/gpu/telemetry (dlopen at run
-// time), the GPUs listed from /proc/driver/nvidia/gpus/*/information. A source that cannot be read throws
-// Error: the monitor counts it and its series vanish for that sample.
+// time), the GPUs listed from /proc/driver/nvidia/gpus/*/information; XID events from the kernel log's
+// "NVRM: Xid" lines (/dev/kmsg). A source that cannot be read throws Error: the monitor counts it and its
+// series vanish for that sample.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +46,13 @@ struct GpuReading {
   gpu::TelemetrySample sample;
 };
 
+// XID events counted per GPU and XID number since the exporter started reading the kernel log.
+struct XidCount {
+  std::string device;  // "gpu0", or the PCI address when it is not a listed GPU
+  int xid = 0;
+  std::uint64_t count = 0;
+};
+
 struct Snapshot {
   double time_s = 0;  // steady clock
   std::vector<DiskCounters> disks;
@@ -52,6 +60,7 @@ struct Snapshot {
   std::optional<CpuCounters> cpu;
   std::optional<MemoryGauges> memory;
   std::vector<GpuReading> gpus;
+  std::vector<XidCount> xids;
 };
 
 class Source {
@@ -83,6 +92,17 @@ using GpuReaderFactory = std::function<GpuReader()>;
 std::unique_ptr<Source> make_gpu_source(SysReader reader, GpuReaderFactory open);
 // The NVML reader; throws Error naming why when NVML cannot be loaded.
 GpuReader nvml_gpu_reader();
+
+// "NVRM: Xid (PCI:0000:01:00): 79, pid=..., GPU has fallen off the bus." (a /dev/kmsg record
+// "6,1234,5678,-;NVRM: ..." or a dmesg line) → {"0000:01:00", 79}; nullopt for any other line.
+struct XidEvent {
+  std::string pci;  // domain:bus:device, lower case
+  int xid = 0;
+};
+std::optional<XidEvent> parse_xid_line(std::string_view line);
+// NVIDIA XID events from the kernel log (/dev/kmsg, needs root or CAP_SYSLOG), read from the start of the
+// ring buffer and then as they come; opened once NVIDIA GPUs are listed (a node without them has no XIDs).
+std::unique_ptr<Source> make_xid_source(SysReader reader);
 
 // Every real source on the root of `reader`.
 std::vector<std::unique_ptr<Source>> default_sources(const SysReader& reader);

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <regex>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -197,6 +198,32 @@ TEST(MonitorExposition, AFailingSourceIsCountedLoggedOnceAndRecovers) {
   EXPECT_EQ(logs.back(), "source diskstats is back");
 }
 
+TEST(MonitorXid, KernelLogLinesCountPerGpuAndXid) {
+  auto e =
+      parse_xid_line("4,1234,567890,-;NVRM: Xid (PCI:0000:C1:00): 79, pid=0, GPU has fallen off the bus.");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->pci, "0000:c1:00");
+  EXPECT_EQ(e->xid, 79);
+  EXPECT_FALSE(parse_xid_line("NVRM: loading NVIDIA UNIX x86_64 Kernel Module"));
+  Machine m;
+  put(m.dir / "proc/driver/nvidia/gpus/0000:01:00.0/information", "GPU UUID: GPU-aaaa");
+  put(m.dir / "proc/driver/nvidia/gpus/0000:c1:00.0/information", "GPU UUID: GPU-bbbb");
+  put(m.dir / "dev/kmsg",
+      "4,1,10,-;NVRM: Xid (PCI:0000:c1:00): 79, pid=0, GPU has fallen off the bus.\n"
+      "4,2,11,-;NVRM: Xid (PCI:0000:01:00): 13, pid=42, Graphics Exception\n"
+      "4,3,12,-;NVRM: Xid (PCI:0000:01:00): 13, pid=42, Graphics Exception");
+  std::vector<std::unique_ptr<Source>> sources;
+  sources.push_back(make_xid_source(m.reader()));
+  Monitor mon(std::move(sources), std::nullopt, [](const std::string&) {});
+  mon.sample(1);
+  std::string text = mon.exposition();
+  EXPECT_TRUE(has_line(text, "mlbench_gpu_xid_errors_total{device=\"gpu0\",xid=\"13\"} 2")) << text;
+  EXPECT_TRUE(has_line(text, "mlbench_gpu_xid_errors_total{device=\"gpu1\",xid=\"79\"} 1")) << text;
+  std::ofstream(m.dir / "dev/kmsg", std::ios::app) << "4,4,13,-;NVRM: Xid (PCI:0000:01:00): 13, pid=42, x\n";
+  mon.sample(2);  // only the new record is read
+  EXPECT_TRUE(has_line(mon.exposition(), "mlbench_gpu_xid_errors_total{device=\"gpu0\",xid=\"13\"} 3"));
+}
+
 TEST(MonitorBaseline, CeilingsComeFromTheReportsMeasurements) {
   auto reports = load_reports({std::string(MLBENCH_TEST_DATA_DIR) + "/reports/run_a.json"});
   Ceilings c = ceilings_from_report(reports[0].report);
@@ -238,6 +265,8 @@ TEST(MonitorExposition, PassesPromtool) {
   sources.push_back(make_gpu_source(m.reader(), [] {
     return GpuReader([](const std::string&) { return gpu::TelemetrySample{1e9, 2e9, 300, 60, 0x4 | 0x8}; });
   }));
+  put(m.dir / "dev/kmsg", "4,1,10,-;NVRM: Xid (PCI:0000:01:00): 79, pid=0, GPU has fallen off the bus.");
+  sources.push_back(make_xid_source(m.reader()));
   Monitor mon(std::move(sources), c, [](const std::string&) {});
   mon.sample(1);
   put(m.dir / "proc/diskstats", diskstats(9766, 250, 1500));
@@ -248,6 +277,20 @@ TEST(MonitorExposition, PassesPromtool) {
                                 (out / "log").string());
   EXPECT_EQ(run_shell(cmd), 0) << test::slurp(out / "log") << mon.exposition();
   EXPECT_EQ(test::slurp(out / "log"), "");  // no lint warnings either
+  // The live dashboard queries only families this exposition has.
+  auto dashboard =
+      nlohmann::json::parse(test::slurp(fs::path(MLBENCH_SOURCE_DIR) / "configs/grafana/mlbench-live.json"));
+  std::string text = mon.exposition();
+  std::size_t queried = 0;
+  for (const auto& panel : dashboard.at("panels")) {
+    for (const auto& target : panel.at("targets")) {
+      std::string expr = target.at("expr").get<std::string>();
+      std::regex name(R"(mlbench_[a-z0-9_]+)");
+      for (std::sregex_iterator it(expr.begin(), expr.end(), name), end; it != end; ++it, ++queried)
+        EXPECT_NE(text.find("# TYPE " + it->str() + " "), std::string::npos) << it->str() << " in " << expr;
+    }
+  }
+  EXPECT_GE(queried, 15u);
 }
 
 int free_port() {
