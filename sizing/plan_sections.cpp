@@ -1,10 +1,12 @@
 // The sections every workload kind prints: storage (shared, checkpoints, the local NVMe RAID level chosen
-// from the need, sizing/raid.hpp), the network sized from the plan's traffic (sizing/fabric.hpp), power with
-// the cooling option and its goodput, host, cost (priced lines with live workbook formulas) and the
-// assumptions. Units on a line are one family: decimal bytes (GB, TB) beside GB quantities.
+// from the need, sizing/raid.hpp, and with a measured storage.dataload the drives that feed the node's GPUs),
+// the network sized from the plan's traffic (sizing/fabric.hpp), power with the cooling option and its
+// goodput, host, cost (priced lines with live workbook formulas) and the assumptions. Units on a line are one
+// family: decimal bytes (GB, TB) beside GB quantities.
 #include "sizing/plan_context.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -232,6 +234,82 @@ void Planner::add_local_raid(double write, double read, double capacity, bool su
        "-", "catalog");
   sheet_.figures["raid"] = {
       {"level", level.name}, {"drives", drives}, {"per_drive_source", source}, {"levels", std::move(levels)}};
+
+  // The measured node's data loading (storage.dataload, issue 17): the drives, and the level, its GPUs need.
+  std::string gpu = node_->gpu;
+  std::transform(gpu.begin(), gpu.end(), gpu.begin(), [](unsigned char ch) { return std::tolower(ch); });
+  auto dl = node_is_measured_ ? measured_dataload(req_.reports, gpu) : std::nullopt;
+  if (!dl) return;
+  const bool same_accelerator = !dl->accelerator.empty() && gpu.starts_with(dl->accelerator);
+  const std::string measured_by =
+      fmt::format("storage.dataload {} on {}: {:.2f} GB/s at {:.0f} accelerators supported (AU >= {:.0f} %)",
+                  dl->workload, dl->accelerator, dl->bandwidth / 1e9, dl->accelerators, dl->au_floor);
+  // Per GPU: the larger of the workload's training-data read and, for the sized GPU's accelerator, what one
+  // simulated accelerator read at AU >= the floor (the measured demand of this GPU).
+  const double workload_per_gpu = read / (1 + h_) / node_->gpus;
+  const double dataload_per_gpu = dl->bandwidth / dl->accelerators;
+  const bool from_dataload = same_accelerator && dataload_per_gpu > workload_per_gpu;
+  const double per_gpu = from_dataload ? dataload_per_gpu : workload_per_gpu;
+  const std::string workload_basis =
+      fmt::format("{} training-data read {:.3f} GB/s", req_.workload.name, workload_per_gpu / 1e9);
+  const std::string dataload_basis = fmt::format("{} / {:.0f}", measured_by, dl->accelerators);
+  const std::string per_gpu_basis =
+      !same_accelerator
+          ? fmt::format("{}; storage.dataload simulated {}, not this GPU", workload_basis, dl->accelerator)
+      : from_dataload
+          ? fmt::format("{}, above the {}", dataload_basis, workload_basis)
+          : fmt::format("{}, above {} = {:.3f} GB/s", workload_basis, dataload_basis, dataload_per_gpu / 1e9);
+  auto demand = Formula::term("per_gpu", per_gpu,
+                              fmt::format("per GPU {:.3f} GB/s ({})", per_gpu / 1e9, per_gpu_basis)) *
+                Formula::term("gpus", node_->gpus, fmt::format("{} GPUs", node_->gpus)) *
+                (1 + Formula::term("headroom", h_, fmt::format("headroom {:.2f}", h_)));
+  line("Storage", "Local read to feed the GPUs", demand, 1e9, "GB/s",
+       fmt::format("{} x {} per node", node_->gpus, node_->gpu),
+       fmt::format("{} = {}", demand.shown(), gbs(demand.value())), plus_h(h_),
+       from_dataload ? "measured" : "workload");
+  // Per drive: storage.io on the node's drives, else the loader's read over the drives it ran on (a lower
+  // bound: it read what its accelerators asked for).
+  DriveFigures feed_drive = per_drive;
+  if (source != "measured") {
+    int under = dl->drives > 0 ? dl->drives : node_->drives;
+    feed_drive.read = dl->bandwidth / under;
+    feed_drive.basis = fmt::format("{} over {} drives ({}) = {} per drive, a lower bound", measured_by, under,
+                                   dl->drives > 0 ? "its device" : "the template's; its device not recorded",
+                                   gbs(feed_drive.read));
+  }
+  auto feed = choose_raid({0, demand.value(), 0, survive_drive_loss}, feed_drive, 4 * node_->drives);
+  const RaidLevel& feed_level = feed ? *feed->level : raid_level("RAID-0");
+  const std::string read_formula =
+      feed_level.read_b == 0 ? "n R" : fmt::format("(n - {:g}) R", -feed_level.read_b);
+  line(
+      "Storage", "Local drives to feed the GPUs", feed ? feed->drives : 0, "drives",
+      fmt::format("{} in {}; template has {}", cat_.drive(node_->drive).name, feed_level.name, node_->drives),
+      feed ? fmt::format("fewest drives n with {} read {} >= {}, R = {}: {} drives read {}", feed_level.name,
+                         read_formula, gbs(demand.value()), feed_drive.basis, feed->drives,
+                         gbs(raid_figures(feed_level, feed->drives, feed_drive).read))
+           : fmt::format("no RAID level of up to {} drives reads {} at R = {}", 4 * node_->drives,
+                         gbs(demand.value()), feed_drive.basis),
+      plus_h(h_), "measured");
+  if (!feed)
+    sheet_.warnings.push_back(fmt::format("the measured node's drives cannot feed its {} GPUs: {} needed, {}",
+                                          node_->gpus, gbs(demand.value()), feed_drive.basis));
+  else if (feed->drives > node_->drives)
+    sheet_.warnings.push_back(
+        fmt::format("feeding the {} GPUs takes {} drives in {}, the {} template holds {}", node_->gpus,
+                    feed->drives, feed_level.name, node_->name, node_->drives));
+  if (same_accelerator && dl->accelerators < node_->gpus)
+    sheet_.warnings.push_back(fmt::format(
+        "this storage cannot feed this node: storage.dataload {} kept {:.0f} {} accelerators at AU >= "
+        "{:.0f} %, the {} node has {} GPUs",
+        dl->workload, dl->accelerators, dl->accelerator, dl->au_floor, node_->name, node_->gpus));
+  sheet_.figures["raid"]["feed"] = {{"read_bytes_per_s", demand.value()},
+                                    {"per_gpu_bytes_per_s", per_gpu},
+                                    {"per_gpu_source", from_dataload ? "storage.dataload" : "workload"},
+                                    {"per_drive_read_bytes_per_s", feed_drive.read},
+                                    {"level", feed ? nlohmann::json(feed_level.name) : nlohmann::json()},
+                                    {"drives", feed ? nlohmann::json(feed->drives) : nlohmann::json()},
+                                    {"accelerators_supported", dl->accelerators},
+                                    {"accelerator", dl->accelerator}};
 }
 
 void Planner::add_network(int nodes, double comm_share, bool cross_node) {

@@ -31,6 +31,18 @@ std::string text_field(const nlohmann::json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
 }
 
+// The drives `device` spans on the report's host: the block devices that name it a holder (an md array's
+// members), else 1.
+int drives_under(const Report& report, const std::string& device) {
+  int members = 0;
+  if (report.host.contains("block_devices") && report.host["block_devices"].is_array())
+    for (const auto& b : report.host["block_devices"])
+      if (b.contains("holders") && b["holders"].is_array())
+        for (const auto& h : b["holders"])
+          if (h.is_string() && h.get<std::string>() == device) ++members;
+  return std::max(1, members);
+}
+
 }  // namespace
 
 std::span<const RaidLevel> raid_levels() { return kLevels; }
@@ -102,13 +114,7 @@ std::optional<DriveFigures> measured_drive(const std::vector<Report>& reports,
       std::string rw = text_field(r.params, "rw");
       std::string device = text_field(r.info, "device");
       if (device.empty()) continue;  // no device: how many drives the figure spans is unknown
-      int members = 0;               // drives an md array holds
-      if (report.host.contains("block_devices") && report.host["block_devices"].is_array())
-        for (const auto& b : report.host["block_devices"])
-          if (b.contains("holders") && b["holders"].is_array())
-            for (const auto& h : b["holders"])
-              if (h.is_string() && h.get<std::string>() == device) ++members;
-      int drives = std::max(1, members);
+      int drives = drives_under(report, device);
       for (std::size_t k = 0; k < std::size(kKinds); ++k) {
         const Kind& kind = kKinds[k];
         const Metric* m = r.metric(kind.metric);
@@ -131,6 +137,31 @@ std::optional<DriveFigures> measured_drive(const std::vector<Report>& reports,
   if (measured.empty()) return std::nullopt;
   d.basis = fmt::format("storage.io measured {}", fmt::join(measured, "; "));
   return d;
+}
+
+std::optional<DataloadFigures> measured_dataload(const std::vector<Report>& reports, std::string_view gpu) {
+  std::optional<DataloadFigures> best;
+  auto matches = [&](const DataloadFigures& d) {
+    return !d.accelerator.empty() && gpu.starts_with(d.accelerator);
+  };
+  for (const auto& report : reports)
+    for (const auto& r : report.results) {
+      if (r.probe != "storage.dataload" || r.status != Status::ok || text_field(r.params, "phase") != "train")
+        continue;
+      const Metric* bw = r.metric("bandwidth");
+      const Metric* acc = r.metric("accelerators_supported");
+      if (!bw || !acc || bw->value <= 0 || acc->value <= 0) continue;
+      DataloadFigures d{
+          text_field(r.params, "workload"), text_field(r.params, "accelerator"), bw->value, acc->value, 0, 0};
+      if (r.info.is_object() && r.info.contains("au_floor") && r.info["au_floor"].is_number())
+        d.au_floor = r.info["au_floor"].get<double>();
+      if (std::string device = text_field(r.info, "device"); !device.empty())
+        d.drives = drives_under(report, device);
+      if (!best || matches(d) > matches(*best) ||
+          (matches(d) == matches(*best) && d.bandwidth > best->bandwidth))
+        best = d;
+    }
+  return best;
 }
 
 }  // namespace mlbench::sizing

@@ -79,4 +79,17 @@ std::optional<RaidChoice> choose_raid(const LocalNeed& need, const DriveFigures&
 // no report has a usable storage.io result.
 std::optional<DriveFigures> measured_drive(const std::vector<Report>& reports, const DriveFigures& datasheet);
 
+// A storage.dataload training result (issue 17): what the node read while it fed its simulated accelerators.
+struct DataloadFigures {
+  std::string workload, accelerator;  // the dataload workload and its simulated accelerator ("h100")
+  double bandwidth = 0;               // B/s read at the accelerators supported
+  double accelerators = 0;            // accelerators_supported: the most kept at AU >= the floor
+  double au_floor = 0;                // %
+  int drives = 0;                     // drives under info.device (md members counted), 0 when not recorded
+};
+// The report's storage.dataload training results with accelerators_supported and a read bandwidth: the one
+// whose accelerator `prefix` starts (the sized GPU's catalog name, lower case: "a100-sxm4-80gb" takes "a100")
+// with the highest bandwidth, else the highest of any accelerator; nullopt when none.
+std::optional<DataloadFigures> measured_dataload(const std::vector<Report>& reports, std::string_view gpu);
+
 }  // namespace mlbench::sizing

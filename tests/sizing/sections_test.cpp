@@ -1,5 +1,6 @@
 // The sections every sheet prints: local NVMe RAID levels (issue 16, point 9), the network sized from the
 // plan's traffic (issue 19, point 6) and the cooling options with their goodput (issue 16, point 8).
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -173,6 +174,70 @@ TEST(RaidSheet, MeasuredDrivesFeedTheLevels) {
   const auto& r0 = s.figures["raid"]["levels"][0];  // RAID-0 at the template's 8 drives
   EXPECT_NEAR(r0["read_bytes_per_s"].get<double>(), 8 * 24.5e9 / 4, 1);
   EXPECT_NEAR(r0["write_bytes_per_s"].get<double>(), 8 * 14e9 / 4, 1);
+}
+
+// The measured node's storage.dataload (the shape `mlbench dataload -o` writes: unet3d on a100, 6
+// accelerators supported at 9 GB/s): per GPU 9 / 6 = 1.5 GB/s (above the 70B's training-data read) x 8 GPUs x
+// 1.25 = 15 GB/s; the storage.io results name no device, so a drive is the loader's 9 GB/s over the
+// template's 8 drives = 1.125 GB/s, and RAID-0 reads n R >= 15 GB/s at 14 drives. 6 accelerators < 8 GPUs: a
+// warning.
+TEST(RaidSheet, DataloadSaysHowManyDrivesFeedTheGpus) {
+  auto s =
+      plan_with("llm-70b-pretraining", 8, "", {load_report(data_dir() / "report-a100-8gpu-dataload.json")});
+  const auto& feed = s.figures["raid"]["feed"];
+  EXPECT_EQ(feed["per_gpu_source"], "storage.dataload");
+  EXPECT_NEAR(feed["read_bytes_per_s"].get<double>(), 1.5e9 * 8 * 1.25, 1);
+  EXPECT_NEAR(feed["per_drive_read_bytes_per_s"].get<double>(), 9e9 / 8, 1);
+  EXPECT_EQ(feed["level"], "RAID-10");
+  EXPECT_EQ(feed["drives"], 14);
+  const auto& need = line_of(s, "Local read to feed the GPUs");
+  EXPECT_NEAR(need.quantity, 15, 1e-9);
+  EXPECT_EQ(need.formula, "per_gpu x gpus x (1 + headroom)");
+  EXPECT_NE(
+      need.driver.find("storage.dataload unet3d on a100: 9.00 GB/s at 6 accelerators supported (AU >= 90 %)"),
+      std::string::npos)
+      << need.driver;
+  const auto& drives = line_of(s, "Local drives to feed the GPUs");
+  EXPECT_EQ(drives.quantity, 14);
+  EXPECT_NE(drives.driver.find("RAID-10 read n R >= 15.00 GB/s"), std::string::npos) << drives.driver;
+  EXPECT_NE(
+      drives.driver.find("over 8 drives (the template's; its device not recorded) = 1.12 GB/s per drive"),
+      std::string::npos)
+      << drives.driver;
+  auto warned = [&](std::string_view what) {
+    return std::any_of(s.warnings.begin(), s.warnings.end(),
+                       [&](const std::string& w) { return w.find(what) != std::string::npos; });
+  };
+  EXPECT_TRUE(warned("this storage cannot feed this node: storage.dataload unet3d kept 6 a100 accelerators"));
+  EXPECT_TRUE(warned("feeding the 8 GPUs takes 14 drives in RAID-10"));
+
+  // Measured drives (storage.io on md0's 4 members, 24.5 GB/s read = 6.12 GB/s per drive) take over from the
+  // loader's figure: 15 GB/s needs 3 of them; a survived drive loss rules RAID-0 out.
+  auto r = load_report(data_dir() / "report-a100-8gpu-dataload.json");
+  r.host["block_devices"] = nlohmann::json::array();
+  for (const char* n : {"nvme0n1", "nvme1n1", "nvme2n1", "nvme3n1"})
+    r.host["block_devices"].push_back({{"name", n}, {"holders", {"md0"}}});
+  for (auto& res : r.results)
+    if (res.probe == "storage.io") res.info["device"] = "md0";
+  auto m = plan_with("llm-70b-pretraining", 8, "", {r});
+  EXPECT_NEAR(m.figures["raid"]["feed"]["per_drive_read_bytes_per_s"].get<double>(), 24.5e9 / 4, 1);
+  EXPECT_EQ(m.figures["raid"]["feed"]["drives"], 3);
+  EXPECT_NE(
+      line_of(m, "Local drives to feed the GPUs").driver.find("storage.io measured read 24.5 GB/s on md0"),
+      std::string::npos);
+
+  // An accelerator that is not the sized GPU: the workload's read is the demand, and no feed warning.
+  for (auto& res : r.results)
+    if (res.probe == "storage.dataload") res.params["accelerator"] = "h100";
+  auto other = plan_with("llm-70b-pretraining", 8, "", {r});
+  EXPECT_EQ(other.figures["raid"]["feed"]["per_gpu_source"], "workload");
+  EXPECT_NE(line_of(other, "Local read to feed the GPUs")
+                .driver.find("storage.dataload simulated h100, not this GPU"),
+            std::string::npos);
+  for (const auto& w : other.warnings) EXPECT_EQ(w.find("cannot feed this node"), std::string::npos) << w;
+
+  // No dataload result: no feed lines.
+  EXPECT_FALSE(plan_with("llm-70b-pretraining").figures["raid"].contains("feed"));
 }
 
 TEST(RaidSheet, ADriveLossThatMustNotLoseTheCheckpointRulesOutRaid0) {
