@@ -169,6 +169,17 @@ std::string Monitor::exposition() const {
     w.add("mlbench_gpu_memory_clock_hertz", Type::gauge, "Memory clock", l, g.sample.memory_clock_hz);
     w.add("mlbench_gpu_power_watts", Type::gauge, "Power draw", l, g.sample.power_w);
     w.add("mlbench_gpu_temperature_celsius", Type::gauge, "GPU temperature", l, g.sample.temperature_c);
+    if (g.utilisation)
+      w.add("mlbench_gpu_utilisation_ratio", Type::gauge,
+            "Share of the driver's sample period with a kernel running (NVML utilisation, 0-1)", l,
+            *g.utilisation);
+    const char* ecc_help = "ECC errors since the driver loaded (NVML volatile counts) by type";
+    if (g.ecc_corrected)
+      w.add("mlbench_gpu_ecc_errors_total", Type::counter, ecc_help, l + "," + label("type", "corrected"),
+            static_cast<double>(*g.ecc_corrected));
+    if (g.ecc_uncorrected)
+      w.add("mlbench_gpu_ecc_errors_total", Type::counter, ecc_help, l + "," + label("type", "uncorrected"),
+            static_cast<double>(*g.ecc_uncorrected));
     if (auto it = clock_event_seconds_.find(g.device); it != clock_event_seconds_.end()) {
       for (const auto& [reason, seconds] : it->second)
         w.add(
@@ -208,7 +219,8 @@ void Monitor::add_ratios_and_bottlenecks(PromWriter& w) const {
       "when the live rate beats the measurement)";
   bool gpus_idle = true;
   for (const auto& g : cur_.gpus) {
-    bool idle = reason_set(g.sample.throttle_reasons, "gpu_idle");
+    bool idle = reason_set(g.sample.throttle_reasons, "gpu_idle") ||
+                (g.utilisation && *g.utilisation < kIdleUtilisation);
     if (auto it = ceilings_->gpu_power_watts.find(g.device);
         it != ceilings_->gpu_power_watts.end() && it->second > 0) {
       double ratio = g.sample.power_w / it->second;

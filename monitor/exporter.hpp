@@ -8,7 +8,8 @@
 // vanishes. Clock-event (throttle) seconds are accumulated from the sampled reason bits: each interval's
 // length is added to every reason set at its end (the resolution is the sampling interval). The bottleneck
 // rule: a resource is the bottleneck when its ratio is at least kSaturatedRatio while every GPU idles (NVML's
-// gpu_idle reason, or power under kIdlePowerRatio of the measured maximum); a GPU is power- or
+// gpu_idle reason, utilisation under kIdleUtilisation, or power under kIdlePowerRatio of the measured
+// maximum); a GPU is power- or
 // thermal-throttled when those clock-event reasons are set.
 #pragma once
 
@@ -28,6 +29,7 @@ namespace mlbench::monitor {
 
 inline constexpr double kSaturatedRatio = 0.8;
 inline constexpr double kIdlePowerRatio = 0.5;
+inline constexpr double kIdleUtilisation = 0.1;
 
 // The node's measured ceilings from a report: storage.io bandwidth per raw device (the maximum over its read
 // and write results, targets /dev/NAME) and each GPU's highest sampled power (a probe's telemetry power_w

@@ -160,7 +160,8 @@ class GpuSource final : public Source {
         if (colon == std::string::npos || trim(std::string_view(line).substr(0, colon)) != "GPU UUID")
           continue;
         std::string uuid(trim(std::string_view(line).substr(colon + 1)));
-        if (auto s = read_(uuid)) into.gpus.push_back({id, uuid, *s});
+        if (auto s = read_(uuid))
+          into.gpus.push_back({id, uuid, s->telemetry, s->utilisation, s->ecc_corrected, s->ecc_uncorrected});
       }
     }
   }
@@ -269,10 +270,12 @@ GpuReader nvml_gpu_reader() {
   std::string why;
   gpu::Nvml* nvml = gpu::Nvml::get(&why);
   if (!nvml) throw Error(why);
-  return [nvml](const std::string& uuid) -> std::optional<gpu::TelemetrySample> {
+  return [nvml](const std::string& uuid) -> std::optional<GpuSample> {
     auto d = nvml->device_by_uuid(uuid);
     if (!d) return std::nullopt;
-    return nvml->sample(*d);
+    auto t = nvml->sample(*d);
+    if (!t) return std::nullopt;
+    return GpuSample{*t, nvml->utilisation(*d), nvml->ecc_errors(*d, false), nvml->ecc_errors(*d, true)};
   };
 }
 

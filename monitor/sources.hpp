@@ -40,10 +40,19 @@ struct MemoryGauges {
   double total_bytes = 0, available_bytes = 0;
 };
 
+// One GPU's reading: the telemetry sample and what NVML reports beside it (absent when it does not).
+struct GpuSample {
+  gpu::TelemetrySample telemetry;
+  std::optional<double> utilisation;                            // 0-1
+  std::optional<std::uint64_t> ecc_corrected, ecc_uncorrected;  // volatile counts
+};
+
 struct GpuReading {
   std::string device;  // "gpu0", by PCI bus order
   std::string uuid;
   gpu::TelemetrySample sample;
+  std::optional<double> utilisation;
+  std::optional<std::uint64_t> ecc_corrected, ecc_uncorrected;
 };
 
 // XID events counted per GPU and XID number since the exporter started reading the kernel log.
@@ -83,7 +92,7 @@ std::unique_ptr<Source> make_infiniband_source(SysReader reader);
 std::unique_ptr<Source> make_cpu_memory_source(SysReader reader, double ticks_per_second);
 
 // Reads one GPU by UUID; nullopt when it does not answer (fallen off the bus).
-using GpuReader = std::function<std::optional<gpu::TelemetrySample>(const std::string& uuid)>;
+using GpuReader = std::function<std::optional<GpuSample>(const std::string& uuid)>;
 // Gives the reader, or throws Error naming why it cannot (NVML missing).
 using GpuReaderFactory = std::function<GpuReader()>;
 // GPUs listed from /proc/driver/nvidia/gpus/<bus id>/information ("GPU UUID:" lines), read through the reader

@@ -120,6 +120,8 @@ struct Nvml::Api {
   int (*pcie_width)(Dev, unsigned*);
   int (*pcie_max_gen)(Dev, unsigned*);
   int (*pcie_max_width)(Dev, unsigned*);
+  int (*utilization)(Dev, unsigned*);  // nvmlUtilization_t {gpu, memory}: two unsigned
+  int (*ecc_total)(Dev, int, int, unsigned long long*);
 };
 
 Nvml* Nvml::get(std::string* why) {
@@ -163,6 +165,8 @@ Nvml* Nvml::get(std::string* why) {
     sym(api->pcie_width, {"nvmlDeviceGetCurrPcieLinkWidth"}, false);
     sym(api->pcie_max_gen, {"nvmlDeviceGetMaxPcieLinkGeneration"}, false);
     sym(api->pcie_max_width, {"nvmlDeviceGetMaxPcieLinkWidth"}, false);
+    sym(api->utilization, {"nvmlDeviceGetUtilizationRates"}, false);
+    sym(api->ecc_total, {"nvmlDeviceGetTotalEccErrors"}, false);
     if (!missing.empty()) {
       failure = fmt::format("NVML lacks{}", missing);
       return;
@@ -202,6 +206,20 @@ std::optional<TelemetrySample> Nvml::sample(Device d) const {
     return std::nullopt;
   }
   return TelemetrySample{sm * 1e6, mem * 1e6, mw / 1e3, static_cast<double>(temp), reasons};
+}
+
+std::optional<double> Nvml::utilisation(Device d) const {
+  unsigned rates[2] = {};
+  if (!api_->utilization || api_->utilization(d, rates) != kNvmlSuccess) return std::nullopt;
+  return rates[0] / 100.0;
+}
+
+std::optional<std::uint64_t> Nvml::ecc_errors(Device d, bool uncorrected) const {
+  constexpr int kVolatileEcc = 0;  // nvmlEccCounterType_t; nvmlMemoryErrorType_t: 0 corrected, 1 uncorrected
+  unsigned long long n = 0;
+  if (!api_->ecc_total || api_->ecc_total(d, uncorrected ? 1 : 0, kVolatileEcc, &n) != kNvmlSuccess)
+    return std::nullopt;
+  return n;
 }
 
 nlohmann::json Nvml::inventory(Device d) const {

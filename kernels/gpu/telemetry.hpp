@@ -42,6 +42,10 @@ class Nvml {
 
   std::optional<Device> device_by_uuid(const std::string& uuid) const;
   std::optional<TelemetrySample> sample(Device d) const;
+  // GPU busy share over the driver's last sample period (0-1); nullopt when NVML does not report it.
+  std::optional<double> utilisation(Device d) const;
+  // ECC errors since the driver loaded (volatile), corrected or uncorrected; nullopt without ECC.
+  std::optional<std::uint64_t> ecc_errors(Device d, bool uncorrected) const;
   // Inventory fields ECC, power limit, persistence mode, PCIe link, driver version; missing ones left out.
   nlohmann::json inventory(Device d) const;
   std::string driver_version() const;

@@ -127,7 +127,9 @@ TEST(MonitorExposition, SaturatedStorageWithIdleGpusIsTheBottleneck) {
   c.storage_read_bytes_per_second["nvme0n1"] = 5e5;
   auto sources = host_sources(m);
   sources.push_back(make_gpu_source(m.reader(), [] {
-    return GpuReader([](const std::string&) { return gpu::TelemetrySample{1e9, 2e9, 80, 40, 0x1}; });
+    return GpuReader([](const std::string&) {
+      return std::optional<GpuSample>(GpuSample{{1e9, 2e9, 80, 40, 0x1}, 0.02, 0, 0});
+    });
   }));
   Monitor mon(std::move(sources), c, [](const std::string&) {});
   mon.sample(100);
@@ -147,9 +149,9 @@ TEST(MonitorExposition, ClockEventSecondsAccumulateAndAVanishedGpuIsCountedOnce)
   std::vector<std::string> logs;
   std::vector<std::unique_ptr<Source>> sources;
   sources.push_back(make_gpu_source(m.reader(), [&] {
-    return GpuReader([&](const std::string&) -> std::optional<gpu::TelemetrySample> {
+    return GpuReader([&](const std::string&) -> std::optional<GpuSample> {
       if (!answers) return std::nullopt;
-      return gpu::TelemetrySample{1.98e9, 2.6e9, 700, 81, reasons};
+      return GpuSample{{1.98e9, 2.6e9, 700, 81, reasons}, 0.97, 12, 0};
     });
   }));
   Monitor mon(std::move(sources), std::nullopt, [&logs](const std::string& l) { logs.push_back(l); });
@@ -164,6 +166,8 @@ TEST(MonitorExposition, ClockEventSecondsAccumulateAndAVanishedGpuIsCountedOnce)
   EXPECT_TRUE(has_line(
       text, "mlbench_gpu_clock_event_seconds_total{device=\"gpu0\",reason=\"sw_thermal_slowdown\"} 5"));
   EXPECT_TRUE(has_line(text, "mlbench_gpu_power_watts{device=\"gpu0\"} 700"));
+  EXPECT_TRUE(has_line(text, "mlbench_gpu_utilisation_ratio{device=\"gpu0\"} 0.96999999999999997")) << text;
+  EXPECT_TRUE(has_line(text, "mlbench_gpu_ecc_errors_total{device=\"gpu0\",type=\"corrected\"} 12"));
   EXPECT_TRUE(has_line(text, "mlbench_bottleneck{resource=\"gpu_power\"} 1"));
   answers = false;  // the GPU falls off the bus
   mon.sample(25);
@@ -263,7 +267,9 @@ TEST(MonitorExposition, PassesPromtool) {
   c.gpu_power_watts["gpu0"] = 700;
   auto sources = host_sources(m);
   sources.push_back(make_gpu_source(m.reader(), [] {
-    return GpuReader([](const std::string&) { return gpu::TelemetrySample{1e9, 2e9, 300, 60, 0x4 | 0x8}; });
+    return GpuReader([](const std::string&) {
+      return std::optional<GpuSample>(GpuSample{{1e9, 2e9, 300, 60, 0x4 | 0x8}, 0.5, 3, 1});
+    });
   }));
   put(m.dir / "dev/kmsg", "4,1,10,-;NVRM: Xid (PCI:0000:01:00): 79, pid=0, GPU has fallen off the bus.");
   sources.push_back(make_xid_source(m.reader()));
