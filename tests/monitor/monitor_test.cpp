@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <regex>
@@ -330,6 +331,38 @@ int stop(pid_t pid) {
   int status = 0;
   waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+TEST(MonitorEndToEnd, TextfileIsWrittenAtomicallyAndSigtermStopsCleanly) {
+  test::TempDir dir{"mlbench-textfile"};
+  fs::path file = dir / "mlbench.prom";
+  pid_t exporter =
+      spawn({MLBENCH_EXE, "monitor", "--interval", "200ms", "--textfile", file.string()}, dir / "log");
+  std::string text;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline &&
+         text.find("mlbench_monitor_info") == std::string::npos) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    text = test::slurp(file);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // a few rewrites
+  EXPECT_EQ(stop(exporter), 0) << test::slurp(dir / "log");
+  EXPECT_NE(text.find("# TYPE mlbench_monitor_errors_total counter\n"), std::string::npos) << text;
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir.path())) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"log", "mlbench.prom"}));  // no temporary file left behind
+}
+
+TEST(MonitorEndToEnd, BadFlagsExitTwoWithOneLine) {
+  test::TempDir dir{"mlbench-flags"};
+  for (const char* args : {"--listen localhost:9401", "--listen :9401", "--interval 0s",
+                           "--listen 127.0.0.1:0 --textfile x.prom"}) {
+    std::string cmd = fmt::format("'{}' monitor {} > '{}' 2>&1", MLBENCH_EXE, args, (dir / "out").string());
+    EXPECT_EQ(run_shell(cmd), 2) << args;
+    std::string out = test::slurp(dir / "out");
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  }
 }
 
 TEST(MonitorEndToEnd, PrometheusScrapesTheExporterAndAnswersAQuery) {
