@@ -85,7 +85,8 @@ TEST(Compare, ConfidenceIntervalIsASpreadToo) {
     r.metrics[0].ci = ConfidenceInterval{p9999 * 0.6, p9999 * 1.4};
     return make_report(file, "h", {r});
   };
-  const auto& c = only_change(compare_reports(run("a.json", 1e-3), run("b.json", 1.3e-3), {}));
+  const auto comparison = compare_reports(run("a.json", 1e-3), run("b.json", 1.3e-3), {});
+  const auto& c = only_change(comparison);
   EXPECT_NEAR(c.combined_cv, std::hypot(0.4, 0.4) / kConfidenceZ, 1e-9);
   EXPECT_EQ(c.verdict, Verdict::noise);
 }

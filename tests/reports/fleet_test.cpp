@@ -99,7 +99,8 @@ TEST(Fleet, MetricsWithoutSpreadNeedTheThresholdForAZScoreOutlier) {
     Metric& m = r.report.results[0].metrics[0];
     m.ci = ConfidenceInterval{m.value * 0.995, m.value * 1.005};
   }
-  const auto& flagged = member(analyze_fleet(reports, {}), "node6");
+  const auto fleet = analyze_fleet(reports, {});
+  const auto& flagged = member(fleet, "node6");
   EXPECT_NEAR(flagged.spread, 0.005 / kConfidenceZ, 1e-9);
   EXPECT_TRUE(flagged.worse);
 }
