@@ -1,4 +1,7 @@
+#include <algorithm>
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -31,13 +34,20 @@ void add_list_command(CLI::App& app, Action& action) {
         std::cout << out.dump(2) << "\n";
         return 0;
       }
-      std::cout << fmt::format("{:<12} {:<11} {}\n", "PROBE", "AVAILABLE", "DESCRIPTION");
+      // The id column is as wide as the longest probe id, so every row lines up.
+      std::size_t id_width = std::string_view("PROBE").size();
+      for (const auto& p : out) id_width = std::max(id_width, p["id"].get<std::string>().size());
+      auto padded = [id_width](std::string text) {
+        text.resize(std::max(id_width, text.size()), ' ');
+        return text;
+      };
+      std::cout << padded("PROBE") << fmt::format(" {:<11} {}\n", "AVAILABLE", "DESCRIPTION");
       for (const auto& p : out) {
-        std::cout << fmt::format("{:<12} {:<11} {}\n", p["id"].get<std::string>(),
-                                 p["available"].get<bool>() ? "yes" : "no",
+        std::cout << padded(p["id"].get<std::string>())
+                  << fmt::format(" {:<11} {}\n", p["available"].get<bool>() ? "yes" : "no",
                                  p["description"].get<std::string>());
         if (!p["available"].get<bool>())
-          std::cout << fmt::format("{:<24} why: {}\n", "", p["reason"].get<std::string>());
+          std::cout << padded("") << fmt::format(" {:<11} why: {}\n", "", p["reason"].get<std::string>());
       }
       return 0;
     };

@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <fstream>
+#include <sstream>
+#include <string>
 #include <thread>
 
 #include <fmt/format.h>
@@ -46,6 +48,19 @@ TEST(CoreCli, ListShowsEveryProbeWithReasons) {
   auto table = run_cli({"list"});
   EXPECT_EQ(table.rc, 0);
   EXPECT_NE(table.out.find("host.membw"), std::string::npos);
+  // The AVAILABLE column starts at one offset in every row, however long a probe id is (storage.checkpoint).
+  std::istringstream lines(table.out);
+  std::string line;
+  std::getline(lines, line);
+  const auto column = line.find("AVAILABLE");
+  ASSERT_NE(column, std::string::npos) << line;
+  for (const auto& p : probes) {
+    const auto id = p["id"].get<std::string>();
+    const auto row = table.out.find("\n" + id + " ");
+    ASSERT_NE(row, std::string::npos) << id;
+    const auto cell = table.out.find_first_not_of(' ', row + 1 + id.size());
+    EXPECT_EQ(cell - (row + 1), column) << id;
+  }
 }
 
 TEST(CoreCli, SysinfoJsonHasTheInventorySections) {
