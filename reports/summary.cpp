@@ -29,7 +29,7 @@ std::string format_metric_value(double value, const std::string& unit) {
 namespace {
 
 // Params whose value is a size in bytes: shown as users type sizes (format_size), "bs=4k".
-constexpr std::string_view kSizeParams[] = {"bs", "stripe", "bytes", "array_bytes"};
+constexpr std::string_view kSizeParams[] = {"bs", "stripe", "bytes", "array_bytes", "size"};
 
 bool is_size_param(std::string_view key) {
   return std::find(std::begin(kSizeParams), std::end(kSizeParams), key) != std::end(kSizeParams);

@@ -78,6 +78,8 @@ TEST(Summary, SizesReadAsUsersTypeThem) {
   EXPECT_NE(text.find("array_bytes=1.2G"), std::string::npos) << text;
   EXPECT_NE(text.find("threads=8"), std::string::npos) << "counts stay numbers\n" << text;
   EXPECT_EQ(format_params(Json{{"bytes", 1 << 30}}), "bytes=1G") << "every table's params go through it";
+  EXPECT_EQ(format_params(Json{{"ranks", 4}, {"size", 536870912}}), "ranks=4 size=512M")
+      << "storage.checkpoint's size";
 }
 
 TEST(Summary, TheParamsColumnTakesTheWidthItIsGiven) {
