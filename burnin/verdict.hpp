@@ -1,0 +1,53 @@
+// The burn-in verdict, per GPU and per node. A GPU fails on any verification error, XID, new double-bit ECC
+// error, pending or failed row remap (or retired page pending), a PCIe link below its maximum under load, a
+// lost GPU, or time spent in hardware slowdown / hardware thermal slowdown / hardware power-brake; it warns
+// when its sustained GEMM or HBM rate is more than `warn_pct` below the node's median GPU or below the
+// --baseline fleet median (the compare --fleet statistics of the baseline reports). The node fails when any
+// GPU or host phase fails (exit 1), warns when any warns, passes otherwise (exit 0). Pure: tested on fixture
+// records.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "burnin/telemetry.hpp"
+#include "reports/report.hpp"
+#include "reports/report_burnin.hpp"
+
+namespace mlbench::burnin {
+
+struct VerdictOptions {
+  double warn_pct = 5;  // --warn-pct
+  // --baseline: the fleet median per metric key ("gemm:tflops", "hbm:bandwidth"), of the same GPU model.
+  std::map<std::string, double> baseline_median;
+};
+
+struct GpuVerdict {
+  std::string device;
+  burnin_report::Verdict verdict = burnin_report::Verdict::pass;
+  std::vector<std::string> reasons;  // one line each, naming the check and the numbers
+  // The GPU's sustained rates by key ("gemm:tflops", "hbm:bandwidth"), the medians over its phase results.
+  std::map<std::string, double> rates;
+};
+
+struct NodeVerdict {
+  burnin_report::Verdict verdict = burnin_report::Verdict::pass;
+  std::vector<std::string> reasons;
+  std::vector<GpuVerdict> gpus;
+  int exit_code() const;  // 0 pass or warn, 1 fail
+};
+
+// `phase_results`: every burnin.<phase> result (params.device "gpu0"... or "host"/the scratch file); `gpus`:
+// the sampler's records; `events`: the sampler's events (XIDs name their GPU).
+NodeVerdict judge(const std::vector<Result>& phase_results, const std::vector<GpuRecord>& gpus,
+                  const std::vector<burnin_report::Event>& events, const VerdictOptions& opts);
+
+// The baseline medians from --baseline reports (files or folders of earlier burn-in reports): per key, the
+// median over every GPU of every report of the per-GPU rate, for GPUs named `gpu_name`. Throws UsageError
+// when a path cannot be read or holds no burn-in result.
+std::map<std::string, double> baseline_medians(const std::vector<std::string>& paths,
+                                               const std::string& gpu_name);
+
+}  // namespace mlbench::burnin

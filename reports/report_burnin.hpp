@@ -1,0 +1,93 @@
+// The burn-in's part of the report model: what `mlbench burnin` writes (burnin/) and what the HTML export,
+// compare and fleet read (reports/). A burn-in is a normal report whose results carry these probe ids:
+//
+//   burnin.<phase>  one per phase run and device: params {phase, device}; the first metric is the sustained
+//   rate
+//                   (tflops, bandwidth, busbw) with stats over the phase's iterations, then "errors" (count,
+//                   better lower); status `incorrect` with a reason when a check failed; info {iterations,
+//                   bad_words: [{address, expected, actual}] (the first ones), output_hash (GEMM), ...}.
+//                   `phase` is the phase that ran it ("gemm", or "all" when everything ran together).
+//   burnin.gpu      one per GPU: params {device, uuid}; info {verdict, reasons, timeline, throttle_seconds,
+//                   counters {before, after}, summary}; metrics: the GPU's sustained GEMM and HBM rates and
+//                   its clock/power/temperature medians.
+//   burnin.host     one: params {device: "host"}; info {timeline} (CPU busy share, memory in use, disk
+//   bytes/s). burnin.node     one: params {}; info {verdict, reasons, phases: [PhaseSpan], events: [Event]};
+//   status
+//                   `failed` when the node fails.
+//
+// Times in timelines, phase spans and events are seconds since the burn-in started. Schema:
+// reports/report.schema.json (MINOR 1.1: these kinds).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/names.hpp"
+
+namespace mlbench::burnin_report {
+
+using Json = nlohmann::json;
+
+inline constexpr std::string_view kGpuProbe = "burnin.gpu";
+inline constexpr std::string_view kHostProbe = "burnin.host";
+inline constexpr std::string_view kNodeProbe = "burnin.node";
+inline constexpr std::string_view kPhaseProbePrefix = "burnin.";  // + phase name
+
+// The most points a timeline series keeps in the report (decimate() below).
+inline constexpr std::size_t kMaxTimelinePoints = 600;
+
+enum class Verdict { pass, warn, fail };
+inline constexpr EnumName<Verdict> kVerdictNames[] = {
+    {Verdict::pass, "pass"}, {Verdict::warn, "warn"}, {Verdict::fail, "fail"}};
+static_assert(names_cover(kVerdictNames));
+inline std::string_view to_string(Verdict v) { return name_of(kVerdictNames, v); }
+Verdict verdict_from_string(std::string_view s);  // throws Error on an unknown name
+
+// Samples over time: one time axis and named series of the same length (NaN where a sample was missing).
+// Series names are the quantity with its SI unit in the name's tail: sm_clock_hz, memory_clock_hz, power_w,
+// temperature_c, memory_temperature_c, utilisation (0-1), cpu_busy (0-1), memory_used_bytes, disk_read_bps,
+// disk_write_bps.
+struct Timeline {
+  std::vector<double> t;
+  std::vector<std::pair<std::string, std::vector<double>>> series;
+
+  // The series called `name`, or nullptr.
+  const std::vector<double>* find(std::string_view name) const;
+  // Appends one sample: `values` in the order of `series` (a new series is added on first use, NaN-filled).
+  void append(double time_s, const std::vector<std::pair<std::string, double>>& values);
+};
+
+// At most `max_points` points: consecutive samples are averaged in equal buckets (time and every series; NaNs
+// are left out of a bucket's mean, a bucket of only NaNs stays NaN). A timeline already short enough is
+// returned unchanged.
+Timeline decimate(const Timeline& t, std::size_t max_points = kMaxTimelinePoints);
+
+// {"t": [...], "<series>": [...], ...}; NaN is written as null.
+Json to_json(const Timeline& t);
+Timeline timeline_from_json(const Json& j);  // throws Error on a bad shape (unequal lengths, non-numbers)
+
+struct PhaseSpan {
+  std::string phase;  // "gemm", "hbm", "copy", "nccl", "host-memory", "storage", "all", "cooldown"
+  double start_s = 0, end_s = 0;
+};
+Json to_json(const PhaseSpan& p);
+PhaseSpan phase_span_from_json(const Json& j);
+
+// An event seen during the burn-in: an XID (from NVML or the kernel log), a verification error, a GPU that
+// stopped answering, a throttle that started.
+struct Event {
+  double time_s = 0;
+  std::string device;  // "gpu0", "host", the scratch file
+  std::string kind;    // "xid", "verification", "lost", "throttle"
+  int code = 0;        // the XID number; 0 otherwise
+  std::string text;    // one line
+};
+Json to_json(const Event& e);
+Event event_from_json(const Json& j);
+
+}  // namespace mlbench::burnin_report
