@@ -16,6 +16,15 @@
 // from a warmed-up 8-launch graph (the first launches load the kernels lazily). Sampled outputs (8 rows × 8
 // columns) are checked against an FP64 host reference of the device's own (rounded) inputs, error normalised
 // by Σ|a·b|, per-precision tolerances (plan.cpp) — a miss makes the result `incorrect`.
+//
+// info.output_hash: a 64-bit hash (verify.hpp hash_bytes) of the whole of D = A₀·B₀ (input set 0), computed
+// on the host from a copy of D after the verification. It comes from the heuristic's first candidate that
+// launched, not from the fastest one: the heuristic's order depends only on the GPU model, the shape and the
+// library, while the fastest varies with timing noise. cuBLAS gives bit-identical results for the same
+// algorithm and inputs on GPUs of the same architecture and SM count (cuBLAS guide, "Results
+// reproducibility"; cublasLtMatmul with its own workspace), and the inputs come from fixed seeds, so every
+// healthy GPU of one model reports the same hash for a case; the burn-in (burnin/gpu_checks.hpp) holds a GPU
+// whose hash differs from its peers' as faulty.
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
@@ -281,6 +290,7 @@ class GemmProbe : public Probe {
     int best = -1;
     double best_s = 0;
     Json candidates = Json::array();
+    int first_launched = -1;  // the candidate output_hash is computed with
     for (int i = 0; i < returned; ++i) {
       if (heur[i].state != CUBLAS_STATUS_SUCCESS) continue;
       Json cand = algo_info(heur[i].algo);
@@ -300,6 +310,7 @@ class GemmProbe : public Probe {
         cand["refused"] = e.what();
       }
       if (t > 0) {
+        if (first_launched < 0) first_launched = i;
         cand["seconds"] = t;
         cand[std::string(spec.rate_name)] = flops / t;
         if (best < 0 || t < best_s) {
@@ -372,6 +383,16 @@ class GemmProbe : public Probe {
       r.status = Status::incorrect;
       r.reason = fmt::format("{} of {} sampled outputs wrong; first: {}", v.bad, v.checked, v.first_bad);
     }
+    if (first_launched != best) {
+      MLBENCH_CHECK_CUBLAS(launch(heur[first_launched].algo, 0));
+      stream.sync();
+    }
+    std::vector<unsigned char> d_bytes(static_cast<std::size_t>(m * n) * storage_bytes(out));
+    MLBENCH_CHECK_CUDA(cudaMemcpy(d_bytes.data(), dmat.get(), d_bytes.size(), cudaMemcpyDeviceToHost));
+    r.info["output_hash"] = fmt::format("{:016x}", hash_bytes(d_bytes));
+    Json hashed = algo_info(heur[first_launched].algo);
+    hashed["candidate"] = first_launched;
+    r.info["output_hash_algorithm"] = std::move(hashed);
     Json chosen = algo_info(algo);
     chosen["workspace_bytes"] = heur[best].workspaceSize;
     chosen["waves"] = heur[best].wavesCount;

@@ -270,4 +270,17 @@ void fill_pattern(std::span<std::uint64_t> data, std::uint64_t seed) {
   for (std::uint64_t i = 0; i < data.size(); ++i) data[i] = pattern_word(i, seed);
 }
 
+std::uint64_t hash_bytes(std::span<const unsigned char> bytes) {
+  constexpr std::uint64_t kOffset = 0xcbf29ce484222325ull, kPrime = 0x100000001b3ull;
+  std::uint64_t h = kOffset;
+  std::size_t i = 0;
+  for (; i + 8 <= bytes.size(); i += 8) {
+    std::uint64_t w = 0;
+    for (int b = 7; b >= 0; --b) w = (w << 8) | bytes[i + static_cast<std::size_t>(b)];
+    h = (h ^ w) * kPrime;
+  }
+  for (; i < bytes.size(); ++i) h = (h ^ bytes[i]) * kPrime;
+  return h;
+}
+
 }  // namespace mlbench::gpu

@@ -68,4 +68,10 @@ std::uint64_t count_pattern_mismatches(std::span<const std::uint64_t> data, std:
                                        std::uint64_t* first_bad = nullptr);
 void fill_pattern(std::span<std::uint64_t> data, std::uint64_t seed);
 
+// A 64-bit hash of a buffer's bytes: FNV-1a over its 8-byte words (little-endian), then over the bytes of a
+// tail shorter than a word. Each step is a bijection of the running hash for a given input, so any two
+// buffers of the same length that differ in exactly one word always hash differently. gpu.gemm's
+// info.output_hash, which the burn-in compares across GPUs given the same inputs.
+std::uint64_t hash_bytes(std::span<const unsigned char> bytes);
+
 }  // namespace mlbench::gpu

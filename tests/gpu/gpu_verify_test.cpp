@@ -157,5 +157,24 @@ TEST(GpuVerify, CopyPatternDetectsEveryChangedWord) {
   EXPECT_EQ(first, 17u);
 }
 
+// gpu.gemm's info.output_hash: FNV-1a over little-endian 8-byte words, then the tail bytes.
+TEST(GpuVerify, OutputHashIsFnv1aOverWordsAndSeesAnyChangedWord) {
+  EXPECT_EQ(hash_bytes({}), 0xcbf29ce484222325ull);  // the FNV-1a offset basis
+  const unsigned char one[1] = {0x61};
+  EXPECT_EQ(hash_bytes(one), 0xaf63dc4c8601ec8cull);  // FNV-1a 64 of "a"
+  std::vector<unsigned char> d(4096 + 3);
+  for (std::size_t i = 0; i < d.size(); ++i) d[i] = static_cast<unsigned char>(i * 7 + 1);
+  const std::uint64_t h = hash_bytes(d);
+  EXPECT_EQ(hash_bytes(d), h);
+  for (std::size_t i : {std::size_t{0}, std::size_t{8}, std::size_t{2047}, std::size_t{4095}, d.size() - 1}) {
+    auto changed = d;
+    changed[i] ^= 0x80;
+    EXPECT_NE(hash_bytes(changed), h) << "byte " << i;
+  }
+  auto swapped = d;  // the same bytes in another order
+  std::swap(swapped[0], swapped[8]);
+  EXPECT_NE(hash_bytes(swapped), h);
+}
+
 }  // namespace
 }  // namespace mlbench::gpu
