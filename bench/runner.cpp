@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 namespace mlbench {
-namespace {
 
 std::string utc_now() {
   std::time_t t = std::time(nullptr);
@@ -17,6 +16,8 @@ std::string utc_now() {
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
 }
+
+namespace {
 
 std::string join(const std::vector<std::string>& v) {
   std::string out;

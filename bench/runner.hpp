@@ -68,6 +68,9 @@ class Runner {
   bool interrupted_ = false;
 };
 
+// Now as the reports write it: "2026-12-02T03:14:00Z".
+std::string utc_now();
+
 // 0 when every result is ok or skipped, 1 when one failed or was incorrect.
 int exit_code_for(const Report& report);
 
