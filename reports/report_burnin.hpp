@@ -7,9 +7,10 @@
 //                   better lower); status `incorrect` with a reason when a check failed; info {iterations,
 //                   bad_words: [{address, expected, actual}] (the first ones), output_hash (GEMM), ...}.
 //                   `phase` is the phase that ran it ("gemm", or "all" when everything ran together).
-//   burnin.gpu      one per GPU: params {device, uuid}; info {verdict, reasons, timeline, throttle_seconds,
-//                   counters {before, after}, summary}; metrics: the GPU's sustained GEMM and HBM rates and
-//                   its clock/power/temperature medians.
+//   burnin.gpu      one per GPU: params {device, uuid, name}; info {verdict, reasons, timeline,
+//                   throttle_seconds, counters {before, after}, summary}; metrics: one per rate key, named
+//                   by it ("gemm:tflops", "hbm:bandwidth": burnin::GpuVerdict::rates, what --baseline reads),
+//                   then its clock/power/temperature medians.
 //   burnin.host     one: params {device: "host"}; info {timeline} (CPU busy share, memory in use, disk
 //   bytes/s). burnin.node     one: params {}; info {verdict, reasons, phases: [PhaseSpan], events: [Event]};
 //   status
