@@ -93,6 +93,8 @@ class Sampler {
   void stop();
   // Takes one sample now on the caller's thread (tests drive the sampler this way, without start()).
   void sample_once();
+  // The same, stamped `time_s` seconds since origin (tests space samples without waiting).
+  void sample_at(double time_s);
 
   const std::vector<GpuId>& gpus() const;
   std::vector<GpuRecord> gpu_records() const;
