@@ -11,6 +11,7 @@
 #include "kernels/gpu/cuda_util.hpp"
 #include "kernels/gpu/driver_check.hpp"
 #include "kernels/gpu/gemm_plan.hpp"
+#include "kernels/gpu/hbm_pattern.hpp"
 #include "kernels/gpu/hbm_plan.hpp"
 #include "kernels/gpu/probes.hpp"
 
@@ -126,6 +127,64 @@ TEST_F(GpuDevice, GemmBf16AndFp8AreVerified) {
     if (r.params["precision"] == "int8") continue;
     expect_ok({r}, "tflops", 1.05);
   }
+}
+
+// The same seeded inputs and the heuristic's first candidate give the same output bits on every run and on
+// every GPU of one model (the burn-in's cross-GPU check rests on this).
+TEST_F(GpuDevice, GemmOutputHashRepeatsAcrossRunsAndGpus) {
+  auto probe = make_gemm_probe();
+  const Json options{{"sizes", "2048"}, {"precisions", "bf16"}, {"devices", "all"}};
+  auto first = run_probe(*probe, host_, options);
+  auto second = run_probe(*probe, host_, options);
+  ASSERT_EQ(first.size(), second.size());
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    ASSERT_EQ(first[i].status, Status::ok) << first[i].reason;
+    const auto hash = first[i].info.at("output_hash").get<std::string>();
+    EXPECT_EQ(hash.size(), 16u);
+    EXPECT_EQ(second[i].info.at("output_hash"), hash) << "GPU " << first[i].params["device"];
+    if (first[i].params["device_name"] == first[0].params["device_name"]) {
+      EXPECT_EQ(hash, first[0].info.at("output_hash")) << "GPU " << first[i].params["device"];
+    }
+  }
+}
+
+// The HBM pattern test over 256 MiB: every pattern reads back clean, and one word changed behind its back is
+// counted and recorded with its address and both values.
+TEST_F(GpuDevice, HbmPatternFindsAWordChangedBehindItsBack) {
+  DeviceGuard guard(0);
+  HbmPatternRegion region(0, 256ull << 20);
+  ASSERT_EQ(region.bytes(), 256ull << 20);
+  Stream stream;
+  DeviceBuffer counters(sizeof(HbmPatternCounters));
+  int grid = 0;
+  MLBENCH_CHECK_CUDA(hbm_pattern_grid(host_["gpus"][0]["sms"].get<int>(), &grid));
+  auto run_pass = [&](const HbmPass& pass, bool write) {
+    MLBENCH_CHECK_CUDA(cudaMemsetAsync(counters.get(), 0, counters.bytes(), stream.get()));
+    for (const auto& c : region.chunks()) {
+      if (write) MLBENCH_CHECK_CUDA(hbm_pattern_write(c, pass, grid, stream.get()));
+    }
+    for (const auto& c : region.chunks()) {
+      MLBENCH_CHECK_CUDA(hbm_pattern_check(c, pass, counters.as<HbmPatternCounters>(), grid, stream.get()));
+    }
+    HbmPatternCounters seen;
+    MLBENCH_CHECK_CUDA(
+        cudaMemcpyAsync(&seen, counters.get(), sizeof seen, cudaMemcpyDeviceToHost, stream.get()));
+    stream.sync();
+    return seen;
+  };
+  for (std::uint64_t p = 0; p < kHbmPatternCount; ++p) {
+    EXPECT_EQ(run_pass(hbm_pass(p, 3), true).bad_words, 0u) << "pass " << p;
+  }
+  const HbmPass last = hbm_pass(kHbmPatternCount - 1, 3);
+  const auto& chunk = region.chunks().front();
+  const std::uint64_t word = 12345, wrong = ~hbm_pattern_word(last, chunk.first_word + word);
+  MLBENCH_CHECK_CUDA(cudaMemcpy(chunk.words + word, &wrong, sizeof wrong, cudaMemcpyHostToDevice));
+  const auto seen = run_pass(last, false);
+  EXPECT_EQ(seen.bad_words, 1u);
+  ASSERT_EQ(seen.claimed, 1u);
+  EXPECT_EQ(seen.first[0].address, reinterpret_cast<std::uint64_t>(chunk.words + word));
+  EXPECT_EQ(seen.first[0].expected, ~wrong);
+  EXPECT_EQ(seen.first[0].actual, wrong);
 }
 
 TEST_F(GpuDevice, HbmKernelsVerifyAndStayUnderPeak) {
