@@ -9,7 +9,22 @@
 // is Binomial(n, q), so the order statistics at ranks n·q ± z·sqrt(n·q·(1 − q)) bound it with the confidence
 // of z (the normal approximation of the distribution-free quantile interval; Conover, Practical Nonparametric
 // Statistics, 3rd ed., §3.2). ConfidenceInterval carries the values at those ranks; relative_sigma turns it
-// into the CV-like spread that compare's noise band combines with other metrics' CVs.
+// into the relative standard deviation that compare's noise band combines with other metrics' spreads.
+//
+// The uncertainty of a run's value is that of the STATISTIC, not the spread of its samples (Type A
+// evaluation, GUM 4.2: the experimental standard deviation of the mean is s/sqrt(n), not s):
+//  - a median of n samples (rate_metric: work / median seconds) has the standard error sqrt(π/2)·σ/sqrt(n)
+//    (the median's asymptotic variance π·σ²/(2n) for normal data), with σ estimated as 1.4826·MAD, which is
+//    consistent with σ for normal data and robust: one stalled interval moves a median by one rank, not by
+//    its size, and must not inflate its σ by its size either;
+//  - a mean of n samples (storage.io's IOPS: all I/Os over the window) has s/sqrt(n) with the sample standard
+//    deviation s, since a stalled interval does move a mean by its size;
+//  - a maximum is not an average and does not shrink with n: for draws with an exponential-type tail of scale
+//    b the largest of n varies as a Gumbel variable, σ = π/sqrt(6)·b, and the spacing of the two largest
+//    estimates b (E[X(n) − X(n−1)] = b for an exponential tail).
+// Several runs of one machine (compare's base runs, a fleet host's repeated reports) give the between-run
+// spread directly; with k runs its 95 % coverage needs Student's t with k − 1 degrees of freedom, not z
+// (GUM G.3), which student_t95 gives.
 #pragma once
 
 #include <cstddef>
@@ -47,5 +62,27 @@ struct RankInterval {
   double lo = 0, hi = 0;
 };
 RankInterval quantile_rank_interval(double n, double q);
+
+// 1 / Φ⁻¹(0.75): MAD × this estimates σ for normal data.
+inline constexpr double kMadToSigma = 1.482602;
+// sqrt(π/2): the standard error of a median over that of a mean, for normal data.
+inline constexpr double kMedianEfficiency = 1.253314;
+
+// The standard error of the median of the samples (sqrt(π/2) · 1.4826 · MAD / sqrt(n)), in their unit; 0 for
+// fewer than two.
+double median_standard_error(const Stats& s);
+// The standard error of the mean of the samples (s / sqrt(n)), in their unit; 0 for fewer than two.
+double mean_standard_error(const Stats& s);
+// The standard deviation of the largest of the values as a Gumbel variable: π/sqrt(6) × the spacing of the
+// two largest; 0 for fewer than two.
+double maximum_standard_deviation(std::span<const double> values);
+// Student's t of a two-sided 95 % interval with `dof` degrees of freedom (kConfidenceZ for an infinite
+// number; dof 0 is treated as 1).
+double student_t95(std::size_t dof);
+// value ± kConfidenceZ · sigma.
+ConfidenceInterval symmetric_ci(double value, double sigma);
+// An independent component of standard deviation `sigma` added to each side of `ci` around `value` (root sum
+// of squares of the half-widths, GUM 5.1.2).
+ConfidenceInterval widen(const ConfidenceInterval& ci, double value, double sigma);
 
 }  // namespace mlbench

@@ -6,17 +6,31 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "base/error.hpp"
+#include "base/stats.hpp"
 #include "reports/summary.hpp"
 
 namespace mlbench {
 namespace {
 
-MetricChange compare_metric(const Result& a, const Metric& ma, const Metric& mb, double threshold) {
+// The key of one host's result and metric in BetweenRuns.
+std::string run_key(const std::string& host, const Result& r, const std::string& metric) {
+  return host + '\x1e' + result_key(r) + '\x1e' + metric;
+}
+
+MetricChange compare_metric(const Result& a, const Metric& ma, const Metric& mb, const CompareOptions& opts,
+                            const std::string& base_host, const std::string& other_host) {
   MetricChange c{a.probe, a.params, ma.name, ma.unit, ma.better, ma.value, mb.value};
-  c.combined_cv = std::hypot(relative_spread(ma), relative_spread(mb));
-  c.noise_band = std::max(threshold, 2 * c.combined_cv);
+  c.spread_base = relative_spread(ma);
+  c.spread_other = relative_spread(mb);
+  if (opts.between != nullptr) {
+    c.spread_base = std::max(c.spread_base, opts.between->spread(base_host, a, ma.name));
+    c.spread_other = std::max(c.spread_other, opts.between->spread(other_host, a, ma.name));
+  }
+  c.combined_cv = std::hypot(c.spread_base, c.spread_other);
+  c.noise_band = std::max(opts.threshold, 2 * c.combined_cv);
   if (!std::isfinite(ma.value) || !std::isfinite(mb.value) || ma.value == 0) {
     c.change = c.gain = std::nan("");
     c.verdict = Verdict::not_comparable;
@@ -52,6 +66,41 @@ Tone tone_of(Verdict v) {
 }  // namespace
 
 std::string_view to_string(Verdict v) { return name_of(kVerdictNames, v); }
+
+BetweenRuns::BetweenRuns(const std::vector<NamedReport>& runs) {
+  // Hosts first: a fleet of one report per host has nothing to key (result_key serialises params).
+  std::vector<std::string> hosts;
+  hosts.reserve(runs.size());
+  for (const auto& nr : runs) ++runs_per_host_[hosts.emplace_back(host_label(nr))];
+  std::erase_if(runs_per_host_, [](const auto& h) { return h.second < 2; });
+  std::map<std::string, std::vector<double>> values;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!runs_per_host_.count(hosts[i])) continue;
+    for (const auto& r : runs[i].report.results) {
+      if (r.status != Status::ok) continue;
+      for (const auto& m : r.metrics) {
+        if (std::isfinite(m.value)) values[run_key(hosts[i], r, m.name)].push_back(m.value);
+      }
+    }
+  }
+  for (const auto& [key, v] : values) {
+    if (v.size() < 2) continue;
+    const Stats s = compute_stats(v);
+    spread_[key] = s.cv * student_t95(v.size() - 1) / kConfidenceZ;
+  }
+}
+
+double BetweenRuns::spread(const std::string& host, const Result& r, const std::string& metric) const {
+  if (!runs_per_host_.count(host)) return 0;
+  auto it = spread_.find(run_key(host, r, metric));
+  return it == spread_.end() ? 0.0 : it->second;
+}
+
+std::vector<std::string> BetweenRuns::hosts() const {
+  std::vector<std::string> out;
+  for (const auto& [host, k] : runs_per_host_) out.push_back(fmt::format("{} ({} runs)", host, k));
+  return out;
+}
 
 std::size_t Comparison::count(Verdict v) const {
   return static_cast<std::size_t>(
@@ -100,7 +149,7 @@ Comparison compare_reports(const NamedReport& base, const NamedReport& other, co
     bool shared = false;
     for (const auto& ma : a.metrics) {
       if (const Metric* mb = b.metric(ma.name)) {
-        out.changes.push_back(compare_metric(a, ma, *mb, opts.threshold));
+        out.changes.push_back(compare_metric(a, ma, *mb, opts, out.base_host, out.other_host));
         shared = true;
       }
     }
@@ -131,6 +180,10 @@ Comparison compare_reports(const NamedReport& base, const NamedReport& other, co
     out.notes.push_back(
         fmt::format("schema versions differ ({} vs {}); fields new in the later one are ignored",
                     base.report.schema_version, other.report.schema_version));
+  }
+  if (opts.between != nullptr && !opts.between->hosts().empty()) {
+    out.notes.push_back(fmt::format("bands include the spread between repeated runs of {}",
+                                    fmt::join(opts.between->hosts(), ", ")));
   }
   if (not_compared > 0) {
     out.notes.push_back(fmt::format(
@@ -223,6 +276,8 @@ Json comparison_to_json(const Comparison& c, const CompareOptions& opts) {
                            {"other", num(m.other)},
                            {"change", num(m.change)},
                            {"gain", num(m.gain)},
+                           {"spread_base", m.spread_base},
+                           {"spread_other", m.spread_other},
                            {"combined_cv", m.combined_cv},
                            {"noise_band", m.noise_band},
                            {"verdict", to_string(m.verdict)}});

@@ -2,19 +2,32 @@
 // by which direction is better (the "change" the table and the CSV show: > 0 is better, for a latency as for
 // a rate), judged against a noise band.
 //
-// Noise band of one metric = max(threshold, 2 × combined spread), where combined spread =
-// sqrt(s_base² + s_other²) and s is the metric's relative spread (relative_spread in reports/report.hpp: the
-// CV over its samples, or what its confidence interval implies for a value that has no samples of its own,
-// such as a tail latency percentile; 0 when it has neither). For independent measurements this is, to first
-// order, the CV of the ratio other/base, so a change inside two of those is indistinguishable from
-// run-to-run variation. A change smaller than the band is "noise"; beyond it, an "improvement" or a
-// "regression" depending on metric.better.
+// Noise band of one metric = max(threshold, 2 × combined spread), combined spread = sqrt(s_base² + s_other²),
+// where s of a side is the relative standard uncertainty of that report's value:
+//  - within the run: relative_spread (reports/report.hpp), the spread of the STATISTIC the value is — the
+//    standard error of a median or a mean over the run's samples, the order-statistic interval of a latency
+//    percentile, the Gumbel spread of a maximum — with the histogram bucket's resolution as its floor for a
+//    percentile (base/stats.hpp, storage/probe.hpp). Two runs of one machine differ by at least that much
+//    when nothing changed, so a change inside 2 × the combined figure (≈ 95 % for independent runs) is noise.
+//  - between runs: a run on a shared machine (a VM whose disk stalls come and go) differs from the next by
+//  more
+//    than its own samples show, which no single run can measure. When the base comes with more runs of its
+//    machine (--base-runs: ≥ 2 reports of that host with the base), the relative sample standard deviation of
+//    the value across them, expanded by t(0.975, k − 1) / 1.96 for its k − 1 degrees of freedom (GUM G.3), is
+//    the between-run spread of every report of that host in the comparison; a side takes the larger of it and
+//    its within-run figure (a single run's value already carries its within-run noise, so the between-run
+//    spread contains it rather than adding to it). The report being judged is never one of the runs that set
+//    its band: a regression cannot widen its own band.
+// For independent measurements the combined spread is, to first order, the CV of the ratio other/base. A
+// change smaller than the band is "noise"; beyond it, an "improvement" or a "regression" depending on
+// metric.better. The threshold stays the floor: a change below it is not worth reporting however well known.
 //
 // Results whose status is not ok in both reports are never compared metric by metric (`incorrect` numbers are
 // meaningless); a status that differs is listed as a status change, and ok → failed / ok → incorrect counts
 // as a regression. Results present in only one report are listed.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,8 +45,25 @@ inline constexpr EnumName<Verdict> kVerdictNames[] = {{Verdict::improvement, "im
 static_assert(names_cover(kVerdictNames));
 std::string_view to_string(Verdict v);
 
+// The between-run spread of repeated runs of one machine (see the header): per host, result and metric, the
+// relative sample standard deviation of the values of ≥ 2 reports, × t(0.975, k − 1) / 1.96.
+class BetweenRuns {
+ public:
+  BetweenRuns() = default;
+  explicit BetweenRuns(const std::vector<NamedReport>& runs);
+  // 0 when fewer than 2 of the runs are of `host` with the metric measured (ok, finite).
+  double spread(const std::string& host, const Result& r, const std::string& metric) const;
+  // "HOST (k runs)" for each host with ≥ 2 runs, for the notes.
+  std::vector<std::string> hosts() const;
+
+ private:
+  std::map<std::string, double> spread_;
+  std::map<std::string, std::size_t> runs_per_host_;
+};
+
 struct CompareOptions {
-  double threshold = 0.05;  // fraction (5 %)
+  double threshold = 0.05;               // fraction (5 %)
+  const BetweenRuns* between = nullptr;  // repeated runs of the base's machine, when given
 };
 
 struct MetricChange {
@@ -44,10 +74,12 @@ struct MetricChange {
   Better better = Better::higher;
   double base = 0;
   double other = 0;
-  double change = 0;       // (other − base) / base; NaN when base is 0 or either value is not finite
-  double gain = 0;         // change signed so that > 0 is better
-  double combined_cv = 0;  // sqrt(s_base² + s_other²) of the relative spreads
-  double noise_band = 0;   // max(threshold, 2 × combined_cv)
+  double change = 0;        // (other − base) / base; NaN when base is 0 or either value is not finite
+  double gain = 0;          // change signed so that > 0 is better
+  double spread_base = 0;   // the base side's relative spread: within its run, or between runs when larger
+  double spread_other = 0;  // the other side's
+  double combined_cv = 0;   // sqrt(spread_base² + spread_other²)
+  double noise_band = 0;    // max(threshold, 2 × combined_cv)
   Verdict verdict = Verdict::not_comparable;
 };
 

@@ -39,8 +39,9 @@ const Metric* Result::metric(std::string_view name) const {
 }
 
 double relative_spread(const Metric& m) {
-  const double cv = m.stats && std::isfinite(m.stats->cv) ? m.stats->cv : 0.0;
-  return std::max(cv, m.ci ? relative_sigma(*m.ci, m.value) : 0.0);
+  if (m.value == 0 || !std::isfinite(m.value)) return 0;
+  const double se = m.stats ? median_standard_error(*m.stats) / std::fabs(m.value) : 0.0;
+  return std::max(std::isfinite(se) ? se : 0.0, m.ci ? relative_sigma(*m.ci, m.value) : 0.0);
 }
 
 Metric& Result::add_metric(std::string name, double value, std::string unit, Better better) {

@@ -48,13 +48,15 @@ struct Metric {
   std::string unit;  // SI: "FLOP/s", "B/s", "s", "1/s", "%", ...
   Better better = Better::higher;
   std::optional<Stats> stats;  // over the per-sample values, when the metric has samples
-  // 95 % confidence interval of the value from its sample count, when it has one (a tail latency percentile:
-  // base/stats.hpp).
+  // 95 % confidence interval of the value, from the probe that knows which statistic the value is (a mean
+  // over intervals, a latency percentile of the I/O count, a maximum: base/stats.hpp), when it has one.
   std::optional<ConfidenceInterval> ci;
 };
 
-// A metric's relative spread, the noise compare and the fleet judge a difference against: the larger of its
-// samples' CV and the relative standard deviation its confidence interval implies; 0 when it has neither.
+// A metric's relative standard uncertainty within its run, the noise compare and the fleet judge a difference
+// against: the larger of the standard error of the median of its samples (a value over samples without a `ci`
+// is rate_metric's, the median) and the relative standard deviation its `ci` implies; 0 when it has neither
+// or its value is 0. The spread of the statistic, not of the samples (base/stats.hpp).
 double relative_spread(const Metric& m);
 
 struct Result {

@@ -50,4 +50,13 @@ double LatencyHistogram::percentile(double q) const {
   return static_cast<double>(max_);
 }
 
+ConfidenceInterval LatencyHistogram::percentile_ci(double q) const {
+  if (total_ == 0) return {};
+  const auto n = static_cast<double>(total_);
+  const RankInterval r = quantile_rank_interval(n, q);
+  const double value = percentile(q);
+  const auto width = static_cast<double>(resolution(static_cast<std::uint64_t>(value)));
+  return widen({percentile(r.lo / n), percentile(r.hi / n)}, value, width / std::sqrt(12.0));
+}
+
 }  // namespace mlbench::storage

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/stats.hpp"
+
 namespace mlbench::storage {
 
 class LatencyHistogram {
@@ -30,6 +32,10 @@ class LatencyHistogram {
   // The smallest value and the width of bucket i.
   static std::uint64_t bucket_low(std::size_t i);
   static std::uint64_t bucket_width(std::size_t i);
+  // The width of the bucket a reading of `ns` (a percentile) comes from: the value behind the reading may be
+  // anywhere in it, so no percentile is known better than this (its resolution; a rectangular distribution
+  // of this width has the standard deviation width / sqrt(12), GUM F.2.2.1).
+  static std::uint64_t resolution(std::uint64_t ns) { return bucket_width(index_of(ns)); }
 
   void record(std::uint64_t ns) {
     ++counts_[index_of(ns)];
@@ -48,6 +54,11 @@ class LatencyHistogram {
   // The q-quantile (q in [0, 1]) in ns: the midpoint of the bucket holding the ceil(q × count)-th value,
   // clamped to [min, max]; 0 for an empty histogram.
   double percentile(double q) const;
+  // The q-quantile's 95 % confidence interval in ns: the order statistics the count allows
+  // (quantile_rank_interval, base/stats.hpp), with the reading's resolution added in quadrature (the bucket
+  // width / sqrt(12)), so a percentile is never known better than the bucket it was read from, even when
+  // every rank of the interval falls in that one bucket; {0, 0} for an empty histogram.
+  ConfidenceInterval percentile_ci(double q) const;
 
  private:
   std::vector<std::uint64_t> counts_;

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <set>
@@ -223,13 +224,24 @@ std::optional<Stats> interval_stats(const std::vector<double>& samples, double s
   return compute_stats(v);
 }
 
-// The q-quantile's 95 % confidence interval (s) from the order statistics the histogram's count allows
-// (base/stats.hpp); none for an empty histogram.
+// The relative standard error of a figure that is the mean over the sampling intervals (all I/Os over the
+// window: IOPS, bandwidth, CPU per I/O) from the intervals' stats; 0 without two intervals.
+double mean_relative_error(const std::optional<Stats>& s) {
+  return s && s->mean != 0 ? mean_standard_error(*s) / std::fabs(s->mean) : 0.0;
+}
+
+// value ± 1.96 × value × `relative_error`; none when there is no error to state.
+std::optional<ConfidenceInterval> relative_ci(double value, double relative_error) {
+  if (relative_error <= 0) return std::nullopt;
+  return symmetric_ci(value, std::fabs(value) * relative_error);
+}
+
+// The q-quantile's 95 % confidence interval (s): order statistics and bucket resolution
+// (LatencyHistogram::percentile_ci); none for an empty histogram.
 std::optional<ConfidenceInterval> percentile_ci(const LatencyHistogram& h, double q) {
   if (h.count() == 0) return std::nullopt;
-  const auto n = static_cast<double>(h.count());
-  const RankInterval r = quantile_rank_interval(n, q);
-  return ConfidenceInterval{h.percentile(r.lo / n) * 1e-9, h.percentile(r.hi / n) * 1e-9};
+  const ConfidenceInterval ns = h.percentile_ci(q);
+  return ConfidenceInterval{ns.lo * 1e-9, ns.hi * 1e-9};
 }
 
 // One direction's metrics, named `prefix` + iops, bandwidth, lat_p50 ... lat_p9999, lat_max. `series` (null
@@ -242,8 +254,15 @@ void add_direction(Result& r, const std::string& prefix, std::uint64_t ios, cons
   const IntervalSeries& in = series != nullptr ? *series : kNone;
   const double iops = static_cast<double>(ios) / seconds;
   const auto bs = static_cast<double>(s.bs);
-  Metric iops_m{prefix + "iops", iops, "1/s", Better::higher, interval_stats(in.iops)};
-  Metric bw_m{prefix + "bandwidth", iops * bs, "B/s", Better::higher, interval_stats(in.iops, bs)};
+  const std::optional<Stats> rates = interval_stats(in.iops);
+  const double rate_error = mean_relative_error(rates);
+  Metric iops_m{prefix + "iops", iops, "1/s", Better::higher, rates, relative_ci(iops, rate_error)};
+  Metric bw_m{prefix + "bandwidth",
+              iops * bs,
+              "B/s",
+              Better::higher,
+              interval_stats(in.iops, bs),
+              relative_ci(iops * bs, rate_error)};
   if (headline_iops) {
     r.metrics.push_back(std::move(iops_m));
     r.metrics.push_back(std::move(bw_m));
@@ -257,8 +276,10 @@ void add_direction(Result& r, const std::string& prefix, std::uint64_t ios, cons
     m.stats = interval_stats(in.lat[i]);
     m.ci = percentile_ci(lat, q);
   }
-  r.add_metric(prefix + "lat_max", static_cast<double>(lat.max()) * 1e-9, "s", Better::lower).stats =
-      interval_stats(in.lat_max);
+  Metric& max = r.add_metric(prefix + "lat_max", static_cast<double>(lat.max()) * 1e-9, "s", Better::lower);
+  max.stats = interval_stats(in.lat_max);
+  if (const double sigma = maximum_standard_deviation(in.lat_max); sigma > 0)
+    max.ci = symmetric_ci(max.value, sigma);
 }
 
 // Every I/O's metrics, and for randrw each direction's apart (read_iops ... write_lat_max, as fio's read and
@@ -438,18 +459,27 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
   std::vector<Result> results;
   Result agg = ctx.make_result(kId, c);
   add_io_metrics(agg, out.total, out.last_done_s, s, &out, headline_iops);
-  agg.add_metric("cpu_per_io", out.cpu_s / static_cast<double>(out.total.ios), "s", Better::lower).stats =
-      interval_stats(out.interval_cpu_per_io);
+  // Each figure's ci is that of the statistic it is: a mean over the intervals (CPU per I/O), or a fixed
+  // multiple of the I/O rate (share of the link) or its inverse (a count-bound job's time), whose relative
+  // error is the rate's to first order.
+  const double rate_error = mean_relative_error(interval_stats(out.intervals.iops));
+  Metric& cpu =
+      agg.add_metric("cpu_per_io", out.cpu_s / static_cast<double>(out.total.ios), "s", Better::lower);
+  cpu.stats = interval_stats(out.interval_cpu_per_io);
+  cpu.ci = relative_ci(cpu.value, mean_relative_error(cpu.stats));
   if (link > 0) {
-    agg.add_metric("pct_of_link", 100.0 * static_cast<double>(out.total.bytes) / out.last_done_s / link, "%")
-        .stats = interval_stats(out.intervals.iops, 100.0 * static_cast<double>(s.bs) / link);
+    Metric& pct = agg.add_metric("pct_of_link",
+                                 100.0 * static_cast<double>(out.total.bytes) / out.last_done_s / link, "%");
+    pct.stats = interval_stats(out.intervals.iops, 100.0 * static_cast<double>(s.bs) / link);
+    pct.ci = relative_ci(pct.value, rate_error);
     info["link_bandwidth"] = link;
   }
   if (s.runtime_s <= 0) {
-    agg.add_metric("first_done", out.first_done_s, "s", Better::lower).stats =
-        time_stats(out.first_done_s, out.intervals.iops);
-    agg.add_metric("last_done", out.last_done_s, "s", Better::lower).stats =
-        time_stats(out.last_done_s, out.intervals.iops);
+    for (auto [name, seconds] : {std::pair{"first_done", out.first_done_s}, {"last_done", out.last_done_s}}) {
+      Metric& done = agg.add_metric(name, seconds, "s", Better::lower);
+      done.stats = time_stats(seconds, out.intervals.iops);
+      done.ci = relative_ci(seconds, rate_error);
+    }
   }
   agg.info.update(info);
   agg.warnings = warnings;

@@ -17,10 +17,13 @@
 // Spread — every metric carries one, so that compare and the fleet judge a difference against the run's own
 // noise: ~20 sampling intervals give stats of IOPS and bandwidth, CPU per I/O, lat_max (each interval's
 // slowest I/O) and each latency percentile (each interval's own; one too short for a tail gives its slowest
-// I/O: job.hpp, IntervalSeries); each percentile also carries its 95 % confidence interval from the window's
-// I/O count (`ci`: the order statistics at n·q ± 1.96·sqrt(n·q·(1 − q)), base/stats.hpp: p99.99 of 50,000
-// I/Os is the ~5th slowest), the only spread of a per-target result, which has no intervals; relative_spread
-// takes the larger. first_done/last_done get the spread of the rate (value × mean rate / each interval's).
+// I/O: job.hpp, IntervalSeries). The `ci` is that of the statistic the value is (base/stats.hpp): IOPS,
+// bandwidth and CPU per I/O are means over the intervals (mean ± 1.96·s/sqrt(n)); pct_of_link and
+// first_done/last_done take the rate's relative error; each percentile has the order statistics at
+// n·q ± 1.96·sqrt(n·q·(1 − q)) of the window's I/O count (p99.99 of 50,000 I/Os is the ~5th slowest) with the
+// histogram bucket's resolution added (width/sqrt(12)); lat_max, an extreme, the Gumbel spread from the two
+// slowest intervals. relative_spread takes the larger of the ci and the standard error of the intervals'
+// median. Per-target results have no intervals: their percentiles carry the order-statistic ci only.
 //
 // Targets: a folder (mlbench creates a hidden scratch file there), an existing file or block device, or a
 // new file's path in an existing folder (fio's --filename habit: created, filled and removed like the

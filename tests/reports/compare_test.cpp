@@ -19,18 +19,25 @@ const MetricChange& only_change(const Comparison& c) {
   return c.changes.front();
 }
 
-Comparison compare_one(double base, double other, double cv_base, double cv_other,
-                       Better better = Better::higher, double threshold = 0.05) {
-  auto a =
-      make_report("a.json", "h",
-                  {make_result("gpu.hbm", {{"kernel", "triad"}}, "bandwidth", base, "B/s", cv_base, better)});
-  auto b = make_report(
-      "b.json", "h",
-      {make_result("gpu.hbm", {{"kernel", "triad"}}, "bandwidth", other, "B/s", cv_other, better)});
-  return compare_reports(a, b, CompareOptions{threshold});
+// A result whose one metric is known to ±`spread` (relative standard uncertainty, through its ci).
+Result known_to(Result r, double spread) {
+  Metric& m = r.metrics.at(0);
+  m.stats.reset();
+  if (spread > 0) m.ci = symmetric_ci(m.value, spread * std::fabs(m.value));
+  return r;
 }
 
-TEST(Compare, NoiseBandIsTwiceTheCombinedCvWhenThatExceedsTheThreshold) {
+Comparison compare_one(double base, double other, double s_base, double s_other,
+                       Better better = Better::higher, double threshold = 0.05) {
+  auto result = [&](double value, double spread) {
+    return known_to(make_result("gpu.hbm", {{"kernel", "triad"}}, "bandwidth", value, "B/s", 0, better),
+                    spread);
+  };
+  return compare_reports(make_report("a.json", "h", {result(base, s_base)}),
+                         make_report("b.json", "h", {result(other, s_other)}), CompareOptions{threshold});
+}
+
+TEST(Compare, NoiseBandIsTwiceTheCombinedSpreadWhenThatExceedsTheThreshold) {
   // sqrt(0.03² + 0.04²) = 0.05 → band 0.10.
   auto c = compare_one(100, 92, 0.03, 0.04);
   EXPECT_NEAR(only_change(c).combined_cv, 0.05, 1e-12);
@@ -89,6 +96,64 @@ TEST(Compare, ConfidenceIntervalIsASpreadToo) {
   const auto& c = only_change(comparison);
   EXPECT_NEAR(c.combined_cv, std::hypot(0.4, 0.4) / kConfidenceZ, 1e-9);
   EXPECT_EQ(c.verdict, Verdict::noise);
+}
+
+// The spread of the statistic, not of the samples: a bandwidth that is the median of 25 samples with a CV of
+// 50 % (one slow sample in a few) but a MAD of 2 % is known to 1.2533 × 1.4826 × 2 % / 5 = 0.74 %, so a 10 %
+// drop is a regression; judged by the samples' CV (band ±141 %) it would have been noise.
+TEST(Compare, SamplesGiveTheStandardErrorOfTheirMedianNotTheirSpread) {
+  auto run = [](const std::string& file, double value) {
+    auto r = make_result("host.membw", {{"kernel", "triad"}}, "bandwidth", value, "B/s", 0.5);
+    r.metrics[0].stats->mad = 0.02 * value;
+    r.metrics[0].stats->n = 25;
+    return make_report(file, "h", {r});
+  };
+  const auto comparison = compare_reports(run("a.json", 100e9), run("b.json", 90e9), {});
+  const auto& c = only_change(comparison);
+  EXPECT_NEAR(c.spread_base, kMedianEfficiency * kMadToSigma * 0.02 / 5, 1e-12);
+  EXPECT_NEAR(c.spread_other, c.spread_base, 1e-12);
+  EXPECT_NEAR(c.noise_band, 0.05, 1e-12);  // 2 × 1.05 % is under the threshold, the floor
+  EXPECT_EQ(c.verdict, Verdict::regression);
+}
+
+// Runs of one machine differ by more than one run's samples show (a VM's disk stalls come and go): with more
+// runs of the base's machine, the spread of the value across them (× t(0.975, k − 1) / 1.96 for k runs) is
+// the spread of every report of that machine, when larger than its own; another machine's report keeps its
+// own.
+TEST(Compare, RepeatedBaseRunsGiveTheBetweenRunSpread) {
+  auto run = [](const std::string& file, const std::string& host, double iops) {
+    return make_report(
+        file, host,
+        {known_to(make_result("storage.io", {{"job", "4k-randread-qd32"}}, "iops", iops, "1/s"), 0.01)});
+  };
+  const std::vector<NamedReport> runs{run("r1.json", "vm", 100e3), run("r2.json", "vm", 80e3),
+                                      run("r3.json", "vm", 120e3)};
+  const BetweenRuns between(runs);
+  const double expected = 0.2 * student_t95(2) / kConfidenceZ;  // SD 20k over a mean of 100k, 2 dof
+  EXPECT_NEAR(between.spread("vm", runs[0].report.results[0], "iops"), expected, 1e-12);
+  EXPECT_EQ(between.spread("other", runs[0].report.results[0], "iops"), 0);
+  EXPECT_EQ(between.spread("vm", runs[0].report.results[0], "bandwidth"), 0);
+  ASSERT_EQ(between.hosts().size(), 1u);
+  EXPECT_EQ(between.hosts()[0], "vm (3 runs)");
+
+  const NamedReport later = run("r4.json", "vm", 60e3);  // 40 % below the base
+  EXPECT_EQ(only_change(compare_reports(runs[0], later, {})).verdict, Verdict::regression);
+  const auto with_runs = compare_reports(runs[0], later, CompareOptions{0.05, &between});
+  const auto& c = only_change(with_runs);
+  EXPECT_NEAR(c.spread_base, expected, 1e-12);
+  EXPECT_NEAR(c.spread_other, expected, 1e-12);
+  EXPECT_NEAR(c.noise_band, 2 * std::hypot(expected, expected), 1e-12);
+  EXPECT_EQ(c.verdict, Verdict::noise);
+  ASSERT_FALSE(with_runs.notes.empty());
+  EXPECT_NE(with_runs.notes.back().find("vm (3 runs)"), std::string::npos);
+  // A report of another machine is judged with its own spread: the between-run spread is the base machine's.
+  const auto elsewhere =
+      compare_reports(runs[0], run("n1.json", "node1", 60e3), CompareOptions{0.05, &between});
+  EXPECT_NEAR(only_change(elsewhere).spread_other, 0.01, 1e-12);
+  // One run is no spread between runs.
+  const BetweenRuns single(std::vector<NamedReport>{runs[0]});
+  EXPECT_EQ(single.spread("vm", runs[0].report.results[0], "iops"), 0);
+  EXPECT_TRUE(single.hosts().empty());
 }
 
 TEST(Compare, ZeroOrMissingBaseIsNotComparable) {

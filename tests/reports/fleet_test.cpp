@@ -15,14 +15,15 @@ namespace {
 using test::make_report;
 using test::make_result;
 
+// One report a host, each value known to ±1 % (its relative standard uncertainty, through its ci).
 std::vector<NamedReport> population(const std::vector<double>& values, Better better = Better::higher) {
   std::vector<NamedReport> out;
   for (std::size_t i = 0; i < values.size(); ++i) {
     std::string host = "node" + std::to_string(i);
-    out.push_back(make_report(
-        host + ".json", host,
-        {make_result("storage.io", {{"rw", "randread"}}, better == Better::higher ? "iops" : "lat_p99",
-                     values[i], better == Better::higher ? "1/s" : "s", 0.01, better)}));
+    auto r = make_result("storage.io", {{"rw", "randread"}}, better == Better::higher ? "iops" : "lat_p99",
+                         values[i], better == Better::higher ? "1/s" : "s", 0.01, better);
+    r.metrics[0].ci = symmetric_ci(values[i], 0.01 * values[i]);
+    out.push_back(make_report(host + ".json", host, {r}));
   }
   return out;
 }
@@ -73,8 +74,9 @@ TEST(Fleet, ThresholdIsDirectionAware) {
 }
 
 TEST(Fleet, ZScoreOutliersMustExceedTheirOwnMeasurementNoise) {
-  // MAD 0.1 % of the median: a 0.8 % deviation is |z| ≈ 5.4, yet inside 2 × the 1 % CV of the measurement.
+  // MAD 0.1 % of the median: a 0.8 % deviation is |z| ≈ 5.4, yet inside 2 × the 1 % uncertainty of the value.
   auto f = analyze_fleet(population({100, 100.1, 99.9, 100.1, 99.9, 100, 99.2}), {});
+  EXPECT_NEAR(member(f, "node6").spread, 0.01, 1e-12);
   EXPECT_GT(std::fabs(member(f, "node6").z), kOutlierZ);
   EXPECT_FALSE(member(f, "node6").outlier);
 }
@@ -83,7 +85,10 @@ TEST(Fleet, ZScoreOutliersMustExceedTheirOwnMeasurementNoise) {
 // threshold, instead of being flagged 2-3 % from a tight median.
 TEST(Fleet, MetricsWithoutSpreadNeedTheThresholdForAZScoreOutlier) {
   auto reports = population({100, 100.5, 99.5, 100.2, 99.8, 100, 97.5});
-  for (auto& r : reports) r.report.results[0].metrics[0].stats.reset();
+  for (auto& r : reports) {
+    r.report.results[0].metrics[0].stats.reset();
+    r.report.results[0].metrics[0].ci.reset();
+  }
   auto f = analyze_fleet(reports, {});
   const auto& odd = member(f, "node6");
   EXPECT_GT(std::fabs(odd.z), kOutlierZ);

@@ -123,15 +123,21 @@ TEST(Writers, GroupedTextPutsTheFirstColumnAsHeadingsAndDetailsBeneath) {
 }
 
 TEST(Writers, ComparisonJsonCarriesVerdictsAndSummary) {
-  auto a = test::make_report(
-      "a.json", "h", {test::make_result("gpu.hbm", {{"kernel", "copy"}}, "bandwidth", 100, "B/s", 0.01)});
-  auto b = test::make_report(
-      "b.json", "h", {test::make_result("gpu.hbm", {{"kernel", "copy"}}, "bandwidth", 80, "B/s", 0.01)});
+  // Each bandwidth known to ±1 % (relative standard uncertainty, through its ci).
+  auto result = [](double value) {
+    auto r = test::make_result("gpu.hbm", {{"kernel", "copy"}}, "bandwidth", value, "B/s");
+    r.metrics[0].ci = symmetric_ci(value, 0.01 * value);
+    return r;
+  };
+  auto a = test::make_report("a.json", "h", {result(100)});
+  auto b = test::make_report("b.json", "h", {result(80)});
   auto j = comparison_to_json(compare_reports(a, b, {}), {});
   EXPECT_EQ(j["summary"]["regressions"], 1);
   EXPECT_EQ(j["summary"]["regression"], true);
   EXPECT_EQ(j["changes"][0]["verdict"], "regression");
   EXPECT_NEAR(j["changes"][0]["change"].get<double>(), -0.2, 1e-12);
+  EXPECT_NEAR(j["changes"][0]["spread_base"].get<double>(), 0.01, 1e-12);
+  EXPECT_NEAR(j["changes"][0]["spread_other"].get<double>(), 0.01, 1e-12);
   EXPECT_NEAR(j["changes"][0]["combined_cv"].get<double>(), std::sqrt(2) * 0.01, 1e-12);
 }
 

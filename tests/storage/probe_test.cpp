@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 
@@ -85,6 +86,19 @@ TEST(StorageProbe, EveryMetricHasASpread) {
     ASSERT_NE(r.metric(name), nullptr) << name;
     EXPECT_TRUE(r.metric(name)->stats.has_value()) << name;
   }
+  // The spread of the statistic: IOPS and CPU per I/O are means over the intervals, so their ci is the mean's
+  // standard error (s / sqrt(n)), not the intervals' spread.
+  for (const char* name : {"iops", "bandwidth", "cpu_per_io"}) {
+    const Metric* m = r.metric(name);
+    ASSERT_TRUE(m->ci.has_value()) << name;
+    EXPECT_NEAR(relative_sigma(*m->ci, m->value), m->stats->cv / std::sqrt(static_cast<double>(m->stats->n)),
+                1e-9)
+        << name;
+  }
+  // The maximum is an extreme: its ci is the Gumbel spread of the two slowest intervals.
+  const Metric* max = r.metric("lat_max");
+  ASSERT_TRUE(max->ci.has_value());
+  EXPECT_GT(max->ci->hi, max->value);
   for (const char* name : {"lat_p50", "lat_p99", "lat_p999", "lat_p9999"}) {
     const Metric* m = r.metric(name);
     ASSERT_NE(m, nullptr) << name;

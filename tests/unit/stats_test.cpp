@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -82,6 +83,85 @@ TEST(Stats, RelativeSigmaIsTheHalfWidthOverZ) {
   EXPECT_NEAR(relative_sigma({90, 110}, 100), 10 / (kConfidenceZ * 100), 1e-12);
   EXPECT_DOUBLE_EQ(relative_sigma({1, 2}, 0), 0);
   EXPECT_DOUBLE_EQ(relative_sigma({1, std::nan("")}, 1), 0);
+}
+
+// The spread of the statistic, not of the samples: the median of n normal samples varies between runs by
+// sqrt(π/2)·σ/sqrt(n), and 1.4826·MAD estimates σ; simulated runs of 41 samples land within ±1.96 of their
+// own standard error of the true median in ~95 % of runs.
+TEST(Stats, MedianStandardErrorCoversTheTrueMedian95PercentOfRuns) {
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> draw(100, 10);
+  constexpr int kRuns = 4000;
+  int covered = 0;
+  double se_sum = 0;
+  for (int i = 0; i < kRuns; ++i) {
+    std::vector<double> v(41);
+    for (auto& x : v) x = draw(rng);
+    const Stats s = compute_stats(v);
+    const double se = median_standard_error(s);
+    se_sum += se;
+    covered += std::fabs(s.median - 100) < kConfidenceZ * se ? 1 : 0;
+  }
+  EXPECT_NEAR(se_sum / kRuns, kMedianEfficiency * 10 / std::sqrt(41.0), 0.15);
+  const double coverage = static_cast<double>(covered) / kRuns;
+  EXPECT_GT(coverage, 0.92);
+  EXPECT_LT(coverage, 0.98);
+}
+
+// One stalled interval among 19 (30 ms against ~0.1 ms) makes the samples' CV 4 (a band of ±1,100 %), yet
+// moves their median by one rank: the median's standard error stays at the scale of the other intervals.
+TEST(Stats, MedianStandardErrorIgnoresTheSizeOfOneOutlier) {
+  std::vector<double> v;
+  for (int i = 0; i < 18; ++i) v.push_back(100e-6 + (i % 6) * 2e-6);
+  v.push_back(30e-3);
+  const Stats s = compute_stats(v);
+  EXPECT_GT(s.cv, 3);
+  EXPECT_LT(median_standard_error(s) / s.median, 0.03);
+  EXPECT_NEAR(median_standard_error(s), kMedianEfficiency * kMadToSigma * s.mad / std::sqrt(19.0), 1e-15);
+  // A mean is moved by the stall's size, and so is its standard error.
+  EXPECT_NEAR(mean_standard_error(s), s.cv * s.mean / std::sqrt(19.0), 1e-15);
+  EXPECT_GT(mean_standard_error(s) / s.mean, 0.5);
+  EXPECT_EQ(median_standard_error(compute_stats(std::vector<double>{5})), 0);
+  EXPECT_EQ(mean_standard_error(compute_stats(std::vector<double>{5})), 0);
+}
+
+// The largest of 50 exponential draws of scale 1 varies between runs as a Gumbel variable, σ = π/sqrt(6) =
+// 1.28; the estimate from each run's two largest agrees on average.
+TEST(Stats, MaximumStandardDeviationMatchesTheSpreadOfMaxima) {
+  std::mt19937_64 rng(5);
+  std::exponential_distribution<double> draw(1.0);
+  constexpr int kRuns = 4000;
+  std::vector<double> maxima;
+  double estimate = 0;
+  for (int i = 0; i < kRuns; ++i) {
+    std::vector<double> v(50);
+    for (auto& x : v) x = draw(rng);
+    maxima.push_back(*std::max_element(v.begin(), v.end()));
+    estimate += maximum_standard_deviation(v);
+  }
+  const Stats spread = compute_stats(maxima);
+  EXPECT_NEAR(spread.cv * spread.mean, 1.2825, 0.08);
+  EXPECT_NEAR(estimate / kRuns, 1.2825, 0.08);
+  EXPECT_EQ(maximum_standard_deviation(std::vector<double>{3}), 0);
+}
+
+TEST(Stats, StudentTWidensTheIntervalOfFewRuns) {
+  EXPECT_NEAR(student_t95(1), 12.706, 1e-3);
+  EXPECT_NEAR(student_t95(0), 12.706, 1e-3);
+  EXPECT_NEAR(student_t95(4), 2.776, 1e-3);
+  EXPECT_NEAR(student_t95(11), 2.201, 1e-3);
+  EXPECT_NEAR(student_t95(30), 2.042, 1e-3);
+  EXPECT_NEAR(student_t95(40), 2.021, 1e-3);
+  EXPECT_NEAR(student_t95(120), 1.980, 1e-3);
+  EXPECT_NEAR(student_t95(100000), kConfidenceZ, 1e-4);
+}
+
+TEST(Stats, IndependentComponentsAddInQuadrature) {
+  const ConfidenceInterval ci = symmetric_ci(100, 1);
+  EXPECT_NEAR(ci.hi - 100, kConfidenceZ, 1e-12);
+  const ConfidenceInterval wide = widen({97, 104}, 100, 4 / kConfidenceZ);
+  EXPECT_NEAR(100 - wide.lo, 5, 1e-12);
+  EXPECT_NEAR(wide.hi - 100, std::hypot(4, 4), 1e-12);
 }
 
 }  // namespace mlbench
