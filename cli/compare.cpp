@@ -31,6 +31,7 @@ struct CompareFlags {
   std::string output;
   double threshold_pct = 5;
   bool no_fail = false;
+  std::vector<std::string> base_runs;  // more runs of the base's machine
 };
 
 // CSV holds data only: the notes go to stderr.
@@ -71,7 +72,21 @@ int run_compare(const CompareFlags& f) {
   }
   auto reports = load_reports(f.inputs);
   if (reports.size() < 2) throw UsageError("compare needs a base report and at least one other (or --fleet)");
-  CompareOptions opts{threshold};
+  BetweenRuns between;
+  if (!f.base_runs.empty()) {
+    std::vector<NamedReport> runs = load_reports(f.base_runs);
+    for (const auto& r : runs) {
+      if (host_label(r) != host_label(reports[0])) {
+        throw UsageError(
+            fmt::format("--base-runs {}: a run of {}, not of the base's machine {}; give runs of "
+                        "the base's machine only",
+                        r.file, host_label(r), host_label(reports[0])));
+      }
+    }
+    runs.insert(runs.begin(), reports[0]);
+    between = BetweenRuns(runs);
+  }
+  CompareOptions opts{threshold, f.base_runs.empty() ? nullptr : &between};
   std::vector<Comparison> comparisons;
   for (std::size_t i = 1; i < reports.size(); ++i)
     comparisons.push_back(compare_reports(reports[0], reports[i], opts));
@@ -137,6 +152,10 @@ void add_compare_command(CLI::App& app, Action& action) {
       ->check(CLI::Range(0.0, 100.0))
       ->capture_default_str();
   cmd->add_flag("--no-fail", flags->no_fail, "Exit 0 even when a regression or a bad outlier is found");
+  cmd->add_option("--base-runs", flags->base_runs,
+                  "More runs of the base's machine (repeatable): their spread between runs joins each "
+                  "metric's noise band")
+      ->allow_extra_args(false);
   cmd->callback([&action, flags] { action = [flags] { return run_compare(*flags); }; });
 }
 

@@ -5,9 +5,11 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "base/error.hpp"
 #include "base/stats.hpp"
+#include "reports/compare.hpp"
 #include "reports/summary.hpp"
 
 namespace mlbench {
@@ -106,6 +108,12 @@ FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const Fleet
   out.reports = reports.size();
   out.threshold = opts.threshold;
   std::unordered_map<std::string, std::size_t> index;
+  // Hosts with several reports are repeated runs: their spread between runs is their members' noise too.
+  const BetweenRuns between(reports);
+  if (!between.hosts().empty()) {
+    out.notes.push_back(fmt::format("noise includes the spread between repeated runs of {}",
+                                    fmt::join(between.hosts(), ", ")));
+  }
   for (std::size_t ri = 0; ri < reports.size(); ++ri) {
     const auto& nr = reports[ri];
     out.files.push_back(nr.file);
@@ -124,7 +132,8 @@ FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const Fleet
           out.groups.back().members.reserve(reports.size());  // most populations have one member a report
         }
         out.groups[it->second].members.push_back(
-            FleetMember{ri, host, device, uuid, m.value, 0, 0, relative_spread(m), false, false});
+            FleetMember{ri, host, device, uuid, m.value, 0, 0,
+                        std::max(relative_spread(m), between.spread(host, r, m.name)), false, false});
       }
     }
   }

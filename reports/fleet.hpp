@@ -6,8 +6,10 @@
 // z = 0.6745 (x − median) / MAD. When MAD is 0 (more than half the members identical) the mean absolute
 // deviation stands in: z = (x − median) / (1.253314 · meanAD); when that is 0 too every z is 0.
 // A member is an outlier when |z| > 3.5 and its deviation from the median exceeds its own measurement noise
-// (noise_band: 2 × the metric's relative spread, the rule compare uses — in a very tight population a robust
-// z flags differences the measurement cannot resolve; a metric without any spread gets compare's floor, the
+// (noise_band: 2 × the metric's relative spread, the model compare uses — the standard uncertainty of the
+// value within its run (relative_spread), or, for a host with ≥ 2 reports in the fleet, the spread between
+// those runs when larger (BetweenRuns, reports/compare.hpp); in a very tight population a robust z flags
+// differences the measurement cannot resolve; a metric without any spread gets compare's floor, the
 // threshold, since its noise is unknown, not zero), or when it is worse than the median by more than the
 // threshold (direction-aware: below for better = higher, above for better = lower). Outliers are listed as
 // worse or better than the median; only worse ones make the command fail.
@@ -36,7 +38,7 @@ struct FleetMember {
   double value = 0;
   double deviation = 0;  // (value − median) / median, signed so that < 0 is worse
   double z = 0;
-  double spread = 0;  // the metric's own relative spread (relative_spread in reports/report.hpp)
+  double spread = 0;  // the metric's own relative spread: within its run, or between its host's runs
   bool outlier = false;
   bool worse = false;  // an outlier on the bad side
 };

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "base/error.hpp"
 #include "tests/reports/report_fixtures.hpp"
 
@@ -79,6 +81,36 @@ TEST(Fleet, ZScoreOutliersMustExceedTheirOwnMeasurementNoise) {
   EXPECT_NEAR(member(f, "node6").spread, 0.01, 1e-12);
   EXPECT_GT(std::fabs(member(f, "node6").z), kOutlierZ);
   EXPECT_FALSE(member(f, "node6").outlier);
+}
+
+// The same model as compare: a host with several reports in the fleet is measured again and again, and the
+// spread of its runs (× t(0.975, k − 1) / 1.96) is its members' noise when larger than their own. node6's
+// three runs (97, 100.5, 99.5: 1.8 % apart, ×2.2 for 2 degrees of freedom) make its 97 a run-to-run swing,
+// which its within-run ±0.1 % alone would have flagged (|z| = 20).
+TEST(Fleet, RepeatedRunsOfAHostGiveItsMembersTheBetweenRunSpread) {
+  auto reports = population({100, 100.1, 99.9, 100.1, 99.9, 100});
+  for (double v : {97.0, 100.5, 99.5}) {
+    reports.push_back(make_report(fmt::format("node6-{}.json", v), "node6",
+                                  {make_result("storage.io", {{"rw", "randread"}}, "iops", v, "1/s")}));
+  }
+  for (auto& r : reports) {
+    Metric& m = r.report.results[0].metrics[0];
+    m.stats.reset();
+    m.ci = symmetric_ci(m.value, 0.001 * m.value);
+  }
+  const auto f = analyze_fleet(reports, {});
+  const double between =
+      compute_stats(std::vector<double>{97, 100.5, 99.5}).cv * student_t95(2) / kConfidenceZ;
+  for (const auto& m : f.groups.at(0).members) {
+    SCOPED_TRACE(m.host);
+    EXPECT_NEAR(m.spread, m.host == "node6" ? between : 0.001, 1e-12);
+    EXPECT_FALSE(m.outlier);
+  }
+  ASSERT_FALSE(f.notes.empty());
+  EXPECT_NE(f.notes[0].find("node6 (3 runs)"), std::string::npos);
+  // Without the repeated runs, the 97 of one run of node6 is an outlier beyond its own noise.
+  reports.erase(reports.end() - 2, reports.end());
+  EXPECT_TRUE(member(analyze_fleet(reports, {}), "node6").outlier);
 }
 
 // A metric that carries no spread has unknown noise, not none: a z-score outlier needs compare's floor, the
