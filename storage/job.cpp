@@ -67,7 +67,15 @@ struct WorkerResult {
   std::vector<std::vector<std::uint64_t>> written;  // per-target bitmaps of blocks written (verify)
   std::uint64_t read_checked = 0, read_bad = 0;
   std::string first_bad;
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> bad_blocks;  // the first kKeptBadBlocks
 };
+
+// Keeps the lowest kKeptBadBlocks of `blocks` plus `add`.
+void keep_bad_block(std::vector<std::pair<std::uint32_t, std::uint64_t>>& blocks,
+                    std::pair<std::uint32_t, std::uint64_t> add) {
+  blocks.insert(std::lower_bound(blocks.begin(), blocks.end(), add), add);
+  if (blocks.size() > kKeptBadBlocks) blocks.pop_back();
+}
 
 struct alignas(64) Progress {
   std::atomic<std::uint64_t> ios{0}, reads{0};
@@ -315,6 +323,7 @@ class Worker {
           if (!matches_pattern(bufs_[c.slot], target_seed(plan_.fill_seed, t), jt.base + io.offset)) {
             if (res_.read_bad++ == 0)
               res_.first_bad = fmt::format("{} offset {}", jt.path, jt.base + io.offset);
+            keep_bad_block(res_.bad_blocks, {t, jt.base + io.offset});
           }
         }
       }
@@ -426,6 +435,7 @@ void verify_region(const JobPlan& plan, std::size_t t, const std::vector<std::ui
       if (!matches_pattern(buf.span().subspan(i * bs, bs), seed, jt.base + b * bs)) {
         if (out.verify_bad++ == 0)
           out.verify_first_bad = fmt::format("{} offset {}", jt.path, jt.base + b * bs);
+        keep_bad_block(out.verify_bad_blocks, {static_cast<std::uint32_t>(t), jt.base + b * bs});
       }
     }
   }
@@ -615,6 +625,7 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
     out.verify_checked += r.read_checked;
     out.verify_bad += r.read_bad;
     if (out.verify_first_bad.empty()) out.verify_first_bad = r.first_bad;
+    for (const auto& b : r.bad_blocks) keep_bad_block(out.verify_bad_blocks, b);
     for (std::uint32_t t = 0; t < ntargets && !r.written.empty(); ++t) {
       if (r.written[t].empty()) continue;
       if (written[t].empty()) written[t].assign(r.written[t].size(), 0);

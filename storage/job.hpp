@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -154,7 +155,11 @@ struct JobOutcome {
   std::vector<std::string> warnings;
   std::uint64_t verify_checked = 0, verify_bad = 0;  // blocks
   std::string verify_first_bad;
+  // The lowest (target index, byte offset) of the blocks that failed verification, at most kKeptBadBlocks:
+  // where a burn-in's bad blocks are (burnin/host_phases.cpp lists them).
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> verify_bad_blocks;
 };
+inline constexpr std::size_t kKeptBadBlocks = 16;
 
 // Runs the job; throws Error on an I/O error or short transfer (naming target, offset and errno), Interrupted
 // when `stop` is set, Error when `deadline` passes first. Verification (JobSpec::verify) checks reads of

@@ -17,11 +17,17 @@ inline std::uint64_t mix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
+// The pattern of `seed` at 64-bit word number `word` (byte offset / 8): what every fill and check below
+// computes, and what the burn-in's host memory test writes at each address (burnin/host_pattern.hpp).
+inline std::uint64_t pattern_word(std::uint64_t seed, std::uint64_t word) {
+  return mix64(seed ^ (word * 0xd1b54a32d192ed03ull));
+}
+
 // Fills `buf` with the pattern of `seed` as it lies at byte `offset` (both multiples of 8).
 inline void fill_pattern(std::span<std::byte> buf, std::uint64_t seed, std::uint64_t offset) {
   std::uint64_t word = offset / 8;
   for (std::size_t i = 0; i + 8 <= buf.size(); i += 8, ++word) {
-    std::uint64_t v = mix64(seed ^ (word * 0xd1b54a32d192ed03ull));
+    std::uint64_t v = pattern_word(seed, word);
     std::memcpy(buf.data() + i, &v, 8);
   }
 }
@@ -32,7 +38,7 @@ inline bool matches_pattern(std::span<const std::byte> buf, std::uint64_t seed, 
   for (std::size_t i = 0; i + 8 <= buf.size(); i += 8, ++word) {
     std::uint64_t v;
     std::memcpy(&v, buf.data() + i, 8);
-    if (v != mix64(seed ^ (word * 0xd1b54a32d192ed03ull))) return false;
+    if (v != pattern_word(seed, word)) return false;
   }
   return true;
 }
