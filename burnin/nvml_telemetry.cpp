@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <optional>
@@ -29,10 +30,9 @@ std::optional<std::array<unsigned long, 3>> pci_address(std::string_view s) {
   std::array<unsigned long, 3> out{};
   for (std::size_t i = 0; i < out.size(); ++i) {
     auto end = s.find_first_of(i + 1 < out.size() ? ":" : ".");
-    std::string part(s.substr(0, end));
-    if (part.empty() || part.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
-      return std::nullopt;
-    out[i] = std::stoul(part, nullptr, 16);
+    auto part = s.substr(0, end);
+    auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), out[i], 16);
+    if (part.empty() || ec != std::errc() || ptr != part.data() + part.size()) return std::nullopt;
     if (end == std::string_view::npos) return i + 1 == out.size() ? std::optional(out) : std::nullopt;
     s.remove_prefix(end + 1);
   }

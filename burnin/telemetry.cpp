@@ -336,7 +336,11 @@ void Sampler::start() {
   s.thread = std::thread([this, &s] {
     auto next = std::chrono::steady_clock::now();
     for (;;) {
-      sample_once();
+      try {
+        sample_once();
+      } catch (const std::exception&) {
+        // A reader that throws loses this one sample; the burn-in goes on.
+      }
       next += s.interval;
       std::unique_lock<std::mutex> lock(s.run_mutex);
       if (s.wake.wait_until(lock, next, [&s] { return !s.running; })) return;

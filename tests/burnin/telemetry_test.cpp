@@ -334,6 +334,9 @@ TEST(BurninXid, PciAddressesMatchAcrossNvmlAndTheKernelLog) {
   EXPECT_FALSE(detail::same_pci_device("00000001:9A:00.0", "0000:9a:00"));
   EXPECT_FALSE(detail::same_pci_device("", "0000:9a:00"));
   EXPECT_FALSE(detail::same_pci_device("gpu0", "0000:9a:00"));
+  EXPECT_FALSE(detail::same_pci_device("0000:9a:00:00", "0000:9a:00"));
+  // A kernel line is input: an address too long for any number is no match, not an exception.
+  EXPECT_FALSE(detail::same_pci_device("FFFFFFFFFFFFFFFFFFFFFFFFFFFF:9A:00.0", "0000:9a:00"));
 }
 
 // The same XID through NVML and the kernel log within 2 s is one event; the same XID again later, or twice
