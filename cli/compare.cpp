@@ -1,6 +1,7 @@
 // `mlbench compare BASE OTHER...` and `mlbench compare --fleet DIR|FILES...`.
 #include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -32,7 +33,23 @@ struct CompareFlags {
   double threshold_pct = 5;
   bool no_fail = false;
   std::vector<std::string> base_runs;  // more runs of the base's machine
+  std::string expect;                  // --expect HOSTS|@FILE
 };
+
+// With --expect, a folder no node wrote into is a fleet whose every expected host is missing, not bad input.
+std::vector<std::string> inputs_with_reports(const std::vector<std::string>& inputs) {
+  std::vector<std::string> out;
+  for (const auto& p : inputs) {
+    std::error_code ec;
+    bool empty_folder = std::filesystem::is_directory(p, ec);
+    for (auto it = std::filesystem::directory_iterator(p, ec); empty_folder && !ec && it != decltype(it){};
+         it.increment(ec)) {
+      empty_folder = !(it->is_regular_file() && it->path().extension() == ".json");
+    }
+    if (!empty_folder) out.push_back(p);
+  }
+  return out;
+}
 
 // CSV holds data only: the notes go to stderr.
 void print_notes(const std::vector<std::string>& notes) {
@@ -44,12 +61,16 @@ int run_compare(const CompareFlags& f) {
   const Format format = *format_from_string(f.format);
   double threshold = f.threshold_pct / 100;
   bool colour = f.output.empty() && stdout_wants_colour();
+  if (!f.expect.empty() && !f.fleet)
+    throw UsageError("--expect needs --fleet: it names the hosts of a fleet");
   if (f.fleet) {
+    FleetOptions opts{threshold,
+                      f.expect.empty() ? std::vector<std::string>{} : parse_expected_hosts(f.expect)};
+    const auto inputs = opts.expect.empty() ? f.inputs : inputs_with_reports(f.inputs);
     std::vector<UnreadableReport> unreadable;
-    auto reports = load_readable_reports(f.inputs, unreadable);
+    auto reports = inputs.empty() ? std::vector<NamedReport>{} : load_readable_reports(inputs, unreadable);
     for (const auto& u : unreadable)
       std::cerr << "mlbench: warning: left out, unreadable: " << u.error << "\n";
-    FleetOptions opts{threshold};
     auto fleet = analyze_fleet(reports, opts, unreadable);
     std::string text;
     if (format == Format::html) {
@@ -61,14 +82,20 @@ int run_compare(const CompareFlags& f) {
       doc.tables = format == Format::csv ? std::vector<Table>{fleet_data(fleet)} : fleet_tables(fleet);
       fit_terminal(doc, f.output);
       doc.notes = fleet.notes;
+      doc.closing = fleet_verdict(fleet);
       doc.json = fleet_to_json(fleet, opts);
-      if (format == Format::csv) print_notes(fleet.notes);
+      if (format == Format::csv) {
+        print_notes(fleet.notes);
+        std::cerr << "mlbench: " << doc.closing << "\n";
+      }
       text = render(doc, format, colour);
       // A blank line after the last table, as compare's output ends too.
       if (format == Format::text || format == Format::markdown) text += "\n";
     }
     emit(f.output, text);
-    return fleet.has_worse_outlier() && !f.no_fail ? 1 : 0;
+    // --no-fail forgives outliers, not nodes that are missing or failed their burn-in.
+    bool nodes_fail = !fleet.missing.empty() || !fleet.failed_nodes.empty();
+    return nodes_fail || (fleet.has_worse_outlier() && !f.no_fail) ? 1 : 0;
   }
   auto reports = load_reports(f.inputs);
   if (reports.size() < 2) throw UsageError("compare needs a base report and at least one other (or --fleet)");
@@ -151,7 +178,12 @@ void add_compare_command(CLI::App& app, Action& action) {
                   "Percent change that counts (a regression, or a fleet member this far below the median)")
       ->check(CLI::Range(0.0, 100.0))
       ->capture_default_str();
-  cmd->add_flag("--no-fail", flags->no_fail, "Exit 0 even when a regression or a bad outlier is found");
+  cmd->add_flag(
+      "--no-fail", flags->no_fail,
+      "Exit 0 even when a regression or a bad outlier is found (a missing or failed node still fails)");
+  cmd->add_option("--expect", flags->expect,
+                  "With --fleet: the hosts that must report (HOSTS comma-separated, or @FILE one a line); a "
+                  "missing one fails the fleet");
   cmd->add_option("--base-runs", flags->base_runs,
                   "More runs of the base's machine (repeatable): their spread between runs joins each "
                   "metric's noise band")

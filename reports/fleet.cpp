@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <optional>
+#include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,6 +14,7 @@
 #include "base/error.hpp"
 #include "base/stats.hpp"
 #include "reports/compare.hpp"
+#include "reports/report_burnin.hpp"
 #include "reports/summary.hpp"
 
 namespace mlbench {
@@ -51,7 +56,8 @@ std::string population_key(const Result& r) {
   key += '\x1f';
   if (r.params.is_object()) {
     for (const auto& [k, v] : r.params.items()) {
-      if (k == "device" || k == "target") continue;
+      if (std::find(std::begin(kDeviceParams), std::end(kDeviceParams), k) != std::end(kDeviceParams))
+        continue;
       key += k;
       key += '=';
       key += v.is_string() ? v.get_ref<const std::string&>() : v.dump();
@@ -64,7 +70,84 @@ std::string population_key(const Result& r) {
   return key;
 }
 
+// `node07.cluster.example` → `node07`: Slurm's node names are short, /proc's hostname may be the full one.
+std::string short_host(const std::string& host) { return host.substr(0, host.find('.')); }
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// The burn-in node verdict of a report, when it failed: its reason, else the reasons in its info.
+std::optional<std::string> failed_node_reason(const Report& report) {
+  for (const auto& r : report.results) {
+    if (r.probe != burnin_report::kNodeProbe || r.status != Status::failed) continue;
+    if (!r.reason.empty()) return r.reason;
+    std::vector<std::string> reasons;
+    if (r.info.contains("reasons") && r.info["reasons"].is_array()) {
+      for (const auto& why : r.info["reasons"]) {
+        if (why.is_string()) reasons.push_back(why.get<std::string>());
+      }
+    }
+    return reasons.empty() ? std::string("verdict fail") : joined(reasons);
+  }
+  return std::nullopt;
+}
+
+// Presence and node verdicts: which expected hosts wrote nothing, which reported hosts were not expected,
+// which nodes failed their burn-in.
+void judge_nodes(FleetAnalysis& out, const std::vector<NamedReport>& reports, const FleetOptions& opts) {
+  out.expected = opts.expect;
+  std::unordered_set<std::string> reported;
+  for (const auto& nr : reports) {
+    std::string host = host_label(nr);
+    reported.insert(short_host(host));
+    if (auto why = failed_node_reason(nr.report)) out.failed_nodes.push_back({host, nr.file, *why});
+  }
+  if (opts.expect.empty()) return;
+  std::unordered_set<std::string> expected;
+  for (const auto& h : opts.expect) {
+    expected.insert(short_host(h));
+    if (!reported.contains(short_host(h))) out.missing.push_back(h);
+  }
+  std::vector<std::string> unexpected;
+  for (const auto& nr : reports) {
+    std::string host = host_label(nr);
+    if (!expected.contains(short_host(host)) &&
+        std::find(unexpected.begin(), unexpected.end(), host) == unexpected.end())
+      unexpected.push_back(host);
+  }
+  if (!unexpected.empty())
+    out.notes.push_back(fmt::format("reports from hosts not expected: {}", joined(unexpected)));
+}
+
 }  // namespace
+
+std::vector<std::string> parse_expected_hosts(const std::string& arg) {
+  std::string text = arg;
+  if (arg.starts_with('@')) {
+    std::ifstream in(arg.substr(1));
+    if (!in) {
+      throw UsageError(fmt::format("--expect {}: cannot read {}; give a file of host names, one a line", arg,
+                                   arg.substr(1)));
+    }
+    std::ostringstream all;
+    all << in.rdbuf();
+    text = all.str();
+  }
+  std::replace(text.begin(), text.end(), ',', ' ');
+  std::istringstream words(text);
+  std::vector<std::string> hosts;
+  for (std::string h; words >> h;) {
+    if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
+  }
+  if (hosts.empty()) {
+    throw UsageError(fmt::format(
+        "--expect '{}' names no host; give HOSTS (comma-separated) or @FILE (one host a line)", arg));
+  }
+  return hosts;
+}
 
 double noise_band(double spread, double threshold) { return spread > 0 ? 2 * spread : threshold; }
 
@@ -85,6 +168,8 @@ std::size_t FleetAnalysis::outliers() const {
   return n;
 }
 
+bool FleetAnalysis::fails() const { return has_worse_outlier() || !missing.empty() || !failed_nodes.empty(); }
+
 bool FleetAnalysis::has_worse_outlier() const {
   return std::any_of(groups.begin(), groups.end(), [](const FleetGroup& g) {
     return std::any_of(g.members.begin(), g.members.end(), [](const FleetMember& m) { return m.worse; });
@@ -93,6 +178,18 @@ bool FleetAnalysis::has_worse_outlier() const {
 
 FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const FleetOptions& opts,
                             const std::vector<UnreadableReport>& unreadable) {
+  const bool presence = !opts.expect.empty();
+  if (reports.size() < kMinFleetReports && presence) {
+    FleetAnalysis out;
+    for (const auto& u : unreadable) out.notes.push_back("left out, unreadable: " + u.error);
+    out.reports = reports.size();
+    out.threshold = opts.threshold;
+    for (const auto& nr : reports) out.files.push_back(nr.file);
+    out.notes.push_back(fmt::format("no outlier analysis: it needs at least {} reports (got {})",
+                                    kMinFleetReports, reports.size()));
+    judge_nodes(out, reports, opts);
+    return out;
+  }
   if (reports.size() < kMinFleetReports && unreadable.empty()) {
     throw UsageError(fmt::format("--fleet needs at least {} reports (got {}); pass a folder or more files",
                                  kMinFleetReports, reports.size()));
@@ -143,7 +240,10 @@ FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const Fleet
     too_small += small ? 1 : 0;
     return small;
   });
-  if (out.groups.empty()) {
+  if (out.groups.empty() && presence) {
+    out.notes.push_back(fmt::format("no outlier analysis: no result appears in at least {} of the {} reports",
+                                    kMinFleetReports, reports.size()));
+  } else if (out.groups.empty()) {
     throw UsageError(
         fmt::format("no result appears in at least {} of the {} reports (same probe and params); "
                     "compare runs of the same probes",
@@ -172,6 +272,7 @@ FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const Fleet
                     "versions can move numbers",
                     list));
   }
+  judge_nodes(out, reports, opts);
   return out;
 }
 
@@ -196,6 +297,21 @@ std::vector<std::pair<const FleetGroup*, const FleetMember*>> outlier_rows(const
 }  // namespace
 
 std::vector<Table> fleet_tables(const FleetAnalysis& f) {
+  std::vector<Table> out;
+  if (!f.missing.empty() || !f.failed_nodes.empty()) {
+    Table nodes{fmt::format("nodes that fail the fleet ({} missing, {} failed)", f.missing.size(),
+                            f.failed_nodes.size()),
+                {"host", "verdict", "why"},
+                {}};
+    for (const auto& h : f.missing)
+      nodes.rows.push_back({Cell{h}, Cell{"missing", Tone::bad}, Cell{"no report"}});
+    for (const auto& n : f.failed_nodes) {
+      nodes.rows.push_back({Cell{n.host}, Cell{"failed", Tone::bad},
+                            Cell{fmt::format("{}: {} ({})", burnin_report::kNodeProbe, n.reason, n.file)}});
+    }
+    out.push_back(std::move(nodes));
+  }
+  if (f.groups.empty()) return out;
   Table outliers{fmt::format("fleet outliers ({} reports)", f.reports),
                  {"host", "device", "side", "probe", "params", "metric", "value", "median", "deviation", "z"},
                  {}};
@@ -225,7 +341,29 @@ std::vector<Table> fleet_tables(const FleetAnalysis& f) {
                            Cell{std::to_string(worse), worse > 0 ? Tone::bad : Tone::plain, true},
                            Cell{std::to_string(better), better > 0 ? Tone::good : Tone::plain, true}});
   }
-  return {std::move(outliers), std::move(groups)};
+  out.push_back(std::move(outliers));
+  out.push_back(std::move(groups));
+  return out;
+}
+
+std::string fleet_verdict(const FleetAnalysis& f) {
+  std::size_t worse = 0;
+  for (const auto& g : f.groups) {
+    worse += static_cast<std::size_t>(
+        std::count_if(g.members.begin(), g.members.end(), [](const FleetMember& m) { return m.worse; }));
+  }
+  if (!f.fails()) return fmt::format("fleet verdict: pass ({} reports, no worse outlier)", f.reports);
+  std::vector<std::string> parts;
+  if (!f.missing.empty()) parts.push_back(fmt::format("missing: {} (no report)", joined(f.missing)));
+  if (!f.failed_nodes.empty()) {
+    std::vector<std::string> failed;
+    for (const auto& n : f.failed_nodes) failed.push_back(fmt::format("{} ({})", n.host, n.reason));
+    parts.push_back("failed burn-in: " + joined(failed));
+  }
+  if (worse > 0) parts.push_back(fmt::format("{} worse outlier(s)", worse));
+  std::string out = "fleet verdict: fail";
+  for (std::size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? " — " : "; ") + parts[i];
+  return out;
 }
 
 Table fleet_data(const FleetAnalysis& f) {
@@ -243,6 +381,9 @@ Table fleet_data(const FleetAnalysis& f) {
 }
 
 Json fleet_to_json(const FleetAnalysis& f, const FleetOptions& opts) {
+  Json failed = Json::array();
+  for (const auto& n : f.failed_nodes)
+    failed.push_back(Json{{"host", n.host}, {"file", n.file}, {"reason", n.reason}});
   Json groups = Json::array();
   for (const auto& g : f.groups) {
     Json members = Json::array();
@@ -273,6 +414,10 @@ Json fleet_to_json(const FleetAnalysis& f, const FleetOptions& opts) {
               {"outlier_z", kOutlierZ},
               {"outliers", f.outliers()},
               {"worse_outlier", f.has_worse_outlier()},
+              {"expected", f.expected},
+              {"missing", f.missing},
+              {"failed_nodes", std::move(failed)},
+              {"verdict", f.fails() ? "fail" : "pass"},
               {"groups", std::move(groups)},
               {"notes", f.notes}};
 }

@@ -13,6 +13,15 @@
 // threshold, since its noise is unknown, not zero), or when it is worse than the median by more than the
 // threshold (direction-aware: below for better = higher, above for better = lower). Outliers are listed as
 // worse or better than the median; only worse ones make the command fail.
+//
+// The fleet verdict also judges the nodes themselves, because a fleet run (configs/launch/fleet-*) starts one
+// mlbench per node and a node that crashed, hung or lost its disk writes nothing: with `expect` (the hosts
+// that were started) every expected host without a report is `missing` (matched on the short host name, so
+// `node07` and `node07.cluster` are one host), and a report whose burn-in node verdict failed (a
+// `burnin.node` result with status failed: reports/report_burnin.hpp) names that node. Either fails the
+// fleet. With `expect`, a fleet too small or too different for the outlier analysis (fewer than
+// kMinFleetReports reports, no metric in kMinFleetReports of them) is judged on presence and node verdicts
+// alone, with a note.
 #pragma once
 
 #include <string>
@@ -27,7 +36,15 @@ inline constexpr double kOutlierZ = 3.5;
 inline constexpr std::size_t kMinFleetReports = 3;
 
 struct FleetOptions {
-  double threshold = 0.05;  // fraction below (or above, for lower-is-better) the median
+  double threshold = 0.05;          // fraction below (or above, for lower-is-better) the median
+  std::vector<std::string> expect;  // hosts that must report; empty: no presence check
+};
+
+// A report whose burn-in node verdict failed.
+struct FleetNodeFailure {
+  std::string host;
+  std::string file;
+  std::string reason;  // the burnin.node result's reason, else its info.reasons joined
 };
 
 struct FleetMember {
@@ -61,9 +78,18 @@ struct FleetAnalysis {
   std::vector<std::string> files;
   std::vector<FleetGroup> groups;  // sorted by probe, params, metric
   std::vector<std::string> notes;
+  std::vector<std::string> expected;           // FleetOptions::expect
+  std::vector<std::string> missing;            // expected hosts without a report, in `expected` order
+  std::vector<FleetNodeFailure> failed_nodes;  // in report order
   std::size_t outliers() const;
   bool has_worse_outlier() const;
+  // Any worse outlier, missing host or failed node.
+  bool fails() const;
 };
+
+// The hosts of `--expect HOSTS|@FILE`: comma- or whitespace-separated names, or a file of them (one a line),
+// duplicates dropped. UsageError naming the argument when the file cannot be read or no host is named.
+std::vector<std::string> parse_expected_hosts(const std::string& arg);
 
 // Robust z of x against a population's median and MAD (meanAD fallback as above).
 double robust_z(double x, double median, double mad, double mean_abs_dev);
@@ -72,12 +98,16 @@ double robust_z(double x, double median, double mad, double mean_abs_dev);
 double noise_band(double spread, double threshold);
 
 // `unreadable`: files the loader left out (load_readable_reports), named in the notes. UsageError when fewer
-// than kMinFleetReports readable reports are given.
+// than kMinFleetReports readable reports are given, unless opts.expect names hosts (see above).
 FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const FleetOptions& opts,
                             const std::vector<UnreadableReport>& unreadable = {});
 
-// Outliers first (by host and device), then one line per population.
+// The failing nodes first (missing, failed burn-in), then the outliers (by host and device), then one line
+// per population.
 std::vector<Table> fleet_tables(const FleetAnalysis& f);
+// One line: "fleet verdict: pass (12 reports, no worse outlier)" or "fleet verdict: fail — missing: node07
+// (no report); failed burn-in: node03 (gpu1: 12 bad words); 1 worse outlier".
+std::string fleet_verdict(const FleetAnalysis& f);
 // The data for spreadsheets (Format::csv): the outliers (worse first), numbers unformatted in the row's unit
 // (deviation in percent); the per-metric populations are in the JSON.
 Table fleet_data(const FleetAnalysis& f);

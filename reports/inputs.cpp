@@ -97,8 +97,7 @@ std::string result_key(const Result& r) { return r.probe + '\x1f' + r.params.dum
 Json params_without_device(const Json& params) {
   Json out = params;
   if (out.is_object()) {
-    out.erase("device");
-    out.erase("target");
+    for (auto key : kDeviceParams) out.erase(std::string(key));
   }
   return out;
 }

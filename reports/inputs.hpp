@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reports/report.hpp"
@@ -32,8 +33,11 @@ std::vector<NamedReport> load_readable_reports(const std::vector<std::string>& p
 
 // The identity compare joins on: probe and params, canonical (nlohmann objects keep keys sorted).
 std::string result_key(const Result& r);
-// A result's identity without the device it ran on (`device`, `target` params): the population a fleet
-// analysis compares across machines and GPUs.
+// The params that name the device a result ran on, not what was measured: the GPU index, a storage target, a
+// GPU's UUID (burnin.gpu's params carry it).
+inline constexpr std::string_view kDeviceParams[] = {"device", "target", "uuid"};
+// A result's identity without the device it ran on (kDeviceParams): the population a fleet analysis compares
+// across machines and GPUs.
 Json params_without_device(const Json& params);
 
 // host.hostname, else the report file's stem.

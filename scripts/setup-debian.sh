@@ -11,9 +11,10 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   liburing-dev libxlsxwriter-dev libblkid-dev libnuma-dev
   libopenmpi-dev openmpi-bin
-  python3 python3-jsonschema
+  python3 python3-jsonschema python3-yaml
   fio likwid util-linux e2fsprogs
   clang-14 libclang-rt-14-dev
+  slurm-wlm munge  # the one-node Slurm cluster of tests/tools/slurm_test.sh
 )
 # Optional extras used by tests that otherwise skip: headless rendering of HTML reports, promtool.
 extras=(chromium prometheus)

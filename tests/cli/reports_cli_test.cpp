@@ -2,6 +2,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -156,6 +157,82 @@ TEST(ReportsCli, FleetNamesTheBadNodeAndGpu) {
   auto few = run_cli({"compare", "--fleet", data("run_a.json"), data("run_b.json")});
   EXPECT_EQ(few.rc, 2);
   EXPECT_NE(few.err.find("at least 3 reports"), std::string::npos);
+}
+
+std::string fleet_hosts(int first, int last) {
+  std::string hosts;
+  for (int i = first; i <= last; ++i) hosts += fmt::format("{}node{:02}", hosts.empty() ? "" : ",", i);
+  return hosts;
+}
+
+// A node that was started but wrote no report is named in the fleet verdict and fails the fleet, even with
+// --no-fail (which forgives outliers only).
+TEST(ReportsCli, FleetExpectNamesTheNodesWithoutAReport) {
+  auto r = run_cli({"compare", "--fleet", data("fleet"), "--expect", fleet_hosts(1, 13), "--no-fail"});
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("node13  missing  no report"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fleet verdict: fail — missing: node13 (no report); "), std::string::npos) << r.out;
+  EXPECT_EQ(run_cli({"compare", "--fleet", data("fleet"), "--expect", fleet_hosts(1, 12), "--no-fail"}).rc,
+            0);
+
+  TempDir dir;
+  std::ofstream(dir / "hosts.txt") << "node01\nnode02\nnode99\n";
+  auto json = run_cli({"compare", "--fleet", data("fleet"), "--expect", "@" + (dir / "hosts.txt").string(),
+                       "--format", "json"});
+  EXPECT_EQ(json.rc, 1) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["missing"], nlohmann::json::array({"node99"}));
+  EXPECT_EQ(j["verdict"], "fail");
+  EXPECT_EQ(
+      j["notes"].back(),
+      "reports from hosts not expected: node03, node04, node05, node06, node07, node08, node09, node10, "
+      "node11, node12");
+}
+
+// A fleet run where no node wrote its report: the empty folder is every expected host missing, not bad input.
+TEST(ReportsCli, FleetExpectOverAnEmptyFolderNamesEveryHost) {
+  TempDir dir;
+  auto r = run_cli({"compare", "--fleet", dir.path().string(), "--expect", "node01,node02"});
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("fleet verdict: fail — missing: node01, node02 (no report)"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(run_cli({"compare", "--fleet", dir.path().string()}).rc, 2);
+}
+
+TEST(ReportsCli, FleetExpectBadInput) {
+  expect_bad_input(run_cli({"compare", data("run_a.json"), data("run_b.json"), "--expect", "node01"}),
+                   "--expect", "needs --fleet");
+  expect_bad_input(run_cli({"compare", "--fleet", data("fleet"), "--expect", "@/nonexistent/hosts.txt"}),
+                   "/nonexistent/hosts.txt", "cannot read");
+  expect_bad_input(run_cli({"compare", "--fleet", data("fleet"), "--expect", ","}), "--expect",
+                   "names no host");
+}
+
+// A burn-in report whose node verdict failed fails the fleet and names the node, whatever its numbers.
+TEST(ReportsCli, FleetFailsOnAFailedBurninNode) {
+  TempDir dir;
+  for (const char* node : {"node01.json", "node02.json", "node03.json"})
+    std::filesystem::copy_file(data(std::string("fleet/") + node), dir / node);
+  auto r = run_cli({"compare", "--fleet", dir.path().string()});
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  auto j = nlohmann::json::parse(std::ifstream(dir / "node02.json"));
+  j["results"].push_back(
+      {{"probe", "burnin.node"},
+       {"params", nlohmann::json::object()},
+       {"status", "failed"},
+       {"reason", "gpu1: 12 bad words in the HBM pattern"},
+       {"metrics", nlohmann::json::array()},
+       {"info", {{"verdict", "fail"}, {"reasons", {"gpu1: 12 bad words in the HBM pattern"}}}}});
+  std::ofstream(dir / "node02.json") << j.dump();
+  auto failed = run_cli({"compare", "--fleet", dir.path().string(), "--no-fail"});
+  EXPECT_EQ(failed.rc, 1) << failed.out << failed.err;
+  EXPECT_NE(failed.out.find("node02  failed   burnin.node: gpu1: 12 bad words in the HBM pattern"),
+            std::string::npos)
+      << failed.out;
+  EXPECT_NE(
+      failed.out.find("fleet verdict: fail — failed burn-in: node02 (gpu1: 12 bad words in the HBM pattern)"),
+      std::string::npos)
+      << failed.out;
 }
 
 // One unreadable file in a fleet folder is left out with a warning naming it; the rest is analysed.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -9,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "reports/report_burnin.hpp"
 #include "tests/reports/report_fixtures.hpp"
 
 namespace mlbench {
@@ -221,6 +224,28 @@ TEST(Fleet, GpusOfAllHostsFormOnePopulation) {
   EXPECT_TRUE(bad.worse);
 }
 
+// A burn-in's per-GPU result names its GPU by index and UUID: both are the device, so every GPU of one model
+// across the fleet is one population.
+TEST(Fleet, BurninGpusOfAllHostsFormOnePopulationDespiteTheirUuids) {
+  std::vector<NamedReport> reports;
+  for (int h = 0; h < 3; ++h) {
+    std::vector<Result> results;
+    for (int d = 0; d < 2; ++d) {
+      results.push_back(make_result(
+          "burnin.gpu",
+          {{"device", d}, {"uuid", fmt::format("GPU-{}{}", h, d)}, {"name", "NVIDIA H100 80GB HBM3"}},
+          "gemm:tflops", h == 1 && d == 1 ? 600e12 : 760e12, "FLOP/s"));
+    }
+    reports.push_back(make_report("h" + std::to_string(h) + ".json", "h" + std::to_string(h), results));
+  }
+  auto f = analyze_fleet(reports, {});
+  ASSERT_EQ(f.groups.size(), 1u);
+  EXPECT_EQ(f.groups[0].members.size(), 6u);
+  EXPECT_EQ(f.groups[0].params, (Json{{"name", "NVIDIA H100 80GB HBM3"}}));
+  EXPECT_EQ(f.groups[0].members.front().host, "h1");
+  EXPECT_TRUE(f.groups[0].members.front().worse);
+}
+
 TEST(Fleet, FindsTheBadGpuInTheFixtureFleet) {
   auto reports = load_reports({test::reports_data("fleet").string()});
   ASSERT_EQ(reports.size(), 12u);
@@ -256,6 +281,127 @@ TEST(Fleet, FindsTheBadGpuInTheFixtureFleet) {
   EXPECT_EQ(bad->host, "node07");
   EXPECT_NEAR(bad->deviation, -0.19, 0.02);
   EXPECT_EQ(bad->uuid.rfind("GPU-07", 0), 0u);
+}
+
+FleetOptions expecting(std::vector<std::string> hosts) { return FleetOptions{0.05, std::move(hosts)}; }
+
+// A node that was started but wrote no report is named, and fails the fleet; the same fleet with every node
+// present passes.
+TEST(Fleet, AnExpectedHostWithoutAReportIsMissing) {
+  auto f = analyze_fleet(population({5, 5, 5}), expecting({"node0", "node1", "node2", "node07"}));
+  EXPECT_EQ(f.missing, (std::vector<std::string>{"node07"}));
+  EXPECT_FALSE(f.has_worse_outlier());
+  EXPECT_TRUE(f.fails());
+  EXPECT_EQ(fleet_verdict(f), "fleet verdict: fail — missing: node07 (no report)");
+  const auto tables = fleet_tables(f);
+  ASSERT_EQ(tables.size(), 3u);  // the failing nodes, then the outliers and the populations as before
+  EXPECT_EQ(tables[0].columns, (std::vector<std::string>{"host", "verdict", "why"}));
+  ASSERT_EQ(tables[0].rows.size(), 1u);
+  EXPECT_EQ(tables[0].rows[0][0].text, "node07");
+  EXPECT_EQ(tables[0].rows[0][1].text, "missing");
+  EXPECT_EQ(tables[0].rows[0][2].text, "no report");
+  const Json j = fleet_to_json(f, expecting({}));
+  EXPECT_EQ(j["missing"], Json::array({"node07"}));
+  EXPECT_EQ(j["verdict"], "fail");
+
+  auto all = analyze_fleet(population({5, 5, 5}), expecting({"node0", "node1", "node2"}));
+  EXPECT_TRUE(all.missing.empty());
+  EXPECT_FALSE(all.fails());
+  EXPECT_EQ(fleet_verdict(all), "fleet verdict: pass (3 reports, no worse outlier)");
+  EXPECT_EQ(fleet_tables(all).size(), 2u);
+}
+
+// Slurm names nodes by their short name; a report's hostname may be the full one.
+TEST(Fleet, ExpectedHostsMatchOnTheShortName) {
+  auto reports = population({5, 5, 5});
+  reports[1].report.host["hostname"] = "node1.cluster.example";
+  auto f = analyze_fleet(reports, expecting({"node0", "node1", "node2.cluster.example"}));
+  EXPECT_TRUE(f.missing.empty());
+  EXPECT_TRUE(f.notes.empty());
+}
+
+TEST(Fleet, ReportsFromHostsNotExpectedAreNoted) {
+  auto f = analyze_fleet(population({5, 5, 5}), expecting({"node0", "node1"}));
+  EXPECT_FALSE(f.fails());
+  ASSERT_EQ(f.notes.size(), 1u);
+  EXPECT_EQ(f.notes[0], "reports from hosts not expected: node2");
+}
+
+// A one-node fleet (or one where most nodes died) cannot have outliers, but its missing nodes are still the
+// verdict; without --expect it stays bad input.
+TEST(Fleet, WithExpectedHostsAFleetTooSmallForOutliersIsJudgedOnPresence) {
+  auto f = analyze_fleet(population({5}), expecting({"node0", "node-a", "node-b"}));
+  EXPECT_TRUE(f.groups.empty());
+  EXPECT_EQ(f.missing, (std::vector<std::string>{"node-a", "node-b"}));
+  EXPECT_EQ(fleet_verdict(f), "fleet verdict: fail — missing: node-a, node-b (no report)");
+  ASSERT_EQ(f.notes.size(), 1u);
+  EXPECT_EQ(f.notes[0], "no outlier analysis: it needs at least 3 reports (got 1)");
+  ASSERT_EQ(fleet_tables(f).size(), 1u);
+
+  auto none = analyze_fleet({}, expecting({"node0", "node1"}));
+  EXPECT_EQ(none.missing, (std::vector<std::string>{"node0", "node1"}));
+
+  auto alone = analyze_fleet(population({5}), expecting({"node0"}));
+  EXPECT_FALSE(alone.fails());
+  EXPECT_TRUE(fleet_tables(alone).empty());
+  EXPECT_THROW(analyze_fleet(population({5}), {}), UsageError);
+
+  auto different = population({5, 5, 5});
+  different[2].report.results[0].probe = "host.membw";
+  auto judged = analyze_fleet(different, expecting({"node0", "node1", "node2"}));
+  EXPECT_TRUE(judged.groups.empty());
+  EXPECT_FALSE(judged.fails());
+  EXPECT_NE(std::find(judged.notes.begin(), judged.notes.end(),
+                      "no outlier analysis: no result appears in at least 3 of the 3 reports"),
+            judged.notes.end());
+  EXPECT_THROW(analyze_fleet(different, {}), UsageError);
+}
+
+Result node_verdict(Status status, std::string reason, Json reasons = Json::array()) {
+  Result r;
+  r.probe = std::string(burnin_report::kNodeProbe);
+  r.status = status;
+  r.reason = std::move(reason);
+  r.info = Json{{"verdict", status == Status::failed ? "fail" : "pass"}, {"reasons", std::move(reasons)}};
+  return r;
+}
+
+// A burn-in report whose node verdict failed names that node and fails the fleet, even with no outlier.
+TEST(Fleet, AFailedBurninNodeVerdictFailsTheFleet) {
+  auto reports = population({5, 5, 5});
+  reports[0].report.results.push_back(node_verdict(Status::ok, ""));
+  reports[1].report.results.push_back(node_verdict(Status::failed, "gpu1: 12 bad words in the HBM pattern"));
+  reports[2].report.results.push_back(
+      node_verdict(Status::failed, "", Json::array({"gpu0: XID 79", "gpu3: PCIe Gen4 x16 below Gen5"})));
+  auto f = analyze_fleet(reports, {});
+  EXPECT_FALSE(f.has_worse_outlier());
+  ASSERT_EQ(f.failed_nodes.size(), 2u);
+  EXPECT_EQ(f.failed_nodes[0].host, "node1");
+  EXPECT_EQ(f.failed_nodes[0].file, "node1.json");
+  EXPECT_EQ(f.failed_nodes[1].reason, "gpu0: XID 79, gpu3: PCIe Gen4 x16 below Gen5");
+  EXPECT_TRUE(f.fails());
+  EXPECT_EQ(
+      fleet_verdict(f),
+      "fleet verdict: fail — failed burn-in: node1 (gpu1: 12 bad words in the HBM pattern), node2 (gpu0: "
+      "XID 79, gpu3: PCIe Gen4 x16 below Gen5)");
+  const auto tables = fleet_tables(f);
+  ASSERT_EQ(tables[0].rows.size(), 2u);
+  EXPECT_EQ(tables[0].rows[0][1].text, "failed");
+  EXPECT_EQ(tables[0].rows[0][2].text, "burnin.node: gpu1: 12 bad words in the HBM pattern (node1.json)");
+  EXPECT_EQ(fleet_to_json(f, {})["failed_nodes"][0]["host"], "node1");
+}
+
+TEST(Fleet, ExpectedHostsAreAListOrAFile) {
+  EXPECT_EQ(parse_expected_hosts("node01,node02 node03,node01"),
+            (std::vector<std::string>{"node01", "node02", "node03"}));
+  test::TempDir dir;
+  std::ofstream(dir / "hosts.txt") << "node01\nnode02\n\nnode03\n";
+  EXPECT_EQ(parse_expected_hosts("@" + (dir / "hosts.txt").string()),
+            (std::vector<std::string>{"node01", "node02", "node03"}));
+  EXPECT_THROW(parse_expected_hosts("@" + (dir / "absent.txt").string()), UsageError);
+  EXPECT_THROW(parse_expected_hosts(" , "), UsageError);
+  std::ofstream(dir / "empty.txt") << "\n";
+  EXPECT_THROW(parse_expected_hosts("@" + (dir / "empty.txt").string()), UsageError);
 }
 
 }  // namespace
