@@ -5,9 +5,10 @@
 # or the system loader's own paths; MLBENCH_CUDA_LIBS=dir:dir searched first) and puts their folders on
 # LD_LIBRARY_PATH; records the environment; counts the GPUs with `nvidia-smi -L`. Without a GPU it says so and
 # exits 0 once every library resolved. With one it fails with one line when mlbench sees no GPU or a GPU probe is
-# compiled out, else runs the GPU device tests, gpu.gemm, gpu.hbm, gpu.copy, gpu.conv (on GPU 0) and net.nccl
-# (every local GPU, blocking and non-blocking timing, 8 B and 1 MiB), each under its own timeout (420 s together,
-# the whole run under 8 minutes). Everything goes into OUT/gpu-validate.tar.gz, the headline figures also into OUT/summary.txt;
+# compiled out, else runs the GPU device tests, gpu.gemm, gpu.hbm, gpu.copy, gpu.conv (on GPU 0), net.nccl
+# (every local GPU, blocking and non-blocking timing, 8 B and 1 MiB) and a 60 s burn-in (every phase, the GPU ones
+# on every GPU at once) with its HTML page, each under its own timeout (570 s together, the whole run under 10
+# minutes). Everything goes into OUT/gpu-validate.tar.gz, the headline figures also into OUT/summary.txt;
 # the working files live under /tmp. Exit 0 when every step passed, 1 otherwise.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -160,7 +161,7 @@ else
   log "cuobjdump not found: no SASS counts"
 fi
 
-# --- the measurements: each step under its own timeout (seconds; 420 together) -----------------------------
+# --- the measurements: each step under its own timeout (seconds; 570 together) -----------------------------
 # The per-GPU probes run on GPU 0 (on an 8-GPU host the defaults would take 8 times as long), net.nccl on every
 # local GPU. The probes' own estimates on an H200 (kernels/gpu/*_probe.cpp estimate_s) set the limits: the
 # default gpu.gemm plan (6 precisions x 5 square sizes + 8 transformer shapes) is ~256 s and gpu.conv's (2
@@ -195,5 +196,11 @@ step copy 45 "$mlbench" copy --devices 0 --require gpu.copy -o "$work/copy.json"
 step conv 110 "$mlbench" conv --devices 0 --precisions bf16 --require gpu.conv -o "$work/conv.json"
 step nccl-blocking 25 "$mlbench" "${nccl[@]}" --timing blocking -o "$work/nccl-blocking.json"
 step nccl-nonblocking 25 "$mlbench" "${nccl[@]}" --timing nonblocking -o "$work/nccl-nonblocking.json"
+# The burn-in: 60 s of GEMM (output hashes compared across GPUs), HBM pattern test, copies, NCCL, host memory and
+# storage (scratch file under the work folder), then all at once; its verdict is the exit status, and the page
+# draws the timelines. Cooldowns of at most 5 s, or the six between the phases could take the whole minute.
+# 90 s over the 60: inventory, planning, the report.
+step burnin 150 "$mlbench" burnin --duration 60s --cooldown 5s --scratch-dir "$work" -o "$work/burnin.json"
+step burnin-html 30 "$mlbench" export --format html "$work/burnin.json" -o "$work/burnin.html"
 log "done after $SECONDS s"
 finish "$rc"

@@ -27,7 +27,7 @@ def case_of(result):
     for key, value in params.items():
         if key in NOISE or isinstance(value, (dict, list)):
             continue
-        words.append(f"GPU{value}" if key == "device" else str(value))
+        words.append(f"GPU{value}" if key == "device" and isinstance(value, int) else str(value))
     timing = result.get("info", {}).get("timing")
     if timing:
         words.append(timing)
