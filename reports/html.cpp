@@ -9,9 +9,11 @@
 
 #include <fmt/format.h>
 
+#include "base/error.hpp"
 #include "base/stats.hpp"
 #include "base/units.hpp"
 #include "reports/render.hpp"
+#include "reports/report_burnin.hpp"
 #include "reports/summary.hpp"
 #include "reports/svg.hpp"
 
@@ -37,7 +39,8 @@ std::string page_style() {
       "p.verdict.good{{color:#1a7f37;background:#dafbe1}}\n"
       "p.verdict.warn{{color:#9a6700;background:#fff8c5}}\n"
       "p.verdict.bad{{color:#cf222e;background:#ffebe9}}\n"
-      ".inventory td{{white-space:pre-line}}.inventory td:first-child{{font-weight:bold}}\n";
+      ".inventory td{{white-space:pre-line}}.inventory td:first-child{{font-weight:bold}}\n"
+      "ul.reasons{{margin:2px 0 10px;padding-left:34px}}.burnin td:not(.num){{white-space:pre-line}}\n";
   return std::string(kHtmlTableStyle) + fmt::format(kPage, kChartWidth);
 }
 
@@ -201,12 +204,19 @@ std::string outlier_chart(const FleetAnalysis& f, double threshold) {
   return svg_dot_rows("Fleet outliers: each dot a machine or GPU", rows, 100 * threshold);
 }
 
-// One row per result; a result that did not run ok says why, and every result its warnings.
+namespace br = burnin_report;
+
+// burnin.gpu, burnin.host, burnin.node and burnin.<phase>.
+bool is_burnin(const Result& r) { return r.probe.rfind(br::kPhaseProbePrefix, 0) == 0; }
+
+// One row per result (but a burn-in's, which have tables of their own); a result that did not run ok says
+// why, and every result its warnings.
 Table summary_table(const NamedReport& nr, const std::string& machine) {
   Table t{fmt::format("{}: {}", machine, nr.file),
           {"probe", "device", "params", "status", "result", "% of peak", "reason / warnings"},
           {}};
   for (const auto& r : nr.report.results) {
+    if (is_burnin(r)) continue;  // in the burn-in's own tables
     std::string headline = "-", pct = "-";
     if (r.status == Status::ok && !r.metrics.empty()) {
       headline =
@@ -381,9 +391,293 @@ std::string verdict_line(Tone tone, const std::string& text) {
                      html_escape(text));
 }
 
-// The page's answer first: check's pass/fail, compare's regressions, the fleet's outliers, else (a report
-// alone) how its results ran.
-std::string verdicts(const HtmlPage& page, const std::vector<NamedReport>& reports) {
+// --- The burn-in (reports/report_burnin.hpp): its verdict, its per-GPU table, its timelines, its phases.
+
+struct GpuTimeline {
+  const Result* result;
+  br::Timeline timeline;
+};
+
+// A report's burn-in results, with the timelines, phase spans and events read from their info.
+struct Burnin {
+  const Result* node = nullptr;
+  std::vector<GpuTimeline> gpus;
+  std::optional<br::Timeline> host;
+  std::vector<const Result*> phases;  // burnin.<phase>
+  std::vector<br::PhaseSpan> spans;
+  std::vector<br::Event> events;
+};
+
+// nullopt when the report holds no burn-in result. A burn-in part of the wrong shape is bad input: a
+// UsageError naming the file, the result and what is wrong.
+std::optional<Burnin> read_burnin(const NamedReport& nr) {
+  Burnin b;
+  bool any = false;
+  for (const auto& r : nr.report.results) {
+    if (!is_burnin(r)) continue;
+    any = true;
+    try {
+      if (r.probe == br::kNodeProbe) {
+        b.node = &r;
+        for (const auto& p : r.info.value("phases", Json::array()))
+          b.spans.push_back(br::phase_span_from_json(p));
+        for (const auto& e : r.info.value("events", Json::array()))
+          b.events.push_back(br::event_from_json(e));
+        if (r.info.contains("verdict")) br::verdict_from_string(text_of(r.info, "verdict"));
+      } else if (r.probe == br::kGpuProbe) {
+        b.gpus.push_back(GpuTimeline{
+            &r, r.info.contains("timeline") ? br::timeline_from_json(r.info["timeline"]) : br::Timeline{}});
+        if (r.info.contains("verdict")) br::verdict_from_string(text_of(r.info, "verdict"));
+      } else if (r.probe == br::kHostProbe) {
+        if (r.info.contains("timeline")) b.host = br::timeline_from_json(r.info["timeline"]);
+      } else {
+        b.phases.push_back(&r);
+      }
+    } catch (const UsageError&) {
+      throw;
+    } catch (const Error& e) {
+      throw UsageError(
+          fmt::format("{}: {} {}: {} (a burn-in report as `mlbench burnin -o` writes it is needed)", nr.file,
+                      r.probe, device_label(r), e.what()));
+    }
+  }
+  if (!any) return std::nullopt;
+  return b;
+}
+
+std::optional<br::Verdict> verdict_of(const Result* r) {
+  if (r == nullptr || !r->info.contains("verdict")) return std::nullopt;
+  return br::verdict_from_string(text_of(r->info, "verdict"));
+}
+
+Tone tone_of(br::Verdict v) {
+  return v == br::Verdict::fail ? Tone::bad : (v == br::Verdict::warn ? Tone::warn : Tone::good);
+}
+
+std::vector<std::string> strings_of(const Json& j, const char* key) {
+  std::vector<std::string> out;
+  if (!j.is_object() || !j.contains(key) || !j[key].is_array()) return out;
+  for (const auto& s : j[key]) out.push_back(s.is_string() ? s.get<std::string>() : s.dump());
+  return out;
+}
+
+// The node verdict in words and the count of GPUs per verdict, then the node's reasons, one a line.
+std::string burnin_verdict(const Burnin& b, const NamedReport& nr, const std::string& prefix) {
+  std::size_t by_verdict[std::size(br::kVerdictNames)] = {};
+  for (const auto& g : b.gpus) {
+    if (auto v = verdict_of(g.result)) ++by_verdict[static_cast<std::size_t>(*v)];
+  }
+  std::size_t not_ok = 0;
+  for (const auto* r : b.phases) not_ok += r->status == Status::ok ? 0 : 1;
+  const auto node = verdict_of(b.node);
+  std::string text =
+      prefix + (node ? fmt::format("burn-in {}", node == br::Verdict::fail   ? "FAIL"
+                                                 : node == br::Verdict::warn ? "WARN"
+                                                                             : "PASS")
+                     : std::string("burn-in without a node verdict (it ended before judging)"));
+  text += b.gpus.empty() ? ": no GPUs" : fmt::format(": {} GPU(s) —", b.gpus.size());
+  if (!b.gpus.empty()) {
+    for (const auto& v : br::kVerdictNames)
+      text += fmt::format(" {} {},", by_verdict[static_cast<std::size_t>(v.value)], v.name);
+    text.pop_back();
+  }
+  text += fmt::format("; {} phase result(s), {} not ok", b.phases.size(), not_ok);
+  if (nr.report.run.value("interrupted", false)) text += "; interrupted (SIGINT): the report holds what ran";
+  std::string out = verdict_line(node ? tone_of(*node) : Tone::warn, text);
+  const auto reasons = b.node != nullptr ? strings_of(b.node->info, "reasons") : std::vector<std::string>{};
+  if (!reasons.empty()) {
+    out += "<ul class=\"reasons\">";
+    for (const auto& r : reasons) out += "<li>" + html_escape(r) + "</li>";
+    out += "</ul>\n";
+  }
+  return out;
+}
+
+// Median and max of a GPU's series: its info.summary (over every sample) when it has them, else its timeline
+// (the report's, decimated).
+std::optional<std::pair<double, double>> median_max(const GpuTimeline& g, const std::string& series) {
+  const Json& s = g.result->info.value("summary", Json::object());
+  if (s.is_object() && s.contains(series) && s[series].is_object()) {
+    const Json& m = s[series];
+    if (m.contains("median") && m["median"].is_number() && m.contains("max") && m["max"].is_number())
+      return std::pair{m["median"].get<double>(), m["max"].get<double>()};
+  }
+  const auto* v = g.timeline.find(series);
+  if (v == nullptr) return std::nullopt;
+  std::vector<double> finite;
+  std::copy_if(v->begin(), v->end(), std::back_inserter(finite), [](double x) { return std::isfinite(x); });
+  if (finite.empty()) return std::nullopt;
+  return std::pair{median(finite), *std::max_element(finite.begin(), finite.end())};
+}
+
+// "1.75 / 1.98 GHz": median and max in one scaled unit.
+Cell median_max_cell(const GpuTimeline& g, const std::string& series, const std::string& unit) {
+  auto mm = median_max(g, series);
+  if (!mm) return Cell{"-", Tone::plain, true};
+  const AxisUnit u = axis_unit(mm->second, unit);
+  return Cell{fmt::format("{:.3g} / {:.3g} {}", mm->first / u.factor, mm->second / u.factor, u.label),
+              Tone::plain, true};
+}
+
+// The GPUs' sustained rates are their metrics in FLOP/s or B/s, named by rate key ("gemm_tflops",
+// "hbm_bandwidth"); the rest are medians of the timeline.
+bool is_rate(const Metric& m) { return m.unit == "FLOP/s" || m.unit == "B/s"; }
+
+Table gpu_verdict_table(const Burnin& b, const std::string& prefix) {
+  std::vector<std::string> rates;  // a column per rate key any GPU has, in the order they come
+  for (const auto& g : b.gpus) {
+    for (const auto& m : g.result->metrics) {
+      if (is_rate(m) && std::find(rates.begin(), rates.end(), m.name) == rates.end()) rates.push_back(m.name);
+    }
+  }
+  Table t{prefix + "burn-in verdict per GPU", {"device", "UUID", "verdict", "reasons"}, {}};
+  t.columns.insert(t.columns.end(), rates.begin(), rates.end());
+  for (const char* c : {"SM clock median / max", "power median / max", "temperature median / max",
+                        "HBM temperature median / max", "throttled (s per reason)"})
+    t.columns.emplace_back(c);
+  for (const auto& g : b.gpus) {
+    const Result& r = *g.result;
+    const auto v = verdict_of(&r);
+    std::vector<Cell> row{Cell{device_label(r)}, Cell{text_of(r.params, "uuid")},
+                          v ? Cell{std::string(br::to_string(*v)), tone_of(*v)} : Cell{"-"},
+                          Cell{lines_of(strings_of(r.info, "reasons")), v ? tone_of(*v) : Tone::plain}};
+    for (const auto& name : rates) {
+      const Metric* m = r.metric(name);
+      row.push_back(
+          Cell{m != nullptr && std::isfinite(m->value) ? format_metric_value(m->value, m->unit) : "-",
+               Tone::plain, true});
+    }
+    row.push_back(median_max_cell(g, "sm_clock_hz", "Hz"));
+    row.push_back(median_max_cell(g, "power_w", "W"));
+    row.push_back(median_max_cell(g, "temperature_c", "°C"));
+    row.push_back(median_max_cell(g, "memory_temperature_c", "°C"));
+    const Json throttled = r.info.value("throttle_seconds", Json::object());
+    std::string throttle;
+    for (const auto& [reason, seconds] : throttled.items()) {
+      if (seconds.is_number() && seconds.get<double>() > 0)
+        throttle += fmt::format("{}{} {:.0f} s", throttle.empty() ? "" : "\n", reason, seconds.get<double>());
+    }
+    row.push_back(Cell{throttle.empty() ? "none" : throttle});
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+// "XID 79 gpu1", "lost gpu1", "verification /var/tmp/scratch".
+std::string event_label(const br::Event& e) {
+  if (e.kind == "xid") return fmt::format("XID {} {}", e.code, e.device);
+  return e.kind + " " + e.device;
+}
+
+TimeChart time_chart(const Burnin& b, const std::string& title) {
+  TimeChart c{title, {}, {}, {}};
+  for (const auto& s : b.spans)
+    c.bands.push_back(TimeBand{s.phase, s.start_s, s.end_s, s.phase == "cooldown"});
+  for (const auto& e : b.events) c.markers.push_back(TimeMarker{e.time_s, event_label(e), e.text});
+  return c;
+}
+
+// One chart per GPU quantity (a line per GPU; HBM temperature dashed beside the GPU's) and the host's.
+std::string burnin_charts(const Burnin& b, const std::string& prefix) {
+  std::string out;
+  struct Quantity {
+    const char* title;
+    const char* label;
+    const char* unit;
+    std::vector<std::pair<const char*, const char*>> series;  // name, suffix of the line's name
+  };
+  const Quantity kQuantities[] = {
+      {"SM clock per GPU", "SM clock", "Hz", {{"sm_clock_hz", ""}}},
+      {"Power per GPU", "power", "W", {{"power_w", ""}}},
+      {"Temperature per GPU (solid: GPU, dashed: HBM)",
+       "temperature",
+       "°C",
+       {{"temperature_c", ""}, {"memory_temperature_c", " HBM"}}},
+  };
+  for (const auto& q : kQuantities) {
+    TimeChart c = time_chart(b, prefix + q.title);
+    TimePanel panel{q.label, q.unit, {}};
+    for (std::size_t i = 0; i < b.gpus.size(); ++i) {
+      for (std::size_t k = 0; k < q.series.size(); ++k) {
+        if (const auto* v = b.gpus[i].timeline.find(q.series[k].first)) {
+          panel.series.push_back(TimeSeries{device_label(*b.gpus[i].result) + q.series[k].second,
+                                            b.gpus[i].timeline.t, *v, i, k > 0});
+        }
+      }
+    }
+    if (panel.series.empty()) continue;
+    c.panels.push_back(std::move(panel));
+    out += svg_time_chart(c);
+  }
+  TimeChart host = time_chart(b, prefix + "Host: CPU, memory and disks");
+  if (b.host) {
+    const br::Timeline& h = *b.host;
+    if (const auto* busy = h.find("cpu_busy")) {
+      std::vector<double> pct(busy->size());
+      std::transform(busy->begin(), busy->end(), pct.begin(), [](double x) { return 100 * x; });
+      host.panels.push_back(TimePanel{"CPU busy", "%", {TimeSeries{"CPU busy", h.t, pct, 0, false}}});
+    }
+    if (const auto* mem = h.find("memory_used_bytes"))
+      host.panels.push_back(TimePanel{"memory", "B", {TimeSeries{"memory in use", h.t, *mem, 1, false}}});
+    TimePanel disk{"disks", "B/s", {}};
+    if (const auto* rd = h.find("disk_read_bps"))
+      disk.series.push_back(TimeSeries{"disk read", h.t, *rd, 2, false});
+    if (const auto* wr = h.find("disk_write_bps"))
+      disk.series.push_back(TimeSeries{"disk write", h.t, *wr, 3, false});
+    if (!disk.series.empty()) host.panels.push_back(std::move(disk));
+  }
+  // Without a host timeline the phases and events still show, on an empty axis.
+  if (host.panels.empty() && (!host.bands.empty() || !host.markers.empty()))
+    host.panels.push_back(TimePanel{"no host samples", "", {}});
+  if (!host.panels.empty()) out += svg_time_chart(host);
+  return out;
+}
+
+// Each phase result: the phase, the device, its sustained rate and its error count.
+Table phase_table(const Burnin& b, const std::string& prefix) {
+  Table t{prefix + "burn-in phases",
+          {"phase", "device", "sustained rate", "errors", "iterations", "status", "reason / warnings"},
+          {}};
+  for (const auto* r : b.phases) {
+    std::string rate = "-", errors = "-";
+    for (const auto& m : r->metrics) {
+      if (m.name == "errors") {
+        errors = fmt::format("{:g}", m.value);
+      } else if (rate == "-" && std::isfinite(m.value)) {
+        rate = format_metric_value(m.value, m.unit);
+      }
+    }
+    const Metric* e = r->metric("errors");
+    Tone status =
+        r->status == Status::ok ? Tone::plain : (r->status == Status::skipped ? Tone::warn : Tone::bad);
+    std::string why = r->reason;
+    for (const auto& w : r->warnings) why += (why.empty() ? "warning: " : "; warning: ") + w;
+    const std::string phase = text_of(r->params, "phase");
+    t.rows.push_back({Cell{phase.empty() ? r->probe.substr(br::kPhaseProbePrefix.size()) : phase},
+                      Cell{device_label(*r)}, Cell{rate, Tone::plain, true},
+                      Cell{errors, e != nullptr && e->value > 0 ? Tone::bad : Tone::plain, true},
+                      Cell{text_of(r->info, "iterations"), Tone::plain, true},
+                      Cell{std::string(to_string(r->status)), status},
+                      Cell{why, why.empty() ? Tone::plain : status}});
+  }
+  return t;
+}
+
+Table event_table(const Burnin& b, const std::string& prefix) {
+  Table t{prefix + "burn-in events", {"time", "device", "kind", "code", "text"}, {}};
+  for (const auto& e : b.events) {
+    t.rows.push_back({Cell{fmt::format("{:.0f} s", e.time_s), Tone::plain, true}, Cell{e.device},
+                      Cell{e.kind}, Cell{e.code != 0 ? std::to_string(e.code) : "", Tone::plain, true},
+                      Cell{e.text}});
+  }
+  return t;
+}
+
+// The page's answer first: check's pass/fail, compare's regressions, the fleet's outliers, each burn-in's
+// verdict with its reasons and per-GPU table, else (a report alone) how its results ran.
+std::string verdicts(const HtmlPage& page, const std::vector<NamedReport>& reports,
+                     const std::vector<std::string>& machines,
+                     const std::vector<std::optional<Burnin>>& burnins) {
   std::string out;
   if (page.check) {
     const CheckResult& c = *page.check;
@@ -412,6 +706,13 @@ std::string verdicts(const HtmlPage& page, const std::vector<NamedReport>& repor
         verdict_line(f.has_worse_outlier() ? Tone::bad : Tone::good,
                      fmt::format("{} outlier(s) over {} reports: {} worse than the fleet median, {} better",
                                  f.outliers(), f.reports, worse, f.outliers() - worse));
+  }
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    if (!burnins[i]) continue;
+    const std::string prefix = reports.size() > 1 ? machines[i] + ": " : "";
+    out += burnin_verdict(*burnins[i], reports[i], prefix);
+    if (!burnins[i]->gpus.empty())
+      out += "<div class=\"burnin\">\n" + to_html(gpu_verdict_table(*burnins[i], prefix)) + "</div>\n";
   }
   if (!out.empty() || reports.size() != 1) return out;
   std::size_t by_status[std::size(kStatusNames)] = {};
@@ -444,10 +745,14 @@ std::string to_html_page(const HtmlPage& page) {
     used.insert(m);
     machines.push_back(m);
   }
+  std::vector<std::optional<Burnin>> burnins;
+  for (const auto& nr : reports) burnins.push_back(read_burnin(nr));
+  auto burnin_prefix = [&](std::size_t i) { return reports.size() > 1 ? machines[i] + ": " : std::string(); };
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
                     html_escape(page.title) + "</title>\n<style>\n" + page_style() +
                     "</style>\n</head>\n<body>\n";
-  out += "<h1>" + html_escape(page.title) + "</h1>\n<section id=\"summary\">\n" + verdicts(page, reports);
+  out += "<h1>" + html_escape(page.title) + "</h1>\n<section id=\"summary\">\n" +
+         verdicts(page, reports, machines, burnins);
   if (!reports.empty())
     out += "<div class=\"inventory\">\n" + to_html(inventory_table(reports, machines)) + "</div>\n";
   if (reports.size() > kMaxChartMachines)
@@ -455,6 +760,11 @@ std::string to_html_page(const HtmlPage& page) {
                        reports.size());
   out += "</section>\n<h2>Charts</h2>\n";
   std::string charts;
+  if (reports.size() <= kMaxChartMachines) {
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+      if (burnins[i]) charts += burnin_charts(*burnins[i], burnin_prefix(i));
+    }
+  }
   auto bars = [&](const BarChart& c) {
     if (!c.groups.empty()) charts += svg_bar_chart(c);
   };
@@ -490,7 +800,14 @@ std::string to_html_page(const HtmlPage& page) {
   if (page.fleet) out += render(fleet_tables(*page.fleet), page.fleet->notes, Format::html);
   if (page.check) out += render({check_table(*page.check)}, {}, Format::html);
   if (reports.size() <= kMaxChartMachines) {
-    for (std::size_t i = 0; i < reports.size(); ++i) out += to_html(summary_table(reports[i], machines[i]));
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+      if (burnins[i]) {
+        out += to_html(phase_table(*burnins[i], burnin_prefix(i)));
+        if (!burnins[i]->events.empty()) out += to_html(event_table(*burnins[i], burnin_prefix(i)));
+      }
+      Table results = summary_table(reports[i], machines[i]);
+      if (!results.rows.empty()) out += to_html(results);
+    }
   }
   return out + "</body>\n</html>\n";
 }

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numbers>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -110,19 +112,20 @@ double legend_height(const std::vector<std::string>& names) {
   return rows * 16;
 }
 
-// Horizontal grid lines and y labels for ticks scaled into the plot.
-std::string y_grid(const std::vector<double>& ticks, double lo, double hi, const AxisUnit& u,
-                   double left = kLeft) {
+// Horizontal grid lines and y labels for ticks scaled into the plot (from `top`, `height` tall), and the axis
+// title turned along its left edge.
+std::string y_grid(const std::vector<double>& ticks, double lo, double hi, const std::string& title,
+                   double left = kLeft, double top = kTop, double height = kPlotHeight) {
   std::string out;
   for (double t : ticks) {
-    double y = kTop + kPlotHeight * (1 - (t - lo) / (hi - lo));
+    double y = top + height * (1 - (t - lo) / (hi - lo));
     out += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:g}\" y2=\"{:.1f}\" stroke=\"#ddd\"/>", left,
                        y, kWidth - kRight, y);
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6, y + 4,
                        number_label(t));
   }
   out += fmt::format("<text transform=\"translate(14,{:g}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
-                     kTop + kPlotHeight / 2, html_escape(u.label));
+                     top + height / 2, html_escape(title));
   return out;
 }
 
@@ -315,7 +318,7 @@ std::string svg_bar_chart(const BarChart& c) {
   const double axis = kTop + kPlotHeight;
   const double legend_y = axis + labels.height + 18;
   std::string out = open_svg(legend_y + legend_height(c.series) - 6, c.title);
-  out += y_grid(ticks, 0, hi, u, left);
+  out += y_grid(ticks, 0, hi, u.label, left);
   double bar_w = group_w() * 0.8 / static_cast<double>(std::max<std::size_t>(1, c.series.size()));
   for (std::size_t gi = 0; gi < c.groups.size(); ++gi) {
     const auto& g = c.groups[gi];
@@ -371,7 +374,7 @@ std::string svg_line_chart(const LineChart& c) {
   double lh = legend_height(names);
   double height = kTop + kPlotHeight + 62 + lh;
   std::string out = open_svg(height, c.title);
-  out += y_grid(ticks, 0, hi, u);
+  out += y_grid(ticks, 0, hi, u.label);
   double plot_w = kWidth - kLeft - kRight;
   auto px = [&](double x) { return kLeft + plot_w * (std::log2(x) - lx0) / (lx1 - lx0); };
   auto py = [&](double y) { return kTop + kPlotHeight * (1 - (y / u.factor) / hi); };
@@ -518,6 +521,244 @@ std::string svg_dot_rows(const std::string& title, const std::vector<DotRow>& ro
     }
     out += "\n";
     top += h;
+  }
+  return out + "</svg>\n";
+}
+
+namespace {
+
+// Label rows above a timeline: a label takes the first row where it clears the one before it by kGap.
+class LabelRows {
+ public:
+  explicit LabelRows(std::size_t max_rows) : max_rows_(max_rows) {}
+  // The row for a label spanning [x0, x1], or nullopt when every allowed row is taken there.
+  std::optional<std::size_t> place(double x0, double x1) {
+    constexpr double kGap = 6;
+    for (std::size_t r = 0; r < ends_.size(); ++r) {
+      if (ends_[r] + kGap <= x0) {
+        ends_[r] = x1;
+        return r;
+      }
+    }
+    if (ends_.size() == max_rows_) return std::nullopt;
+    ends_.push_back(x1);
+    return ends_.size() - 1;
+  }
+  std::size_t rows() const { return ends_.size(); }
+
+ private:
+  std::size_t max_rows_;
+  std::vector<double> ends_;  // per row, the right end of its last label
+};
+
+// The time axis's unit: seconds up to 5 minutes, minutes up to 3 hours, then hours.
+std::pair<double, const char*> time_unit(double max_s) {
+  if (max_s < 300) return {1, "s"};
+  if (max_s < 3 * 3600) return {60, "min"};
+  return {3600, "h"};
+}
+
+// Ticks covering [lo, hi] whole: the 1/2/5 step nice_ticks picks, widened to the steps around the data.
+std::vector<double> covering_ticks(double lo, double hi, int count) {
+  auto inner = nice_ticks(lo, hi, count);
+  if (inner.size() < 2) return {lo, hi};
+  const double step = inner[1] - inner[0];
+  std::vector<double> out;
+  for (double k = std::floor(lo / step + 1e-9); k * step < hi + step * (1 - 1e-9); ++k)
+    out.push_back(k * step);
+  return out;
+}
+
+// A legend entry's swatch: a short stretch of the series' line.
+std::string line_swatch(double x, double y, std::size_t colour_index, bool dashed) {
+  return fmt::format(
+      "<line x1=\"{:g}\" y1=\"{:g}\" x2=\"{:g}\" y2=\"{:g}\" stroke=\"{}\" stroke-width=\"2\"{}/>", x, y - 4,
+      x + 14, y - 4, colour(colour_index), dashed ? " stroke-dasharray=\"5 3\"" : "");
+}
+
+}  // namespace
+
+std::string svg_time_chart(const TimeChart& c) {
+  constexpr double kLabelTop = 30;      // the first label row's top
+  constexpr double kPanelHeight = 130;  // each panel of a chart of several
+  constexpr double kPanelGap = 24;
+  constexpr double kMarkerPad = 3;  // between a marker's line and its label
+  double t_max = 0;
+  for (const auto& p : c.panels) {
+    for (const auto& s : p.series) {
+      for (double t : s.t) {
+        if (std::isfinite(t)) t_max = std::max(t_max, t);
+      }
+    }
+  }
+  for (const auto& b : c.bands) t_max = std::max(t_max, b.end);
+  for (const auto& m : c.markers) t_max = std::max(t_max, m.t);
+  if (!(t_max > 0)) t_max = 1;
+  const double plot_w = kWidth - kLeft - kRight;
+  auto px = [&](double t) { return kLeft + plot_w * std::clamp(t, 0.0, t_max) / t_max; };
+
+  // Labels first: their rows decide where the plot starts.
+  struct Placed {
+    std::size_t row;
+    double x;
+    const char* anchor;
+  };
+  LabelRows band_rows(std::numeric_limits<std::size_t>::max());
+  std::vector<Placed> band_labels;
+  for (const auto& b : c.bands) {
+    const double w = text_width(b.label);
+    const double x0 = std::clamp((px(b.start) + px(b.end) - w) / 2, kLeft, kWidth - kRight - w);
+    band_labels.push_back(Placed{*band_rows.place(x0, x0 + w), x0, "start"});
+  }
+  std::vector<std::size_t> order(c.markers.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return c.markers[a].t < c.markers[b].t; });
+  LabelRows marker_rows(kMaxMarkerRows);
+  std::vector<std::optional<Placed>> marker_labels(c.markers.size());
+  std::size_t unlabelled = 0;
+  for (std::size_t i : order) {
+    const double x = px(c.markers[i].t), w = text_width(c.markers[i].label);
+    // Right of the line, or left of it where the chart ends first.
+    const bool left = x + kMarkerPad + w > kWidth - kRight;
+    const double x0 = left ? x - kMarkerPad - w : x + kMarkerPad;
+    if (auto row = marker_rows.place(x0, x0 + w)) {
+      marker_labels[i] =
+          Placed{band_rows.rows() + *row, left ? x - kMarkerPad : x + kMarkerPad, left ? "end" : "start"};
+    } else {
+      ++unlabelled;
+    }
+  }
+  const std::size_t rows = band_rows.rows() + marker_rows.rows();
+  const double plot_top = rows == 0 ? kTop : kLabelTop + kLineHeight * static_cast<double>(rows) + 6;
+  const double panel_h = c.panels.size() > 1 ? kPanelHeight : kPlotHeight;
+  const double plot_bottom =
+      plot_top + static_cast<double>(c.panels.size()) * (panel_h + kPanelGap) - kPanelGap;
+  auto row_baseline = [&](std::size_t row) {
+    return kLabelTop + kLineHeight * static_cast<double>(row) + 10;
+  };
+
+  std::vector<std::string> names;
+  std::vector<std::pair<std::size_t, bool>> styles;
+  for (const auto& p : c.panels) {
+    for (const auto& s : p.series) {
+      if (std::find(names.begin(), names.end(), s.name) != names.end()) continue;
+      names.push_back(s.name);
+      styles.emplace_back(s.colour, s.dashed);
+    }
+  }
+  const double axis_y = plot_bottom + 16;
+  const double legend_y = axis_y + 38;
+  const double note_y = legend_y + legend_height(names) + (unlabelled > 0 ? 4 : -16);
+  std::string out = open_svg(note_y + 10, c.title);
+
+  for (std::size_t i = 0; i < c.bands.size(); ++i) {
+    const auto& b = c.bands[i];
+    out += fmt::format(
+        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"><title>{} {:g}-{:g} "
+        "s</title></rect>",
+        px(b.start), plot_top, std::max(0.0, px(b.end) - px(b.start)), plot_bottom - plot_top,
+        b.light ? "#f4f4f4" : "#dfe7f1", html_escape(b.label), b.start, b.end);
+    out += fmt::format("<text class=\"band\" x=\"{:.1f}\" y=\"{:g}\" fill=\"#555\">{}</text>\n",
+                       band_labels[i].x, row_baseline(band_labels[i].row), html_escape(b.label));
+  }
+
+  // Time ticks through every panel, labelled under the last.
+  const auto [unit_s, unit_name] = time_unit(t_max);
+  for (double tick : nice_ticks(0, t_max / unit_s, 8)) {
+    const double x = px(tick * unit_s);
+    out +=
+        fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#e4e4e4\"/>",
+                    x, plot_top, plot_bottom);
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", x, axis_y,
+                       number_label(tick));
+  }
+  out +=
+      fmt::format("<text x=\"{:g}\" y=\"{:.1f}\" text-anchor=\"middle\">time since the start ({})</text>\n",
+                  kLeft + plot_w / 2, axis_y + 18, unit_name);
+
+  for (std::size_t pi = 0; pi < c.panels.size(); ++pi) {
+    const auto& p = c.panels[pi];
+    const double top = plot_top + static_cast<double>(pi) * (panel_h + kPanelGap);
+    double lo = INFINITY, hi = -INFINITY;
+    for (const auto& s : p.series) {
+      for (double y : s.y) {
+        if (!std::isfinite(y)) continue;
+        lo = std::min(lo, y);
+        hi = std::max(hi, y);
+      }
+    }
+    if (!(hi >= lo)) lo = hi = 0;
+    const AxisUnit u = axis_unit(std::max(std::fabs(lo), std::fabs(hi)), p.unit);
+    // From zero, unless the values stay in the top half of their range (clocks, temperatures under load).
+    const double from = lo >= 0 && lo < hi / 2 ? 0 : lo / u.factor;
+    auto ticks = covering_ticks(from, std::max(hi / u.factor, from + 1e-9), 4);
+    const double y_lo = ticks.front(), y_hi = ticks.back() > y_lo ? ticks.back() : y_lo + 1;
+    out += y_grid(ticks, y_lo, y_hi, u.label.empty() ? p.label : p.label + " (" + u.label + ")", kLeft, top,
+                  panel_h);
+    auto py = [&](double y) { return top + panel_h * (1 - (y / u.factor - y_lo) / (y_hi - y_lo)); };
+    for (const auto& s : p.series) {
+      const std::size_t n = std::min(s.t.size(), s.y.size());
+      std::vector<std::string> segments(1);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!std::isfinite(s.t[i]) || !std::isfinite(s.y[i])) {
+          if (!segments.back().empty()) segments.emplace_back();
+          continue;
+        }
+        segments.back() +=
+            fmt::format("{}{:.1f},{:.1f}", segments.back().empty() ? "" : " ", px(s.t[i]), py(s.y[i]));
+      }
+      for (const auto& points : segments) {
+        if (points.empty()) continue;
+        out += fmt::format(
+            "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" stroke-linecap=\"round\"{} "
+            "points=\"{}\"><title>{}</title></polyline>\n",
+            colour(s.colour), s.dashed ? " stroke-dasharray=\"5 3\"" : "",
+            points.find(' ') == std::string::npos
+                ? points + " " + points  // a lone sample: a zero-length line, drawn by its round cap
+                : points,
+            html_escape(s.name));
+      }
+    }
+    out += fmt::format("<line x1=\"{0:g}\" y1=\"{1:.1f}\" x2=\"{2:g}\" y2=\"{1:.1f}\" stroke=\"#333\"/>\n",
+                       kLeft, top + panel_h, kWidth - kRight);
+  }
+
+  for (std::size_t i = 0; i < c.markers.size(); ++i) {
+    const auto& m = c.markers[i];
+    const double x = px(m.t);
+    const double y0 = marker_labels[i] ? row_baseline(marker_labels[i]->row) - 10 : plot_top;
+    out += fmt::format(
+        "<line class=\"marker\" x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\" "
+        "stroke-width=\"1.5\" stroke-dasharray=\"4 2\"><title>{4}</title></line>",
+        x, y0, plot_bottom, kWorse, html_escape(m.detail.empty() ? m.label : m.label + ": " + m.detail));
+    if (marker_labels[i]) {
+      out += fmt::format(
+          "<text class=\"marker\" x=\"{:.1f}\" y=\"{:g}\" text-anchor=\"{}\" fill=\"{}\">{}</text>",
+          marker_labels[i]->x, row_baseline(marker_labels[i]->row), marker_labels[i]->anchor, kWorse,
+          html_escape(m.label));
+    }
+    out += "\n";
+  }
+
+  // The legend: each series' line style and name.
+  double x = kLeft, y = legend_y;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const double w = 18 + text_width(names[i]) + 14;
+    if (x + w > kWidth - kRight && x > kLeft) {
+      x = kLeft;
+      y += 16;
+    }
+    out += line_swatch(x, y, styles[i].first, styles[i].second);
+    out += fmt::format("<text x=\"{:g}\" y=\"{:g}\">{}</text>\n", x + 18, y, html_escape(names[i]));
+    x += w;
+  }
+  if (unlabelled > 0) {
+    out += fmt::format(
+        "<text x=\"{:g}\" y=\"{:g}\" fill=\"{}\">{} more event(s) marked without a label: each line's "
+        "tooltip "
+        "names its event</text>\n",
+        kLeft, note_y, kWorse, unlabelled);
   }
   return out + "</svg>\n";
 }

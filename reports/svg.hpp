@@ -1,6 +1,7 @@
-// Inline SVG charts for the HTML report: grouped bars, lines on a log-2 x axis, horizontal bars and a dot
-// strip for fleet deviations. Plain strings, no scripts, no external references, so a page stays
-// self-contained and renders the same offline.
+// Inline SVG charts for the HTML report: grouped bars, lines on a log-2 x axis, horizontal bars, a dot
+// strip for fleet deviations and timelines (the burn-in's telemetry over time, phases shaded, events marked).
+// Plain strings, no scripts, no external references, so a page stays self-contained and renders the same
+// offline.
 //
 // Text is laid out without a browser, so its width is estimated (text_width) on the wide side: a label judged
 // to fit does fit. A bar label wider than its group's slot is wrapped at spaces, or rotated when a word alone
@@ -8,6 +9,7 @@
 // never cut. Every chart is kChartWidth units wide and drawn at the page's width (width 100 %).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -100,5 +102,40 @@ struct DotRow {
 // Rows of dots on a shared percent axis, a dashed line at −threshold, outliers named (worse red, better
 // green); row labels as the percent bars'.
 std::string svg_dot_rows(const std::string& title, const std::vector<DotRow>& rows, double threshold_pct);
+
+// A timeline: panels of lines over one linear time axis (seconds since the start, ticked in s, min or h),
+// sharing shaded bands (the burn-in's phases, each labelled; a `light` one paler: the cooldowns) and marked
+// instants (events: a dashed vertical line and its label). Band and marker labels sit in rows above the plot,
+// a label moving down a row where it would touch its neighbour; a marker whose label would need more than
+// kMaxMarkerRows rows keeps only its tooltip, and the chart counts those. NaN values are gaps in a line.
+inline constexpr std::size_t kMaxMarkerRows = 4;
+struct TimeSeries {
+  std::string name;
+  std::vector<double> t, y;  // the same length; y NaN = no sample
+  std::size_t colour = 0;    // palette index: a GPU keeps its colour across charts
+  bool dashed = false;
+};
+struct TimePanel {
+  std::string label;  // what the panel shows ("power"); the y axis reads "label (unit)"
+  std::string unit;   // SI unit of y, scaled for the axis (axis_unit)
+  std::vector<TimeSeries> series;
+};
+struct TimeBand {
+  std::string label;
+  double start = 0, end = 0;
+  bool light = false;
+};
+struct TimeMarker {
+  double t = 0;
+  std::string label;   // drawn at the line ("XID 79 gpu1")
+  std::string detail;  // its tooltip (the event's own text)
+};
+struct TimeChart {
+  std::string title;
+  std::vector<TimePanel> panels;
+  std::vector<TimeBand> bands;
+  std::vector<TimeMarker> markers;
+};
+std::string svg_time_chart(const TimeChart& c);
 
 }  // namespace mlbench

@@ -1,7 +1,9 @@
 #include "reports/html.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <numbers>
 #include <regex>
 
@@ -10,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "reports/render.hpp"
+#include "reports/report_burnin.hpp"
 #include "reports/svg.hpp"
 #include "tests/reports/report_fixtures.hpp"
 
@@ -63,8 +66,8 @@ CheckResult sample_check() {
 // A page of each kind: a report alone (export), a comparison of the two runs, a check and a fleet; between
 // them every chart kind appears.
 struct Pages {
-  std::vector<NamedReport> runs, fleet, one, storage;
-  std::string compare_html, fleet_html, export_html, check_html, storage_html;
+  std::vector<NamedReport> runs, fleet, one, storage, burnin, burnin_host;
+  std::string compare_html, fleet_html, export_html, check_html, storage_html, burnin_html, burnin_host_html;
   Pages() {
     runs =
         load_reports({test::reports_data("run_a.json").string(), test::reports_data("run_b.json").string()});
@@ -84,9 +87,15 @@ struct Pages {
     export_html = to_html_page(HtmlPage{"report", &one, {}, std::nullopt, 0.05, std::nullopt});
     check_html = to_html_page(HtmlPage{"check", &one, {}, std::nullopt, 0.05, sample_check()});
     storage_html = to_html_page(HtmlPage{"storage", &storage, {}, std::nullopt, 0.05, std::nullopt});
+    // Burn-ins: two GPUs (one warns, one fails on XID 79 and falls off the bus), and a node without GPUs.
+    burnin = load_reports({test::reports_data("burnin-gpu.json").string()});
+    burnin_host = load_reports({test::reports_data("burnin-host.json").string()});
+    burnin_html = to_html_page(HtmlPage{"burn-in", &burnin, {}, std::nullopt, 0.05, std::nullopt});
+    burnin_host_html = to_html_page(HtmlPage{"burn-in", &burnin_host, {}, std::nullopt, 0.05, std::nullopt});
   }
   std::vector<const std::string*> all() const {
-    return {&compare_html, &fleet_html, &export_html, &check_html, &storage_html};
+    return {&compare_html, &fleet_html,  &export_html,     &check_html,
+            &storage_html, &burnin_html, &burnin_host_html};
   }
 };
 
@@ -353,6 +362,222 @@ TEST(Svg, NiceTicksAndAxisUnits) {
   EXPECT_EQ(axis_unit(2e-4, "s").label, "us");
 }
 
+// The SVG of the chart titled `title` on a page ("" when there is none).
+std::string chart_titled(const std::string& html, const std::string& title) {
+  auto at = html.find("<title>" + title);
+  if (at == std::string::npos) return "";
+  auto start = html.rfind("<svg", at);
+  return html.substr(start, html.find("</svg>", at) - start);
+}
+
+// The numbers of an SVG attribute over every element that has it, in order.
+std::vector<double> attribute_values(const std::string& svg, const std::string& element,
+                                     const std::string& attr) {
+  std::vector<double> out;
+  const std::regex re("<" + element + "[^>]* " + attr + "=\"([-0-9.]+)\"");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), re); it != std::sregex_iterator(); ++it)
+    out.push_back(std::stod(it->str(1)));
+  return out;
+}
+
+TEST(HtmlBurnin, FixturesLoadAsReports) {
+  const Report& gpu = pages().burnin[0].report;
+  ASSERT_EQ(gpu.results.size(), 13u);  // 9 phase results, 2 GPUs, the host, the node
+  EXPECT_EQ(gpu.host["gpus"].size(), 2u);
+  const Report& host = pages().burnin_host[0].report;
+  EXPECT_TRUE(host.host["gpus"].empty());
+  for (const auto* r : {&gpu, &host}) {
+    const auto node = std::find_if(r->results.begin(), r->results.end(),
+                                   [](const Result& x) { return x.probe == burnin_report::kNodeProbe; });
+    ASSERT_NE(node, r->results.end());
+    EXPECT_FALSE(node->info["phases"].empty());
+  }
+}
+
+TEST(HtmlBurnin, TheVerdictAndItsReasonsComeFirstThenTheGpuTableThenTheCharts) {
+  const std::string& html = pages().burnin_html;
+  const auto verdict = html.find(
+      "<p class=\"verdict bad\">burn-in FAIL: 2 GPU(s) — 0 pass, 1 warn, 1 fail; 9 phase result(s), 1 not "
+      "ok</p>");
+  const auto reason = html.find("<li>gpu1: XID 79 (GPU has fallen off the bus) at 1620 s</li>");
+  const auto table = html.find("<caption>burn-in verdict per GPU</caption>");
+  ASSERT_NE(verdict, std::string::npos);
+  ASSERT_NE(reason, std::string::npos);
+  ASSERT_NE(table, std::string::npos);
+  EXPECT_EQ(html.find("</h1>\n<section id=\"summary\">\n<p class=\"verdict"), html.find("</h1>"));
+  EXPECT_LT(verdict, reason);
+  EXPECT_LT(reason, table);
+  EXPECT_LT(table, html.find("<caption>host inventory"));
+  EXPECT_LT(table, html.find("<svg"));
+  // A column per rate the GPUs measured, named by its rate key.
+  EXPECT_NE(
+      html.find("<th>reasons</th><th>gemm_tflops</th><th>hbm_bandwidth</th><th>SM clock median / max</th>"),
+      std::string::npos);
+  // Each GPU's row: its UUID, verdict and reasons, rates, clock/power/temperature median and max from its
+  // summary, and the seconds of each throttle reason that was set.
+  std::smatch row;
+  ASSERT_TRUE(std::regex_search(html, row, std::regex(R"(<tr><td>gpu0</td>[\s\S]*?</tr>)")));
+  for (const char* cell :
+       {"<td>GPU-2100a1f3-7c2e-4b8d-9e51-000000000000</td>", "<td class=\"warn\">warn</td>",
+        "6.3 % below the --baseline fleet median", "<td class=\"num\">702 TFLOP/s</td>",
+        "<td class=\"num\">2.91 TB/s</td>", "<td class=\"num\">1.98 / 1.98 GHz</td>",
+        "<td class=\"num\">534 / 703 W</td>", "<td>sw_power_cap 311 s</td>"}) {
+    EXPECT_NE(row.str().find(cell), std::string::npos) << cell << " in " << row.str();
+  }
+  ASSERT_TRUE(std::regex_search(html, row, std::regex(R"(<tr><td>gpu1</td>[\s\S]*?</tr>)")));
+  for (const char* cell :
+       {"<td class=\"bad\">fail</td>", "stopped answering at 1620 s (lost)",
+        "<td>hw_slowdown 42 s\nsw_power_cap 288 s</td>", "<td class=\"num\">38 / 90.2 °C</td>"}) {
+    EXPECT_NE(row.str().find(cell), std::string::npos) << cell << " in " << row.str();
+  }
+  // The burn-in results are in their own tables, not again in the generic results table.
+  EXPECT_EQ(html.find("<caption>gpu-node-21: "), std::string::npos);
+}
+
+TEST(HtmlBurnin, WithoutASummaryTheGpuTableReadsTheTimeline) {
+  auto reports = pages().burnin;
+  for (auto& r : reports[0].report.results) r.info.erase("summary");
+  const std::string html = to_html_page(HtmlPage{"burn-in", &reports, {}, std::nullopt, 0.05, std::nullopt});
+  std::smatch row;
+  ASSERT_TRUE(std::regex_search(html, row, std::regex(R"(<tr><td>gpu0</td>[\s\S]*?</tr>)")));
+  // gpu0's SM clock over the timeline's 30 points: the median is the mean of the middle two (1.784 and
+  // 1.98 GHz), where the summary said 1.98 GHz.
+  EXPECT_NE(row.str().find("<td class=\"num\">1.88 / 1.98 GHz</td>"), std::string::npos) << row.str();
+}
+
+TEST(HtmlBurnin, TimelinesDrawEachGpuThePhasesAndTheEvents) {
+  const std::string& html = pages().burnin_html;
+  EXPECT_EQ(count(html, "<svg"), 4u);
+  const auto& spans = pages().burnin[0].report.results.back().info["phases"];
+  ASSERT_EQ(spans.size(), 9u);
+  for (const char* title : {"SM clock per GPU", "Power per GPU",
+                            "Temperature per GPU (solid: GPU, dashed: HBM)", "Host: CPU, memory and disks"}) {
+    const std::string svg = chart_titled(html, title);
+    ASSERT_FALSE(svg.empty()) << title;
+    const bool gpu_chart = std::string(title).find("GPU") != std::string::npos;
+    for (const char* gpu : {"gpu0", "gpu1"})
+      EXPECT_EQ(svg.find(std::string("<title>") + gpu + "</title>") != std::string::npos, gpu_chart) << title;
+    // Every phase a shaded band under its label, the label centred over the band; cooldowns paler.
+    static const std::regex kBand(
+        R"x(<rect x="([0-9.]+)" y="[0-9.]+" width="([0-9.]+)" height="[0-9.]+" fill="(#[0-9a-f]+)"><title>([a-z-]+) [0-9]+-[0-9]+ s</title></rect><text class="band" x="([0-9.]+)"[^>]*>([a-z-]+)</text>)x");
+    std::size_t bands = 0;
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), kBand); it != std::sregex_iterator(); ++it) {
+      const auto& m = *it;
+      EXPECT_EQ(m.str(4), spans[bands]["phase"].get<std::string>());
+      EXPECT_EQ(m.str(6), m.str(4));
+      EXPECT_EQ(m.str(3), m.str(4) == "cooldown" ? "#f4f4f4" : "#dfe7f1");
+      const double centre = std::stod(m.str(1)) + std::stod(m.str(2)) / 2;
+      EXPECT_NEAR(std::stod(m.str(5)) + text_width(m.str(6)) / 2, centre, 0.2) << m.str(6);
+      ++bands;
+    }
+    EXPECT_EQ(bands, 9u) << title;
+    // The XID, the throttle and the lost GPU: a marker line and its label each.
+    for (const char* label : {"XID 79 gpu1", "throttle gpu1", "lost gpu1"})
+      EXPECT_NE(svg.find(std::string(">") + label + "</text>"), std::string::npos) << title << ": " << label;
+    EXPECT_EQ(count(svg, "<line class=\"marker\""), 3u);
+    EXPECT_NE(
+        svg.find("<title>XID 79 gpu1: NVRM: Xid (PCI:0000:1b:00): 79, GPU has fallen off the bus.</title>"),
+        std::string::npos);
+  }
+  // gpu1 stopped answering at the XID: its SM clock line ends before the marker, not drawn through the gap.
+  const std::string clock = chart_titled(html, "SM clock per GPU");
+  const auto markers = attribute_values(clock, "line class=\"marker\"", "x1");
+  std::smatch line;
+  ASSERT_TRUE(
+      std::regex_search(clock, line, std::regex(R"x(stroke="#f28e2b"[^>]*points="([^"]*)"><title>gpu1<)x")));
+  const std::string points = line.str(1);
+  const double last_x = std::stod(points.substr(points.rfind(' ') + 1));
+  EXPECT_LT(last_x, *std::max_element(markers.begin(), markers.end()));
+  // HBM temperatures dashed, in their GPU's colour.
+  EXPECT_NE(
+      chart_titled(html, "Temperature per GPU")
+          .find("stroke=\"#f28e2b\" stroke-width=\"1.5\" stroke-linecap=\"round\" stroke-dasharray=\"5 3\""),
+      std::string::npos);
+  // The host chart: CPU busy in percent, memory, disk read and write.
+  const std::string host = chart_titled(html, "Host: CPU, memory and disks");
+  for (const char* axis : {">CPU busy (%)<", ">memory (GB)<", ">disks (GB/s)<"})
+    EXPECT_NE(host.find(axis), std::string::npos) << axis;
+  for (const char* name : {"CPU busy", "memory in use", "disk read", "disk write"})
+    EXPECT_NE(host.find(std::string("<title>") + name + "</title>"), std::string::npos) << name;
+  // Phases and events as tables too.
+  EXPECT_NE(
+      html.find("<tr><td>gemm</td><td>gpu0</td><td class=\"num\">702 TFLOP/s</td><td class=\"num\">0</td>"),
+      std::string::npos);
+  EXPECT_NE(
+      html.find("<td class=\"bad\">failed</td><td class=\"bad\">gpu1 stopped answering (XID 79) 180 s into "
+                "the phase</td>"),
+      std::string::npos);
+  EXPECT_NE(html.find("<tr><td class=\"num\">1620 s</td><td>gpu1</td><td>xid</td><td class=\"num\">79</td>"),
+            std::string::npos);
+}
+
+TEST(HtmlBurnin, WithoutGpusOnlyTheHostChartAndThePhases) {
+  const std::string& html = pages().burnin_host_html;
+  EXPECT_NE(html.find("<p class=\"verdict good\">burn-in PASS: no GPUs; 4 phase result(s), 0 not ok</p>"),
+            std::string::npos);
+  EXPECT_EQ(count(html, "<svg"), 1u);
+  EXPECT_EQ(html.find("per GPU"), std::string::npos);
+  const std::string host = chart_titled(html, "Host: CPU, memory and disks");
+  ASSERT_FALSE(host.empty());
+  for (const char* phase : {"hostmem", "storage", "all"})
+    EXPECT_EQ(count(host, std::string(">") + phase + "</text>"), 1u) << phase;
+  EXPECT_EQ(count(host, ">cooldown</text>"), 2u);
+  EXPECT_EQ(host.find("class=\"marker\""), std::string::npos);
+  EXPECT_EQ(html.find("<caption>burn-in events"), std::string::npos);
+  EXPECT_NE(
+      html.find(
+          "<tr><td>storage</td><td>/var/tmp/mlbench-burnin.scratch</td><td class=\"num\">2.71 GB/s</td>"),
+      std::string::npos);
+}
+
+TEST(HtmlBurnin, ABadTimelineIsBadInputNamingTheFileAndTheResult) {
+  auto reports = pages().burnin;
+  for (auto& r : reports[0].report.results) {
+    if (r.probe == burnin_report::kGpuProbe) r.info["timeline"]["power_w"].erase(0);
+  }
+  try {
+    to_html_page(HtmlPage{"burn-in", &reports, {}, std::nullopt, 0.05, std::nullopt});
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("burnin-gpu.json: burnin.gpu gpu0: burn-in timeline: 'power_w' has 29 "
+                                   "points and 't' has 30"),
+        std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Svg, TimeChartLabelsDoNotOverlapAndCrowdedMarkersAreCounted) {
+  TimeChart c{"t", {TimePanel{"x", "W", {TimeSeries{"a", {0, 10, 20}, {1, NAN, 3}, 0, false}}}}, {}, {}};
+  // Forty events in one second: four rows of labels, the rest counted.
+  for (int i = 0; i < 40; ++i)
+    c.markers.push_back(TimeMarker{5 + i * 0.025, fmt::format("XID 79 gpu{}", i), ""});
+  c.bands = {{"host-memory", 0, 10, false}, {"cooldown", 10, 10.2, true}, {"storage", 10.2, 11, false}};
+  const std::string svg = svg_time_chart(c);
+  EXPECT_EQ(count(svg, "<line class=\"marker\""), 40u);
+  EXPECT_EQ(count(svg, "<text class=\"marker\""), kMaxMarkerRows);
+  EXPECT_NE(svg.find(">36 more event(s) marked without a label"), std::string::npos);
+  // The NaN is a gap: two lone points, no line through it.
+  EXPECT_EQ(count(svg, "<polyline"), 2u);
+  // No two labels of one row overlap.
+  static const std::regex kLabel(
+      R"x(<text class="(band|marker)" x="([0-9.]+)" y="([0-9.]+)"( text-anchor="(start|end)")?[^>]*>([^<]*)</text>)x");
+  std::map<std::string, std::vector<std::pair<double, double>>> rows;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), kLabel); it != std::sregex_iterator(); ++it) {
+    const double x = std::stod(it->str(2)), w = text_width(it->str(6));
+    const double x0 = it->str(5) == "end" ? x - w : x;
+    EXPECT_GE(x0, 0) << it->str(6);
+    EXPECT_LE(x0 + w, kChartWidth) << it->str(6);
+    rows[it->str(3)].emplace_back(x0, x0 + w);
+  }
+  EXPECT_EQ(rows.size(), 2 + kMaxMarkerRows);  // bands need two rows: "cooldown" overlaps its neighbours
+  for (auto& [y, spans] : rows) {
+    std::sort(spans.begin(), spans.end());
+    for (std::size_t i = 1; i < spans.size(); ++i)
+      EXPECT_LE(spans[i - 1].second, spans[i].first) << "row " << y;
+  }
+}
+
 std::string chromium() {
   if (test::have_tool("chromium")) return "chromium";
   return test::have_tool("chromium-browser") ? "chromium-browser" : "";
@@ -415,13 +640,18 @@ document.body.appendChild(pre);
   }
 }
 
-TEST(Html, RendersInHeadlessChromium) {
-  if (chromium().empty()) GTEST_SKIP() << "chromium not installed (Debian package 'chromium')";
+// A screenshot of `html` at 1100 x `height` px: the PNG's bytes.
+std::string screenshot(const std::string& html, int height) {
   test::TempDir dir("mlbench-reports");
   auto png = dir.path() / "page.png";
-  run_chromium(dir, pages().compare_html, "--window-size=1100,2400 --screenshot='" + png.string() + "'",
+  run_chromium(dir, html, fmt::format("--window-size=1100,{} --screenshot='{}'", height, png.string()),
                dir.path() / "out");
-  std::string data = test::slurp(png);
+  return test::slurp(png);
+}
+
+TEST(Html, RendersInHeadlessChromium) {
+  if (chromium().empty()) GTEST_SKIP() << "chromium not installed (Debian package 'chromium')";
+  std::string data = screenshot(pages().compare_html, 2400);
   ASSERT_GT(data.size(), 24u);
   EXPECT_EQ(data.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
   // IHDR: width and height, big-endian, at bytes 16..23.
@@ -435,8 +665,18 @@ TEST(Html, RendersInHeadlessChromium) {
   EXPECT_EQ(be32(20), 2400u);
   // A blank page compresses to a few KiB; charts and tables do not.
   EXPECT_GT(data.size(), 60u * 1024) << "the screenshot looks empty";
-  if (const char* keep = std::getenv("MLBENCH_KEEP_PNG"); keep != nullptr && *keep != '\0') {
-    std::filesystem::copy_file(png, keep, std::filesystem::copy_options::overwrite_existing);
+  if (const char* keep = std::getenv("MLBENCH_KEEP_PNG"); keep != nullptr && *keep != '\0')
+    std::ofstream(keep) << data;
+}
+
+TEST(HtmlBurnin, RendersInHeadlessChromium) {
+  if (chromium().empty()) GTEST_SKIP() << "chromium not installed (Debian package 'chromium')";
+  for (const auto* html : {&pages().burnin_html, &pages().burnin_host_html}) {
+    std::string data = screenshot(*html, 3000);
+    ASSERT_GT(data.size(), 24u);
+    EXPECT_EQ(data.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+    // A blank page compresses to a few KiB; timelines and tables do not.
+    EXPECT_GT(data.size(), 60u * 1024) << "the screenshot looks empty";
   }
 }
 
