@@ -27,7 +27,7 @@ MetricChange compare_metric(const Result& a, const Metric& ma, const Metric& mb,
   c.spread_other = relative_spread(mb);
   if (opts.between != nullptr) {
     c.spread_base = std::max(c.spread_base, opts.between->spread(base_host, a, ma.name));
-    c.spread_other = std::max(c.spread_other, opts.between->spread(other_host, a, ma.name));
+    c.spread_other = std::max(c.spread_other, opts.between->spread(other_host, a, ma.name, mb.value));
   }
   c.combined_cv = std::hypot(c.spread_base, c.spread_other);
   c.noise_band = std::max(opts.threshold, 2 * c.combined_cv);
@@ -73,27 +73,28 @@ BetweenRuns::BetweenRuns(const std::vector<NamedReport>& runs) {
   hosts.reserve(runs.size());
   for (const auto& nr : runs) ++runs_per_host_[hosts.emplace_back(host_label(nr))];
   std::erase_if(runs_per_host_, [](const auto& h) { return h.second < 2; });
-  std::map<std::string, std::vector<double>> values;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (!runs_per_host_.count(hosts[i])) continue;
     for (const auto& r : runs[i].report.results) {
       if (r.status != Status::ok) continue;
       for (const auto& m : r.metrics) {
-        if (std::isfinite(m.value)) values[run_key(hosts[i], r, m.name)].push_back(m.value);
+        if (std::isfinite(m.value)) values_[run_key(hosts[i], r, m.name)].push_back(m.value);
       }
     }
   }
-  for (const auto& [key, v] : values) {
-    if (v.size() < 2) continue;
-    const Stats s = compute_stats(v);
-    spread_[key] = s.cv * student_t95(v.size() - 1) / kConfidenceZ;
-  }
 }
 
-double BetweenRuns::spread(const std::string& host, const Result& r, const std::string& metric) const {
+double BetweenRuns::spread(const std::string& host, const Result& r, const std::string& metric,
+                           std::optional<double> judged) const {
   if (!runs_per_host_.count(host)) return 0;
-  auto it = spread_.find(run_key(host, r, metric));
-  return it == spread_.end() ? 0.0 : it->second;
+  auto it = values_.find(run_key(host, r, metric));
+  if (it == values_.end()) return 0;
+  std::vector<double> v = it->second;
+  if (judged) {
+    if (auto self = std::find(v.begin(), v.end(), *judged); self != v.end()) v.erase(self);
+  }
+  if (v.size() < 2) return 0;
+  return compute_stats(v).cv * student_t95(v.size() - 1) / kConfidenceZ;
 }
 
 std::vector<std::string> BetweenRuns::hosts() const {

@@ -16,8 +16,8 @@
 //    the value across them, expanded by t(0.975, k − 1) / 1.96 for its k − 1 degrees of freedom (GUM G.3), is
 //    the between-run spread of every report of that host in the comparison; a side takes the larger of it and
 //    its within-run figure (a single run's value already carries its within-run noise, so the between-run
-//    spread contains it rather than adding to it). The report being judged is never one of the runs that set
-//    its band: a regression cannot widen its own band.
+//    spread contains it rather than adding to it). The report being judged is left out of the runs that set
+//    its band (when it was given as one of them too): a regression cannot widen its own band.
 // For independent measurements the combined spread is, to first order, the CV of the ratio other/base. A
 // change smaller than the band is "noise"; beyond it, an "improvement" or a "regression" depending on
 // metric.better. The threshold stays the floor: a change below it is not worth reporting however well known.
@@ -28,6 +28,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,13 +52,16 @@ class BetweenRuns {
  public:
   BetweenRuns() = default;
   explicit BetweenRuns(const std::vector<NamedReport>& runs);
-  // 0 when fewer than 2 of the runs are of `host` with the metric measured (ok, finite).
-  double spread(const std::string& host, const Result& r, const std::string& metric) const;
+  // 0 when fewer than 2 of the runs are of `host` with the metric measured (ok, finite). `judged`: the value
+  // being judged against the spread, left out of it when it is one of the runs (once), so that a run never
+  // widens its own band.
+  double spread(const std::string& host, const Result& r, const std::string& metric,
+                std::optional<double> judged = std::nullopt) const;
   // "HOST (k runs)" for each host with ≥ 2 runs, for the notes.
   std::vector<std::string> hosts() const;
 
  private:
-  std::map<std::string, double> spread_;
+  std::map<std::string, std::vector<double>> values_;
   std::map<std::string, std::size_t> runs_per_host_;
 };
 

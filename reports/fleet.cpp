@@ -205,7 +205,8 @@ FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const Fleet
   out.reports = reports.size();
   out.threshold = opts.threshold;
   std::unordered_map<std::string, std::size_t> index;
-  // Hosts with several reports are repeated runs: their spread between runs is their members' noise too.
+  // Hosts with several reports are repeated runs: the spread of a host's other runs is its members' noise
+  // too.
   const BetweenRuns between(reports);
   if (!between.hosts().empty()) {
     out.notes.push_back(fmt::format("noise includes the spread between repeated runs of {}",
@@ -228,9 +229,9 @@ FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const Fleet
               FleetGroup{r.probe, params_without_device(r.params), m.name, m.unit, m.better, 0, 0, {}});
           out.groups.back().members.reserve(reports.size());  // most populations have one member a report
         }
-        out.groups[it->second].members.push_back(
-            FleetMember{ri, host, device, uuid, m.value, 0, 0,
-                        std::max(relative_spread(m), between.spread(host, r, m.name)), false, false});
+        out.groups[it->second].members.push_back(FleetMember{
+            ri, host, device, uuid, m.value, 0, 0,
+            std::max(relative_spread(m), between.spread(host, r, m.name, m.value)), false, false});
       }
     }
   }

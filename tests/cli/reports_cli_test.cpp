@@ -101,6 +101,24 @@ TEST(ReportsCli, CompareTwoRunsFailsOnTheRegression) {
   EXPECT_EQ(run_cli({"compare", data("run_a.json"), data("run_a.json")}).rc, 0);
 }
 
+// --base-runs: more runs of the base's machine give its reports the spread between runs (a note says so);
+// each takes one file, so the reports after it stay the ones compared; a run of another machine is refused
+// with one line naming it (issue 19, point 5).
+TEST(ReportsCli, CompareBaseRunsAreRunsOfTheBaseMachine) {
+  auto r = run_cli({"compare", "--format", "json", "--no-fail", "--base-runs", data("run_a.json"),
+                    data("run_a.json"), data("run_b.json")});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["comparisons"].size(), 1u);
+  const auto& notes = j["comparisons"][0]["notes"];
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const nlohmann::json& n) {
+    return n.get<std::string>().find("repeated runs of gpu-node-17 (2 runs)") != std::string::npos;
+  })) << notes.dump();
+  expect_bad_input(
+      run_cli({"compare", "--base-runs", data("fleet/node01.json"), data("run_a.json"), data("run_b.json")}),
+      "node01.json", "not of the base's machine gpu-node-17");
+}
+
 TEST(ReportsCli, CompareFormats) {
   auto json =
       run_cli({"compare", "--format", "json", "--threshold", "50", data("run_a.json"), data("run_b.json")});

@@ -146,6 +146,12 @@ TEST(Compare, RepeatedBaseRunsGiveTheBetweenRunSpread) {
   EXPECT_EQ(c.verdict, Verdict::noise);
   ASSERT_FALSE(with_runs.notes.empty());
   EXPECT_NE(with_runs.notes.back().find("vm (3 runs)"), std::string::npos);
+  // The report judged never widens its own band: given as one of the runs too, it is left out of them.
+  std::vector<NamedReport> with_later = runs;
+  with_later.push_back(later);
+  const BetweenRuns including(with_later);
+  EXPECT_NEAR(only_change(compare_reports(runs[0], later, CompareOptions{0.05, &including})).spread_other,
+              expected, 1e-12);
   // A report of another machine is judged with its own spread: the between-run spread is the base machine's.
   const auto elsewhere =
       compare_reports(runs[0], run("n1.json", "node1", 60e3), CompareOptions{0.05, &between});
