@@ -123,7 +123,14 @@ Result phase_result(PhaseId phase, const std::string& device, const std::string&
 }
 
 void add_iteration_rate(Result& r, std::string name, const std::vector<double>& rates, std::string unit) {
-  if (rates.empty()) return;
+  if (rates.empty()) {
+    if (r.status == Status::ok) {
+      r.status = Status::skipped;
+      r.reason =
+          fmt::format("{}: no iteration finished before the phase ended", r.params.value("device", ""));
+    }
+    return;
+  }
   Metric m;
   m.name = std::move(name);
   m.unit = std::move(unit);
@@ -134,7 +141,7 @@ void add_iteration_rate(Result& r, std::string name, const std::vector<double>& 
 
 void add_errors(Result& r, std::uint64_t errors, const std::string& reason) {
   r.add_metric("errors", static_cast<double>(errors), "1", Better::lower);
-  if (errors > 0 && r.status == Status::ok) {
+  if (errors > 0 && r.status != Status::failed) {
     r.status = Status::incorrect;
     r.reason = reason;
   }

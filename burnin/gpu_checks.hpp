@@ -78,11 +78,12 @@ class BadWordLog {
 
 // A phase's result for one device: probe "burnin.<phase>", params {device, uuid}, status ok.
 Result phase_result(PhaseId phase, const std::string& device, const std::string& uuid);
-// The phase's rate from one value per iteration: the median, with stats over the iterations (none without
-// any iteration: the metric is left out).
+// The phase's rate from one value per iteration: the median, with stats over the iterations. Without any
+// iteration (the phase ended before one finished) there is no rate, and an `ok` result becomes `skipped`
+// saying so, so that a result's first metric is always its rate.
 void add_iteration_rate(Result& r, std::string name, const std::vector<double>& rates, std::string unit);
-// The "errors" metric (count, lower is better); with errors and status ok, status becomes `incorrect` with
-// `reason`.
+// The "errors" metric (count, lower is better); with errors, a result that is not `failed` becomes
+// `incorrect` with `reason`.
 void add_errors(Result& r, std::uint64_t errors, const std::string& reason);
 
 }  // namespace mlbench::burnin

@@ -122,11 +122,17 @@ TEST(BurninPhaseResult, CarriesTheRateThenTheErrors) {
   EXPECT_EQ(r.metrics[1].better, Better::lower);
 
   Result bad = phase_result(PhaseId::gemm, "gpu0", "GPU-0");
-  add_iteration_rate(bad, "tflops", {}, "FLOP/s");
-  EXPECT_TRUE(bad.metrics.empty());
+  add_iteration_rate(bad, "tflops", {1e15}, "FLOP/s");
   add_errors(bad, 2, "gpu0: 2 runs wrong");
   EXPECT_EQ(bad.status, Status::incorrect);
   EXPECT_EQ(bad.reason, "gpu0: 2 runs wrong");
+
+  // A phase that ended before one iteration finished has no rate: skipped, not ok with "errors" first.
+  Result none = phase_result(PhaseId::copy, "gpu2", "GPU-2");
+  add_iteration_rate(none, "bandwidth", {}, "B/s");
+  EXPECT_TRUE(none.metrics.empty());
+  EXPECT_EQ(none.status, Status::skipped);
+  EXPECT_EQ(none.reason, "gpu2: no iteration finished before the phase ended");
 }
 
 TEST(BurninGpuPhases, SayWhyTheyCannotRunWithoutGpus) {
