@@ -41,7 +41,7 @@ void finish_group(FleetGroup& g, const FleetOptions& opts) {
     m.deviation = g.better == Better::higher ? rel : -rel;
     bool worse_side = m.deviation < 0;
     bool beyond_noise = std::fabs(rel) > noise_band(m.spread, opts.threshold);
-    m.outlier = (std::fabs(m.z) > kOutlierZ && beyond_noise) || m.deviation < -opts.threshold;
+    m.outlier = (std::fabs(m.z) > kOutlierZ || m.deviation < -opts.threshold) && beyond_noise;
     m.worse = m.outlier && worse_side;
   }
   std::sort(g.members.begin(), g.members.end(), [](const FleetMember& a, const FleetMember& b) {

@@ -11,7 +11,9 @@
 // those runs when larger (BetweenRuns, reports/compare.hpp); in a very tight population a robust z flags
 // differences the measurement cannot resolve; a metric without any spread gets compare's floor, the
 // threshold, since its noise is unknown, not zero), or when it is worse than the median by more than the
-// threshold (direction-aware: below for better = higher, above for better = lower). Outliers are listed as
+// threshold (direction-aware: below for better = higher, above for better = lower) and than its own noise
+// band — compare's rule, where the threshold is the floor of the band, not a way around it: a member 8 %
+// below the median whose value swings ±20 % between runs is not shown to be worse. Outliers are listed as
 // worse or better than the median; only worse ones make the command fail.
 //
 // The fleet verdict also judges the nodes themselves, because a fleet run (configs/launch/fleet-*) starts one

@@ -151,6 +151,19 @@ TEST(Fleet, MetricsWithoutSpreadNeedTheThresholdForAZScoreOutlier) {
   EXPECT_TRUE(flagged.worse);
 }
 
+// The threshold is the floor of a member's band, as in compare, not a way around its noise: 8 % below the
+// median is worse beyond the threshold, but not beyond a value known only to ±10 % (band ±20 %).
+TEST(Fleet, WorseThanTheThresholdMustAlsoBeBeyondTheMembersNoise) {
+  auto reports = population({100, 100.5, 99.5, 100.2, 99.8, 100, 92});
+  EXPECT_TRUE(member(analyze_fleet(reports, {}), "node6").worse);  // ±1 %: band 2 %, under the threshold
+  Metric& noisy = reports[6].report.results[0].metrics[0];
+  noisy.ci = symmetric_ci(noisy.value, 0.10 * noisy.value);
+  const auto f = analyze_fleet(reports, {});
+  EXPECT_NEAR(member(f, "node6").deviation, -0.08, 1e-12);
+  EXPECT_FALSE(member(f, "node6").outlier);
+  EXPECT_FALSE(f.has_worse_outlier());
+}
+
 TEST(Fleet, NeedsThreeReports) { EXPECT_THROW(analyze_fleet(population({1, 2}), {}), UsageError); }
 
 // An outlier on the good side is listed as better and does not fail the fleet; a worse one does.
