@@ -399,7 +399,8 @@ TEST(HtmlBurnin, TheVerdictAndItsReasonsComeFirstThenTheGpuTableThenTheCharts) {
   const auto verdict = html.find(
       "<p class=\"verdict bad\">burn-in FAIL: 2 GPU(s) — 0 pass, 1 warn, 1 fail; 9 phase result(s), 1 not "
       "ok</p>");
-  const auto reason = html.find("<li>gpu1: XID 79 (GPU has fallen off the bus) at 1620 s</li>");
+  const auto reason = html.find(
+      "<li>gpu1: XID 79 at 1620 s: NVRM: Xid (PCI:0000:1b:00): 79, GPU has fallen off the bus.</li>");
   const auto table = html.find("<caption>burn-in verdict per GPU</caption>");
   ASSERT_NE(verdict, std::string::npos);
   ASSERT_NE(reason, std::string::npos);
@@ -419,14 +420,14 @@ TEST(HtmlBurnin, TheVerdictAndItsReasonsComeFirstThenTheGpuTableThenTheCharts) {
   ASSERT_TRUE(std::regex_search(html, row, std::regex(R"(<tr><td>gpu0</td>[\s\S]*?</tr>)")));
   for (const char* cell :
        {"<td>GPU-2100a1f3-7c2e-4b8d-9e51-000000000000</td>", "<td class=\"warn\">warn</td>",
-        "6.3 % below the --baseline fleet median", "<td class=\"num\">702 TFLOP/s</td>",
+        "6.3 % below the baseline fleet median", "<td class=\"num\">702 TFLOP/s</td>",
         "<td class=\"num\">2.91 TB/s</td>", "<td class=\"num\">1.98 / 1.98 GHz</td>",
         "<td class=\"num\">534 / 703 W</td>", "<td>sw_power_cap 311 s</td>"}) {
     EXPECT_NE(row.str().find(cell), std::string::npos) << cell << " in " << row.str();
   }
   ASSERT_TRUE(std::regex_search(html, row, std::regex(R"(<tr><td>gpu1</td>[\s\S]*?</tr>)")));
   for (const char* cell :
-       {"<td class=\"bad\">fail</td>", "stopped answering at 1620 s (lost)",
+       {"<td class=\"bad\">fail</td>", "gpu1: stopped answering during the burn-in (lost)",
         "<td>hw_slowdown 42 s\nsw_power_cap 288 s</td>", "<td class=\"num\">38 / 90.2 °C</td>"}) {
     EXPECT_NE(row.str().find(cell), std::string::npos) << cell << " in " << row.str();
   }
