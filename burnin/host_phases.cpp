@@ -1,6 +1,6 @@
 // The burn-in's host phases (burnin/phase.hpp), each run for real until the deadline or a stop:
 //
-// host-memory: host_test_bytes(ctx.host_memory_fraction, MemAvailable) of anonymous memory (host.membw's
+// hostmem: host_test_bytes(ctx.host_memory_fraction, MemAvailable) of anonymous memory (host.membw's
 //   MappedArray, huge pages asked for), one pinned thread per CPU (host.membw's ThreadTeam and placement,
 //   spread across NUMA nodes), each first-touching and then testing its own contiguous chunk so every node
 //   tests its local memory. Pass p writes the pattern p mod 4 (burnin/host_pattern.hpp: address, walking
@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <optional>
 
 #include <fmt/format.h>
@@ -81,7 +82,7 @@ void add_metrics(Result& r, double bytes_per_pass, const std::vector<double>& sa
   r.add_metric("errors", static_cast<double>(errors), "1", Better::lower);
 }
 
-// ---- host-memory ----
+// ---- hostmem ----
 
 // Words between two looks at the clock and the stop flag.
 constexpr std::size_t kSliceWords = (8u << 20) / sizeof(std::uint64_t);
@@ -90,11 +91,11 @@ constexpr std::size_t kHugeWords = (2u << 20) / sizeof(std::uint64_t);
 std::uint64_t mem_available() {
   const SysReader sys;
   auto text = sys.read("/proc/meminfo");
-  if (!text) throw Error("host-memory: /proc/meminfo is not readable, so the free memory is unknown");
+  if (!text) throw Error("hostmem: /proc/meminfo is not readable, so the free memory is unknown");
   auto kv = sysparse::parse_key_values(*text, ':');
   auto it = kv.find("MemAvailable");
   auto bytes = it == kv.end() ? std::nullopt : sysparse::parse_kb(it->second);
-  if (!bytes) throw Error("host-memory: /proc/meminfo has no MemAvailable line (kernel older than 3.14)");
+  if (!bytes) throw Error("hostmem: /proc/meminfo has no MemAvailable line (kernel older than 3.14)");
   return *bytes;
 }
 
@@ -108,7 +109,7 @@ class HostMemoryPhase final : public Phase {
     const std::uint64_t bytes = host_test_bytes(ctx.host_memory_fraction, available);
     if (bytes < kMinHostTestBytes) {
       throw Skipped(fmt::format(
-          "host-memory: {:g} of the {} available, keeping {} free, is {}: under the {} worth testing",
+          "hostmem: {:g} of the {} available, keeping {} free, is {}: under the {} worth testing",
           ctx.host_memory_fraction, format_bytes(static_cast<double>(available)),
           format_bytes(static_cast<double>(kHostReserveBytes)), format_bytes(static_cast<double>(bytes)),
           format_bytes(static_cast<double>(kMinHostTestBytes))));
@@ -125,55 +126,56 @@ class HostMemoryPhase final : public Phase {
     Result r = phase_result(id(), "host");
     if (!memory.huge_page_note().empty()) r.warnings.push_back(memory.huge_page_note());
 
-    // Each thread works on its chunk in slices; `upto[t]` is where it stopped (the chunk's end unless cut).
+    // Each thread works on its chunk in slices until `cut` says stop; `upto[t]` is where it stopped (the
+    // chunk's end unless cut).
     std::vector<std::size_t> upto(chunks.size());
-    auto sliced = [&](int t, std::size_t end, const std::function<void(std::size_t, std::size_t)>& f) {
-      const auto begin = chunks[static_cast<std::size_t>(t)].begin;
-      std::size_t i = begin;
-      for (; i < end && !ctx.past_deadline(); i += std::min(kSliceWords, end - i))
+    auto sliced = [&](int t, std::size_t end, bool (PhaseContext::*cut)() const,
+                      const std::function<void(std::size_t, std::size_t)>& f) {
+      std::size_t i = chunks[static_cast<std::size_t>(t)].begin;
+      for (; i < end && !(ctx.*cut)(); i += std::min(kSliceWords, end - i))
         f(i, std::min(kSliceWords, end - i));
       upto[static_cast<std::size_t>(t)] = std::min(i, end);
     };
-    auto all_done = [&] {
+    auto complete = [&] {
       for (std::size_t t = 0; t < chunks.size(); ++t)
         if (upto[t] < chunks[t].end) return false;
       return true;
     };
 
-    // First touch, untimed: every page lands on the node of the thread that tests it.
-    team.run([&](int t) {
-      sliced(t, chunks[static_cast<std::size_t>(t)].end,
-             [&](std::size_t i, std::size_t n) { std::memset(base + i, 0, n * sizeof(std::uint64_t)); });
-    });
-
     WordCheck found;
     std::vector<WordCheck> per_thread(chunks.size());
     std::vector<double> samples;
     std::vector<std::string> patterns;
-    for (std::uint64_t pass = 0; all_done() && !ctx.past_deadline(); ++pass) {
+    for (std::uint64_t pass = 0; !ctx.past_deadline(); ++pass) {
       const PatternPass p = pattern_pass(ctx.seed, pass);
       const auto t0 = Clock::now();
+      // The first pass's writes are the first touch: every page lands on the node of the thread that tests
+      // it.
       team.run([&](int t) {
-        sliced(t, chunks[static_cast<std::size_t>(t)].end, [&](std::size_t i, std::size_t n) {
-          fill_words({base + i, n}, i, p);
-        });
+        sliced(t, chunks[static_cast<std::size_t>(t)].end, &PhaseContext::past_deadline,
+               [&](std::size_t i, std::size_t n) {
+                 fill_words({base + i, n}, i, p);
+               });
       });
+      // What was written is checked whole, past the deadline too; only a stop cuts the check short.
       const std::vector<std::size_t> written = upto;
+      const bool wrote_all = complete();
       team.run([&](int t) {
         auto& mine = per_thread[static_cast<std::size_t>(t)];
         mine = WordCheck{};
-        sliced(t, written[static_cast<std::size_t>(t)], [&](std::size_t i, std::size_t n) {
-          check_words({base + i, n}, i, p, mine);
-        });
+        sliced(t, written[static_cast<std::size_t>(t)], &PhaseContext::stopping,
+               [&](std::size_t i, std::size_t n) {
+                 check_words({base + i, n}, i, p, mine);
+               });
       });
       for (const auto& w : per_thread) found.merge(w);
-      if (!all_done()) break;
+      if (!wrote_all || !complete()) break;
       samples.push_back(seconds_since(t0));
       if (patterns.size() < std::size(kHostPatternNames)) patterns.emplace_back(to_string(p.pattern));
     }
 
     add_metrics(r, 2.0 * static_cast<double>(words * sizeof(std::uint64_t)), samples, found.bad,
-                "host-memory: stopped before a full pass over the memory");
+                "hostmem: stopped before a full pass over the memory");
     Json bad = Json::array();
     for (const auto& b : found.first) bad.push_back(to_json(b));
     r.info = Json{{"iterations", samples.size()}, {"bytes", words * sizeof(std::uint64_t)},
