@@ -276,7 +276,8 @@ std::uint64_t hash_bytes(std::span<const unsigned char> bytes) {
   std::size_t i = 0;
   for (; i + 8 <= bytes.size(); i += 8) {
     std::uint64_t w = 0;
-    for (int b = 7; b >= 0; --b) w = (w << 8) | bytes[i + static_cast<std::size_t>(b)];
+    std::memcpy(&w, bytes.data() + i, sizeof w);
+    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
     h = (h ^ w) * kPrime;
   }
   for (; i < bytes.size(); ++i) h = (h ^ bytes[i]) * kPrime;
