@@ -17,13 +17,12 @@
 //         thread each, bound to the GPU's NUMA node by the probe), and with ≥ 2 GPUs its peer case between
 //         each GPU and the next (both ways at once), alternately; the probe checks every copied word. Results
 //         per GPU and link ("host", "peer"): rate "bandwidth" (bidirectional bytes / s).
-//   nccl  net.nccl's session (network/nccl_session.hpp): all_reduce of 256 MiB of float32 over every local
-//   GPU
-//         from one process, 20 timed calls per run after one correctness call on fresh inputs checked on the
-//         device, as the probe does. NCCL drives the GPUs of one process from one thread (grouped calls), so
-//         this phase has one thread for all. Rate "busbw" per GPU from its rank's time (nccl-tests' bus
-//         factor 2(n−1)/n); wrong elements are summed over the ranks by the check, so they count against
-//         every GPU.
+//   nccl  net.nccl's session (network/nccl_session.hpp): all_reduce of 256 MiB of float32 over every
+//         local GPU from one process; each run is one correctness call on fresh inputs, checked on the device
+//         as the probe does, then 20 timed calls (5 warm-up calls before the first run's). NCCL drives the
+//         GPUs of one process from one thread (grouped calls), so this phase has one thread for all. Rate
+//         "busbw" per GPU from its rank's time (nccl-tests' bus factor 2(n−1)/n); the check sums wrong
+//         elements over the ranks, so they count against every GPU.
 //
 // Each result: probe "burnin.<phase>", params {device: "gpu<k>" (PCI bus order, as the telemetry names GPUs),
 // uuid, ...}, metrics: the rate then "errors"; info {iterations, ...}. A GPU whose thread hits a CUDA, cuBLAS
