@@ -91,11 +91,15 @@ constexpr std::size_t kHugeWords = (2u << 20) / sizeof(std::uint64_t);
 std::uint64_t mem_available() {
   const SysReader sys;
   auto text = sys.read("/proc/meminfo");
-  if (!text) throw Error("hostmem: /proc/meminfo is not readable, so the free memory is unknown");
+  if (!text)
+    throw Error(fmt::format("{}: /proc/meminfo is not readable, so the free memory is unknown",
+                            to_string(PhaseId::host_memory)));
   auto kv = sysparse::parse_key_values(*text, ':');
   auto it = kv.find("MemAvailable");
   auto bytes = it == kv.end() ? std::nullopt : sysparse::parse_kb(it->second);
-  if (!bytes) throw Error("hostmem: /proc/meminfo has no MemAvailable line (kernel older than 3.14)");
+  if (!bytes)
+    throw Error(fmt::format("{}: /proc/meminfo has no MemAvailable line (kernel older than 3.14)",
+                            to_string(PhaseId::host_memory)));
   return *bytes;
 }
 
@@ -109,7 +113,7 @@ class HostMemoryPhase final : public Phase {
     const std::uint64_t bytes = host_test_bytes(ctx.host_memory_fraction, available);
     if (bytes < kMinHostTestBytes) {
       throw Skipped(fmt::format(
-          "hostmem: {:g} of the {} available, keeping {} free, is {}: under the {} worth testing",
+          "{}: {:g} of the {} available, keeping {} free, is {}: under the {} worth testing", to_string(id()),
           ctx.host_memory_fraction, format_bytes(static_cast<double>(available)),
           format_bytes(static_cast<double>(kHostReserveBytes)), format_bytes(static_cast<double>(bytes)),
           format_bytes(static_cast<double>(kMinHostTestBytes))));
@@ -175,7 +179,7 @@ class HostMemoryPhase final : public Phase {
     }
 
     add_metrics(r, 2.0 * static_cast<double>(words * sizeof(std::uint64_t)), samples, found.bad,
-                "hostmem: stopped before a full pass over the memory");
+                fmt::format("{}: stopped before a full pass over the memory", to_string(id())));
     Json bad = Json::array();
     for (const auto& b : found.first) bad.push_back(to_json(b));
     r.info = Json{{"iterations", samples.size()}, {"bytes", words * sizeof(std::uint64_t)},
@@ -327,7 +331,7 @@ class StoragePhase final : public Phase {
     }
 
     add_metrics(r, 3.0 * static_cast<double>(size), samples, bad,
-                "storage: stopped before a full pass over the scratch file");
+                fmt::format("{}: stopped before a full pass over the scratch file", to_string(id())));
     r.info = Json{{"iterations", samples.size()},
                   {"bytes", size},
                   {"block_bytes", block},

@@ -160,7 +160,7 @@ TEST(BurninHostMemoryPhase, RunsPassesForOneSecondAndFindsNoError) {
   EXPECT_LT(Clock::now() - t0, kRunFor + std::chrono::seconds(4));
   ASSERT_EQ(results.size(), 1u);
   const Result& r = results[0];
-  EXPECT_EQ(r.probe, "burnin.hostmem");
+  EXPECT_EQ(r.probe, fmt::format("burnin.{}", to_string(PhaseId::host_memory)));
   EXPECT_EQ(r.params["device"], "host");
   EXPECT_EQ(r.status, Status::ok) << r.reason;
   ASSERT_EQ(r.metrics.size(), 2u);
@@ -223,7 +223,7 @@ TEST(BurninStoragePhase, WritesVerifiesAndReadsForOneSecondThenRemovesItsFile) {
   auto results = host_phase(PhaseId::storage)->run(ctx);
   ASSERT_EQ(results.size(), 1u);
   const Result& r = results[0];
-  EXPECT_EQ(r.probe, "burnin.storage");
+  EXPECT_EQ(r.probe, fmt::format("burnin.{}", to_string(PhaseId::storage)));
   EXPECT_EQ(r.params["device"], (dir.path / fmt::format("mlbench-burnin-{}.dat", ::getpid())).string());
   EXPECT_EQ(r.status, Status::ok) << r.reason;
   ASSERT_EQ(r.metrics.size(), 2u);
