@@ -585,18 +585,20 @@ std::string burnin_charts(const Burnin& b, const std::string& prefix) {
     const char* label;
     const char* unit;
     std::vector<std::pair<const char*, const char*>> series;  // name, suffix of the line's name
+    bool from_zero;
   };
   const Quantity kQuantities[] = {
-      {"SM clock per GPU", "SM clock", "Hz", {{"sm_clock_hz", ""}}},
-      {"Power per GPU", "power", "W", {{"power_w", ""}}},
+      {"SM clock per GPU", "SM clock", "Hz", {{"sm_clock_hz", ""}}, false},
+      {"Power per GPU", "power", "W", {{"power_w", ""}}, true},
       {"Temperature per GPU (solid: GPU, dashed: HBM)",
        "temperature",
        "°C",
-       {{"temperature_c", ""}, {"memory_temperature_c", " HBM"}}},
+       {{"temperature_c", ""}, {"memory_temperature_c", " HBM"}},
+       false},
   };
   for (const auto& q : kQuantities) {
     TimeChart c = time_chart(b, prefix + q.title);
-    TimePanel panel{q.label, q.unit, {}};
+    TimePanel panel{q.label, q.unit, {}, q.from_zero};
     for (std::size_t i = 0; i < b.gpus.size(); ++i) {
       for (std::size_t k = 0; k < q.series.size(); ++k) {
         if (const auto* v = b.gpus[i].timeline.find(q.series[k].first)) {
@@ -643,7 +645,7 @@ Table phase_table(const Burnin& b, const std::string& prefix) {
     for (const auto& m : r->metrics) {
       if (m.name == "errors") {
         errors = fmt::format("{:g}", m.value);
-      } else if (rate == "-" && std::isfinite(m.value)) {
+      } else if (rate == "-" && r->status != Status::skipped && std::isfinite(m.value)) {
         rate = format_metric_value(m.value, m.unit);
       }
     }

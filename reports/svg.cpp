@@ -690,8 +690,7 @@ std::string svg_time_chart(const TimeChart& c) {
     }
     if (!(hi >= lo)) lo = hi = 0;
     const AxisUnit u = axis_unit(std::max(std::fabs(lo), std::fabs(hi)), p.unit);
-    // From zero, unless the values stay in the top half of their range (clocks, temperatures under load).
-    const double from = lo >= 0 && lo < hi / 2 ? 0 : lo / u.factor;
+    const double from = p.from_zero ? std::min(0.0, lo / u.factor) : lo / u.factor;
     auto ticks = covering_ticks(from, std::max(hi / u.factor, from + 1e-9), 4);
     const double y_lo = ticks.front(), y_hi = ticks.back() > y_lo ? ticks.back() : y_lo + 1;
     out += y_grid(ticks, y_lo, y_hi, u.label.empty() ? p.label : p.label + " (" + u.label + ")", kLeft, top,

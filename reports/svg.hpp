@@ -119,6 +119,9 @@ struct TimePanel {
   std::string label;  // what the panel shows ("power"); the y axis reads "label (unit)"
   std::string unit;   // SI unit of y, scaled for the axis (axis_unit)
   std::vector<TimeSeries> series;
+  // The y axis starts at zero; else at the tick below the lowest value (clocks and temperatures, whose
+  // changes would be flattened against zero).
+  bool from_zero = true;
 };
 struct TimeBand {
   std::string label;

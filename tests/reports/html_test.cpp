@@ -548,6 +548,36 @@ TEST(HtmlBurnin, ABadTimelineIsBadInputNamingTheFileAndTheResult) {
   }
 }
 
+// The y tick labels of a chart (at the plot's left edge), in order.
+std::vector<double> y_ticks(const std::string& svg) {
+  std::vector<double> out;
+  static const std::regex kTick(R"x(<text x="64.0" y="[0-9.]+" text-anchor="end">([-0-9.]+)</text>)x");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), kTick); it != std::sregex_iterator(); ++it)
+    out.push_back(std::stod(it->str(1)));
+  return out;
+}
+
+TEST(Svg, TimeChartAxesStartAtZeroUnlessAPanelSaysOtherwise) {
+  TimeChart c{
+      "busy", {TimePanel{"CPU busy", "%", {TimeSeries{"cpu", {0, 1, 2}, {61, 99, 100}, 0, false}}}}, {}, {}};
+  auto ticks = y_ticks(svg_time_chart(c));
+  ASSERT_FALSE(ticks.empty());
+  EXPECT_EQ(*std::min_element(ticks.begin(), ticks.end()), 0);
+  c.panels[0].from_zero = false;
+  ticks = y_ticks(svg_time_chart(c));
+  EXPECT_EQ(*std::min_element(ticks.begin(), ticks.end()), 60);
+  EXPECT_EQ(*std::max_element(ticks.begin(), ticks.end()), 100);
+  // On the burn-in page: clocks and temperatures from below their lowest value, power and the host from zero.
+  const std::string& html = pages().burnin_html;
+  for (const char* title : {"SM clock per GPU", "Temperature per GPU", "Power per GPU", "Host: CPU"}) {
+    ticks = y_ticks(chart_titled(html, title));
+    ASSERT_FALSE(ticks.empty()) << title;
+    const bool zero = std::string(title).find("SM clock") == std::string::npos &&
+                      std::string(title).find("Temperature") == std::string::npos;
+    EXPECT_EQ(*std::min_element(ticks.begin(), ticks.end()) == 0, zero) << title;
+  }
+}
+
 TEST(Svg, TimeChartLabelsDoNotOverlapAndCrowdedMarkersAreCounted) {
   TimeChart c{"t", {TimePanel{"x", "W", {TimeSeries{"a", {0, 10, 20}, {1, NAN, 3}, 0, false}}}}, {}, {}};
   // Forty events in one second: four rows of labels, the rest counted.
