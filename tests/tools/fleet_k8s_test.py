@@ -3,12 +3,17 @@
 cluster. The burn-in Job is Indexed with parallelism = completions = NODES, one pod per GPU node (anti-affinity on
 the pod's own label, a GPU node selector, nvidia.com/gpu = GPUS), every pod writes <host>.json into the shared
 claim's run folder; the verdict Job waits for them and runs compare --fleet with the started hosts expected; both
-Jobs agree on the claim, FLEET_RUN and NODES; every embedded script passes bash -n.
+Jobs agree on the claim, FLEET_RUN and NODES; every embedded script passes bash -n. With an mlbench binary, the
+scripts then run here as the pods would, on a temporary folder standing in for the claim (a short host-memory run
+as the per-node command): one node's pod, the wait and the verdict pass with NODES=1; with NODES=2 the verdict
+fails saying only 1 of 2 pods started; a started host without a report is named missing.
 
-Usage: fleet_k8s_test.py configs/launch/fleet-k8s.yaml   (CTest: tools.fleet_k8s)
+Usage: fleet_k8s_test.py configs/launch/fleet-k8s.yaml [PATH/TO/mlbench]   (CTest: tools.fleet_k8s)
 """
+import os
 import subprocess
 import sys
+import tempfile
 
 import yaml
 
@@ -84,14 +89,47 @@ def main(path):
     check('/reports/$FLEET_RUN/done' in wait_text and "$NODES" in wait_text and "DEADLINE_S" in wait_text,
           "the wait does not count done markers up to NODES within DEADLINE_S")
     fleet_text = script(fleet)
-    check('mlbench compare --fleet "$reports" --expect @/tmp/expected-hosts.txt' in fleet_text,
+    check('mlbench compare --fleet "$reports" --expect "@$reports/expected-hosts.txt"' in fleet_text,
           "the verdict step does not run compare --fleet with the started hosts expected")
-    check('ls "$reports/started" > /tmp/expected-hosts.txt' in fleet_text, "the expected hosts are not the started ones")
+    check('ls "$reports/started" > "$reports/expected-hosts.txt"' in fleet_text, "the expected hosts are not the started ones")
     for c in (wait, fleet):
         check(env(c)["FLEET_RUN"] == e["FLEET_RUN"], f"{c['name']}: FLEET_RUN differs from the burn-in Job's")
         check(int(env(c)["NODES"]) == burnin["completions"], f"{c['name']}: NODES differs from completions")
-    print(f"fleet_k8s_test: ok ({burnin['completions']} nodes, {e['GPUS']} GPUs each, run {e['FLEET_RUN']})")
+    print(f"fleet_k8s_test: fields ok ({burnin['completions']} nodes, {e['GPUS']} GPUs each, run {e['FLEET_RUN']})")
+    return text, wait_text, fleet_text
+
+
+def run_pod(text, claim, mlbench, **env_vars):
+    """A pod's script with the claim at `claim` and mlbench from the build; its exit status and output."""
+    script_text = text.replace("/reports", claim).replace("mlbench ", f"{mlbench} ")
+    run_env = dict(os.environ, FLEET_RUN="run-test", **env_vars)
+    r = subprocess.run(["bash", "-c", script_text], capture_output=True, text=True, env=run_env, timeout=120)
+    return r.returncode, r.stdout + r.stderr
+
+
+def run_here(texts, mlbench):
+    burnin_text, wait_text, fleet_text = texts
+    host = subprocess.run(["hostname", "-s"], capture_output=True, text=True, check=True).stdout.strip()
+    with tempfile.TemporaryDirectory(prefix="mlbench-k8s-") as claim:
+        rc, out = run_pod(burnin_text, claim, mlbench, JOB_COMPLETION_INDEX="0",
+                          MLBENCH_FLEET_COMMAND="hostmem --profile quick --size 96M --threads 1 --kernels triad")
+        check(rc == 0, f"the burn-in pod exited {rc}: {out}")
+        folder = os.path.join(claim, "run-test")
+        for path in (f"{host}.json", f"started/{host}", f"done/{host}"):
+            check(os.path.isfile(os.path.join(folder, path)), f"the burn-in pod wrote no {path}")
+        rc, out = run_pod(wait_text, claim, mlbench, NODES="1", DEADLINE_S="30")
+        check(rc == 0, f"the wait exited {rc}: {out}")
+        rc, out = run_pod(fleet_text, claim, mlbench, NODES="1")
+        check(rc == 0 and "fleet verdict: pass" in out, f"the verdict of one node exited {rc}: {out}")
+        rc, out = run_pod(fleet_text, claim, mlbench, NODES="2")
+        check(rc == 1 and "only 1 of 2 pods started" in out, f"the verdict with a pod never started exited {rc}: {out}")
+        open(os.path.join(folder, "started", "node-x"), "w").close()
+        rc, out = run_pod(fleet_text, claim, mlbench, NODES="2")
+        check(rc == 1 and "missing: node-x (no report)" in out, f"a started node without a report: exit {rc}: {out}")
+    print("fleet_k8s_test: the pods' scripts ran here: pass with every node, fail naming a missing one")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    texts = main(sys.argv[1])
+    if len(sys.argv) > 2:
+        run_here(texts, os.path.realpath(sys.argv[2]))
