@@ -30,6 +30,7 @@
 #include <cstring>
 #include <functional>
 #include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -67,15 +68,29 @@ Result phase_result(PhaseId id, std::string device) {
   return r;
 }
 
-// The rate over the full passes, then the error count; a phase with no full pass says why it has no rate.
+// What the last pass moved before the deadline or a stop cut it short.
+struct CutPass {
+  double bytes = 0, seconds = 0;
+};
+
+// The rate over the full passes, then the error count. Without a full pass (a phase shorter than one pass:
+// 11 GiB of host memory took over 40 s on a busy 2-CPU VM) the rate is the cut pass's, with a warning, and
+// a phase that moved nothing is skipped.
 void add_metrics(Result& r, double bytes_per_pass, const std::vector<double>& samples, std::uint64_t errors,
-                 const std::string& no_pass_reason) {
+                 const CutPass& cut, std::string_view whole) {
   r.work = Json{{"bytes", bytes_per_pass}};
   r.samples = samples;
-  if (samples.empty()) {
+  const auto phase = r.probe.substr(burnin_report::kPhaseProbePrefix.size());
+  if (samples.empty() && cut.bytes > 0 && cut.seconds > 0) {
+    r.add_metric("bandwidth", cut.bytes / cut.seconds, "B/s");
+    r.warnings.push_back(
+        fmt::format("{}: no full pass over the {} fit in the phase's time; the rate and the "
+                    "check cover the {} the first pass moved",
+                    phase, whole, format_bytes(cut.bytes)));
+  } else if (samples.empty()) {
     r.add_metric("bandwidth", 0, "B/s");
     r.status = Status::skipped;
-    r.reason = no_pass_reason;
+    r.reason = fmt::format("{}: stopped before any of the {} was tested", phase, whole);
   } else {
     r.metrics.push_back(rate_metric("bandwidth", bytes_per_pass, samples, "B/s"));
   }
@@ -149,6 +164,7 @@ class HostMemoryPhase final : public Phase {
     WordCheck found;
     std::vector<WordCheck> per_thread(chunks.size());
     std::vector<double> samples;
+    CutPass cut;
     std::vector<std::string> patterns;
     for (std::uint64_t pass = 0; !ctx.past_deadline(); ++pass) {
       const PatternPass p = pattern_pass(ctx.seed, pass);
@@ -173,13 +189,18 @@ class HostMemoryPhase final : public Phase {
                });
       });
       for (const auto& w : per_thread) found.merge(w);
-      if (!wrote_all || !complete()) break;
+      if (!wrote_all || !complete()) {
+        for (std::size_t t = 0; t < chunks.size(); ++t)
+          cut.bytes += static_cast<double>(written[t] - chunks[t].begin + per_thread[t].checked) * 8;
+        cut.seconds = seconds_since(t0);
+        break;
+      }
       samples.push_back(seconds_since(t0));
       if (patterns.size() < std::size(kHostPatternNames)) patterns.emplace_back(to_string(p.pattern));
     }
 
-    add_metrics(r, 2.0 * static_cast<double>(words * sizeof(std::uint64_t)), samples, found.bad,
-                fmt::format("{}: stopped before a full pass over the memory", to_string(id())));
+    add_metrics(r, 2.0 * static_cast<double>(words * sizeof(std::uint64_t)), samples, found.bad, cut,
+                "memory");
     Json bad = Json::array();
     for (const auto& b : found.first) bad.push_back(to_json(b));
     r.info = Json{{"iterations", samples.size()}, {"bytes", words * sizeof(std::uint64_t)},
@@ -281,6 +302,7 @@ class StoragePhase final : public Phase {
     bool direct = true;
     std::vector<double> samples;
     std::uint64_t checked = 0, bad = 0;
+    CutPass cut;
     Json bad_blocks = Json::array();
     try {
       const storage::OpenTarget file =
@@ -302,6 +324,7 @@ class StoragePhase final : public Phase {
         const auto out = storage::run_job(plan, ctx.stop, Clock::now() + kJobTimeout);
         checked += out.verify_checked;
         bad += out.verify_bad;
+        cut.bytes += static_cast<double>(out.total.bytes + (write ? out.verify_checked * block : 0));
         for (const auto& b : out.verify_bad_blocks) {
           if (bad_blocks.size() < storage::kKeptBadBlocks) {
             bad_blocks.push_back(
@@ -312,6 +335,7 @@ class StoragePhase final : public Phase {
       for (std::uint64_t pass = 0; !ctx.past_deadline(); ++pass) {
         const std::uint64_t seed = storage::mix64(ctx.seed + pass + 1);
         const auto t0 = Clock::now();
+        cut = CutPass{};
         std::uint64_t written = 0;
         for (; written < size && !ctx.past_deadline(); written += std::min(kRegion, size - written))
           job(true, seed, written, std::min(kRegion, size - written), pass);
@@ -323,15 +347,15 @@ class StoragePhase final : public Phase {
         std::uint64_t read = 0;
         for (; read < written && !ctx.past_deadline(); read += std::min(kRegion, written - read))
           job(false, seed, read, std::min(kRegion, written - read), pass);
+        cut.seconds = seconds_since(t0);
         if (read < size) break;
-        samples.push_back(seconds_since(t0));
+        samples.push_back(cut.seconds);
       }
     } catch (const Interrupted&) {
       // SIGINT mid-region: the passes before it stand, the file is gone (OpenTarget's destructor).
     }
 
-    add_metrics(r, 3.0 * static_cast<double>(size), samples, bad,
-                fmt::format("{}: stopped before a full pass over the scratch file", to_string(id())));
+    add_metrics(r, 3.0 * static_cast<double>(size), samples, bad, cut, "scratch file");
     r.info = Json{{"iterations", samples.size()},
                   {"bytes", size},
                   {"block_bytes", block},
