@@ -2,12 +2,15 @@
 //
 // hostmem: host_test_bytes(ctx.host_memory_fraction, MemAvailable) of anonymous memory (host.membw's
 //   MappedArray, huge pages asked for), one pinned thread per CPU (host.membw's ThreadTeam and placement,
-//   spread across NUMA nodes), each first-touching and then testing its own contiguous chunk so every node
-//   tests its local memory. Pass p writes the pattern p mod 4 (burnin/host_pattern.hpp: address, walking
-//   ones, walking zeros, address inverse) over every word, then reads every word back and checks it. Each
-//   thread looks at the clock and the stop flag every 8 MiB, so a stop ends a pass over 50 GiB at once; a
-//   pass cut short counts its bad words but not as an iteration. bandwidth = 2 × bytes (written + read) /
-//   pass seconds, with stats over the passes.
+//   spread across NUMA nodes), each testing its own contiguous chunk, whose pages its first pass's writes
+//   fault in (first touch), so every node tests its local memory. Pass p writes the pattern p mod 4
+//   (burnin/host_pattern.hpp: address, walking ones, walking zeros, address inverse) over every word, then
+//   reads every word back and checks it. Each thread looks at the clock and the stop flag every 8 MiB: the
+//   deadline ends the writes and what was written is still checked whole (the phase overruns its deadline by
+//   at most one read-back), a stop ends either at once. A pass cut short counts its bad words but not as an
+//   iteration. bandwidth = 2 × bytes (written + read) / pass seconds, the median over the passes with stats
+//   (the first pass, page faults and all, is the slowest; the walking patterns, with no mix64 per word, the
+//   fastest); a phase shorter than one pass gives the cut pass's rate, with a warning.
 //
 // storage: a scratch file ctx.scratch_dir/mlbench-burnin-<pid>.dat of ctx.storage_bytes, created by mlbench
 //   (storage.io's OpenTarget: O_EXCL, allocated, filled, flock'ed, removed on every way out), O_DIRECT when
@@ -17,7 +20,7 @@
 //   checking every block right after it was written; then fsync and POSIX_FADV_DONTNEED, and a read job
 //   reads every block again from the drive, checking each against the pattern (storage/pattern.hpp). The
 //   deadline and the stop flag are looked at between regions (a region takes well under a second on an NVMe
-//   drive). bandwidth = 3 × bytes (written, read back, read again) / pass seconds.
+//   drive). bandwidth = 3 × bytes (written, read back, read again) / pass seconds, as for hostmem.
 //
 // Why two read-backs: the first catches data corrupted on the way to the drive while the pages may still be
 // cached; the second, after the cache is dropped, what the drive holds.
