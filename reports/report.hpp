@@ -22,8 +22,8 @@ namespace mlbench {
 using Json = nlohmann::json;
 
 // MAJOR changes break readers; MINOR adds fields older readers ignore; PATCH fixes nothing structural.
-// 1.1: Metric.ci (a tail percentile's confidence interval) and the burn-in result kinds (reports/report_burnin.hpp);
-// 1.0 reports load unchanged (tests/data/golden/report-1.0.0-quick-cpu.json).
+// 1.1: Metric.ci (the 95 % confidence interval of a value) and the burn-in result kinds
+// (reports/report_burnin.hpp); 1.0 reports load unchanged (tests/data/golden/report-1.0.0-quick-cpu.json).
 inline constexpr std::string_view kSchemaVersion = "1.1.0";
 inline constexpr int kSchemaMajor = 1;
 
