@@ -26,7 +26,7 @@ inline constexpr EnumName<PhaseId> kPhaseNames[] = {{PhaseId::gemm, "gemm"},
                                                     {PhaseId::hbm, "hbm"},
                                                     {PhaseId::copy, "copy"},
                                                     {PhaseId::nccl, "nccl"},
-                                                    {PhaseId::host_memory, "host-memory"},
+                                                    {PhaseId::host_memory, "hostmem"},
                                                     {PhaseId::storage, "storage"},
                                                     {PhaseId::all, "all"}};
 static_assert(names_cover(kPhaseNames));

@@ -10,7 +10,7 @@
 // what a GPU at full load is expected to do and are summarised, not judged). A phase result of a device that
 // is not a GPU (the host memory test, the storage scratch file) or an XID naming no known GPU fails the node.
 //
-// Warn, per GPU and rate key "<phase>:<first metric>" ("gemm:tflops", "hbm:bandwidth"): the GPU's rate is the
+// Warn, per GPU and rate key "<phase>_<first metric>" ("gemm_tflops", "hbm_bandwidth"): the GPU's rate is the
 // median of that metric over its ok results of that phase run alone (params.phase equal to the phase; in
 // "all" every load competes for power and cooling, so those rates are not comparable); it warns when that
 // rate is more than warn_pct below the median over the node's GPUs (a node with one GPU has no peers), or
@@ -40,6 +40,18 @@
 #include "reports/inputs.hpp"
 
 namespace mlbench::burnin {
+
+std::string rate_key(PhaseId phase, std::string_view metric) {
+  return fmt::format("{}_{}", to_string(phase), metric);
+}
+
+std::optional<std::pair<PhaseId, std::string>> split_rate_key(std::string_view key) {
+  const auto cut = key.find('_');
+  if (cut == std::string_view::npos || cut + 1 == key.size()) return std::nullopt;
+  auto phase = value_of(kPhaseNames, key.substr(0, cut));
+  if (!phase || *phase == PhaseId::all) return std::nullopt;
+  return std::pair{*phase, std::string(key.substr(cut + 1))};
+}
 namespace {
 
 using burnin_report::Verdict;
@@ -180,7 +192,7 @@ std::map<std::string, Rate> gpu_rates(const std::vector<Result>& results, const 
     if (!phase || r.status != Status::ok || r.metrics.empty()) continue;
     if (string_param(r.params, "device") != device || string_param(r.params, "phase") != to_string(*phase))
       continue;
-    auto key = fmt::format("{}:{}", to_string(*phase), r.metrics.front().name);
+    auto key = rate_key(*phase, r.metrics.front().name);
     values[key].push_back(r.metrics.front().value);
     units[key] = r.metrics.front().unit;
   }
@@ -299,9 +311,7 @@ std::map<std::string, double> baseline_medians(const std::vector<std::string>& p
         if (name != gpu_name) continue;
         matched = true;
         for (const auto& m : r.metrics) {
-          auto colon = m.name.find(':');
-          if (colon != std::string::npos && value_of(kPhaseNames, std::string_view(m.name).substr(0, colon)))
-            per_key[m.name].push_back(m.value);
+          if (split_rate_key(m.name)) per_key[m.name].push_back(m.value);
         }
       }
     }
@@ -320,7 +330,7 @@ std::map<std::string, double> baseline_medians(const std::vector<std::string>& p
   if (per_key.empty()) {
     throw UsageError(
         fmt::format("--baseline: the baseline reports' {} results carry no rate metric "
-                    "(\"gemm:tflops\", ...); pass reports written by mlbench burnin",
+                    "(\"gemm_tflops\", ...); pass reports written by mlbench burnin",
                     burnin_report::kGpuProbe));
   }
   std::map<std::string, double> out;

@@ -10,17 +10,27 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
+#include "burnin/phase.hpp"
 #include "burnin/telemetry.hpp"
 #include "reports/report.hpp"
 #include "reports/report_burnin.hpp"
 
 namespace mlbench::burnin {
 
+// A GPU's rate key: "<phase>_<the phase's first metric>" ("gemm_tflops", "hbm_bandwidth"), the name of the
+// burnin.gpu metric that carries it and of what --baseline reads (report metric names are [a-z0-9_]). Phase
+// names hold no '_', so the first one splits the key.
+std::string rate_key(PhaseId phase, std::string_view metric);
+// The phase and metric of a rate key; nullopt when `key` is not one.
+std::optional<std::pair<PhaseId, std::string>> split_rate_key(std::string_view key);
+
 struct VerdictOptions {
   double warn_pct = 5;  // --warn-pct
-  // --baseline: the fleet median per metric key ("gemm:tflops", "hbm:bandwidth"), of the same GPU model.
+  // --baseline: the fleet median per metric key ("gemm_tflops", "hbm_bandwidth"), of the same GPU model.
   std::map<std::string, double> baseline_median;
 };
 
@@ -28,7 +38,7 @@ struct GpuVerdict {
   std::string device;
   burnin_report::Verdict verdict = burnin_report::Verdict::pass;
   std::vector<std::string> reasons;  // one line each, naming the check and the numbers
-  // The GPU's sustained rates by key ("gemm:tflops", "hbm:bandwidth"), the medians over its phase results.
+  // The GPU's sustained rates by key ("gemm_tflops", "hbm_bandwidth"), the medians over its phase results.
   std::map<std::string, double> rates;
 };
 

@@ -26,6 +26,7 @@ void build_app(CLI::App& app, Action& action) {
   add_export_command(app, action);
   add_size_command(app, action);
   add_monitor_command(app, action);
+  add_burnin_command(app, action);
 }
 
 }  // namespace mlbench::cli

@@ -27,5 +27,6 @@ void add_check_command(CLI::App& app, Action& action);
 void add_export_command(CLI::App& app, Action& action);
 void add_size_command(CLI::App& app, Action& action);
 void add_monitor_command(CLI::App& app, Action& action);
+void add_burnin_command(CLI::App& app, Action& action);
 
 }  // namespace mlbench::cli

@@ -9,7 +9,7 @@
 //                   `phase` is the phase that ran it ("gemm", or "all" when everything ran together).
 //   burnin.gpu      one per GPU: params {device, uuid, name}; info {verdict, reasons, timeline,
 //                   throttle_seconds, counters {before, after}, summary}; metrics: one per rate key, named
-//                   by it ("gemm:tflops", "hbm:bandwidth": burnin::GpuVerdict::rates, what --baseline reads),
+//                   by it ("gemm_tflops", "hbm_bandwidth": burnin::GpuVerdict::rates, what --baseline reads),
 //                   then its clock/power/temperature medians.
 //   burnin.host     one: params {device: "host"}; info {timeline} (CPU busy share, memory in use, disk
 //   bytes/s). burnin.node     one: params {}; info {verdict, reasons, phases: [PhaseSpan], events: [Event]};
@@ -73,7 +73,7 @@ Json to_json(const Timeline& t);
 Timeline timeline_from_json(const Json& j);  // throws Error on a bad shape (unequal lengths, non-numbers)
 
 struct PhaseSpan {
-  std::string phase;  // "gemm", "hbm", "copy", "nccl", "host-memory", "storage", "all", "cooldown"
+  std::string phase;  // "gemm", "hbm", "copy", "nccl", "hostmem", "storage", "all", "cooldown"
   double start_s = 0, end_s = 0;
 };
 Json to_json(const PhaseSpan& p);

@@ -22,7 +22,7 @@ TEST(BurninPhaseContext, PastDeadlineOnTimeOrStop) {
 }
 
 TEST(BurninPhaseNames, AreTheCommandLineSpellings) {
-  EXPECT_EQ(to_string(PhaseId::host_memory), "host-memory");
+  EXPECT_EQ(to_string(PhaseId::host_memory), "hostmem");
   EXPECT_EQ(value_of(kPhaseNames, "storage"), PhaseId::storage);
   EXPECT_FALSE(value_of(kPhaseNames, "cooldown").has_value());
 }

@@ -79,7 +79,7 @@ Node healthy_node(int n = 4) {
     node.results.push_back(phase_result("gemm", fmt::format("gpu{}", i), kTflops));
     node.results.push_back(phase_result("hbm", fmt::format("gpu{}", i), kHbm));
   }
-  node.results.push_back(phase_result("host-memory", "host", 20e9));
+  node.results.push_back(phase_result("hostmem", "host", 20e9));
   node.results.push_back(phase_result("storage", "/var/tmp/mlbench-burnin-1.dat", 2e9));
   return node;
 }
@@ -91,8 +91,8 @@ TEST(BurninVerdict, HealthyNodePasses) {
   ASSERT_EQ(v.gpus.size(), 4u);  // the host phases are not GPUs
   for (const auto& g : v.gpus) {
     EXPECT_EQ(g.verdict, Verdict::pass) << g.device;
-    EXPECT_DOUBLE_EQ(g.rates.at("gemm:tflops"), kTflops);
-    EXPECT_DOUBLE_EQ(g.rates.at("hbm:bandwidth"), kHbm);
+    EXPECT_DOUBLE_EQ(g.rates.at("gemm_tflops"), kTflops);
+    EXPECT_DOUBLE_EQ(g.rates.at("hbm_bandwidth"), kHbm);
     EXPECT_EQ(g.rates.size(), 2u);
   }
   EXPECT_EQ(v.exit_code(), 0);
@@ -214,8 +214,8 @@ TEST(BurninVerdict, WarnsSixPercentBelowThePeerMedianNotFour) {
   EXPECT_EQ(v.gpus[2].verdict, Verdict::warn);
   EXPECT_EQ(v.gpus[2].reasons,
             std::vector<std::string>{
-                "gpu2: gemm:tflops 6.0 % below the node median (940 TFLOP/s, median 1 PFLOP/s)"});
-  EXPECT_DOUBLE_EQ(v.gpus[2].rates.at("gemm:tflops"), 0.94 * kTflops);
+                "gpu2: gemm_tflops 6.0 % below the node median (940 TFLOP/s, median 1 PFLOP/s)"});
+  EXPECT_DOUBLE_EQ(v.gpus[2].rates.at("gemm_tflops"), 0.94 * kTflops);
   for (int i : {0, 1, 3}) EXPECT_EQ(v.gpus[i].verdict, Verdict::pass);
 
   node.result("burnin.gemm", "gpu2").metrics[0].value = 0.96 * kTflops;
@@ -227,7 +227,7 @@ TEST(BurninVerdict, WarnsSixPercentBelowThePeerMedianNotFour) {
   v = node.judge();
   EXPECT_EQ(v.gpus[0].verdict, Verdict::warn);
   ASSERT_EQ(v.gpus[0].reasons.size(), 1u);
-  EXPECT_EQ(v.gpus[0].reasons[0].rfind("gpu0: hbm:bandwidth 6.0 % below the node median", 0), 0u);
+  EXPECT_EQ(v.gpus[0].reasons[0].rfind("gpu0: hbm_bandwidth 6.0 % below the node median", 0), 0u);
 }
 
 TEST(BurninVerdict, RatesAreMediansOfThePhaseRunAlone) {
@@ -243,7 +243,7 @@ TEST(BurninVerdict, RatesAreMediansOfThePhaseRunAlone) {
     node.results.push_back(phase_result("gemm", device, 0.5 * kTflops, 0, "all"));
   }
   auto v = node.judge();
-  for (int i = 0; i < 5; ++i) EXPECT_DOUBLE_EQ(v.gpus[i].rates.at("gemm:tflops"), rates[i] * kTflops);
+  for (int i = 0; i < 5; ++i) EXPECT_DOUBLE_EQ(v.gpus[i].rates.at("gemm_tflops"), rates[i] * kTflops);
   // gpu0 is 2 % below the median of 1.02 (it would be 9.6 % below the mean of 1.106).
   EXPECT_EQ(v.verdict, Verdict::pass);
 
@@ -258,18 +258,18 @@ TEST(BurninVerdict, OneGpuHasNoPeers) {
   node.result("burnin.gemm", "gpu0").metrics[0].value = 0.5 * kTflops;
   auto v = node.judge();
   EXPECT_EQ(v.verdict, Verdict::pass);
-  EXPECT_DOUBLE_EQ(v.gpus[0].rates.at("gemm:tflops"), 0.5 * kTflops);
+  EXPECT_DOUBLE_EQ(v.gpus[0].rates.at("gemm_tflops"), 0.5 * kTflops);
 }
 
 TEST(BurninVerdict, WarnsBelowTheBaselineFleetMedian) {
   Node node = healthy_node();
-  node.opts.baseline_median = {{"gemm:tflops", 1.04 * kTflops}, {"hbm:bandwidth", 1.064 * kHbm}};
+  node.opts.baseline_median = {{"gemm_tflops", 1.04 * kTflops}, {"hbm_bandwidth", 1.064 * kHbm}};
   auto v = node.judge();
   EXPECT_EQ(v.verdict, Verdict::warn);
   for (const auto& g : v.gpus) {  // GEMM 3.8 % below: fine; HBM 6.0 % below: every GPU warns
     EXPECT_EQ(g.verdict, Verdict::warn);
     EXPECT_EQ(g.reasons,
-              std::vector<std::string>{g.device + ": hbm:bandwidth 6.0 % below the baseline fleet median "
+              std::vector<std::string>{g.device + ": hbm_bandwidth 6.0 % below the baseline fleet median "
                                                   "(3 TB/s, median 3.19 TB/s)"});
   }
   node.opts.warn_pct = 7;
@@ -289,7 +289,7 @@ TEST(BurninVerdict, FailOutranksWarnAndListsBoth) {
 
 TEST(BurninVerdict, HostPhasesFailTheNodeAndAreNoGpu) {
   Node node = healthy_node();
-  auto& mem = node.result("burnin.host-memory", "host");
+  auto& mem = node.result("burnin.hostmem", "host");
   mem.status = Status::incorrect;
   mem.metrics[1].value = 2;
   mem.info["bad_words"] = Json::array({{{"address", "0x7ffd1000"}}});
@@ -341,8 +341,8 @@ Report burnin_report_of(const std::string& host, const std::string& model, const
     g.probe = "burnin.gpu";
     g.params = Json{{"device", fmt::format("gpu{}", i)}, {"uuid", uuid}};
     if (i > 0) g.params["name"] = model;
-    g.add_metric("gemm:tflops", rates[i] * kTflops, "FLOP/s");
-    g.add_metric("hbm:bandwidth", kHbm, "B/s");
+    g.add_metric("gemm_tflops", rates[i] * kTflops, "FLOP/s");
+    g.add_metric("hbm_bandwidth", kHbm, "B/s");
     g.add_metric("sm_clock_hz", 1.98e9, "Hz");  // a summary, not a rate key
     r.results.push_back(g);
   }
@@ -356,11 +356,11 @@ TEST(BurninBaseline, MediansPerKeyOverTheGpusOfOneModel) {
   write_report(dir / "node03.json", burnin_report_of("node03", "A100", {0.3, 0.3, 0.3}));
   auto files = baseline_medians({(dir / "node01.json").string(), (dir / "node02.json").string()}, "H100");
   EXPECT_EQ(files.size(), 2u);
-  EXPECT_DOUBLE_EQ(files.at("gemm:tflops"), 1.1 * kTflops);  // median of 1.0 1.1 0.9 1.2 1.3
-  EXPECT_DOUBLE_EQ(files.at("hbm:bandwidth"), kHbm);
+  EXPECT_DOUBLE_EQ(files.at("gemm_tflops"), 1.1 * kTflops);  // median of 1.0 1.1 0.9 1.2 1.3
+  EXPECT_DOUBLE_EQ(files.at("hbm_bandwidth"), kHbm);
   // The folder holds the A100 node too; only the H100s count.
   EXPECT_EQ(baseline_medians({dir.path().string()}, "H100"), files);
-  EXPECT_DOUBLE_EQ(baseline_medians({dir.path().string()}, "A100").at("gemm:tflops"), 0.3 * kTflops);
+  EXPECT_DOUBLE_EQ(baseline_medians({dir.path().string()}, "A100").at("gemm_tflops"), 0.3 * kTflops);
   EXPECT_THROW(baseline_medians({dir.path().string()}, "B200"), UsageError);
 }
 

@@ -1,0 +1,248 @@
+// The burn-in orchestration on test phases and fixture telemetry: shares within the duration, cooldowns
+// between phases, "all" runs every phase at once, results tagged with their phase, a GPU with an XID fails
+// the node (exit 1), SIGINT ends the running phase (exit 130) and the report holds what ran, a phase that
+// cannot run is skipped with its reason, and the timelines in the report keep at most 600 points.
+#include "burnin/run.hpp"
+
+#include <mutex>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "base/error.hpp"
+#include "reports/report_burnin.hpp"
+
+namespace mlbench::burnin {
+namespace {
+
+namespace br = burnin_report;
+using Clock = std::chrono::steady_clock;
+
+// A stand-in load: sleeps until the deadline in small steps and returns one result; records when it ran.
+struct Trace {
+  std::mutex m;
+  std::vector<std::pair<PhaseId, double>> starts;  // seconds since the trace's origin
+  Clock::time_point origin = Clock::now();
+  std::atomic<int> running{0}, most_at_once{0};
+};
+
+class SleepPhase : public Phase {
+ public:
+  SleepPhase(PhaseId id, Trace& trace, std::optional<std::string> unavailable = std::nullopt,
+             std::atomic<bool>* raise_stop = nullptr)
+      : id_(id), trace_(trace), unavailable_(std::move(unavailable)), raise_stop_(raise_stop) {}
+  PhaseId id() const override { return id_; }
+  std::optional<std::string> unavailable(const Json&) const override { return unavailable_; }
+  std::vector<Result> run(const PhaseContext& ctx) override {
+    {
+      std::lock_guard lock(trace_.m);
+      trace_.starts.emplace_back(id_, std::chrono::duration<double>(Clock::now() - trace_.origin).count());
+    }
+    int now = ++trace_.running;
+    int seen = trace_.most_at_once.load();
+    while (now > seen && !trace_.most_at_once.compare_exchange_weak(seen, now)) {
+    }
+    int iterations = 0;
+    while (!ctx.past_deadline()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (raise_stop_ && ++iterations == 5) *raise_stop_ = true;
+    }
+    --trace_.running;
+    Result r;
+    r.probe = std::string(br::kPhaseProbePrefix) + std::string(to_string(id_));
+    r.params = Json{{"device", "host"}};
+    r.add_metric("bandwidth", 1e9, "B/s");
+    r.add_metric("errors", 0, "1", Better::lower);
+    return {r};
+  }
+
+ private:
+  PhaseId id_;
+  Trace& trace_;
+  std::optional<std::string> unavailable_;
+  std::atomic<bool>* raise_stop_;
+};
+
+Json two_gpu_script(bool xid_on_gpu1) {
+  Json gpus = Json::array();
+  for (int i = 0; i < 2; ++i) {
+    gpus.push_back(Json{{"device", fmt::format("gpu{}", i)},
+                        {"uuid", fmt::format("GPU-{}", i)},
+                        {"pci", fmt::format("0000:0{}:00.0", i + 1)},
+                        {"name", "NVIDIA H200"}});
+  }
+  Json sample = Json::object();
+  for (int i = 0; i < 2; ++i) {
+    sample[fmt::format("gpu{}", i)] = Json{{"sm_clock_hz", 1.98e9},
+                                           {"memory_clock_hz", 2.6e9},
+                                           {"power_w", 650},
+                                           {"temperature_c", 60},
+                                           {"clock_event_reasons", 0}};
+  }
+  Json events = Json::array();
+  events.push_back(Json::array());
+  if (xid_on_gpu1) {
+    events.push_back(
+        Json::array({Json{{"kind", "xid"}, {"device", "gpu1"}, {"code", 79}, {"text", "fallen off"}}}));
+  }
+  return Json{{"gpus", gpus}, {"samples", Json::array({sample})}, {"events", events}};
+}
+
+BurninEnvironment environment(Trace& trace, const std::atomic<bool>& stop,
+                              Json script = two_gpu_script(false)) {
+  BurninEnvironment env;
+  env.host = Json::object();
+  env.phases.push_back(std::make_unique<SleepPhase>(PhaseId::host_memory, trace));
+  env.phases.push_back(std::make_unique<SleepPhase>(PhaseId::storage, trace));
+  env.telemetry = make_fixture_telemetry(script);
+  env.sys_root = "/";
+  env.stop = &stop;
+  return env;
+}
+
+BurninOptions quick(double duration_s) {
+  BurninOptions o;
+  o.duration_s = duration_s;
+  o.phases = {PhaseId::host_memory, PhaseId::storage, PhaseId::all};
+  o.cooldown_max_s = 0.2;
+  o.sample_interval = std::chrono::milliseconds(50);
+  return o;
+}
+
+const Result* find(const Report& r, std::string_view probe, std::string_view phase = "") {
+  for (const auto& res : r.results) {
+    if (res.probe == probe && (phase.empty() || res.params.value("phase", "") == phase)) return &res;
+  }
+  return nullptr;
+}
+
+TEST(BurninRun, PhasesInOrderWithCooldownsAndAllAtOnceWithinTheDuration) {
+  Trace trace;
+  std::atomic<bool> stop{false};
+  auto env = environment(trace, stop);
+  int saves = 0;
+  const auto t0 = Clock::now();
+  auto out = run_burnin(quick(3.0), env, [&saves](const Report&) { ++saves; });
+  const double took = std::chrono::duration<double>(Clock::now() - t0).count();
+  EXPECT_LE(took, 3.6);
+  EXPECT_GE(took, 2.5);
+  EXPECT_EQ(out.exit_code(), 0);
+  EXPECT_FALSE(out.interrupted);
+  EXPECT_GE(saves, 3);                 // after each phase and at the end
+  ASSERT_EQ(trace.starts.size(), 4u);  // hostmem, storage, then both again in "all"
+  EXPECT_EQ(trace.starts[0].first, PhaseId::host_memory);
+  EXPECT_EQ(trace.starts[1].first, PhaseId::storage);
+  EXPECT_EQ(trace.most_at_once.load(), 2);  // "all" ran them together
+  ASSERT_NE(find(out.report, "burnin.hostmem", "hostmem"), nullptr);
+  ASSERT_NE(find(out.report, "burnin.storage", "all"), nullptr);
+  const auto* node = find(out.report, br::kNodeProbe);
+  ASSERT_NE(node, nullptr);
+  EXPECT_EQ(node->info["verdict"], "pass");
+  std::vector<std::string> spans;
+  for (const auto& s : node->info["phases"]) spans.push_back(br::phase_span_from_json(s).phase);
+  EXPECT_EQ(spans, (std::vector<std::string>{"hostmem", "cooldown", "storage", "cooldown", "all"}));
+  // Each phase got about a third of what the cooldowns left.
+  const auto first = br::phase_span_from_json(node->info["phases"][0]);
+  EXPECT_NEAR(first.end_s - first.start_s, (3.0 - 2 * 0.2) / 3, 0.25);
+  EXPECT_EQ(out.report.run["profile"], "burnin");
+}
+
+TEST(BurninRun, AnXidFailsItsGpuAndTheNode) {
+  Trace trace;
+  std::atomic<bool> stop{false};
+  auto env = environment(trace, stop, two_gpu_script(true));
+  auto out = run_burnin(quick(1.5), env);
+  EXPECT_EQ(out.exit_code(), 1);
+  EXPECT_EQ(out.verdict.verdict, br::Verdict::fail);
+  const Result* gpu1 = nullptr;
+  const Result* gpu0 = nullptr;
+  for (const auto& r : out.report.results) {
+    if (r.probe != br::kGpuProbe) continue;
+    (r.params["device"] == "gpu1" ? gpu1 : gpu0) = &r;
+  }
+  ASSERT_NE(gpu1, nullptr);
+  ASSERT_NE(gpu0, nullptr);
+  EXPECT_EQ(gpu1->info["verdict"], "fail");
+  EXPECT_EQ(gpu1->status, Status::failed);
+  EXPECT_EQ(gpu0->info["verdict"], "pass");
+  const auto timeline = br::timeline_from_json(gpu0->info["timeline"]);
+  EXPECT_GE(timeline.t.size(), 5u);
+  EXPECT_LE(timeline.t.size(), br::kMaxTimelinePoints);
+  EXPECT_NE(timeline.find("power_w"), nullptr);
+  const auto* node = find(out.report, br::kNodeProbe);
+  ASSERT_NE(node, nullptr);
+  EXPECT_EQ(node->status, Status::failed);
+  bool xid = false;
+  for (const auto& e : node->info["events"]) xid = xid || br::event_from_json(e).code == 79;
+  EXPECT_TRUE(xid);
+}
+
+TEST(BurninRun, AStopEndsTheRunningPhaseAndTheReportHoldsWhatRan) {
+  Trace trace;
+  std::atomic<bool> stop{false};
+  BurninEnvironment env = environment(trace, stop);
+  env.phases.clear();
+  env.phases.push_back(std::make_unique<SleepPhase>(PhaseId::host_memory, trace, std::nullopt, &stop));
+  env.phases.push_back(std::make_unique<SleepPhase>(PhaseId::storage, trace));
+  const auto t0 = Clock::now();
+  auto out = run_burnin(quick(30.0), env);
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 5.0);
+  EXPECT_TRUE(out.interrupted);
+  EXPECT_EQ(out.exit_code(), 130);
+  EXPECT_NE(find(out.report, "burnin.hostmem"), nullptr);
+  EXPECT_EQ(find(out.report, "burnin.storage"), nullptr);  // never started
+  const auto* node = find(out.report, br::kNodeProbe);
+  ASSERT_NE(node, nullptr);
+  EXPECT_TRUE(node->info["interrupted"].get<bool>());
+  EXPECT_TRUE(out.report.run["interrupted"].get<bool>());
+}
+
+TEST(BurninRun, UnavailablePhasesAreSkippedWithTheirReasonAndNoneRunnableIsRefused) {
+  Trace trace;
+  std::atomic<bool> stop{false};
+  BurninEnvironment env = environment(trace, stop);
+  env.phases.clear();
+  env.phases.push_back(std::make_unique<SleepPhase>(PhaseId::host_memory, trace));
+  env.phases.push_back(std::make_unique<SleepPhase>(PhaseId::gemm, trace, "no CUDA GPU on this machine"));
+  auto o = quick(1.0);
+  o.phases = {PhaseId::gemm, PhaseId::host_memory, PhaseId::all};
+  auto out = run_burnin(o, env);
+  const auto* gemm = find(out.report, "burnin.gemm");
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_EQ(gemm->status, Status::skipped);
+  EXPECT_EQ(gemm->reason, "no CUDA GPU on this machine");
+  const auto* all = find(out.report, "burnin.all");
+  ASSERT_NE(all, nullptr);  // one runnable phase: nothing to run together
+  EXPECT_EQ(all->status, Status::skipped);
+  EXPECT_EQ(out.exit_code(), 0);
+
+  BurninEnvironment none = environment(trace, stop);
+  none.phases.clear();
+  none.phases.push_back(std::make_unique<SleepPhase>(PhaseId::gemm, trace, "no CUDA GPU on this machine"));
+  o.phases = {PhaseId::gemm};
+  EXPECT_THROW(run_burnin(o, none), UsageError);
+}
+
+TEST(BurninRun, PhaseListsAreParsedOnceEachAndUnknownNamesRefused) {
+  EXPECT_EQ(parse_phases({"storage", "gemm", "storage"}),
+            (std::vector<PhaseId>{PhaseId::storage, PhaseId::gemm}));
+  try {
+    parse_phases({"gemm", "burn"});
+    FAIL() << "an unknown phase was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("'burn'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("hostmem"), std::string::npos);
+  }
+}
+
+TEST(BurninRun, SeriesSummariesLeaveOutMissingSamples) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto s = series_summary({3, nan, 1, 2});
+  EXPECT_DOUBLE_EQ(s["min"].get<double>(), 1);
+  EXPECT_DOUBLE_EQ(s["median"].get<double>(), 2);
+  EXPECT_DOUBLE_EQ(s["max"].get<double>(), 3);
+  EXPECT_TRUE(series_summary({nan}).empty());
+}
+
+}  // namespace
+}  // namespace mlbench::burnin

@@ -1,0 +1,110 @@
+// `mlbench burnin` through the real binary, on this machine's host phases (host memory pattern test and
+// storage write-verify-read, run for real): a short burn-in passes with exit 0 and a report holding the node
+// verdict, the host timeline and the phase results; bad input is one line and exit 2 with no report; SIGINT
+// ends it with exit 130 and a valid report of what ran.
+#include <signal.h>
+
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "reports/report.hpp"
+#include "reports/report_burnin.hpp"
+#include "tests/cli/cli_util.hpp"
+
+namespace mlbench::test {
+namespace {
+
+namespace br = burnin_report;
+
+const Result* find(const Report& r, std::string_view probe, std::string_view phase = "") {
+  for (const auto& res : r.results) {
+    if (res.probe == probe && (phase.empty() || res.params.value("phase", "") == phase)) return &res;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> short_burnin(const TempDir& dir, const std::string& duration) {
+  return {"burnin",
+          "--duration",
+          duration,
+          "--phases",
+          "hostmem,storage,all",
+          "--scratch-dir",
+          dir.path().string(),
+          "--storage-size",
+          "16M",
+          "--cooldown",
+          "1s",
+          "--host-memory-share",
+          "0.02",
+          "-o",
+          (dir / "burnin.json").string()};
+}
+
+TEST(BurninCli, AShortHostBurnInPassesAndWritesTheVerdict) {
+  TempDir dir("burnin-cli", kDiskTempParent);
+  auto r = run_cli(short_burnin(dir, "12s"));
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("verdict: pass"), std::string::npos) << r.out;
+  const auto report = load_report(dir / "burnin.json");
+  EXPECT_EQ(report.schema_version, kSchemaVersion);
+  const auto* node = find(report, br::kNodeProbe);
+  ASSERT_NE(node, nullptr);
+  EXPECT_EQ(node->info["verdict"], "pass");
+  for (const auto* phase : {"hostmem", "storage", "all"}) {
+    const auto* res =
+        find(report, std::string(br::kPhaseProbePrefix) + (std::string(phase) == "all" ? "storage" : phase),
+             phase);
+    ASSERT_NE(res, nullptr) << phase;
+    EXPECT_EQ(res->status, Status::ok) << phase << ": " << res->reason;
+    ASSERT_NE(res->metric("errors"), nullptr);
+    EXPECT_EQ(res->metric("errors")->value, 0);
+  }
+  const auto* host = find(report, br::kHostProbe);
+  ASSERT_NE(host, nullptr);
+  const auto timeline = br::timeline_from_json(host->info["timeline"]);
+  EXPECT_GE(timeline.t.size(), 8u);  // about one sample a second
+  EXPECT_NE(timeline.find("cpu_busy"), nullptr);
+  // The scratch file is mlbench's and is gone.
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(e.path().filename(), "burnin.json") << "left behind: " << e.path();
+}
+
+TEST(BurninCli, BadInputIsOneLineAndExitTwoWithNoReport) {
+  TempDir dir("burnin-cli", kDiskTempParent);
+  const auto out = (dir / "x.json").string();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"burnin", "--phases", "gemm,burn", "-o", out}, "--phases: unknown phase 'burn'"},
+      {{"burnin", "--duration", "1s", "-o", out}, "--duration 1s"},
+      {{"burnin", "--scratch-dir", "/nonexistent/dir", "-o", out}, "--scratch-dir /nonexistent/dir"},
+      {{"burnin", "--warn-pct", "0", "-o", out}, "--warn-pct"},
+      {{"burnin", "--storage-size", "1k", "-o", out}, "--storage-size 1k"},
+      {{"burnin", "--host-memory-share", "0.95", "-o", out}, "--host-memory-share 0.95"},
+      {{"burnin", "--baseline", "/nonexistent.json", "-o", out}, "/nonexistent.json"},
+  };
+  for (const auto& [args, expect] : cases) {
+    auto r = run_cli(args);
+    EXPECT_EQ(r.rc, 2) << args[1] << ": " << r.err;
+    EXPECT_NE(r.err.find(expect), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out)) << args[1];
+  }
+}
+
+TEST(BurninCli, SigintEndsThePhaseAndLeavesAValidReport) {
+  TempDir dir("burnin-cli", kDiskTempParent);
+  auto p = spawn_cli(short_burnin(dir, "10m"));
+  std::this_thread::sleep_for(std::chrono::seconds(4));
+  p.kill(SIGINT);
+  auto r = p.wait_for(std::chrono::seconds(30));
+  ASSERT_TRUE(r.has_value()) << "still running 30 s after SIGINT";
+  EXPECT_EQ(r->rc, 130) << r->err;
+  const auto report = load_report(dir / "burnin.json");
+  const auto* node = find(report, br::kNodeProbe);
+  ASSERT_NE(node, nullptr);
+  EXPECT_TRUE(node->info["interrupted"].get<bool>());
+  EXPECT_NE(find(report, "burnin.hostmem"), nullptr);
+}
+
+}  // namespace
+}  // namespace mlbench::test
