@@ -675,6 +675,41 @@ Table event_table(const Burnin& b, const std::string& prefix) {
   return t;
 }
 
+// Each burn-in's verdict, reasons and per-GPU table, machine by machine.
+std::string burnin_verdicts(const std::vector<NamedReport>& reports, const std::vector<std::string>& machines,
+                            const std::vector<std::optional<Burnin>>& burnins) {
+  std::string out;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    if (!burnins[i]) continue;
+    const std::string prefix = reports.size() > 1 ? machines[i] + ": " : "";
+    out += burnin_verdict(*burnins[i], reports[i], prefix);
+    if (!burnins[i]->gpus.empty())
+      out += "<div class=\"burnin\">\n" + to_html(gpu_verdict_table(*burnins[i], prefix)) + "</div>\n";
+  }
+  return out;
+}
+
+// Above kMaxChartMachines reports, one line: how many nodes' burn-ins failed, warned and passed (the fleet
+// tables name the failed ones).
+std::string fleet_burnin_verdict(const std::vector<std::optional<Burnin>>& burnins) {
+  std::size_t by_verdict[std::size(br::kVerdictNames)] = {}, nodes = 0;
+  for (const auto& b : burnins) {
+    if (!b) continue;
+    ++nodes;
+    if (auto v = verdict_of(b->node)) ++by_verdict[static_cast<std::size_t>(*v)];
+  }
+  if (nodes == 0) return "";
+  std::string text = fmt::format("burn-in of {} nodes:", nodes);
+  for (const auto& v : br::kVerdictNames)
+    text += fmt::format(" {} {},", by_verdict[static_cast<std::size_t>(v.value)], v.name);
+  text.pop_back();
+  const auto count = [&by_verdict](br::Verdict v) { return by_verdict[static_cast<std::size_t>(v)]; };
+  return verdict_line(count(br::Verdict::fail) > 0   ? Tone::bad
+                      : count(br::Verdict::warn) > 0 ? Tone::warn
+                                                     : Tone::good,
+                      text);
+}
+
 // The page's answer first: check's pass/fail, compare's regressions, the fleet's outliers, each burn-in's
 // verdict with its reasons and per-GPU table, else (a report alone) how its results ran.
 std::string verdicts(const HtmlPage& page, const std::vector<NamedReport>& reports,
@@ -709,12 +744,10 @@ std::string verdicts(const HtmlPage& page, const std::vector<NamedReport>& repor
                      fmt::format("{} outlier(s) over {} reports: {} worse than the fleet median, {} better",
                                  f.outliers(), f.reports, worse, f.outliers() - worse));
   }
-  for (std::size_t i = 0; i < reports.size(); ++i) {
-    if (!burnins[i]) continue;
-    const std::string prefix = reports.size() > 1 ? machines[i] + ": " : "";
-    out += burnin_verdict(*burnins[i], reports[i], prefix);
-    if (!burnins[i]->gpus.empty())
-      out += "<div class=\"burnin\">\n" + to_html(gpu_verdict_table(*burnins[i], prefix)) + "</div>\n";
+  if (reports.size() > kMaxChartMachines) {
+    out += fleet_burnin_verdict(burnins);
+  } else {
+    out += burnin_verdicts(reports, machines, burnins);
   }
   if (!out.empty() || reports.size() != 1) return out;
   std::size_t by_status[std::size(kStatusNames)] = {};

@@ -607,7 +607,7 @@ std::string svg_time_chart(const TimeChart& c) {
   std::vector<Placed> band_labels;
   for (const auto& b : c.bands) {
     const double w = text_width(b.label);
-    const double x0 = std::clamp((px(b.start) + px(b.end) - w) / 2, kLeft, kWidth - kRight - w);
+    const double x0 = std::max(kLeft, std::min((px(b.start) + px(b.end) - w) / 2, kWidth - kRight - w));
     band_labels.push_back(Placed{*band_rows.place(x0, x0 + w), x0, "start"});
   }
   std::vector<std::size_t> order(c.markers.size());

@@ -531,6 +531,19 @@ TEST(HtmlBurnin, WithoutGpusOnlyTheHostChartAndThePhases) {
       std::string::npos);
 }
 
+TEST(HtmlBurnin, AFleetOfBurninsIsOneLineWithoutPerNodeTablesOrTimelines) {
+  std::vector<NamedReport> fleet;
+  for (std::size_t i = 0; i <= kMaxChartMachines; ++i) {
+    fleet.push_back(i % 3 == 0 ? pages().burnin_host[0] : pages().burnin[0]);
+    fleet.back().file = fmt::format("node{:02}.json", i);
+  }
+  const std::string html = to_html_page(HtmlPage{"fleet", &fleet, {}, std::nullopt, 0.05, std::nullopt});
+  EXPECT_NE(html.find("<p class=\"verdict bad\">burn-in of 9 nodes: 3 pass, 0 warn, 6 fail</p>"),
+            std::string::npos);
+  EXPECT_EQ(html.find("burn-in verdict per GPU"), std::string::npos);
+  EXPECT_EQ(html.find("<svg"), std::string::npos);
+}
+
 TEST(HtmlBurnin, ABadTimelineIsBadInputNamingTheFileAndTheResult) {
   auto reports = pages().burnin;
   for (auto& r : reports[0].report.results) {
