@@ -46,7 +46,7 @@ std::vector<std::string> inputs_with_reports(const std::vector<std::string>& inp
          it.increment(ec)) {
       empty_folder = !(it->is_regular_file() && it->path().extension() == ".json");
     }
-    if (!empty_folder) out.push_back(p);
+    if (!empty_folder || ec) out.push_back(p);  // the loader names a folder it cannot list
   }
   return out;
 }
