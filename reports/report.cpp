@@ -44,6 +44,12 @@ double relative_spread(const Metric& m) {
   return std::max(std::isfinite(se) ? se : 0.0, m.ci ? relative_sigma(*m.ci, m.value) : 0.0);
 }
 
+std::optional<ConfidenceInterval> proportional_ci(const Metric& of, double value) {
+  const double s = relative_spread(of);
+  if (s <= 0) return std::nullopt;
+  return symmetric_ci(value, std::fabs(value) * s);
+}
+
 Metric& Result::add_metric(std::string name, double value, std::string unit, Better better) {
   metrics.push_back(Metric{std::move(name), value, std::move(unit), better, std::nullopt});
   return metrics.back();

@@ -58,6 +58,9 @@ struct Metric {
 // is rate_metric's, the median) and the relative standard deviation its `ci` implies; 0 when it has neither
 // or its value is 0. The spread of the statistic, not of the samples (base/stats.hpp).
 double relative_spread(const Metric& m);
+// The ci of a metric that is a fixed multiple of `of` (a share of a peak: 100 × of.value / peak): the same
+// relative spread; none when `of` has none.
+std::optional<ConfidenceInterval> proportional_ci(const Metric& of, double value);
 
 struct Result {
   std::string probe;             // "gpu.gemm"

@@ -257,7 +257,7 @@ class ConvProbe : public Probe {
       r.metrics.push_back(rate);
       if (catalog) {
         if (auto pct = pct_of(rate.value, catalog->peak_for(precision)))
-          r.add_metric("pct_of_peak", *pct, "%");
+          r.add_metric("pct_of_peak", *pct, "%").ci = proportional_ci(rate, *pct);
       }
       const double seconds = median(samples);
       (dir == ConvDirection::fwd        ? times.fwd_s

@@ -279,7 +279,8 @@ class CopyProbe : public Probe {
     r.metrics.push_back(bw);
     if (link_peak && *link_peak > 0) {
       const double peak = *link_peak * (dir == CopyDirection::bidir ? 2.0 : 1.0);
-      if (auto pct = pct_of(bw.value, peak)) r.add_metric("pct_of_peak", *pct, "%");
+      if (auto pct = pct_of(bw.value, peak))
+        r.add_metric("pct_of_peak", *pct, "%").ci = proportional_ci(bw, *pct);
       r.info["peak_basis"] =
           "PCIe bandwidth per direction at the link's maximum rate (sysfs max_link_speed/max_link_width, "
           "else NVML's maximum generation/width; an idle link trains down), x2 for bidirectional";
@@ -399,7 +400,8 @@ class CopyProbe : public Probe {
           const GpuSpec* spec = catalog_entry(di, r);
           if (spec && can && spec->link.starts_with("NVLink")) {
             if (auto pct = pct_of(r.metrics[0].value, spec->link_bandwidth * (both ? 2.0 : 1.0))) {
-              r.add_metric("pct_of_peak", *pct, "%");
+              const auto ci = proportional_ci(r.metrics[0], *pct);
+              r.add_metric("pct_of_peak", *pct, "%").ci = ci;
             }
           }
           std::vector<std::pair<std::size_t, std::size_t>> checks{{a, b}};

@@ -346,10 +346,17 @@ class GemmProbe : public Probe {
     Metric rate = rate_metric(std::string(spec.rate_name), flops, samples, std::string(spec.rate_unit));
     double best_rate = flops / *std::min_element(samples.begin(), samples.end());
     r.metrics.push_back(rate);
-    r.add_metric(fmt::format("{}_best", spec.rate_name), best_rate, std::string(spec.rate_unit));
+    // The best iteration is a maximum of the per-iteration rates: its spread is their Gumbel one
+    // (base/stats.hpp).
+    std::vector<double> rates;
+    for (double t : samples) rates.push_back(flops / t);
+    Metric& best_m =
+        r.add_metric(fmt::format("{}_best", spec.rate_name), best_rate, std::string(spec.rate_unit));
+    if (const double sigma = maximum_standard_deviation(rates); sigma > 0)
+      best_m.ci = symmetric_ci(best_rate, sigma);
     if (catalog) {
       if (auto pct = pct_of(rate.value, catalog->peak_for(spec.name))) {
-        r.add_metric("pct_of_peak", *pct, "%");
+        r.add_metric("pct_of_peak", *pct, "%").ci = proportional_ci(rate, *pct);
       } else {
         r.warnings.push_back(fmt::format("the catalog has no {} peak for {}", spec.name, catalog->name));
       }

@@ -101,10 +101,12 @@ class HbmProbe : public Probe {
     r.metrics.push_back(bw);
     const double theoretical = theoretical_bandwidth(d.memory_clock_hz, d.bus_width_bits);
     if (catalog) {
-      if (auto pct = pct_of(bw.value, catalog->memory_bandwidth)) r.add_metric("pct_of_peak", *pct, "%");
+      if (auto pct = pct_of(bw.value, catalog->memory_bandwidth))
+        r.add_metric("pct_of_peak", *pct, "%").ci = proportional_ci(bw, *pct);
       r.info["datasheet_bandwidth"] = catalog->memory_bandwidth;
     }
-    if (auto pct = pct_of(bw.value, theoretical)) r.add_metric("pct_of_theoretical", *pct, "%");
+    if (auto pct = pct_of(bw.value, theoretical))
+      r.add_metric("pct_of_theoretical", *pct, "%").ci = proportional_ci(bw, *pct);
     r.info["theoretical_bandwidth"] = theoretical;
     r.info["grid"] = arr.grid;
     r.info["block"] = kHbmBlock;

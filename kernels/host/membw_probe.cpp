@@ -270,7 +270,10 @@ class MembwProbe final : public Probe {
       r.samples = samples;
       Metric bw = rate_metric("bandwidth", bytes, samples, "B/s");
       r.metrics.push_back(bw);
-      if (peak && *peak > 0) r.add_metric("pct_of_peak", 100.0 * bw.value / *peak, "%");
+      if (peak && *peak > 0) {
+        const double pct = 100.0 * bw.value / *peak;
+        r.add_metric("pct_of_peak", pct, "%").ci = proportional_ci(bw, pct);
+      }
       r.warnings = warnings;
       r.info = Json{{"formula", spec.formula},
                     {"bytes_per_element", spec.bytes_per_element},

@@ -46,6 +46,17 @@ TEST(Report, RateMetricIsWorkOverMedianSeconds) {
   EXPECT_EQ(m.stats->n, 3u);
 }
 
+// A share of a peak is a fixed multiple of its rate: it carries the rate's relative spread (issue 19, point
+// 5).
+TEST(Report, ProportionalMetricsCarryTheRelativeSpreadOfTheirRate) {
+  const Metric bw = rate_metric("bandwidth", 1e9, {1.0, 1.1, 0.9, 1.2, 0.8, 1.05, 0.95}, "B/s");
+  ASSERT_GT(relative_spread(bw), 0);
+  Metric pct{"pct_of_peak", 40, "%", Better::higher, std::nullopt, proportional_ci(bw, 40)};
+  EXPECT_NEAR(relative_spread(pct), relative_spread(bw), 1e-12);
+  const Metric exact{"bandwidth", 1e9, "B/s"};
+  EXPECT_FALSE(proportional_ci(exact, 40).has_value());
+}
+
 TEST(Report, RoundTripsThroughJsonFile) {
   test::TempDir dir;
   auto path = dir / "roundtrip.json";
