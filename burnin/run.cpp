@@ -8,6 +8,7 @@
 
 #include "base/error.hpp"
 #include "base/stats.hpp"
+#include "bench/probe.hpp"
 #include "bench/runner.hpp"
 
 namespace mlbench::burnin {
@@ -48,10 +49,13 @@ Result failed_phase(PhaseId id, const std::string& why) {
   return r;
 }
 
-// Runs one phase, turning an Error into a failed result (a phase that cannot start fails the node).
+// Runs one phase: Skipped (it cannot run here, e.g. too little free memory) gives a skipped result, any other
+// Error a failed one (a phase that cannot start fails the node).
 std::vector<Result> run_one(Phase& phase, const PhaseContext& ctx) {
   try {
     return phase.run(ctx);
+  } catch (const Skipped& e) {
+    return {skipped_phase(phase.id(), e.what())};
   } catch (const Error& e) {
     return {failed_phase(phase.id(), e.what())};
   }

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
+#include "bench/probe.hpp"
 #include "reports/report_burnin.hpp"
 
 namespace mlbench::burnin {
@@ -61,6 +62,20 @@ class SleepPhase : public Phase {
   Trace& trace_;
   std::optional<std::string> unavailable_;
   std::atomic<bool>* raise_stop_;
+};
+
+// A phase that cannot run: throws `E` with `why` when run.
+template <class E>
+class ThrowPhase : public Phase {
+ public:
+  ThrowPhase(PhaseId id, std::string why) : id_(id), why_(std::move(why)) {}
+  PhaseId id() const override { return id_; }
+  std::optional<std::string> unavailable(const Json&) const override { return std::nullopt; }
+  std::vector<Result> run(const PhaseContext&) override { throw E(why_); }
+
+ private:
+  PhaseId id_;
+  std::string why_;
 };
 
 Json two_gpu_script(bool xid_on_gpu1) {
@@ -221,6 +236,35 @@ TEST(BurninRun, UnavailablePhasesAreSkippedWithTheirReasonAndNoneRunnableIsRefus
   none.phases.push_back(std::make_unique<SleepPhase>(PhaseId::gemm, trace, "no CUDA GPU on this machine"));
   o.phases = {PhaseId::gemm};
   EXPECT_THROW(run_burnin(o, none), UsageError);
+}
+
+TEST(BurninRun, APhaseThatSkipsIsSkippedAndOneThatErrsFailsTheNode) {
+  Trace trace;
+  std::atomic<bool> stop{false};
+  BurninEnvironment env = environment(trace, stop);
+  env.phases.clear();
+  env.phases.push_back(std::make_unique<ThrowPhase<Skipped>>(PhaseId::host_memory, "under 64 MiB free"));
+  env.phases.push_back(std::make_unique<SleepPhase>(PhaseId::storage, trace));
+  auto o = quick(1.0);
+  o.phases = {PhaseId::host_memory, PhaseId::storage};
+  auto out = run_burnin(o, env);
+  const auto* mem = find(out.report, "burnin.hostmem");
+  ASSERT_NE(mem, nullptr);
+  EXPECT_EQ(mem->status, Status::skipped);
+  EXPECT_EQ(mem->reason, "under 64 MiB free");
+  EXPECT_EQ(out.exit_code(), 0);
+
+  BurninEnvironment bad = environment(trace, stop);
+  bad.phases.clear();
+  bad.phases.push_back(
+      std::make_unique<ThrowPhase<Error>>(PhaseId::storage, "the scratch folder is read-only"));
+  o.phases = {PhaseId::storage};
+  out = run_burnin(o, bad);
+  const auto* storage = find(out.report, "burnin.storage");
+  ASSERT_NE(storage, nullptr);
+  EXPECT_EQ(storage->status, Status::failed);
+  EXPECT_EQ(out.exit_code(), 1);
+  EXPECT_EQ(out.verdict.verdict, br::Verdict::fail);
 }
 
 TEST(BurninRun, PhaseListsAreParsedOnceEachAndUnknownNamesRefused) {

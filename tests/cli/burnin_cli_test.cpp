@@ -47,6 +47,7 @@ TEST(BurninCli, AShortHostBurnInPassesAndWritesTheVerdict) {
   auto r = run_cli(short_burnin(dir, "12s"));
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("verdict: pass"), std::string::npos) << r.out;
+  EXPECT_EQ(validate_report_schema(dir / "burnin.json"), "");
   const auto report = load_report(dir / "burnin.json");
   EXPECT_EQ(report.schema_version, kSchemaVersion);
   const auto* node = find(report, br::kNodeProbe);
