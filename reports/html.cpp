@@ -482,7 +482,8 @@ std::string burnin_verdict(const Burnin& b, const NamedReport& nr, const std::st
     text.pop_back();
   }
   text += fmt::format("; {} phase result(s), {} not ok", b.phases.size(), not_ok);
-  if (nr.report.run.value("interrupted", false)) text += "; interrupted (SIGINT): the report holds what ran";
+  if (nr.report.run.value("interrupted", false))
+    text += "; interrupted: the report holds the phases that ran";
   std::string out = verdict_line(node ? tone_of(*node) : Tone::warn, text);
   const auto reasons = b.node != nullptr ? strings_of(b.node->info, "reasons") : std::vector<std::string>{};
   if (!reasons.empty()) {

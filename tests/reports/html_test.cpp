@@ -531,6 +531,17 @@ TEST(HtmlBurnin, WithoutGpusOnlyTheHostChartAndThePhases) {
       std::string::npos);
 }
 
+TEST(HtmlBurnin, AnInterruptedBurninSaysSo) {
+  auto reports = pages().burnin_host;
+  reports[0].report.run["interrupted"] = true;
+  const std::string html = to_html_page(HtmlPage{"burn-in", &reports, {}, std::nullopt, 0.05, std::nullopt});
+  EXPECT_NE(
+      html.find("<p class=\"verdict good\">burn-in PASS: no GPUs; 4 phase result(s), 0 not ok; interrupted: "
+                "the report holds the phases that ran</p>"),
+      std::string::npos);
+  EXPECT_EQ(pages().burnin_host_html.find("interrupted"), std::string::npos);
+}
+
 TEST(HtmlBurnin, AFleetOfBurninsIsOneLineWithoutPerNodeTablesOrTimelines) {
   std::vector<NamedReport> fleet;
   for (std::size_t i = 0; i <= kMaxChartMachines; ++i) {
