@@ -1,15 +1,17 @@
 #!/bin/bash
 # The Slurm launch files on a real Slurm: a one-node cluster (munged, slurmctld, slurmd as root; cons_tres over
 # this machine's real CPUs and memory, from slurmd -C) in a temporary folder, and `sbatch --wait` of
-#   1. configs/launch/fleet-slurm.sbatch with the hosts expected = this node + two that never start: the fleet
-#      verdict (the job's exit status) is 1 and names both as missing, and this node's report is there;
+#   1. configs/launch/fleet-slurm.sbatch running its default, `mlbench burnin` (20 s of the host-memory phase),
+#      with the hosts expected = this node + two that never start: the fleet verdict (the job's exit status)
+#      is 1 and names both as missing, and this node's burn-in report is there with its node verdict;
 #   2. the same with three per-node commands on this one node (three reports, as a 3-node fleet writes): the
 #      outlier analysis runs over 3 reports, no host is missing, exit 0 (--no-fail: three copies sharing two
 #      cores measure each other's contention, not a bad node);
 #   3. configs/launch/nccl-slurm.sbatch on one node, two tasks, no GPUs requested: with no GPU every rank
 #      records net.nccl as skipped and rank 0 writes the cluster report (README, "Launch modes"), exit 0.
-# The per-node command is a short host-memory run (`mlbench hostmem`), so the whole test stays under a minute
-# on two cores. Every daemon is stopped and the folder removed on exit.
+# The three commands of job 2 are short host-memory runs (`mlbench hostmem`): three burn-ins would each size
+# their pattern test to the free memory at once. About 70 s on two cores, most of it sbatch --wait polling at
+# growing intervals (job 1's 22 s of work is seen done at ~42 s, with a 10 s burn-in too). Every daemon is stopped and the folder removed on exit.
 #
 # Usage: tests/tools/slurm_test.sh PATH/TO/mlbench     (CTest: tools.slurm; exit 77 = skipped)
 set -uo pipefail
@@ -106,30 +108,34 @@ done
 [ "$(sinfo -h -n "$host" -o %T)" = idle ] || fail "node $host not idle after 20 s: $(sinfo -h -n "$host" -o '%T %E')"
 echo "slurm_test: one-node cluster up: $node"
 
-# sbatch --wait: the job id, then the job's exit status as sbatch's own. Sets job and rc.
+# sbatch --wait: the job id, then the job's exit status as sbatch's own. Sets job, rc and took (seconds).
 submit() {
   rc=0
+  local start=$SECONDS
   job=$(sbatch --parsable --wait --chdir="$tmp" "$@") || rc=$?
   job=${job%%;*}
+  took=$((SECONDS - start))
 }
 # json FILE EXPR: EXPR over the file's JSON as d, printed by Python.
 json() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 export MLBENCH MLBENCH_FLEET_DIR=$tmp/fleet
-export MLBENCH_FLEET_COMMAND="hostmem --profile quick --size 96M --threads 1 --kernels triad"
 fleet="$SRC/configs/launch/fleet-slurm.sbatch"
 
-# 1. One node runs, two expected nodes never report.
-MLBENCH_FLEET_EXPECT="$host,node-a,node-b" submit -N 1 --gpus-per-node=0 --output="$tmp/fleet-%j.log" "$fleet"
+# 1. One node burns in, two expected nodes never report.
+MLBENCH_FLEET_EXPECT="$host,node-a,node-b" MLBENCH_FLEET_COMMAND="burnin --duration 20s --phases hostmem" \
+  submit -N 1 --gpus-per-node=0 --output="$tmp/fleet-%j.log" "$fleet"
 log="$tmp/fleet-$job.log"
 [ "$rc" -eq 1 ] || fail "fleet with two missing nodes: job $job exited $rc, not 1: $(cat "$log")"
 grep -q "node-a  missing  no report" "$log" || fail "node-a not listed as missing: $(cat "$log")"
 grep -q "fleet verdict: fail — missing: node-a, node-b (no report)" "$log" || fail "no fleet verdict: $(cat "$log")"
 report="$tmp/fleet/$job/$host.json"
 [ -s "$report" ] || fail "no report $report"
-[ "$(json "$report" "d['host']['hostname'].split('.')[0], [r['status'] for r in d['results']]")" = \
-  "$host ['ok']" ] || fail "report $report: $(json "$report" "[(r['probe'], r['status']) for r in d['results']]")"
-echo "slurm_test: fleet job $job: exit 1, node-a and node-b missing"
+node=$(json "$report" "d['host']['hostname'].split('.')[0], [r['status'] for r in d['results'] if r['probe'] == 'burnin.node']")
+[ "$node" = "$host ['ok']" ] || fail "report $report: host, burnin.node status = $node: $(cat "$log")"
+echo "slurm_test: fleet job $job (${took} s): burn-in passed on $host, exit 1, node-a and node-b missing"
+
+export MLBENCH_FLEET_COMMAND="hostmem --profile quick --size 96M --threads 1 --kernels triad"
 
 # 2. Three per-node commands on the one node stand in for a 3-node fleet.
 MLBENCH_FLEET_COMPARE_ARGS="--no-fail --format json -o $tmp/fleet-3.json" \
@@ -140,7 +146,7 @@ for i in 0 1 2; do [ -s "$tmp/fleet/$job/$host-$i.json" ] || fail "no report $ho
 summary=$(json "$tmp/fleet-3.json" \
   "d['reports'], d['missing'], d['failed_nodes'], len(d['groups']) > 0 and all(len(g['members']) == 3 for g in d['groups'])")
 [ "$summary" = "3 [] [] True" ] || fail "fleet of three reports: reports, missing, failed, members = $summary"
-echo "slurm_test: fleet job $job: 3 reports analysed, none missing, exit 0"
+echo "slurm_test: fleet job $job (${took} s): 3 reports analysed, none missing, exit 0"
 
 # 3. nccl-slurm.sbatch without GPUs.
 nccl_report="$tmp/nccl-cluster.json"
@@ -153,5 +159,5 @@ expected_status=skipped
 if ls /dev/nvidia[0-9]* >/dev/null 2>&1; then expected_status=ok; fi
 nccl=$(json "$nccl_report" "d['cluster']['world_size'], sorted({r['status'] for r in d['results'] if r['probe'] == 'net.nccl'})")
 [ "$nccl" = "2 ['$expected_status']" ] || fail "nccl-slurm.sbatch report: world size, net.nccl statuses = $nccl (want 2 ['$expected_status'])"
-echo "slurm_test: nccl job $job: 2 ranks, net.nccl $expected_status, exit 0"
+echo "slurm_test: nccl job $job (${took} s): 2 ranks, net.nccl $expected_status, exit 0"
 echo "slurm_test: ok"
