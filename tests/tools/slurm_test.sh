@@ -1,7 +1,7 @@
 #!/bin/bash
 # The Slurm launch files on a real Slurm: a one-node cluster (munged, slurmctld, slurmd as root; cons_tres over
 # this machine's real CPUs and memory, from slurmd -C) in a temporary folder, and `sbatch --wait` of
-#   1. configs/launch/fleet-slurm.sbatch running its default, `mlbench burnin` (20 s of the host-memory phase),
+#   1. configs/launch/fleet-slurm.sbatch running its default, `mlbench burnin` (20 s of the hostmem phase on 5 % of the free memory),
 #      with the hosts expected = this node + two that never start: the fleet verdict (the job's exit status)
 #      is 1 and names both as missing, and this node's burn-in report is there with its node verdict;
 #   2. the same with three per-node commands on this one node (three reports, as a 3-node fleet writes): the
@@ -123,7 +123,7 @@ export MLBENCH MLBENCH_FLEET_DIR=$tmp/fleet
 fleet="$SRC/configs/launch/fleet-slurm.sbatch"
 
 # 1. One node burns in, two expected nodes never report.
-MLBENCH_FLEET_EXPECT="$host,node-a,node-b" MLBENCH_FLEET_COMMAND="burnin --duration 20s --phases hostmem" \
+MLBENCH_FLEET_EXPECT="$host,node-a,node-b" MLBENCH_FLEET_COMMAND="burnin --duration 20s --phases hostmem --host-memory-share 0.05" \
   submit -N 1 --gpus-per-node=0 --output="$tmp/fleet-%j.log" "$fleet"
 log="$tmp/fleet-$job.log"
 [ "$rc" -eq 1 ] || fail "fleet with two missing nodes: job $job exited $rc, not 1: $(cat "$log")"
