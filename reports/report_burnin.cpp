@@ -52,13 +52,14 @@ const std::vector<double>* Timeline::find(std::string_view name) const {
 }
 
 void Timeline::append(double time_s, const std::vector<std::pair<std::string, double>>& values) {
-  for (const auto& [name, value] : values) {
+  for (const auto& sample : values) {
+    const std::string& name = sample.first;
     auto it = std::find_if(series.begin(), series.end(), [&name](const auto& s) { return s.first == name; });
     if (it == series.end()) {
       series.emplace_back(name, std::vector<double>(t.size(), kNaN));
       it = std::prev(series.end());
     }
-    it->second.push_back(value);
+    it->second.push_back(sample.second);
   }
   t.push_back(time_s);
   for (auto& s : series) s.second.resize(t.size(), kNaN);  // series not in `values` get NaN
