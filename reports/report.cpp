@@ -45,9 +45,12 @@ double relative_spread(const Metric& m) {
 }
 
 std::optional<ConfidenceInterval> proportional_ci(const Metric& of, double value) {
-  const double s = relative_spread(of);
-  if (s <= 0) return std::nullopt;
-  return symmetric_ci(value, std::fabs(value) * s);
+  return sigma_ci(value, std::fabs(value) * relative_spread(of));
+}
+
+std::optional<ConfidenceInterval> sigma_ci(double value, double sigma) {
+  if (!(sigma > 0) || !std::isfinite(sigma)) return std::nullopt;
+  return symmetric_ci(value, sigma);
 }
 
 Metric& Result::add_metric(std::string name, double value, std::string unit, Better better) {

@@ -61,6 +61,9 @@ double relative_spread(const Metric& m);
 // The ci of a metric that is a fixed multiple of `of` (a share of a peak: 100 × of.value / peak): the same
 // relative spread; none when `of` has none.
 std::optional<ConfidenceInterval> proportional_ci(const Metric& of, double value);
+// value ± kConfidenceZ · sigma (the standard uncertainty of the statistic the value is, in its unit); none
+// when sigma is not positive and finite: a zero-width interval would claim a value without noise.
+std::optional<ConfidenceInterval> sigma_ci(double value, double sigma);
 
 struct Result {
   std::string probe;             // "gpu.gemm"

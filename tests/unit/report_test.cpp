@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "base/error.hpp"
 #include "reports/report.hpp"
@@ -55,6 +56,19 @@ TEST(Report, ProportionalMetricsCarryTheRelativeSpreadOfTheirRate) {
   EXPECT_NEAR(relative_spread(pct), relative_spread(bw), 1e-12);
   const Metric exact{"bandwidth", 1e9, "B/s"};
   EXPECT_FALSE(proportional_ci(exact, 40).has_value());
+}
+
+// A statistic's standard uncertainty becomes its 95 % interval; no uncertainty gives no interval, not a
+// zero-width one that would claim a noiseless value (issue 19, point 5).
+TEST(Report, SigmaCiIsTheValuePlusMinusZSigmaAndAbsentWithoutASigma) {
+  const auto ci = sigma_ci(10.0, 0.5);
+  ASSERT_TRUE(ci.has_value());
+  EXPECT_DOUBLE_EQ(ci->lo, 10.0 - kConfidenceZ * 0.5);
+  EXPECT_DOUBLE_EQ(ci->hi, 10.0 + kConfidenceZ * 0.5);
+  EXPECT_FALSE(sigma_ci(10.0, 0.0).has_value());
+  EXPECT_FALSE(sigma_ci(10.0, -1.0).has_value());
+  EXPECT_FALSE(sigma_ci(10.0, std::numeric_limits<double>::quiet_NaN()).has_value());
+  EXPECT_FALSE(sigma_ci(10.0, std::numeric_limits<double>::infinity()).has_value());
 }
 
 TEST(Report, RoundTripsThroughJsonFile) {
