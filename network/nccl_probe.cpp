@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "base/stats.hpp"
 #include "mlbench_config.hpp"
 #include "network/launch_env.hpp"
 #include "network/nccl_options.hpp"
@@ -182,10 +183,7 @@ std::vector<Result> NcclProbe::run(const Case& c, RunContext& ctx) {
       auto m = session_->run(op, dtype, cs, in_place, warmup, iters);
       auto t = summarize(op, cs.bytes, ranks, m.seconds_per_rank);
       r.samples = {t.mean_s};
-      r.add_metric("busbw", t.busbw, "B/s");
-      r.add_metric("algbw", t.algbw, "B/s");
-      r.add_metric("time", t.mean_s, "s", Better::lower);
-      r.add_metric("time_slowest_rank", t.slowest_s, "s", Better::lower);
+      add_size_metrics(r, t, m.seconds_per_rank);
       r.info["slowest_rank"] = t.slowest_rank;
       r.info["wrong_elements"] = m.wrong_elements;
       r.info["checked_elements"] = m.checked_elements;
@@ -218,8 +216,8 @@ std::vector<Result> NcclProbe::run(const Case& c, RunContext& ctx) {
     const Result& top = results[*best];
     Result peak = ctx.make_result(kProbeId, c);
     peak.params["summary"] = "peak";
-    peak.add_metric("busbw", top.metric("busbw")->value, "B/s");
-    peak.add_metric("algbw", top.metric("algbw")->value, "B/s");
+    // The peak is one size's figures: its spread is that size's.
+    for (const char* name : {"busbw", "algbw"}) peak.metrics.push_back(*top.metric(name));
     peak.info = common_info;
     peak.info["bytes"] = top.params["bytes"];
     peak.warnings = top.warnings;
@@ -235,6 +233,16 @@ std::vector<Result> NcclProbe::run(const Case& /*c*/, RunContext& /*ctx*/) { thr
 #endif
 
 }  // namespace
+
+void add_size_metrics(Result& r, const Timing& t, std::span<const double> seconds_per_rank) {
+  const double time_sigma = mean_standard_error(compute_stats(seconds_per_rank));
+  const double relative = time_sigma / t.mean_s;
+  r.add_metric("busbw", t.busbw, "B/s").ci = sigma_ci(t.busbw, t.busbw * relative);
+  r.add_metric("algbw", t.algbw, "B/s").ci = sigma_ci(t.algbw, t.algbw * relative);
+  r.add_metric("time", t.mean_s, "s", Better::lower).ci = sigma_ci(t.mean_s, time_sigma);
+  r.add_metric("time_slowest_rank", t.slowest_s, "s", Better::lower).ci =
+      sigma_ci(t.slowest_s, maximum_standard_deviation(seconds_per_rank));
+}
 
 std::unique_ptr<Probe> make_nccl_probe(std::optional<ClusterRole> cluster) {
   return std::make_unique<NcclProbe>(std::move(cluster));

@@ -16,10 +16,12 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "bench/probe.hpp"
+#include "network/collectives.hpp"
 
 namespace mlbench::net {
 
@@ -48,5 +50,16 @@ LocalGpus local_gpus();
 Json local_gpu_facts(int device);
 // A fresh ncclUniqueId as bytes (throws Error when built without NCCL).
 std::string new_unique_id();
+
+// One size's metrics from every rank's per-call time (t: summarize of them), each with the spread of the
+// statistic it is (base/stats.hpp): time is the mean over the ranks, its ci s/sqrt(n) of the ranks' times;
+// algbw and busbw are bytes / that mean, so their relative ci is the mean's (first order); time_slowest_rank
+// is the largest of the ranks' times, its ci the Gumbel spread of the two slowest. The peak row carries its
+// size's. These cover what differs between the ranks (skewed starts, one slower link), not a change that
+// slows every rank alike, which repeated runs show (compare --base-runs); so they are a lower bound. One
+// process driving every local GPU times them all with one wall clock: the ranks' times are equal and the
+// metrics carry no ci (compare then judges them by its threshold) — a spread there would need each call
+// timed apart inside the back-to-back loop, which nccl-tests' method (and ours) deliberately does not do.
+void add_size_metrics(Result& r, const Timing& t, std::span<const double> seconds_per_rank);
 
 }  // namespace mlbench::net

@@ -1,9 +1,16 @@
-// The nccl-tests table of shared/METHODS.md: byte counts, bus factors, the size sweep and the summary.
+// The nccl-tests table of shared/METHODS.md: byte counts, bus factors, the size sweep and the summary, and
+// each size's metrics with their spreads (network/nccl_probe.hpp).
 #include "network/collectives.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <numbers>
+#include <vector>
+
 #include "base/error.hpp"
+#include "network/nccl_probe.hpp"
+#include "reports/report.hpp"
 
 namespace mlbench::net {
 namespace {
@@ -112,6 +119,48 @@ TEST(Collectives, SummaryAveragesRanksAndNamesTheSlowest) {
   EXPECT_THROW(summarize(Collective::all_reduce, 8, 1, {}), Error);
   std::vector<double> zero{0.0};
   EXPECT_THROW(summarize(Collective::broadcast, 8, 1, zero), Error);
+}
+
+// Every size's metric carries the spread of the statistic it is (issue 19, point 5): the mean time s/sqrt(n)
+// of the ranks' times, the bandwidths its relative spread, the slowest rank the Gumbel spread of the two
+// slowest.
+TEST(NcclMetrics, EachFigureCarriesItsStatisticsSpread) {
+  const std::vector<double> t{1.00e-3, 1.10e-3, 0.90e-3, 1.05e-3};
+  const auto timing = summarize(Collective::all_reduce, 8000000, 4, t);
+  Result r;
+  add_size_metrics(r, timing, t);
+  for (const auto& m : r.metrics) {
+    SCOPED_TRACE(m.name);
+    EXPECT_GT(relative_spread(m), 0);
+  }
+  const double mean = 1.0125e-3;
+  double ss = 0;
+  for (double x : t) ss += (x - mean) * (x - mean);
+  const double mean_sigma = std::sqrt(ss / 3) / 2;  // s / sqrt(4)
+  const Metric* time = r.metric("time");
+  ASSERT_NE(time, nullptr);
+  EXPECT_DOUBLE_EQ(time->value, mean);
+  ASSERT_TRUE(time->ci.has_value());
+  EXPECT_NEAR(time->ci->hi - time->ci->lo, 2 * kConfidenceZ * mean_sigma, 1e-12);
+  for (const char* name : {"busbw", "algbw"}) {
+    const Metric* m = r.metric(name);
+    ASSERT_NE(m, nullptr) << name;
+    EXPECT_NEAR(relative_spread(*m), mean_sigma / mean, 1e-9) << name;
+  }
+  const Metric* slowest = r.metric("time_slowest_rank");
+  ASSERT_NE(slowest, nullptr);
+  ASSERT_TRUE(slowest->ci.has_value());
+  const double gumbel = std::numbers::pi / std::sqrt(6.0) * (1.10e-3 - 1.05e-3);
+  EXPECT_NEAR(slowest->ci->hi - slowest->ci->lo, 2 * kConfidenceZ * gumbel, 1e-6 * gumbel);
+}
+
+// One process times every local GPU with one clock: equal times give no ci, not a zero-width one.
+TEST(NcclMetrics, EqualRankTimesGiveNoSpread) {
+  const std::vector<double> t(8, 2e-3);
+  Result r;
+  add_size_metrics(r, summarize(Collective::all_gather, 1 << 20, 8, t), t);
+  ASSERT_EQ(r.metrics.size(), 4u);
+  for (const auto& m : r.metrics) EXPECT_FALSE(m.ci.has_value()) << m.name;
 }
 
 }  // namespace
