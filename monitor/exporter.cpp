@@ -15,9 +15,15 @@ std::string label(const char* name, const std::string& value) {
   return fmt::format("{}=\"{}\"", name, prometheus_escape(value));
 }
 
-const DiskCounters* find_disk(const Snapshot& s, const std::string& dev) {
-  for (const auto& d : s.disks)
-    if (d.device == dev) return &d;
+// The same device in an earlier Snapshot.
+const DiskCounters* find_before(const Snapshot& s, const DiskCounters& d) {
+  for (const auto& x : s.disks)
+    if (x.device == d.device) return &x;
+  return nullptr;
+}
+const LinkCounters* find_before(const Snapshot& s, const LinkCounters& l) {
+  for (const auto& x : s.links)
+    if (x.device == l.device && x.kind == l.kind) return &x;
   return nullptr;
 }
 
@@ -49,10 +55,32 @@ Ceilings ceilings_from_report(const Report& report) {
       if (targets.size() != 1 || !targets[0].starts_with("/dev/")) continue;
       std::string dev = std::filesystem::path(targets[0]).filename().string();
       std::string rw = r.params["rw"].is_string() ? r.params["rw"].get<std::string>() : "";
-      const Metric* bw = r.metric("bandwidth");
-      if (!bw || !std::isfinite(bw->value)) continue;
-      if (rw == "read" || rw == "randread") keep_max(c.storage_read_bytes_per_second, dev, bw->value);
-      if (rw == "write" || rw == "randwrite") keep_max(c.storage_write_bytes_per_second, dev, bw->value);
+      auto take = [&r, &dev](std::map<std::string, double>& ceiling, const char* metric) {
+        const Metric* m = r.metric(metric);
+        if (m && std::isfinite(m->value)) keep_max(ceiling, dev, m->value);
+      };
+      if (rw == "read" || rw == "randread") {
+        take(c.storage_read_bytes_per_second, "bandwidth");
+        take(c.storage_read_iops, "iops");
+      }
+      if (rw == "write" || rw == "randwrite") {
+        take(c.storage_write_bytes_per_second, "bandwidth");
+        take(c.storage_write_iops, "iops");
+      }
+      if (rw == "randrw") {
+        take(c.storage_read_iops, "read_iops");
+        take(c.storage_write_iops, "write_iops");
+      }
+    }
+    if (r.probe == "net.nccl" && r.info.is_object() && r.info.contains("nic_rates") &&
+        r.info["nic_rates"].is_object()) {
+      for (const auto& [device, rate] : r.info["nic_rates"].items()) {
+        if (!rate.is_object()) continue;
+        if (rate.contains("rx_bytes_per_second") && rate["rx_bytes_per_second"].is_number())
+          keep_max(c.network_rx_bytes_per_second, device, rate["rx_bytes_per_second"].get<double>());
+        if (rate.contains("tx_bytes_per_second") && rate["tx_bytes_per_second"].is_number())
+          keep_max(c.network_tx_bytes_per_second, device, rate["tx_bytes_per_second"].get<double>());
+      }
     }
     if (r.params.contains("device") && r.params["device"].is_number_integer() && r.telemetry.is_object() &&
         r.telemetry.contains("power_w") && r.telemetry["power_w"].contains("max")) {
@@ -204,9 +232,10 @@ void Monitor::add_ratios_and_bottlenecks(PromWriter& w) const {
     power_throttled |= reason_set(bits, "sw_power_cap") || reason_set(bits, "hw_power_brake_slowdown");
     thermal_throttled |= reason_set(bits, "sw_thermal_slowdown") || reason_set(bits, "hw_thermal_slowdown");
   }
-  const char* bottleneck_help =
-      "1 when the resource holds the node back: storage saturated while the GPUs idle, or the GPUs power- or "
-      "thermal-throttled";
+  const std::string bottleneck_help = fmt::format(
+      "1 when the resource holds the node back: storage or the network at {} or more of its measured ceiling "
+      "while every GPU idles, or the GPUs power- or thermal-throttled",
+      kSaturatedRatio);
   if (!cur_.gpus.empty()) {
     w.add("mlbench_bottleneck", Type::gauge, bottleneck_help, label("resource", "gpu_power"),
           power_throttled);
@@ -215,8 +244,13 @@ void Monitor::add_ratios_and_bottlenecks(PromWriter& w) const {
   }
   if (!ceilings_) return;
   const char* ratio_help =
-      "Live rate over the node's measured ceiling from the --baseline report (0-1, above 1 "
-      "when the live rate beats the measurement)";
+      "Live rate over the node's measured ceiling from the --baseline report, by resource: storage_read and "
+      "storage_write (bytes/s), storage_read_iops and storage_write_iops (I/Os per second), network_rx and "
+      "network_tx (bytes/s), gpu_power (watts); 0-1, above 1 when the live rate beats the measurement";
+  auto add_ratio = [&w, ratio_help](const char* resource, const std::string& device, double ratio) {
+    w.add("mlbench_utilisation_ratio", Type::gauge, ratio_help,
+          label("resource", resource) + "," + label("device", device), ratio);
+  };
   bool gpus_idle = true;
   for (const auto& g : cur_.gpus) {
     bool idle = reason_set(g.sample.throttle_reasons, "gpu_idle") ||
@@ -224,31 +258,44 @@ void Monitor::add_ratios_and_bottlenecks(PromWriter& w) const {
     if (auto it = ceilings_->gpu_power_watts.find(g.device);
         it != ceilings_->gpu_power_watts.end() && it->second > 0) {
       double ratio = g.sample.power_w / it->second;
-      w.add("mlbench_utilisation_ratio", Type::gauge, ratio_help,
-            label("resource", "gpu_power") + "," + label("device", g.device), ratio);
+      add_ratio("gpu_power", g.device, ratio);
       idle = idle || ratio < kIdlePowerRatio;
     }
     gpus_idle = gpus_idle && idle;
   }
-  bool storage_saturated = false;
-  double dt = have_prev_ ? cur_.time_s - prev_.time_s : 0;
-  auto storage_ratio = [&](const std::map<std::string, double>& ceiling, const char* resource,
-                           std::uint64_t DiskCounters::*bytes) {
-    for (const auto& d : cur_.disks) {
-      auto it = ceiling.find(d.device);
-      const DiskCounters* before = find_disk(prev_, d.device);
-      if (it == ceiling.end() || it->second <= 0 || !before || dt <= 0 || d.*bytes < before->*bytes) continue;
-      double ratio = static_cast<double>(d.*bytes - before->*bytes) / dt / it->second;
-      storage_saturated = storage_saturated || ratio >= kSaturatedRatio;
-      w.add("mlbench_utilisation_ratio", Type::gauge, ratio_help,
-            label("resource", resource) + "," + label("device", d.device), ratio);
+  const double dt = have_prev_ ? cur_.time_s - prev_.time_s : 0;
+  // One counter's rate over the last interval, per device of `items` (the disks or the links) with a
+  // ceiling, over that ceiling; true when one of them is saturated.
+  auto ratios = [&](const auto& items, const std::map<std::string, double>& ceiling, const char* resource,
+                    auto count) {
+    bool saturated = false;
+    for (const auto& now : items) {
+      auto it = ceiling.find(now.device);
+      const auto* before = find_before(prev_, now);
+      if (it == ceiling.end() || it->second <= 0 || !before || dt <= 0 || now.*count < before->*count)
+        continue;
+      double ratio = static_cast<double>(now.*count - before->*count) / dt / it->second;
+      saturated = saturated || ratio >= kSaturatedRatio;
+      add_ratio(resource, now.device, ratio);
     }
+    return saturated;
   };
-  storage_ratio(ceilings_->storage_read_bytes_per_second, "storage_read", &DiskCounters::read_bytes);
-  storage_ratio(ceilings_->storage_write_bytes_per_second, "storage_write", &DiskCounters::write_bytes);
-  if (!ceilings_->storage_read_bytes_per_second.empty() || !ceilings_->storage_write_bytes_per_second.empty())
+  const Ceilings& c = *ceilings_;
+  bool storage =
+      ratios(cur_.disks, c.storage_read_bytes_per_second, "storage_read", &DiskCounters::read_bytes);
+  storage |=
+      ratios(cur_.disks, c.storage_write_bytes_per_second, "storage_write", &DiskCounters::write_bytes);
+  storage |= ratios(cur_.disks, c.storage_read_iops, "storage_read_iops", &DiskCounters::reads);
+  storage |= ratios(cur_.disks, c.storage_write_iops, "storage_write_iops", &DiskCounters::writes);
+  bool network = ratios(cur_.links, c.network_rx_bytes_per_second, "network_rx", &LinkCounters::rx_bytes);
+  network |= ratios(cur_.links, c.network_tx_bytes_per_second, "network_tx", &LinkCounters::tx_bytes);
+  if (!c.storage_read_bytes_per_second.empty() || !c.storage_write_bytes_per_second.empty() ||
+      !c.storage_read_iops.empty() || !c.storage_write_iops.empty())
     w.add("mlbench_bottleneck", Type::gauge, bottleneck_help, label("resource", "storage"),
-          storage_saturated && gpus_idle);
+          storage && gpus_idle);
+  if (!c.network_rx_bytes_per_second.empty() || !c.network_tx_bytes_per_second.empty())
+    w.add("mlbench_bottleneck", Type::gauge, bottleneck_help, label("resource", "network"),
+          network && gpus_idle);
 }
 
 }  // namespace mlbench::monitor

@@ -6,10 +6,20 @@
 // per family) and every label value is a device, a source or a fixed reason name, so the series are bounded
 // by the hardware. Memory is bounded too: two Snapshots and per-device counters, pruned when a device
 // vanishes. Clock-event (throttle) seconds are accumulated from the sampled reason bits: each interval's
-// length is added to every reason set at its end (the resolution is the sampling interval). The bottleneck
-// rule: a resource is the bottleneck when its ratio is at least kSaturatedRatio while every GPU idles (NVML's
-// gpu_idle reason, utilisation under kIdleUtilisation, or power under kIdlePowerRatio of the measured
-// maximum); a GPU is power- or
+// length is added to every reason set at its end (the resolution is the sampling interval).
+//
+// Ratios (mlbench_utilisation_ratio{resource,device}): the live rate between the last two Snapshots over the
+// report's maximum for that device — storage_read/storage_write (bytes/s), storage_read_iops/
+// storage_write_iops (completed reads/writes per second from /proc/diskstats), network_rx/network_tx (the
+// NIC's or InfiniBand port's bytes/s) — and gpu_power (the last sample over the highest sampled power). The
+// ceilings are what this node measured, not datasheet figures, so a ratio near 1 means "as fast as it went
+// under mlbench". Host-memory bandwidth has no ratio: Linux exposes no live memory-bandwidth counter in
+// procfs or sysfs (it needs the uncore PMU), so only memory use is exported.
+//
+// The bottleneck rule (mlbench_bottleneck{resource}): storage or network is the bottleneck when any of its
+// ratios is at least kSaturatedRatio while every GPU idles (NVML's gpu_idle reason, utilisation under
+// kIdleUtilisation, or power under kIdlePowerRatio of the measured maximum) — the job waits on input or on
+// its peers; each is emitted only when the baseline has a ceiling of that kind. A GPU is power- or
 // thermal-throttled when those clock-event reasons are set.
 #pragma once
 
@@ -31,11 +41,16 @@ inline constexpr double kSaturatedRatio = 0.8;
 inline constexpr double kIdlePowerRatio = 0.5;
 inline constexpr double kIdleUtilisation = 0.1;
 
-// The node's measured ceilings from a report: storage.io bandwidth per raw device (the maximum over its read
-// and write results, targets /dev/NAME) and each GPU's highest sampled power (a probe's telemetry power_w
-// max).
+// The node's measured ceilings from a report, each the maximum over the report's results: storage.io
+// bandwidth and IOPS per raw device (results of one target /dev/NAME; read/randread and write/randwrite give
+// `bandwidth` and `iops`, randrw its `read_iops` and `write_iops`), each NIC's and InfiniBand port's receive
+// and transmit rate during net.nccl's timed loops (info.nic_rates, recorded when the world spans nodes) and
+// each GPU's highest sampled power (a probe's telemetry power_w max).
 struct Ceilings {
   std::map<std::string, double> storage_read_bytes_per_second, storage_write_bytes_per_second;
+  std::map<std::string, double> storage_read_iops, storage_write_iops;
+  std::map<std::string, double> network_rx_bytes_per_second,
+      network_tx_bytes_per_second;                // "eth0", "mlx5_0/1"
   std::map<std::string, double> gpu_power_watts;  // by "gpuN"
 };
 Ceilings ceilings_from_report(const Report& report);

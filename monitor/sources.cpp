@@ -66,43 +66,28 @@ class LinkSource : public Source {
   }
 
  protected:
-  std::uint64_t counter(const std::string& path) const {
-    auto v = r_.read_int(path);
-    return v && *v > 0 ? static_cast<std::uint64_t>(*v) : 0;
-  }
   SysReader r_;
   std::string kind_;
 };
 
 class NetSource final : public LinkSource {
  public:
-  explicit NetSource(SysReader r) : LinkSource(std::move(r), "ethernet") {}
+  explicit NetSource(SysReader r) : LinkSource(std::move(r), kLinkEthernet) {}
   const char* name() const override { return "net"; }
   void sample(Snapshot& into) override {
-    if (!r_.exists("/sys/class/net")) throw Error("cannot read /sys/class/net");
-    for (const auto& nic : r_.list("/sys/class/net")) {
-      std::string base = "/sys/class/net/" + nic + "/statistics/";
-      if (nic == "lo" || !r_.exists(base + "rx_bytes")) continue;
-      into.links.push_back({nic, kind_, counter(base + "rx_bytes"), counter(base + "tx_bytes"),
-                            counter(base + "rx_errors"), counter(base + "tx_errors")});
-    }
+    auto links = read_ethernet_counters(r_);
+    if (!links) throw Error("cannot read /sys/class/net");
+    std::move(links->begin(), links->end(), std::back_inserter(into.links));
   }
 };
 
 class InfinibandSource final : public LinkSource {
  public:
-  explicit InfinibandSource(SysReader r) : LinkSource(std::move(r), "infiniband") {}
+  explicit InfinibandSource(SysReader r) : LinkSource(std::move(r), kLinkInfiniband) {}
   const char* name() const override { return "infiniband"; }
   void sample(Snapshot& into) override {
-    for (const auto& hca : r_.list("/sys/class/infiniband")) {
-      for (const auto& port : r_.list("/sys/class/infiniband/" + hca + "/ports")) {
-        std::string base = "/sys/class/infiniband/" + hca + "/ports/" + port + "/counters/";
-        if (!r_.exists(base + "port_rcv_data")) continue;
-        into.links.push_back({hca + "/" + port, kind_, counter(base + "port_rcv_data") * 4,
-                              counter(base + "port_xmit_data") * 4, counter(base + "port_rcv_errors"),
-                              counter(base + "port_xmit_discards")});
-      }
-    }
+    auto links = read_infiniband_counters(r_);
+    std::move(links.begin(), links.end(), std::back_inserter(into.links));
   }
 };
 

@@ -1,11 +1,11 @@
 // `mlbench monitor`'s telemetry sources: each Source reads one kind of counter into a plain Snapshot, so the
 // exposition, rates and ratios are computed from two Snapshots and tested on fixture trees without the
-// hardware. Method: the kernel's own cumulative counters (/proc/diskstats, /sys/class/net/*/statistics,
-// /sys/class/infiniband/*/ports/*/counters, /proc/stat, /proc/meminfo) read through SysReader, whose root is
-// "/" on the machine and a fixture folder in tests; per GPU NVML through kernels/gpu/telemetry (dlopen at run
-// time), the GPUs listed from /proc/driver/nvidia/gpus/*/information; XID events from the kernel log's
-// "NVRM: Xid" lines (/dev/kmsg). A source that cannot be read throws Error: the monitor counts it and its
-// series vanish for that sample.
+// hardware. Method: the kernel's own cumulative counters (/proc/diskstats, /sys/class/net/*/statistics and
+// /sys/class/infiniband/*/ports/*/counters through bench/net_counters, /proc/stat, /proc/meminfo) read
+// through SysReader, whose root is "/" on the machine and a fixture folder in tests; per GPU NVML through
+// kernels/gpu/telemetry (dlopen at run time), the GPUs listed from /proc/driver/nvidia/gpus/*/information;
+// XID events from the kernel log's "NVRM: Xid" lines (/dev/kmsg). A source that cannot be read throws
+// Error: the monitor counts it and its series vanish for that sample.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/net_counters.hpp"
 #include "bench/sysinfo_reader.hpp"
 #include "kernels/gpu/telemetry.hpp"
 
@@ -24,12 +25,6 @@ struct DiskCounters {
   std::string device;  // "nvme0n1"
   std::uint64_t reads = 0, writes = 0, read_bytes = 0, write_bytes = 0;
   double busy_seconds = 0;  // time the device had I/O in flight
-};
-
-struct LinkCounters {
-  std::string device;  // "eth0", or "mlx5_0/1" for an InfiniBand port
-  std::string kind;    // "ethernet" | "infiniband"
-  std::uint64_t rx_bytes = 0, tx_bytes = 0, rx_errors = 0, tx_errors = 0;
 };
 
 struct CpuCounters {
@@ -84,9 +79,10 @@ class Source {
 
 // Whole block devices (those in /sys/block, not loop/ram/zram) from /proc/diskstats; sectors are 512 bytes.
 std::unique_ptr<Source> make_disk_source(SysReader reader);
-// Every interface but lo from /sys/class/net/*/statistics.
+// Every interface but lo from /sys/class/net/*/statistics (bench/net_counters, shared with net.nccl).
 std::unique_ptr<Source> make_net_source(SysReader reader);
-// Every port of /sys/class/infiniband/*/ports/*/counters (port_*_data counts 4-byte words).
+// Every port of /sys/class/infiniband/*/ports/*/counters (port_*_data counts 4-byte words;
+// bench/net_counters).
 std::unique_ptr<Source> make_infiniband_source(SysReader reader);
 // /proc/stat's "cpu" line (USER_HZ ticks) and /proc/meminfo's MemTotal/MemAvailable.
 std::unique_ptr<Source> make_cpu_memory_source(SysReader reader, double ticks_per_second);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -81,7 +82,9 @@ Json decide_world(const std::vector<Json>& hellos) {
   }
   std::uint64_t free_min = UINT64_MAX;
   for (const auto& h : hellos) free_min = std::min(free_min, h.value("free_bytes", UINT64_MAX));
-  Json out{{"run", true}};
+  std::set<std::string> nodes;
+  for (const auto& h : hellos) nodes.insert(h.value("node", std::string()));
+  Json out{{"run", true}, {"nodes", nodes.size()}};
   if (free_min != UINT64_MAX) out["free_bytes"] = free_min;
   return out;
 }
@@ -140,6 +143,7 @@ ClusterOutcome run_cluster(const LaunchInfo& launch, Bootstrap& boot, const Clus
   if (decision.contains("skip")) role.skip_reason = decision["skip"].get<std::string>();
   if (decision.contains("unique_id")) role.unique_id = from_hex(decision["unique_id"].get<std::string>());
   if (decision.contains("free_bytes")) role.free_memory_bytes = decision["free_bytes"].get<std::uint64_t>();
+  role.nodes = decision.value("nodes", 1);
 
   Registry registry;
   registry.add(make_nccl_probe(role));

@@ -32,7 +32,7 @@ namespace mlbench::net {
 std::unique_ptr<Bootstrap> make_bootstrap(const LaunchInfo& launch, double timeout_s);
 
 // Rank 0's decision from every rank's hello (index = rank): {"error": text} | {"skip": text} | {"run": true,
-// "free_bytes": min}. Pure.
+// "free_bytes": min, "nodes": distinct hosts}. Pure.
 Json decide_world(const std::vector<Json>& hellos);
 
 // Folds one other rank's results into rank 0's: where that rank's result for the same case is failed or

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "base/stats.hpp"
+#include "bench/net_counters.hpp"
 #include "mlbench_config.hpp"
 #include "network/launch_env.hpp"
 #include "network/nccl_options.hpp"
@@ -171,6 +172,13 @@ std::vector<Result> NcclProbe::run(const Case& c, RunContext& ctx) {
     session_error_ = e.what();
     throw;
   }
+  // This host's NICs during each timed loop, when the world's traffic crosses the network.
+  std::optional<LinkRateWindow> nics;
+  TimedWindow window;
+  if (cluster_ && cluster_->nodes > 1) {
+    nics.emplace(SysReader("/"));
+    window = {[&nics] { nics->begin(); }, [&nics] { nics->end(); }};
+  }
   for (auto s : sizes) {
     ctx.check_interrupted();
     auto cs = call_size(op, s, spec(dtype).size, ranks);
@@ -180,8 +188,9 @@ std::vector<Result> NcclProbe::run(const Case& c, RunContext& ctx) {
     r.info = common_info;
     r.info["count"] = cs.count;
     try {
-      auto m = session_->run(op, dtype, cs, in_place, warmup, iters);
+      auto m = session_->run(op, dtype, cs, in_place, warmup, iters, window);
       auto t = summarize(op, cs.bytes, ranks, m.seconds_per_rank);
+      if (auto rates = nics ? nics->rates() : std::nullopt) r.info["nic_rates"] = link_rates_json(*rates);
       r.samples = {t.mean_s};
       add_size_metrics(r, t, m.seconds_per_rank);
       r.info["slowest_rank"] = t.slowest_rank;

@@ -11,6 +11,13 @@
 //
 // Two modes: one process driving every local GPU (a world of all local GPUs), or one rank of a multi-process
 // world (network/cluster.hpp) driving one GPU. The probe is always built; without NCCL it is unavailable.
+//
+// When the world spans more than one node, each size's result also records what this host's NICs and
+// InfiniBand ports carried during its timed loop: info.nic_rates {"mlx5_0/1": {"kind", "rx_bytes_per_second",
+// "tx_bytes_per_second"}, ...} (bench/net_counters: the counters read right before the first timed call and
+// right after the stream sync; devices that carried nothing left out; none for a loop shorter than
+// kMinLinkRateWindowSeconds). They are the network's measured ceiling for `mlbench monitor --baseline`;
+// NCCL's own busbw says nothing of which link carried the bytes.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +42,7 @@ struct ClusterRole {
   std::optional<std::uint64_t>
       free_memory_bytes;  // the smallest over the world: caps the sizes on every rank
   std::string host;
+  int nodes = 1;  // distinct hosts in the world: more than one when NCCL's traffic crosses the network
 };
 
 // Single-process mode when `cluster` is empty.

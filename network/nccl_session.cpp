@@ -315,7 +315,7 @@ void NcclSession::enqueue(Collective op, DataType dtype, const CallSize& size, b
 }
 
 Measurement NcclSession::run(Collective op, DataType dtype, const CallSize& size, bool in_place, int warmup,
-                             int iters) {
+                             int iters, const TimedWindow& window) {
   watchdog_.check();
   const int n = setup_.world_size;
   const std::int64_t modulus = pattern_modulus(n, spec(dtype).exact_limit);
@@ -358,10 +358,12 @@ Measurement NcclSession::run(Collective op, DataType dtype, const CallSize& size
   wait_streams("the warm-up of " + what);
 
   const std::string timed_what = fmt::format("{} timed calls of {}", iters, what);
+  if (window.begin) window.begin();
   auto t0 = Clock::now();
   for (int i = 0; i < iters; ++i) enqueue(op, dtype, size, in_place, enqueue_what);
   wait_streams(timed_what);
   const double seconds = std::chrono::duration<double>(Clock::now() - t0).count() / iters;
+  if (window.end) window.end();
 
   // Every rank's time and the counters, exchanged over the same communicators.
   for (auto& l : locals_) {

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -43,6 +44,12 @@ struct SessionSetup {
   double timeout_s = 300;
   bool blocking = true;  // see the file comment
   std::string host;      // for messages
+};
+
+// Called right before the first timed call is enqueued and right after the timed loop's stream sync, outside
+// the timed span (net.nccl reads the NIC counters there); either may be empty.
+struct TimedWindow {
+  std::function<void()> begin, end;
 };
 
 struct Measurement {
@@ -67,8 +74,9 @@ class NcclSession {
   NcclSession(const NcclSession&) = delete;
   NcclSession& operator=(const NcclSession&) = delete;
 
-  // Runs one size: correctness call, warm-up, timed loop, cross-rank gather of the times.
-  Measurement run(Collective op, DataType dtype, const CallSize& size, bool in_place, int warmup, int iters);
+  // Runs one size: correctness call, warm-up, timed loop (inside `window`), cross-rank gather of the times.
+  Measurement run(Collective op, DataType dtype, const CallSize& size, bool in_place, int warmup, int iters,
+                  const TimedWindow& window = {});
   // Allocates buffers for the largest call of a case (freed by release, the next reserve or the destructor).
   void reserve(std::uint64_t send_bytes, std::uint64_t recv_bytes);
   // Frees the case's buffers, so that other GPU work does not run beside them.

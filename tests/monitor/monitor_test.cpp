@@ -9,6 +9,7 @@
 #include <chrono>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -52,6 +53,10 @@ struct Machine {
     set_ib(0, 0);
     put(dir / "proc/stat", "cpu  100 0 100 700 100 0 0 0 0 0\ncpu0 100 0 100 700 100 0 0 0 0 0");
     put(dir / "proc/meminfo", "MemTotal:       1000 kB\nMemFree:         100 kB\nMemAvailable:    400 kB");
+  }
+  void set_eth(std::uint64_t rx, std::uint64_t tx) {
+    put(dir / "sys/class/net/eth0/statistics/rx_bytes", std::to_string(rx));
+    put(dir / "sys/class/net/eth0/statistics/tx_bytes", std::to_string(tx));
   }
   void set_ib(std::uint64_t words, std::uint64_t errors) {
     fs::path c = dir / "sys/class/infiniband/mlx5_0/ports/1/counters";
@@ -139,6 +144,83 @@ TEST(MonitorExposition, SaturatedStorageWithIdleGpusIsTheBottleneck) {
   std::string text = mon.exposition();
   EXPECT_TRUE(has_line(text, "mlbench_bottleneck{resource=\"storage\"} 1")) << text;
   EXPECT_TRUE(has_line(text, "mlbench_gpu_info{device=\"gpu0\",uuid=\"GPU-aaaa\"} 1")) << text;
+}
+
+// One GPU whose utilisation the test sets; no power ceiling, so only utilisation tells whether it idles.
+std::unique_ptr<Source> gpu_with_utilisation(const Machine& m, const double& utilisation) {
+  put(m.dir / "proc/driver/nvidia/gpus/0000:01:00.0/information", "GPU UUID: GPU-aaaa");
+  return make_gpu_source(m.reader(), [&utilisation] {
+    return GpuReader([&utilisation](const std::string&) {
+      return std::optional<GpuSample>(GpuSample{{1e9, 2e9, 80, 40, 0}, utilisation, 0, 0});
+    });
+  });
+}
+
+TEST(MonitorExposition, NetworkAndIopsRatiosAndTheNetworkBottleneck) {
+  Machine m;
+  Ceilings c;
+  c.network_rx_bytes_per_second["mlx5_0/1"] = 400;
+  c.network_tx_bytes_per_second["mlx5_0/1"] = 400;
+  c.network_rx_bytes_per_second["eth1"] = 100;  // not on this node: no series
+  c.storage_read_iops["nvme0n1"] = 50;
+  c.storage_write_iops["nvme0n1"] = 10;
+  double utilisation = 0.02;
+  auto sources = host_sources(m);
+  sources.push_back(gpu_with_utilisation(m, utilisation));
+  Monitor mon(std::move(sources), c, [](const std::string&) {});
+  mon.sample(100);
+  m.set_ib(1000, 0);  // 4000 bytes received, 8000 sent in 10 s
+  m.set_eth(5000, 5000);
+  put(m.dir / "proc/diskstats", diskstats(9766, 250, 1500));  // 250 reads, no new write
+  mon.sample(110);
+  std::string text = mon.exposition();
+  EXPECT_TRUE(has_line(text, "mlbench_utilisation_ratio{resource=\"network_rx\",device=\"mlx5_0/1\"} 1"))
+      << text;
+  EXPECT_TRUE(has_line(text, "mlbench_utilisation_ratio{resource=\"network_tx\",device=\"mlx5_0/1\"} 2"))
+      << text;
+  EXPECT_EQ(text.find("device=\"eth0\"}"), std::string::npos) << text;  // eth0 has no ceiling
+  EXPECT_EQ(text.find("device=\"eth1\""), std::string::npos) << text;
+  EXPECT_TRUE(
+      has_line(text, "mlbench_utilisation_ratio{resource=\"storage_read_iops\",device=\"nvme0n1\"} 0.5"))
+      << text;
+  EXPECT_TRUE(
+      has_line(text, "mlbench_utilisation_ratio{resource=\"storage_write_iops\",device=\"nvme0n1\"} 0"))
+      << text;
+  // The port is saturated while the GPU idles: network-bound. Storage at half its IOPS is not.
+  EXPECT_TRUE(has_line(text, "mlbench_bottleneck{resource=\"network\"} 1")) << text;
+  EXPECT_TRUE(has_line(text, "mlbench_bottleneck{resource=\"storage\"} 0")) << text;
+
+  utilisation = 0.9;  // the same traffic with a busy GPU: the network keeps up
+  m.set_ib(2000, 0);
+  mon.sample(120);
+  text = mon.exposition();
+  EXPECT_TRUE(has_line(text, "mlbench_utilisation_ratio{resource=\"network_rx\",device=\"mlx5_0/1\"} 1"))
+      << text;
+  EXPECT_TRUE(has_line(text, "mlbench_bottleneck{resource=\"network\"} 0")) << text;
+
+  utilisation = 0.02;  // idle again, and the port quiet: not network-bound
+  mon.sample(130);
+  text = mon.exposition();
+  EXPECT_TRUE(has_line(text, "mlbench_utilisation_ratio{resource=\"network_rx\",device=\"mlx5_0/1\"} 0"))
+      << text;
+  EXPECT_TRUE(has_line(text, "mlbench_bottleneck{resource=\"network\"} 0")) << text;
+}
+
+TEST(MonitorExposition, WithoutANicCeilingThereIsNoNetworkRatioOrBottleneck) {
+  Machine m;
+  Ceilings c;
+  c.storage_read_bytes_per_second["nvme0n1"] = 1e6;
+  double utilisation = 0.02;
+  auto sources = host_sources(m);
+  sources.push_back(gpu_with_utilisation(m, utilisation));
+  Monitor mon(std::move(sources), c, [](const std::string&) {});
+  mon.sample(100);
+  m.set_ib(1'000'000, 0);
+  mon.sample(110);
+  std::string text = mon.exposition();
+  EXPECT_EQ(text.find("resource=\"network"), std::string::npos) << text;
+  EXPECT_TRUE(has_line(text, "mlbench_bottleneck{resource=\"storage\"} 0")) << text;
+  EXPECT_NE(text.find("mlbench_network_receive_bytes_total{device=\"mlx5_0/1\""), std::string::npos);
 }
 
 TEST(MonitorExposition, ClockEventSecondsAccumulateAndAVanishedGpuIsCountedOnce) {
@@ -237,6 +319,66 @@ TEST(MonitorBaseline, CeilingsComeFromTheReportsMeasurements) {
   EXPECT_NEAR(c.storage_write_bytes_per_second["nvme0n1"], 1687196049.5975678, 1);
 }
 
+Metric metric(const char* name, double value) {
+  Metric m;
+  m.name = name;
+  m.value = value;
+  return m;
+}
+
+Result storage_io(const char* rw, Json target, std::vector<Metric> metrics) {
+  Result r;
+  r.probe = "storage.io";
+  r.params = Json{{"rw", rw}, {"bs", 4096}, {"target", std::move(target)}};
+  r.metrics = std::move(metrics);
+  return r;
+}
+
+Result nccl(std::uint64_t bytes, Json nic_rates, Status status = Status::ok) {
+  Result r;
+  r.probe = "net.nccl";
+  r.params = Json{{"collective", "all_reduce"}, {"bytes", bytes}};
+  r.status = status;
+  r.add_metric("busbw", 1e9, "B/s");
+  r.info["nic_rates"] = std::move(nic_rates);
+  return r;
+}
+
+Json rates(double rx, double tx) {
+  return Json{{"kind", "infiniband"}, {"rx_bytes_per_second", rx}, {"tx_bytes_per_second", tx}};
+}
+
+TEST(MonitorBaseline, NicAndIopsCeilingsAreTheMaximaOverTheResults) {
+  Report report;
+  report.results.push_back(nccl(1 << 20, Json{{"mlx5_0/1", rates(1e9, 2e9)}}));
+  report.results.push_back(nccl(1 << 30, Json{{"mlx5_0/1", rates(4e10, 3e10)}, {"eth0", rates(5e6, 6e6)}}));
+  report.results.push_back(nccl(1 << 29, Json{{"mlx5_0/1", rates(2e10, 3.5e10)}}));
+  report.results.push_back(nccl(1 << 28, Json{{"mlx5_0/1", rates(9e10, 9e10)}}, Status::failed));  // not ok
+  report.results.push_back(storage_io("randread", Json::array({"/dev/nvme0n1"}),
+                                      {metric("iops", 9e5), metric("bandwidth", 3.6e9)}));
+  report.results.push_back(storage_io("randread", "/dev/nvme0n1", {metric("iops", 1e6)}));
+  report.results.push_back(storage_io("randwrite", "/dev/nvme0n1", {metric("iops", 4e5)}));
+  report.results.push_back(storage_io(
+      "randrw", "/dev/nvme1n1", {metric("iops", 9e5), metric("read_iops", 6e5), metric("write_iops", 3e5)}));
+  // Two targets share the job's IOPS: no ceiling for either.
+  report.results.push_back(
+      storage_io("randread", Json::array({"/dev/nvme2n1", "/dev/nvme3n1"}), {metric("iops", 2e6)}));
+  Ceilings c = ceilings_from_report(report);
+  EXPECT_EQ(c.network_rx_bytes_per_second,
+            (std::map<std::string, double>{{"eth0", 5e6}, {"mlx5_0/1", 4e10}}));
+  EXPECT_EQ(c.network_tx_bytes_per_second,
+            (std::map<std::string, double>{{"eth0", 6e6}, {"mlx5_0/1", 3.5e10}}));
+  EXPECT_EQ(c.storage_read_iops, (std::map<std::string, double>{{"nvme0n1", 1e6}, {"nvme1n1", 6e5}}));
+  EXPECT_EQ(c.storage_write_iops, (std::map<std::string, double>{{"nvme0n1", 4e5}, {"nvme1n1", 3e5}}));
+  EXPECT_EQ(c.storage_read_bytes_per_second, (std::map<std::string, double>{{"nvme0n1", 3.6e9}}));
+  // The shipped report has no NIC rates (no cross-node run): no network ceiling, IOPS from its storage.io.
+  auto shipped = load_reports({std::string(MLBENCH_TEST_DATA_DIR) + "/reports/run_a.json"});
+  Ceilings a = ceilings_from_report(shipped[0].report);
+  EXPECT_TRUE(a.network_rx_bytes_per_second.empty());
+  EXPECT_NEAR(a.storage_read_iops["nvme0n1"], 1051681.3774560743, 1e-6);
+  EXPECT_NEAR(a.storage_write_iops["nvme0n1"], 411913.0980462812, 1e-6);
+}
+
 TEST(MonitorHttp, AnswersMetricsOnlyAndParsesListen) {
   std::string ok = http_response("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", "a 1\n");
   EXPECT_TRUE(ok.starts_with("HTTP/1.1 200 OK\r\n")) << ok;
@@ -265,6 +407,11 @@ TEST(MonitorExposition, PassesPromtool) {
   put(m.dir / "proc/driver/nvidia/gpus/0000:01:00.0/information", "GPU UUID: GPU-aaaa");
   Ceilings c;
   c.storage_read_bytes_per_second["nvme0n1"] = 1e6;
+  c.storage_write_bytes_per_second["nvme0n1"] = 1e6;
+  c.storage_read_iops["nvme0n1"] = 100;
+  c.storage_write_iops["nvme0n1"] = 100;
+  c.network_rx_bytes_per_second["mlx5_0/1"] = 1e3;
+  c.network_tx_bytes_per_second["mlx5_0/1"] = 1e3;
   c.gpu_power_watts["gpu0"] = 700;
   auto sources = host_sources(m);
   sources.push_back(make_gpu_source(m.reader(), [] {
@@ -277,6 +424,7 @@ TEST(MonitorExposition, PassesPromtool) {
   Monitor mon(std::move(sources), c, [](const std::string&) {});
   mon.sample(1);
   put(m.dir / "proc/diskstats", diskstats(9766, 250, 1500));
+  m.set_ib(1000, 0);
   mon.sample(2);
   test::TempDir out;
   std::ofstream(out / "m.prom") << mon.exposition();
@@ -284,20 +432,38 @@ TEST(MonitorExposition, PassesPromtool) {
                                 (out / "log").string());
   EXPECT_EQ(run_shell(cmd), 0) << test::slurp(out / "log") << mon.exposition();
   EXPECT_EQ(test::slurp(out / "log"), "");  // no lint warnings either
-  // The live dashboard queries only families this exposition has.
+  // The live dashboard queries only families this exposition has, and only resources it has series of.
   auto dashboard =
       nlohmann::json::parse(test::slurp(fs::path(MLBENCH_SOURCE_DIR) / "configs/grafana/mlbench-live.json"));
   std::string text = mon.exposition();
   std::size_t queried = 0;
+  std::set<std::string> resources;  // the alternatives the panels select
   for (const auto& panel : dashboard.at("panels")) {
     for (const auto& target : panel.at("targets")) {
       std::string expr = target.at("expr").get<std::string>();
       std::regex name(R"(mlbench_[a-z0-9_]+)");
       for (std::sregex_iterator it(expr.begin(), expr.end(), name), end; it != end; ++it, ++queried)
         EXPECT_NE(text.find("# TYPE " + it->str() + " "), std::string::npos) << it->str() << " in " << expr;
+      // resource="x" or resource=~"x|y_.*": each alternative matches a series here.
+      std::smatch selected;
+      if (std::regex_search(expr, selected, std::regex(R"re(resource=~?"([^"]+)")re"))) {
+        std::string alternatives = selected[1].str();
+        std::regex bar(R"(\|)");
+        for (std::sregex_token_iterator it(alternatives.begin(), alternatives.end(), bar, -1), end; it != end;
+             ++it) {
+          std::regex series("\\{resource=\"(" + it->str() + ")\"");
+          EXPECT_TRUE(std::regex_search(text, series)) << *it << " in " << expr;
+          resources.insert(it->str());
+        }
+      }
     }
   }
-  EXPECT_GE(queried, 15u);
+  EXPECT_GE(queried, 17u);
+  // The network and IOPS ratios have panels of their own beside the storage bandwidth ratio.
+  for (const char* r : {"storage_read", "storage_read_iops", "network_rx", "network_tx", "gpu_power"})
+    EXPECT_TRUE(std::any_of(resources.begin(), resources.end(),
+                            [r](const std::string& alt) { return std::regex_match(r, std::regex(alt)); }))
+        << r << " is on no panel";
 }
 
 int free_port() {
