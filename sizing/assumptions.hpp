@@ -41,6 +41,18 @@ inline constexpr Assumption kConvModel{"CNN training efficiency", 0.21,
                                        "MLPerf ResNet-50 ~2,700 img/s per A100 = 21 % of peak"};
 inline constexpr Assumption kHostMem{"Host memory efficiency", 0.70,
                                      "assumed STREAM triad share of theoretical"};
+// A GPU's published HBM measurement, its HBM efficiency (measured / datasheet) where no report measured it,
+// in place of kHbm: the A100-SXM4-80GB streams at 85 % of its datasheet, not 90 %, and its memory-bound
+// serving (the decode step: weights + KV read) and training non-GEMM traffic run at that rate.
+struct PublishedHbm {
+  std::string_view gpu;    // catalog name
+  double bytes_per_s = 0;  // measured
+  std::string_view basis;
+};
+inline constexpr PublishedHbm kPublishedHbm[] = {
+    {"A100-SXM4-80GB", 1724.8e9,
+     "BabelStream 5.0 CUDA triad 1,724.8 GB/s on Tursa's A100-SXM4-80GB (UKRI benchmark suite, "
+     "ukri-bench/benchmark-BabelStream)"}};
 
 // ----- Engine assumptions (always applied, listed on every sheet in this order)
 inline constexpr Assumption kGoodput{"Goodput", 0.90,

@@ -68,6 +68,12 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
   c.gemm =
       assumed(gemm.value, fmt::format("METHODS default {} GEMM efficiency ({})", in.precision, gemm.basis));
   c.hbm = assumed(assumption::kHbm);
+  for (const auto& published : assumption::kPublishedHbm)
+    if (published.gpu == target.name)
+      c.hbm = assumed(
+          published.bytes_per_s / target.memory_bandwidth,
+          fmt::format("{} = {:.1f} % of the datasheet {:.0f} GB/s", published.basis,
+                      100 * published.bytes_per_s / target.memory_bandwidth, target.memory_bandwidth / 1e9));
   c.nvlink = assumed(assumption::kNvlink);
   c.network = assumed(assumption::kNetwork);
   c.conv = assumed(assumption::kConvModel);

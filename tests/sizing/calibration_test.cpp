@@ -19,6 +19,16 @@ TEST(Calibration, NoReportMeansMethodsDefaults) {
   EXPECT_DOUBLE_EQ(cal.hbm.value, assumption::kHbm.value);
 }
 
+// A GPU with a published HBM measurement defaults to it (the A100-80GB's BabelStream triad), the others to
+// kHbm; a report's gpu.hbm still replaces either.
+TEST(Calibration, PublishedHbmMeasurementIsTheDefaultOfItsGpu) {
+  auto cal = calibrate_on("A100-SXM4-80GB", {}, false);
+  EXPECT_EQ(cal.hbm.source, Source::assumed);
+  EXPECT_NEAR(cal.hbm.value, 1724.8e9 / 2039e9, 1e-9);
+  EXPECT_NE(cal.hbm.basis.find("BabelStream"), std::string::npos) << cal.hbm.basis;
+  EXPECT_DOUBLE_EQ(calibrate_on("A100-SXM4-40GB", {}, false).hbm.value, assumption::kHbm.value);
+}
+
 TEST(Calibration, SameGpuIsMeasuredAtTheNearestShape) {
   auto r = load_report(data_dir() / "report-a100-8gpu.json");
   auto cal = calibrate_on("A100-SXM4-80GB", {r}, true);
