@@ -25,6 +25,12 @@
 // Several runs of one machine (compare's base runs, a fleet host's repeated reports) give the between-run
 // spread directly; with k runs its 95 % coverage needs Student's t with k − 1 degrees of freedom, not z
 // (GUM G.3), which student_t95 gives.
+//
+// A comparison judges many metrics at once (a quick run has ~80): at 95 % per metric, two identical runs
+// would show ~4 "changes" by chance alone. The decision a comparison makes — did this machine regress? — is
+// one decision over the whole family, so its per-metric z is Šidák's: each of m metrics is judged at the
+// confidence 0.95^(1/m), so that together they have a 95 % chance of no false alarm (Šidák 1967; exact for
+// independent tests, conservative for positively correlated ones, as a report's metrics are).
 #pragma once
 
 #include <cstddef>
@@ -79,6 +85,12 @@ double maximum_standard_deviation(std::span<const double> values);
 // Student's t of a two-sided 95 % interval with `dof` degrees of freedom (kConfidenceZ for an infinite
 // number; dof 0 is treated as 1).
 double student_t95(std::size_t dof);
+// Φ⁻¹(p), the standard normal quantile, for p in (0, 1): Acklam's rational approximation (relative error
+// < 1.2e-9) refined by one Halley step on std::erfc.
+double normal_quantile(double p);
+// The two-sided z at which `metrics` independent comparisons have together a 95 % chance of no value beyond
+// it by chance (Šidák): Φ⁻¹(1 − α/2) with α = 1 − 0.95^(1/metrics); kConfidenceZ for one (or zero) metric.
+double family_z95(std::size_t metrics);
 // value ± kConfidenceZ · sigma.
 ConfidenceInterval symmetric_ci(double value, double sigma);
 // An independent component of standard deviation `sigma` added to each side of `ci` around `value` (root sum

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include <fmt/format.h>
@@ -20,7 +21,8 @@ std::string run_key(const std::string& host, const Result& r, const std::string&
   return host + '\x1e' + result_key(r) + '\x1e' + metric;
 }
 
-MetricChange compare_metric(const Result& a, const Metric& ma, const Metric& mb, const CompareOptions& opts,
+// The change and both sides' spreads; the verdict waits for the family's z (judge).
+MetricChange measure_change(const Result& a, const Metric& ma, const Metric& mb, const CompareOptions& opts,
                             const std::string& base_host, const std::string& other_host) {
   MetricChange c{a.probe, a.params, ma.name, ma.unit, ma.better, ma.value, mb.value};
   c.spread_base = relative_spread(ma);
@@ -30,20 +32,37 @@ MetricChange compare_metric(const Result& a, const Metric& ma, const Metric& mb,
     c.spread_other = std::max(c.spread_other, opts.between->spread(other_host, a, ma.name, mb.value));
   }
   c.combined_cv = std::hypot(c.spread_base, c.spread_other);
-  c.noise_band = std::max(opts.threshold, 2 * c.combined_cv);
+  c.noise_band = opts.threshold;
   if (!std::isfinite(ma.value) || !std::isfinite(mb.value) || ma.value == 0) {
     c.change = c.gain = std::nan("");
-    c.verdict = Verdict::not_comparable;
     return c;
   }
   c.change = (mb.value - ma.value) / std::fabs(ma.value);
   c.gain = ma.better == Better::higher ? c.change : -c.change;
-  if (std::fabs(c.gain) < c.noise_band) {
+  return c;
+}
+
+// The verdict at the family's z (see the header): on ln(other/base) for positive values.
+void judge(MetricChange& c, double z, double threshold) {
+  if (!std::isfinite(c.change)) {
+    c.verdict = Verdict::not_comparable;
+    return;
+  }
+  const double band = z * c.combined_cv;
+  bool beyond = false;
+  double allowed = band;
+  if (c.base > 0 && c.other > 0) {
+    beyond = std::fabs(std::log(c.other / c.base)) > band;
+    allowed = c.change >= 0 ? std::expm1(band) : -std::expm1(-band);
+  } else {
+    beyond = std::fabs(c.change) > band;
+  }
+  c.noise_band = std::max(threshold, allowed);
+  if (!beyond || std::fabs(c.change) < threshold) {
     c.verdict = Verdict::noise;
   } else {
     c.verdict = c.gain > 0 ? Verdict::improvement : Verdict::regression;
   }
-  return c;
 }
 
 std::string tool_version(const Report& r) {
@@ -94,7 +113,16 @@ double BetweenRuns::spread(const std::string& host, const Result& r, const std::
     if (auto self = std::find(v.begin(), v.end(), *judged); self != v.end()) v.erase(self);
   }
   if (v.size() < 2) return 0;
-  return compute_stats(v).cv * student_t95(v.size() - 1) / kConfidenceZ;
+  // The spread of ln(value) (the scale compare judges on); the relative SD for values that are not positive.
+  double sd = compute_stats(v).cv;
+  if (std::all_of(v.begin(), v.end(), [](double x) { return x > 0; })) {
+    for (double& x : v) x = std::log(x);
+    const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+    double squares = 0;
+    for (double x : v) squares += (x - mean) * (x - mean);
+    sd = std::sqrt(squares / static_cast<double>(v.size() - 1));
+  }
+  return sd * student_t95(v.size() - 1) / kConfidenceZ;
 }
 
 std::vector<std::string> BetweenRuns::hosts() const {
@@ -150,7 +178,7 @@ Comparison compare_reports(const NamedReport& base, const NamedReport& other, co
     bool shared = false;
     for (const auto& ma : a.metrics) {
       if (const Metric* mb = b.metric(ma.name)) {
-        out.changes.push_back(compare_metric(a, ma, *mb, opts, out.base_host, out.other_host));
+        out.changes.push_back(measure_change(a, ma, *mb, opts, out.base_host, out.other_host));
         shared = true;
       }
     }
@@ -170,6 +198,16 @@ Comparison compare_reports(const NamedReport& base, const NamedReport& other, co
         "{}: no results in common with {} that both measured ({} in common: {} not ok in both, {} with no "
         "metric in common); compare runs that measured the same probes",
         other.file, base.file, common, not_compared, no_shared_metric));
+  }
+  out.family = static_cast<std::size_t>(std::count_if(
+      out.changes.begin(), out.changes.end(), [](const MetricChange& c) { return std::isfinite(c.change); }));
+  out.z = family_z95(out.family);
+  for (auto& c : out.changes) judge(c, out.z, opts.threshold);
+  if (out.family > 1) {
+    out.notes.push_back(fmt::format(
+        "bands: 95 % for the {} metrics together (z {:.2f} each, Šidák), judged on ln(other/base); a change "
+        "below the {:g} % threshold is noise",
+        out.family, out.z, 100 * opts.threshold));
   }
   if (tool_version(base.report) != tool_version(other.report)) {
     out.notes.push_back(
@@ -301,6 +339,7 @@ Json comparison_to_json(const Comparison& c, const CompareOptions& opts) {
   return Json{{"base", {{"file", c.base_file}, {"host", c.base_host}}},
               {"other", {{"file", c.other_file}, {"host", c.other_host}}},
               {"threshold", opts.threshold},
+              {"family", {{"metrics", c.family}, {"z", c.z}}},
               {"summary",
                {{"regressions", c.count(Verdict::regression)},
                 {"improvements", c.count(Verdict::improvement)},

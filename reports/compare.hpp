@@ -2,25 +2,34 @@
 // by which direction is better (the "change" the table and the CSV show: > 0 is better, for a latency as for
 // a rate), judged against a noise band.
 //
-// Noise band of one metric = max(threshold, 2 × combined spread), combined spread = sqrt(s_base² + s_other²),
-// where s of a side is the relative standard uncertainty of that report's value:
+// The judgement is on the log scale: a rate or a latency is a ratio-scale quantity whose run-to-run variation
+// is multiplicative (a stall multiplies latencies, a slower CPU divides IOPS), and the log ratio
+// ln(other/base) judges A→B and B→A alike, where the relative change (other − base)/base does not (a latency
+// 1 → 12 ms is +1,100 %, 12 → 1 ms −92 %). A metric changed beyond noise when |ln(other/base)| > z × combined
+// spread, with
+//   combined spread = sqrt(s_base² + s_other²), s of a side its relative standard uncertainty (≈ the standard
+//   deviation of ln(value), to first order):
 //  - within the run: relative_spread (reports/report.hpp), the spread of the STATISTIC the value is — the
 //    standard error of a median or a mean over the run's samples, the order-statistic interval of a latency
 //    percentile, the Gumbel spread of a maximum — with the histogram bucket's resolution as its floor for a
-//    percentile (base/stats.hpp, storage/probe.hpp). Two runs of one machine differ by at least that much
-//    when nothing changed, so a change inside 2 × the combined figure (≈ 95 % for independent runs) is noise.
+//    percentile (base/stats.hpp, storage/probe.hpp).
 //  - between runs: a run on a shared machine (a VM whose disk stalls come and go) differs from the next by
-//  more
-//    than its own samples show, which no single run can measure. When the base comes with more runs of its
-//    machine (--base-runs: ≥ 2 reports of that host with the base), the relative sample standard deviation of
-//    the value across them, expanded by t(0.975, k − 1) / 1.96 for its k − 1 degrees of freedom (GUM G.3), is
+//    more than its own samples show, which no single run can measure. When the base comes with more runs of
+//    its machine (--base-runs: ≥ 2 reports of that host with the base), the sample standard deviation of
+//    ln(value) across them, expanded by t(0.975, k − 1) / 1.96 for its k − 1 degrees of freedom (GUM G.3), is
 //    the between-run spread of every report of that host in the comparison; a side takes the larger of it and
 //    its within-run figure (a single run's value already carries its within-run noise, so the between-run
 //    spread contains it rather than adding to it). The report being judged is left out of the runs that set
 //    its band (when it was given as one of them too): a regression cannot widen its own band.
-// For independent measurements the combined spread is, to first order, the CV of the ratio other/base. A
-// change smaller than the band is "noise"; beyond it, an "improvement" or a "regression" depending on
-// metric.better. The threshold stays the floor: a change below it is not worth reporting however well known.
+//  - z: the comparison decides one thing — did the other report regress? — over all m metrics it judges, so
+//    z is Šidák's for the family (family_z95(m), base/stats.hpp: 1.96 for one metric, 3.42 for a quick run's
+//    83), giving a 95 % chance that two runs of an unchanged machine show no change at all, instead of ~4
+//    chance "changes" among 83 metrics at 95 % each.
+// The threshold stays a floor on the relative change: a change below it is not worth reporting however well
+// known. The band shown (noise_band) is the relative change the log band allows in the direction of the
+// change (e^b − 1 up, 1 − e^−b down), at least the threshold. Values that are not both positive are judged
+// on the relative change against z × the combined spread. A change inside the band is "noise"; beyond it, an
+// "improvement" or a "regression" depending on metric.better.
 //
 // Results whose status is not ok in both reports are never compared metric by metric (`incorrect` numbers are
 // meaningless); a status that differs is listed as a status change, and ok → failed / ok → incorrect counts
@@ -83,7 +92,7 @@ struct MetricChange {
   double spread_base = 0;   // the base side's relative spread: within its run, or between runs when larger
   double spread_other = 0;  // the other side's
   double combined_cv = 0;   // sqrt(spread_base² + spread_other²)
-  double noise_band = 0;    // max(threshold, 2 × combined_cv)
+  double noise_band = 0;    // the change z × combined_cv allows in the change's direction, ≥ the threshold
   Verdict verdict = Verdict::not_comparable;
 };
 
@@ -109,6 +118,8 @@ struct Comparison {
   std::vector<StatusChange> status_changes;
   std::vector<ResultRef> only_in_base, only_in_other;
   std::vector<std::string> notes;
+  std::size_t family = 0;  // metric changes judged together (finite values)
+  double z = 0;            // family_z95(family): the per-metric z of the bands
 
   std::size_t count(Verdict v) const;
   // A metric regression beyond its band, or ok → failed/incorrect.

@@ -37,15 +37,61 @@ Comparison compare_one(double base, double other, double s_base, double s_other,
                          make_report("b.json", "h", {result(other, s_other)}), CompareOptions{threshold});
 }
 
-TEST(Compare, NoiseBandIsTwiceTheCombinedSpreadWhenThatExceedsTheThreshold) {
-  // sqrt(0.03² + 0.04²) = 0.05 → band 0.10.
+// One metric: z = 1.96 on ln(other/base). sqrt(0.03² + 0.04²) = 0.05 → the log band 0.098, which allows a
+// fall of 1 − e^−0.098 = 9.3 % (and a rise of e^0.098 − 1 = 10.3 %).
+TEST(Compare, NoiseBandIsTheLogBandInTheChangesDirection) {
   auto c = compare_one(100, 92, 0.03, 0.04);
   EXPECT_NEAR(only_change(c).combined_cv, 0.05, 1e-12);
-  EXPECT_NEAR(only_change(c).noise_band, 0.10, 1e-12);
+  EXPECT_NEAR(c.z, kConfidenceZ, 1e-12);
+  EXPECT_NEAR(only_change(c).noise_band, -std::expm1(-kConfidenceZ * 0.05), 1e-12);
   EXPECT_NEAR(only_change(c).change, -0.08, 1e-12);
   EXPECT_EQ(only_change(c).verdict, Verdict::noise);
   EXPECT_FALSE(c.has_regression());
-  EXPECT_EQ(only_change(compare_one(100, 88, 0.03, 0.04)).verdict, Verdict::regression);
+  EXPECT_EQ(only_change(compare_one(100, 90, 0.03, 0.04)).verdict, Verdict::regression);  // ln 0.9 = −0.105
+  EXPECT_NEAR(only_change(compare_one(100, 109, 0.03, 0.04)).noise_band, std::expm1(kConfidenceZ * 0.05),
+              1e-12);
+  EXPECT_EQ(only_change(compare_one(100, 109, 0.03, 0.04)).verdict, Verdict::noise);
+  EXPECT_EQ(only_change(compare_one(100, 111, 0.03, 0.04)).verdict, Verdict::improvement);
+}
+
+// On the log scale A → B and B → A are judged alike: a latency 1 → 12 ms (+1,100 %) and 12 → 1 ms (−92 %),
+// each known to ±60 % (95 %), are both beyond noise, or both inside it, never one of each.
+TEST(Compare, TheVerdictIsTheSameBothWays) {
+  for (double spread : {0.3, 0.6, 0.7, 1.0, 1.4}) {
+    auto up = only_change(compare_one(1e-3, 12e-3, spread, spread, Better::lower));
+    auto down = only_change(compare_one(12e-3, 1e-3, spread, spread, Better::lower));
+    EXPECT_EQ(up.verdict == Verdict::noise, down.verdict == Verdict::noise) << spread;
+  }
+  // ln 12 = 2.48: inside 1.96 × sqrt(2) × 1.0 = 2.77, beyond 1.96 × sqrt(2) × 0.7 = 1.94.
+  EXPECT_EQ(only_change(compare_one(1e-3, 12e-3, 1.0, 1.0, Better::lower)).verdict, Verdict::noise);
+  EXPECT_EQ(only_change(compare_one(12e-3, 1e-3, 1.0, 1.0, Better::lower)).verdict, Verdict::noise);
+  EXPECT_EQ(only_change(compare_one(1e-3, 12e-3, 0.7, 0.7, Better::lower)).verdict, Verdict::regression);
+  EXPECT_EQ(only_change(compare_one(12e-3, 1e-3, 0.7, 0.7, Better::lower)).verdict, Verdict::improvement);
+}
+
+// 83 metrics judged at once (a quick run's count) use Šidák's z = 3.42 each, so that two runs of an unchanged
+// machine, whose metrics scatter as their spreads say, show no change in 95 % of comparisons: a 2.5σ move of
+// one metric among 83 is what chance gives, a 5σ move is not.
+TEST(Compare, ManyMetricsAreJudgedTogetherAtTheFamilysZ) {
+  auto reports = [](double moved) {
+    std::vector<Result> a, b;
+    for (int i = 0; i < 83; ++i) {
+      a.push_back(known_to(make_result("storage.io", {{"job", i}}, "iops", 1000, "1/s"), 0.02));
+      b.push_back(
+          known_to(make_result("storage.io", {{"job", i}}, "iops", i == 0 ? moved : 1000, "1/s"), 0.02));
+    }
+    return compare_reports(make_report("a.json", "h", a), make_report("b.json", "h", b), {});
+  };
+  const double sigma = std::hypot(0.02, 0.02);
+  const auto chance = reports(1000 * std::exp(-2.5 * sigma));
+  EXPECT_EQ(chance.family, 83u);
+  EXPECT_NEAR(chance.z, family_z95(83), 1e-12);
+  EXPECT_EQ(chance.count(Verdict::regression), 0u);
+  EXPECT_NE(chance.notes.front().find("83 metrics together"), std::string::npos);
+  EXPECT_EQ(reports(1000 * std::exp(-5 * sigma)).count(Verdict::regression), 1u);
+  // Judged alone, the same 2.5σ move is beyond 1.96σ.
+  EXPECT_EQ(only_change(compare_one(1000, 1000 * std::exp(-2.5 * sigma), 0.02, 0.02)).verdict,
+            Verdict::regression);
 }
 
 TEST(Compare, ThresholdIsTheFloorOfTheBand) {
@@ -129,7 +175,11 @@ TEST(Compare, RepeatedBaseRunsGiveTheBetweenRunSpread) {
   const std::vector<NamedReport> runs{run("r1.json", "vm", 100e3), run("r2.json", "vm", 80e3),
                                       run("r3.json", "vm", 120e3)};
   const BetweenRuns between(runs);
-  const double expected = 0.2 * student_t95(2) / kConfidenceZ;  // SD 20k over a mean of 100k, 2 dof
+  // The sample SD of ln(iops) over the 3 runs, 2 dof.
+  const double l1 = std::log(100e3), l2 = std::log(80e3), l3 = std::log(120e3), mean = (l1 + l2 + l3) / 3;
+  const double log_sd =
+      std::sqrt(((l1 - mean) * (l1 - mean) + (l2 - mean) * (l2 - mean) + (l3 - mean) * (l3 - mean)) / 2);
+  const double expected = log_sd * student_t95(2) / kConfidenceZ;
   EXPECT_NEAR(between.spread("vm", runs[0].report.results[0], "iops"), expected, 1e-12);
   EXPECT_EQ(between.spread("other", runs[0].report.results[0], "iops"), 0);
   EXPECT_EQ(between.spread("vm", runs[0].report.results[0], "bandwidth"), 0);
@@ -142,7 +192,7 @@ TEST(Compare, RepeatedBaseRunsGiveTheBetweenRunSpread) {
   const auto& c = only_change(with_runs);
   EXPECT_NEAR(c.spread_base, expected, 1e-12);
   EXPECT_NEAR(c.spread_other, expected, 1e-12);
-  EXPECT_NEAR(c.noise_band, 2 * std::hypot(expected, expected), 1e-12);
+  EXPECT_NEAR(c.noise_band, -std::expm1(-kConfidenceZ * std::hypot(expected, expected)), 1e-12);
   EXPECT_EQ(c.verdict, Verdict::noise);
   ASSERT_FALSE(with_runs.notes.empty());
   EXPECT_NE(with_runs.notes.back().find("vm (3 runs)"), std::string::npos);

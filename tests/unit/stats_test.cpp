@@ -164,4 +164,30 @@ TEST(Stats, IndependentComponentsAddInQuadrature) {
   EXPECT_NEAR(wide.hi - 100, std::hypot(4, 4), 1e-12);
 }
 
+
+TEST(Stats, NormalQuantileInvertsTheNormalDistribution) {
+  EXPECT_NEAR(normal_quantile(0.975), kConfidenceZ, 1e-6);
+  EXPECT_NEAR(normal_quantile(0.5), 0.0, 1e-12);
+  EXPECT_NEAR(normal_quantile(0.025), -kConfidenceZ, 1e-6);
+  EXPECT_NEAR(normal_quantile(0.999), 3.090232, 1e-6);
+  EXPECT_NEAR(normal_quantile(1e-9), -5.997807, 1e-5);  // the lower tail branch
+  for (double p : {1e-6, 0.01, 0.2, 0.7, 0.99, 1 - 1e-7})
+    EXPECT_NEAR(0.5 * std::erfc(-normal_quantile(p) / std::sqrt(2.0)), p, 1e-9 * std::max(1.0, p / 1e-6));
+  EXPECT_THROW(normal_quantile(0), Error);
+  EXPECT_THROW(normal_quantile(1), Error);
+}
+
+TEST(Stats, FamilyZKeepsAFamilyOfComparisonsAt95Percent) {
+  EXPECT_NEAR(family_z95(1), kConfidenceZ, 1e-9);
+  EXPECT_NEAR(family_z95(0), kConfidenceZ, 1e-9);
+  // Šidák: 83 metrics each at 0.95^(1/83) two-sided.
+  EXPECT_NEAR(family_z95(83), 3.42368, 1e-4);
+  EXPECT_NEAR(family_z95(10), 2.79963, 1e-4);
+  // Together the family keeps 95 %: P(all |Z| < z) = (1 − 2·(1 − Φ(z)))^m.
+  for (std::size_t m : {2, 7, 83, 1000}) {
+    double per = std::erf(family_z95(m) / std::sqrt(2.0));
+    EXPECT_NEAR(std::pow(per, static_cast<double>(m)), 0.95, 1e-6) << m;
+  }
+}
+
 }  // namespace mlbench
