@@ -1,6 +1,6 @@
-// `mlbench monitor [--interval 5s] [--listen 127.0.0.1:9401 | --textfile FILE] [--baseline report.json]`: a
-// long-running Prometheus exporter (monitor/). One thread: it samples every source each interval and, between
-// samples, answers scrapes of /metrics (or rewrites the textfile atomically after each sample, for
+// `mlbench monitor [--interval 5s] [--listen 127.0.0.1:9401 | --textfile FILE] [--baseline report.json...]`:
+// a long-running Prometheus exporter (monitor/). One thread: it samples every source each interval and,
+// between samples, answers scrapes of /metrics (or rewrites the textfile atomically after each sample, for
 // node_exporter's textfile collector). SIGINT/SIGTERM end it cleanly with exit 0.
 #include <chrono>
 #include <iostream>
@@ -24,7 +24,7 @@ struct MonitorFlags {
   std::string interval = "5s";
   std::string listen;
   std::string textfile;
-  std::string baseline;
+  std::vector<std::string> baseline;
 };
 
 double steady_seconds() {
@@ -41,8 +41,7 @@ int run_monitor(const MonitorFlags& f) {
   }
   if (!f.textfile.empty()) check_writable(f.textfile);
   std::optional<monitor::Ceilings> ceilings;
-  if (!f.baseline.empty())
-    ceilings = monitor::ceilings_from_report(load_reports({f.baseline}).front().report);
+  if (!f.baseline.empty()) ceilings = monitor::ceilings_from_reports(load_reports(f.baseline));
   // Only the default is implicit, and it is the loopback: another address is bound only when --listen names
   // it.
   auto address = monitor::parse_listen(f.listen.empty() ? kDefaultListen : f.listen);
@@ -98,7 +97,8 @@ void add_monitor_command(CLI::App& app, Action& action) {
                   "collector)");
   cmd->add_option(
       "--baseline", flags->baseline,
-      "A report of this node (mlbench run -o): adds mlbench_utilisation_ratio and mlbench_bottleneck");
+      "Reports of this node (mlbench run -o, a multi-node mlbench nccl -o; several or a folder: the maximum "
+      "of each): adds mlbench_utilisation_ratio and mlbench_bottleneck");
   cmd->callback([&action, flags] { action = [flags] { return run_monitor(*flags); }; });
 }
 

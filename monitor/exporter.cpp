@@ -38,10 +38,8 @@ void keep_max(std::map<std::string, double>& m, const std::string& key, double v
   if (!inserted) it->second = std::max(it->second, v);
 }
 
-}  // namespace
-
-Ceilings ceilings_from_report(const Report& report) {
-  Ceilings c;
+// Each of the report's measured maxima into `c`, kept where it is higher than what `c` holds.
+void add_ceilings(Ceilings& c, const Report& report) {
   for (const auto& r : report.results) {
     if (r.status != Status::ok || !r.params.is_object()) continue;
     if (r.probe == "storage.io" && r.params.contains("target") && r.params.contains("rw")) {
@@ -88,6 +86,19 @@ Ceilings ceilings_from_report(const Report& report) {
                r.telemetry["power_w"]["max"].get<double>());
     }
   }
+}
+
+}  // namespace
+
+Ceilings ceilings_from_report(const Report& report) {
+  Ceilings c;
+  add_ceilings(c, report);
+  return c;
+}
+
+Ceilings ceilings_from_reports(const std::vector<NamedReport>& reports) {
+  Ceilings c;
+  for (const auto& named : reports) add_ceilings(c, named.report);
   return c;
 }
 
@@ -244,7 +255,7 @@ void Monitor::add_ratios_and_bottlenecks(PromWriter& w) const {
   }
   if (!ceilings_) return;
   const char* ratio_help =
-      "Live rate over the node's measured ceiling from the --baseline report, by resource: storage_read and "
+      "Live rate over the node's measured ceiling from the --baseline reports, by resource: storage_read and "
       "storage_write (bytes/s), storage_read_iops and storage_write_iops (I/Os per second), network_rx and "
       "network_tx (bytes/s), gpu_power (watts); 0-1, above 1 when the live rate beats the measurement";
   auto add_ratio = [&w, ratio_help](const char* resource, const std::string& device, double ratio) {

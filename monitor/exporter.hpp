@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "monitor/sources.hpp"
+#include "reports/inputs.hpp"
 #include "reports/prometheus.hpp"
 #include "reports/report.hpp"
 
@@ -54,6 +55,9 @@ struct Ceilings {
   std::map<std::string, double> gpu_power_watts;  // by "gpuN"
 };
 Ceilings ceilings_from_report(const Report& report);
+// The same over several reports of the node (a `mlbench run` and a multi-node `mlbench nccl`, say): each
+// ceiling the maximum over all of them.
+Ceilings ceilings_from_reports(const std::vector<NamedReport>& reports);
 
 class Monitor {
  public:

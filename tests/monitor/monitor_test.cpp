@@ -377,6 +377,13 @@ TEST(MonitorBaseline, NicAndIopsCeilingsAreTheMaximaOverTheResults) {
   EXPECT_TRUE(a.network_rx_bytes_per_second.empty());
   EXPECT_NEAR(a.storage_read_iops["nvme0n1"], 1051681.3774560743, 1e-6);
   EXPECT_NEAR(a.storage_write_iops["nvme0n1"], 411913.0980462812, 1e-6);
+  // Both together (`--baseline run.json nccl.json`): each ceiling the maximum over both reports.
+  shipped.push_back({"nccl.json", report});
+  Ceilings both = ceilings_from_reports(shipped);
+  EXPECT_EQ(both.network_rx_bytes_per_second, c.network_rx_bytes_per_second);
+  EXPECT_EQ(both.storage_read_iops,
+            (std::map<std::string, double>{{"nvme0n1", 1051681.3774560743}, {"nvme1n1", 6e5}}));
+  EXPECT_EQ(both.storage_read_bytes_per_second.at("nvme0n1"), a.storage_read_bytes_per_second.at("nvme0n1"));
 }
 
 TEST(MonitorHttp, AnswersMetricsOnlyAndParsesListen) {
@@ -518,6 +525,28 @@ TEST(MonitorEndToEnd, TextfileIsWrittenAtomicallyAndSigtermStopsCleanly) {
   for (const auto& e : fs::directory_iterator(dir.path())) names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"log", "mlbench.prom"}));  // no temporary file left behind
+}
+
+TEST(MonitorEndToEnd, SeveralBaselinesGiveTheStorageAndNetworkBottlenecks) {
+  test::TempDir dir{"mlbench-baselines"};
+  const std::string run = std::string(MLBENCH_TEST_DATA_DIR) + "/reports/run_a.json";
+  Report nccl_report = load_reports({run})[0].report;
+  nccl_report.results = {nccl(1 << 30, Json{{"mlx5_0/1", rates(4e10, 3e10)}})};
+  write_report(dir / "nccl.json", nccl_report);
+  fs::path file = dir / "mlbench.prom";
+  pid_t exporter = spawn({MLBENCH_EXE, "monitor", "--interval", "200ms", "--textfile", file.string(),
+                          "--baseline", run, (dir / "nccl.json").string()},
+                         dir / "log");
+  std::string text;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline &&
+         text.find("mlbench_bottleneck{resource=\"network\"}") == std::string::npos) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    text = test::slurp(file);
+  }
+  EXPECT_EQ(stop(exporter), 0) << test::slurp(dir / "log");
+  EXPECT_NE(text.find("mlbench_bottleneck{resource=\"network\"} "), std::string::npos) << text;
+  EXPECT_NE(text.find("mlbench_bottleneck{resource=\"storage\"} "), std::string::npos) << text;
 }
 
 TEST(MonitorEndToEnd, BadFlagsExitTwoWithOneLine) {
