@@ -9,6 +9,7 @@
 #include <barrier>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -16,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "base/stats.hpp"
 #include "base/units.hpp"
 #include "storage/buffer.hpp"
 #include "storage/pattern.hpp"
@@ -273,9 +275,28 @@ Setup resolve(const json& options, const OptionSource& source) {
   return s;
 }
 
+// The slowest of the ranks' times and its Gumbel spread (base/stats.hpp).
+struct Slowest {
+  double value = 0, sigma = 0;
+};
+Slowest slowest(const std::vector<double>& t) {
+  return {*std::max_element(t.begin(), t.end()), maximum_standard_deviation(t)};
+}
+
+// 100 × (max − min) / max of the ranks' times; each extreme has its Gumbel spread (the fastest that of the
+// negated times), propagated to first order through 1 − min / max.
 Metric spread_metric(const std::vector<double>& t, std::string name) {
-  double lo = *std::min_element(t.begin(), t.end()), hi = *std::max_element(t.begin(), t.end());
-  return Metric{std::move(name), hi > 0 ? 100 * (hi - lo) / hi : 0, "%", Better::lower, std::nullopt};
+  const Slowest hi = slowest(t);
+  std::vector<double> negated;
+  for (double x : t) negated.push_back(-x);
+  const double lo = *std::min_element(t.begin(), t.end());
+  const double lo_sigma = maximum_standard_deviation(negated);
+  Metric m{
+      std::move(name), hi.value > 0 ? 100 * (hi.value - lo) / hi.value : 0, "%", Better::lower, std::nullopt,
+      std::nullopt};
+  if (hi.value > 0)
+    m.ci = sigma_ci(m.value, 100 * std::hypot(lo_sigma / hi.value, lo * hi.sigma / (hi.value * hi.value)));
+  return m;
 }
 
 class CheckpointProbe final : public Probe {
@@ -330,22 +351,9 @@ class CheckpointProbe final : public Probe {
     if (o.stopped) throw Interrupted();
 
     Result r = ctx.make_result(kId, c);
-    std::vector<double> w, rd, fs_t;
-    for (const auto& k : o.ranks) {
-      w.push_back(k.write_s);
-      rd.push_back(k.read_s);
-      fs_t.push_back(k.fsync_s);
-    }
-    const double total = static_cast<double>(s.cfg.shard) * s.ranks;
-    const double wmax = *std::max_element(w.begin(), w.end());
-    r.add_metric("write_bandwidth", total / wmax, "B/s");
-    if (s.cfg.read_back)
-      r.add_metric("read_bandwidth", total / *std::max_element(rd.begin(), rd.end()), "B/s");
-    r.add_metric("stall", wmax, "s", Better::lower);
-    r.add_metric("fsync_max", *std::max_element(fs_t.begin(), fs_t.end()), "s", Better::lower);
-    r.add_metric("write_bandwidth_slowest_rank", static_cast<double>(s.cfg.shard) / wmax, "B/s");
-    r.metrics.push_back(spread_metric(w, "write_spread"));
-    if (s.cfg.read_back) r.metrics.push_back(spread_metric(rd, "read_spread"));
+    r.metrics = checkpoint_metrics(o.ranks, s.cfg.shard, s.cfg.read_back);
+    double wmax = 0;
+    for (const auto& k : o.ranks) wmax = std::max(wmax, k.write_s);
     std::uint64_t written = 0, read = 0, fsyncs = 0, dropped = 0;
     json per = json::array();
     for (const auto& k : o.ranks) {
@@ -384,6 +392,35 @@ std::uint64_t node_checkpoint_bytes(const CheckpointModel& m, unsigned gpus) {
   const double whole = kCheckpointBytesPerParam * m.params;
   const double share = std::min(1.0, static_cast<double>(gpus) / (m.tp * m.pp * m.dp));
   return static_cast<std::uint64_t>(whole * share);
+}
+
+std::vector<Metric> checkpoint_metrics(const std::vector<RankOutcome>& ranks, std::uint64_t shard,
+                                       bool read_back) {
+  std::vector<double> w, rd, fs_t;
+  for (const auto& k : ranks) {
+    w.push_back(k.write_s);
+    rd.push_back(k.read_s);
+    fs_t.push_back(k.fsync_s);
+  }
+  const double total = static_cast<double>(shard) * static_cast<double>(ranks.size());
+  const Slowest wmax = slowest(w), rmax = slowest(rd), fsmax = slowest(fs_t);
+  // bytes / the slowest time: the slowest time's relative spread (first order).
+  auto rate = [](std::string name, double bytes, const Slowest& t) {
+    const double v = bytes / t.value;
+    return Metric{
+        std::move(name), v, "B/s", Better::higher, std::nullopt, sigma_ci(v, v * t.sigma / t.value)};
+  };
+  std::vector<Metric> m;
+  m.push_back(rate("write_bandwidth", total, wmax));
+  if (read_back) m.push_back(rate("read_bandwidth", total, rmax));
+  m.push_back(
+      Metric{"stall", wmax.value, "s", Better::lower, std::nullopt, sigma_ci(wmax.value, wmax.sigma)});
+  m.push_back(
+      Metric{"fsync_max", fsmax.value, "s", Better::lower, std::nullopt, sigma_ci(fsmax.value, fsmax.sigma)});
+  m.push_back(rate("write_bandwidth_slowest_rank", static_cast<double>(shard), wmax));
+  m.push_back(spread_metric(w, "write_spread"));
+  if (read_back) m.push_back(spread_metric(rd, "read_spread"));
+  return m;
 }
 
 CheckpointOutcome run_checkpoint(const CheckpointConfig& cfg, const std::atomic<bool>& stop) {

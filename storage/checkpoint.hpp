@@ -9,7 +9,8 @@
 // writes bytes ÷ R (rounded down to 4 KiB). Figures (the MLPerf convention: duration is the slowest rank's):
 // write_bandwidth = bytes / the slowest rank's write+fsync time, read_bandwidth likewise, the per-rank
 // spread (max − min) / max, the longest fsync, and stall = the slowest rank's write+fsync time, what a
-// synchronous checkpoint holds a training step for.
+// synchronous checkpoint holds a training step for. Each figure's spread comes from the ranks' times
+// (checkpoint_metrics).
 #pragma once
 
 #include <atomic>
@@ -63,6 +64,16 @@ struct CheckpointOutcome {
 
 // Writes, syncs, drops and reads back; the files stay (the caller removes them).
 CheckpointOutcome run_checkpoint(const CheckpointConfig& cfg, const std::atomic<bool>& stop);
+
+// The figures of a run from its ranks' times, each with the spread of the statistic it is (base/stats.hpp),
+// as its ci: stall and fsync_max are the largest of the ranks' times, so their spread is the Gumbel spread of
+// the two largest; write_bandwidth, read_bandwidth and write_bandwidth_slowest_rank are bytes / the slowest
+// rank's time, with that time's relative spread; write_spread and read_spread, 100 × (max − min) / max, carry
+// the Gumbel spreads of both extremes (the fastest from the two fastest) propagated through the ratio. Each
+// rank is one sample by design (the MLPerf figure is one write of a checkpoint): these spreads are what
+// differs between the ranks, and a run with one rank has none (no ci; compare then uses its threshold).
+std::vector<Metric> checkpoint_metrics(const std::vector<RankOutcome>& ranks, std::uint64_t shard,
+                                       bool read_back);
 
 std::span<const OptionSpec> checkpoint_options();
 std::unique_ptr<Probe> make_checkpoint_probe();

@@ -29,6 +29,7 @@ class ReaderFeed {
 struct ReaderStats {
   LatencyHistogram open, read, close;
   std::uint64_t files = 0, bytes = 0, io_bytes = 0;
+  double cpu_s = 0;  // the reader thread's own user + sys CPU
 };
 
 // Bytes a read of `op` must return: the span, cut at the end of a file of `size` bytes.

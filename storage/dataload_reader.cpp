@@ -40,9 +40,10 @@ std::uint64_t ns_between(Clock::time_point a, Clock::time_point b) {
 double seconds_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
-double cpu_seconds() {
+// User + sys CPU seconds of the process (RUSAGE_SELF) or of the calling thread (RUSAGE_THREAD).
+double cpu_seconds(int who = RUSAGE_SELF) {
   rusage ru{};
-  ::getrusage(RUSAGE_SELF, &ru);
+  ::getrusage(who, &ru);
   auto s = [](const timeval& t) {
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
   };
@@ -159,15 +160,23 @@ class Feed final : public ReaderFeed {
       lk.unlock();
       cv_.notify_all();
       const auto t1 = Clock::now();
-      if (!start) {
+      const bool timed = start.has_value();
+      if (!timed) {
         start = t1;
       } else {
-        o.wait_s += seconds_between(t0, t1);
+        const double wait = seconds_between(t0, t1);
+        o.wait_s += wait;
+        o.wait_sq_s2 += wait * wait;
         waits.record(ns_between(t0, t1));
       }
       if (cfg_.step_s > 0) std::this_thread::sleep_for(step);
       end = Clock::now();
       o.compute_s += cfg_.step_s > 0 ? seconds_between(t1, end) : 0.0;
+      if (timed) {
+        const double duration = seconds_between(t0, end);
+        o.step_sum_s += duration;
+        o.step_sq_s2 += duration * duration;
+      }
       ++o.steps;
       o.samples += take;
     }
@@ -426,6 +435,7 @@ LoadOutcome run_dataload(const LoadConfig& cfg, const std::atomic<bool>& stop) {
         } catch (const std::exception& e) {
           feed.fail(e.what());
         }
+        st.cpu_s = cpu_seconds(RUSAGE_THREAD);
       });
     }
     threads.emplace_back([&out, &feeds, &waits, a] { out.accelerators[a] = feeds[a]->consume(waits[a]); });
@@ -441,6 +451,7 @@ LoadOutcome run_dataload(const LoadConfig& cfg, const std::atomic<bool>& stop) {
     out.files += st.files;
     out.bytes += st.bytes;
     out.io_bytes += st.io_bytes;
+    out.readers.push_back({st.files, st.cpu_s});
   }
   for (const auto& w : waits) out.batch_wait.merge(w);
   for (const auto& a : out.accelerators) out.samples += a.samples;

@@ -59,11 +59,23 @@ struct LoadConfig {
 struct AcceleratorOutcome {
   double compute_s = 0, wall_s = 0, wait_s = 0;
   std::uint64_t steps = 0, samples = 0;
+  // Sums over the timed steps (every step after the first, whose wait MLPerf leaves out) for the spreads of
+  // storage/dataload_probe.hpp: the waits' squares, and each step's duration (its wait and its compute) and
+  // that duration's square.
+  double wait_sq_s2 = 0, step_sum_s = 0, step_sq_s2 = 0;
   double au() const { return wall_s > 0 ? compute_s / wall_s : 0; }
+};
+
+// One reader thread's figures: the per-reader samples whose spread the CPU per file of a window carries
+// (storage/dataload_probe.hpp).
+struct ReaderOutcome {
+  std::uint64_t files = 0;
+  double cpu_s = 0;  // the thread's own user + sys CPU (RUSAGE_THREAD)
 };
 
 struct LoadOutcome {
   std::vector<AcceleratorOutcome> accelerators;
+  std::vector<ReaderOutcome> readers;  // accelerator-major
   LatencyHistogram open, read, close, batch_wait;
   std::uint64_t files = 0, samples = 0, bytes = 0, io_bytes = 0;
   double seconds = 0;             // first reader start → last accelerator end

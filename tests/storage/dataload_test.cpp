@@ -8,14 +8,20 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <fstream>
+#include <functional>
+#include <numbers>
 #include <set>
+
+#include <fmt/format.h>
 
 #include "base/error.hpp"
 #include "bench/paths.hpp"
 #include "bench/yaml_json.hpp"
 #include "storage/checkpoint.hpp"
 #include "storage/dataload_data.hpp"
+#include "storage/dataload_probe.hpp"
 #include "storage/dataload_reader.hpp"
 #include "storage/dataload_workload.hpp"
 #include "tests/storage/storage_test_util.hpp"
@@ -196,6 +202,15 @@ TEST(DataloadSearch, FindsAKnownLimitAndRecordsEveryTrial) {
   }
 }
 
+// The metric of that name; an Error when there is none.
+const Metric& named(const std::vector<Metric>& metrics, std::string_view name) {
+  auto it = std::find_if(metrics.begin(), metrics.end(), [&](const Metric& m) { return m.name == name; });
+  if (it == metrics.end()) throw Error(fmt::format("no metric {}", name));
+  return *it;
+}
+
+double ci_width(const Metric& m) { return m.ci ? m.ci->hi - m.ci->lo : 0.0; }
+
 // A dataset made by mlbench in a fresh /var/tmp folder.
 struct Made {
   test::TempDir dir;
@@ -322,6 +337,75 @@ TEST(DataloadReader, AuIsComputeOverWallAndFallsWhenStarved) {
   EXPECT_GT(starved.accelerators[0].wait_s, 0.1);
 }
 
+// The standard deviation of n values from their sum and sum of squares.
+double sample_sd(double n, double sum, double sum_sq) {
+  return std::sqrt((sum_sq - sum * sum / n) / (n - 1));
+}
+
+// Every figure of a real window carries the spread of the statistic it is (issue 19, point 5): the flow the
+// mean step duration's relative error, AU the mean's over the accelerators, the mean wait s / sqrt(n) of the
+// waits, a percentile its order-statistic interval.
+TEST(DataloadReader, EveryTrainMetricOfARealWindowHasTheSpreadOfItsStatistic) {
+  Made m(40, 20000, 8000);
+  std::atomic<bool> stop{false};
+  GenerateFigures made;
+  auto ds = GeneratedDataset::open(m.plan, false, stop, made);
+  auto files = ds.files();
+  LoadConfig c = config_for(files);
+  c.count_reads = false;
+  c.epochs = 0;
+  c.runtime_s = 0.5;
+  c.step_s = 0.002;
+  LoadOutcome o = run_dataload(c, stop);
+  ASSERT_TRUE(o.error.empty()) << o.error;
+  ASSERT_EQ(o.readers.size(), 4u);
+  const auto metrics = train_metrics(o);
+  ASSERT_EQ(metrics.size(), 17u);
+  for (const auto& mt : metrics) {
+    SCOPED_TRACE(mt.name);
+    ASSERT_TRUE(mt.ci.has_value());
+    EXPECT_GT(relative_spread(mt), 0);
+    EXPECT_LE(mt.ci->lo, mt.value);
+    EXPECT_GE(mt.ci->hi, mt.value);
+  }
+  double n = 0, sum = 0, sq = 0, wsum = 0, wsq = 0;
+  for (const auto& a : o.accelerators) {
+    ASSERT_GE(a.steps, 20u);
+    n += static_cast<double>(a.steps - 1);
+    sum += a.step_sum_s;
+    sq += a.step_sq_s2;
+    wsum += a.wait_s;
+    wsq += a.wait_sq_s2;
+  }
+  const double step_error = sample_sd(n, sum, sq) / std::sqrt(n) / (sum / n);
+  for (const char* name : {"samples_per_s", "bandwidth", "files_per_s"})
+    EXPECT_NEAR(relative_spread(named(metrics, name)), step_error, 1e-6 * step_error) << name;
+  const double wait_se = sample_sd(n, wsum, wsq) / std::sqrt(n);
+  EXPECT_NEAR(ci_width(named(metrics, "batch_wait_mean")), 2 * kConfidenceZ * wait_se, 1e-6 * wait_se);
+  const double au0 = o.accelerators[0].au() * 100, au1 = o.accelerators[1].au() * 100;
+  const double au_se = std::fabs(au0 - au1) / std::sqrt(2.0) / std::sqrt(2.0);  // s of two values / sqrt(2)
+  EXPECT_NEAR(ci_width(named(metrics, "au")), 2 * kConfidenceZ * au_se, 1e-6 * au_se);
+  EXPECT_NEAR(ci_width(named(metrics, "au_min")),
+              2 * kConfidenceZ * std::numbers::pi / std::sqrt(6.0) * std::fabs(au0 - au1),
+              1e-5 * std::fabs(au0 - au1));
+}
+
+// One accelerator with one reader has nothing to spread AU or the CPU per file over: no ci, not a zero one.
+TEST(DataloadReader, OneAcceleratorAndOneReaderGiveNoSpreadOfTheirOwn) {
+  std::vector<DataFile> files(64, DataFile{"unused", 4096});
+  std::atomic<bool> stop{false};
+  LoadConfig c;
+  c.files = &files;
+  c.engine = EngineKind::null;
+  c.batch_size = 1;
+  c.step_s = 0.002;
+  c.runtime_s = 0.2;
+  const auto metrics = train_metrics(run_dataload(c, stop));
+  for (const char* name : {"au", "au_min", "cpu_per_file"})
+    EXPECT_FALSE(named(metrics, name).ci.has_value()) << name;
+  EXPECT_TRUE(named(metrics, "samples_per_s").ci.has_value());
+}
+
 TEST(DataloadReader, SearchOnAFixedRateEngineFindsItsLimit) {
   // 380 files/s shared; each accelerator asks 100 files/s (batch 1, 10 ms steps): AU(n) ≈ min(1, 3.8 / n),
   // so with a floor of 90 % n = 4 passes (95 %) and n = 5 fails (76 %; the first batch's wait, excluded from
@@ -441,6 +525,57 @@ TEST(Checkpoint, WritesExactShardsFsyncsAndReadsBack) {
     EXPECT_TRUE(o.ranks[r].dropped);
     EXPECT_GT(o.ranks[r].write_s, o.ranks[r].fsync_s);
   }
+}
+
+// Every figure of a real run carries the spread of the statistic it is, from the ranks' times (issue 19,
+// point 5): the slowest rank's time the Gumbel spread of the two slowest, a bandwidth its relative spread.
+TEST(Checkpoint, EveryMetricOfARealRunHasTheSpreadOfItsStatistic) {
+  test::TempDir dir;
+  std::atomic<bool> stop{false};
+  CheckpointConfig c;
+  c.folder = dir.path();
+  c.ranks = 4;
+  c.shard = 2u << 20;
+  c.bs = 256 * 1024;
+  c.depth = 2;
+  auto o = run_checkpoint(c, stop);
+  ASSERT_TRUE(o.error.empty()) << o.error;
+  const auto metrics = checkpoint_metrics(o.ranks, c.shard, true);
+  ASSERT_EQ(metrics.size(), 7u);
+  for (const auto& m : metrics) {
+    SCOPED_TRACE(m.name);
+    EXPECT_TRUE(m.ci.has_value());
+    EXPECT_GT(relative_spread(m), 0);
+  }
+  std::vector<double> w;
+  for (const auto& k : o.ranks) w.push_back(k.write_s);
+  std::sort(w.begin(), w.end(), std::greater<>());
+  const double gumbel = std::numbers::pi / std::sqrt(6.0) * (w[0] - w[1]);
+  const Metric& stall = named(metrics, "stall");
+  EXPECT_DOUBLE_EQ(stall.value, w[0]);
+  EXPECT_NEAR(ci_width(stall), 2 * kConfidenceZ * gumbel, 1e-5 * gumbel);
+  for (const char* name : {"write_bandwidth", "write_bandwidth_slowest_rank"})
+    EXPECT_NEAR(relative_spread(named(metrics, name)), gumbel / w[0], 1e-5 * gumbel / w[0]) << name;
+}
+
+// The spread of (max − min) / max: both extremes' Gumbel spreads through the ratio; one rank has no spread
+// and gets no ci.
+TEST(Checkpoint, RankSpreadCarriesBothExtremesAndOneRankHasNone) {
+  std::vector<RankOutcome> ranks(4);
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    ranks[i].write_s = 1.0 + static_cast<double>(i);
+    ranks[i].fsync_s = 0.1 * (1.0 + static_cast<double>(i));
+  }
+  const auto metrics = checkpoint_metrics(ranks, 1u << 20, false);
+  const Metric& spread = named(metrics, "write_spread");
+  EXPECT_DOUBLE_EQ(spread.value, 75);
+  const double g = std::numbers::pi / std::sqrt(6.0);  // × a spacing of 1 s between both pairs of extremes
+  EXPECT_NEAR(ci_width(spread), 2 * kConfidenceZ * 100 * std::hypot(g / 4, 1 * g / 16), 1e-4);
+  EXPECT_NEAR(ci_width(named(metrics, "fsync_max")), 2 * kConfidenceZ * g * 0.1, 1e-6);
+  EXPECT_THROW(named(metrics, "read_bandwidth"), Error);
+
+  const auto one = checkpoint_metrics({ranks[0]}, 1u << 20, true);
+  for (const auto& m : one) EXPECT_FALSE(m.ci.has_value()) << m.name;
 }
 
 TEST(Checkpoint, FullFilesystemEndsWithAClearError) {
