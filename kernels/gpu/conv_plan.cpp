@@ -1,6 +1,7 @@
 // gpu.conv's plan: the ResNet-50 layer table, FLOPs and memory per layer, the images/s estimate, and its
 // options.
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -136,18 +137,41 @@ std::vector<ConvCase> plan_conv(const Json& options, Profile profile, const std:
   return out;
 }
 
-double resnet50_images_per_s(const std::vector<ConvLayerTimes>& times, int batch) {
-  double total = 0;
+namespace {
+
+// The seconds of one ResNet-50 training pass over its convolutions and that sum's variance.
+struct PassSeconds {
+  double total = 0, variance = 0;
+};
+
+PassSeconds resnet50_pass(const std::vector<ConvLayerTimes>& times) {
+  PassSeconds p;
   for (const auto& l : resnet50_layers()) {
     auto it = std::find_if(times.begin(), times.end(), [&](const auto& t) { return t.layer == l.name; });
     if (it == times.end()) {
       throw Error(fmt::format("the ResNet-50 estimate needs layer {}, which was not measured", l.name));
     }
-    double bwd_data = l.name == "conv1" ? 0.0 : it->bwd_data_s;
-    total += l.count * (it->fwd_s + bwd_data + it->bwd_filter_s);
+    const bool stem = l.name == "conv1";
+    const double bwd_data = stem ? 0.0 : it->bwd_data_s;
+    const double bwd_data_se = stem ? 0.0 : it->bwd_data_se_s;
+    p.total += l.count * (it->fwd_s + bwd_data + it->bwd_filter_s);
+    p.variance +=
+        static_cast<double>(l.count) * l.count *
+        (it->fwd_se_s * it->fwd_se_s + bwd_data_se * bwd_data_se + it->bwd_filter_se_s * it->bwd_filter_se_s);
   }
-  if (total <= 0) throw Error("the ResNet-50 estimate got no layer times");
-  return batch / total;
+  if (p.total <= 0) throw Error("the ResNet-50 estimate got no layer times");
+  return p;
+}
+
+}  // namespace
+
+double resnet50_images_per_s(const std::vector<ConvLayerTimes>& times, int batch) {
+  return batch / resnet50_pass(times).total;
+}
+
+double resnet50_images_per_s_sigma(const std::vector<ConvLayerTimes>& times, int batch) {
+  const PassSeconds p = resnet50_pass(times);
+  return batch * std::sqrt(p.variance) / (p.total * p.total);
 }
 
 }  // namespace mlbench::gpu

@@ -49,8 +49,14 @@ std::uint64_t conv_bytes_needed(const ConvLayer& l, int batch, int elem_bytes, s
 // + bwd-filter); the stem has no bwd-data, as its input needs no gradient). Convolutions only: an estimate.
 struct ConvLayerTimes {
   std::string layer;
-  double fwd_s = 0, bwd_data_s = 0, bwd_filter_s = 0;
+  double fwd_s = 0, bwd_data_s = 0, bwd_filter_s = 0;  // the median seconds of each direction's samples
+  // Their standard errors (median_standard_error, base/stats.hpp), in seconds.
+  double fwd_se_s = 0, bwd_data_se_s = 0, bwd_filter_se_s = 0;
 };
 double resnet50_images_per_s(const std::vector<ConvLayerTimes>& times, int batch);
+// The standard uncertainty of that estimate, in images/s: the medians' standard errors, each × its layer's
+// count (the count repeats one measurement, so its error does not average out), in quadrature over the
+// independent measurements, carried through batch / sum to first order; 0 when no time has one.
+double resnet50_images_per_s_sigma(const std::vector<ConvLayerTimes>& times, int batch);
 
 }  // namespace mlbench::gpu

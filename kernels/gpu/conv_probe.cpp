@@ -263,6 +263,10 @@ class ConvProbe : public Probe {
       (dir == ConvDirection::fwd        ? times.fwd_s
        : dir == ConvDirection::bwd_data ? times.bwd_data_s
                                         : times.bwd_filter_s) = seconds;
+      (dir == ConvDirection::fwd        ? times.fwd_se_s
+       : dir == ConvDirection::bwd_data ? times.bwd_data_se_s
+                                        : times.bwd_filter_se_s) =
+          median_standard_error(compute_stats(samples));
       r.info["algorithm"] = {
           {"algo", algo}, {"workspace_bytes", algo_ws}, {"tensor_op_math", math != CUDNN_DEFAULT_MATH}};
       r.info["launches_per_sample"] = per_sample;
@@ -333,14 +337,15 @@ class ConvProbe : public Probe {
  private:
   Result estimate(const Case& c, RunContext& ctx, const Key& key) {
     Result r = ctx.make_result(info().id, c);
-    double images = 0;
+    double images = 0, sigma = 0;
     try {
       images = resnet50_images_per_s(times_[key], std::get<2>(key));
+      sigma = resnet50_images_per_s_sigma(times_[key], std::get<2>(key));
     } catch (const Error& e) {
       throw Skipped(
           fmt::format("no estimate: {} (a layer failed, was skipped or was not verified)", e.what()));
     }
-    r.add_metric("images_per_s", images, "1/s");
+    r.add_metric("images_per_s", images, "1/s").ci = sigma_ci(images, sigma);
     r.info["estimate"] = true;
     r.info["method"] =
         "batch / sum over ResNet-50 conv layers of count x (fwd + bwd_data + bwd_filter) median seconds; no "

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -181,6 +182,28 @@ TEST(GpuPlan, ImagesPerSecond) {
   EXPECT_NEAR(resnet50_images_per_s(times, 256), 256 / total, 1e-9);
   times.pop_back();
   EXPECT_THROW(resnet50_images_per_s(times, 256), Error);
+}
+
+// The estimate's spread (issue 19, point 5): each layer's count × its medians' standard errors, in
+// quadrature, through batch / sum; the stem's bwd-data, not in the sum, not in its spread either.
+TEST(GpuPlan, ImagesPerSecondCarriesTheSpreadOfItsMedians) {
+  std::vector<ConvLayerTimes> times;
+  for (const auto& l : resnet50_layers()) times.push_back({l.name, 1e-3, 2e-3, 3e-3});
+  EXPECT_EQ(resnet50_images_per_s_sigma(times, 256), 0);
+  double total = 0, variance = 0;
+  for (auto& t : times) {
+    t.fwd_se_s = 1e-5;
+    t.bwd_data_se_s = 2e-5;
+    t.bwd_filter_se_s = 3e-5;
+  }
+  for (const auto& l : resnet50_layers()) {
+    const bool stem = l.name == "conv1";
+    total += l.count * (stem ? 4e-3 : 6e-3);
+    variance += l.count * l.count * (stem ? 1e-10 + 9e-10 : 1e-10 + 4e-10 + 9e-10);
+  }
+  const double images = 256 / total;
+  EXPECT_NEAR(resnet50_images_per_s_sigma(times, 256), images * std::sqrt(variance) / total, 1e-9 * images);
+  EXPECT_GT(resnet50_images_per_s_sigma(times, 256), 0);
 }
 
 TEST(GpuPlan, LaunchesPerSample) {
