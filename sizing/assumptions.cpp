@@ -4,13 +4,31 @@ namespace mlbench::sizing {
 
 std::span<const Assumption* const> engine_assumptions() {
   using namespace assumption;
-  static constexpr const Assumption* kListed[] = {
-      &kGoodput,         &kTrainingGemmDerate, &kAttentionRelative,  &kOverlapHidden,
-      &kRuntimeOverhead, &kFragmentation,      &kServingReserve,     &kAveragePowerShare,
-      &kNodeMtbfHours,   &kRestartTime,        &kCollectiveLatency,  &kCheckpointBytesPerParam,
-      &kCommBudget,      &kHostRamPerHbm,      &kDramWattsPerGb,     &kDriveEfficiency,
-      &kCoresPerGpuText, &kCoresPerGpuImages,  &kCoresPerGpuServing, &kConvShareOfNetwork,
-      &kZero3Traffic,    &kModelVersions,      &kMaxBatchedTokens,   &kMaxNumSeqs};
+  static constexpr const Assumption* kListed[] = {&kGoodput,
+                                                  &kTrainingGemmDerate,
+                                                  &kAttentionRelative,
+                                                  &kOverlapHidden,
+                                                  &kRuntimeOverhead,
+                                                  &kFragmentation,
+                                                  &kServingReserve,
+                                                  &kAveragePowerShare,
+                                                  &kNodeMtbfHours,
+                                                  &kRestartTime,
+                                                  &kCollectiveLatency,
+                                                  &kCheckpointBytesPerParam,
+                                                  &kCommBudget,
+                                                  &kHostRamPerHbm,
+                                                  &kDramWattsPerGb,
+                                                  &kDriveEfficiency,
+                                                  &kCoresPerGpuText,
+                                                  &kCoresPerGpuImages,
+                                                  &kCoresPerGpuServing,
+                                                  &kConvShareOfNetwork,
+                                                  &kZero3Traffic,
+                                                  &kModelVersions,
+                                                  &kMaxBatchedTokens,
+                                                  &kMaxNumSeqs,
+                                                  &kServingAllReduceLatency};
   return kListed;
 }
 

@@ -664,7 +664,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     auto tp_time = [&](double tokens, double latency_share) {
       if (t == 1) return 0.0;
       double msg = tokens * m.hidden * 2.0 * 2 * (t - 1) / t;
-      return 2.0 * m.layers * (assumption::kCollectiveLatency.value * latency_share + msg / tp_busbw);
+      return 2.0 * m.layers * (assumption::kServingAllReduceLatency.value * latency_share + msg / tp_busbw);
     };
     // MoE: a step reads the experts its batch routes to, E (1 - (1 - k/E)^batch) of them per layer.
     auto weights_read = [&](double batch) {
