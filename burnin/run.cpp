@@ -101,20 +101,73 @@ std::string unit_of(const std::vector<Result>& results, const std::string& key) 
   return "";
 }
 
+// The finite samples of a series (a NaN is a sample the sampler could not read).
+std::vector<double> finite_values(const std::vector<double>& values) {
+  std::vector<double> v;
+  for (double x : values)
+    if (std::isfinite(x)) v.push_back(x);
+  return v;
+}
+
+// A GPU's rate (the verdict's median over its results of that phase alone, burnin/verdict.cpp) with the
+// spread of the statistic it is: one result's own (its stats or ci), or the median's over several results'
+// values.
+Metric gpu_rate_metric(const std::vector<Result>& phase_results, const std::string& device,
+                       const std::string& key, double value) {
+  Metric m{key, value, unit_of(phase_results, key), Better::higher, std::nullopt, std::nullopt};
+  const auto split = split_rate_key(key);
+  if (!split) return m;
+  const std::string phase(to_string(split->first));
+  const std::string probe = std::string(br::kPhaseProbePrefix) + phase;
+  std::vector<const Metric*> found;
+  for (const auto& r : phase_results) {
+    if (r.probe != probe || r.status != Status::ok) continue;
+    if (r.params.value("device", std::string()) != device || r.params.value("phase", std::string()) != phase)
+      continue;
+    if (const auto* x = r.metric(split->second)) found.push_back(x);
+  }
+  if (found.size() == 1) {
+    m.stats = found.front()->stats;
+    m.ci = found.front()->ci;
+  } else if (found.size() > 1) {
+    std::vector<double> values;
+    for (const auto* x : found) values.push_back(x->value);
+    m.stats = compute_stats(values);
+  }
+  return m;
+}
+
+// A timeline statistic as a metric (`scale` × the series' unit) with its spread: a median carries the stats
+// of the samples (the standard error of a median), a maximum the Gumbel spread of the two largest.
+void add_timeline_metric(Result& r, const Json& summary, const br::Timeline& timeline, const char* series,
+                         const char* stat, std::string name, const char* unit, Better better,
+                         double scale = 1) {
+  const auto* values = timeline.find(series);
+  if (values == nullptr || !summary.contains(series) || !summary[series].contains(stat)) return;
+  Metric& m = r.add_metric(std::move(name), summary[series][stat].get<double>() * scale, unit, better);
+  std::vector<double> v = finite_values(*values);
+  for (double& x : v) x *= scale;
+  if (std::string_view(stat) == "median") {
+    m.stats = compute_stats(v);
+  } else {
+    m.ci = sigma_ci(m.value, maximum_standard_deviation(v));
+  }
+}
+
 Result gpu_result(const GpuRecord& rec, const GpuVerdict* v, const std::vector<Result>& phase_results) {
   Result r;
   r.probe = std::string(br::kGpuProbe);
   r.params = Json{{"device", rec.id.device}, {"uuid", rec.id.uuid}, {"name", rec.id.name}};
   const auto verdict = v ? v->verdict : br::Verdict::pass;
   if (v) {
-    for (const auto& [key, value] : v->rates) r.add_metric(key, value, unit_of(phase_results, key));
+    for (const auto& [key, value] : v->rates)
+      r.metrics.push_back(gpu_rate_metric(phase_results, rec.id.device, key, value));
   }
   Json summary = Json::object();
   for (const auto& [name, values] : rec.timeline.series) summary[name] = series_summary(values);
   auto add_summary_metric = [&](const char* series, const char* stat, std::string name, const char* unit,
                                 Better better) {
-    if (summary.contains(series) && summary[series].contains(stat))
-      r.add_metric(std::move(name), summary[series][stat].get<double>(), unit, better);
+    add_timeline_metric(r, summary, rec.timeline, series, stat, std::move(name), unit, better);
   };
   add_summary_metric("sm_clock_hz", "median", "sm_clock_median", "Hz", Better::higher);
   add_summary_metric("power_w", "median", "power_median", "W", Better::higher);
@@ -145,7 +198,8 @@ Result host_result(const HostRecord& host) {
   Json summary = Json::object();
   for (const auto& [name, values] : host.timeline.series) summary[name] = series_summary(values);
   if (summary.contains("cpu_busy") && summary["cpu_busy"].contains("median")) {
-    r.add_metric("cpu_busy_median", summary["cpu_busy"]["median"].get<double>() * 100, "%");
+    add_timeline_metric(r, summary, host.timeline, "cpu_busy", "median", "cpu_busy_median", "%",
+                        Better::higher, 100);
   } else {
     r.add_metric("samples", static_cast<double>(host.timeline.t.size()), "1");
   }
@@ -198,9 +252,7 @@ std::vector<PhaseId> parse_phases(const std::vector<std::string>& names) {
 }
 
 Json series_summary(const std::vector<double>& values) {
-  std::vector<double> v;
-  for (double x : values)
-    if (std::isfinite(x)) v.push_back(x);
+  const std::vector<double> v = finite_values(values);
   if (v.empty()) return Json::object();
   return Json{{"min", *std::min_element(v.begin(), v.end())},
               {"median", median(v)},

@@ -6,6 +6,15 @@
 //
 // Shares: each phase gets (time left − the cooldowns still to come at their maximum) ÷ phases left, so time a
 // short cooldown leaves over goes to the later phases and the burn-in ends within --duration.
+//
+// Each figure of the report carries the spread of the statistic it is (base/stats.hpp; compare and the fleet
+// judge a difference against it): a GPU's rate its phase result's stats or ci (over several results, the
+// stats of their values, whose median it is); sm_clock_median, power_median and cpu_busy_median the stats of
+// their timeline samples (the standard error of a median; consecutive samples are correlated, so it is a
+// lower bound); temperature_max the Gumbel spread of the two largest samples (none when they are equal, as
+// whole degrees on a plateau are). Counts (gpus_failed, gpus_warned, errors, samples) are exact and have
+// none; neither has a rate from a phase cut before its first full pass, which is one sample
+// (burnin/host_phases.cpp).
 #pragma once
 
 #include <atomic>

@@ -1,10 +1,13 @@
 // The burn-in orchestration on test phases and fixture telemetry: shares within the duration, cooldowns
 // between phases, "all" runs every phase at once, results tagged with their phase, a GPU with an XID fails
 // the node (exit 1), SIGINT ends the running phase (exit 130) and the report holds what ran, a phase that
-// cannot run is skipped with its reason, and the timelines in the report keep at most 600 points.
+// cannot run is skipped with its reason, the timelines in the report keep at most 600 points, and each rate
+// and timeline figure carries the spread of its statistic.
 #include "burnin/run.hpp"
 
+#include <cmath>
 #include <mutex>
+#include <numbers>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -129,6 +132,70 @@ const Result* find(const Report& r, std::string_view probe, std::string_view pha
     if (res.probe == probe && (phase.empty() || res.params.value("phase", "") == phase)) return &res;
   }
   return nullptr;
+}
+
+// A GPU phase's stand-in: one result per GPU with a rate over varied samples, as the GPU phases write them.
+class RatePhase : public Phase {
+ public:
+  PhaseId id() const override { return PhaseId::gemm; }
+  std::optional<std::string> unavailable(const Json&) const override { return std::nullopt; }
+  std::vector<Result> run(const PhaseContext& ctx) override {
+    while (!ctx.past_deadline()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::vector<Result> out;
+    for (const char* device : {"gpu0", "gpu1"}) {
+      Result r;
+      r.probe = std::string(br::kPhaseProbePrefix) + "gemm";
+      r.params = Json{{"device", device}};
+      r.metrics.push_back(rate_metric("tflops", 1e12, {1.0, 1.1, 0.9, 1.05, 0.95, 1.2}, "FLOP/s"));
+      out.push_back(std::move(r));
+    }
+    return out;
+  }
+};
+
+// Every burn-in figure with samples carries their spread (issue 19, point 5): a GPU's rate its phase
+// result's, a timeline median the stats of its samples, a maximum the Gumbel spread of the two largest.
+TEST(BurninRun, RatesAndTimelineFiguresCarryTheSpreadOfTheirStatistic) {
+  Trace trace;
+  std::atomic<bool> stop{false};
+  Json script = two_gpu_script(false);
+  Json samples = Json::array();
+  for (int k = 0; k < 400; ++k) {  // more than the sampler reads: no sample repeats
+    Json sample = Json::object();
+    for (int i = 0; i < 2; ++i) {
+      sample[fmt::format("gpu{}", i)] = Json{{"sm_clock_hz", 1.9e9 + 1e6 * (k % 7)},
+                                             {"memory_clock_hz", 2.6e9},
+                                             {"power_w", 600 + k % 5},
+                                             {"temperature_c", 40 + k},
+                                             {"clock_event_reasons", 0}};
+    }
+    samples.push_back(sample);
+  }
+  script["samples"] = samples;
+  auto env = environment(trace, stop, script);
+  env.phases.push_back(std::make_unique<RatePhase>());
+  BurninOptions o = quick(1.0);
+  o.phases = {PhaseId::gemm};
+  auto out = run_burnin(o, env, [](const Report&) {});
+  const Result* gpu = nullptr;
+  for (const auto& res : out.report.results)
+    if (res.probe == br::kGpuProbe && res.params.value("device", "") == "gpu0") gpu = &res;
+  ASSERT_NE(gpu, nullptr);
+  const Result* phase = find(out.report, "burnin.gemm", "gemm");
+  ASSERT_NE(phase, nullptr);
+  const Metric* rate = gpu->metric("gemm_tflops");
+  ASSERT_NE(rate, nullptr);
+  EXPECT_GT(relative_spread(*rate), 0);
+  EXPECT_DOUBLE_EQ(relative_spread(*rate), relative_spread(*phase->metric("tflops")));
+  for (const char* name : {"sm_clock_median", "power_median", "temperature_max"}) {
+    const Metric* m = gpu->metric(name);
+    ASSERT_NE(m, nullptr) << name;
+    EXPECT_GT(relative_spread(*m), 0) << name;
+  }
+  EXPECT_TRUE(gpu->metric("sm_clock_median")->stats.has_value());
+  const Metric* tmax = gpu->metric("temperature_max");
+  ASSERT_TRUE(tmax->ci.has_value());
+  EXPECT_NEAR(tmax->ci->hi - tmax->ci->lo, 2 * kConfidenceZ * std::numbers::pi / std::sqrt(6.0), 1e-5);
 }
 
 TEST(BurninRun, PhasesInOrderWithCooldownsAndAllAtOnceWithinTheDuration) {
