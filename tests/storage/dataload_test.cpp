@@ -390,6 +390,30 @@ TEST(DataloadReader, EveryTrainMetricOfARealWindowHasTheSpreadOfItsStatistic) {
               1e-5 * std::fabs(au0 - au1));
 }
 
+// The probe's train result is train_metrics': every metric has a spread; the generate phase, one write
+// ended by one syncfs, has none by design (storage/dataload_probe.hpp).
+TEST(DataloadReader, EveryTrainMetricOfTheProbesResultHasASpread) {
+  test::TempDir dir;
+  auto probe = make_dataload_probe();
+  auto results = test::run_probe(*probe, json{{"workload", "small-files"},
+                                              {"data_dir", dir.path().string()},
+                                              {"generate", true},
+                                              {"files", 200},
+                                              {"accelerators", 2},
+                                              {"runtime", "1"}});
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& r : results) {
+    SCOPED_TRACE(r.params.dump());
+    ASSERT_EQ(r.status, Status::ok) << r.reason;
+    const bool train = r.params["phase"] == "train";
+    for (const auto& m : r.metrics) {
+      SCOPED_TRACE(m.name);
+      EXPECT_EQ(m.ci.has_value(), train);
+      EXPECT_EQ(relative_spread(m) > 0, train);
+    }
+  }
+}
+
 // One accelerator with one reader has nothing to spread AU or the CPU per file over: no ci, not a zero one.
 TEST(DataloadReader, OneAcceleratorAndOneReaderGiveNoSpreadOfTheirOwn) {
   std::vector<DataFile> files(64, DataFile{"unused", 4096});
@@ -556,6 +580,22 @@ TEST(Checkpoint, EveryMetricOfARealRunHasTheSpreadOfItsStatistic) {
   EXPECT_NEAR(ci_width(stall), 2 * kConfidenceZ * gumbel, 1e-5 * gumbel);
   for (const char* name : {"write_bandwidth", "write_bandwidth_slowest_rank"})
     EXPECT_NEAR(relative_spread(named(metrics, name)), gumbel / w[0], 1e-5 * gumbel / w[0]) << name;
+}
+
+// The probe writes what checkpoint_metrics gives: every metric of its result has a spread.
+TEST(Checkpoint, EveryMetricOfTheProbesResultHasASpread) {
+  test::TempDir dir;
+  auto probe = make_checkpoint_probe();
+  auto results = test::run_probe(
+      *probe, json{{"dir", dir.path().string()}, {"size", "16M"}, {"ranks", 4}, {"bs", "1M"}});
+  ASSERT_EQ(results.size(), 1u);
+  ASSERT_EQ(results[0].status, Status::ok) << results[0].reason;
+  ASSERT_EQ(results[0].metrics.size(), 7u);
+  for (const auto& m : results[0].metrics) {
+    SCOPED_TRACE(m.name);
+    EXPECT_TRUE(m.ci.has_value());
+    EXPECT_GT(relative_spread(m), 0);
+  }
 }
 
 // The spread of (max − min) / max: both extremes' Gumbel spreads through the ratio; one rank has no spread

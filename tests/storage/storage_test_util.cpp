@@ -78,18 +78,22 @@ std::string random_bytes(std::size_t n, std::uint64_t seed) {
   return s;
 }
 
-std::vector<Result> run_probe(const nlohmann::json& options, Profile profile) {
+std::vector<Result> run_probe(Probe& probe, const nlohmann::json& options, Profile profile) {
   static const nlohmann::json host = nlohmann::json::object();
-  auto probe = make_storage_probe();
   PlanContext pctx{profile, host, options};
-  auto cases = probe->plan(pctx);
+  auto cases = probe.plan(pctx);
   std::vector<Result> out;
   static std::atomic<bool> stop{false};
   for (const auto& c : cases) {
     RunContext ctx{host, std::chrono::steady_clock::now() + std::chrono::seconds(120), stop};
-    for (auto& r : probe->run(c, ctx)) out.push_back(std::move(r));
+    for (auto& r : probe.run(c, ctx)) out.push_back(std::move(r));
   }
   return out;
+}
+
+std::vector<Result> run_probe(const nlohmann::json& options, Profile profile) {
+  auto probe = make_storage_probe();
+  return run_probe(*probe, options, profile);
 }
 
 }  // namespace mlbench::storage::test

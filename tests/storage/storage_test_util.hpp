@@ -58,7 +58,10 @@ void write_file(const std::filesystem::path& p, const std::string& data);
 // n bytes of the probe's own random pattern (storage/pattern.hpp) for `seed`.
 std::string random_bytes(std::size_t n, std::uint64_t seed);
 
-// Plans and runs the storage probe like the runner does, with an unset stop flag.
+// Plans and runs `probe` like the runner does, with an unset stop flag.
+std::vector<Result> run_probe(Probe& probe, const nlohmann::json& options,
+                              Profile profile = Profile::standard);
+// The storage probe (storage.io) so.
 std::vector<Result> run_probe(const nlohmann::json& options, Profile profile = Profile::standard);
 
 }  // namespace mlbench::storage::test
