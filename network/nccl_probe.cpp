@@ -192,7 +192,7 @@ std::vector<Result> NcclProbe::run(const Case& c, RunContext& ctx) {
       auto t = summarize(op, cs.bytes, ranks, m.seconds_per_rank);
       if (auto rates = nics ? nics->rates() : std::nullopt) r.info["nic_rates"] = link_rates_json(*rates);
       r.samples = {t.mean_s};
-      add_size_metrics(r, t, m.seconds_per_rank);
+      add_size_metrics(r, t, m.seconds_per_rank, m.chunk_seconds);
       r.info["slowest_rank"] = t.slowest_rank;
       r.info["wrong_elements"] = m.wrong_elements;
       r.info["checked_elements"] = m.checked_elements;
@@ -243,14 +243,18 @@ std::vector<Result> NcclProbe::run(const Case& /*c*/, RunContext& /*ctx*/) { thr
 
 }  // namespace
 
-void add_size_metrics(Result& r, const Timing& t, std::span<const double> seconds_per_rank) {
-  const double time_sigma = mean_standard_error(compute_stats(seconds_per_rank));
+void add_size_metrics(Result& r, const Timing& t, std::span<const double> seconds_per_rank,
+                      std::span<const double> chunk_seconds) {
+  const Stats chunks = compute_stats(chunk_seconds);
+  const double loop_sigma = chunks.n > 1 && chunks.mean > 0 ? mean_standard_error(chunks) / chunks.mean : 0.0;
+  const double time_sigma =
+      std::max(mean_standard_error(compute_stats(seconds_per_rank)), loop_sigma * t.mean_s);
   const double relative = time_sigma / t.mean_s;
   r.add_metric("busbw", t.busbw, "B/s").ci = sigma_ci(t.busbw, t.busbw * relative);
   r.add_metric("algbw", t.algbw, "B/s").ci = sigma_ci(t.algbw, t.algbw * relative);
   r.add_metric("time", t.mean_s, "s", Better::lower).ci = sigma_ci(t.mean_s, time_sigma);
   r.add_metric("time_slowest_rank", t.slowest_s, "s", Better::lower).ci =
-      sigma_ci(t.slowest_s, maximum_standard_deviation(seconds_per_rank));
+      sigma_ci(t.slowest_s, std::max(maximum_standard_deviation(seconds_per_rank), loop_sigma * t.slowest_s));
 }
 
 std::unique_ptr<Probe> make_nccl_probe(std::optional<ClusterRole> cluster) {

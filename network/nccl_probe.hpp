@@ -60,14 +60,17 @@ Json local_gpu_facts(int device);
 std::string new_unique_id();
 
 // One size's metrics from every rank's per-call time (t: summarize of them), each with the spread of the
-// statistic it is (base/stats.hpp): time is the mean over the ranks, its ci s/sqrt(n) of the ranks' times;
-// algbw and busbw are bytes / that mean, so their relative ci is the mean's (first order); time_slowest_rank
-// is the largest of the ranks' times, its ci the Gumbel spread of the two slowest. The peak row carries its
-// size's. These cover what differs between the ranks (skewed starts, one slower link), not a change that
-// slows every rank alike, which repeated runs show (compare --base-runs); so they are a lower bound. One
-// process driving every local GPU times them all with one wall clock: the ranks' times are equal and the
-// metrics carry no ci (compare then judges them by its threshold) — a spread there would need each call
-// timed apart inside the back-to-back loop, which nccl-tests' method (and ours) deliberately does not do.
-void add_size_metrics(Result& r, const Timing& t, std::span<const double> seconds_per_rank);
+// statistic it is (base/stats.hpp): time is the mean over the ranks of each rank's loop mean; its standard
+// uncertainty is the larger of s/sqrt(n) over the ranks' times (what differs between ranks: skewed starts,
+// one slower link) and s/sqrt(k) over the per-call means of the loop's k chunks (`chunk_seconds`, CUDA events
+// between chunks on the first GPU: how steady the loop itself ran; the only figure when one process drives
+// every local GPU with one clock, so that the ranks' times are equal). algbw and busbw are bytes / that mean,
+// so their relative ci is the mean's (first order); time_slowest_rank is the largest of the ranks' times, its
+// ci the Gumbel spread of the two slowest, or the loop's when the ranks are equal. The peak row carries its
+// size's. Neither covers a change that slows every call of a run alike, which repeated runs show (compare
+// --base-runs). With equal ranks and no chunks (or one) the metrics carry no ci: compare then judges them by
+// its threshold.
+void add_size_metrics(Result& r, const Timing& t, std::span<const double> seconds_per_rank,
+                      std::span<const double> chunk_seconds = {});
 
 }  // namespace mlbench::net

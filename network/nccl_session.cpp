@@ -358,12 +358,39 @@ Measurement NcclSession::run(Collective op, DataType dtype, const CallSize& size
   wait_streams("the warm-up of " + what);
 
   const std::string timed_what = fmt::format("{} timed calls of {}", iters, what);
+  // Chunk marks on the first GPU's stream: recorded between enqueues, read after the loop's one wait.
+  auto& first = locals_.front();
+  const int chunks = std::clamp(iters, 1, kTimedChunks);
+  std::vector<gpu::Event> marks;
+  std::vector<int> chunk_calls;
+  {
+    gpu::DeviceGuard device(first.device);
+    for (int c = 0; c <= chunks; ++c) marks.emplace_back();
+  }
+  auto mark = [&](int c) {
+    gpu::DeviceGuard device(first.device);
+    marks[static_cast<std::size_t>(c)].record(first.stream.get());
+  };
   if (window.begin) window.begin();
   auto t0 = Clock::now();
-  for (int i = 0; i < iters; ++i) enqueue(op, dtype, size, in_place, enqueue_what);
+  mark(0);
+  for (int c = 0; c < chunks; ++c) {
+    const int calls = iters / chunks + (c < iters % chunks ? 1 : 0);
+    for (int i = 0; i < calls; ++i) enqueue(op, dtype, size, in_place, enqueue_what);
+    chunk_calls.push_back(calls);
+    mark(c + 1);
+  }
   wait_streams(timed_what);
   const double seconds = std::chrono::duration<double>(Clock::now() - t0).count() / iters;
   if (window.end) window.end();
+  std::vector<double> chunk_seconds;
+  {
+    gpu::DeviceGuard device(first.device);
+    for (int c = 0; c < chunks; ++c) {
+      const auto i = static_cast<std::size_t>(c);
+      chunk_seconds.push_back(gpu::elapsed_s(marks[i], marks[i + 1]) / chunk_calls[i]);
+    }
+  }
 
   // Every rank's time and the counters, exchanged over the same communicators.
   for (auto& l : locals_) {
@@ -402,6 +429,7 @@ Measurement NcclSession::run(Collective op, DataType dtype, const CallSize& size
   wait_streams("reading back the timings of " + what);
   m.wrong_elements = counters[0];
   m.checked_elements = counters[1];
+  m.chunk_seconds = std::move(chunk_seconds);
   return m;
 }
 

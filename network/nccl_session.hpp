@@ -52,10 +52,16 @@ struct TimedWindow {
   std::function<void()> begin, end;
 };
 
+inline constexpr int kTimedChunks = 5;
+
 struct Measurement {
   std::vector<double> seconds_per_rank;  // one call, every rank of the world
-  std::uint64_t wrong_elements = 0;      // over every rank
-  std::uint64_t checked_elements = 0;    // over every rank
+  // One call, in each of up to kTimedChunks equal chunks of the timed loop, on this process's first GPU: CUDA
+  // events recorded between the chunks on its stream (no host wait between them, so the loop stays back to
+  // back), for the spread of the loop's mean.
+  std::vector<double> chunk_seconds;
+  std::uint64_t wrong_elements = 0;    // over every rank
+  std::uint64_t checked_elements = 0;  // over every rank
 };
 
 // Number of CUDA devices, or 0 with the runtime's reason in `why`.

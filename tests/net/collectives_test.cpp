@@ -163,5 +163,29 @@ TEST(NcclMetrics, EqualRankTimesGiveNoSpread) {
   for (const auto& m : r.metrics) EXPECT_FALSE(m.ci.has_value()) << m.name;
 }
 
+// The same equal ranks, timed in 5 chunks of the loop by events: the loop's own steadiness is the spread —
+// s/sqrt(5) of the chunks' per-call means, relative to their mean, on every figure.
+TEST(NcclMetrics, ChunksOfTheLoopGiveTheSpreadWhenTheRanksAreEqual) {
+  const std::vector<double> t(8, 2e-3);
+  const std::vector<double> chunks{1.9e-3, 2.0e-3, 2.1e-3, 2.0e-3, 2.0e-3};
+  Result r;
+  add_size_metrics(r, summarize(Collective::all_gather, 1 << 20, 8, t), t, chunks);
+  double ss = 0;
+  for (double x : chunks) ss += (x - 2e-3) * (x - 2e-3);
+  const double relative = std::sqrt(ss / 4) / std::sqrt(5.0) / 2e-3;
+  ASSERT_EQ(r.metrics.size(), 4u);
+  for (const auto& m : r.metrics) {
+    SCOPED_TRACE(m.name);
+    ASSERT_TRUE(m.ci.has_value());
+    EXPECT_NEAR(relative_spread(m), relative, 1e-9);
+  }
+  // Ranks that differ more than the loop wavers keep their own spread.
+  const std::vector<double> skewed{1e-3, 1.2e-3, 0.9e-3, 1.1e-3};
+  Result wide;
+  add_size_metrics(wide, summarize(Collective::all_reduce, 1 << 20, 4, skewed), skewed,
+                   std::vector<double>{1.05e-3, 1.05e-3, 1.05e-3});
+  EXPECT_GT(relative_spread(*wide.metric("time")), 0.05);
+}
+
 }  // namespace
 }  // namespace mlbench::net
