@@ -22,7 +22,7 @@ TEST(Workload, ArchitectureGivesTheParameterCount) {
   // Llama-2-70B: 68.98e9 parameters.
   EXPECT_NEAR(t.model.params, 68.98e9, 0.05e9);
   EXPECT_EQ(t.model.head_dim(), 128);
-  EXPECT_EQ(*w.nodes, 64);
+  EXPECT_EQ(*w.nodes, 256);
 }
 
 TEST(Workload, EveryShippedExampleLoads) {
