@@ -6,15 +6,20 @@
 # the scrapes served each minute; then stops it with SIGTERM and checks it exited 0. Flat means the last
 # minute's RSS is within 1 MiB of the first minute's.
 #
-# Usage: scripts/monitor-soak.sh [MINUTES (10)] [MLBENCH_BINARY (build/default/mlbench)] [SCRAPERS (4)]
+# BASELINE (optional): a report passed as --baseline, so that the ratios and bottleneck series are computed
+# and served on every sample too.
+#
+# Usage: scripts/monitor-soak.sh [MINUTES (10)] [MLBENCH_BINARY (build/default/mlbench)] [SCRAPERS (4)] [BASELINE]
 set -euo pipefail
 minutes=${1:-10}
 mlbench=${2:-build/default/mlbench}
 scrapers=${3:-4}
+baseline=()
+[ -n "${4:-}" ] && baseline=(--baseline "$4")
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 log=$(mktemp)
 count=$(mktemp)
-"$mlbench" monitor --interval 1s --listen "127.0.0.1:$port" 2> "$log" &
+"$mlbench" monitor --interval 1s --listen "127.0.0.1:$port" "${baseline[@]}" 2> "$log" &
 exporter=$!
 pids=()
 cleanup() {
