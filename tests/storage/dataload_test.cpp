@@ -242,6 +242,17 @@ LoadConfig config_for(const std::vector<DataFile>& files) {
   return c;
 }
 
+// One accelerator fed one sample a step by the null engine (no I/O) for `runtime_s`.
+LoadConfig null_config(const std::vector<DataFile>& files, double step_s, double runtime_s) {
+  LoadConfig c;
+  c.files = &files;
+  c.engine = EngineKind::null;
+  c.batch_size = 1;
+  c.step_s = step_s;
+  c.runtime_s = runtime_s;
+  return c;
+}
+
 TEST(DataloadReader, EveryFileReadOncePerEpochWithExactBytes) {
   Made m(40, 20000, 8000);
   std::atomic<bool> stop{false};
@@ -319,12 +330,7 @@ TEST(DataloadReader, UserDataIsReadOnlyAndUnchanged) {
 TEST(DataloadReader, AuIsComputeOverWallAndFallsWhenStarved) {
   std::vector<DataFile> files(64, DataFile{"unused", 4096});
   std::atomic<bool> stop{false};
-  LoadConfig c;
-  c.files = &files;
-  c.engine = EngineKind::null;
-  c.batch_size = 1;
-  c.step_s = 0.01;
-  c.runtime_s = 0.6;
+  LoadConfig c = null_config(files, 0.01, 0.6);
   LoadOutcome fed = run_dataload(c, stop);
   ASSERT_EQ(fed.accelerators.size(), 1u);
   const auto& a = fed.accelerators[0];
@@ -418,13 +424,7 @@ TEST(DataloadReader, EveryTrainMetricOfTheProbesResultHasASpread) {
 TEST(DataloadReader, OneAcceleratorAndOneReaderGiveNoSpreadOfTheirOwn) {
   std::vector<DataFile> files(64, DataFile{"unused", 4096});
   std::atomic<bool> stop{false};
-  LoadConfig c;
-  c.files = &files;
-  c.engine = EngineKind::null;
-  c.batch_size = 1;
-  c.step_s = 0.002;
-  c.runtime_s = 0.2;
-  const auto metrics = train_metrics(run_dataload(c, stop));
+  const auto metrics = train_metrics(run_dataload(null_config(files, 0.002, 0.2), stop));
   for (const char* name : {"au", "au_min", "cpu_per_file"})
     EXPECT_FALSE(named(metrics, name).ci.has_value()) << name;
   EXPECT_TRUE(named(metrics, "samples_per_s").ci.has_value());
@@ -436,15 +436,10 @@ TEST(DataloadReader, SearchOnAFixedRateEngineFindsItsLimit) {
   // AU, and the prefetched batches lift a 1 s window by a few percent).
   std::vector<DataFile> files(256, DataFile{"unused", 4096});
   std::atomic<bool> stop{false};
-  LoadConfig c;
-  c.files = &files;
-  c.engine = EngineKind::null;
+  LoadConfig c = null_config(files, 0.01, 1.0);
   c.null_rate = 380;
-  c.batch_size = 1;
   c.prefetch = 1;
   c.read_threads = 1;
-  c.step_s = 0.01;
-  c.runtime_s = 1.0;
   std::vector<Trial> trials;
   unsigned found = find_supported(
       16,
@@ -529,15 +524,22 @@ TEST(Checkpoint, NodeLocalSubsetOfTheModels) {
   EXPECT_EQ(node_checkpoint_bytes(kCheckpointModels[0], 64), static_cast<std::uint64_t>(14 * 8e9));
 }
 
+CheckpointConfig checkpoint_config(const fs::path& folder, unsigned ranks, std::uint64_t shard,
+                                   unsigned depth) {
+  CheckpointConfig c;
+  c.folder = folder;
+  c.ranks = ranks;
+  c.shard = shard;
+  c.bs = 256 * 1024;
+  c.depth = depth;
+  return c;
+}
+
 TEST(Checkpoint, WritesExactShardsFsyncsAndReadsBack) {
   test::TempDir dir;
   std::atomic<bool> stop{false};
-  CheckpointConfig c;
-  c.folder = dir.path();
-  c.ranks = 3;
-  c.shard = (1u << 20) + 8192;  // not a multiple of bs: the last write is short of bs
-  c.bs = 256 * 1024;
-  c.depth = 3;
+  // A shard not a multiple of bs: the last write is short of bs.
+  const CheckpointConfig c = checkpoint_config(dir.path(), 3, (1u << 20) + 8192, 3);
   auto o = run_checkpoint(c, stop);
   ASSERT_TRUE(o.error.empty()) << o.error;
   ASSERT_EQ(o.files.size(), 3u);
@@ -556,12 +558,7 @@ TEST(Checkpoint, WritesExactShardsFsyncsAndReadsBack) {
 TEST(Checkpoint, EveryMetricOfARealRunHasTheSpreadOfItsStatistic) {
   test::TempDir dir;
   std::atomic<bool> stop{false};
-  CheckpointConfig c;
-  c.folder = dir.path();
-  c.ranks = 4;
-  c.shard = 2u << 20;
-  c.bs = 256 * 1024;
-  c.depth = 2;
+  const CheckpointConfig c = checkpoint_config(dir.path(), 4, 2u << 20, 2);
   auto o = run_checkpoint(c, stop);
   ASSERT_TRUE(o.error.empty()) << o.error;
   const auto metrics = checkpoint_metrics(o.ranks, c.shard, true);

@@ -34,7 +34,7 @@ TEST(BurninTimeline, DecimatesToTheLimitWithBucketMeans) {
 TEST(BurninTimeline, UnevenLengthsStillGiveTheLimitAndCoverEverySample) {
   const auto d = decimate(ramp(1001), 600);
   EXPECT_EQ(d.t.size(), 600u);
-  EXPECT_DOUBLE_EQ(d.t.front(), 0.0);  // the first bucket holds sample 0 alone
+  EXPECT_DOUBLE_EQ(d.t.front(), 0.0);   // the first bucket holds sample 0 alone
   EXPECT_DOUBLE_EQ(d.t.back(), 999.5);  // the last holds 999 and 1000
 }
 

@@ -164,7 +164,6 @@ TEST(Stats, IndependentComponentsAddInQuadrature) {
   EXPECT_NEAR(wide.hi - 100, std::hypot(4, 4), 1e-12);
 }
 
-
 TEST(Stats, NormalQuantileInvertsTheNormalDistribution) {
   EXPECT_NEAR(normal_quantile(0.975), kConfidenceZ, 1e-6);
   EXPECT_NEAR(normal_quantile(0.5), 0.0, 1e-12);
