@@ -172,10 +172,11 @@ std::vector<Result> NcclProbe::run(const Case& c, RunContext& ctx) {
     session_error_ = e.what();
     throw;
   }
-  // This host's NICs during each timed loop, when the world's traffic crosses the network.
+  // This host's NICs during each size's calls, when the world's traffic crosses the network: on rank 0, whose
+  // results the report keeps (the other ranks would read them for nothing, each delaying its first call).
   std::optional<LinkRateWindow> nics;
   TimedWindow window;
-  if (cluster_ && cluster_->nodes > 1) {
+  if (cluster_ && cluster_->nodes > 1 && cluster_->rank == 0) {
     nics.emplace(SysReader("/"));
     window = {[&nics] { nics->begin(); }, [&nics] { nics->end(); }};
   }

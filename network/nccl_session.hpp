@@ -46,8 +46,10 @@ struct SessionSetup {
   std::string host;      // for messages
 };
 
-// Called right before the first timed call is enqueued and right after the timed loop's stream sync, outside
-// the timed span (net.nccl reads the NIC counters there); either may be empty.
+// Called before the warm-up calls (whose collectives absorb the time it takes, so the timed loop starts in
+// step with the other ranks) and right after the timed loop's stream sync, outside the timed span (net.nccl
+// reads the NIC counters there: the window's rate is that of the warm-up and timed calls of one size); either
+// may be empty.
 struct TimedWindow {
   std::function<void()> begin, end;
 };
