@@ -72,12 +72,21 @@ void add_ceilings(Ceilings& c, const Report& report) {
     }
     if (r.probe == "net.nccl" && r.info.is_object() && r.info.contains("nic_rates") &&
         r.info["nic_rates"].is_object()) {
-      for (const auto& [device, rate] : r.info["nic_rates"].items()) {
-        if (!rate.is_object()) continue;
-        if (rate.contains("rx_bytes_per_second") && rate["rx_bytes_per_second"].is_number())
-          keep_max(c.network_rx_bytes_per_second, device, rate["rx_bytes_per_second"].get<double>());
-        if (rate.contains("tx_bytes_per_second") && rate["tx_bytes_per_second"].is_number())
-          keep_max(c.network_tx_bytes_per_second, device, rate["tx_bytes_per_second"].get<double>());
+      auto rate_of = [](const Json& rate, const char* key) {
+        return rate.is_object() && rate.contains(key) && rate[key].is_number() ? rate[key].get<double>()
+                                                                               : 0.0;
+      };
+      double busiest = 0;
+      for (const auto& entry : r.info["nic_rates"].items())
+        busiest = std::max(busiest, rate_of(entry.value(), "rx_bytes_per_second") +
+                                        rate_of(entry.value(), "tx_bytes_per_second"));
+      for (const auto& entry : r.info["nic_rates"].items()) {
+        const double rx = rate_of(entry.value(), "rx_bytes_per_second");
+        const double tx = rate_of(entry.value(), "tx_bytes_per_second");
+        // A NIC that carried background traffic beside the collective's (ssh, scrapes) measured no ceiling.
+        if (rx + tx <= 0 || rx + tx < kNicCarrierShare * busiest) continue;
+        if (rx > 0) keep_max(c.network_rx_bytes_per_second, entry.key(), rx);
+        if (tx > 0) keep_max(c.network_tx_bytes_per_second, entry.key(), tx);
       }
     }
     if (r.params.contains("device") && r.params["device"].is_number_integer() && r.telemetry.is_object() &&
@@ -262,7 +271,8 @@ void Monitor::add_ratios_and_bottlenecks(PromWriter& w) const {
     w.add("mlbench_utilisation_ratio", Type::gauge, ratio_help,
           label("resource", resource) + "," + label("device", device), ratio);
   };
-  bool gpus_idle = true;
+  // No GPU readings (none on this node, or NVML missing) cannot show GPUs idling: no bottleneck is named.
+  bool gpus_idle = !cur_.gpus.empty();
   for (const auto& g : cur_.gpus) {
     bool idle = reason_set(g.sample.throttle_reasons, "gpu_idle") ||
                 (g.utilisation && *g.utilisation < kIdleUtilisation);

@@ -19,7 +19,10 @@
 // The bottleneck rule (mlbench_bottleneck{resource}): storage or network is the bottleneck when any of its
 // ratios is at least kSaturatedRatio while every GPU idles (NVML's gpu_idle reason, utilisation under
 // kIdleUtilisation, or power under kIdlePowerRatio of the measured maximum) — the job waits on input or on
-// its peers; each is emitted only when the baseline has a ceiling of that kind. A GPU is power- or
+// its peers; each is emitted only when the baseline has a ceiling of that kind, and is 0 when no GPU is read
+// (a node without GPUs, or NVML missing: nothing shows them idle). NCCL's kernels spin while they wait on the
+// network, so a network-bound GPU shows high utilisation and no gpu_idle reason; it counts as idle through
+// its power (spinning draws little), which needs the baseline's power ceiling. A GPU is power- or
 // thermal-throttled when those clock-event reasons are set.
 #pragma once
 
@@ -41,6 +44,10 @@ namespace mlbench::monitor {
 inline constexpr double kSaturatedRatio = 0.8;
 inline constexpr double kIdlePowerRatio = 0.5;
 inline constexpr double kIdleUtilisation = 0.1;
+// A NIC's rate in a net.nccl result is a ceiling only when it carried at least this share of the busiest
+// NIC's bytes in the same window: the others (a management port's ssh and scrapes) carried background
+// traffic, and its few kB/s as a "ceiling" would make every idle moment look saturated.
+inline constexpr double kNicCarrierShare = 0.1;
 
 // The node's measured ceilings from a report, each the maximum over the report's results: storage.io
 // bandwidth and IOPS per raw device (results of one target /dev/NAME; read/randread and write/randwrite give

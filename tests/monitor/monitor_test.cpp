@@ -146,6 +146,20 @@ TEST(MonitorExposition, SaturatedStorageWithIdleGpusIsTheBottleneck) {
   EXPECT_TRUE(has_line(text, "mlbench_gpu_info{device=\"gpu0\",uuid=\"GPU-aaaa\"} 1")) << text;
 }
 
+// The same saturated drive with no GPU read (a node without GPUs, or NVML missing): nothing shows the GPUs
+// idling, so the storage is not named the bottleneck.
+TEST(MonitorExposition, NoGpuReadingNamesNoBottleneck) {
+  Machine m;
+  Ceilings c;
+  c.storage_read_bytes_per_second["nvme0n1"] = 5e5;
+  Monitor mon(host_sources(m), c, [](const std::string&) {});
+  mon.sample(100);
+  put(m.dir / "proc/diskstats", diskstats(9766, 250, 1500));
+  mon.sample(110);
+  std::string text = mon.exposition();
+  EXPECT_TRUE(has_line(text, "mlbench_bottleneck{resource=\"storage\"} 0")) << text;
+}
+
 // One GPU whose utilisation the test sets; no power ceiling, so only utilisation tells whether it idles.
 std::unique_ptr<Source> gpu_with_utilisation(const Machine& m, const double& utilisation) {
   put(m.dir / "proc/driver/nvidia/gpus/0000:01:00.0/information", "GPU UUID: GPU-aaaa");
@@ -364,10 +378,14 @@ TEST(MonitorBaseline, NicAndIopsCeilingsAreTheMaximaOverTheResults) {
   report.results.push_back(
       storage_io("randread", Json::array({"/dev/nvme2n1", "/dev/nvme3n1"}), {metric("iops", 2e6)}));
   Ceilings c = ceilings_from_report(report);
-  EXPECT_EQ(c.network_rx_bytes_per_second,
-            (std::map<std::string, double>{{"eth0", 5e6}, {"mlx5_0/1", 4e10}}));
-  EXPECT_EQ(c.network_tx_bytes_per_second,
-            (std::map<std::string, double>{{"eth0", 6e6}, {"mlx5_0/1", 3.5e10}}));
+  // eth0 carried 11 MB/s of background beside mlx5_0/1's 70 GB/s (under kNicCarrierShare): no ceiling.
+  EXPECT_EQ(c.network_rx_bytes_per_second, (std::map<std::string, double>{{"mlx5_0/1", 4e10}}));
+  EXPECT_EQ(c.network_tx_bytes_per_second, (std::map<std::string, double>{{"mlx5_0/1", 3.5e10}}));
+  // Two ports that share the collective's traffic are both ceilings.
+  Report two;
+  two.results.push_back(
+      nccl(1 << 30, Json{{"mlx5_0/1", rates(2e10, 2e10)}, {"mlx5_1/1", rates(1.9e10, 2e10)}}));
+  EXPECT_EQ(ceilings_from_report(two).network_rx_bytes_per_second.size(), 2u);
   EXPECT_EQ(c.storage_read_iops, (std::map<std::string, double>{{"nvme0n1", 1e6}, {"nvme1n1", 6e5}}));
   EXPECT_EQ(c.storage_write_iops, (std::map<std::string, double>{{"nvme0n1", 4e5}, {"nvme1n1", 3e5}}));
   EXPECT_EQ(c.storage_read_bytes_per_second, (std::map<std::string, double>{{"nvme0n1", 3.6e9}}));
