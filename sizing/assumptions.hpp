@@ -92,11 +92,13 @@ inline constexpr Assumption kCollectiveLatency{"Collective latency per call (ms)
 // (TensorRT-LLM's, which NVIDIA's MLPerf v4.0 Llama-2-70B engines build with --use_custom_all_reduce; SGLang
 // and vLLM carry the same design): SGLang PR #2904's unit test of its port of TensorRT-LLM's kernel, on 2
 // H100s without CUDA graphs, took 3.7 us for a 512-byte all-reduce (4.5 us at 32 KiB), the fixed cost of
-// each call; bytes still move at the NVLink busbw.
+// each call; bytes still move at the NVLink busbw. The kernel needs NVLink peer-to-peer: on PCIe GPUs the
+// engines fall back to NCCL and kCollectiveLatency applies (serving_allreduce_latency, sizing/models.hpp).
 inline constexpr Assumption kServingAllReduceLatency{
-    "Serving TP all-reduce latency per call (ms)", 3.7e-6,
-    "custom all-reduce, 512 B on 2 H100s: 3.7 us (SGLang PR #2904, its port of TensorRT-LLM's kernel)", 1e-3,
-    "llm-inference"};
+    "Serving TP all-reduce latency per call, NVLink (ms)", 3.7e-6,
+    "custom all-reduce, 512 B on 2 H100s: 3.7 us (SGLang PR #2904, its port of TensorRT-LLM's kernel); "
+    "PCIe GPUs: the collective latency",
+    1e-3, "llm-inference"};
 inline constexpr Assumption kCheckpointBytesPerParam{"Checkpoint bytes per parameter", 14,
                                                      "bf16 weights + fp32 master + Adam m, v (METHODS)"};
 inline constexpr Assumption kCommBudget{"Exposed communication budget", 0.15,

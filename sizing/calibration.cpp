@@ -68,12 +68,16 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
   c.gemm =
       assumed(gemm.value, fmt::format("METHODS default {} GEMM efficiency ({})", in.precision, gemm.basis));
   c.hbm = assumed(assumption::kHbm);
+  bool published_hbm =
+      false;  // a published measurement of the target itself beats one moved from another GPU
   for (const auto& published : assumption::kPublishedHbm)
-    if (published.gpu == target.name)
+    if (published.gpu == target.name) {
+      published_hbm = true;
       c.hbm = assumed(
           published.bytes_per_s / target.memory_bandwidth,
           fmt::format("{} = {:.1f} % of the datasheet {:.0f} GB/s", published.basis,
                       100 * published.bytes_per_s / target.memory_bandwidth, target.memory_bandwidth / 1e9));
+    }
   c.nvlink = assumed(assumption::kNvlink);
   c.network = assumed(assumption::kNetwork);
   c.conv = assumed(assumption::kConvModel);
@@ -155,7 +159,7 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
           kernel = param_text(r, "kernel");
         }
       }
-      if (best > 0 && best <= 1.05 * gpu->memory_bandwidth) {
+      if (best > 0 && best <= 1.05 * gpu->memory_bandwidth && (gpu_name == target.name || !published_hbm)) {
         c.hbm = from_measurement(
             best / gpu->memory_bandwidth, gpu_name, target,
             fmt::format("gpu.hbm {} {:.0f} GB/s = {:.1f} % of {:.0f} GB/s", kernel, best / 1e9,

@@ -620,6 +620,11 @@ Num ttft_at_rate(const RequestQueue& q) {
 template double ttft_at_rate<double>(const RequestQueue&);
 template Formula ttft_at_rate<Formula>(const RequestQueue&);
 
+double serving_allreduce_latency(const GpuSpec& gpu) {
+  return gpu.link.starts_with("NVLink") ? assumption::kServingAllReduceLatency.value
+                                        : assumption::kCollectiveLatency.value;
+}
+
 std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts& node,
                                           const Calibration& cal, double eta_prefill, double eta_decode,
                                           double headroom, std::string* why_not) {
@@ -664,7 +669,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     auto tp_time = [&](double tokens, double latency_share) {
       if (t == 1) return 0.0;
       double msg = tokens * m.hidden * 2.0 * 2 * (t - 1) / t;
-      return 2.0 * m.layers * (assumption::kServingAllReduceLatency.value * latency_share + msg / tp_busbw);
+      return 2.0 * m.layers * (serving_allreduce_latency(gpu) * latency_share + msg / tp_busbw);
     };
     // MoE: a step reads the experts its batch routes to, E (1 - (1 - k/E)^batch) of them per layer.
     auto weights_read = [&](double batch) {

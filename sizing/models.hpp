@@ -271,6 +271,10 @@ struct ServingPoint {
   int instances = 1;         // per node: its GPUs / t
   std::string batch_rule;    // how the batch was chosen
 };
+// The fixed cost of one tensor-parallel all-reduce when serving on `gpu`: the custom one-shot kernel's
+// (kServingAllReduceLatency) when the GPUs share NVLink, which that kernel needs (peer-to-peer loads and
+// stores); on PCIe the serving engines fall back to NCCL (kCollectiveLatency).
+double serving_allreduce_latency(const GpuSpec& gpu);
 // out / (out x decode step / batch + prefill) x instances: output tokens per second per node, each request
 // costing its prefill plus `out` decode steps shared by the batch (continuous batching).
 template <typename Num>

@@ -29,6 +29,25 @@ TEST(Calibration, PublishedHbmMeasurementIsTheDefaultOfItsGpu) {
   EXPECT_DOUBLE_EQ(calibrate_on("A100-SXM4-40GB", {}, false).hbm.value, assumption::kHbm.value);
 }
 
+// A published measurement of the target itself is better evidence than an efficiency moved over from another
+// GPU: an A100-40GB report's HBM efficiency does not replace the A100-80GB's BabelStream figure, while its
+// GEMM efficiency (no published figure) is transferred; on its own GPU the report's HBM is used.
+TEST(Calibration, PublishedHbmOfTheTargetBeatsATransferredOne) {
+  Report r = load_report(data_dir() / "report-a100-8gpu.json");
+  for (auto& g : r.host["gpus"]) g["name"] = "NVIDIA A100-SXM4-40GB";
+  for (auto& res : r.results)  // within the 40GB's datasheet 1,555 GB/s: 90 % of it
+    if (res.probe == "gpu.hbm")
+      for (auto& m : res.metrics)
+        if (m.name == "bandwidth") m.value = 1.4e12;
+  auto cal = calibrate_on("A100-SXM4-80GB", {r}, false);
+  EXPECT_EQ(cal.gemm.source, Source::transferred);
+  EXPECT_EQ(cal.hbm.source, Source::assumed);
+  EXPECT_NEAR(cal.hbm.value, 1724.8e9 / 2039e9, 1e-9);
+  auto own = calibrate_on("A100-SXM4-40GB", {r}, false);
+  EXPECT_EQ(own.hbm.source, Source::measured);
+  EXPECT_NEAR(own.hbm.value, 1.4e12 / 1555e9, 1e-9);
+}
+
 TEST(Calibration, SameGpuIsMeasuredAtTheNearestShape) {
   auto r = load_report(data_dir() / "report-a100-8gpu.json");
   auto cal = calibrate_on("A100-SXM4-80GB", {r}, true);

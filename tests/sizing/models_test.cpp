@@ -333,5 +333,20 @@ TEST(Models, MoeDecodeReadsTheExpertsTheBatchTouches) {
   EXPECT_NEAR(many->decode.weights, m.params * 2 / 2, 1e-3 * many->decode.weights);
 }
 
+// The custom one-shot all-reduce needs NVLink peer-to-peer: an H100-SXM pays its 3.7 us per call, PCIe GPUs
+// (L40S, L4, T4) the NCCL collective latency.
+TEST(Serving, AllReduceLatencyFollowsTheLink) {
+  const auto& gpus = shipped_catalog().gpus;
+  auto find = [&gpus](const std::string& name) {
+    for (const auto& g : gpus)
+      if (g.name == name) return g;
+    ADD_FAILURE() << name;
+    return GpuSpec{};
+  };
+  EXPECT_EQ(serving_allreduce_latency(find("H100-SXM")), assumption::kServingAllReduceLatency.value);
+  EXPECT_EQ(serving_allreduce_latency(find("L40S")), assumption::kCollectiveLatency.value);
+  EXPECT_EQ(serving_allreduce_latency(find("T4")), assumption::kCollectiveLatency.value);
+}
+
 }  // namespace
 }  // namespace mlbench::sizing::test
