@@ -6,15 +6,16 @@
 // z = 0.6745 (x − median) / MAD. When MAD is 0 (more than half the members identical) the mean absolute
 // deviation stands in: z = (x − median) / (1.253314 · meanAD); when that is 0 too every z is 0.
 // A member is an outlier when |z| > 3.5 and its deviation from the median exceeds its own measurement noise
-// (noise_band: 2 × the metric's relative spread, the model compare uses — the standard uncertainty of the
-// value within its run (relative_spread), or, for a host with ≥ 2 reports in the fleet, the spread between
-// those runs when larger (BetweenRuns, reports/compare.hpp); in a very tight population a robust z flags
-// differences the measurement cannot resolve; a metric without any spread gets compare's floor, the
-// threshold, since its noise is unknown, not zero), or when it is worse than the median by more than the
-// threshold (direction-aware: below for better = higher, above for better = lower) and than its own noise
-// band — compare's rule, where the threshold is the floor of the band, not a way around it: a member 8 %
-// below the median whose value swings ±20 % between runs is not shown to be worse. Outliers are listed as
-// worse or better than the median; only worse ones make the command fail.
+// (noise_band: 2 × the metric's relative spread — the standard uncertainty of the value within its run
+// (relative_spread), or, for a host with ≥ 2 reports in the fleet, the spread of ln(value) between those runs
+// when larger (BetweenRuns, reports/compare.hpp); compare judges a pair on ln(other/base) at the family's z,
+// the fleet each member against the median with the robust z's 3.5 as its family-wide bar; in a very tight
+// population a robust z flags differences the measurement cannot resolve; a metric without any spread gets
+// compare's floor, the threshold, since its noise is unknown, not zero), or when it is worse than the median
+// by more than the threshold (direction-aware: below for better = higher, above for better = lower) and than
+// its own noise band — compare's rule, where the threshold is the floor of the band, not a way around it: a
+// member 8 % below the median whose value swings ±20 % between runs is not shown to be worse. Outliers are
+// listed as worse or better than the median; only worse ones make the command fail.
 //
 // The fleet verdict also judges the nodes themselves, because a fleet run (configs/launch/fleet-*) starts one
 // mlbench per node and a node that crashed, hung or lost its disk writes nothing: with `expect` (the hosts

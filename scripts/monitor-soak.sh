@@ -19,7 +19,7 @@ baseline=()
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 log=$(mktemp)
 count=$(mktemp)
-"$mlbench" monitor --interval 1s --listen "127.0.0.1:$port" "${baseline[@]}" 2> "$log" &
+"$mlbench" monitor --interval 1s --listen "127.0.0.1:$port" ${baseline[@]+"${baseline[@]}"} 2> "$log" &
 exporter=$!
 pids=()
 cleanup() {
