@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <limits>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -50,6 +52,13 @@ std::vector<std::string> mount_table(const SysReader& reader, const std::string&
   return out;
 }
 
+// sysfs counts 512-byte sectors whatever the logical block size; nullopt for a count no device has (negative,
+// or bytes beyond a long long).
+std::optional<long long> sector_bytes(long long sectors) {
+  if (sectors < 0 || sectors > std::numeric_limits<long long>::max() / 512) return std::nullopt;
+  return sectors * 512;
+}
+
 }  // namespace
 
 Json block_device_info(const SysReader& reader, const std::string& name, Json& notes) {
@@ -57,10 +66,12 @@ Json block_device_info(const SysReader& reader, const std::string& name, Json& n
   Json d{{"name", name}};
   auto model = reader.read(base / "device/model");
   if (model) d["model"] = std::string(trim(*model));
-  if (auto sectors = reader.read_int(base / "size")) {
-    d["size_bytes"] = *sectors * 512;  // sysfs counts 512-byte sectors whatever the logical block size
-  } else {
+  if (auto sectors = reader.read_int(base / "size"); !sectors) {
     note(notes, fmt::format("{}: size not readable", name));
+  } else if (auto bytes = sector_bytes(*sectors)) {
+    d["size_bytes"] = *bytes;
+  } else {
+    note(notes, fmt::format("{}: size {} sectors is out of range", name, *sectors));
   }
   if (auto v = reader.read_int(base / "queue/logical_block_size")) d["logical_block_size"] = *v;
   if (auto v = reader.read_int(base / "queue/physical_block_size")) d["physical_block_size"] = *v;
@@ -149,7 +160,7 @@ void collect_raid(const SysReader& reader, Json& host, Json& notes) {
       note(notes, fmt::format("{}: chunk size not readable from {}", name, (md / "chunk_size").string()));
     }
     if (auto sectors = reader.read_int(std::filesystem::path("/sys/block") / name / "size")) {
-      a["size_bytes"] = *sectors * 512;
+      if (auto bytes = sector_bytes(*sectors)) a["size_bytes"] = *bytes;
     }
     if (!a.contains("level")) note(notes, fmt::format("{}: RAID level unknown", name));
     arrays.push_back(std::move(a));

@@ -315,6 +315,25 @@ TEST(HostInfoFixture, BrokenTreeLeavesFieldsOutWithNotes) {
   EXPECT_FALSE(find_named(host["nics"], "mlx5_0/1")["infiniband"].contains("rate_gbps"));
 }
 
+// A sector count no device has (a fuzz finding: 31251759104759104 × 512 overflowed a long long) gives no size
+// and a note naming it, not undefined arithmetic; a real count gives its bytes.
+TEST(HostInfoTree, BlockDeviceSizeOutOfRangeIsANote) {
+  test::TempDir dir("mlbench-blk");
+  const std::filesystem::path& root = dir.path();
+  std::filesystem::create_directories(root / "sys/block/sda");
+  auto size_of = [&](const std::string& sectors, Json& notes) {
+    std::ofstream(root / "sys/block/sda/size") << sectors << "\n";
+    return block_device_info(SysReader(root), "sda", notes);
+  };
+  Json notes = Json::array();
+  EXPECT_EQ(size_of("7814037168", notes)["size_bytes"], 7814037168LL * 512);
+  for (const char* bad : {"31251759104759104", "-8"}) {
+    notes = Json::array();
+    EXPECT_FALSE(size_of(bad, notes).contains("size_bytes")) << bad;
+    EXPECT_NE(notes.dump().find("out of range"), std::string::npos) << notes.dump();
+  }
+}
+
 // PRETTY_NAME loses its quotes only when they match: an unmatched opening quote once cut the value's last
 // byte, splitting "ƫ" (0xC6 0xAA) so that the report could not be written (a fuzz finding).
 TEST(HostInfoTree, OsReleaseQuotesAreStrippedOnlyInPairs) {
