@@ -54,6 +54,11 @@ struct Case {
   // One line the user reads before anything runs, e.g. how large a scratch file the case writes and where;
   // empty for most cases. The runner passes each distinct notice on once, before the first case.
   std::string notice;
+  // > 1: the case measures in that many rounds (Probe::run_round), and the runner interleaves the rounds of
+  // consecutive cases of one probe with the same count — round 1 of each, then round 2 of each... — so that
+  // a state of the machine lasting seconds (a disk's write-back, a noisy neighbour on a VM) falls in one
+  // round of several cases instead of the whole window of one, where the case's own spread sees it.
+  unsigned rounds = 1;
 };
 
 struct PlanContext {
@@ -100,8 +105,14 @@ class Probe {
   virtual std::optional<std::string> unavailable(const Json& host) const = 0;
   // The cases for this profile, options and machine; throws UsageError for bad options.
   virtual std::vector<Case> plan(const PlanContext& ctx) const = 0;
-  // Measures one case. Usually one result; several when a case yields per-target or per-device results.
+  // Measures one case (every round of it, back to back). Usually one result; several when a case yields
+  // per-target or per-device results.
   virtual std::vector<Result> run(const Case& c, RunContext& ctx) = 0;
+  // For a case with rounds > 1: measures round `round` (0-based) of c.rounds; the last round returns the
+  // case's results, the earlier ones nothing. The default measures the whole case in its last round.
+  virtual std::vector<Result> run_round(const Case& c, RunContext& ctx, unsigned round) {
+    return round + 1 == c.rounds ? run(c, ctx) : std::vector<Result>{};
+  }
 };
 
 // Why the GPU probes (and NCCL) are unavailable in a build without CUDA (the cpu preset).

@@ -27,6 +27,21 @@ std::string join(const std::vector<std::string>& v) {
 
 }  // namespace
 
+std::vector<Step> schedule(const std::vector<PlannedCase>& cases) {
+  std::vector<Step> steps;
+  for (std::size_t i = 0; i < cases.size();) {
+    const unsigned rounds = std::max(1u, cases[i].c.rounds);
+    std::size_t end = i + 1;
+    while (rounds > 1 && end < cases.size() && cases[end].probe == cases[i].probe &&
+           cases[end].c.rounds == rounds)
+      ++end;
+    for (unsigned k = 0; k < rounds; ++k)
+      for (std::size_t j = i; j < end; ++j) steps.push_back({j, k});
+    i = end;
+  }
+  return steps;
+}
+
 std::atomic<bool>& stop_flag() {
   static std::atomic<bool> flag{false};
   return flag;
@@ -110,17 +125,26 @@ Report Runner::run(const RunOptions& opts, const std::function<void(const Progre
   }
 
   double done_estimate = 0, done_elapsed = 0;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
+  std::vector<bool> ended(cases.size(), false);  // failed or skipped in an earlier round
+  for (const Step& step : schedule(cases)) {
     if (stop_flag().load()) {
       interrupted_ = true;
       break;
     }
+    const std::size_t i = step.index;
     // Named references, not a structured binding: clang 14 cannot capture a binding in the lambda below.
     Probe* probe = cases[i].probe;
     Case& c = cases[i].c;
+    const unsigned rounds = std::max(1u, c.rounds);
+    const double step_estimate = c.estimate_s / rounds;
+    if (ended[i]) {
+      done_estimate += step_estimate;
+      continue;
+    }
+    const bool last = step.round + 1 == rounds;
     auto id = probe->info().id;
     const auto case_start = Clock::now();
-    // The ETA: the estimates left, scaled by the pace of the cases so far, less the time this case has run.
+    // The ETA: the estimates left, scaled by the pace of the steps so far, less the time this one has run.
     auto event = [&](Phase phase) {
       double e = elapsed();
       double case_e = std::chrono::duration<double>(Clock::now() - case_start).count();
@@ -131,14 +155,16 @@ Report Runner::run(const RunOptions& opts, const std::function<void(const Progre
                            .index = i + 1,
                            .total = cases.size(),
                            .probe = id,
-                           .label = c.label,
+                           .label = rounds > 1 && phase != Phase::finished
+                                        ? fmt::format("{} (round {}/{})", c.label, step.round + 1, rounds)
+                                        : c.label,
                            .elapsed_s = e,
                            .eta_s = eta,
                            .case_elapsed_s = case_e,
-                           .case_estimate_s = c.estimate_s};
+                           .case_estimate_s = step_estimate};
     };
     if (progress) progress(event(Phase::start));
-    double budget = std::max(opts.min_budget_s, c.estimate_s * opts.budget_scale);
+    double budget = std::max(opts.min_budget_s, step_estimate * opts.budget_scale);
     RunContext ctx{
         host_,
         Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget)),
@@ -151,8 +177,9 @@ Report Runner::run(const RunOptions& opts, const std::function<void(const Progre
       };
     }
     std::vector<Result> results;
+    bool failed = false;
     try {
-      results = probe->run(c, ctx);
+      results = rounds > 1 ? probe->run_round(c, ctx, step.round) : probe->run(c, ctx);
     } catch (const Interrupted&) {
       interrupted_ = true;
       break;
@@ -160,14 +187,18 @@ Report Runner::run(const RunOptions& opts, const std::function<void(const Progre
       results = {ctx.make_result(id, c)};
       results[0].status = Status::skipped;
       results[0].reason = e.what();
+      failed = true;
     } catch (const std::exception& e) {
       results = {ctx.make_result(id, c)};
       results[0].status = Status::failed;
       results[0].reason = e.what();
+      failed = true;
     }
-    for (auto& r : results) report.results.push_back(std::move(r));
-    done_estimate += c.estimate_s;
+    done_estimate += step_estimate;
     done_elapsed = elapsed();
+    if (!last && !failed) continue;  // the case goes on in its next round
+    ended[i] = true;
+    for (auto& r : results) report.results.push_back(std::move(r));
     save();
     if (progress) {
       ProgressEvent done = event(Phase::finished);

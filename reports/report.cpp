@@ -53,6 +53,28 @@ std::optional<ConfidenceInterval> sigma_ci(double value, double sigma) {
   return symmetric_ci(value, sigma);
 }
 
+void widen_to_rounds(Result& whole, const std::vector<Result>& rounds) {
+  if (rounds.size() < 2) return;
+  const double n = static_cast<double>(rounds.size());
+  for (Metric& m : whole.metrics) {
+    if (!(m.value > 0) || !std::isfinite(m.value)) continue;
+    std::vector<double> logs;
+    for (const Result& r : rounds) {
+      const Metric* rm = r.metric(m.name);
+      if (rm == nullptr || !(rm->value > 0) || !std::isfinite(rm->value)) break;
+      logs.push_back(std::log(rm->value));
+    }
+    if (logs.size() != rounds.size()) continue;
+    double mean = 0, ss = 0;
+    for (double x : logs) mean += x / n;
+    for (double x : logs) ss += (x - mean) * (x - mean);
+    const double h = student_t95(rounds.size() - 1) * std::sqrt(ss / (n - 1)) / std::sqrt(n);
+    if (!(h > 0) || !std::isfinite(h)) continue;  // rounds alike: no interval of zero width
+    const ConfidenceInterval wide{m.value * std::exp(-h), m.value * std::exp(h)};
+    if (!m.ci || relative_sigma(wide, m.value) > relative_sigma(*m.ci, m.value)) m.ci = wide;
+  }
+}
+
 Metric& Result::add_metric(std::string name, double value, std::string unit, Better better) {
   metrics.push_back(Metric{std::move(name), value, std::move(unit), better, std::nullopt});
   return metrics.back();

@@ -81,6 +81,14 @@ struct Result {
   Metric& add_metric(std::string name, double value, std::string unit, Better better = Better::higher);
 };
 
+// A case measured in rounds (Case::rounds, bench/probe.hpp): widens each metric's ci to the spread between
+// its rounds where that is wider. The value is in effect a mean over the rounds, and a state of the machine
+// that lasts a round moves all of that round's samples together, which their own spread (taken as
+// independent samples) cannot see. Per metric of `whole` with a positive finite value in every round:
+// s = the sample SD of ln(round value), h = t(0.975, R − 1) · s / sqrt(R) (GUM G.3: R − 1 degrees of
+// freedom), and the ci value · e^(±h) replaces a narrower one. Nothing with fewer than 2 rounds.
+void widen_to_rounds(Result& whole, const std::vector<Result>& rounds);
+
 struct Report {
   std::string schema_version{kSchemaVersion};
   Json tool =

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -69,6 +70,41 @@ TEST(Report, SigmaCiIsTheValuePlusMinusZSigmaAndAbsentWithoutASigma) {
   EXPECT_FALSE(sigma_ci(10.0, -1.0).has_value());
   EXPECT_FALSE(sigma_ci(10.0, std::numeric_limits<double>::quiet_NaN()).has_value());
   EXPECT_FALSE(sigma_ci(10.0, std::numeric_limits<double>::infinity()).has_value());
+}
+
+// widen_to_rounds: a round at half the others' rate widens the whole's ci to the spread between the rounds
+// (t(0.975, 3) · SD of ln(value) / 2 for 4 rounds); rounds that agree, a ci already wider, a metric some
+// round lacks and a single round leave it as it was.
+TEST(Report, WidenToRoundsTakesTheSpreadBetweenRoundsWhereItIsWider) {
+  auto result = [](std::vector<std::pair<std::string, double>> values) {
+    Result r;
+    for (const auto& [name, v] : values) r.add_metric(name, v, "1/s", Better::higher);
+    return r;
+  };
+  Result whole = result({{"iops", 87.5}, {"alike", 100}, {"wide", 100}, {"partial", 100}});
+  const ConfidenceInterval narrow{86.5, 88.5}, wide{10, 1000};
+  whole.metrics[0].ci = narrow;
+  whole.metrics[2].ci = wide;
+  std::vector<Result> rounds;
+  for (double v : {100.0, 100.0, 100.0, 50.0})
+    rounds.push_back(result({{"iops", v}, {"alike", 100}, {"wide", v}, {"partial", v}}));
+  rounds[3].metrics.pop_back();  // the last round has no "partial"
+
+  Result one = whole;
+  widen_to_rounds(one, {rounds[0]});
+  EXPECT_DOUBLE_EQ(one.metrics[0].ci->lo, narrow.lo);
+
+  widen_to_rounds(whole, rounds);
+  const double l = std::log(0.5), mean = l / 4;
+  const double sd = std::sqrt((3 * mean * mean + (l - mean) * (l - mean)) / 3);
+  const double h = 3.182 * sd / 2;
+  ASSERT_TRUE(whole.metrics[0].ci);
+  EXPECT_NEAR(whole.metrics[0].ci->lo, 87.5 * std::exp(-h), 1e-9);
+  EXPECT_NEAR(whole.metrics[0].ci->hi, 87.5 * std::exp(h), 1e-9);
+  EXPECT_NEAR(relative_spread(whole.metrics[0]), (std::exp(h) - std::exp(-h)) / (2 * kConfidenceZ), 1e-9);
+  EXPECT_FALSE(whole.metrics[1].ci);  // rounds alike: no zero-width interval
+  EXPECT_DOUBLE_EQ(whole.metrics[2].ci->lo, wide.lo);
+  EXPECT_FALSE(whole.metrics[3].ci);
 }
 
 TEST(Report, RoundTripsThroughJsonFile) {

@@ -28,6 +28,7 @@ class ScriptedProbe : public Probe {
       c.params = Json{{"outcome", o}, {"index", cases.size()}};
       c.estimate_s = 0.01;
       c.notice = ctx.options.value("notice", "");
+      c.rounds = ctx.options.value("rounds", 1u);
       cases.push_back(c);
     }
     return cases;
@@ -57,6 +58,14 @@ class ScriptedProbe : public Probe {
     }
     return {r};
   }
+  // Rounds: each is logged as "outcome/round"; a "fail" case fails in its second round.
+  std::vector<Result> run_round(const Case& c, RunContext& ctx, unsigned round) override {
+    const std::string o = c.params["outcome"];
+    rounds_run.push_back(fmt::format("{}{}/{}", o, c.params["index"].get<int>(), round));
+    if (o == "fail" && round == 1) throw Error("device exploded in round 2");
+    return Probe::run_round(c, ctx, round);
+  }
+  std::vector<std::string> rounds_run;
 
  private:
   std::string id_;
@@ -207,6 +216,53 @@ TEST_F(RunnerTest, NoticesComeFirstAndTheProbesRatesReachTheProgressCallback) {
   });
   EXPECT_EQ(seen, (std::vector<std::string>{"notice writes a 1G file in /x", "start 1", "running 1",
                                             "finished 1", "start 2", "running 2", "finished 2"}));
+}
+
+// Rounds (Case::rounds): the runner interleaves the rounds of consecutive cases of one probe, a case's
+// result enters the report after its last round in plan order, and a case that fails in a round runs no
+// more of them.
+TEST_F(RunnerTest, RoundsOfNeighbouringCasesInterleaveAndAFailedRoundEndsItsCase) {
+  auto reg = make_registry();
+  Runner runner(reg, Json::object());
+  RunOptions opts;
+  opts.probe_ids = {"test.a"};
+  opts.probe_options = Json{{"test.a", {{"outcomes", {"ok", "fail", "ok"}}, {"rounds", 3}}}};
+  std::vector<std::string> events;
+  auto rep = runner.run(opts, [&](const ProgressEvent& e) {
+    if (e.phase == Phase::start) events.push_back(fmt::format("start {} {}", e.index, e.label));
+    if (e.phase == Phase::finished) events.push_back(fmt::format("finished {} {}", e.index, e.label));
+  });
+  auto* probe = dynamic_cast<ScriptedProbe*>(reg.find("test.a"));
+  ASSERT_NE(probe, nullptr);
+  EXPECT_EQ(probe->rounds_run, (std::vector<std::string>{"ok0/0", "fail1/0", "ok2/0", "ok0/1", "fail1/1",
+                                                         "ok2/1", "ok0/2", "ok2/2"}));
+  ASSERT_EQ(rep.results.size(), 3u);
+  EXPECT_EQ(rep.results[0].status, Status::failed);  // the failed case ended first, in round 2
+  EXPECT_EQ(rep.results[0].reason, "device exploded in round 2");
+  EXPECT_EQ(rep.results[1].status, Status::ok);
+  EXPECT_EQ(rep.results[1].params["index"], 0);
+  EXPECT_EQ(rep.results[2].params["index"], 2);
+  EXPECT_EQ(events.front(), "start 1 ok (round 1/3)");
+  EXPECT_EQ(std::count(events.begin(), events.end(), "finished 2 fail"), 1);
+  EXPECT_EQ(events.back(), "finished 3 ok");
+  EXPECT_EQ(events.size(), 8u + 3u);  // a start per round run, a finished per case
+}
+
+TEST(Schedule, OnlyNeighbouringCasesOfOneProbeWithTheSameRoundsInterleave) {
+  auto reg = make_registry();
+  Probe* a = reg.find("test.a");
+  Probe* b = reg.find("test.gone");
+  auto planned = [](Probe* p, unsigned rounds) {
+    Case c;
+    c.rounds = rounds;
+    return PlannedCase{p, c};
+  };
+  const std::vector<PlannedCase> cases{planned(a, 1), planned(a, 2), planned(a, 2),
+                                       planned(b, 2), planned(a, 3), planned(a, 0)};
+  std::vector<std::string> order;
+  for (const Step& s : schedule(cases)) order.push_back(fmt::format("{}.{}", s.index, s.round));
+  EXPECT_EQ(order, (std::vector<std::string>{"0.0", "1.0", "2.0", "1.1", "2.1", "3.0", "3.1", "4.0", "4.1",
+                                             "4.2", "5.0"}));
 }
 
 TEST(Measure, StopsAtMinSamplesAndHonoursInterrupt) {
