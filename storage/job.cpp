@@ -494,6 +494,39 @@ double SubmissionTrial::rate(std::size_t a, std::size_t b) const {
   return static_cast<double>(ios) / (2e-9 * static_cast<double>(slice_ns_));  // two slices
 }
 
+JobOutcome merge_rounds(const std::vector<JobOutcome>& rounds) {
+  auto join = [](IntervalSeries& to, const IntervalSeries& from) {
+    append(to, from);
+    to.iops.insert(to.iops.end(), from.iops.begin(), from.iops.end());
+  };
+  JobOutcome out = rounds.front();
+  for (std::size_t k = 1; k < rounds.size(); ++k) {
+    const JobOutcome& r = rounds[k];
+    for (std::size_t t = 0; t < out.per_target.size() && t < r.per_target.size(); ++t)
+      out.per_target[t].merge(r.per_target[t]);
+    out.total.merge(r.total);
+    out.first_done_s = out.last_done_s + r.first_done_s;
+    out.last_done_s += r.last_done_s;
+    out.warmup_s += r.warmup_s;
+    out.cpu_s += r.cpu_s;
+    join(out.intervals, r.intervals);
+    join(out.read_intervals, r.read_intervals);
+    join(out.write_intervals, r.write_intervals);
+    out.interval_cpu_per_io.insert(out.interval_cpu_per_io.end(), r.interval_cpu_per_io.begin(),
+                                   r.interval_cpu_per_io.end());
+    out.threads = std::max(out.threads, r.threads);
+    out.thread_cpus = r.thread_cpus;
+    for (const auto& w : r.warnings)
+      if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
+        out.warnings.push_back(w);
+    out.verify_checked += r.verify_checked;
+    out.verify_bad += r.verify_bad;
+    if (out.verify_first_bad.empty()) out.verify_first_bad = r.verify_first_bad;
+    for (const auto& b : r.verify_bad_blocks) keep_bad_block(out.verify_bad_blocks, b);
+  }
+  return out;
+}
+
 void IoTotals::merge(const IoTotals& o) {
   ios += o.ios;
   bytes += o.bytes;

@@ -161,6 +161,12 @@ struct JobOutcome {
 };
 inline constexpr std::size_t kKeptBadBlocks = 16;
 
+// The rounds of one job (Case::rounds: the profile suite measures each job in rounds interleaved with the
+// other jobs') as one outcome: the totals and interval series together, the measured windows, warm-ups and
+// CPU time summed (first_done_s the last round's on the joined window); the first round's engine features
+// and submission trial. `rounds` is not empty.
+JobOutcome merge_rounds(const std::vector<JobOutcome>& rounds);
+
 // Runs the job; throws Error on an I/O error or short transfer (naming target, offset and errno), Interrupted
 // when `stop` is set, Error when `deadline` passes first. Verification (JobSpec::verify) checks reads of
 // prefilled targets inline and, after writes, reads the region back.

@@ -28,6 +28,7 @@ constexpr std::string_view kParams[] = {"rw",         "bs",     "iodepth", "jobs
                                         "rwmix_read", "stripe", "target",  "job",  "scope"};
 // Rough fill rate for time estimates only.
 constexpr double kFillRate = 500e6;
+constexpr double kRoundOverhead = 0.1;  // s: a job's threads started and drained, per round (an estimate)
 
 std::string join(const std::vector<std::string>& v, std::string_view sep) {
   std::string out;
@@ -186,7 +187,10 @@ std::vector<Case> plan_suite(const PlanContext& ctx) {
     c.config = Json{{"spec", to_json(s)}, {"suite", true}};
     if (!size) c.config["skip"] = warning;
     if (size && !warning.empty()) c.config["warning"] = warning;
-    c.estimate_s = s.ramp_s + s.runtime_s + 0.5 + (first ? static_cast<double>(s.size) / kFillRate : 0.0);
+    c.rounds = kSuiteRounds;
+    // The whole ramp in the first round, a share of it in each later one, and each round's start and drain.
+    c.estimate_s = s.ramp_s * (2.0 - 1.0 / kSuiteRounds) + s.runtime_s + kRoundOverhead * kSuiteRounds +
+                   (first ? static_cast<double>(s.size) / kFillRate : 0.0);
     if (size) {
       c.notice = fmt::format(
           "storage.io: the {} profile's suite writes a {} scratch file in {} (removed at the end)",
@@ -314,6 +318,32 @@ std::optional<Stats> time_stats(double value, const std::vector<double>& interva
   return compute_stats(times);
 }
 
+// The job's metrics from its outcome (every I/O's, CPU per I/O, the share of the link when `link` > 0, the
+// times of a count-bound job). Each figure's ci is that of the statistic it is: a mean over the intervals
+// (CPU per I/O), or a fixed multiple of the I/O rate (share of the link) or its inverse (a count-bound job's
+// time), whose relative error is the rate's to first order.
+void add_job_metrics(Result& r, const JobOutcome& out, const JobSpec& s, double link, bool headline_iops) {
+  add_io_metrics(r, out.total, out.last_done_s, s, &out, headline_iops);
+  const double rate_error = mean_relative_error(interval_stats(out.intervals.iops));
+  Metric& cpu =
+      r.add_metric("cpu_per_io", out.cpu_s / static_cast<double>(out.total.ios), "s", Better::lower);
+  cpu.stats = interval_stats(out.interval_cpu_per_io);
+  cpu.ci = relative_ci(cpu.value, mean_relative_error(cpu.stats));
+  if (link > 0) {
+    Metric& pct = r.add_metric("pct_of_link",
+                               100.0 * static_cast<double>(out.total.bytes) / out.last_done_s / link, "%");
+    pct.stats = interval_stats(out.intervals.iops, 100.0 * static_cast<double>(s.bs) / link);
+    pct.ci = relative_ci(pct.value, rate_error);
+  }
+  if (s.runtime_s <= 0) {
+    for (auto [name, seconds] : {std::pair{"first_done", out.first_done_s}, {"last_done", out.last_done_s}}) {
+      Metric& d = r.add_metric(name, seconds, "s", Better::lower);
+      d.stats = time_stats(seconds, out.intervals.iops);
+      d.ci = relative_ci(seconds, rate_error);
+    }
+  }
+}
+
 }  // namespace
 
 StorageProbe::StorageProbe()
@@ -340,15 +370,39 @@ std::vector<Case> StorageProbe::plan(const PlanContext& ctx) const {
   return plan_suite(ctx);
 }
 
+// The whole case: its rounds back to back (the runner interleaves them instead: Case::rounds).
 std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
-  JobSpec s = parse_job_spec(c.config.at("spec"));
+  for (unsigned round = 0;; ++round) {
+    auto results = run_round(c, ctx, round);
+    if (round + 1 >= c.rounds) return results;
+  }
+}
+
+std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsigned round) {
+  const JobSpec s = parse_job_spec(c.config.at("spec"));
   if (c.config.contains("skip")) throw Skipped(c.config["skip"].get<std::string>());
   const bool suite = c.config.value("suite", false);
+  // This round's window (kSuiteRounds says why and how): the runtime split evenly; a later round warms up for
+  // its share of the ramp and submits as the first round's trial chose.
+  const unsigned rounds = std::max(1u, c.rounds);
+  Rounds& so_far = rounds_[c.label];
+  if (round == 0) so_far = {};
+  std::vector<JobOutcome>& done = so_far.outcomes;
+  JobSpec window = s;
+  window.runtime_s = s.runtime_s / rounds;
+  if (round > 0) {
+    window.ramp_s = s.ramp_s / rounds;
+    if (!done.empty() && done.front().submission_trial.contains("chosen")) {
+      window.submission =
+          value_of(kSubmissionNames, done.front().submission_trial["chosen"].get<std::string>())
+              .value_or(Submission::automatic);
+    }
+  }
   std::vector<std::string> warnings;
   if (c.config.contains("warning")) warnings.push_back(c.config["warning"].get<std::string>());
 
   JobPlan plan;
-  plan.spec = s;
+  plan.spec = window;
   plan.engine = s.engine;
   plan.fill_seed = fill_seed_;
   plan.write_seed = mix64(fill_seed_ + ++cases_run_);
@@ -420,10 +474,16 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
       engine.iopoll && s.direct && nvme_poll_queues(sys) &&
       std::all_of(disks.begin(), disks.end(), [](const std::string& d) { return d.rfind("nvme", 0) == 0; });
 
-  JobOutcome out = run_job(plan, ctx.stop, ctx.deadline, [&ctx, &s](double iops) {
+  done.push_back(run_job(plan, ctx.stop, ctx.deadline, [&ctx, &s](double iops) {
     const LiveMetric live[] = {{"iops", iops, "1/s"}, {"bandwidth", iops * static_cast<double>(s.bs), "B/s"}};
     ctx.report_live(live);
-  });
+  }));
+  for (auto& w : warnings)
+    if (std::find(so_far.warnings.begin(), so_far.warnings.end(), w) == so_far.warnings.end())
+      so_far.warnings.push_back(std::move(w));
+  if (round + 1 < rounds) return {};
+  warnings = std::move(so_far.warnings);
+  const JobOutcome out = merge_rounds(done);
 
   double link = 0;
   for (const auto& d : disks) {
@@ -458,29 +518,16 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
   const bool headline_iops = is_random(s.rw) && s.bs <= 64 * 1024;
   std::vector<Result> results;
   Result agg = ctx.make_result(kId, c);
-  add_io_metrics(agg, out.total, out.last_done_s, s, &out, headline_iops);
-  // Each figure's ci is that of the statistic it is: a mean over the intervals (CPU per I/O), or a fixed
-  // multiple of the I/O rate (share of the link) or its inverse (a count-bound job's time), whose relative
-  // error is the rate's to first order.
-  const double rate_error = mean_relative_error(interval_stats(out.intervals.iops));
-  Metric& cpu =
-      agg.add_metric("cpu_per_io", out.cpu_s / static_cast<double>(out.total.ios), "s", Better::lower);
-  cpu.stats = interval_stats(out.interval_cpu_per_io);
-  cpu.ci = relative_ci(cpu.value, mean_relative_error(cpu.stats));
-  if (link > 0) {
-    Metric& pct = agg.add_metric("pct_of_link",
-                                 100.0 * static_cast<double>(out.total.bytes) / out.last_done_s / link, "%");
-    pct.stats = interval_stats(out.intervals.iops, 100.0 * static_cast<double>(s.bs) / link);
-    pct.ci = relative_ci(pct.value, rate_error);
-    info["link_bandwidth"] = link;
+  add_job_metrics(agg, out, s, link, headline_iops);
+  if (done.size() > 1) {
+    std::vector<Result> per_round(done.size());
+    for (std::size_t k = 0; k < done.size(); ++k)
+      add_job_metrics(per_round[k], done[k], s, link, headline_iops);
+    widen_to_rounds(agg, per_round);
+    info["rounds"] = done.size();
+    info["round_ramp_s"] = s.ramp_s / static_cast<double>(done.size());
   }
-  if (s.runtime_s <= 0) {
-    for (auto [name, seconds] : {std::pair{"first_done", out.first_done_s}, {"last_done", out.last_done_s}}) {
-      Metric& done = agg.add_metric(name, seconds, "s", Better::lower);
-      done.stats = time_stats(seconds, out.intervals.iops);
-      done.ci = relative_ci(seconds, rate_error);
-    }
-  }
+  if (link > 0) info["link_bandwidth"] = link;
   agg.info.update(info);
   agg.warnings = warnings;
   if (s.verify) {
@@ -493,6 +540,7 @@ std::vector<Result> StorageProbe::run(const Case& c, RunContext& ctx) {
       agg.warnings.push_back("verify: no block was checked");
     }
   }
+  rounds_.erase(c.label);
   if (s.targets.size() > 1) agg.params["scope"] = "aggregate";
   results.push_back(std::move(agg));
   if (s.targets.size() > 1) {

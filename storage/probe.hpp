@@ -12,7 +12,8 @@
 // error); cpu_per_io = process user+sys CPU seconds in the window / I/Os; pct_of_link = bandwidth / PCIe link
 // bandwidth of the drive(s) (host inventory) × 100. Warm-up: --ramp seconds excluded, or the submission
 // trial's automatic ramp (storage/job.hpp, SubmissionTrial) when --ramp is shorter; one measured window per
-// case.
+// case, except the profile suite's, which measure in kSuiteRounds rounds the runner interleaves across the
+// suite (storage/job_spec.hpp), their totals and intervals joined (merge_rounds, storage/job.hpp).
 //
 // Spread — every metric carries one, so that compare and the fleet judge a difference against the run's own
 // noise: ~20 sampling intervals give stats of IOPS and bandwidth, CPU per I/O, lat_max (each interval's
@@ -22,8 +23,10 @@
 // first_done/last_done take the rate's relative error; each percentile has the order statistics at
 // n·q ± 1.96·sqrt(n·q·(1 − q)) of the window's I/O count (p99.99 of 50,000 I/Os is the ~5th slowest) with the
 // histogram bucket's resolution added (width/sqrt(12)); lat_max, an extreme, the Gumbel spread from the two
-// slowest intervals. relative_spread takes the larger of the ci and the standard error of the intervals'
-// median. Per-target results have no intervals: their percentiles carry the order-statistic ci only.
+// slowest intervals; a suite job's ci is widened to the spread between its rounds where that is wider
+// (widen_to_rounds, reports/report.hpp). relative_spread takes the larger of the ci and the standard error of
+// the intervals' median. Per-target results have no intervals: their percentiles carry the order-statistic ci
+// only.
 //
 // Targets: a folder (mlbench creates a hidden scratch file there), an existing file or block device, or a
 // new file's path in an existing folder (fio's --filename habit: created, filled and removed like the
@@ -33,11 +36,13 @@
 // --help`.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "bench/probe.hpp"
+#include "storage/job.hpp"
 #include "storage/target.hpp"
 
 namespace mlbench::storage {
@@ -49,12 +54,19 @@ class StorageProbe final : public Probe {
   std::optional<std::string> unavailable(const Json& host) const override;
   std::vector<Case> plan(const PlanContext& ctx) const override;
   std::vector<Result> run(const Case& c, RunContext& ctx) override;
+  std::vector<Result> run_round(const Case& c, RunContext& ctx, unsigned round) override;
 
  private:
   // The profile suite's scratch file, created by the first suite case and shared by the rest (filling a
   // file larger than RAM once, not seven times); removed when the probe goes away.
   std::unique_ptr<OpenTarget> scratch_;
   std::string scratch_dir_;
+  // What the rounds a case has run so far (Case::rounds) gave, by case label: their outcomes and warnings.
+  struct Rounds {
+    std::vector<JobOutcome> outcomes;
+    std::vector<std::string> warnings;
+  };
+  std::map<std::string, Rounds> rounds_;
   std::uint64_t fill_seed_;
   std::uint64_t cases_run_ = 0;
 };

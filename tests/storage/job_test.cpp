@@ -377,6 +377,42 @@ TEST(RunJob, SubmissionTrialPicksTheFasterModeAndReportsIt) {
   EXPECT_EQ(out.engine_features["submission"], "batched");
 }
 
+// merge_rounds: two rounds of a job are one outcome — totals, interval series and windows joined, the first
+// round's submission trial kept, a warning once.
+TEST(JobRounds, MergeJoinsTotalsIntervalsAndWindows) {
+  auto round = [](std::uint64_t ios, double window, double iops, const char* chosen) {
+    JobOutcome o;
+    o.per_target.resize(1);
+    o.per_target[0].ios = ios;
+    o.per_target[0].lat.record(1000 * ios);
+    o.total = o.per_target[0];
+    o.first_done_s = window - 0.1;
+    o.last_done_s = window;
+    o.warmup_s = 0.5;
+    o.cpu_s = 0.01;
+    o.intervals.iops = {iops, iops};
+    o.intervals.lat[0] = {1e-4};
+    o.interval_cpu_per_io = {1e-6};
+    o.threads = 1;
+    o.submission_trial = nlohmann::json{{"chosen", chosen}};
+    o.warnings = {"same warning"};
+    return o;
+  };
+  const JobOutcome m = merge_rounds({round(100, 0.5, 200, "per_io"), round(50, 0.5, 100, "batched")});
+  EXPECT_EQ(m.total.ios, 150u);
+  EXPECT_EQ(m.per_target[0].ios, 150u);
+  EXPECT_EQ(m.total.lat.count(), 2u);
+  EXPECT_DOUBLE_EQ(m.last_done_s, 1.0);
+  EXPECT_DOUBLE_EQ(m.first_done_s, 0.9);  // the last round's, on the joined window
+  EXPECT_DOUBLE_EQ(m.warmup_s, 1.0);
+  EXPECT_DOUBLE_EQ(m.cpu_s, 0.02);
+  EXPECT_EQ(m.intervals.iops, (std::vector<double>{200, 200, 100, 100}));
+  EXPECT_EQ(m.intervals.lat[0].size(), 2u);
+  EXPECT_EQ(m.interval_cpu_per_io.size(), 2u);
+  EXPECT_EQ(m.submission_trial["chosen"], "per_io");
+  EXPECT_EQ(m.warnings.size(), 1u);
+}
+
 TEST(RunJob, StopFlagInterrupts) {
   Files f;
   JobSpec s;

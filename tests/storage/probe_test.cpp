@@ -368,7 +368,10 @@ TEST(StorageProbe, SuitePlansTheSevenJobsInTheFolder) {
   auto cases = probe->plan(PlanContext{Profile::quick, host, options});
   ASSERT_EQ(cases.size(), 7u);
   double total = 0;
-  for (const auto& c : cases) total += c.estimate_s;
+  for (const auto& c : cases) {
+    total += c.estimate_s;
+    EXPECT_EQ(c.rounds, kSuiteRounds);
+  }
   EXPECT_LE(total, 30.0);
   EXPECT_EQ(cases[2].params["jobs"], 2);
   EXPECT_EQ(cases[2].params["iodepth"], 128);
@@ -376,21 +379,46 @@ TEST(StorageProbe, SuitePlansTheSevenJobsInTheFolder) {
   EXPECT_THROW(probe->plan(PlanContext{Profile::quick, host, bad}), UsageError);
 }
 
-TEST(StorageProbe, QuickSuiteRunsAndCleansUp) {
+// The suite's jobs measure in rounds, interleaved as the runner runs them: a job's result comes with its last
+// round, over every round's window and intervals (the first with the whole ramp, each later one a share of
+// it), and the scratch file is shared by the jobs and removed with the probe.
+TEST(StorageProbe, QuickSuiteRunsInRoundsAndCleansUp) {
   test::TempDir dir;
   {
     auto probe = make_storage_probe();
     json host = json::object(), options{{"dir", dir.path().string()}};
     auto cases = probe->plan(PlanContext{Profile::quick, host, options});
     std::atomic<bool> stop{false};
-    // Two cases are enough to show the scratch file is shared and results are ok.
-    for (std::size_t i = 0; i < 2; ++i) {
-      RunContext ctx{host, std::chrono::steady_clock::now() + std::chrono::seconds(60), stop};
-      auto results = probe->run(cases[i], ctx);
-      ASSERT_EQ(results.size(), 1u);
-      EXPECT_EQ(results[0].status, Status::ok) << results[0].reason;
-      EXPECT_EQ(dir.mlbench_files().size(), 1u);
+    const SuiteTiming timing = suite_timing(Profile::quick);
+    // Two jobs are enough to show the rounds interleave and the scratch file is shared.
+    for (unsigned round = 0; round < kSuiteRounds; ++round) {
+      for (std::size_t i = 0; i < 2; ++i) {
+        RunContext ctx{host, std::chrono::steady_clock::now() + std::chrono::seconds(60), stop};
+        auto results = probe->run_round(cases[i], ctx, round);
+        EXPECT_EQ(dir.mlbench_files().size(), 1u);
+        if (round + 1 < kSuiteRounds) {
+          EXPECT_TRUE(results.empty());
+          continue;
+        }
+        ASSERT_EQ(results.size(), 1u);
+        const Result& r = results[0];
+        EXPECT_EQ(r.status, Status::ok) << r.reason;
+        EXPECT_EQ(r.info["rounds"], kSuiteRounds);
+        EXPECT_DOUBLE_EQ(r.info["round_ramp_s"].get<double>(), timing.ramp_s / kSuiteRounds);
+        EXPECT_NEAR(r.info["last_done_s"].get<double>(), timing.runtime_s, 0.2);
+        EXPECT_GE(r.info["warmup_s"].get<double>(), timing.ramp_s * (2.0 - 1.0 / kSuiteRounds) - 1e-9);
+        const Metric* iops = r.metric("iops");
+        ASSERT_NE(iops, nullptr);
+        ASSERT_TRUE(iops->stats);
+        EXPECT_GE(iops->stats->n, 2u * kSuiteRounds);  // every round's sampling intervals
+        EXPECT_TRUE(iops->ci);
+      }
     }
+    // run() measures a case's rounds back to back.
+    RunContext ctx{host, std::chrono::steady_clock::now() + std::chrono::seconds(60), stop};
+    auto results = probe->run(cases[0], ctx);
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_EQ(results[0].info["rounds"], kSuiteRounds);
   }
   EXPECT_TRUE(dir.mlbench_files().empty());
 }
