@@ -318,6 +318,23 @@ std::optional<Stats> time_stats(double value, const std::vector<double>& interva
   return compute_stats(times);
 }
 
+}  // namespace
+
+bool round_estimates(const Metric& m, const IoTotals& round) {
+  if (m.name.ends_with("lat_max")) return false;
+  for (const auto& [name, q] : kLatencyPercentiles) {
+    if (!m.name.ends_with(name)) continue;
+    const std::uint64_t n = m.name.starts_with("read_")    ? round.reads
+                            : m.name.starts_with("write_") ? round.writes
+                                                           : round.ios;
+    // (1 − q) is inexact in binary (100,000 × (1 − 0.9999) < 10): a relative tolerance.
+    return static_cast<double>(n) * (1.0 - q) >= static_cast<double>(kRoundTail) * (1 - 1e-9);
+  }
+  return true;
+}
+
+namespace {
+
 // The job's metrics from its outcome (every I/O's, CPU per I/O, the share of the link when `link` > 0, the
 // times of a count-bound job). Each figure's ci is that of the statistic it is: a mean over the intervals
 // (CPU per I/O), or a fixed multiple of the I/O rate (share of the link) or its inverse (a count-bound job's
@@ -521,8 +538,11 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
   add_job_metrics(agg, out, s, link, headline_iops);
   if (done.size() > 1) {
     std::vector<Result> per_round(done.size());
-    for (std::size_t k = 0; k < done.size(); ++k)
+    for (std::size_t k = 0; k < done.size(); ++k) {
       add_job_metrics(per_round[k], done[k], s, link, headline_iops);
+      std::erase_if(per_round[k].metrics,
+                    [&](const Metric& m) { return !round_estimates(m, done[k].total); });
+    }
     widen_to_rounds(agg, per_round);
     info["rounds"] = done.size();
     info["round_ramp_s"] = s.ramp_s / static_cast<double>(done.size());

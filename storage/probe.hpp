@@ -47,6 +47,16 @@
 
 namespace mlbench::storage {
 
+// Whether a round's value of metric `m` estimates what the whole job's does, so that the spread between the
+// rounds is its spread (widen_to_rounds): a rate or a mean over the window does; lat_max does not (the
+// whole's is the largest round's, not a mean of them); a latency percentile does when the round (`round`: its
+// I/Os, by direction for read_/write_ metrics) holds at least kRoundTail I/Os beyond it. Below that a round
+// reads the percentile from a handful of I/Os, near its slowest (p99.99 of a 0.5 s round at QD1 is its
+// slowest I/O), and the rounds differ by far more than the whole's value does: the first sets of the suite in
+// rounds gave p99.9 bands of ±470 % (docs/NOTES.md). Pure; unit-tested.
+inline constexpr std::uint64_t kRoundTail = 10;
+bool round_estimates(const Metric& m, const IoTotals& round);
+
 class StorageProbe final : public Probe {
  public:
   StorageProbe();

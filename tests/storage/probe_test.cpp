@@ -379,6 +379,27 @@ TEST(StorageProbe, SuitePlansTheSevenJobsInTheFolder) {
   EXPECT_THROW(probe->plan(PlanContext{Profile::quick, host, bad}), UsageError);
 }
 
+// Which metrics a round estimates (the spread between rounds widens only those): rates and means do, lat_max
+// does not, a percentile only where the round has kRoundTail I/Os beyond it, counted in its direction.
+TEST(StorageProbe, ARoundEstimatesRatesAndPercentilesItHoldsEnoughIosBeyond) {
+  IoTotals round;
+  round.ios = 1000;
+  round.reads = 100000;
+  round.writes = 999;
+  auto metric = [](const char* name) {
+    return Metric{name, 1.0, "s", Better::lower, std::nullopt, std::nullopt};
+  };
+  EXPECT_TRUE(round_estimates(metric("iops"), round));
+  EXPECT_TRUE(round_estimates(metric("cpu_per_io"), round));
+  EXPECT_FALSE(round_estimates(metric("lat_max"), round));
+  EXPECT_FALSE(round_estimates(metric("read_lat_max"), round));
+  EXPECT_TRUE(round_estimates(metric("lat_p99"), round));         // 10 beyond
+  EXPECT_FALSE(round_estimates(metric("lat_p999"), round));       // 1
+  EXPECT_FALSE(round_estimates(metric("write_lat_p99"), round));  // 9.99
+  EXPECT_TRUE(round_estimates(metric("read_lat_p9999"), round));  // 10
+  EXPECT_FALSE(round_estimates(metric("lat_p9999"), round));
+}
+
 // The suite's jobs measure in rounds, interleaved as the runner runs them: a job's result comes with its last
 // round, over every round's window and intervals (the first with the whole ramp, each later one a share of
 // it), and the scratch file is shared by the jobs and removed with the probe.
