@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <latch>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <thread>
 
@@ -58,7 +59,9 @@ struct WorkerSetup {
 
 struct WorkerResult {
   std::vector<IoTotals> per_target;
-  IntervalSeries intervals, read_intervals, write_intervals;  // latencies only: the sampler has the rates
+  // Latencies only (the sampler has the rates): the thread's, and per target (index of JobPlan::targets).
+  DirectionIntervals intervals;
+  std::vector<DirectionIntervals> per_target_intervals;
   std::uint64_t done_ns = 0;
   int cpu = -1;
   nlohmann::json features = nlohmann::json::object();
@@ -77,9 +80,29 @@ void keep_bad_block(std::vector<std::pair<std::uint32_t, std::uint64_t>>& blocks
   if (blocks.size() > kKeptBadBlocks) blocks.pop_back();
 }
 
-struct alignas(64) Progress {
+// A job thread's measured I/Os and reads on one target so far, for the sampler: stored (relaxed) once per
+// completion batch; each target's in its own cache line, so that threads do not share lines.
+struct alignas(64) TargetCount {
   std::atomic<std::uint64_t> ios{0}, reads{0};
+};
+
+struct alignas(64) Progress {
+  std::vector<TargetCount> targets;  // per target (index of JobPlan::targets); only the thread's lane moves
   std::atomic<bool> finished{false};
+};
+
+// The current sampling interval's latencies: every I/O, reads, writes.
+struct Windows {
+  LatencyHistogram all, read, write;
+  void record(std::uint64_t lat, bool write_io) {
+    all.record(lat);
+    (write_io ? write : read).record(lat);
+  }
+  void merge(const Windows& o) {
+    all.merge(o.all);
+    read.merge(o.read);
+    write.merge(o.write);
+  }
 };
 
 struct Shared {
@@ -148,8 +171,10 @@ class Worker {
         submission_->completed(now, n);
         if (issuing_) check_stop(now);
         for (std::size_t i = 0; i < n; ++i) complete(done[i], now);
-        prog_.ios.store(measured_, std::memory_order_relaxed);
-        prog_.reads.store(measured_reads_, std::memory_order_relaxed);
+        for (std::uint32_t t : w_.lane) {
+          prog_.targets[t].ios.store(res_.per_target[t].ios, std::memory_order_relaxed);
+          prog_.targets[t].reads.store(res_.per_target[t].reads, std::memory_order_relaxed);
+        }
         if (counting_ && now >= window_end_) {
           close_window();
           window_end_ = now + interval_ns_;
@@ -206,6 +231,9 @@ class Worker {
       }
       const std::size_t ntargets = plan_.targets.size();
       res_.per_target.resize(ntargets);
+      res_.per_target_intervals.resize(ntargets);
+      // A striped thread samples each target's latencies apart; a thread of one target's are the target's.
+      if (w_.lane.size() > 1) target_windows_.resize(ntargets);
       if (verify_writes_) {
         res_.written.resize(ntargets);
         for (std::uint32_t t : w_.lane) res_.written[t].assign((plan_.targets[t].size / s_.bs + 63) / 64, 0);
@@ -312,12 +340,9 @@ class Worker {
       if (io.write) {
         ++tt.writes;
         tt.write_lat.record(lat);
-        write_window_.record(lat);
       } else {
         ++tt.reads;
-        ++measured_reads_;
         tt.read_lat.record(lat);
-        read_window_.record(lat);
         if (verify_reads_ && jt.prefilled) {
           ++res_.read_checked;
           if (!matches_pattern(bufs_[c.slot], target_seed(plan_.fill_seed, t), jt.base + io.offset)) {
@@ -328,19 +353,24 @@ class Worker {
         }
       }
       tt.lat.record(lat);
-      window_.record(lat);
-      ++measured_;
+      (target_windows_.empty() ? window_ : target_windows_[t]).record(lat, io.write);
       last_counted_ = now;
     }
     if (issuing_ && (w_.limit_ios == 0 || issued_ < w_.limit_ios)) issue(c.slot, now);
   }
 
-  // Closes the current sampling interval of every direction: an interval with any I/O gives each percentile
-  // its value and its maximum.
+  // Closes the current sampling interval of every direction, the thread's and each target's: an interval with
+  // any I/O gives each percentile its value and its maximum. A striped thread's is its targets' merged.
   void close_window() {
+    for (const auto& tw : target_windows_) window_.merge(tw);
     close(window_, res_.intervals);
-    close(read_window_, res_.read_intervals);
-    close(write_window_, res_.write_intervals);
+    for (std::size_t t = 0; t < target_windows_.size(); ++t)
+      close(target_windows_[t], res_.per_target_intervals[t]);
+  }
+  static void close(Windows& window, DirectionIntervals& into) {
+    close(window.all, into.all);
+    close(window.read, into.read);
+    close(window.write, into.write);
   }
   static void close(LatencyHistogram& window, IntervalSeries& into) {
     if (window.count() == 0) return;
@@ -363,6 +393,7 @@ class Worker {
                       {"ramp_added", warmup > s_.ramp_s}};
       }
     }
+    if (w_.lane.size() == 1) res_.per_target_intervals[w_.lane[0]] = res_.intervals;
     res_.done_ns = std::max(last_counted_, ramp_end_);
     res_.cpu = ::sched_getcpu();
     prog_.finished.store(true);
@@ -397,12 +428,14 @@ class Worker {
   Rng rng_{0};
   std::uint64_t cursor_ = 0;
   std::vector<Slot> slots_;
-  std::uint64_t issued_ = 0, inflight_ = 0, measured_ = 0, measured_reads_ = 0;
+  std::uint64_t issued_ = 0, inflight_ = 0;
   bool issuing_ = true, counting_ = true;
   std::uint64_t last_counted_ = 0;
-  // The current sampling interval's latencies (all, reads, writes), closed by this thread itself (no sharing
-  // with the sampler).
-  LatencyHistogram window_, read_window_, write_window_;
+  // The current sampling interval's latencies, closed by this thread itself (no sharing with the sampler):
+  // the thread's, and when striped each target's (index of JobPlan::targets), recorded there alone (one
+  // record per I/O, striped or not) and merged into the thread's when the interval closes.
+  Windows window_;
+  std::vector<Windows> target_windows_;
   std::uint64_t interval_ns_ = 0, window_end_ = 0;
 };
 
@@ -446,6 +479,11 @@ void append(IntervalSeries& to, const IntervalSeries& from) {
   for (std::size_t q = 0; q < kLatencyPercentiles.size(); ++q)
     to.lat[q].insert(to.lat[q].end(), from.lat[q].begin(), from.lat[q].end());
   to.lat_max.insert(to.lat_max.end(), from.lat_max.begin(), from.lat_max.end());
+}
+void append(DirectionIntervals& to, const DirectionIntervals& from) {
+  append(to.all, from.all);
+  append(to.read, from.read);
+  append(to.write, from.write);
 }
 
 }  // namespace
@@ -512,6 +550,12 @@ JobOutcome merge_rounds(const std::vector<JobOutcome>& rounds) {
     join(out.intervals, r.intervals);
     join(out.read_intervals, r.read_intervals);
     join(out.write_intervals, r.write_intervals);
+    out.per_target_intervals.resize(std::max(out.per_target_intervals.size(), r.per_target_intervals.size()));
+    for (std::size_t t = 0; t < r.per_target_intervals.size(); ++t) {
+      join(out.per_target_intervals[t].all, r.per_target_intervals[t].all);
+      join(out.per_target_intervals[t].read, r.per_target_intervals[t].read);
+      join(out.per_target_intervals[t].write, r.per_target_intervals[t].write);
+    }
     out.interval_cpu_per_io.insert(out.interval_cpu_per_io.end(), r.interval_cpu_per_io.begin(),
                                    r.interval_cpu_per_io.end());
     out.threads = std::max(out.threads, r.threads);
@@ -573,6 +617,7 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
   Shared sh(static_cast<std::ptrdiff_t>(n));
   std::vector<WorkerResult> results(n);
   std::vector<Progress> progress(n);
+  for (auto& p : progress) p.targets = std::vector<TargetCount>(ntargets);
   const auto deadline_ns = static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.time_since_epoch()).count());
   std::vector<std::jthread> threads;
@@ -591,26 +636,44 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
   auto all_done = [&] {
     return std::all_of(progress.begin(), progress.end(), [](const Progress& p) { return p.finished.load(); });
   };
-  auto total_ios = [&] {
-    std::uint64_t sum = 0;
-    for (const auto& p : progress) sum += p.ios.load(std::memory_order_relaxed);
-    return sum;
+  // The measured I/Os and reads so far per target, summed over the job threads; the job's are their sums, so
+  // that the targets' interval rates add up to the job's.
+  struct Counts {
+    std::vector<std::uint64_t> ios, reads;
   };
-  auto total_reads = [&] {
-    std::uint64_t sum = 0;
-    for (const auto& p : progress) sum += p.reads.load(std::memory_order_relaxed);
-    return sum;
+  auto counts = [&] {
+    Counts c{std::vector<std::uint64_t>(ntargets), std::vector<std::uint64_t>(ntargets)};
+    for (const auto& p : progress) {
+      for (std::uint32_t t = 0; t < ntargets; ++t) {
+        c.ios[t] += p.targets[t].ios.load(std::memory_order_relaxed);
+        c.reads[t] += p.targets[t].reads.load(std::memory_order_relaxed);
+      }
+    }
+    return c;
   };
+  auto sum = [](const std::vector<std::uint64_t>& v) {
+    return std::accumulate(v.begin(), v.end(), std::uint64_t{0});
+  };
+  auto total_ios = [&] { return sum(counts().ios); };
   const double warmup = warmup_s(s, traits(plan.engine).submission_queue);
   const std::uint64_t ramp_end = t0 + to_ns(warmup);
   constexpr auto kPoll = std::chrono::milliseconds(10);
   while (now_ns() < ramp_end && !all_done()) std::this_thread::sleep_for(kPoll);
   const double cpu0 = cpu_seconds();
   const double interval_s = sampling_interval_s(s);
-  std::uint64_t tick = now_ns(), last_ios = total_ios(), last_reads = total_reads();
+  std::uint64_t tick = now_ns();
+  Counts last = counts();
   double last_cpu = cpu0;
+  out.per_target_intervals.resize(ntargets);
+  // One interval's rates of every I/O and of each direction, from the I/Os and reads it completed.
+  auto add_rates = [](IntervalSeries& all, IntervalSeries& read, IntervalSeries& write, std::uint64_t done,
+                      std::uint64_t reads, double seconds) {
+    all.iops.push_back(static_cast<double>(done) / seconds);
+    read.iops.push_back(static_cast<double>(reads) / seconds);
+    write.iops.push_back(static_cast<double>(done - reads) / seconds);
+  };
   // The live rate for the console: measured I/Os completed over the last half second.
-  std::uint64_t live_tick = tick, live_ios = last_ios;
+  std::uint64_t live_tick = tick, live_ios = sum(last.ios);
   auto report_live = [&] {
     const std::uint64_t now = now_ns();
     if (!live || now - live_tick < to_ns(0.5)) return;
@@ -624,16 +687,18 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
     report_live();
     std::uint64_t now = now_ns();
     if (now - tick >= to_ns(interval_s) && !all_done()) {
-      const std::uint64_t ios = total_ios(), reads = total_reads();
+      const Counts c = counts();
       const double cpu = cpu_seconds();
       const double seconds = static_cast<double>(now - tick) * 1e-9;
-      const std::uint64_t done = ios - last_ios, read = reads - last_reads;
-      out.intervals.iops.push_back(static_cast<double>(done) / seconds);
-      out.read_intervals.iops.push_back(static_cast<double>(read) / seconds);
-      out.write_intervals.iops.push_back(static_cast<double>(done - read) / seconds);
+      for (std::uint32_t t = 0; t < ntargets; ++t) {
+        DirectionIntervals& pt = out.per_target_intervals[t];
+        add_rates(pt.all, pt.read, pt.write, c.ios[t] - last.ios[t], c.reads[t] - last.reads[t], seconds);
+      }
+      const std::uint64_t done = sum(c.ios) - sum(last.ios);
+      add_rates(out.intervals, out.read_intervals, out.write_intervals, done, sum(c.reads) - sum(last.reads),
+                seconds);
       if (done > 0) out.interval_cpu_per_io.push_back((cpu - last_cpu) / static_cast<double>(done));
-      last_ios = ios;
-      last_reads = reads;
+      last = c;
       last_cpu = cpu;
       tick = now;
     }
@@ -645,16 +710,19 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
   if (stop.load()) throw Interrupted();
 
   out.per_target.resize(ntargets);
-  std::uint64_t first = UINT64_MAX, last = 0;
+  std::uint64_t first_done = UINT64_MAX, last_done = 0;
   std::vector<std::vector<std::uint64_t>> written(ntargets);
   for (auto& r : results) {
-    for (std::uint32_t t = 0; t < ntargets; ++t) out.per_target[t].merge(r.per_target[t]);
-    append(out.intervals, r.intervals);
-    append(out.read_intervals, r.read_intervals);
-    append(out.write_intervals, r.write_intervals);
+    for (std::uint32_t t = 0; t < ntargets; ++t) {
+      out.per_target[t].merge(r.per_target[t]);
+      append(out.per_target_intervals[t], r.per_target_intervals[t]);
+    }
+    append(out.intervals, r.intervals.all);
+    append(out.read_intervals, r.intervals.read);
+    append(out.write_intervals, r.intervals.write);
     out.thread_cpus.push_back(r.cpu);
-    first = std::min(first, r.done_ns);
-    last = std::max(last, r.done_ns);
+    first_done = std::min(first_done, r.done_ns);
+    last_done = std::max(last_done, r.done_ns);
     out.verify_checked += r.read_checked;
     out.verify_bad += r.read_bad;
     if (out.verify_first_bad.empty()) out.verify_first_bad = r.first_bad;
@@ -667,8 +735,8 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
   }
   for (const auto& t : out.per_target) out.total.merge(t);
   out.warmup_s = warmup;
-  out.first_done_s = static_cast<double>(first - ramp_end) * 1e-9;
-  out.last_done_s = static_cast<double>(last - ramp_end) * 1e-9;
+  out.first_done_s = static_cast<double>(first_done - ramp_end) * 1e-9;
+  out.last_done_s = static_cast<double>(last_done - ramp_end) * 1e-9;
   out.engine_features = results.front().features;
   out.submission_trial = results.front().trial;  // the job's: its threads tried and decided together
   for (const auto& r : results) {                // each thread's engine warns alike: keep one of each

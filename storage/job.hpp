@@ -12,7 +12,9 @@
 // Every figure also has per-interval values (IntervalSeries): the measured window is cut into ~20 sampling
 // intervals, and each interval's IOPS, latency percentiles, latency maximum and CPU per I/O are the samples
 // whose spread compare and the fleet judge a difference against. Reads and writes are counted and sampled
-// apart as well as together, so a randrw job reports each direction like fio's read and write sections.
+// apart as well as together, so a randrw job reports each direction like fio's read and write sections; and
+// with several targets each target is counted and sampled apart too, so its own results have spreads of the
+// same kinds (JobOutcome::per_target_intervals).
 //
 // Offsets: sequential jobs split the region into one contiguous slice per thread; random jobs draw uniform
 // block numbers over the whole region. With several targets and a stripe chunk, the region is the RAID-0
@@ -125,9 +127,9 @@ inline constexpr std::array<std::pair<const char*, double>, 5> kLatencyPercentil
 // Length of the sampling intervals behind the spread of every figure: ~20 per run, 0.1 s to 1 s each.
 double sampling_interval_s(const JobSpec& s);
 
-// One direction's values per sampling interval (every I/O, reads or writes).
+// One direction's values per sampling interval (every I/O, reads or writes) of the job or of one target.
 struct IntervalSeries {
-  std::vector<double> iops;  // the job's, from the sampler
+  std::vector<double> iops;  // the job's (target's), from the sampler
   // Per percentile of kLatencyPercentiles: its value (s) in each sampling interval of each job thread (batch
   // quantiles). An interval too short for a tail percentile (p99.99 of 1,000 I/Os) gives its slowest I/O
   // there, so a tail's spread is the spread of the intervals' tails: wide where stalls come and go, which is
@@ -137,8 +139,17 @@ struct IntervalSeries {
   std::vector<double> lat_max;  // s, each interval's slowest I/O, per job thread
 };
 
+// The interval series of one set of I/Os, every I/O and each direction.
+struct DirectionIntervals {
+  IntervalSeries all, read, write;
+};
+
 struct JobOutcome {
   std::vector<IoTotals> per_target;
+  // Per target (as per_target), the series of the I/Os that reached it: IOPS from the sampler's per-target
+  // counts (they sum to the job's in each interval), latencies per job thread and target (a thread of a
+  // striped job samples each target apart; a thread of one target's gives its own series).
+  std::vector<DirectionIntervals> per_target_intervals;
   IoTotals total;
   double first_done_s = 0, last_done_s = 0;  // from the end of the warm-up
   double warmup_s = 0;                       // excluded before the window (warmup_s above)
@@ -162,9 +173,9 @@ struct JobOutcome {
 inline constexpr std::size_t kKeptBadBlocks = 16;
 
 // The rounds of one job (Case::rounds: the profile suite measures each job in rounds interleaved with the
-// other jobs') as one outcome: the totals and interval series together, the measured windows, warm-ups and
-// CPU time summed (first_done_s the last round's on the joined window); the first round's engine features
-// and submission trial. `rounds` is not empty.
+// other jobs') as one outcome: the totals and interval series (the job's and each target's) together, the
+// measured windows, warm-ups and CPU time summed (first_done_s the last round's on the joined window); the
+// first round's engine features and submission trial. `rounds` is not empty.
 JobOutcome merge_rounds(const std::vector<JobOutcome>& rounds);
 
 // Runs the job; throws Error on an I/O error or short transfer (naming target, offset and errno), Interrupted

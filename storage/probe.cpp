@@ -248,14 +248,12 @@ std::optional<ConfidenceInterval> percentile_ci(const LatencyHistogram& h, doubl
   return ConfidenceInterval{ns.lo * 1e-9, ns.hi * 1e-9};
 }
 
-// One direction's metrics, named `prefix` + iops, bandwidth, lat_p50 ... lat_p9999, lat_max. `series` (null
-// for per-target results, which have no intervals of their own) gives each its per-interval stats; each
-// percentile also gets its confidence interval from the count, which is what a tail percentile has when
-// its intervals hold too few I/Os beyond it.
+// One direction's metrics, named `prefix` + iops, bandwidth, lat_p50 ... lat_p9999, lat_max. `in` (the job's
+// or the target's series) gives each its per-interval stats; each percentile also gets its confidence
+// interval from the count, which is what a tail percentile has when its intervals hold too few I/Os beyond
+// it.
 void add_direction(Result& r, const std::string& prefix, std::uint64_t ios, const LatencyHistogram& lat,
-                   double seconds, const JobSpec& s, const IntervalSeries* series, bool headline_iops) {
-  static const IntervalSeries kNone;
-  const IntervalSeries& in = series != nullptr ? *series : kNone;
+                   double seconds, const JobSpec& s, const IntervalSeries& in, bool headline_iops) {
   const double iops = static_cast<double>(ios) / seconds;
   const auto bs = static_cast<double>(s.bs);
   const std::optional<Stats> rates = interval_stats(in.iops);
@@ -287,15 +285,13 @@ void add_direction(Result& r, const std::string& prefix, std::uint64_t ios, cons
 }
 
 // Every I/O's metrics, and for randrw each direction's apart (read_iops ... write_lat_max, as fio's read and
-// write sections); `out` is null for per-target results.
-void add_io_metrics(Result& r, const IoTotals& t, double seconds, const JobSpec& s, const JobOutcome* out,
-                    bool headline_iops) {
-  add_direction(r, "", t.ios, t.lat, seconds, s, out != nullptr ? &out->intervals : nullptr, headline_iops);
+// write sections), the job's or one target's: `t` its totals, `all`, `read` and `write` its interval series.
+void add_io_metrics(Result& r, const IoTotals& t, double seconds, const JobSpec& s, const IntervalSeries& all,
+                    const IntervalSeries& read, const IntervalSeries& write, bool headline_iops) {
+  add_direction(r, "", t.ios, t.lat, seconds, s, all, headline_iops);
   if (s.rw == RwMode::randrw) {
-    add_direction(r, "read_", t.reads, t.read_lat, seconds, s,
-                  out != nullptr ? &out->read_intervals : nullptr, headline_iops);
-    add_direction(r, "write_", t.writes, t.write_lat, seconds, s,
-                  out != nullptr ? &out->write_intervals : nullptr, headline_iops);
+    add_direction(r, "read_", t.reads, t.read_lat, seconds, s, read, headline_iops);
+    add_direction(r, "write_", t.writes, t.write_lat, seconds, s, write, headline_iops);
   }
   r.work = Json{
       {"ios", t.ios}, {"bytes", t.bytes}, {"reads", t.reads}, {"writes", t.writes}, {"seconds", seconds}};
@@ -340,7 +336,8 @@ namespace {
 // (CPU per I/O), or a fixed multiple of the I/O rate (share of the link) or its inverse (a count-bound job's
 // time), whose relative error is the rate's to first order.
 void add_job_metrics(Result& r, const JobOutcome& out, const JobSpec& s, double link, bool headline_iops) {
-  add_io_metrics(r, out.total, out.last_done_s, s, &out, headline_iops);
+  add_io_metrics(r, out.total, out.last_done_s, s, out.intervals, out.read_intervals, out.write_intervals,
+                 headline_iops);
   const double rate_error = mean_relative_error(interval_stats(out.intervals.iops));
   Metric& cpu =
       r.add_metric("cpu_per_io", out.cpu_s / static_cast<double>(out.total.ios), "s", Better::lower);
@@ -568,7 +565,8 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
       Result r = ctx.make_result(kId, c);
       r.params["scope"] = "target";
       r.params["target"] = s.targets[i];
-      add_io_metrics(r, out.per_target[i], out.last_done_s, s, nullptr, headline_iops);
+      const DirectionIntervals& in = out.per_target_intervals[i];
+      add_io_metrics(r, out.per_target[i], out.last_done_s, s, in.all, in.read, in.write, headline_iops);
       r.info["device"] = infos[i].disk;
       r.info["engine"] = to_string(plan.engine);
       if (r.metrics[0].value <= 0) r.warnings.push_back("no I/O reached this target");

@@ -25,8 +25,9 @@
 // histogram bucket's resolution added (width/sqrt(12)); lat_max, an extreme, the Gumbel spread from the two
 // slowest intervals; a suite job's ci is widened to the spread between its rounds where that is wider
 // (widen_to_rounds, reports/report.hpp). relative_spread takes the larger of the ci and the standard error of
-// the intervals' median. Per-target results have no intervals: their percentiles carry the order-statistic ci
-// only.
+// the intervals' median. Per-target results of several targets have the same: each target's I/Os are counted
+// and sampled apart (JobOutcome::per_target_intervals), so their IOPS, bandwidth, percentiles and lat_max get
+// stats and ci as the aggregate's (no cpu_per_io: the process's CPU time is not split by target).
 //
 // Targets: a folder (mlbench creates a hidden scratch file there), an existing file or block device, or a
 // new file's path in an existing folder (fio's --filename habit: created, filled and removed like the

@@ -377,6 +377,58 @@ TEST(RunJob, SubmissionTrialPicksTheFasterModeAndReportsIt) {
   EXPECT_EQ(out.engine_features["submission"], "batched");
 }
 
+// Each target of a 2-target job is counted and sampled apart (issue 19, point 5), striped (every thread's
+// I/Os go to both targets) or not (each target has its own threads): in every interval the targets' rates add
+// up to the job's, each direction's too, and each target has per-interval latencies of its own I/Os.
+TEST(RunJob, EachTargetIsSampledApart) {
+  for (const std::uint64_t stripe : {std::uint64_t{0}, std::uint64_t{65536}}) {
+    SCOPED_TRACE(stripe);
+    Files f;
+    auto plan =
+        make_plan(f, 2, 4 << 20,
+                  {.rw = RwMode::randrw, .rwmix_read = 70, .iodepth = 4, .runtime_s = 0.6, .stripe = stripe});
+    const auto out = run_job(plan, g_no_stop, far_deadline());
+    EXPECT_EQ(out.threads, stripe > 0 ? 1u : 2u);
+    ASSERT_EQ(out.per_target_intervals.size(), 2u);
+    const std::size_t n = out.intervals.iops.size();
+    ASSERT_GE(n, 3u);
+    for (std::size_t i = 0; i < n; ++i) {
+      double all = 0, reads = 0, writes = 0;
+      for (const auto& pt : out.per_target_intervals) {
+        ASSERT_EQ(pt.all.iops.size(), n);
+        ASSERT_EQ(pt.read.iops.size(), n);
+        ASSERT_EQ(pt.write.iops.size(), n);
+        all += pt.all.iops[i];
+        reads += pt.read.iops[i];
+        writes += pt.write.iops[i];
+      }
+      EXPECT_NEAR(all, out.intervals.iops[i], 1e-6 * out.intervals.iops[i]);
+      EXPECT_NEAR(reads, out.read_intervals.iops[i], 1e-6 * out.intervals.iops[i]);
+      EXPECT_NEAR(writes, out.write_intervals.iops[i], 1e-6 * out.intervals.iops[i]);
+    }
+    for (std::size_t t = 0; t < 2; ++t) {
+      SCOPED_TRACE(t);
+      const auto& pt = out.per_target_intervals[t];
+      double sum = 0;
+      for (double x : pt.all.iops) sum += x;
+      EXPECT_GT(sum, 0);
+      const double lo = static_cast<double>(out.per_target[t].lat.min()) * 1e-9;
+      const double hi = static_cast<double>(out.per_target[t].lat.max()) * 1e-9;
+      ASSERT_GE(pt.all.lat_max.size(), 3u);
+      for (std::size_t q = 0; q < kLatencyPercentiles.size(); ++q) {
+        ASSERT_EQ(pt.all.lat[q].size(), pt.all.lat_max.size());
+        for (double v : pt.all.lat[q]) {
+          EXPECT_GE(v, lo * 0.99);
+          EXPECT_LE(v, hi * 1.01);
+        }
+      }
+      for (double v : pt.all.lat_max) EXPECT_LE(v, hi * 1.0001);
+      EXPECT_FALSE(pt.read.lat[0].empty());
+      EXPECT_FALSE(pt.write.lat_max.empty());
+    }
+  }
+}
+
 // merge_rounds: two rounds of a job are one outcome — totals, interval series and windows joined, the first
 // round's submission trial kept, a warning once.
 TEST(JobRounds, MergeJoinsTotalsIntervalsAndWindows) {
@@ -392,6 +444,11 @@ TEST(JobRounds, MergeJoinsTotalsIntervalsAndWindows) {
     o.cpu_s = 0.01;
     o.intervals.iops = {iops, iops};
     o.intervals.lat[0] = {1e-4};
+    o.per_target_intervals.resize(1);
+    o.per_target_intervals[0].all.iops = {iops, iops};
+    o.per_target_intervals[0].all.lat[0] = {1e-4};
+    o.per_target_intervals[0].read.lat_max = {2e-4};
+    o.per_target_intervals[0].write.iops = {iops};
     o.interval_cpu_per_io = {1e-6};
     o.threads = 1;
     o.submission_trial = nlohmann::json{{"chosen", chosen}};
@@ -408,6 +465,11 @@ TEST(JobRounds, MergeJoinsTotalsIntervalsAndWindows) {
   EXPECT_DOUBLE_EQ(m.cpu_s, 0.02);
   EXPECT_EQ(m.intervals.iops, (std::vector<double>{200, 200, 100, 100}));
   EXPECT_EQ(m.intervals.lat[0].size(), 2u);
+  ASSERT_EQ(m.per_target_intervals.size(), 1u);  // each target's series joined too
+  EXPECT_EQ(m.per_target_intervals[0].all.iops, (std::vector<double>{200, 200, 100, 100}));
+  EXPECT_EQ(m.per_target_intervals[0].all.lat[0].size(), 2u);
+  EXPECT_EQ(m.per_target_intervals[0].read.lat_max.size(), 2u);
+  EXPECT_EQ(m.per_target_intervals[0].write.iops, (std::vector<double>{200, 100}));
   EXPECT_EQ(m.interval_cpu_per_io.size(), 2u);
   EXPECT_EQ(m.submission_trial["chosen"], "per_io");
   EXPECT_EQ(m.warnings.size(), 1u);

@@ -291,6 +291,51 @@ TEST(StorageProbe, StripedTargetsReportPerTargetAndAggregate) {
   EXPECT_EQ(results[0].work["ios"], 2000u);
 }
 
+// The per-target rows of several targets carry spreads as the aggregate does (issue 19, point 5): each
+// target's IOPS, bandwidth, percentiles and lat_max have per-interval stats and a ci of the same kind as the
+// aggregate's, striped or not, so compare and the fleet no longer judge them against the 5 % floor.
+TEST(StorageProbe, PerTargetResultsHaveSpreadsOfTheirOwn) {
+  for (const char* stripe : {"", "64k"}) {
+    SCOPED_TRACE(stripe);
+    test::TempDir a, b;
+    json options{{"target", {a.path().string(), b.path().string()}},
+                 {"rw", "randread"},
+                 {"iodepth", 4},
+                 {"size", "8M"},
+                 {"runtime", "0.6"}};
+    if (*stripe != '\0') options["stripe"] = stripe;
+    auto results = test::run_probe(options);
+    ASSERT_EQ(results.size(), 3u);
+    ASSERT_EQ(results[0].status, Status::ok) << results[0].reason;
+    double sum = 0;
+    for (std::size_t i = 1; i < 3; ++i) {
+      SCOPED_TRACE(i);
+      const Result& r = results[i];
+      ASSERT_EQ(r.status, Status::ok) << r.reason;
+      EXPECT_EQ(r.params["scope"], "target");
+      sum += metric(r, "iops");
+      for (const auto& m : r.metrics) {
+        SCOPED_TRACE(m.name);
+        ASSERT_TRUE(m.stats.has_value());
+        EXPECT_GE(m.stats->n, 3u);
+        EXPECT_TRUE(m.ci.has_value());
+        EXPECT_GT(relative_spread(m), 0);
+      }
+      for (const char* name : {"iops", "bandwidth"}) {  // means over the intervals, as the aggregate's
+        const Metric* m = r.metric(name);
+        ASSERT_TRUE(m != nullptr && m->ci && m->stats) << name;
+        EXPECT_NEAR(relative_sigma(*m->ci, m->value),
+                    m->stats->cv / std::sqrt(static_cast<double>(m->stats->n)), 1e-9)
+            << name;
+      }
+      const Metric* max = r.metric("lat_max");
+      ASSERT_TRUE(max != nullptr && max->ci);
+      EXPECT_GT(max->ci->hi, max->value);  // the Gumbel spread of its slowest intervals
+    }
+    EXPECT_NEAR(sum, metric(results[0], "iops"), 1e-6 * sum);
+  }
+}
+
 TEST(StorageProbe, KeepLeavesTheFileAndSaysWhere) {
   test::TempDir dir;
   auto results = test::run_probe(
