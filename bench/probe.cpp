@@ -40,6 +40,11 @@ double RunContext::seconds_left() const {
   return std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
 }
 
+std::vector<Result> Probe::run_round(const Case& c, RunContext& /*ctx*/, unsigned /*round*/) {
+  throw Error(fmt::format("{}: case '{}' has {} rounds but the probe measures none apart", info().id, c.label,
+                          c.rounds));
+}
+
 Result RunContext::make_result(std::string_view probe, const Case& c) const {
   Result r;
   r.probe = std::string(probe);

@@ -55,10 +55,15 @@ struct Case {
   // empty for most cases. The runner passes each distinct notice on once, before the first case.
   std::string notice;
   // > 1: the case measures in that many rounds (Probe::run_round), and the runner interleaves the rounds of
-  // consecutive cases of one probe with the same count — round 1 of each, then round 2 of each... — so that
-  // a state of the machine lasting seconds (a disk's write-back, a noisy neighbour on a VM) falls in one
-  // round of several cases instead of the whole window of one, where the case's own spread sees it.
+  // consecutive cases of one probe with the same count and round_group — round 1 of each, then round 2 of
+  // each... — so that a state of the machine lasting seconds (a disk's write-back, a noisy neighbour on a VM)
+  // falls in one round of several cases instead of the whole window of one, where the case's own spread sees
+  // it. round_group keeps apart cases that would disturb each other's later rounds (writes before reads).
   unsigned rounds = 1;
+  std::string round_group;
+  // Seconds of estimate_s the first round spends before it measures (a scratch file's fill): its share of
+  // the estimate, the ETA and the time budget, where the rest is split evenly among the rounds.
+  double setup_s = 0;
 };
 
 struct PlanContext {
@@ -109,10 +114,8 @@ class Probe {
   // per-target or per-device results.
   virtual std::vector<Result> run(const Case& c, RunContext& ctx) = 0;
   // For a case with rounds > 1: measures round `round` (0-based) of c.rounds; the last round returns the
-  // case's results, the earlier ones nothing. The default measures the whole case in its last round.
-  virtual std::vector<Result> run_round(const Case& c, RunContext& ctx, unsigned round) {
-    return round + 1 == c.rounds ? run(c, ctx) : std::vector<Result>{};
-  }
+  // case's results, the earlier ones nothing. A probe that plans cases with rounds implements it.
+  virtual std::vector<Result> run_round(const Case& c, RunContext& ctx, unsigned round);
 };
 
 // Why the GPU probes (and NCCL) are unavailable in a build without CUDA (the cpu preset).

@@ -33,7 +33,7 @@ std::vector<Step> schedule(const std::vector<PlannedCase>& cases) {
     const unsigned rounds = std::max(1u, cases[i].c.rounds);
     std::size_t end = i + 1;
     while (rounds > 1 && end < cases.size() && cases[end].probe == cases[i].probe &&
-           cases[end].c.rounds == rounds)
+           cases[end].c.rounds == rounds && cases[end].c.round_group == cases[i].c.round_group)
       ++end;
     for (unsigned k = 0; k < rounds; ++k)
       for (std::size_t j = i; j < end; ++j) steps.push_back({j, k});
@@ -136,7 +136,7 @@ Report Runner::run(const RunOptions& opts, const std::function<void(const Progre
     Probe* probe = cases[i].probe;
     Case& c = cases[i].c;
     const unsigned rounds = std::max(1u, c.rounds);
-    const double step_estimate = c.estimate_s / rounds;
+    const double step_estimate = (c.estimate_s - c.setup_s) / rounds + (step.round == 0 ? c.setup_s : 0.0);
     if (ended[i]) {
       done_estimate += step_estimate;
       continue;

@@ -165,7 +165,8 @@ int execute(RunOptions opts, const CommonRunFlags& flags) {
                           {"label", pc.c.label},
                           {"params", pc.c.params},
                           {"config", pc.c.config},
-                          {"estimate_s", pc.c.estimate_s}});
+                          {"estimate_s", pc.c.estimate_s},
+                          {"rounds", pc.c.rounds}});
     }
     for (const auto& r : skipped) plan.push_back(Json{{"probe", r.probe}, {"skipped", r.reason}});
     // Every option of each selected probe: the value given, else the table's default.
