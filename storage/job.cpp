@@ -256,9 +256,10 @@ class Worker {
     // Without a submission queue there is nothing to try.
     submission_.emplace(s_.submission, is_random(s_.rw), depth_, t0, queued_ ? warmup : 0.0, sh_.trial);
     rng_ = Rng{mix64(plan_.write_seed ^ (0xa0761d6478bd642full * (w_.index + 1)))};
-    cursor_ = w_.lo;
+    cursor_ = w_.lo + static_cast<std::uint64_t>(plan_.seq_start * static_cast<double>(nblocks_)) * s_.bs;
+    if (cursor_ + s_.bs > w_.hi) cursor_ = w_.lo;
     slots_.resize(depth_);
-    interval_ns_ = to_ns(sampling_interval_s(s_));
+    interval_ns_ = to_ns(plan_.interval_s > 0 ? plan_.interval_s : sampling_interval_s(s_));
     window_end_ = ramp_end_ + interval_ns_;
   }
 
@@ -660,7 +661,7 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
   constexpr auto kPoll = std::chrono::milliseconds(10);
   while (now_ns() < ramp_end && !all_done()) std::this_thread::sleep_for(kPoll);
   const double cpu0 = cpu_seconds();
-  const double interval_s = sampling_interval_s(s);
+  const double interval_s = plan.interval_s > 0 ? plan.interval_s : sampling_interval_s(s);
   std::uint64_t tick = now_ns();
   Counts last = counts();
   double last_cpu = cpu0;

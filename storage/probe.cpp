@@ -420,6 +420,10 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
   JobPlan plan;
   plan.spec = window;
   plan.engine = s.engine;
+  if (rounds > 1) {
+    plan.seq_start = static_cast<double>(round) / rounds;
+    plan.interval_s = sampling_interval_s(s);
+  }
   plan.fill_seed = fill_seed_;
   plan.write_seed = mix64(fill_seed_ + ++cases_run_);
   Json info = Json::object();

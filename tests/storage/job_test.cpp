@@ -188,6 +188,27 @@ TEST(RunJob, StripesSequentialWritesEvenlyAcrossTargets) {
   EXPECT_TRUE(matches_pattern(std::as_bytes(std::span(t1.data(), 65536)), target_seed(kWrite, 1), 0));
 }
 
+// A round of a suite job (JobPlan::seq_start) goes on where the rounds before it left the region: a
+// sequential writer starting half-way writes the second half, and the first keeps the fill.
+TEST(RunJob, ASequentialRoundStartsItsShareIntoTheRegion) {
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::write;
+  s.bs = 65536;
+  s.iodepth = 4;
+  s.verify = true;  // writes carry the write pattern
+  constexpr std::uint64_t kSize = 1 << 20;
+  auto plan = make_plan(f, 1, kSize, s);
+  plan.spec.number_ios = kSize / 2 / s.bs;
+  plan.seq_start = 0.5;
+  run_job(plan, g_no_stop, far_deadline());
+  const std::string data = test::slurp(plan.targets[0].path);
+  ASSERT_EQ(data.size(), kSize);
+  const auto bytes = std::as_bytes(std::span(data.data(), data.size()));
+  EXPECT_TRUE(matches_pattern(bytes.first(kSize / 2), target_seed(kFill, 0), 0));
+  EXPECT_TRUE(matches_pattern(bytes.last(kSize / 2), target_seed(kWrite, 0), kSize / 2));
+}
+
 TEST(RunJob, IndependentTargetsEachGetTheirOwnThreads) {
   Files f;
   JobSpec s;
