@@ -80,10 +80,13 @@ void keep_bad_block(std::vector<std::pair<std::uint32_t, std::uint64_t>>& blocks
   if (blocks.size() > kKeptBadBlocks) blocks.pop_back();
 }
 
-// A job thread's measured I/Os and reads on one target so far, for the sampler: stored (relaxed) once per
-// completion batch; each target's in its own cache line, so that threads do not share lines.
+// A job thread's measured reads and writes on one target so far, for the sampler: stored (relaxed) once per
+// completion batch; each target's in its own cache line, so that threads do not share lines. Reads and
+// writes, not I/Os and reads: each only grows, so the sampler's I/Os (their sum) and writes (I/Os − reads)
+// never go back, however its loads interleave with the stores (an I/O count older than its read count would
+// make the writes wrap).
 struct alignas(64) TargetCount {
-  std::atomic<std::uint64_t> ios{0}, reads{0};
+  std::atomic<std::uint64_t> reads{0}, writes{0};
 };
 
 struct alignas(64) Progress {
@@ -97,11 +100,6 @@ struct Windows {
   void record(std::uint64_t lat, bool write_io) {
     all.record(lat);
     (write_io ? write : read).record(lat);
-  }
-  void merge(const Windows& o) {
-    all.merge(o.all);
-    read.merge(o.read);
-    write.merge(o.write);
   }
 };
 
@@ -172,8 +170,8 @@ class Worker {
         if (issuing_) check_stop(now);
         for (std::size_t i = 0; i < n; ++i) complete(done[i], now);
         for (std::uint32_t t : w_.lane) {
-          prog_.targets[t].ios.store(res_.per_target[t].ios, std::memory_order_relaxed);
           prog_.targets[t].reads.store(res_.per_target[t].reads, std::memory_order_relaxed);
+          prog_.targets[t].writes.store(res_.per_target[t].writes, std::memory_order_relaxed);
         }
         if (counting_ && now >= window_end_) {
           close_window();
@@ -354,16 +352,19 @@ class Worker {
         }
       }
       tt.lat.record(lat);
-      (target_windows_.empty() ? window_ : target_windows_[t]).record(lat, io.write);
+      // A striped thread records in its target's window too (one more record, ~ns), rather than merging the
+      // targets' windows into its own at each interval's end: T × 3 merges of every bucket there would stall
+      // the thread's reaping for the I/Os then in flight, which are what its tail percentiles read.
+      window_.record(lat, io.write);
+      if (!target_windows_.empty()) target_windows_[t].record(lat, io.write);
       last_counted_ = now;
     }
     if (issuing_ && (w_.limit_ios == 0 || issued_ < w_.limit_ios)) issue(c.slot, now);
   }
 
   // Closes the current sampling interval of every direction, the thread's and each target's: an interval with
-  // any I/O gives each percentile its value and its maximum. A striped thread's is its targets' merged.
+  // any I/O gives each percentile its value and its maximum.
   void close_window() {
-    for (const auto& tw : target_windows_) window_.merge(tw);
     close(window_, res_.intervals);
     for (std::size_t t = 0; t < target_windows_.size(); ++t)
       close(target_windows_[t], res_.per_target_intervals[t]);
@@ -433,8 +434,7 @@ class Worker {
   bool issuing_ = true, counting_ = true;
   std::uint64_t last_counted_ = 0;
   // The current sampling interval's latencies, closed by this thread itself (no sharing with the sampler):
-  // the thread's, and when striped each target's (index of JobPlan::targets), recorded there alone (one
-  // record per I/O, striped or not) and merged into the thread's when the interval closes.
+  // the thread's, and when striped each target's too (index of JobPlan::targets), each I/O recorded in both.
   Windows window_;
   std::vector<Windows> target_windows_;
   std::uint64_t interval_ns_ = 0, window_end_ = 0;
@@ -646,8 +646,9 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
     Counts c{std::vector<std::uint64_t>(ntargets), std::vector<std::uint64_t>(ntargets)};
     for (const auto& p : progress) {
       for (std::uint32_t t = 0; t < ntargets; ++t) {
-        c.ios[t] += p.targets[t].ios.load(std::memory_order_relaxed);
-        c.reads[t] += p.targets[t].reads.load(std::memory_order_relaxed);
+        const std::uint64_t reads = p.targets[t].reads.load(std::memory_order_relaxed);
+        c.reads[t] += reads;
+        c.ios[t] += reads + p.targets[t].writes.load(std::memory_order_relaxed);
       }
     }
     return c;
