@@ -433,6 +433,12 @@ TEST(RunJob, EachTargetIsSampledApart) {
       double sum = 0;
       for (double x : pt.all.iops) sum += x;
       EXPECT_GT(sum, 0);
+      // Apart from how the job's figure is built (the targets' sum): the target's interval rates times the
+      // sampling interval (each interval lasts at least that) account for its I/Os, never more than them; a
+      // thread's count published under every target of its stripe would double it.
+      const double counted = sum * sampling_interval_s(plan.spec);
+      EXPECT_GT(counted, 0.3 * static_cast<double>(out.per_target[t].ios));
+      EXPECT_LT(counted, 1.1 * static_cast<double>(out.per_target[t].ios));
       const double lo = static_cast<double>(out.per_target[t].lat.min()) * 1e-9;
       const double hi = static_cast<double>(out.per_target[t].lat.max()) * 1e-9;
       ASSERT_GE(pt.all.lat_max.size(), 3u);
