@@ -61,8 +61,8 @@ struct Case {
   // it. round_group keeps apart cases that would disturb each other's later rounds (writes before reads).
   unsigned rounds = 1;
   std::string round_group;
-  // Seconds of estimate_s the first round spends before it measures (a scratch file's fill): its share of
-  // the estimate, the ETA and the time budget, where the rest is split evenly among the rounds.
+  // Seconds of estimate_s that only the first round spends (a scratch file's fill, a longer warm-up): in its
+  // share of the estimate, the ETA and the time budget, where the rest is split evenly among the rounds.
   double setup_s = 0;
 };
 

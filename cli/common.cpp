@@ -166,7 +166,9 @@ int execute(RunOptions opts, const CommonRunFlags& flags) {
                           {"params", pc.c.params},
                           {"config", pc.c.config},
                           {"estimate_s", pc.c.estimate_s},
-                          {"rounds", pc.c.rounds}});
+                          {"rounds", pc.c.rounds},
+                          {"round_group", pc.c.round_group},
+                          {"setup_s", pc.c.setup_s}});
     }
     for (const auto& r : skipped) plan.push_back(Json{{"probe", r.probe}, {"skipped", r.reason}});
     // Every option of each selected probe: the value given, else the table's default.

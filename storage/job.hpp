@@ -56,9 +56,10 @@ struct JobPlan {
   std::uint64_t write_seed = 0;  // pattern written under --verify
   std::vector<int> cpus;         // job thread i is pinned to cpus[i % size]; empty = not pinned
   // A round of a job measured in rounds (the profile suite's, kSuiteRounds): sequential threads start this
-  // fraction into their slices (round k of R at k/R), so the rounds go on over the region instead of each
+  // fraction into their slices (round k of R at k/R), so the rounds spread over the region instead of each
   // re-reading its start from a cache below O_DIRECT; and the sampling interval is the whole job's
-  // (sampling_interval_s of its full runtime), so a job has ~20 intervals however it is split. 0: one window.
+  // (sampling_interval_s of its full runtime), so a job has ~20 intervals however it is split (each
+  // window's last, partial one is dropped: 16 of 20 in four rounds). 0: one window.
   double seq_start = 0;
   double interval_s = 0;
 };

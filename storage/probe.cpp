@@ -189,7 +189,9 @@ std::vector<Case> plan_suite(const PlanContext& ctx) {
     if (size && !warning.empty()) c.config["warning"] = warning;
     c.rounds = kSuiteRounds;
     c.round_group = writes(s.rw) ? "writes" : "reads";
-    c.setup_s = first ? static_cast<double>(s.size) / kFillRate : 0.0;
+    // The first round's own: the fill, and the ramp beyond a later round's share.
+    c.setup_s =
+        (first ? static_cast<double>(s.size) / kFillRate : 0.0) + s.ramp_s * (1.0 - 1.0 / kSuiteRounds);
     // The whole ramp in the first round, a share of it in each later one, and each round's start and drain.
     c.estimate_s =
         s.ramp_s * (2.0 - 1.0 / kSuiteRounds) + s.runtime_s + kRoundOverhead * kSuiteRounds + c.setup_s;
