@@ -489,9 +489,13 @@ void append(DirectionIntervals& to, const DirectionIntervals& from) {
 
 }  // namespace
 
+bool tries_submission(const JobSpec& s, bool queued) {
+  return queued && s.submission == Submission::automatic && is_random(s.rw) && s.iodepth > 1;
+}
+
 double warmup_s(const JobSpec& s, bool queued) {
-  const bool trial = queued && s.submission == Submission::automatic && is_random(s.rw) && s.iodepth > 1;
-  if (trial && s.runtime_s > 0 && s.ramp_s < SubmissionTrial::kMinRamp) return SubmissionTrial::kTrialRamp;
+  if (tries_submission(s, queued) && s.runtime_s > 0 && s.ramp_s < SubmissionTrial::kMinRamp)
+    return SubmissionTrial::kTrialRamp;
   return s.ramp_s;
 }
 

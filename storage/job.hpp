@@ -119,6 +119,9 @@ class SubmissionTrial {
 // The seconds before the measured window: --ramp, or SubmissionTrial::kTrialRamp when the submission trial
 // needs a ramp that --ramp does not give (see SubmissionTrial). `queued`: the engine has a submission queue.
 double warmup_s(const JobSpec& s, bool queued);
+// Whether the job runs the submission trial (--submission auto, a random job at depth > 1, an engine with a
+// submission queue: `queued`).
+bool tries_submission(const JobSpec& s, bool queued);
 
 struct IoTotals {
   std::uint64_t ios = 0, bytes = 0, reads = 0, writes = 0;

@@ -30,6 +30,16 @@ constexpr std::string_view kParams[] = {"rw",         "bs",     "iodepth", "jobs
 constexpr double kFillRate = 500e6;
 constexpr double kRoundOverhead = 0.1;  // s: a job's threads started and drained, per round (an estimate)
 
+// The warm-up of a later round of a suite job: its share of the ramp, and for a job that runs the submission
+// trial at least the trial's minimum, so that every round tries both modes and keeps the faster. Where the
+// two are near a tie the choice flips from run to run, and CPU per I/O differs ~2.5× between the modes (QD32
+// random reads on the development VM: 2.5–3.1 µs batched, 6.3 µs per I/O; docs/NOTES.md): tried per round, a
+// flip shows in the spread between rounds instead of as a change between runs.
+double round_ramp_s(const JobSpec& s, unsigned rounds) {
+  const double share = s.ramp_s / rounds;
+  return tries_submission(s, true) ? std::max(share, SubmissionTrial::kMinRamp) : share;
+}
+
 std::string join(const std::vector<std::string>& v, std::string_view sep) {
   std::string out;
   for (const auto& s : v) out += (out.empty() ? "" : std::string(sep)) + s;
@@ -190,11 +200,10 @@ std::vector<Case> plan_suite(const PlanContext& ctx) {
     c.rounds = kSuiteRounds;
     c.round_group = writes(s.rw) ? "writes" : "reads";
     // The first round's own: the fill, and the ramp beyond a later round's share.
-    c.setup_s =
-        (first ? static_cast<double>(s.size) / kFillRate : 0.0) + s.ramp_s * (1.0 - 1.0 / kSuiteRounds);
-    // The whole ramp in the first round, a share of it in each later one, and each round's start and drain.
-    c.estimate_s =
-        s.ramp_s * (2.0 - 1.0 / kSuiteRounds) + s.runtime_s + kRoundOverhead * kSuiteRounds + c.setup_s;
+    const double later_ramp = round_ramp_s(s, kSuiteRounds);
+    c.setup_s = (first ? static_cast<double>(s.size) / kFillRate : 0.0) + s.ramp_s - later_ramp;
+    // Each round's share (its ramp, its part of the runtime, its start and drain) and the first round's own.
+    c.estimate_s = kSuiteRounds * (later_ramp + kRoundOverhead) + s.runtime_s + c.setup_s;
     if (size) {
       c.notice = fmt::format(
           "storage.io: the {} profile's suite writes a {} scratch file in {} (removed at the end)",
@@ -401,21 +410,14 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
   if (c.config.contains("skip")) throw Skipped(c.config["skip"].get<std::string>());
   const bool suite = c.config.value("suite", false);
   // This round's window (kSuiteRounds says why and how): the runtime split evenly; a later round warms up for
-  // its share of the ramp and submits as the first round's trial chose.
+  // round_ramp_s and runs its own submission trial.
   const unsigned rounds = std::max(1u, c.rounds);
   Rounds& so_far = rounds_[c.label];
   if (round == 0) so_far = {};
   std::vector<JobOutcome>& done = so_far.outcomes;
   JobSpec window = s;
   window.runtime_s = s.runtime_s / rounds;
-  if (round > 0) {
-    window.ramp_s = s.ramp_s / rounds;
-    if (!done.empty() && done.front().submission_trial.contains("chosen")) {
-      window.submission =
-          value_of(kSubmissionNames, done.front().submission_trial["chosen"].get<std::string>())
-              .value_or(Submission::automatic);
-    }
-  }
+  if (round > 0) window.ramp_s = round_ramp_s(s, rounds);
   std::vector<std::string> warnings;
   if (c.config.contains("warning")) warnings.push_back(c.config["warning"].get<std::string>());
 
@@ -550,7 +552,10 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
     }
     widen_to_rounds(agg, per_round);
     info["rounds"] = done.size();
-    info["round_ramp_s"] = s.ramp_s / static_cast<double>(done.size());
+    info["round_ramp_s"] = round_ramp_s(s, rounds);
+    Json modes = Json::array();
+    for (const auto& o : done) modes.push_back(o.engine_features.value("submission", ""));
+    info["round_submissions"] = modes;
   }
   if (link > 0) info["link_bandwidth"] = link;
   agg.info.update(info);

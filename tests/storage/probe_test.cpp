@@ -420,11 +420,12 @@ TEST(StorageProbe, SuitePlansTheSevenJobsInTheFolder) {
   // Reads and writes interleave apart: a read's later rounds never follow a write's.
   for (std::size_t i = 0; i < cases.size(); ++i)
     EXPECT_EQ(cases[i].round_group, i < 4 ? "reads" : "writes") << cases[i].label;
-  // The first round's own: the scratch file's fill (the first job's) and the ramp beyond a later round's
-  // share.
-  const double ramp = suite_timing(Profile::quick).ramp_s * (1.0 - 1.0 / kSuiteRounds);
-  EXPECT_GT(cases[0].setup_s, ramp);
-  EXPECT_DOUBLE_EQ(cases[1].setup_s, ramp);
+  // The first round's own: the scratch file's fill (the first job's) and the ramp beyond a later round's,
+  // which is a share of it, or the submission trial's minimum for a random job at depth > 1 (cases 1–2).
+  const double ramp = suite_timing(Profile::quick).ramp_s;
+  EXPECT_GT(cases[0].setup_s, ramp * (1.0 - 1.0 / kSuiteRounds));
+  EXPECT_DOUBLE_EQ(cases[1].setup_s, ramp - SubmissionTrial::kMinRamp);
+  EXPECT_DOUBLE_EQ(cases[3].setup_s, ramp * (1.0 - 1.0 / kSuiteRounds));
   EXPECT_LE(total, 30.0);
   EXPECT_EQ(cases[2].params["jobs"], 2);
   EXPECT_EQ(cases[2].params["iodepth"], 128);
@@ -478,9 +479,15 @@ TEST(StorageProbe, QuickSuiteRunsInRoundsAndCleansUp) {
         const Result& r = results[0];
         EXPECT_EQ(r.status, Status::ok) << r.reason;
         EXPECT_EQ(r.info["rounds"], kSuiteRounds);
-        EXPECT_DOUBLE_EQ(r.info["round_ramp_s"].get<double>(), timing.ramp_s / kSuiteRounds);
+        // QD1 warms up for its share of the ramp; QD32 for the submission trial's minimum, and tries both
+        // modes in every round.
+        EXPECT_DOUBLE_EQ(r.info["round_ramp_s"].get<double>(),
+                         i == 0 ? timing.ramp_s / kSuiteRounds : SubmissionTrial::kMinRamp);
+        EXPECT_EQ(r.info["round_submissions"].size(), kSuiteRounds);
+        EXPECT_EQ(r.info.contains("submission_trial"), i == 1);  // QD1 tries nothing
         EXPECT_NEAR(r.info["last_done_s"].get<double>(), timing.runtime_s, 0.2);
-        EXPECT_GE(r.info["warmup_s"].get<double>(), timing.ramp_s * (2.0 - 1.0 / kSuiteRounds) - 1e-9);
+        EXPECT_NEAR(r.info["warmup_s"].get<double>(),
+                    timing.ramp_s + (kSuiteRounds - 1) * r.info["round_ramp_s"].get<double>(), 1e-9);
         const Metric* iops = r.metric("iops");
         ASSERT_NE(iops, nullptr);
         ASSERT_TRUE(iops->stats);
