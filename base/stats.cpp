@@ -86,6 +86,15 @@ double maximum_standard_deviation(std::span<const double> values) {
   return kGumbelSigma * (v[0] - v[1]);
 }
 
+double log_standard_deviation(std::span<const double> values) {
+  if (values.size() < 2) return 0;
+  const auto n = static_cast<double>(values.size());
+  double mean = 0, squares = 0;
+  for (double x : values) mean += std::log(x) / n;
+  for (double x : values) squares += (std::log(x) - mean) * (std::log(x) - mean);
+  return std::sqrt(squares / (n - 1));
+}
+
 double student_t95(std::size_t dof) {
   // The table to 30 degrees of freedom; beyond, the Cornish-Fisher expansion in 1/dof (within 0.05 % there).
   static constexpr double kTable[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,

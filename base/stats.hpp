@@ -82,6 +82,10 @@ double mean_standard_error(const Stats& s);
 // The standard deviation of the largest of the values as a Gumbel variable: π/sqrt(6) × the spacing of the
 // two largest; 0 for fewer than two.
 double maximum_standard_deviation(std::span<const double> values);
+// The sample standard deviation of ln(value) (n − 1 in the denominator): the relative spread of values whose
+// variation is multiplicative (rates, latencies), alike for a change up and down. 0 for fewer than two
+// values; the values must be positive.
+double log_standard_deviation(std::span<const double> values);
 // Student's t of a two-sided 95 % interval with `dof` degrees of freedom (kConfidenceZ for an infinite
 // number; dof 0 is treated as 1).
 double student_t95(std::size_t dof);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <numeric>
 #include <set>
 
 #include <fmt/format.h>
@@ -114,14 +113,8 @@ double BetweenRuns::spread(const std::string& host, const Result& r, const std::
   }
   if (v.size() < 2) return 0;
   // The spread of ln(value) (the scale compare judges on); the relative SD for values that are not positive.
-  double sd = compute_stats(v).cv;
-  if (std::all_of(v.begin(), v.end(), [](double x) { return x > 0; })) {
-    for (double& x : v) x = std::log(x);
-    const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
-    double squares = 0;
-    for (double x : v) squares += (x - mean) * (x - mean);
-    sd = std::sqrt(squares / static_cast<double>(v.size() - 1));
-  }
+  const bool positive = std::all_of(v.begin(), v.end(), [](double x) { return x > 0; });
+  const double sd = positive ? log_standard_deviation(v) : compute_stats(v).cv;
   return sd * student_t95(v.size() - 1) / kConfidenceZ;
 }
 

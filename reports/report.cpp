@@ -58,17 +58,14 @@ void widen_to_rounds(Result& whole, const std::vector<Result>& rounds) {
   const double n = static_cast<double>(rounds.size());
   for (Metric& m : whole.metrics) {
     if (!(m.value > 0) || !std::isfinite(m.value)) continue;
-    std::vector<double> logs;
+    std::vector<double> values;
     for (const Result& r : rounds) {
       const Metric* rm = r.metric(m.name);
       if (rm == nullptr || !(rm->value > 0) || !std::isfinite(rm->value)) break;
-      logs.push_back(std::log(rm->value));
+      values.push_back(rm->value);
     }
-    if (logs.size() != rounds.size()) continue;
-    double mean = 0, ss = 0;
-    for (double x : logs) mean += x / n;
-    for (double x : logs) ss += (x - mean) * (x - mean);
-    const double h = student_t95(rounds.size() - 1) * std::sqrt(ss / (n - 1)) / std::sqrt(n);
+    if (values.size() != rounds.size()) continue;
+    const double h = student_t95(rounds.size() - 1) * log_standard_deviation(values) / std::sqrt(n);
     if (!(h > 0) || !std::isfinite(h)) continue;  // rounds alike: no interval of zero width
     const ConfidenceInterval wide{m.value * std::exp(-h), m.value * std::exp(h)};
     if (!m.ci || relative_sigma(wide, m.value) > relative_sigma(*m.ci, m.value)) m.ci = wide;

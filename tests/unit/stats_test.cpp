@@ -25,6 +25,16 @@ TEST(Stats, PercentilesInterpolateBetweenRanks) {
   EXPECT_DOUBLE_EQ(s.mad, 1.0);  // |x-2.5| = 1.5 .5 .5 1.5 -> median 1
 }
 
+// The spread of ln(value): two values a factor of e apart have logs 0 and 1 apart, an SD of 1/sqrt(2); a
+// common factor on every value does not change it.
+TEST(Stats, LogStandardDeviationIsTheSpreadOfTheLogs) {
+  const std::vector<double> v{1.0, std::exp(1.0)};
+  EXPECT_NEAR(log_standard_deviation(v), 1.0 / std::sqrt(2.0), 1e-12);
+  const std::vector<double> scaled{1000.0, 1000.0 * std::exp(1.0)};
+  EXPECT_NEAR(log_standard_deviation(scaled), 1.0 / std::sqrt(2.0), 1e-12);
+  EXPECT_EQ(log_standard_deviation(std::vector<double>{5.0}), 0.0);
+}
+
 TEST(Stats, SingleValueHasNoSpread) {
   std::vector<double> v{7};
   Stats s = compute_stats(v);
