@@ -537,6 +537,10 @@ double SubmissionTrial::rate(std::size_t a, std::size_t b) const {
   return static_cast<double>(ios) / (2e-9 * static_cast<double>(slice_ns_));  // two slices
 }
 
+void keep_once(std::vector<std::string>& list, const std::string& item) {
+  if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+}
+
 JobOutcome merge_rounds(const std::vector<JobOutcome>& rounds) {
   auto join = [](IntervalSeries& to, const IntervalSeries& from) {
     append(to, from);
@@ -557,17 +561,14 @@ JobOutcome merge_rounds(const std::vector<JobOutcome>& rounds) {
     join(out.write_intervals, r.write_intervals);
     out.per_target_intervals.resize(std::max(out.per_target_intervals.size(), r.per_target_intervals.size()));
     for (std::size_t t = 0; t < r.per_target_intervals.size(); ++t) {
-      join(out.per_target_intervals[t].all, r.per_target_intervals[t].all);
-      join(out.per_target_intervals[t].read, r.per_target_intervals[t].read);
-      join(out.per_target_intervals[t].write, r.per_target_intervals[t].write);
+      for (auto part : {&DirectionIntervals::all, &DirectionIntervals::read, &DirectionIntervals::write})
+        join(out.per_target_intervals[t].*part, r.per_target_intervals[t].*part);
     }
     out.interval_cpu_per_io.insert(out.interval_cpu_per_io.end(), r.interval_cpu_per_io.begin(),
                                    r.interval_cpu_per_io.end());
     out.threads = std::max(out.threads, r.threads);
     out.thread_cpus = r.thread_cpus;
-    for (const auto& w : r.warnings)
-      if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
-        out.warnings.push_back(w);
+    for (const auto& w : r.warnings) keep_once(out.warnings, w);
     out.verify_checked += r.verify_checked;
     out.verify_bad += r.verify_bad;
     if (out.verify_first_bad.empty()) out.verify_first_bad = r.verify_first_bad;
@@ -745,11 +746,8 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
   out.last_done_s = static_cast<double>(last_done - ramp_end) * 1e-9;
   out.engine_features = results.front().features;
   out.submission_trial = results.front().trial;  // the job's: its threads tried and decided together
-  for (const auto& r : results) {                // each thread's engine warns alike: keep one of each
-    for (const auto& w : r.warnings)
-      if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
-        out.warnings.push_back(w);
-  }
+  for (const auto& r : results)                  // each thread's engine warns alike: keep one of each
+    for (const auto& w : r.warnings) keep_once(out.warnings, w);
   if (out.total.ios == 0 || out.last_done_s <= 0) {
     throw Error("no I/O completed after the ramp; lengthen --runtime or shorten --ramp");
   }

@@ -182,6 +182,9 @@ struct JobOutcome {
 };
 inline constexpr std::size_t kKeptBadBlocks = 16;
 
+// Adds `item` to `list` unless it is there already (a warning every thread or round gives alike, kept once).
+void keep_once(std::vector<std::string>& list, const std::string& item);
+
 // The rounds of one job (Case::rounds: the profile suite measures each job in rounds interleaved with the
 // other jobs') as one outcome: the totals and interval series (the job's and each target's) together, the
 // measured windows, warm-ups and CPU time summed (first_done_s the last round's on the joined window); the

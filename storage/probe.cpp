@@ -502,9 +502,7 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
     const LiveMetric live[] = {{"iops", iops, "1/s"}, {"bandwidth", iops * static_cast<double>(s.bs), "B/s"}};
     ctx.report_live(live);
   }));
-  for (auto& w : warnings)
-    if (std::find(so_far.warnings.begin(), so_far.warnings.end(), w) == so_far.warnings.end())
-      so_far.warnings.push_back(std::move(w));
+  for (const auto& w : warnings) keep_once(so_far.warnings, w);
   if (round + 1 < rounds) return {};
   warnings = std::move(so_far.warnings);
   const JobOutcome out = merge_rounds(done);
