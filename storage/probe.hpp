@@ -53,8 +53,9 @@ namespace mlbench::storage {
 // whole's is the largest round's, not a mean of them); a latency percentile does when the round (`round`: its
 // I/Os, by direction for read_/write_ metrics) holds at least kRoundTail I/Os beyond it. Below that a round
 // reads the percentile from a handful of I/Os, near its slowest (p99.99 of a 0.5 s round at QD1 is its
-// slowest I/O), and the rounds differ by far more than the whole's value does: the first sets of the suite in
-// rounds gave p99.9 bands of ±470 % (docs/NOTES.md). Pure; unit-tested.
+// slowest I/O), and the rounds differ by far more than the whole's value does: widened by them, the tails'
+// median one-run noise band was ±1,300 % to ±3.7 × 10⁶ % in the first sets of the suite in rounds
+// (docs/NOTES.md). Pure; unit-tested.
 inline constexpr std::uint64_t kRoundTail = 10;
 bool round_estimates(const Metric& m, const IoTotals& round);
 
