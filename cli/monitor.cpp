@@ -1,8 +1,15 @@
 // `mlbench monitor [--interval 5s] [--listen 127.0.0.1:9401 | --textfile FILE] [--baseline report.json...]`:
-// a long-running Prometheus exporter (monitor/). One thread: it samples every source each interval and,
-// between samples, answers scrapes of /metrics (or rewrites the textfile atomically after each sample, for
-// node_exporter's textfile collector). SIGINT/SIGTERM end it cleanly with exit 0.
+// a long-running Prometheus exporter (monitor/). With --listen, a sampling thread samples every source each
+// interval and publishes the exposition, while the main thread serves scrapes of /metrics (monitor/http.hpp),
+// so no client delays a sample and no sample delays a client. With --textfile, the one thread samples and
+// rewrites the file atomically after each sample, for node_exporter's textfile collector; a failed write is
+// a warning and the next interval retries. SIGINT/SIGTERM end it cleanly with exit 0.
+#include <pthread.h>
+#include <signal.h>
+
+#include <atomic>
 #include <chrono>
+#include <exception>
 #include <iostream>
 #include <thread>
 
@@ -31,6 +38,26 @@ double steady_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// Samples at steady time `next` and then every `interval` seconds until `stop`, handing each exposition to
+// `publish`; the wait is sliced so that `stop` is seen within kStopCheck.
+constexpr std::chrono::milliseconds kStopCheck{100};
+void sample_every(monitor::Monitor& mon, double interval, double next, const std::atomic<bool>& stop,
+                  const std::function<void(std::string)>& publish) {
+  while (!stop.load()) {
+    double now = steady_seconds();
+    if (now >= next) {
+      mon.sample(now);
+      publish(mon.exposition());
+      next += interval;
+      if (next < now) next = now + interval;  // a long stall skips samples instead of bursting
+      continue;
+    }
+    auto wait =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>(next - now));
+    std::this_thread::sleep_for(std::min(kStopCheck, wait + std::chrono::milliseconds(1)));
+  }
+}
+
 int run_monitor(const MonitorFlags& f) {
   double interval = parse_duration(f.interval, "--interval");
   if (interval < 0.1 || interval > 3600) {
@@ -55,25 +82,39 @@ int run_monitor(const MonitorFlags& f) {
     log(fmt::format("writing {} every {} s", f.textfile, interval));
   }
   SignalGuard guard;
-  double next = steady_seconds();
-  std::string body;
-  while (!stop_flag().load()) {
-    double now = steady_seconds();
-    if (now >= next) {
-      mon.sample(now);
-      body = mon.exposition();
-      if (!f.textfile.empty()) write_text_atomic(f.textfile, body);
-      next += interval;
-      if (next < now) next = now + interval;  // a long stall skips samples instead of bursting
-      continue;
-    }
-    // Short slices so that a signal is seen within 250 ms even when it does not interrupt poll().
-    int wait_ms = std::min(250, static_cast<int>((next - now) * 1e3) + 1);
-    if (server) {
-      server->serve(wait_ms, body);
-    } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
-    }
+  if (!server) {
+    monitor::TextfileWriter textfile(f.textfile, log);
+    sample_every(mon, interval, steady_seconds(), stop_flag(),
+                 [&textfile](std::string text) { textfile.write(text); });
+  } else {
+    // The first exposition is there before the server answers anything.
+    monitor::Exposition exposition;
+    double first = steady_seconds();
+    mon.sample(first);
+    exposition.publish(mon.exposition());
+    std::atomic<bool> sampling_done{false};
+    std::exception_ptr sampling_failed;
+    // The signals are blocked in the sampling thread (it inherits the mask), so they land on the serving
+    // thread and interrupt its poll() at once.
+    sigset_t signals, before;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &signals, &before);
+    std::thread sampler([&] {
+      try {
+        sample_every(mon, interval, first + interval, sampling_done,
+                     [&exposition](std::string text) { exposition.publish(std::move(text)); });
+      } catch (...) {
+        sampling_failed = std::current_exception();
+        stop_flag().store(true);  // ends the server's loop
+      }
+    });
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    server->run(exposition, stop_flag());
+    sampling_done.store(true);
+    sampler.join();
+    if (sampling_failed) std::rethrow_exception(sampling_failed);
   }
   log("stopped");
   return 0;

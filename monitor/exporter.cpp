@@ -148,8 +148,8 @@ void Monitor::sample(double now_s) {
   }
   prev_ = std::move(cur_);
   cur_ = std::move(next);
-  have_prev_ = sampled_;
-  sampled_ = true;
+  have_prev_ = samples_ > 0;
+  ++samples_;
   account_clock_events();
 }
 
@@ -170,6 +170,8 @@ std::string Monitor::exposition() const {
   PromWriter w;
   w.add("mlbench_monitor_info", Type::gauge, "mlbench monitor metadata: 1, with the exporter's version",
         label("version", MLBENCH_VERSION), 1);
+  w.add("mlbench_monitor_samples_total", Type::counter, "Samples of every source since the exporter started",
+        "", static_cast<double>(samples_));
   for (const auto& [source, n] : errors_)
     w.add("mlbench_monitor_errors_total", Type::counter,
           "Samples in which a source could not be read or one of its devices vanished",
@@ -317,6 +319,29 @@ void Monitor::add_ratios_and_bottlenecks(PromWriter& w) const {
   if (!c.network_rx_bytes_per_second.empty() || !c.network_tx_bytes_per_second.empty())
     w.add("mlbench_bottleneck", Type::gauge, bottleneck_help, label("resource", "network"),
           network && gpus_idle);
+}
+
+TextfileWriter::TextfileWriter(std::filesystem::path path, Monitor::Log log)
+    : path_(std::move(path)), log_(std::move(log)) {}
+
+bool TextfileWriter::write(const std::string& exposition) {
+  PromWriter own;
+  own.add("mlbench_textfile_write_errors_total", Type::counter,
+          "Rewrites of the --textfile that failed (the file kept its last good exposition)", "",
+          static_cast<double>(errors_));
+  try {
+    write_text_atomic(path_, exposition + own.text());
+  } catch (const Error& e) {
+    ++errors_;
+    if (failing_ != e.what())
+      log_(fmt::format("{}; kept the last good file, retrying each interval", e.what()));
+    failing_ = e.what();
+    return false;
+  }
+  if (!failing_.empty())
+    log_(fmt::format("{}: written again after {} failed writes", path_.string(), errors_));
+  failing_.clear();
+  return true;
 }
 
 }  // namespace mlbench::monitor

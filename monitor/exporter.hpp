@@ -26,6 +26,8 @@
 // thermal-throttled when those clock-event reasons are set.
 #pragma once
 
+#include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -86,11 +88,30 @@ class Monitor {
   std::optional<Ceilings> ceilings_;
   Log log_;
   Snapshot prev_, cur_;
-  bool have_prev_ = false, sampled_ = false;
+  bool have_prev_ = false;
+  std::uint64_t samples_ = 0;
   std::map<std::string, double> errors_;                     // by source name
   std::set<std::string> failing_;                            // sources whose last sample threw
   std::map<std::string, std::vector<std::string>> devices_;  // by source name, as last seen
   std::map<std::string, std::map<std::string, double>> clock_event_seconds_;  // gpu → reason → seconds
+};
+
+// `--textfile`: each exposition, with mlbench_textfile_write_errors_total, replaces the file atomically
+// (write_text_atomic). A write that fails (a full disk, a read-only or unwritable folder) leaves the last
+// good file in place, the convention of node_exporter's textfile collector, whose node_textfile_mtime_seconds
+// shows its age; it logs one line when the failure is new (the same reason again is not repeated each
+// interval), the next interval tries again, and the first write that succeeds logs that it recovered.
+class TextfileWriter {
+ public:
+  TextfileWriter(std::filesystem::path path, Monitor::Log log);
+  // True when the file now holds `exposition`.
+  bool write(const std::string& exposition);
+
+ private:
+  std::filesystem::path path_;
+  Monitor::Log log_;
+  std::uint64_t errors_ = 0;
+  std::string failing_;  // the last failure's message; empty while writes succeed
 };
 
 }  // namespace mlbench::monitor

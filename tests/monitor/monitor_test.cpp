@@ -1,11 +1,14 @@
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <regex>
@@ -19,6 +22,7 @@
 #include "monitor/http.hpp"
 #include "reports/inputs.hpp"
 #include "tests/common/files.hpp"
+#include "tests/storage/storage_test_util.hpp"
 
 namespace mlbench::monitor {
 namespace {
@@ -405,14 +409,18 @@ TEST(MonitorBaseline, NicAndIopsCeilingsAreTheMaximaOverTheResults) {
 }
 
 TEST(MonitorHttp, AnswersMetricsOnlyAndParsesListen) {
-  std::string ok = http_response("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", "a 1\n");
+  auto body = std::make_shared<const std::string>("a 1\n");
+  std::string ok = http_response("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", body).text();
   EXPECT_TRUE(ok.starts_with("HTTP/1.1 200 OK\r\n")) << ok;
   EXPECT_NE(ok.find("Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n"), std::string::npos);
   EXPECT_NE(ok.find("Content-Length: 4\r\n"), std::string::npos);
   EXPECT_TRUE(ok.ends_with("\r\n\r\na 1\n"));
-  EXPECT_TRUE(http_response("GET / HTTP/1.1\r\n\r\n", "a 1\n").starts_with("HTTP/1.1 404 "));
-  EXPECT_TRUE(http_response("POST /metrics HTTP/1.1\r\n\r\n", "").starts_with("HTTP/1.1 405 "));
-  EXPECT_TRUE(http_response("garbage\r\n\r\n", "").starts_with("HTTP/1.1 400 "));
+  std::string head = http_response("HEAD /metrics HTTP/1.1\r\n\r\n", body).text();
+  EXPECT_NE(head.find("Content-Length: 4\r\n"), std::string::npos);
+  EXPECT_TRUE(head.ends_with("\r\n\r\n")) << head;
+  EXPECT_TRUE(http_response("GET / HTTP/1.1\r\n\r\n", body).text().starts_with("HTTP/1.1 404 "));
+  EXPECT_TRUE(http_response("POST /metrics HTTP/1.1\r\n\r\n", body).text().starts_with("HTTP/1.1 405 "));
+  EXPECT_TRUE(http_response("garbage\r\n\r\n", body).text().starts_with("HTTP/1.1 400 "));
   EXPECT_EQ(parse_listen("127.0.0.1:9401").port, 9401);
   EXPECT_EQ(parse_listen("0.0.0.0:80").host, "0.0.0.0");
   EXPECT_THROW(parse_listen(":9401"), UsageError);
@@ -615,6 +623,301 @@ TEST(MonitorEndToEnd, PrometheusScrapesTheExporterAndAnswersAQuery) {
   EXPECT_EQ(exporter_rc, 0) << test::slurp(dir / "exporter.log");  // SIGTERM stops it cleanly
   EXPECT_NE(test::slurp(dir / "exporter.log").find("stopped"), std::string::npos);
   EXPECT_EQ(prom_rc, 0);
+}
+
+// A client socket connected to the exporter on 127.0.0.1:`port`, closed by the destructor.
+struct Client {
+  int fd = -1;
+  explicit Client(int port, int receive_buffer = 0) {
+    fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    // A small receive buffer (set before connect, so the window stays small) makes a client that does not
+    // read hold the server's send at once.
+    if (receive_buffer > 0) setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons(static_cast<std::uint16_t>(port));
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    // At most 2 s to connect (a server that does not accept fills its backlog, and a blocking connect would
+    // wait for the kernel's SYN retries): a failed connect leaves fd at -1, which the checks then see.
+    int flags = fcntl(fd, F_GETFL);
+    fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+    pollfd p{fd, POLLOUT, 0};
+    int error = 0;
+    socklen_t len = sizeof error;
+    if (connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 &&
+        (errno != EINPROGRESS || poll(&p, 1, 2000) != 1 ||
+         getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0 || error != 0)) {
+      close(fd);
+      fd = -1;
+      return;
+    }
+    fcntl(fd, F_SETFL, flags);
+  }
+  ~Client() {
+    if (fd >= 0) close(fd);
+  }
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+  bool send_text(const std::string& text) const {
+    return fd >= 0 && ::send(fd, text.data(), text.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(text.size());
+  }
+  // Everything the server sends until it closes, or until `timeout` passes.
+  std::string read_all(std::chrono::milliseconds timeout) const {
+    std::string text;
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    char buf[65536];
+    for (;;) {
+      auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      pollfd p{fd, POLLIN, 0};
+      if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) return text;
+      ssize_t n = recv(fd, buf, sizeof buf, 0);
+      if (n <= 0) return text;
+      text.append(buf, static_cast<std::size_t>(n));
+    }
+  }
+  // True once the server has closed the connection (end of stream or reset), waiting at most `timeout`.
+  bool closed_by_server(std::chrono::milliseconds timeout) const {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, static_cast<int>(timeout.count())) <= 0) return false;
+    char c;
+    return recv(fd, &c, 1, MSG_DONTWAIT) <= 0;
+  }
+};
+
+constexpr const char* kScrape = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+
+// One scrape; its response (empty when none came within `timeout`) and how long it took.
+std::pair<std::string, double> scrape(int port, std::chrono::milliseconds timeout = std::chrono::seconds(2)) {
+  auto start = std::chrono::steady_clock::now();
+  Client c(port);
+  c.send_text(kScrape);
+  std::string text = c.read_all(timeout);
+  return {text, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+}
+
+double samples_total(const std::string& exposition) {
+  std::smatch m;
+  if (!std::regex_search(exposition, m, std::regex("\nmlbench_monitor_samples_total ([0-9.e+]+)\n")))
+    return -1;
+  return std::stod(m[1].str());
+}
+
+// The real binary serving on 127.0.0.1 at a port the kernel picked (read from its log line), sampling every
+// 100 ms; stopped with SIGTERM by the destructor when the test has not stopped it.
+struct Exporter {
+  test::TempDir dir{"mlbench-exporter"};
+  pid_t pid = -1;
+  int port = 0;
+  Exporter() {
+    pid = spawn({MLBENCH_EXE, "monitor", "--interval", "100ms", "--listen", "127.0.0.1:0"}, dir / "log");
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    std::smatch m;
+    std::string log;
+    while (std::chrono::steady_clock::now() < deadline) {
+      log = test::slurp(dir / "log");
+      if (std::regex_search(log, m, std::regex(R"(serving http://127\.0\.0\.1:([0-9]+)/metrics)"))) {
+        port = std::stoi(m[1].str());
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  ~Exporter() {
+    if (pid > 0) stop(pid);
+  }
+  std::string log() const { return test::slurp(dir / "log"); }
+};
+
+TEST(MonitorServer, ASlowlorisDoesNotDelayAnotherScrapeAndIsCutAtTheRequestDeadline) {
+  Exporter e;
+  ASSERT_GT(e.port, 0) << e.log();
+  auto start = std::chrono::steady_clock::now();
+  Client slow(e.port);
+  ASSERT_TRUE(slow.send_text("GET /metrics HTTP/1.1\r\n"));
+  // One header byte every 0.5 s on its own thread: each receive gets data, only the request's deadline ends
+  // it.
+  std::atomic<bool> cut{false};
+  std::thread dribble([&] {
+    while (std::chrono::steady_clock::now() - start < std::chrono::seconds(8)) {
+      if (slow.closed_by_server(std::chrono::milliseconds(500))) {
+        cut = true;
+        return;
+      }
+      slow.send_text("X");
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  auto [text, seconds] = scrape(e.port);
+  EXPECT_TRUE(text.starts_with("HTTP/1.1 200 OK\r\n")) << text << e.log();
+  EXPECT_LT(seconds, 1.0);
+  dribble.join();
+  double held = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_TRUE(cut) << "the slow client was never cut";
+  EXPECT_LT(held, std::chrono::duration<double>(kRequestDeadline).count() + 1.0);
+}
+
+TEST(MonitorServer, HundredsOfIdleConnectionsDelayNoScrapeAndSamplingGoesOn) {
+  Exporter e;
+  ASSERT_GT(e.port, 0) << e.log();
+  std::vector<std::unique_ptr<Client>> idle;
+  for (int i = 0; i < 200 && (idle.empty() || idle.back()->fd >= 0); ++i)
+    idle.push_back(std::make_unique<Client>(e.port));
+  EXPECT_EQ(idle.back()->fd >= 0 ? idle.size() : 0u, 200u) << "the server stopped accepting";
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  auto [first, first_s] = scrape(e.port);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  auto [second, second_s] = scrape(e.port);
+  EXPECT_LT(first_s, 1.0);
+  EXPECT_LT(second_s, 1.0);
+  ASSERT_TRUE(second.starts_with("HTTP/1.1 200 OK\r\n")) << second << e.log();
+  // Sampling (every 100 ms) went on while the idle clients were connected.
+  EXPECT_GE(samples_total(second), samples_total(first) + 3) << first << second;
+}
+
+TEST(MonitorServer, SigintEndsTheExporterPromptlyWhileClientsHoldConnections) {
+  Exporter e;
+  ASSERT_GT(e.port, 0) << e.log();
+  std::vector<std::unique_ptr<Client>> idle;
+  for (int i = 0; i < 50; ++i) idle.push_back(std::make_unique<Client>(e.port));
+  idle.front()->send_text("GET /metrics HTTP/1.1\r\n");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  auto start = std::chrono::steady_clock::now();
+  kill(e.pid, SIGINT);
+  int status = 0;
+  waitpid(e.pid, &status, 0);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  e.pid = -1;
+  EXPECT_LT(seconds, 1.0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status << e.log();
+  EXPECT_NE(e.log().find("stopped"), std::string::npos) << e.log();
+}
+
+// A MetricsServer on 127.0.0.1 run by its own thread in this process, serving `exposition`.
+struct InProcessServer {
+  Exposition exposition;
+  std::atomic<bool> stop{false};
+  MetricsServer server{ListenAddress{"127.0.0.1", 0}};
+  std::thread thread;
+  explicit InProcessServer(std::string text) {
+    exposition.publish(std::move(text));
+    thread = std::thread([this] { server.run(exposition, stop); });
+  }
+  ~InProcessServer() {
+    stop = true;
+    thread.join();
+  }
+  int port() const { return server.port(); }
+};
+
+TEST(MonitorServer, AClientThatNeverReadsALargeResponseBlocksNoOneAndIsCut) {
+  const std::string body(16 << 20, 'x');  // far more than the socket buffers hold
+  InProcessServer s(body);
+  auto start = std::chrono::steady_clock::now();
+  Client stalled(s.port(), 4096);
+  ASSERT_TRUE(stalled.send_text(kScrape));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  auto [text, seconds] = scrape(s.port());
+  EXPECT_LT(seconds, 1.0);
+  EXPECT_TRUE(text.starts_with("HTTP/1.1 200 OK\r\n"));
+  EXPECT_TRUE(text.ends_with("\r\n\r\n" + body)) << text.size();
+  // Past the deadline the server has given up on it: what it gets is the part sent before, not the whole.
+  std::this_thread::sleep_until(start + kRequestDeadline + std::chrono::milliseconds(500));
+  EXPECT_LT(stalled.read_all(std::chrono::seconds(2)).size(), body.size());
+}
+
+TEST(MonitorServer, PastTheConnectionCapTheOldestIsClosedAndAScrapeIsAnswered) {
+  InProcessServer s("a 1\n");
+  std::vector<std::unique_ptr<Client>> idle;
+  for (std::size_t i = 0; i < kMaxConnections; ++i) idle.push_back(std::make_unique<Client>(s.port()));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_FALSE(idle.front()->closed_by_server(std::chrono::milliseconds(0)));
+  auto [text, seconds] = scrape(s.port());
+  EXPECT_TRUE(text.ends_with("\r\n\r\na 1\n")) << text;
+  EXPECT_LT(seconds, 1.0);
+  EXPECT_TRUE(idle.front()->closed_by_server(std::chrono::milliseconds(500)));  // made room for the scrape
+  EXPECT_FALSE(idle.back()->closed_by_server(std::chrono::milliseconds(0)));
+}
+
+TEST(MonitorServer, AnOversizedRequestHeadIsRefusedWith400) {
+  InProcessServer s("a 1\n");
+  Client c(s.port());
+  c.send_text("GET /metrics HTTP/1.1\r\nX: " + std::string(2 * kMaxRequestHead, 'a'));
+  std::string text = c.read_all(std::chrono::seconds(2));
+  EXPECT_TRUE(text.starts_with("HTTP/1.1 400 ")) << text;
+}
+
+TEST(MonitorServer, TheStopFlagEndsTheLoopPromptlyWithClientsConnected) {
+  auto s = std::make_unique<InProcessServer>("a 1\n");
+  Client idle(s->port());
+  Client slow(s->port());
+  slow.send_text("GET /met");
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto start = std::chrono::steady_clock::now();
+  s.reset();  // sets the flag and joins the serving thread
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 0.5);
+  EXPECT_TRUE(idle.closed_by_server(std::chrono::milliseconds(500)));  // its connections closed with it
+}
+
+TEST(MonitorTextfile, AFailedWriteIsLoggedOnceKeepsTheLastFileAndIsRetried) {
+  test::TempDir dir{"mlbench-textfile-writer"};
+  std::vector<std::string> lines;
+  TextfileWriter gone(dir / "missing/m.prom", [&lines](const std::string& l) { lines.push_back(l); });
+  EXPECT_FALSE(gone.write("a 1\n"));
+  EXPECT_FALSE(gone.write("a 2\n"));
+  ASSERT_EQ(lines.size(), 1u);  // the same failure again is not logged again
+  EXPECT_NE(lines[0].find("missing/m.prom"), std::string::npos) << lines[0];
+  fs::create_directories(dir / "missing");
+  EXPECT_TRUE(gone.write("a 3\n"));
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_NE(lines[1].find("written again after 2 failed writes"), std::string::npos) << lines[1];
+  std::string text = test::slurp(dir / "missing/m.prom");
+  EXPECT_TRUE(text.starts_with("a 3\n")) << text;
+  EXPECT_NE(text.find("\nmlbench_textfile_write_errors_total 2\n"), std::string::npos) << text;
+}
+
+TEST(MonitorEndToEnd, AFullTextfileFolderIsAWarningAndTheExporterRecovers) {
+  if (!storage::test::is_root()) GTEST_SKIP() << "needs root to mount a small tmpfs";
+  test::TempDir dir{"mlbench-textfile-full"};
+  auto mount = storage::test::TmpfsMount::mount(dir / "mnt", "64k");
+  if (!mount) GTEST_SKIP() << "cannot mount tmpfs here";
+  fs::path file = dir / "mnt/mlbench.prom";
+  pid_t exporter =
+      spawn({MLBENCH_EXE, "monitor", "--interval", "100ms", "--textfile", file.string()}, dir / "log");
+  // The count of failed writes in the file, once the file holds it within 10 s; -1 when it never does.
+  const std::regex errors_total("\nmlbench_textfile_write_errors_total ([0-9]+)\n");
+  auto wait_for_errors = [&](auto wanted) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::string text = test::slurp(file);
+      std::smatch m;
+      if (std::regex_search(text, m, errors_total) && wanted(std::stoi(m[1].str())))
+        return std::stoi(m[1].str());
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return -1;
+  };
+  EXPECT_EQ(wait_for_errors([](int n) { return n == 0; }), 0) << test::slurp(dir / "log");
+  {  // Fill the filesystem to the last byte.
+    std::ofstream filler(dir / "mnt/filler", std::ios::binary);
+    std::string block(4096, 'f');
+    while (filler.write(block.data(), block.size()) && filler.flush()) {
+    }
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(1));  // ten intervals on a full disk
+  EXPECT_EQ(waitpid(exporter, nullptr, WNOHANG), 0) << "the exporter ended\n" << test::slurp(dir / "log");
+  std::string log = test::slurp(dir / "log");
+  const std::string warning = "No space left on device; kept the last good file";
+  EXPECT_NE(log.find(warning), std::string::npos) << log;
+  EXPECT_EQ(log.find(warning), log.rfind(warning)) << log;  // once, not once per interval
+  EXPECT_NE(test::slurp(file).find("\nmlbench_textfile_write_errors_total 0\n"), std::string::npos);
+  fs::remove(dir / "mnt/filler");
+  EXPECT_GE(wait_for_errors([](int n) { return n > 0; }), 5) << test::slurp(dir / "log");
+  EXPECT_NE(test::slurp(dir / "log").find("written again after"), std::string::npos);
+  EXPECT_EQ(stop(exporter), 0) << test::slurp(dir / "log");
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir / "mnt")) names.push_back(e.path().filename().string());
+  EXPECT_EQ(names, std::vector<std::string>{"mlbench.prom"});  // no temporary file left behind
 }
 
 }  // namespace
