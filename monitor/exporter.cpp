@@ -334,7 +334,7 @@ bool TextfileWriter::write(const std::string& exposition) {
   } catch (const Error& e) {
     ++errors_;
     if (failing_ != e.what())
-      log_(fmt::format("{}; kept the last good file, retrying each interval", e.what()));
+      log_(fmt::format("{}; retrying each interval (the last good file, if any, stays)", e.what()));
     failing_ = e.what();
     return false;
   }
