@@ -840,6 +840,39 @@ TEST(DataloadData, LinkedFileIsRemovedAsALinkOnlyAndTheFolderStays) {
   EXPECT_TRUE(fs::is_symlink(f.plan.root / "0000" / "00000001.npz"));
 }
 
+TEST(DataloadData, LinkedDatasetFolderAndHardLinkedManifestAreNeverWrittenThrough) {
+  Forged f;
+  // The dataset folder itself a link to a folder elsewhere: refused, nothing there touched.
+  const fs::path outside = f.dir.path() / "outside";
+  fs::create_directories(outside / "0000");
+  test::write_file(outside / kManifestName, manifest_json("t", "npz", 1, false).dump());
+  test::write_file(outside / "0000" / "00000000.npz", "keep");
+  fs::create_directory_symlink(outside, f.plan.root);
+  try {
+    inspect_data_dir(f.plan, "--data-dir");
+    FAIL() << "a linked dataset folder was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("link"), std::string::npos) << e.what();
+  }
+  std::atomic<bool> stop{false};
+  GenerateFigures made;
+  EXPECT_THROW(GeneratedDataset::open(f.plan, false, stop, made), Error);
+  EXPECT_EQ(test::slurp(outside / "0000" / "00000000.npz"), "keep");
+  fs::remove(f.plan.root);
+  // The manifest a hard link to a file elsewhere: replaced by name (rename), never written through.
+  const std::string shared = manifest_json("t", "npz", 3, true).dump();
+  test::write_file(f.dir.path() / "shared.json", shared);
+  fs::create_directories(f.plan.root);
+  fs::create_hard_link(f.dir.path() / "shared.json", f.plan.root / kManifestName);
+  EXPECT_EQ(inspect_data_dir(f.plan, "--data-dir"), DatasetState::differs);  // sizes differ
+  {
+    auto ds = GeneratedDataset::open(f.plan, false, stop, made);
+    EXPECT_EQ(made.files, 2u);
+  }
+  EXPECT_EQ(test::slurp(f.dir.path() / "shared.json"), shared);
+  EXPECT_TRUE(fs::is_empty(f.data_dir));
+}
+
 TEST(DataloadData, StopEndsTheRemovalOfAnOldDatasetWhichIsNeverReusedAfter) {
   Made m(30, 5000, 0);
   std::atomic<bool> stop{false};
