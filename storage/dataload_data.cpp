@@ -1,6 +1,7 @@
 #include "storage/dataload_data.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -59,6 +60,11 @@ bool is_file_name(std::string_view name, std::uint64_t folder, std::string_view 
   auto [end, ec] = std::from_chars(name.data(), name.data() + 8, i);
   return ec == std::errc{} && end == name.data() + 8 && i / kFilesPerFolder == folder;
 }
+
+// Takes `op` (LOCK_SH to read, LOCK_EX to make or remove) on the dataset folder of `fd` without waiting:
+// false only when another run holds a conflicting lock. A filesystem without flock (some NFS mounts) tells
+// nothing and counts as free.
+bool lock_dataset(int fd, int op) { return ::flock(fd, op | LOCK_NB) == 0 || errno != EWOULDBLOCK; }
 
 // The most files a manifest of the folder of `fd` may list: mlbench's names hold kMaxDatasetFiles, and the
 // filesystem no more than its inodes.
@@ -349,6 +355,7 @@ GeneratedDataset GeneratedDataset::open(const DatasetPlan& plan, bool keep, cons
   Fd parent(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!parent) throw Error(fmt::format("opening {}: {}", dir.string(), std::strerror(errno)));
   if (type_at(parent.get(), name) != 0) {
+    Fd held = open_folder_at(parent.get(), name);
     DatasetManifest old;
     try {
       old = check_dataset_folder(parent.get(), name);
@@ -356,7 +363,16 @@ GeneratedDataset GeneratedDataset::open(const DatasetPlan& plan, bool keep, cons
       throw Error(
           fmt::format("{} is not an mlbench dataset ({}); removed nothing", plan.root.string(), e.what()));
     }
-    if (old.complete && plan.matches(old)) return GeneratedDataset(plan, keep, true);
+    const bool reuse = old.complete && plan.matches(old);
+    if (!held || !lock_dataset(held.get(), reuse ? LOCK_SH : LOCK_EX))
+      throw Error(
+          fmt::format("{} is in use by another mlbench run; wait for it to end or give another --data-dir",
+                      plan.root.string()));
+    if (reuse) {
+      GeneratedDataset ds(plan, keep, true);
+      ds.lock_ = std::move(held);
+      return ds;
+    }
     remove_dataset(plan.root, old, &stop);
     if (type_at(parent.get(), name) != 0)
       throw Error(fmt::format(
@@ -377,16 +393,19 @@ GeneratedDataset GeneratedDataset::open(const DatasetPlan& plan, bool keep, cons
     ::unlinkat(parent.get(), name.c_str(), AT_REMOVEDIR);  // only when still the empty folder just made
     throw Error(fmt::format("opening {}, just created: {}", plan.root.string(), std::strerror(err)));
   }
+  lock_dataset(root.get(), LOCK_EX);  // just made: free
   // From here the destructor removes what was made, whatever --keep-data says, until it is complete.
   GeneratedDataset ds(plan, false, false);
-  write_manifest(root.get(), plan.manifest(false), plan.root);
+  ds.lock_ = std::move(root);
+  const int rfd = ds.lock_.get();
+  write_manifest(rfd, plan.manifest(false), plan.root);
   AlignedBuffer buf(kWriteChunk);
   Fd sub;
   for (std::uint64_t i = 0; i < plan.sizes.size(); ++i) {
     if (stop.load(std::memory_order_relaxed)) throw Interrupted();
     if (i % kFilesPerFolder == 0) {
       const std::string folder = folder_name(i / kFilesPerFolder);
-      if (::mkdirat(root.get(), folder.c_str(), 0755) != 0 || !(sub = open_folder_at(root.get(), folder)))
+      if (::mkdirat(rfd, folder.c_str(), 0755) != 0 || !(sub = open_folder_at(rfd, folder)))
         throw Error(fmt::format("creating {}: {}", (plan.root / folder).string(), std::strerror(errno)));
     }
     int err = write_one(sub.get(), file_name(i, plan.ext), plan.sizes[i], mix64(plan.seed + i), buf, stop);
@@ -398,20 +417,27 @@ GeneratedDataset GeneratedDataset::open(const DatasetPlan& plan, bool keep, cons
     made.bytes += plan.sizes[i];
     ++made.files;
   }
-  if (::syncfs(root.get()) != 0)
+  if (::syncfs(rfd) != 0)
     throw Error(fmt::format("syncing the dataset in {}: {}", plan.root.string(), std::strerror(errno)));
-  write_manifest(root.get(), plan.manifest(true), plan.root);
+  write_manifest(rfd, plan.manifest(true), plan.root);
   made.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ds.complete_ = true;
   ds.keep_ = keep;
+  lock_dataset(rfd, LOCK_SH);  // complete: other runs may read it too
   return ds;
 }
 
 GeneratedDataset::GeneratedDataset(GeneratedDataset&& o) noexcept
-    : plan_(o.plan_), keep_(o.keep_), complete_(o.complete_), owned_(std::exchange(o.owned_, false)) {}
+    : plan_(o.plan_),
+      keep_(o.keep_),
+      complete_(o.complete_),
+      owned_(std::exchange(o.owned_, false)),
+      lock_(std::move(o.lock_)) {}
 
 GeneratedDataset::~GeneratedDataset() {
   if (!owned_ || keep_) return;
+  // Another run reading the same complete dataset holds it shared: it stays for that run.
+  if (!lock_dataset(lock_.get(), LOCK_EX)) return;
   try {
     remove_dataset(plan_.root, plan_.manifest(complete_), nullptr);
   } catch (...) {  // a destructor never throws; without a stop flag only an allocation can fail

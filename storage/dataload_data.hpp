@@ -28,6 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include "storage/dataload_workload.hpp"
+#include "storage/fd.hpp"
 
 namespace mlbench::storage {
 
@@ -97,8 +98,9 @@ class GeneratedDataset {
   // Reuses a matching dataset, else removes a differing one of ours and writes it anew (figures in
   // `made`; made.files == 0 when reused). ENOSPC, EIO or a stop (checked between files and between 1 MiB
   // writes, also while the old dataset is removed) end with Error/Interrupted and remove what was written.
-  // A dataset folder that is not mlbench's (inspect_data_dir's refusals, found here when it changed since)
-  // ends with Error, nothing removed.
+  // A dataset folder that is not mlbench's (inspect_data_dir's refusals, found here when it changed since),
+  // or one another run is making, removing or (to remove a differing one) reading, ends with Error, nothing
+  // removed.
   static GeneratedDataset open(const DatasetPlan& plan, bool keep, const std::atomic<bool>& stop,
                                GenerateFigures& made);
   GeneratedDataset(GeneratedDataset&& o) noexcept;
@@ -113,6 +115,9 @@ class GeneratedDataset {
       : plan_(std::move(plan)), keep_(keep), complete_(complete) {}
   DatasetPlan plan_;
   bool keep_ = false, complete_ = false, owned_ = true;
+  // The dataset folder, locked (flock) while this run uses it: exclusive while it is made, shared once
+  // complete. A run never removes or replaces a dataset another run holds.
+  Fd lock_;
 };
 
 // Removes the dataset folder `root` that `m` describes: first marks its manifest incomplete (so that a

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <functional>
 #include <numbers>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -871,6 +872,30 @@ TEST(DataloadData, LinkedDatasetFolderAndHardLinkedManifestAreNeverWrittenThroug
   }
   EXPECT_EQ(test::slurp(f.dir.path() / "shared.json"), shared);
   EXPECT_TRUE(fs::is_empty(f.data_dir));
+}
+
+// Two runs on one --data-dir: a dataset one run reads is neither removed nor replaced by the other.
+TEST(DataloadData, DatasetInUseByAnotherRunIsNeitherRemovedNorReplaced) {
+  Made m(5, 5000, 0);
+  std::atomic<bool> stop{false};
+  GenerateFigures made;
+  std::optional<GeneratedDataset> first(GeneratedDataset::open(m.plan, false, stop, made));
+  DatasetPlan other = m.plan;
+  other.seed = 6;
+  try {
+    GeneratedDataset::open(other, false, stop, made);
+    FAIL() << "a dataset in use was replaced";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("in use by another mlbench run"), std::string::npos) << e.what();
+  }
+  ASSERT_TRUE(fs::exists(m.plan.file(4)));
+  {
+    auto second = GeneratedDataset::open(m.plan, false, stop, made);  // the same dataset: shared
+    EXPECT_EQ(made.files, 0u);
+  }
+  EXPECT_TRUE(fs::exists(m.plan.file(4))) << "removed while the first run reads it";
+  first.reset();
+  EXPECT_TRUE(fs::is_empty(m.dir.path()));
 }
 
 TEST(DataloadData, StopEndsTheRemovalOfAnOldDatasetWhichIsNeverReusedAfter) {
