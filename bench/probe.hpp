@@ -118,6 +118,13 @@ class Probe {
   virtual std::vector<Result> run_round(const Case& c, RunContext& ctx, unsigned round);
 };
 
+// The host memory still available (MemAvailable: the inventory's memory.available_bytes), for plan()'s fit
+// checks; nullopt when the inventory does not say.
+std::optional<double> available_memory(const Json& host);
+// The share of that memory a probe's buffers may take; the rest is the process's own and the page cache's.
+// Buffers beyond it are refused in plan() (exit 2), before a run finds the memory short.
+inline constexpr double kBufferMemoryShare = 0.9;
+
 // Why the GPU probes (and NCCL) are unavailable in a build without CUDA (the cpu preset).
 inline constexpr std::string_view kBuiltWithoutCuda =
     "built without CUDA (no CUDA toolkit found, or MLBENCH_ENABLE_CUDA=OFF); "

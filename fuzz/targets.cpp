@@ -28,6 +28,7 @@
 #include "reports/summary.hpp"
 #include "sizing/catalog.hpp"
 #include "sizing/workload.hpp"
+#include "storage/dataload_data.hpp"
 
 namespace mlbench::fuzz {
 namespace {
@@ -279,6 +280,34 @@ void bootstrap(std::string_view data) {
       if (net::format_answer(*answer) != frame.body())
         throw std::logic_error("an answer does not format to its bytes");
     }
+  }
+}
+
+void dataset_manifest(std::string_view data) {
+  std::optional<storage::DatasetManifest> m;
+  try {
+    m = storage::parse_manifest(data, storage::kMaxDatasetFiles);
+  } catch (const Error&) {
+  }
+  if (m) {
+    const auto again = storage::parse_manifest(storage::to_json(*m).dump(), storage::kMaxDatasetFiles);
+    if (again.workload != m->workload || again.ext != m->ext || again.seed != m->seed ||
+        again.sizes != m->sizes || again.complete != m->complete)
+      throw std::logic_error("a manifest does not write back to itself");
+  }
+  // The same bytes in a dataset folder of --data-dir, read as a run reads them (through descriptors).
+  static ScratchTree tree{fs::path()};
+  try {
+    const std::string folder = std::string(storage::kDatasetPrefix) + "unet3d";
+    tree.with_sections({{fs::path(folder) / storage::kManifestName, data}}, [&](const fs::path& root) {
+      storage::DatasetPlan plan;
+      plan.root = root / folder;
+      plan.workload = "unet3d";
+      plan.ext = "npz";
+      plan.sizes = {4096};
+      storage::inspect_data_dir(plan, "--data-dir");
+    });
+  } catch (const Error&) {
   }
 }
 

@@ -16,6 +16,8 @@
 //                        split them); the rest is what reaches rank 0 or a joining rank: frames, each
 //                        decoded with a stranger's cap and parsed as an introduction and as an answer. A
 //                        parsed message that does not format back to its own bytes is a finding.
+//   dataset_manifest:    the bytes of a dataset folder's .mlbench-dataset.json; a manifest that validates but
+//                        does not write back to the same manifest is a finding.
 #pragma once
 
 #include <string_view>
@@ -33,6 +35,7 @@ void thresholds(std::string_view data);   // `mlbench check --expect FILE`, then
 void cli(std::string_view data);          // the mlbench command line, parsed (never executed)
 void sysinfo(std::string_view data);      // collect_host_info over a /sys + /proc tree, and the pure parsers
 void bootstrap(std::string_view data);    // the TCP rendezvous' framing, introduction and answer
+void dataset_manifest(std::string_view data);  // storage.dataload's manifest: parsed, and read from a folder
 
 struct Target {
   std::string_view name;
@@ -48,6 +51,7 @@ inline constexpr Target kTargets[] = {
     {"cli", cli},
     {"sysinfo", sysinfo},
     {"bootstrap", bootstrap},
+    {"dataset_manifest", dataset_manifest},
 };
 
 }  // namespace mlbench::fuzz

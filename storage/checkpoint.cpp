@@ -20,6 +20,8 @@
 #include "base/stats.hpp"
 #include "base/units.hpp"
 #include "storage/buffer.hpp"
+#include "storage/fd.hpp"
+#include "storage/owner.hpp"
 #include "storage/pattern.hpp"
 
 namespace mlbench::storage {
@@ -100,6 +102,30 @@ constexpr OptionSpec kOptions[] = {
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
+constexpr std::string_view kFolderPrefix = "mlbench-checkpoint-";
+
+std::string checkpoint_file_name(unsigned rank) { return fmt::format("rank-{:04}.ckpt", rank); }
+
+// Whether `name` is one a rank's file gets ("rank-0000.ckpt" to "rank-9999.ckpt").
+bool is_checkpoint_file_name(std::string_view name) {
+  constexpr std::string_view kHead = "rank-", kTail = ".ckpt";
+  if (name.size() != kHead.size() + 4 + kTail.size() || !name.starts_with(kHead) || !name.ends_with(kTail))
+    return false;
+  const auto digits = name.substr(kHead.size(), 4);
+  return std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Removes the ranks' files (regular files of their names only) from the folder of `fd`; returns their bytes.
+std::uint64_t remove_checkpoint_files(int fd) {
+  std::uint64_t bytes = 0;
+  for (const auto& name : names_in(fd)) {
+    if (!is_checkpoint_file_name(name)) continue;
+    const off_t size = size_at(fd, name);
+    if (remove_file_at(fd, name)) bytes += static_cast<std::uint64_t>(size);
+  }
+  return bytes;
+}
+
 // Streams `size` bytes to or from fd with `depth` I/Os in flight; returns "" or the error.
 std::string stream(Engine& e, int fd, std::span<AlignedBuffer> bufs, std::uint64_t size, std::uint64_t bs,
                    bool write, const std::atomic<bool>& stop, std::uint64_t& done, const std::string& path) {
@@ -158,63 +184,98 @@ std::string stream(Engine& e, int fd, std::span<AlignedBuffer> bufs, std::uint64
   return "";
 }
 
-void rank_main(const CheckpointConfig& cfg, unsigned r, const std::string& path, RankOutcome& o,
-               std::string& err, const std::atomic<bool>& stop, std::barrier<>& between) {
+void rank_main(const CheckpointConfig& cfg, unsigned r, RankOutcome& o, std::string& err,
+               const std::atomic<bool>& stop, std::barrier<>& between) {
+  const std::string name = checkpoint_file_name(r);
+  const std::string path = (cfg.folder / name).string();
   std::vector<AlignedBuffer> bufs;
   std::vector<std::span<std::byte>> spans;
-  for (unsigned i = 0; i < cfg.depth; ++i) {
-    bufs.emplace_back(cfg.bs);
-    fill_pattern(bufs.back().span(), mix64(r * 7919u + i), 0);
-    spans.push_back(bufs.back().span());
-  }
   const int dflag = cfg.direct ? O_DIRECT : 0;
   auto phase = [&](bool write) -> std::string {
-    int fd = write ? ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | dflag, 0644)
-                   : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | dflag);
-    if (fd < 0) return fmt::format("open {}: {}", path, std::strerror(errno));
+    // Relative to the folder's descriptor, never through a link: the folder's path is not walked again.
+    Fd fd(write ? ::openat(cfg.folder_fd, name.c_str(),
+                           O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | dflag, 0644)
+                : ::openat(cfg.folder_fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | dflag));
+    if (!fd) return fmt::format("open {}: {}", path, std::strerror(errno));
     EngineConfig ec;
     ec.depth = cfg.depth;
-    ec.fds = {fd};
+    ec.fds = {fd.get()};
     ec.buffers = spans;
-    std::unique_ptr<Engine> e;
-    try {
-      e = make_engine(cfg.engine, ec);
-    } catch (const std::exception& ex) {
-      ::close(fd);
-      return ex.what();
-    }
+    std::unique_ptr<Engine> e = make_engine(cfg.engine, ec);
     const auto t0 = Clock::now();
-    std::string why = stream(*e, fd, bufs, cfg.shard, cfg.bs, write, stop, write ? o.written : o.read, path);
+    std::string why =
+        stream(*e, fd.get(), bufs, cfg.shard, cfg.bs, write, stop, write ? o.written : o.read, path);
     if (why.empty() && write) {
       const auto t1 = Clock::now();
-      if (::fsync(fd) != 0) why = fmt::format("fsync {}: {}", path, std::strerror(errno));
+      if (::fsync(fd.get()) != 0) why = fmt::format("fsync {}: {}", path, std::strerror(errno));
       o.fsynced = why.empty();
       o.fsync_s = since(t1);
       o.write_s = since(t0);
       // mlbench's own file's pages only: the read-back must come from the storage.
-      o.dropped = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
+      o.dropped = ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED) == 0;
     } else if (why.empty()) {
       o.read_s = since(t0);
     }
-    e.reset();
-    ::close(fd);
     return why;
   };
-  err = phase(true);
+  // Whatever fails in this thread (the buffers' mmap, the engine's setup) is this rank's error: an exception
+  // must neither escape the thread (std::terminate) nor skip the barrier the other ranks wait at.
+  auto guarded = [&](auto&& step) {
+    try {
+      step();
+    } catch (const std::exception& ex) {
+      if (err.empty()) err = fmt::format("rank {}: {}", r, ex.what());
+    }
+  };
+  guarded([&] {
+    for (unsigned i = 0; i < cfg.depth; ++i) {
+      bufs.emplace_back(cfg.bs);
+      fill_pattern(bufs.back().span(), mix64(r * 7919u + i), 0);
+      spans.push_back(bufs.back().span());
+    }
+  });
+  if (err.empty()) guarded([&] { err = phase(true); });
   between.arrive_and_wait();
-  if (err.empty() && cfg.read_back && !stop.load()) err = phase(false);
+  if (err.empty() && cfg.read_back && !stop.load()) guarded([&] { err = phase(false); });
 }
 
-struct Folder {
-  fs::path path;
-  std::vector<std::string> files;
-  bool keep = false;
-  ~Folder() {
-    if (keep || path.empty()) return;
-    std::error_code ec;
-    for (const auto& f : files) fs::remove(f, ec);
-    fs::remove(path, ec);
+// The folder a run creates in --dir, named for its owner (storage/owner.hpp:
+// "mlbench-checkpoint-<pid>-XXXXXX", with --keep "mlbench-checkpoint-kept-<pid>-XXXXXX", never stale) and
+// locked while it exists; the destructor removes the ranks' files and the folder through their descriptors
+// unless kept.
+class Folder {
+ public:
+  Folder(const std::string& dir, bool keep) : keep_(keep) {
+    std::string tmpl =
+        (fs::path(dir) / fmt::format("{}{}{}-XXXXXX", kFolderPrefix, keep ? "kept-" : "", ::getpid()))
+            .string();
+    if (::mkdtemp(tmpl.data()) == nullptr)
+      throw Error(fmt::format("creating a folder in {}: {}", dir, std::strerror(errno)));
+    path_ = tmpl;
+    name_ = path_.filename().string();
+    parent_ = Fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (parent_)
+      fd_ = Fd(::openat(parent_.get(), name_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    // Not its owner checked: root's folder on an NFS export with root_squash belongs to nobody. A folder put
+    // in its place is only written into (O_EXCL, never through a link), which harms no one else's file.
+    if (!fd_) throw Error(fmt::format("opening {}, just created: {}", path_.string(), std::strerror(errno)));
+    take_owner_lock(fd_.get());
   }
+  Folder(const Folder&) = delete;
+  Folder& operator=(const Folder&) = delete;
+  ~Folder() {
+    if (keep_ || !fd_) return;
+    remove_checkpoint_files(fd_.get());
+    ::unlinkat(parent_.get(), name_.c_str(), AT_REMOVEDIR);
+  }
+  const fs::path& path() const { return path_; }
+  int fd() const { return fd_.get(); }
+
+ private:
+  bool keep_;
+  fs::path path_;
+  std::string name_;
+  Fd parent_, fd_;
 };
 
 const CheckpointModel& model_of(std::string_view name) {
@@ -262,6 +323,12 @@ Setup resolve(const json& options, const OptionSource& source) {
   std::error_code ec;
   if (!fs::is_directory(s.dir, ec))
     throw UsageError(fmt::format("{} {}: not an existing folder", v.name("dir"), s.dir));
+  // mlbench creates its folder there: refused now rather than failed after the plan (as storage's --target).
+  if (::access(s.dir.c_str(), W_OK) != 0)
+    throw UsageError(
+        fmt::format("{} {}: not writable ({}); mlbench creates its checkpoint folder there: give a "
+                    "writable folder",
+                    v.name("dir"), s.dir, std::strerror(errno)));
   struct statvfs st {};
   if (::statvfs(s.dir.c_str(), &st) == 0) {
     const std::uint64_t avail = static_cast<std::uint64_t>(st.f_bavail) * st.f_frsize;
@@ -310,6 +377,17 @@ class CheckpointProbe final : public Probe {
     if (!ctx.options.is_object()) throw UsageError("options must be a mapping");
     if (ctx.options.empty()) return {};
     Setup s = resolve(ctx.options, ctx.source);
+    // Every rank holds --depth buffers of --bs, all at once.
+    const double buffers = static_cast<double>(s.ranks) * s.cfg.depth * static_cast<double>(s.cfg.bs);
+    if (auto available = available_memory(ctx.host); available && buffers > kBufferMemoryShare * *available) {
+      const OptionSource& o = ctx.source;
+      throw UsageError(
+          fmt::format("{} {} x {} {} x {} {} = {} of buffers does not fit in the {} of memory available; "
+                      "lower {}, {} or {}",
+                      o.name("ranks"), s.ranks, o.name("depth"), s.cfg.depth, o.name("bs"),
+                      format_bytes(static_cast<double>(s.cfg.bs)), format_bytes(buffers),
+                      format_bytes(*available), o.name("bs"), o.name("depth"), o.name("ranks")));
+    }
     Case c;
     c.label = fmt::format("{} x{} ranks",
                           s.model.empty() ? format_bytes(static_cast<double>(s.bytes)) : s.model, s.ranks);
@@ -338,15 +416,14 @@ class CheckpointProbe final : public Probe {
             fmt::format("{} unavailable ({}); fell back to {}", asked.label, why, to_string(s.cfg.engine)));
       }
     }
-    Folder folder;
-    std::string tmpl = (fs::path(s.dir) / "mlbench-checkpoint-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr)
-      throw Error(fmt::format("creating a folder in {}: {}", s.dir, std::strerror(errno)));
-    folder.path = tmpl;
-    folder.keep = s.keep;
-    s.cfg.folder = folder.path;
+    // Before this run's own folder exists: what a killed run left (storage/owner.hpp says how it tells).
+    for (const auto& f : remove_stale_checkpoints(s.dir))
+      warnings.push_back(fmt::format(
+          "removed {}, a checkpoint folder left in {} by an mlbench run that was killed", f, s.dir));
+    Folder folder(s.dir, s.keep);
+    s.cfg.folder = folder.path();
+    s.cfg.folder_fd = folder.fd();
     CheckpointOutcome o = run_checkpoint(s.cfg, ctx.stop);
-    folder.files = o.files;
     if (!o.error.empty()) throw Error(o.error);
     if (o.stopped) throw Interrupted();
 
@@ -374,7 +451,7 @@ class CheckpointProbe final : public Probe {
                   {"bs", s.cfg.bs},
                   {"depth", s.cfg.depth},
                   {"per_rank", per},
-                  {"folder", folder.path.string()}};
+                  {"folder", folder.path().string()}};
     if (!s.model.empty()) {
       const auto& m = model_of(s.model);
       r.info["layout"] = fmt::format("TP{} x PP{} x DP{}", m.tp, m.pp, m.dp);
@@ -428,12 +505,12 @@ CheckpointOutcome run_checkpoint(const CheckpointConfig& cfg, const std::atomic<
   out.ranks.resize(cfg.ranks);
   std::vector<std::string> errors(cfg.ranks);
   for (unsigned r = 0; r < cfg.ranks; ++r)
-    out.files.push_back((cfg.folder / fmt::format("rank-{:04}.ckpt", r)).string());
+    out.files.push_back((cfg.folder / checkpoint_file_name(r)).string());
   std::barrier<> between(static_cast<std::ptrdiff_t>(cfg.ranks));
   std::vector<std::thread> threads;
   for (unsigned r = 0; r < cfg.ranks; ++r) {
     threads.emplace_back([&cfg, &out, &errors, &stop, &between, r] {
-      rank_main(cfg, r, out.files[r], out.ranks[r], errors[r], stop, between);
+      rank_main(cfg, r, out.ranks[r], errors[r], stop, between);
     });
   }
   for (auto& t : threads) t.join();
@@ -442,6 +519,26 @@ CheckpointOutcome run_checkpoint(const CheckpointConfig& cfg, const std::atomic<
     if (!e.empty() && e != "stopped" && out.error.empty()) out.error = e;
   }
   return out;
+}
+
+std::vector<std::string> remove_stale_checkpoints(const std::string& dir) {
+  std::vector<std::string> removed;
+  Fd parent(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!parent) return removed;
+  for (const auto& name : names_in(parent.get())) {
+    if (!owner_gone(owner_pid(name, kFolderPrefix))) continue;
+    std::uint64_t bytes = 0;
+    {
+      Fd fd = open_folder_at(parent.get(), name);  // a link under such a name is never followed
+      if (!fd || !take_owner_lock(fd.get())) continue;
+      bytes = remove_checkpoint_files(fd.get());
+    }
+    const bool gone = ::unlinkat(parent.get(), name.c_str(), AT_REMOVEDIR) == 0;
+    if (gone || bytes > 0)
+      removed.push_back(fmt::format("{} ({}{})", name, format_bytes(static_cast<double>(bytes)),
+                                    gone ? "" : "; it still holds files mlbench did not make, kept"));
+  }
+  return removed;
 }
 
 std::span<const OptionSpec> checkpoint_options() { return kOptions; }

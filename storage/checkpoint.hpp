@@ -39,7 +39,8 @@ inline constexpr double kCheckpointBytesPerParam = 14;
 std::uint64_t node_checkpoint_bytes(const CheckpointModel& m, unsigned gpus);
 
 struct CheckpointConfig {
-  std::filesystem::path folder;  // created by mlbench; the ranks' files go in it
+  std::filesystem::path folder;  // created by mlbench; the ranks' files go in it (named in messages)
+  int folder_fd = -1;            // that folder, open: the ranks' files are created and opened relative to it
   std::uint64_t shard = 0;       // bytes per rank
   unsigned ranks = 1;
   std::uint64_t bs = 4u << 20;
@@ -62,7 +63,8 @@ struct CheckpointOutcome {
   bool stopped = false;
 };
 
-// Writes, syncs, drops and reads back; the files stay (the caller removes them).
+// Writes, syncs, drops and reads back; the files stay (the caller removes them). Whatever fails in a rank
+// (the buffers' allocation too) is in the outcome's error, never an exception out of a thread.
 CheckpointOutcome run_checkpoint(const CheckpointConfig& cfg, const std::atomic<bool>& stop);
 
 // The figures of a run from its ranks' times, each with the spread of the statistic it is (base/stats.hpp),
@@ -74,6 +76,12 @@ CheckpointOutcome run_checkpoint(const CheckpointConfig& cfg, const std::atomic<
 // differs between the ranks, and a run with one rank has none (no ci; compare then uses its threshold).
 std::vector<Metric> checkpoint_metrics(const std::vector<RankOutcome>& ranks, std::uint64_t shard,
                                        bool read_back);
+
+// The folders in `dir` that a killed checkpoint run left ("mlbench-checkpoint-<pid>-XXXXXX" whose PID is gone
+// and whose lock is free, storage/owner.hpp): removes the ranks' files in each (regular files of their names,
+// never through a link) and the folder when that empties it; one "NAME (SIZE)" each, saying so when the
+// folder stays because it holds other names.
+std::vector<std::string> remove_stale_checkpoints(const std::string& dir);
 
 std::span<const OptionSpec> checkpoint_options();
 std::unique_ptr<Probe> make_checkpoint_probe();

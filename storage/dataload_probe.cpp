@@ -49,7 +49,7 @@ constexpr OptionSpec kOptions[] = {
      .type = OptionType::integer,
      .def = "the workload's",
      .min = 1,
-     .max = 1e9,
+     .max = static_cast<double>(kMaxDatasetFiles),
      .help = "Files in the dataset"},
     {.name = "accelerator",
      .type = OptionType::choice,
@@ -202,6 +202,11 @@ Setup resolve(const json& options, const OptionSource& source) {
     s.w.num_files = s.user.size();
   } else {
     s.data_flag = v.name("data_dir");
+    if (!is_dataset_name(s.w.name))
+      throw UsageError(
+          fmt::format("workload name '{}' cannot name the dataset's folder; give a name of letters, "
+                      "digits, '.', '_' and '-' (DLIO: model)",
+                      s.w.name));
     DatasetPlan p;
     p.root = fs::path(v.get<std::string>("data_dir")) / (std::string(kDatasetPrefix) + s.w.name);
     p.workload = s.w.name;

@@ -234,7 +234,7 @@ void run_plain_reader(ReaderFeed& feed, bool direct, std::size_t buf_bytes,
   FileJob job;
   while (feed.next(job, true)) {
     const auto t0 = Clock::now();
-    int fd = ::open(job.path, O_RDONLY | O_CLOEXEC | (direct ? O_DIRECT : 0));
+    int fd = ::open(job.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (direct ? O_DIRECT : 0));
     if (fd < 0) {
       feed.fail(fmt::format("open {}: {}", job.path, std::strerror(errno)));
       return;

@@ -111,7 +111,7 @@ void run_uring_reader(ReaderFeed& feed, unsigned depth, bool direct, std::size_t
   Ring ring(pow2_at_least(depth * (kChainReads + 2)));
   int rc = io_uring_register_files_sparse(ring.get(), depth);
   if (rc < 0) throw Error(fmt::format("io_uring_register_files_sparse({}): {}", depth, std::strerror(-rc)));
-  const int flags = O_RDONLY | (direct ? O_DIRECT : 0);
+  const int flags = O_RDONLY | O_NOFOLLOW | (direct ? O_DIRECT : 0);
 
   // Queues the next chain of slot i: the open (first chain), up to kChainReads reads, the close (last chain).
   auto queue_chain = [&](unsigned i) {

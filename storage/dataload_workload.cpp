@@ -48,6 +48,18 @@ bool shuffle_of(const json& v, const std::string& where) {
   throw UsageError(fmt::format("{}: {} is not a shuffle mode; give off, seed or random", where, v.dump()));
 }
 
+// The format at y[key] (absent: "file"), one of kDatasetFormats; `where` names the file and key.
+std::string format_of(const json& y, const char* key, const std::string& where) {
+  if (!y.contains(key)) return std::string(kDatasetFormats[0]);
+  const json& v = y[key];
+  if (!v.is_string() || !is_dataset_format(v.get<std::string>())) {
+    std::vector<std::string> known(std::begin(kDatasetFormats), std::end(kDatasetFormats));
+    throw UsageError(
+        fmt::format("{}: {} is not a dataset format; give one of {}", where, v.dump(), join(known)));
+  }
+  return v.get<std::string>();
+}
+
 void check_shape(const Workload& w, const std::string& where) {
   if (w.record_length == 0)
     throw UsageError(fmt::format("{}: the record length is 0; give a sample size in bytes", where));
@@ -55,6 +67,19 @@ void check_shape(const Workload& w, const std::string& where) {
 }
 
 }  // namespace
+
+bool is_dataset_format(std::string_view format) {
+  return std::find(std::begin(kDatasetFormats), std::end(kDatasetFormats), format) !=
+         std::end(kDatasetFormats);
+}
+
+bool is_dataset_name(std::string_view name) {
+  if (name.empty() || name.size() > 64 || name[0] == '.') return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
+  });
+}
 
 Workload workload_from_json(const json& y, const std::string& where) {
   if (!y.is_object()) throw UsageError(fmt::format("{}: not a mapping of workload keys", where));
@@ -74,7 +99,7 @@ Workload workload_from_json(const json& y, const std::string& where) {
   auto key = [&](const char* k) { return fmt::format("{}: {}", where, k); };
   Workload w;
   w.name = at("name").is_string() ? at("name").get<std::string>() : at("name").dump();
-  w.format = y.value("format", std::string("file"));
+  w.format = format_of(y, "format", key("format"));
   w.num_files = whole(at("num_files"), key("num_files"), 1);
   w.samples_per_file = whole(y.value("samples_per_file", json(1)), key("samples_per_file"), 1);
   w.record_length = whole(at("record_length"), key("record_length"), 1);
@@ -153,10 +178,13 @@ Workload dlio_from_json(const json& y, const std::string& where, const std::file
   auto key = [&](const char* s, const char* k) { return fmt::format("{}: {}.{}", where, s, k); };
   if (!ds.contains("num_files_train"))
     throw UsageError(fmt::format("{}: dataset.num_files_train is missing", where));
-  w.name = y.contains("model") ? (y["model"].is_string() ? y["model"].get<std::string>()
-                                                         : y["model"].value("name", std::string("dlio")))
-                               : "dlio";
-  w.format = ds.value("format", std::string("file"));
+  w.name = "dlio";
+  if (y.contains("model") && !(y["model"].is_object() && !y["model"].contains("name"))) {
+    const json& m = y["model"].is_object() ? y["model"]["name"] : y["model"];
+    if (!m.is_string()) throw UsageError(fmt::format("{}: model: {} is not a name", where, m.dump()));
+    w.name = m.get<std::string>();
+  }
+  w.format = format_of(ds, "format", key("dataset", "format"));
   w.num_files = whole(ds["num_files_train"], key("dataset", "num_files_train"), 1);
   w.samples_per_file =
       whole(ds.value("num_samples_per_file", json(1)), key("dataset", "num_samples_per_file"), 1);

@@ -24,9 +24,28 @@ inline constexpr EnumName<Accelerator> kAcceleratorNames[] = {
 static_assert(names_cover(kAcceleratorNames));
 inline std::string_view to_string(Accelerator a) { return name_of(kAcceleratorNames, a); }
 
+// The file formats a workload may name (DLIO's dataset.format values, and "file" when none is given): a
+// generated dataset's file names end in ".<format>", so only these names are ever made or removed.
+inline constexpr std::string_view kDatasetFormats[] = {"file",
+                                                       "npz",
+                                                       "npy",
+                                                       "hdf5",
+                                                       "hdf5_opt",
+                                                       "tfrecord",
+                                                       "csv",
+                                                       "jpeg",
+                                                       "png",
+                                                       "indexed_binary",
+                                                       "mmap_indexed_binary",
+                                                       "synthetic"};
+bool is_dataset_format(std::string_view format);
+// A workload name that can name a dataset folder ("mlbench-dataload-<name>"): 1 to 64 letters, digits, '.',
+// '_' or '-', not starting with '.', so never a path of its own.
+bool is_dataset_name(std::string_view name);
+
 struct Workload {
   std::string name;
-  std::string format;                  // npz, tfrecord, jpeg: what the files stand for (not parsed)
+  std::string format;                  // one of kDatasetFormats: what the files stand for (not parsed)
   std::uint64_t num_files = 0;         // files in the training set
   std::uint64_t samples_per_file = 1;  // 1: whole-file reads; more: record-sized reads within the file
   std::uint64_t record_length = 0;     // bytes per sample (mean)

@@ -2,8 +2,6 @@
 
 #include <fcntl.h>
 #include <linux/fs.h>
-#include <signal.h>
-#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -23,6 +21,7 @@
 #include "bench/sysinfo.hpp"
 #include "mlbench_config.hpp"
 #include "storage/buffer.hpp"
+#include "storage/owner.hpp"
 #include "storage/pattern.hpp"
 
 #if MLBENCH_HAS_BLKID
@@ -36,18 +35,6 @@ namespace {
 std::string dev_name(dev_t d) { return fmt::format("{}:{}", major(d), minor(d)); }
 
 constexpr std::string_view kScratchPrefix = ".mlbench-io-";
-
-// The PID in a scratch file's name (".mlbench-io-<pid>-XXXXXX", mkostemp's six characters), or 0 when the
-// name is not one.
-pid_t scratch_pid(std::string_view name) {
-  if (!name.starts_with(kScratchPrefix)) return 0;
-  name.remove_prefix(kScratchPrefix.size());
-  pid_t pid = 0;
-  auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), pid);
-  if (ec != std::errc{} || pid <= 0) return 0;
-  std::string_view rest(end, static_cast<std::size_t>(name.data() + name.size() - end));
-  return rest.size() == 7 && rest[0] == '-' ? pid : 0;
-}
 
 // "259:1" (a sysfs `dev` file) → the device number.
 std::optional<dev_t> parse_dev(std::string_view text) {
@@ -285,12 +272,11 @@ std::vector<std::string> remove_stale_scratch(const std::string& folder) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(folder, ec)) {
     const std::string name = entry.path().filename().string();
-    const pid_t pid = scratch_pid(name);
-    if (pid == 0 || pid == ::getpid() || !entry.is_regular_file(ec)) continue;
-    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive (EPERM: alive, someone else's)
+    const pid_t pid = owner_pid(name, kScratchPrefix);
+    if (!owner_gone(pid) || !entry.is_regular_file(ec)) continue;
     const int fd = ::open(entry.path().c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) continue;
-    const bool unlocked = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+    const bool unlocked = take_owner_lock(fd);
     struct stat st {};
     const bool sized = ::fstat(fd, &st) == 0;
     if (unlocked && ::unlink(entry.path().c_str()) == 0) {
@@ -340,7 +326,7 @@ void OpenTarget::fill(std::uint64_t fill_seed, bool direct, const std::atomic<bo
   }
   // Held until the file is closed: tells remove_stale_scratch in another mlbench that this one is alive. On a
   // filesystem without flock (some NFS mounts) nobody can take the lock either, so no one removes the file.
-  ::flock(fd_, LOCK_EX | LOCK_NB);
+  take_owner_lock(fd_);
   int rc = ::posix_fallocate(fd_, 0, static_cast<off_t>(size_));
   if (rc != 0 && rc != EOPNOTSUPP) throw_io("allocating the test file", path_, rc);
 

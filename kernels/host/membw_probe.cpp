@@ -117,12 +117,10 @@ class MembwProbe final : public Probe {
     }
     auto llc = llc_size(ctx.host);
     std::uint64_t array_bytes = 0;
-    const Json& mem = ctx.host.value("memory", Json::object());
-    std::optional<double> available;
-    if (mem.contains("available_bytes")) available = mem["available_bytes"].get<double>();
+    const std::optional<double> available = available_memory(ctx.host);
     if (opts.size_bytes) {
       array_bytes = *opts.size_bytes / 3;
-      if (available && 3.0 * static_cast<double>(array_bytes) > 0.9 * *available) {
+      if (available && 3.0 * static_cast<double>(array_bytes) > kBufferMemoryShare * *available) {
         throw UsageError(fmt::format(
             "{0} {1} does not fit in the {2} of memory available; use a smaller {0}", ctx.source.name("size"),
             format_bytes(static_cast<double>(*opts.size_bytes)), format_bytes(*available)));

@@ -2,6 +2,8 @@
 // writes nothing (and leaves a refused folder as it was); a small generated run writes a schema-valid report
 // with its figures and removes the dataset; SIGINT stops it, removes the dataset and leaves a valid report.
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -10,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_util.hpp"
@@ -175,6 +178,97 @@ TEST(DataloadCli, SizingTakesTheStorageLinesFromTheMeasurement) {
             std::string::npos)
       << read;
   EXPECT_NE(write.find("storage.checkpoint write 3.10 GB/s"), std::string::npos) << write;
+}
+
+// A forged dataset folder in a shared --data-dir (any user who may write there): its manifest names a file
+// beside --data-dir through `ext`, or a trillion files. The run refuses it before anything, in one line, and
+// removes nothing.
+TEST(DataloadCli, ForgedManifestIsRefusedAndRemovesNothing) {
+  TempDir t;
+  const fs::path data = t.path() / "d", victim = t.path() / "victim.txt";
+  const fs::path root = data / "mlbench-dataload-small-files";
+  fs::create_directories(root / "0000" / "00000000.x");
+  storage::test::write_file(victim, "precious");
+  json m = {{"format", "mlbench-dataload-dataset"},
+            {"version", 1},
+            {"workload", "small-files"},
+            {"ext", "x/../../../../victim.txt"},
+            {"count", 1},
+            {"seed", 1},
+            {"sizes", {4096}},
+            {"complete", true}};
+  json huge = m;
+  huge["ext"] = "jpeg";
+  huge["count"] = 1000000000000ull;
+  const std::pair<json, const char*> forged[] = {{m, "'ext'"}, {huge, "'count'"}};
+  for (const auto& [manifest, mentions] : forged) {
+    SCOPED_TRACE(mentions);
+    storage::test::write_file(root / ".mlbench-dataset.json", manifest.dump());
+    const auto report = t.path() / "r.json";
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = run_cli({"dataload", "--workload", "small-files", "--data-dir", data.string(), "--generate",
+                      "--files", "4", "-o", report.string()});
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
+    EXPECT_EQ(r.rc, 2) << r.err;
+    EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(report));
+    EXPECT_EQ(slurp(victim), "precious");
+    EXPECT_TRUE(fs::is_directory(root / "0000" / "00000000.x"));
+  }
+}
+
+// A checkpoint run killed with SIGKILL leaves its folder; the next run removes it before its own and says so.
+TEST(CheckpointCli, KilledRunsFolderIsReclaimedWithAWarning) {
+  TempDir t;
+  storage::test::TempDir disk;
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ::waitpid(dead, nullptr, 0);
+  const std::string left = fmt::format("mlbench-checkpoint-{}-a1b2c3", dead);
+  fs::create_directory(disk.path() / left);
+  storage::test::write_file(disk.path() / left / "rank-0000.ckpt", std::string(3u << 20, 'x'));
+  auto report = t.path() / "r.json";
+  auto r = run_cli(
+      {"checkpoint", "--dir", disk.path().string(), "--size", "8M", "--ranks", "2", "-o", report.string()});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("removed " + left + " (3.00 MiB)"), std::string::npos) << r.out;
+  auto j = json::parse(std::ifstream(report));
+  EXPECT_NE(j["results"][0]["warnings"].dump().find(left), std::string::npos) << j["results"][0].dump();
+  EXPECT_TRUE(fs::is_empty(disk.path()));
+}
+
+// Refusals before anything runs: exit 2, one line, and the report of an earlier run at -o stays as it was.
+TEST(CheckpointCli, ReadOnlyDirAndBuffersBeyondMemoryAreRefusedBeforeAnythingRuns) {
+  TempDir t;
+  storage::test::TempDir disk;
+  const auto report = t.path() / "r.json";
+  storage::test::write_file(report, "an earlier report");
+  struct Refusal {
+    std::vector<std::string> args;
+    const char* mentions;
+  };
+  std::vector<Refusal> refusals = {
+      {{"--dir", disk.path().string(), "--size", "1M", "--bs", "1G", "--depth", "256", "--ranks", "64"},
+       "memory available"}};
+  auto mount = storage::test::TmpfsMount::mount(disk.path() / "ro", "1m", true);
+  if (mount) refusals.push_back({{"--dir", (disk.path() / "ro").string(), "--size", "1M"}, "not writable"});
+  for (const auto& [args, mentions] : refusals) {
+    SCOPED_TRACE(mentions);
+    std::vector<std::string> argv = {"checkpoint"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.insert(argv.end(), {"-o", report.string()});
+    auto r = run_cli(argv);
+    EXPECT_EQ(r.rc, 2) << r.err;
+    EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(slurp(report), "an earlier report");
+  }
+  if (mount) {
+    EXPECT_TRUE(fs::is_empty(disk.path() / "ro"));
+  } else {
+    GTEST_SKIP() << "the memory refusal ran; the read-only folder needs root to mount a tmpfs";
+  }
 }
 
 }  // namespace

@@ -2,16 +2,24 @@
 // plans, the AU formula and the accelerators_supported search, the dataset manifest and its refusals, and the
 // reader engine and checkpoint writers for real on temp folders under /var/tmp (io_uring, and the plain
 // calls), with exact byte counts.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <numbers>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -24,6 +32,7 @@
 #include "storage/dataload_probe.hpp"
 #include "storage/dataload_reader.hpp"
 #include "storage/dataload_workload.hpp"
+#include "storage/fd.hpp"
 #include "tests/storage/storage_test_util.hpp"
 
 namespace mlbench::storage {
@@ -136,6 +145,10 @@ INSTANTIATE_TEST_SUITE_P(
                       BadDlio{"num_files_train: 168", "num_files_train: 0", "num_files_train"},
                       BadDlio{"computation_time: 0.323", "computation_time: -1", "computation_time"},
                       BadDlio{"file_shuffle: seed", "file_shuffle: sometimes", "file_shuffle"},
+                      // The format ends every generated file's name: only the known ones.
+                      BadDlio{"format: npz", "format: x/../../victim.txt", "dataset.format"},
+                      BadDlio{"format: npz", "format: 7", "dataset.format"},
+                      BadDlio{"model: unet3d", "model: [1]", "model"},
                       BadDlio{"  num_files_train: 168\n", "", "num_files_train is missing"}));
 
 TEST(DataloadShuffle, DiffersBetweenEpochsAndRepeatsWithTheSeed) {
@@ -219,13 +232,13 @@ struct Made {
        std::uint64_t seed = 5) {
     Workload w;
     w.name = "t";
-    w.format = "bin";
+    w.format = "npz";
     w.record_length = record;
     w.record_stdev = stdev;
     w.samples_per_file = spf;
     plan.root = dir.path() / (std::string(kDatasetPrefix) + "t");
     plan.workload = "t";
-    plan.ext = "bin";
+    plan.ext = "npz";
     plan.seed = seed;
     plan.sizes = dataset_sizes(w, files, seed);
   }
@@ -524,10 +537,16 @@ TEST(Checkpoint, NodeLocalSubsetOfTheModels) {
   EXPECT_EQ(node_checkpoint_bytes(kCheckpointModels[0], 64), static_cast<std::uint64_t>(14 * 8e9));
 }
 
-CheckpointConfig checkpoint_config(const fs::path& folder, unsigned ranks, std::uint64_t shard,
-                                   unsigned depth) {
+// The folder the ranks write in, open as the probe opens its own.
+Fd open_folder(const fs::path& folder) {
+  return Fd(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+}
+
+CheckpointConfig checkpoint_config(const Fd& folder_fd, const fs::path& folder, unsigned ranks,
+                                   std::uint64_t shard, unsigned depth) {
   CheckpointConfig c;
   c.folder = folder;
+  c.folder_fd = folder_fd.get();
   c.ranks = ranks;
   c.shard = shard;
   c.bs = 256 * 1024;
@@ -539,7 +558,8 @@ TEST(Checkpoint, WritesExactShardsFsyncsAndReadsBack) {
   test::TempDir dir;
   std::atomic<bool> stop{false};
   // A shard not a multiple of bs: the last write is short of bs.
-  const CheckpointConfig c = checkpoint_config(dir.path(), 3, (1u << 20) + 8192, 3);
+  const Fd fd = open_folder(dir.path());
+  const CheckpointConfig c = checkpoint_config(fd, dir.path(), 3, (1u << 20) + 8192, 3);
   auto o = run_checkpoint(c, stop);
   ASSERT_TRUE(o.error.empty()) << o.error;
   ASSERT_EQ(o.files.size(), 3u);
@@ -558,7 +578,8 @@ TEST(Checkpoint, WritesExactShardsFsyncsAndReadsBack) {
 TEST(Checkpoint, EveryMetricOfARealRunHasTheSpreadOfItsStatistic) {
   test::TempDir dir;
   std::atomic<bool> stop{false};
-  const CheckpointConfig c = checkpoint_config(dir.path(), 4, 2u << 20, 2);
+  const Fd fd = open_folder(dir.path());
+  const CheckpointConfig c = checkpoint_config(fd, dir.path(), 4, 2u << 20, 2);
   auto o = run_checkpoint(c, stop);
   ASSERT_TRUE(o.error.empty()) << o.error;
   const auto metrics = checkpoint_metrics(o.ranks, c.shard, true);
@@ -620,14 +641,430 @@ TEST(Checkpoint, FullFilesystemEndsWithAClearError) {
   auto mount = test::TmpfsMount::mount(dir.path() / "small", "2m");
   if (!mount) GTEST_SKIP() << "needs root to mount a small tmpfs";
   std::atomic<bool> stop{false};
+  const Fd fd = open_folder(dir.path() / "small");
   CheckpointConfig c;
   c.folder = dir.path() / "small";
+  c.folder_fd = fd.get();
   c.ranks = 2;
   c.shard = 4u << 20;
   c.bs = 1u << 20;
   c.engine = EngineKind::psync;
   auto o = run_checkpoint(c, stop);
   EXPECT_NE(o.error.find("the filesystem is full"), std::string::npos) << o.error;
+}
+
+// ---- hostile datasets: a forged manifest, links, a huge count (whoever may write into --data-dir) ----
+
+// A manifest as mlbench writes it for `workload`: `count` files of 5000 bytes, seed 5.
+json manifest_json(const std::string& workload, const std::string& ext, std::uint64_t count, bool complete) {
+  return json{{"format", "mlbench-dataload-dataset"},
+              {"version", 1},
+              {"workload", workload},
+              {"ext", ext},
+              {"count", count},
+              {"seed", 5},
+              {"sizes", std::vector<std::uint64_t>(count, 5000)},
+              {"complete", complete}};
+}
+
+struct ForgedManifest {
+  const char* key;
+  json value;
+  const char* mentions;
+};
+class DatasetManifestForged : public ::testing::TestWithParam<ForgedManifest> {};
+TEST_P(DatasetManifestForged, IsRefusedSayingWhatIsWrongInOneLine) {
+  json j = manifest_json("unet3d", "npz", 2, true);
+  if (GetParam().value.is_discarded()) {
+    j.erase(GetParam().key);
+  } else {
+    j[GetParam().key] = GetParam().value;
+  }
+  try {
+    parse_manifest(j.dump(), kMaxDatasetFiles);
+    FAIL() << "accepted: " << j.dump();
+  } catch (const UsageError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find(GetParam().mentions), std::string::npos) << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  }
+}
+INSTANTIATE_TEST_SUITE_P(
+    All, DatasetManifestForged,
+    ::testing::Values(
+        ForgedManifest{"ext", "x/../../../../victim.txt", "'ext'"}, ForgedManifest{"ext", "", "'ext'"},
+        ForgedManifest{"ext", 3, "'ext'"}, ForgedManifest{"count", 1000000000000ull, "'count'"},
+        ForgedManifest{"count", 0, "'count'"}, ForgedManifest{"count", -1, "'count'"},
+        ForgedManifest{"count", 3, "'sizes'"}, ForgedManifest{"sizes", json::array({1, 0}), "'sizes'"},
+        ForgedManifest{"sizes", json::array({1, -4}), "'sizes'"}, ForgedManifest{"sizes", "many", "'sizes'"},
+        ForgedManifest{"workload", "../../etc", "'workload'"},
+        ForgedManifest{"workload", ".hidden", "'workload'"}, ForgedManifest{"format", "other", "'format'"},
+        ForgedManifest{"version", 2, "'version'"}, ForgedManifest{"seed", -5, "'seed'"},
+        ForgedManifest{"complete", "yes", "'complete'"}, ForgedManifest{"extra", 1, "unknown key 'extra'"},
+        ForgedManifest{"sizes", json(json::value_t::discarded), "'sizes' is missing"}));
+
+TEST(DatasetManifest, ValidOneParsesAndTextThatIsNoManifestIsRefused) {
+  const DatasetManifest m = parse_manifest(manifest_json("small-files", "jpeg", 3, false).dump(), 3);
+  EXPECT_EQ(m.workload, "small-files");
+  EXPECT_EQ(m.ext, "jpeg");
+  EXPECT_EQ(m.sizes, (std::vector<std::uint64_t>{5000, 5000, 5000}));
+  EXPECT_FALSE(m.complete);
+  EXPECT_EQ(to_json(m), manifest_json("small-files", "jpeg", 3, false));
+  // More files than the folder can hold (the caller's bound: its inodes).
+  EXPECT_THROW(parse_manifest(manifest_json("small-files", "jpeg", 3, false).dump(), 2), UsageError);
+  for (const char* text : {"", "[]", "{", "null", "{\"format\": \"mlbench-dataload-dataset\""})
+    EXPECT_THROW(parse_manifest(text, kMaxDatasetFiles), UsageError) << text;
+}
+
+// <dir>/d is --data-dir, so that <dir>/victim.txt is a file beside it.
+struct Forged {
+  test::TempDir dir;
+  DatasetPlan plan;
+  fs::path data_dir, victim;
+  explicit Forged(const std::string& workload = "t") {
+    data_dir = dir.path() / "d";
+    victim = dir.path() / "victim.txt";
+    fs::create_directory(data_dir);
+    test::write_file(victim, "precious");
+    plan.root = data_dir / (std::string(kDatasetPrefix) + workload);
+    plan.workload = workload;
+    plan.ext = "npz";
+    plan.seed = 5;
+    plan.sizes = {5000, 5000};
+  }
+  void write_manifest(const json& j) const {
+    fs::create_directories(plan.root);
+    test::write_file(plan.root / kManifestName, j.dump());
+  }
+};
+
+TEST(DataloadData, ForgedExtIsRefusedAndNothingOutsideTheFolderIsRemoved) {
+  Forged f;
+  f.write_manifest(manifest_json("t", "x/../../../../victim.txt", 1, true));
+  fs::create_directories(f.plan.root / "0000" / "00000000.x");
+  try {
+    inspect_data_dir(f.plan, "--data-dir");
+    FAIL() << "a forged manifest was taken for a dataset";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("'ext'"), std::string::npos) << e.what();
+  }
+  std::atomic<bool> stop{false};
+  GenerateFigures made;
+  EXPECT_THROW(GeneratedDataset::open(f.plan, false, stop, made), Error);
+  EXPECT_EQ(test::slurp(f.victim), "precious");
+  EXPECT_TRUE(fs::is_directory(f.plan.root / "0000" / "00000000.x")) << "the forged folder was changed";
+}
+
+TEST(DataloadData, HugeCountIsRefusedAtOnceAndNothingIsRemoved) {
+  Forged f;
+  json j = manifest_json("t", "npz", 1, true);
+  j["count"] = 1000000000000ull;
+  f.write_manifest(j);
+  fs::create_directories(f.plan.root / "0000");
+  test::write_file(f.plan.root / "0000" / "00000000.npz", "x");
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_THROW(inspect_data_dir(f.plan, "--data-dir"), UsageError);
+  std::atomic<bool> stop{false};
+  GenerateFigures made;
+  EXPECT_THROW(GeneratedDataset::open(f.plan, false, stop, made), Error);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 2.0);
+  EXPECT_EQ(test::slurp(f.plan.root / "0000" / "00000000.npz"), "x");
+}
+
+TEST(DataloadData, ManifestThatIsNoRegularFileOrTooLongIsRefusedUnread) {
+  Forged f;
+  fs::create_directories(f.plan.root);
+  // A FIFO would hang a blocking open: refused at once.
+  ASSERT_EQ(::mkfifo((f.plan.root / kManifestName).c_str(), 0644), 0);
+  EXPECT_THROW(inspect_data_dir(f.plan, "--data-dir"), UsageError);
+  fs::remove(f.plan.root / kManifestName);
+  // A link to a valid manifest elsewhere is not followed.
+  test::write_file(f.dir.path() / "elsewhere.json", manifest_json("t", "npz", 2, true).dump());
+  fs::create_symlink(f.dir.path() / "elsewhere.json", f.plan.root / kManifestName);
+  EXPECT_THROW(inspect_data_dir(f.plan, "--data-dir"), UsageError);
+  fs::remove(f.plan.root / kManifestName);
+  // Longer than any manifest mlbench writes (sparse: nothing is read).
+  { std::ofstream(f.plan.root / kManifestName) << "{"; }
+  fs::resize_file(f.plan.root / kManifestName, kMaxManifestBytes + 1);
+  try {
+    inspect_data_dir(f.plan, "--data-dir");
+    FAIL() << "an oversized manifest was read";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("largest"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DataloadData, LinkedSubfolderIsNeverFollowedOnRemovalOrGeneration) {
+  Forged f;
+  const fs::path outside = f.dir.path() / "outside";
+  fs::create_directory(outside);
+  test::write_file(outside / "00000000.npz", "keep 0");
+  test::write_file(outside / "00000001.npz", "keep 1");
+  f.write_manifest(manifest_json("t", "npz", 2, false));  // a killed run's: removed and made again
+  fs::create_directory_symlink(outside, f.plan.root / "0000");
+  try {
+    inspect_data_dir(f.plan, "--data-dir");
+    FAIL() << "a dataset with a linked subfolder was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("0000"), std::string::npos) << e.what();
+  }
+  std::atomic<bool> stop{false};
+  GenerateFigures made;
+  EXPECT_THROW(GeneratedDataset::open(f.plan, false, stop, made), Error);
+  // Removal itself never follows the link either.
+  remove_dataset(f.plan.root, parse_manifest(manifest_json("t", "npz", 2, true).dump(), 2), nullptr);
+  EXPECT_TRUE(fs::is_symlink(f.plan.root / "0000"));
+  EXPECT_EQ(test::slurp(outside / "00000000.npz"), "keep 0");
+  EXPECT_EQ(test::slurp(outside / "00000001.npz"), "keep 1");
+  EXPECT_EQ(std::distance(fs::directory_iterator(outside), fs::directory_iterator()), 2) << "written through";
+}
+
+TEST(DataloadData, LinkedFileIsRemovedAsALinkOnlyAndTheFolderStays) {
+  Forged f;
+  const fs::path outside = f.dir.path() / "outside.npz";
+  test::write_file(outside, "keep");
+  f.write_manifest(manifest_json("t", "npz", 2, false));
+  fs::create_directories(f.plan.root / "0000");
+  test::write_file(f.plan.root / "0000" / "00000000.npz", "old");
+  fs::create_symlink(outside, f.plan.root / "0000" / "00000001.npz");
+  EXPECT_EQ(inspect_data_dir(f.plan, "--data-dir"), DatasetState::differs);
+  std::atomic<bool> stop{false};
+  GenerateFigures made;
+  try {
+    GeneratedDataset::open(f.plan, false, stop, made);
+    FAIL() << "a dataset was made over a link";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("did not make"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(test::slurp(outside), "keep");
+  EXPECT_FALSE(fs::exists(f.plan.root / "0000" / "00000000.npz")) << "mlbench's own file stayed";
+  EXPECT_TRUE(fs::is_symlink(f.plan.root / "0000" / "00000001.npz"));
+}
+
+TEST(DataloadData, LinkedDatasetFolderAndHardLinkedManifestAreNeverWrittenThrough) {
+  Forged f;
+  // The dataset folder itself a link to a folder elsewhere: refused, nothing there touched.
+  const fs::path outside = f.dir.path() / "outside";
+  fs::create_directories(outside / "0000");
+  test::write_file(outside / kManifestName, manifest_json("t", "npz", 1, false).dump());
+  test::write_file(outside / "0000" / "00000000.npz", "keep");
+  fs::create_directory_symlink(outside, f.plan.root);
+  try {
+    inspect_data_dir(f.plan, "--data-dir");
+    FAIL() << "a linked dataset folder was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("link"), std::string::npos) << e.what();
+  }
+  std::atomic<bool> stop{false};
+  GenerateFigures made;
+  EXPECT_THROW(GeneratedDataset::open(f.plan, false, stop, made), Error);
+  EXPECT_EQ(test::slurp(outside / "0000" / "00000000.npz"), "keep");
+  fs::remove(f.plan.root);
+  // The manifest a hard link to a file elsewhere: replaced by name (rename), never written through.
+  const std::string shared = manifest_json("t", "npz", 3, true).dump();
+  test::write_file(f.dir.path() / "shared.json", shared);
+  fs::create_directories(f.plan.root);
+  fs::create_hard_link(f.dir.path() / "shared.json", f.plan.root / kManifestName);
+  EXPECT_EQ(inspect_data_dir(f.plan, "--data-dir"), DatasetState::differs);  // sizes differ
+  {
+    auto ds = GeneratedDataset::open(f.plan, false, stop, made);
+    EXPECT_EQ(made.files, 2u);
+  }
+  EXPECT_EQ(test::slurp(f.dir.path() / "shared.json"), shared);
+  EXPECT_TRUE(fs::is_empty(f.data_dir));
+}
+
+// Two runs on one --data-dir: a dataset one run reads is neither removed nor replaced by the other.
+TEST(DataloadData, DatasetInUseByAnotherRunIsNeitherRemovedNorReplaced) {
+  Made m(5, 5000, 0);
+  std::atomic<bool> stop{false};
+  GenerateFigures made;
+  std::optional<GeneratedDataset> first(GeneratedDataset::open(m.plan, false, stop, made));
+  DatasetPlan other = m.plan;
+  other.seed = 6;
+  try {
+    GeneratedDataset::open(other, false, stop, made);
+    FAIL() << "a dataset in use was replaced";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("in use by another mlbench run"), std::string::npos) << e.what();
+  }
+  ASSERT_TRUE(fs::exists(m.plan.file(4)));
+  {
+    auto second = GeneratedDataset::open(m.plan, false, stop, made);  // the same dataset: shared
+    EXPECT_EQ(made.files, 0u);
+  }
+  EXPECT_TRUE(fs::exists(m.plan.file(4))) << "removed while the first run reads it";
+  first.reset();
+  EXPECT_TRUE(fs::is_empty(m.dir.path()));
+}
+
+TEST(DataloadData, StopEndsTheRemovalOfAnOldDatasetWhichIsNeverReusedAfter) {
+  Made m(30, 5000, 0);
+  std::atomic<bool> stop{false};
+  GenerateFigures made;
+  { auto ds = GeneratedDataset::open(m.plan, true, stop, made); }
+  ASSERT_EQ(inspect_data_dir(m.plan, "--data-dir"), DatasetState::matches);
+  DatasetPlan other = m.plan;
+  other.seed = 6;
+  stop = true;
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_THROW(GeneratedDataset::open(other, false, stop, made), Interrupted);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 2.0);
+  // Marked incomplete before the first file went: whatever remains is removed by the next run, never read.
+  EXPECT_EQ(inspect_data_dir(m.plan, "--data-dir"), DatasetState::differs);
+  stop = false;
+  {
+    auto ds = GeneratedDataset::open(m.plan, false, stop, made);
+    EXPECT_EQ(made.files, 30u);
+  }
+  EXPECT_TRUE(fs::is_empty(m.dir.path()));
+}
+
+TEST(DataloadData, WorkloadNameThatIsAPathIsRefusedAtPlan) {
+  test::TempDir dir;
+  test::write_file(dir.path() / "w.yaml", std::string(kDlioUnet).replace(0, 13, "model: ../../x"));
+  auto probe = make_dataload_probe();
+  const json host = json::object();
+  const json options = {{"dlio", (dir.path() / "w.yaml").string()},
+                        {"data_dir", dir.path().string()},
+                        {"generate", true},
+                        {"files", 2}};
+  try {
+    probe->plan(PlanContext{Profile::standard, host, options});
+    FAIL() << "a workload name with '/' was taken for a folder name";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("../../x"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DataloadReader, LinkedDataFileIsNotFollowed) {
+  test::TempDir dir;
+  test::write_file(dir.path() / "real.npz", test::random_bytes(8192, 1));
+  fs::create_symlink(dir.path() / "real.npz", dir.path() / "link.npz");
+  const std::vector<DataFile> files = {{(dir.path() / "link.npz").string(), 8192}};
+  for (EngineKind engine : {EngineKind::uring, EngineKind::psync}) {
+    SCOPED_TRACE(std::string(to_string(engine)));
+    std::atomic<bool> stop{false};
+    LoadConfig c = config_for(files);
+    c.accelerators = 1;
+    c.read_threads = 1;
+    c.batch_size = 1;
+    c.epochs = 1;
+    c.engine = engine;
+    LoadOutcome o = run_dataload(c, stop);
+    EXPECT_NE(o.error.find(std::strerror(ELOOP)), std::string::npos) << o.error;
+  }
+}
+
+// ---- checkpoint: leftovers, refusals before the run, memory ----
+
+// A PID that no longer exists: a child that exited and was reaped.
+pid_t dead_pid() {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  ::waitpid(pid, nullptr, 0);
+  return pid;
+}
+
+TEST(Checkpoint, FoldersOfKilledRunsAreReclaimedAndNothingElse) {
+  test::TempDir dir;
+  const pid_t dead = dead_pid();
+  auto folder = [&](const std::string& tail) {
+    const fs::path p = dir.path() / ("mlbench-checkpoint-" + tail);
+    fs::create_directory(p);
+    return p;
+  };
+  const fs::path killed = folder(fmt::format("{}-aaaaaa", dead));
+  test::write_file(killed / "rank-0000.ckpt", std::string(1u << 20, 'x'));
+  test::write_file(killed / "rank-0001.ckpt", std::string(1u << 20, 'x'));
+  const fs::path mixed = folder(fmt::format("{}-bbbbbb", dead));
+  test::write_file(mixed / "rank-0000.ckpt", "x");
+  test::write_file(mixed / "notes.txt", "mine");
+  const fs::path live = folder(fmt::format("{}-cccccc", ::getpid()));
+  test::write_file(live / "rank-0000.ckpt", "x");
+  const fs::path kept = folder(fmt::format("kept-{}-dddddd", dead));
+  test::write_file(kept / "rank-0000.ckpt", "x");
+  const fs::path locked = folder(fmt::format("{}-ffffff", dead));
+  test::write_file(locked / "rank-0000.ckpt", "x");
+  const Fd lock = open_folder(locked);
+  ASSERT_EQ(::flock(lock.get(), LOCK_EX | LOCK_NB), 0);
+  const fs::path outside = dir.path() / "outside";
+  fs::create_directory(outside);
+  test::write_file(outside / "rank-0000.ckpt", "keep");
+  fs::create_directory_symlink(outside, dir.path() / fmt::format("mlbench-checkpoint-{}-eeeeee", dead));
+
+  auto removed = remove_stale_checkpoints(dir.path().string());
+  std::sort(removed.begin(), removed.end());
+  std::string all;
+  for (const auto& r : removed) all += r + "; ";
+  ASSERT_EQ(removed.size(), 2u) << all;
+  EXPECT_EQ(removed[0], fmt::format("mlbench-checkpoint-{}-aaaaaa (2.00 MiB)", dead));
+  EXPECT_NE(removed[1].find("-bbbbbb"), std::string::npos) << removed[1];
+  EXPECT_NE(removed[1].find("kept"), std::string::npos) << removed[1];
+  EXPECT_FALSE(fs::exists(killed));
+  EXPECT_EQ(test::slurp(mixed / "notes.txt"), "mine");
+  EXPECT_FALSE(fs::exists(mixed / "rank-0000.ckpt"));
+  for (const auto& p : {live, kept, locked}) EXPECT_TRUE(fs::exists(p / "rank-0000.ckpt")) << p;
+  EXPECT_EQ(test::slurp(outside / "rank-0000.ckpt"), "keep");
+}
+
+TEST(Checkpoint, ReadOnlyDirIsRefusedAtPlan) {
+  test::TempDir dir;
+  auto mount = test::TmpfsMount::mount(dir.path() / "ro", "1m", true);
+  if (!mount) GTEST_SKIP() << "needs root to mount a read-only tmpfs";
+  auto probe = make_checkpoint_probe();
+  const json host = json::object();
+  const json options = {{"dir", (dir.path() / "ro").string()}, {"size", "1M"}, {"ranks", 1}};
+  try {
+    probe->plan(PlanContext{Profile::standard, host, options});
+    FAIL() << "a read-only folder was planned";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("not writable"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Checkpoint, BuffersBeyondTheAvailableMemoryAreRefusedAtPlan) {
+  test::TempDir dir;
+  auto probe = make_checkpoint_probe();
+  const json host = {{"memory", {{"available_bytes", 1u << 30}}}};
+  json options = {{"dir", dir.path().string()}, {"size", "16M"}, {"ranks", 2}, {"bs", "256M"}, {"depth", 4}};
+  try {
+    probe->plan(PlanContext{Profile::standard, host, options});
+    FAIL() << "2 GiB of buffers were planned in 1 GiB";
+  } catch (const UsageError& e) {
+    const std::string msg = e.what();
+    for (const char* part : {"--ranks 2", "--depth 4", "--bs 256.00 MiB", "2.00 GiB", "1.00 GiB", "lower"})
+      EXPECT_NE(msg.find(part), std::string::npos) << part << " in " << msg;
+  }
+  options["depth"] = 1;  // 512 MiB: fits
+  EXPECT_EQ(probe->plan(PlanContext{Profile::standard, host, options}).size(), 1u);
+}
+
+// A rank whose buffers cannot be mapped ends with the run's error; no exception escapes its thread. Run in a
+// child with a small address-space limit, so that the mmap fails there and nowhere else.
+TEST(Checkpoint, AllocationFailureInARankIsTheRunsErrorNotACrash) {
+  test::TempDir dir;
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    long pages = 0;
+    std::ifstream("/proc/self/statm") >> pages;
+    const rlim_t limit =
+        static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + (160u << 20);
+    const struct rlimit rl { limit, limit };
+    if (::setrlimit(RLIMIT_AS, &rl) != 0) ::_exit(3);
+    const Fd fd = open_folder(dir.path());
+    CheckpointConfig c = checkpoint_config(fd, dir.path(), 4, 1u << 20, 8);
+    c.bs = 16u << 20;  // 4 ranks x 8 x 16 MiB = 512 MiB
+    c.engine = EngineKind::psync;
+    std::atomic<bool> stop{false};
+    const auto o = run_checkpoint(c, stop);
+    ::_exit(o.error.find("mmap") != std::string::npos ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: no mmap error in the outcome; 3: setrlimit refused";
 }
 
 }  // namespace
