@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "base/input_file.hpp"
 #include "mlbench_config.hpp"
 #include "reports/report_reader.hpp"
 
@@ -151,33 +152,10 @@ Report parse_report(std::string_view text, std::string_view origin, ReadOptions 
 }
 
 Report load_report(const std::filesystem::path& path, ReadOptions opts) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    throw UsageError(fmt::format("{}: cannot open report: {} (does the file exist?)", path.string(),
-                                 std::strerror(errno)));
-  }
-  // The whole file in one buffer per thread, reused from call to call: a fleet load reads hundreds of files
-  // on each thread, and a fresh zero-filled buffer per file cost more than the reading.
-  thread_local std::vector<char> buf;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && static_cast<std::size_t>(st.st_size) + 1 > buf.size())
-    buf.resize(static_cast<std::size_t>(st.st_size) + 1);
-  std::size_t got = 0;
-  int err = 0;
-  for (;;) {
-    if (got == buf.size()) buf.resize(std::max<std::size_t>(4096, buf.size() * 2));
-    ssize_t n = ::read(fd, buf.data() + got, buf.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      err = n < 0 ? errno : 0;
-      break;
-    }
-    got += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  if (err != 0)
-    throw UsageError(fmt::format("{}: cannot read report: {}", path.string(), std::strerror(err)));
-  return parse_report(std::string_view(buf.data(), got), path.string(), opts);
+  // One buffer per thread, reused from call to call: a fleet load reads hundreds of files on each thread, and
+  // a fresh zero-filled buffer per file cost more than the reading.
+  thread_local std::string buf;
+  return parse_report(read_input_file(path, InputKind::report, buf), path.string(), opts);
 }
 
 void write_text_atomic(const std::filesystem::path& path, const std::string& text) {
