@@ -130,7 +130,8 @@ std::vector<std::string> parse_expected_hosts(const std::string& arg) {
     try {
       text = read_input_file(arg.substr(1), InputKind::host_list);
     } catch (const UsageError& e) {
-      throw UsageError(fmt::format("--expect {}: {}; give a file of host names, one a line", arg, e.what()));
+      throw UsageError(
+          fmt::format("--expect {}: cannot read {}; give a file of host names, one a line", arg, e.what()));
     }
   }
   std::replace(text.begin(), text.end(), ',', ' ');

@@ -37,11 +37,15 @@ void expect_one_line_exit_2(const std::vector<std::string>& args, const std::str
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10)) << cmd;
 }
 
-TEST(InputsCli, DevZeroAsAReportWorkloadOrExpectationIsOneLineAndExit2) {
+TEST(InputsCli, DevZeroAsAReportWorkloadExpectationOrHostListIsOneLineAndExit2) {
   const std::string why = "/dev/zero: is a character device";
   expect_one_line_exit_2({"check", "/dev/zero"}, why);
   expect_one_line_exit_2({"compare", report("run_a.json"), "/dev/zero"}, why);
-  expect_one_line_exit_2({"export", "/dev/zero"}, why);
+  expect_one_line_exit_2({"export", "--format", "html", "/dev/zero"}, why);
+  expect_one_line_exit_2(
+      {"compare", "--fleet", (fs::path(MLBENCH_TEST_DATA_DIR) / "reports" / "fleet").string(), "--expect",
+       "@/dev/zero"},
+      why);
   expect_one_line_exit_2({"size", "--workload", "/dev/zero"}, why);
   expect_one_line_exit_2({"size", "--workload", workload("default.yaml"), "--report", "/dev/zero"}, why);
   expect_one_line_exit_2({"check", report("run_a.json"), "--expect", "/dev/zero"}, why);
