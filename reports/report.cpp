@@ -263,13 +263,17 @@ void write_through(const std::filesystem::path& path, const OutputTarget& t, int
   write_all(out.get(), text, path);
 }
 
+// The temp file's name: "." + the file's name + "." + kTempRandom random characters.
+constexpr std::size_t kTempRandom = 6;
+constexpr std::size_t kTempExtra = 2 + kTempRandom;
+
 // A new name in the folder for the temp file, created exclusively (never an existing file or link).
 int create_temp(int dirfd, const std::filesystem::path& path, std::string& tmp) {
   static constexpr char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   std::random_device rd;
   for (int attempt = 0; attempt < 100; ++attempt) {
     tmp = "." + path.filename().string() + ".";
-    for (int i = 0; i < 6; ++i) tmp += kChars[rd() % (sizeof kChars - 1)];
+    for (std::size_t i = 0; i < kTempRandom; ++i) tmp += kChars[rd() % (sizeof kChars - 1)];
     int fd = ::openat(dirfd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd >= 0 || errno != EEXIST) return fd;
   }
@@ -342,6 +346,12 @@ OutputKind check_writable(const std::filesystem::path& path) {
     throw UsageError(fmt::format("{}: folder '{}' is not writable; choose another -o path", path.string(),
                                  folder_of(path).string()));
   }
+  // The temp file's name is longer than the file's: a name at the folder's limit would fail after the run.
+  const long name_max = ::fpathconf(dir.get(), _PC_NAME_MAX);
+  if (t.kind == OutputKind::file && name_max > static_cast<long>(kTempExtra) &&
+      path.filename().string().size() + kTempExtra > static_cast<std::size_t>(name_max))
+    throw UsageError(fmt::format("{}: the file name is longer than {} characters; choose a shorter -o name",
+                                 path.string(), static_cast<std::size_t>(name_max) - kTempExtra));
   return t.kind;
 }
 

@@ -172,6 +172,24 @@ TEST(Writer, AFolderAndASocketAreRefused) {
   }
 }
 
+// The temp file's name is the file's and 8 characters more: a name the folder takes but its temp file's it
+// does not is refused before the run, not after it.
+TEST(Writer, ANameTooLongForItsTempFileIsRefusedBeforeTheRun) {
+  test::TempDir dir;
+  const long name_max = ::pathconf(dir.path().c_str(), _PC_NAME_MAX);
+  ASSERT_GT(name_max, 8);
+  const fs::path longest = dir / std::string(static_cast<std::size_t>(name_max) - 8, 'r');
+  EXPECT_EQ(check_writable(longest), OutputKind::file);
+  write_text_atomic(longest, "x");
+  const fs::path too_long = dir / std::string(static_cast<std::size_t>(name_max) - 7, 'r');
+  try {
+    check_writable(too_long);
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("choose a shorter -o name"), std::string::npos) << e.what();
+  }
+}
+
 // The folder was checked before the run; gone when the report is written, it is a fault of the run (exit 1)
 // naming the path, not bad input (exit 2).
 TEST(Writer, AFolderRemovedDuringTheRunIsAFaultNamingThePath) {
