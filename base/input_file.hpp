@@ -24,11 +24,12 @@ struct InputLimit {
 };
 
 // The size limits, one row per kind. A report of 10,000 results with their raw samples is a few MB; a YAML
-// file (a run config, workload, thresholds, catalog, DLIO config, prices) is a few KB; a host list of
-// 100,000 names is about 2 MB.
+// file (a run config, workload, thresholds, catalog, DLIO config, prices) is a few KB, and yaml-cpp holds a
+// few hundred bytes per value parsed, so 1 MiB (at most about 500,000 values) keeps a parse within a few
+// hundred MB; a host list of 100,000 names is about 2 MB.
 inline constexpr InputLimit kInputLimits[] = {
     {InputKind::report, "report", std::size_t{256} << 20},
-    {InputKind::yaml, "YAML file", std::size_t{4} << 20},
+    {InputKind::yaml, "YAML file", std::size_t{1} << 20},
     {InputKind::host_list, "host list", std::size_t{16} << 20},
 };
 

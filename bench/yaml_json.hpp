@@ -11,9 +11,10 @@
 namespace mlbench {
 
 // What a YAML file may expand to: values (scalars, keys, sequences and mappings, an alias counted at every
-// use) and nesting. Files are read through the bounded reader (base/input_file.hpp), but aliases multiply a
-// few hundred bytes into billions of values; no config, workload, thresholds file or catalog comes near
-// these.
+// use) and nesting. Files are read through the bounded reader (base/input_file.hpp), whose 1 MiB holds at
+// most about 500,000 values (two bytes each, "1,"), but aliases multiply a few hundred bytes into billions
+// of values: only aliases reach the value limit. No config, workload, thresholds file or catalog comes near
+// either limit.
 struct YamlLimits {
   std::size_t values;
   std::size_t depth;

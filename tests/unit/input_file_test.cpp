@@ -95,7 +95,7 @@ TEST(InputFile, AFileOverItsKindsLimitIsRefusedBeforeItIsRead) {
   // Sparse: one byte over the limit costs no disk.
   fs::resize_file(big, input_limit(InputKind::yaml).max_bytes + 1);
   const std::string e = usage_error([&] { load_yaml_file(big); });
-  EXPECT_NE(e.find("big.yaml: larger than the 4.00 MiB a YAML file may be"), std::string::npos) << e;
+  EXPECT_NE(e.find("big.yaml: larger than the 1.00 MiB a YAML file may be"), std::string::npos) << e;
   fs::resize_file(big, input_limit(InputKind::yaml).max_bytes);
   EXPECT_EQ(read_input_file(big, InputKind::yaml).size(), input_limit(InputKind::yaml).max_bytes);
 }
@@ -107,7 +107,7 @@ TEST(InputFile, StdinIsReadUpToTheSameLimit) {
   }
   PipedStdin in(std::string(input_limit(InputKind::yaml).max_bytes + 1, '#'));
   const std::string e = usage_error([] { read_input_file("-", InputKind::yaml); });
-  EXPECT_NE(e.find("-: larger than the 4.00 MiB a YAML file may be"), std::string::npos) << e;
+  EXPECT_NE(e.find("-: larger than the 1.00 MiB a YAML file may be"), std::string::npos) << e;
 }
 
 // Nine anchors, each nine aliases of the one before: 464 bytes that stand for 9^9 values.
