@@ -108,11 +108,14 @@ Report Runner::run(const RunOptions& opts, const std::function<void(const Progre
   for (const auto& pc : cases) total_estimate += pc.c.estimate_s;
   auto start = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  // The report on disk is first replaced once a case has a result: until then a crash or a SIGKILL leaves
+  // the previous report as it was. A file is rewritten after every case; a stream (a FIFO, /dev/stdout)
+  // gets only the final report, as one document.
+  const bool each_case = opts.output && check_writable(*opts.output) == OutputKind::file;
   auto save = [&] {
     report.run["duration_s"] = elapsed();
     if (opts.output) write_report(*opts.output, report);
   };
-  save();
 
   // Each distinct notice once, before anything runs (the storage suite's scratch file: its size and place).
   std::vector<std::string> notices;
@@ -199,7 +202,7 @@ Report Runner::run(const RunOptions& opts, const std::function<void(const Progre
     if (!last && !failed) continue;  // the case goes on in its next round
     ended[i] = true;
     for (auto& r : results) report.results.push_back(std::move(r));
-    save();
+    if (each_case) save();
     if (progress) {
       ProgressEvent done = event(Phase::finished);
       done.finished = std::span<const Result>(report.results).last(results.size());

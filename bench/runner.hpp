@@ -68,7 +68,8 @@ class Runner {
   // yield one skipped result each (in `skipped`).
   std::vector<PlannedCase> plan(const RunOptions& opts, std::vector<Result>& skipped) const;
 
-  // Plans and runs; the report is written to opts.output after each case when set.
+  // Plans and runs; when opts.output is set, the report is written there after each case that has a result
+  // (a stream: once, at the end), never before the first: the previous report stays until then.
   Report run(const RunOptions& opts, const std::function<void(const ProgressEvent&)>& progress = {});
 
   bool interrupted() const { return interrupted_; }

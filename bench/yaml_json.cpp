@@ -1,13 +1,12 @@
 #include "bench/yaml_json.hpp"
 
 #include <charconv>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include "base/error.hpp"
+#include "base/input_file.hpp"
 #include "base/utf8.hpp"
 
 namespace mlbench {
@@ -37,7 +36,40 @@ nlohmann::json scalar(const YAML::Node& node, const std::string& name) {
   return s;
 }
 
-nlohmann::json convert(const YAML::Node& node, const std::string& name) {
+// What a conversion has spent of kYamlLimits. yaml-cpp keeps an alias as a second reference to its anchor's
+// node, so a few hundred bytes of nested aliases stand for billions of values: the count is of the values
+// converted, each alias counted at every use, and the conversion stops at the first one over the limit.
+struct Budget {
+  const std::string& name;
+  std::size_t values = 0;
+  std::size_t depth = 0;
+};
+
+void spend(Budget& b, const YAML::Node& node) {
+  if (++b.values > kYamlLimits.values)
+    throw UsageError(
+        fmt::format("{}:{}: more than {} values once its aliases are expanded; write the values "
+                    "out or use fewer nested aliases",
+                    b.name, node.Mark().line + 1, kYamlLimits.values));
+}
+
+nlohmann::json convert(const YAML::Node& node, Budget& budget) {
+  const std::string& name = budget.name;
+  spend(budget, node);
+  if (node.IsSequence() || node.IsMap()) {
+    if (++budget.depth > kYamlLimits.depth)
+      throw UsageError(
+          fmt::format("{}:{}: nested more than {} levels deep (an alias inside its own anchor?); "
+                      "flatten the file",
+                      name, node.Mark().line + 1, kYamlLimits.depth));
+  }
+  struct Leave {
+    Budget& b;
+    bool nested;
+    ~Leave() {
+      if (nested) --b.depth;
+    }
+  } leave{budget, node.IsSequence() || node.IsMap()};
   switch (node.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:
@@ -46,7 +78,7 @@ nlohmann::json convert(const YAML::Node& node, const std::string& name) {
       return scalar(node, name);
     case YAML::NodeType::Sequence: {
       auto arr = nlohmann::json::array();
-      for (const auto& item : node) arr.push_back(convert(item, name));
+      for (const auto& item : node) arr.push_back(convert(item, budget));
       return arr;
     }
     case YAML::NodeType::Map: {
@@ -56,7 +88,8 @@ nlohmann::json convert(const YAML::Node& node, const std::string& name) {
           throw UsageError(
               fmt::format("{}:{}: mapping keys must be plain strings", name, kv.first.Mark().line + 1));
         }
-        obj[text_of(kv.first, name)] = convert(kv.second, name);
+        spend(budget, kv.first);
+        obj[text_of(kv.first, name)] = convert(kv.second, budget);
       }
       return obj;
     }
@@ -68,18 +101,15 @@ nlohmann::json convert(const YAML::Node& node, const std::string& name) {
 
 nlohmann::json parse_yaml(const std::string& text, const std::string& name) {
   try {
-    return convert(YAML::Load(text), name);
+    Budget budget{name};
+    return convert(YAML::Load(text), budget);
   } catch (const YAML::Exception& e) {
     throw UsageError(fmt::format("{}:{}: invalid YAML: {}; fix the file", name, e.mark.line + 1, e.msg));
   }
 }
 
 nlohmann::json load_yaml_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError(fmt::format("{}: cannot open (does the file exist?)", path.string()));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_yaml(ss.str(), path.string());
+  return parse_yaml(read_input_file(path, InputKind::yaml), path.string());
 }
 
 }  // namespace mlbench

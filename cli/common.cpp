@@ -219,9 +219,11 @@ int execute(RunOptions opts, const CommonRunFlags& flags) {
     report = runner.run(opts, progress);
   }
   live.clear();
-  if (flags.json) {
+  // `-o -`: the report is what stdout holds; the summary would break it.
+  const bool report_on_stdout = opts.output && *opts.output == "-";
+  if (flags.json && !report_on_stdout) {
     std::cout << to_json(report).dump(2) << "\n";
-  } else {
+  } else if (!report_on_stdout) {
     print_summary(std::cout, report, terminal_width(STDOUT_FILENO));
     if (opts.output) std::cout << "report written to " << opts.output->string() << "\n";
   }
@@ -236,7 +238,7 @@ int execute(RunOptions opts, const CommonRunFlags& flags) {
   for (const auto& r : report.results)
     if (r.status == Status::skipped) skipped.push_back(&r);
   if (!report.results.empty() && skipped.size() == report.results.size()) {
-    (flags.json ? std::cerr : std::cout)
+    (flags.json || report_on_stdout ? std::cerr : std::cout)
         << "nothing measured: every requested probe was skipped (" << skipped_probes(skipped) << ")\n";
   }
   int rc = exit_code_for(report);

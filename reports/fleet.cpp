@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <unordered_map>
@@ -12,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "base/error.hpp"
+#include "base/input_file.hpp"
 #include "base/stats.hpp"
 #include "reports/compare.hpp"
 #include "reports/report_burnin.hpp"
@@ -127,14 +127,12 @@ void judge_nodes(FleetAnalysis& out, const std::vector<NamedReport>& reports, co
 std::vector<std::string> parse_expected_hosts(const std::string& arg) {
   std::string text = arg;
   if (arg.starts_with('@')) {
-    std::ifstream in(arg.substr(1));
-    if (!in) {
-      throw UsageError(fmt::format("--expect {}: cannot read {}; give a file of host names, one a line", arg,
-                                   arg.substr(1)));
+    try {
+      text = read_input_file(arg.substr(1), InputKind::host_list);
+    } catch (const UsageError& e) {
+      throw UsageError(
+          fmt::format("--expect {}: cannot read {}; give a file of host names, one a line", arg, e.what()));
     }
-    std::ostringstream all;
-    all << in.rdbuf();
-    text = all.str();
   }
   std::replace(text.begin(), text.end(), ',', ' ');
   std::istringstream words(text);

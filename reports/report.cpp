@@ -1,6 +1,7 @@
 #include "reports/report.hpp"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,10 +9,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <random>
 
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "base/input_file.hpp"
+#include "base/owned_fd.hpp"
 #include "mlbench_config.hpp"
 #include "reports/report_reader.hpp"
 
@@ -151,61 +155,181 @@ Report parse_report(std::string_view text, std::string_view origin, ReadOptions 
 }
 
 Report load_report(const std::filesystem::path& path, ReadOptions opts) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    throw UsageError(fmt::format("{}: cannot open report: {} (does the file exist?)", path.string(),
-                                 std::strerror(errno)));
-  }
-  // The whole file in one buffer per thread, reused from call to call: a fleet load reads hundreds of files
-  // on each thread, and a fresh zero-filled buffer per file cost more than the reading.
-  thread_local std::vector<char> buf;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && static_cast<std::size_t>(st.st_size) + 1 > buf.size())
-    buf.resize(static_cast<std::size_t>(st.st_size) + 1);
-  std::size_t got = 0;
-  int err = 0;
-  for (;;) {
-    if (got == buf.size()) buf.resize(std::max<std::size_t>(4096, buf.size() * 2));
-    ssize_t n = ::read(fd, buf.data() + got, buf.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      err = n < 0 ? errno : 0;
-      break;
-    }
-    got += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  if (err != 0)
-    throw UsageError(fmt::format("{}: cannot read report: {}", path.string(), std::strerror(err)));
-  return parse_report(std::string_view(buf.data(), got), path.string(), opts);
+  // One buffer per thread, reused from call to call: a fleet load reads hundreds of files on each thread, and
+  // a fresh zero-filled buffer per file cost more than the reading.
+  thread_local std::string buf;
+  return parse_report(read_input_file(path, InputKind::report, buf), path.string(), opts);
 }
 
-void write_text_atomic(const std::filesystem::path& path, const std::string& text) {
-  auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
-  std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
-  int fd = mkstemp(tmpl.data());
-  if (fd < 0) {
-    throw UsageError(fmt::format("{}: cannot create a file in '{}': {}; choose another -o path",
-                                 path.string(), dir.string(), std::strerror(errno)));
+namespace {
+
+// What -o names, seen through an O_PATH descriptor (which opens no device and waits on no FIFO).
+struct OutputTarget {
+  OutputKind kind = OutputKind::file;
+  bool exists = false;   // a file: one is there (its mode and owner are kept)
+  bool symlink = false;  // a stream reached through a symbolic link (/dev/stdout, /dev/fd/N)
+  struct stat st {};     // of what is there (the link's target for a symlink)
+};
+
+std::filesystem::path folder_of(const std::filesystem::path& path) {
+  return path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+}
+
+std::string_view type_name(mode_t mode) {
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a file";
+}
+
+// The folder of `path`, opened; UsageError when it is missing or not a folder.
+int open_folder(const std::filesystem::path& path) {
+  const auto dir = folder_of(path);
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    throw UsageError(fmt::format("{}: folder '{}' does not exist; create it or choose another -o path",
+                                 path.string(), dir.string()));
+  return fd;
+}
+
+// Refuses what -o must not replace: a folder, a symbolic link to a file (the rename would replace the link,
+// not the file, and a link to a file elsewhere is not followed either), a block device, a socket. A
+// character device (/dev/null, a terminal) and a FIFO are written through; a link to one is followed once
+// (/dev/stdout), what it leads to checked by its descriptor.
+OutputTarget inspect(int dirfd, const std::filesystem::path& path) {
+  const std::string name = path.filename().string();
+  if (name.empty() || name == "." || name == "..")
+    throw UsageError(fmt::format("{}: is a folder; give a file name for -o", path.string()));
+  OutputTarget t;
+  OwnedFd at(::openat(dirfd, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+  if (at.get() < 0) {
+    if (errno == ENOENT) return t;
+    throw UsageError(fmt::format("{}: cannot look at it: {}; choose another -o path", path.string(),
+                                 std::strerror(errno)));
   }
-  std::size_t off = 0;
-  while (off < text.size()) {
+  if (::fstat(at.get(), &t.st) != 0)
+    throw Error(fmt::format("{}: fstat failed: {}", path.string(), std::strerror(errno)));
+  if (S_ISLNK(t.st.st_mode)) {
+    OwnedFd target(::openat(dirfd, name.c_str(), O_PATH | O_CLOEXEC));
+    if (target.get() < 0 || ::fstat(target.get(), &t.st) != 0 ||
+        !(S_ISCHR(t.st.st_mode) || S_ISFIFO(t.st.st_mode)))
+      throw UsageError(fmt::format(
+          "{}: is a symbolic link; give the path of the file itself (-o replaces the file it names)",
+          path.string()));
+    t.symlink = true;
+  }
+  if (S_ISREG(t.st.st_mode)) {
+    t.exists = true;
+  } else if (S_ISCHR(t.st.st_mode) || S_ISFIFO(t.st.st_mode)) {
+    t.kind = OutputKind::stream;
+  } else if (S_ISDIR(t.st.st_mode)) {
+    throw UsageError(fmt::format("{}: is a folder; give a file name for -o", path.string()));
+  } else {
+    throw UsageError(fmt::format("{}: is {}; -o takes a file, a character device, a FIFO or - for stdout",
+                                 path.string(), type_name(t.st.st_mode)));
+  }
+  return t;
+}
+
+void write_all(int fd, const std::string& text, const std::filesystem::path& path) {
+  for (std::size_t off = 0; off < text.size();) {
     ssize_t n = ::write(fd, text.data() + off, text.size() - off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      ::unlink(tmpl.c_str());
-      throw Error(fmt::format("{}: write failed: {}", path.string(), std::strerror(err)));
-    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw Error(fmt::format("{}: write failed: {}", path.string(), std::strerror(errno)));
     off += static_cast<std::size_t>(n);
   }
-  ::fchmod(fd, 0644);
-  if (::fsync(fd) != 0 || ::close(fd) != 0 || std::rename(tmpl.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    ::unlink(tmpl.c_str());
-    throw Error(fmt::format("{}: could not be written: {}", path.string(), std::strerror(err)));
+}
+
+// Into a character device or a FIFO as it is (no temp file, no rename), or stdout for `-`.
+void write_through(const std::filesystem::path& path, const OutputTarget& t, int dirfd,
+                   const std::string& text) {
+  OwnedFd out;
+  if (path == "-") {
+    out = OwnedFd(::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0));
+  } else {
+    // Non-blocking: a FIFO without a reader fails at once (ENXIO) instead of waiting for one.
+    out = OwnedFd(::openat(dirfd, path.filename().c_str(),
+                           O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | (t.symlink ? 0 : O_NOFOLLOW)));
+    if (out.get() < 0) {
+      const int err = errno;
+      throw Error(fmt::format("{}: cannot open: {}{}", path.string(), std::strerror(err),
+                              err == ENXIO ? " (a FIFO without a reader: start its reader first)" : ""));
+    }
+    struct stat st {};
+    if (::fstat(out.get(), &st) != 0 || st.st_dev != t.st.st_dev || st.st_ino != t.st.st_ino)
+      throw Error(fmt::format("{}: was replaced while being opened; nothing written", path.string()));
+    ::fcntl(out.get(), F_SETFL, ::fcntl(out.get(), F_GETFL) & ~O_NONBLOCK);
   }
+  if (out.get() < 0) throw Error(fmt::format("-: cannot write to stdout: {}", std::strerror(errno)));
+  write_all(out.get(), text, path);
+}
+
+// The temp file's name: "." + the file's name + "." + kTempRandom random characters.
+constexpr std::size_t kTempRandom = 6;
+constexpr std::size_t kTempExtra = 2 + kTempRandom;
+
+// A new name in the folder for the temp file, created exclusively (never an existing file or link).
+int create_temp(int dirfd, const std::filesystem::path& path, std::string& tmp) {
+  static constexpr char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::random_device rd;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    tmp = "." + path.filename().string() + ".";
+    for (std::size_t i = 0; i < kTempRandom; ++i) tmp += kChars[rd() % (sizeof kChars - 1)];
+    int fd = ::openat(dirfd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0 || errno != EEXIST) return fd;
+  }
+  errno = EEXIST;
+  return -1;
+}
+
+}  // namespace
+
+void write_text_atomic(const std::filesystem::path& path, const std::string& text) {
+  if (path == "-") return write_through(path, OutputTarget{OutputKind::stream}, -1, text);
+  // The folder is opened once; every look and every change below is relative to that descriptor. Checked
+  // before the run (check_writable), so a folder gone now is a fault of the run, not bad input.
+  OwnedFd dir(::open(folder_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dir.get() < 0)
+    throw Error(fmt::format("{}: cannot open its folder '{}': {} (removed during the run?)", path.string(),
+                            folder_of(path).string(), std::strerror(errno)));
+  const std::string name = path.filename().string();
+  // A file that appears between the look and the rename of a new one is never replaced: the rename refuses
+  // (RENAME_NOREPLACE) and the look is taken again.
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const OutputTarget t = inspect(dir.get(), path);
+    if (t.kind == OutputKind::stream) return write_through(path, t, dir.get(), text);
+    std::string tmp;
+    OwnedFd out(create_temp(dir.get(), path, tmp));
+    if (out.get() < 0)
+      throw Error(fmt::format("{}: cannot create a file in '{}': {}", path.string(), folder_of(path).string(),
+                              std::strerror(errno)));
+    try {
+      write_all(out.get(), text, path);
+      // An existing file keeps its owner and mode (the owner first: chown clears set-id bits); a new one is
+      // 0644. Changing the owner needs root; without it the file is the writer's, as any editor leaves it.
+      if (t.exists && ::fchown(out.get(), t.st.st_uid, t.st.st_gid) != 0 && errno != EPERM)
+        throw Error(fmt::format("{}: chown failed: {}", path.string(), std::strerror(errno)));
+      if (::fchmod(out.get(), t.exists ? t.st.st_mode & 07777 : 0644) != 0 || ::fsync(out.get()) != 0)
+        throw Error(fmt::format("{}: could not be written: {}", path.string(), std::strerror(errno)));
+      const int fd = out.release();
+      if (::close(fd) != 0)
+        throw Error(fmt::format("{}: could not be written: {}", path.string(), std::strerror(errno)));
+      int rc = ::renameat2(dir.get(), tmp.c_str(), dir.get(), name.c_str(), t.exists ? 0 : RENAME_NOREPLACE);
+      if (rc != 0 && !t.exists && errno == EINVAL)  // a filesystem without RENAME_NOREPLACE
+        rc = ::renameat(dir.get(), tmp.c_str(), dir.get(), name.c_str());
+      if (rc != 0 && errno == EEXIST) {
+        ::unlinkat(dir.get(), tmp.c_str(), 0);
+        continue;
+      }
+      if (rc != 0)
+        throw Error(fmt::format("{}: could not be written: {}", path.string(), std::strerror(errno)));
+      return;
+    } catch (...) {
+      ::unlinkat(dir.get(), tmp.c_str(), 0);
+      throw;
+    }
+  }
+  throw Error(
+      fmt::format("{}: keeps appearing while being written; is another program writing it?", path.string()));
 }
 
 void write_json_atomic(const std::filesystem::path& path, const Json& j) {
@@ -214,20 +338,21 @@ void write_json_atomic(const std::filesystem::path& path, const Json& j) {
 
 void write_report(const std::filesystem::path& path, const Report& r) { write_json_atomic(path, to_json(r)); }
 
-void check_writable(const std::filesystem::path& path) {
-  auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) {
-    throw UsageError(fmt::format("{}: folder '{}' does not exist; create it or choose another -o path",
-                                 path.string(), dir.string()));
+OutputKind check_writable(const std::filesystem::path& path) {
+  if (path == "-") return OutputKind::stream;
+  OwnedFd dir(open_folder(path));
+  const OutputTarget t = inspect(dir.get(), path);
+  if (t.kind == OutputKind::file && ::access(folder_of(path).c_str(), W_OK) != 0) {
+    throw UsageError(fmt::format("{}: folder '{}' is not writable; choose another -o path", path.string(),
+                                 folder_of(path).string()));
   }
-  if (std::filesystem::is_directory(path, ec)) {
-    throw UsageError(fmt::format("{}: is a folder; give a file name for -o", path.string()));
-  }
-  if (::access(dir.c_str(), W_OK) != 0) {
-    throw UsageError(
-        fmt::format("{}: folder '{}' is not writable; choose another -o path", path.string(), dir.string()));
-  }
+  // The temp file's name is longer than the file's: a name at the folder's limit would fail after the run.
+  const long name_max = ::fpathconf(dir.get(), _PC_NAME_MAX);
+  if (t.kind == OutputKind::file && name_max > static_cast<long>(kTempExtra) &&
+      path.filename().string().size() + kTempExtra > static_cast<std::size_t>(name_max))
+    throw UsageError(fmt::format("{}: the file name is longer than {} characters; choose a shorter -o name",
+                                 path.string(), static_cast<std::size_t>(name_max) - kTempExtra));
+  return t.kind;
 }
 
 }  // namespace mlbench

@@ -122,13 +122,19 @@ struct ReadOptions {
 Report parse_report(std::string_view text, std::string_view origin, ReadOptions opts = {});
 // Reads the whole file, then parse_report.
 Report load_report(const std::filesystem::path& path, ReadOptions opts = {});
-// Writes text atomically: a temp file in the same folder, fsync, rename; nothing partial is left on error.
+// Writes text atomically: a temp file in the same folder, fsync, rename; nothing partial is left on error,
+// and an existing file keeps its mode and owner. A character device (/dev/null), a FIFO, or `-` (stdout) is
+// written through instead, never replaced; a symbolic link is followed only to one of those; anything else
+// that is not a file (a folder, a link to a file, a block device, a socket) is refused. Error (a fault of
+// the run) when the folder is gone or the write fails; UsageError for what check_writable refuses.
 void write_text_atomic(const std::filesystem::path& path, const std::string& text);
 // Pretty JSON through write_text_atomic.
 void write_json_atomic(const std::filesystem::path& path, const Json& j);
 void write_report(const std::filesystem::path& path, const Report& r);
-// Fails with a UsageError when `path` cannot be created (missing folder, not writable) — checked before a
-// run.
-void check_writable(const std::filesystem::path& path);
+// Where -o writes: a file replaced by rename, or a stream written through (write_text_atomic).
+enum class OutputKind { file, stream };
+// Fails with a UsageError when `path` cannot be written (missing folder, not writable, something
+// write_text_atomic refuses) — checked before a run; else says which kind it is.
+OutputKind check_writable(const std::filesystem::path& path);
 
 }  // namespace mlbench

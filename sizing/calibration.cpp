@@ -13,6 +13,86 @@ namespace {
 
 bool usable(const Result& r, std::string_view probe) { return r.probe == probe && r.status == Status::ok; }
 
+// The physical range of each figure a report gives the calibration, in the unit the probes write it in. A
+// value outside it (zero, negative, not finite, 1e300 B/s, 1e-300 FLOP/s) is a broken or edited report, not
+// a measurement: it is ignored with a warning naming it, never turned into a sheet of infinite or NaN times.
+struct PhysicalRange {
+  std::string_view metric, unit;
+  double lo, hi;
+};
+constexpr PhysicalRange kPhysicalRanges[] = {
+    // A megaflop to ten exaflops per GPU; a share of a datasheet peak; a kilobyte to a petabyte per second.
+    {"tflops", "FLOP/s", 1e6, 1e19},
+    {"pct_of_peak", "%", 1e-6, 1e3},
+    {"bandwidth", "B/s", 1e3, 1e15},
+    {"busbw", "B/s", 1e3, 1e15},
+    {"read_bandwidth", "B/s", 1e3, 1e15},
+    {"write_bandwidth", "B/s", 1e3, 1e15},
+    {"samples_per_s", "1/s", 1e-6, 1e12},
+    {"accelerators_supported", "", 0, 1e9},
+    // Facts of the report's host inventory the efficiencies are taken against.
+    {"memory.theoretical_bandwidth", "B/s", 1e3, 1e15},
+    {"infiniband.rate_gbps", "Gb/s", 1e-3, 1e6},
+};
+
+const PhysicalRange& range_of(std::string_view name) {
+  return *std::find_if(std::begin(kPhysicalRanges), std::end(kPhysicalRanges),
+                       [name](const PhysicalRange& p) { return p.metric == name; });
+}
+
+bool within(const PhysicalRange& range, double v) {
+  return std::isfinite(v) && v >= range.lo && v <= range.hi;
+}
+
+// The metrics of a report the calibration takes in: each through its physical range, one warning per probe
+// and metric for the values left out.
+class Intake {
+ public:
+  explicit Intake(std::vector<std::string>& warnings) : warnings_(warnings) {}
+
+  const Metric* metric(const Result& r, std::string_view name) {
+    const Metric* m = r.metric(name);
+    if (m == nullptr) return nullptr;
+    const PhysicalRange& range = range_of(name);
+    if (m->unit == range.unit && within(range, m->value)) return m;
+    const std::string key = r.probe + " " + std::string(name);
+    if (m->unit == range.unit) {
+      out_of_range(key, m->value, range);
+    } else if (first(key)) {
+      warnings_.push_back(fmt::format("report: {} is in '{}', not '{}': ignored", key, m->unit, range.unit));
+    }
+    return nullptr;
+  }
+
+  // A fact of the host inventory (`name` a row of kPhysicalRanges): its value, or 0 (none) outside its range.
+  // 0 is how an inventory says it does not know (a link down, an unknown memory type): none, without a word.
+  double fact(std::string_view name, double value) {
+    const PhysicalRange& range = range_of(name);
+    if (value == 0 || within(range, value)) return value;
+    out_of_range("host " + std::string(name), value, range);
+    return 0;
+  }
+
+ private:
+  bool first(const std::string& key) {
+    if (std::find(warned_.begin(), warned_.end(), key) != warned_.end()) return false;
+    warned_.push_back(key);
+    return true;
+  }
+  // A NaN is how a report stores a value its probe could not give (JSON null).
+  void out_of_range(const std::string& key, double value, const PhysicalRange& range) {
+    if (!first(key)) return;
+    warnings_.push_back(
+        std::isnan(value)
+            ? fmt::format("report: {} has no value (null): ignored", key)
+            : fmt::format("report: {} = {:g} {} is outside its physical range ({:g} to {:g} {}): ignored",
+                          key, value, range.unit, range.lo, range.hi, range.unit));
+  }
+
+  std::vector<std::string>& warnings_;
+  std::vector<std::string> warned_;
+};
+
 double param_number(const Result& r, const char* key) {
   if (!r.params.contains(key)) return 0;
   const auto& v = r.params[key];
@@ -84,6 +164,7 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
   c.storage_read = assumed(0, fmt::format("drive datasheet x {:.2f}", assumption::kDriveEfficiency.value));
   c.storage_write = c.storage_read;
   c.host_mem = assumed(assumption::kHostMem);
+  Intake intake(c.warnings);
 
   for (const auto& report : reports) {
     const GpuSpec* gpu = report_gpu(report, catalog);
@@ -100,13 +181,13 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
     std::string other_prec;
     for (const auto& r : report.results) {
       if (!usable(r, "gpu.gemm")) continue;
-      const Metric* tf = r.metric("tflops");
+      const Metric* tf = intake.metric(r, "tflops");
       if (!tf) continue;
       std::string dtype = param_text(r, "precision");
       double eff = 0;
       if (gpu && gpu->peak_for(dtype)) {
         eff = tf->value / *gpu->peak_for(dtype);
-      } else if (const Metric* pct = r.metric("pct_of_peak")) {
+      } else if (const Metric* pct = intake.metric(r, "pct_of_peak")) {
         eff = pct->value / 100;
       }
       if (eff <= 0 || eff > 1.05) continue;
@@ -154,7 +235,7 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
       std::string kernel;
       for (const auto& r : report.results) {
         if (!usable(r, "gpu.hbm")) continue;
-        if (const Metric* bw = r.metric("bandwidth"); bw && bw->value > best) {
+        if (const Metric* bw = intake.metric(r, "bandwidth"); bw && bw->value > best) {
           best = bw->value;
           kernel = param_text(r, "kernel");
         }
@@ -173,7 +254,7 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
       double inter_bytes = 0;
       for (const auto& r : report.results) {
         if (!usable(r, "net.nccl") || param_text(r, "collective") != collective) continue;
-        const Metric* busbw = r.metric("busbw");
+        const Metric* busbw = intake.metric(r, "busbw");
         if (!busbw) continue;
         double bytes = param_number(r, "bytes");
         bool multi_node = !report.cluster.is_null() && param_number(r, "ranks") > std::max(gpus_in_node, 1);
@@ -206,7 +287,8 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
     if (inter > 0) {
       double line = 0;
       for (const auto& nic : report.host.value("nics", nlohmann::json::array())) {
-        if (nic.contains("infiniband")) line += nic["infiniband"].value("rate_gbps", 0.0) * 1e9 / 8;
+        if (nic.contains("infiniband"))
+          line += intake.fact("infiniband.rate_gbps", nic["infiniband"].value("rate_gbps", 0.0)) * 1e9 / 8;
       }
       if (line > 0)
         c.network = {std::min(1.0, inter / line), Source::measured,
@@ -216,7 +298,8 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
     if (a2a_inter > 0) {
       double line = 0;
       for (const auto& nic : report.host.value("nics", nlohmann::json::array()))
-        if (nic.contains("infiniband")) line += nic["infiniband"].value("rate_gbps", 0.0) * 1e9 / 8;
+        if (nic.contains("infiniband"))
+          line += intake.fact("infiniband.rate_gbps", nic["infiniband"].value("rate_gbps", 0.0)) * 1e9 / 8;
       if (line > 0)
         c.alltoall_network = {
             std::min(1.0, a2a_inter / line), Source::measured,
@@ -238,29 +321,32 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
     for (const auto& r : report.results) {
       if (usable(r, "storage.io")) {
         std::string rw = param_text(r, "rw");
-        if (rw == "read") take(read, read_basis, r.metric("bandwidth"), "storage.io read");
-        if (rw == "write") take(write, write_basis, r.metric("bandwidth"), "storage.io write");
+        if (rw == "read") take(read, read_basis, intake.metric(r, "bandwidth"), "storage.io read");
+        if (rw == "write") take(write, write_basis, intake.metric(r, "bandwidth"), "storage.io write");
       }
       if (usable(r, "storage.dataload") && param_text(r, "phase") == "train") {
-        const Metric* sps = r.metric("samples_per_s");
-        const Metric* acc = r.metric("accelerators_supported");
-        take(read, read_basis, r.metric("bandwidth"),
+        const Metric* sps = intake.metric(r, "samples_per_s");
+        const Metric* acc = intake.metric(r, "accelerators_supported");
+        take(read, read_basis, intake.metric(r, "bandwidth"),
              fmt::format("storage.dataload {} ({:.0f} samples/s{})", param_text(r, "workload"),
                          sps ? sps->value : 0.0,
                          acc ? fmt::format(", {:.0f} accelerators supported", acc->value) : ""));
       }
       if (usable(r, "storage.checkpoint")) {
-        take(write, write_basis, r.metric("write_bandwidth"), "storage.checkpoint write");
-        take(read, read_basis, r.metric("read_bandwidth"), "storage.checkpoint read");
+        take(write, write_basis, intake.metric(r, "write_bandwidth"), "storage.checkpoint write");
+        take(read, read_basis, intake.metric(r, "read_bandwidth"), "storage.checkpoint read");
       }
       if (usable(r, "host.membw"))
-        if (const Metric* bw = r.metric("bandwidth")) host_bw = std::max(host_bw, bw->value);
+        if (const Metric* bw = intake.metric(r, "bandwidth")) host_bw = std::max(host_bw, bw->value);
     }
     if (in.node_is_measured) {
       if (read > 0) c.storage_read = {read, Source::measured, read_basis};
       if (write > 0) c.storage_write = {write, Source::measured, write_basis};
-      double theory =
-          report.host.contains("memory") ? report.host["memory"].value("theoretical_bandwidth", 0.0) : 0;
+      const double theory =
+          report.host.contains("memory") && report.host["memory"].contains("theoretical_bandwidth")
+              ? intake.fact("memory.theoretical_bandwidth",
+                            report.host["memory"].value("theoretical_bandwidth", 0.0))
+              : 0;
       if (host_bw > 0 && theory > 0)
         c.host_mem = {
             host_bw / theory, Source::measured,

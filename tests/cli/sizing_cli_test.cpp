@@ -1,6 +1,7 @@
 // `mlbench size` end to end: formats, written files, exit codes and one-line errors.
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -125,6 +126,25 @@ TEST(SizeCli, ReportOfAnotherGpuIsATransferWarning) {
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.err.find("transferred"), std::string::npos);
   EXPECT_NE(r.out.find("| transferred |"), std::string::npos);
+}
+
+// A report whose every metric is 0, negative, 1e300 or 1e-300 measured nothing: each metric the sizing
+// takes in is named in a warning, and the sheet shows no NaN or infinity ("takes -nan days").
+TEST(SizeCli, NamesEveryMetricOutsideItsPhysicalRangeAndPrintsNoNan) {
+  TempDir dir;
+  for (const char* v : {"0", "-5e11", "1e300", "1e-300"}) {
+    auto j = nlohmann::json::parse(std::ifstream(fixture("report-a100-8gpu.json")));
+    for (auto& r : j["results"])
+      for (auto& m : r["metrics"]) m["value"] = nlohmann::json::parse(v);
+    const std::filesystem::path bad = dir / "bad.json";
+    std::ofstream(bad) << j.dump();
+    auto r = run_cli({"size", "--workload", workload("llm-70b-pretraining.yaml"), "--report", bad.string()});
+    EXPECT_EQ(r.rc, 0) << v << ": " << r.err;
+    for (const char* named :
+         {"gpu.gemm tflops", "gpu.hbm bandwidth", "net.nccl busbw", "storage.io bandwidth"})
+      EXPECT_NE(r.err.find(named), std::string::npos) << v << ": " << r.err;
+    EXPECT_FALSE(std::regex_search(r.out, std::regex(R"(\b(nan|inf)\b)", std::regex::icase))) << v << r.out;
+  }
 }
 
 }  // namespace

@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <regex>
+
 #include "sizing/calibration.hpp"
+#include "sizing/sheet.hpp"
 #include "tests/sizing/test_util.hpp"
 
 namespace mlbench::sizing::test {
@@ -99,6 +103,34 @@ TEST(Calibration, ReportWithoutGpuLeavesGpuFiguresAssumed) {
   auto cal = calibrate_on("H100-SXM", {r}, false);
   EXPECT_EQ(cal.gemm.source, Source::assumed);
   EXPECT_EQ(cal.hbm.source, Source::assumed);
+}
+
+// Every metric of a report at 0, negative, 1e300 or 1e-300: none is a measurement. Each is ignored with a
+// warning naming its probe and metric, the figures stay the assumed ones, and the sheet shows no NaN or
+// infinity.
+TEST(Calibration, MetricsOutsideTheirPhysicalRangeAreIgnoredByName) {
+  for (double v : {0.0, -5e11, 1e300, 1e-300, std::numeric_limits<double>::quiet_NaN()}) {
+    Report r = load_report(data_dir() / "report-a100-8gpu.json");
+    for (auto& res : r.results)
+      for (auto& m : res.metrics) m.value = v;
+    const auto cal = calibrate_on("A100-SXM4-80GB", {r}, true);
+    EXPECT_EQ(cal.gemm.source, Source::assumed) << v;
+    EXPECT_EQ(cal.hbm.source, Source::assumed) << v;
+    EXPECT_EQ(cal.nvlink.source, Source::assumed) << v;
+    EXPECT_EQ(cal.storage_read.source, Source::assumed) << v;
+    EXPECT_EQ(cal.host_mem.source, Source::assumed) << v;
+    std::string all;
+    for (const auto& w : cal.warnings) all += w + "\n";
+    for (const char* named : {"gpu.gemm tflops", "gpu.hbm bandwidth", "net.nccl busbw",
+                              "storage.io bandwidth", "host.membw bandwidth"})
+      EXPECT_NE(all.find(named), std::string::npos) << v << ": " << all;
+
+    PlanRequest req;
+    req.workload = load_workload(source_dir() / "configs" / "workloads" / "llm-70b-pretraining.yaml");
+    req.reports = {r};
+    const std::string sheet = render_sheet(plan(req, shipped_catalog()), Format::text);
+    EXPECT_FALSE(std::regex_search(sheet, std::regex(R"(\b(nan|inf)\b)", std::regex::icase))) << v << sheet;
+  }
 }
 
 }  // namespace

@@ -1,7 +1,13 @@
 // The runner and the measurement loop, driven by probes defined here that exercise each outcome.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -35,6 +41,7 @@ class ScriptedProbe : public Probe {
     return cases;
   }
   std::vector<Result> run(const Case& c, RunContext& ctx) override {
+    if (before_run) before_run();
     std::string o = c.params["outcome"];
     if (o == "skip") throw Skipped("not on this machine");
     if (o == "fail") throw Error("device exploded");
@@ -68,6 +75,7 @@ class ScriptedProbe : public Probe {
     return round + 1 == c.rounds ? run(c, ctx) : std::vector<Result>{};
   }
   std::vector<std::string> rounds_run;
+  std::function<void()> before_run;  // called as each case starts
 
  private:
   std::string id_;
@@ -152,6 +160,48 @@ TEST_F(RunnerTest, InterruptKeepsFinishedCasesInTheWrittenReport) {
   Report on_disk = load_report(*opts.output);
   EXPECT_EQ(on_disk.results.size(), 1u);
   EXPECT_EQ(on_disk.run["interrupted"], true);
+}
+
+// A crash or SIGKILL before the first case has a result must leave the previous report as it was: the file is
+// first replaced after that result, never with an empty report up front.
+TEST_F(RunnerTest, ThePreviousReportStaysUntilTheFirstCaseHasAResult) {
+  test::TempDir dir;
+  RunOptions opts;
+  opts.output = dir / "report.json";
+  const std::string previous = "{\"previous\": true}\n";
+  std::ofstream(*opts.output) << previous;
+  Registry reg;
+  auto probe = std::make_unique<ScriptedProbe>("test.a");
+  std::vector<std::string> seen;  // the file as each case starts
+  probe->before_run = [&] { seen.push_back(test::slurp(*opts.output)); };
+  reg.add(std::move(probe));
+  Runner runner(reg, Json::object());
+  opts.probe_options = Json{{"test.a", {{"outcomes", {"ok", "ok"}}}}};
+  runner.run(opts);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0], previous);
+  EXPECT_NE(seen[1], previous);
+  EXPECT_EQ(load_report(*opts.output).results.size(), 2u);
+}
+
+// A FIFO (or /dev/stdout) gets the final report once, as one JSON document, not one per case.
+TEST_F(RunnerTest, AStreamOutputGetsOneReportAtTheEnd) {
+  test::TempDir dir;
+  RunOptions opts;
+  opts.output = dir / "report.fifo";
+  ASSERT_EQ(::mkfifo(opts.output->c_str(), 0600), 0);
+  const int reader = ::open(opts.output->c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  ASSERT_GE(reader, 0);
+  auto reg = make_registry();
+  Runner runner(reg, Json::object());
+  opts.probe_ids = {"test.a"};
+  opts.probe_options = Json{{"test.a", {{"outcomes", {"ok", "ok", "ok"}}}}};
+  runner.run(opts);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(reader, buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  ::close(reader);
+  EXPECT_EQ(parse_report(text, "fifo").results.size(), 3u);
 }
 
 TEST_F(RunnerTest, ProgressCountsCases) {
