@@ -37,9 +37,10 @@ class NcclProbe final : public Probe {
     // The world's reason first: it names the rank and host it comes from.
     if (cluster_ && cluster_->skip_reason) return *cluster_->skip_reason;
     if (!MLBENCH_HAS_NCCL) return std::string(MLBENCH_HAS_CUDA ? kNoNccl : kBuiltWithoutCuda);
+    if (cluster_) return too_few_ranks(cluster_->world_size);
     auto gpus = local_gpus();
     if (gpus.count == 0) return gpus.why_none;
-    return std::nullopt;
+    return too_few_ranks(gpus.count);
   }
 
   std::vector<Case> plan(const PlanContext& ctx) const override {

@@ -21,7 +21,7 @@ struct PrecisionSpec {
   std::string_view name;       // option and catalog key
   int in_bytes;                // bytes per A/B element
   int out_bytes;               // bytes per D element
-  double tolerance;            // max |d - ref| / sum_k |a_k b_k|
+  ErrorModel error;            // what a correct output may differ from its FP64 reference by
   int min_cc;                  // 89 for FP8
   int dim_multiple;            // every dimension a multiple of this (FP8/INT8 tensor-core kernels)
   std::string_view rate_name;  // headline metric: "tflops", or "tops" for INT8
@@ -35,6 +35,9 @@ struct GemmShape {
   std::string name;  // "square" or "llama3-8b.qkv"
   std::int64_t m = 0, n = 0, k = 0;
 };
+
+// The largest dimension a shape may have (the sizes and MxNxK options).
+inline constexpr std::int64_t kMaxGemmDim = 1 << 17;
 
 // 2·M·N·K·batch.
 double gemm_flops(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch = 1);
