@@ -173,6 +173,27 @@ cudnn=$(awk '$1 ~ /^libcudnn\.so/ && $2 ~ /^\// { print $2 "/" $1 }' "$work/libr
 if [[ -n $cudnn ]]; then
   echo "cuDNN sub-libraries beside $cudnn: $(cd "$(dirname "$cudnn")" && ls libcudnn_*.so."${cudnn##*.so.}" 2>/dev/null | paste -sd' ')" >>"$work/libraries.txt"
 fi
+# The C++ runtime of the bundle (lib/compat) goes first only when the host's copy is missing or older: its
+# newest symbol version (GLIBCXX_*, GCC_*) below the bundled one's. A newer host copy serves every symbol the
+# bundled one has, and host libraries loaded later (the CUDA ones) may need what only it has.
+newest_version() { grep -ao "$2[0-9.]*[0-9]" "$1" 2>/dev/null | sort -uV | tail -1; }
+compat=0
+for lib in "$here"/lib/compat/*; do
+  [[ -f $lib ]] || continue
+  name=$(basename "$lib")
+  tag=GLIBCXX_
+  [[ $name == libgcc_s* ]] && tag=GCC_
+  host=$(timeout 10 /sbin/ldconfig -p 2>/dev/null | awk -v l="$name" '$1 == l && /x86-64/ { print $NF; exit }')
+  ours=$(newest_version "$lib" "$tag")
+  theirs=$([[ -n $host ]] && newest_version "$host" "$tag")
+  if [[ -z $theirs || $(printf '%s\n%s\n' "$theirs" "$ours" | sort -V | head -1) != "$ours" ]]; then
+    compat=1
+    echo "$name  the bundle's ($ours; the host's: ${host:-none} ${theirs:-})" >>"$work/libraries.txt"
+  else
+    echo "$name  the host's $host ($theirs, not older than the bundle's $ours)" >>"$work/libraries.txt"
+  fi
+done
+((compat)) && add_dir "$here/lib/compat"
 LD_LIBRARY_PATH=$(IFS=:; echo "${libpath[*]}")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export LD_LIBRARY_PATH
 log "CUDA libraries:"

@@ -75,6 +75,12 @@ grep -q '^libcudart' "$tmp/unresolved" || fail "ldd found cudart with the toolki
 grep -q '^run.sh: no GPU here' "$tmp/run.out" || fail "run.sh did not say that there is no GPU"
 grep -q "libcudart.so.[0-9]*  $site/nvidia/cu13/lib" "$tmp/run.out" || fail "run.sh did not find cudart in the wheel folder"
 grep -q '^run.sh: every library of bin/\* resolves' "$tmp/run.out" || fail "run.sh did not check the libraries"
+# This machine's C++ runtime is the one the bundle was built with: run.sh keeps the host's, not lib/compat.
+for lib in libstdc++.so.6 libgcc_s.so.1; do
+  [[ -f $tmp/bundle/lib/compat/$lib && ! -e $tmp/bundle/lib/$lib ]] || fail "the bundle has no $lib in lib/compat only"
+  grep -q "^  $lib  the host's " "$tmp/run.out" || fail "run.sh did not keep the host's $lib"
+done
+grep -q "lib/compat" <<<"$(grep '^run.sh: LD_LIBRARY_PATH=' "$tmp/run.out")" && fail "run.sh put lib/compat on LD_LIBRARY_PATH"
 [[ $(ls "$tmp/out") == $'gpu-validate.tar.gz\nrun\nsummary.txt' ]] || fail "OUT holds $(ls "$tmp/out" | paste -sd' ')"
 for f in environment.txt libraries.txt run.log sysinfo.json list.json; do
   tar -tzf "$tmp/out/gpu-validate.tar.gz" "run/$f" >/dev/null || fail "gpu-validate.tar.gz lacks $f"
