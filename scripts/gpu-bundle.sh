@@ -85,6 +85,13 @@ cp -r "$src/configs" "$dir/share/mlbench/configs"
 install -m 755 "$src/scripts/gpu-bundle/run.sh" "$dir/run.sh"
 install -m 644 "$src/scripts/gpu-bundle/summary.py" "$dir/summary.py"
 
+dlopened=()
+for var in MLBENCH_CUDNN_LIBRARY MLBENCH_NCCL_LIBRARY; do
+  lib=$(sed -n "s/^$var:FILEPATH=//p" "$build/CMakeCache.txt")
+  soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+  [[ -n $soname ]] || die "no soname in $lib ($var of $build/CMakeCache.txt)"
+  dlopened+=("$soname")
+done
 glibc=$(objdump -T "$dir"/bin/* "$dir"/lib/*.so* "$dir"/lib/compat/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
 {
   echo "mlbench GPU bundle"
@@ -93,6 +100,9 @@ glibc=$(objdump -T "$dir"/bin/* "$dir"/lib/*.so* "$dir"/lib/compat/* 2>/dev/null
   echo "needs: x86_64 Linux with glibc >= ${glibc#GLIBC_}, the NVIDIA driver, and from the CUDA toolkit or the Python wheels:"
   for b in "$dir"/bin/*; do readelf -d "$b" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; done | grep -E "$cuda_lib" | sort -u |
     sed 's/^/  /'
+  # cuDNN and NCCL are loaded when gpu.conv and net.nccl first call them (dlopen by soname), not linked: run.sh
+  # reads this line to look for them too. The sonames are those of the libraries this build compiled against.
+  echo "loaded at run time: ${dlopened[*]}"
   echo "bundled libraries (from this machine):"
   for name in $(printf '%s\n' "${!bundled[@]}" | sort); do echo "  $name  <- ${bundled[$name]}"; done
 } >"$dir/BUNDLE.txt"

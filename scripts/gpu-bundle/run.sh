@@ -2,8 +2,9 @@
 # The GPU validation run of an mlbench bundle (scripts/gpu-bundle.sh), one command on a bare GPU host:
 #   ./run.sh [--budget S] OUT      run it (S: the whole run's seconds, default 420)
 #   ./run.sh [--budget S] --plan   print the steps, their limits and the total, run nothing
-# Finds cudart, cuBLASLt, cuDNN and NCCL (CUDA toolkit folders, the Python wheels' site-packages/nvidia/*/lib,
-# or the system loader's own paths; MLBENCH_CUDA_LIBS=dir:dir searched first) and puts their folders on
+# Finds cudart and cuBLASLt (linked) and cuDNN and NCCL (loaded when gpu.conv and net.nccl start; without
+# them those two are skipped) in CUDA toolkit folders, the Python wheels' site-packages/nvidia/*/lib or the
+# system loader's own paths (MLBENCH_CUDA_LIBS=dir:dir searched first) and puts their folders on
 # LD_LIBRARY_PATH; records the environment; counts the GPUs with `nvidia-smi -L`. Without a GPU it says so and
 # exits 0 once every library resolved. With one it fails with one line when mlbench sees no GPU or a GPU probe is
 # compiled out, else runs the steps of the plan below in the order of their value, each under its own timeout,
@@ -126,6 +127,9 @@ trap on_signal TERM INT HUP
 needed=$(for b in "$here"/bin/*; do timeout 10 ldd "$b" 2>/dev/null; done | awk '{ print $1 }' |
   grep -E '^lib(cudart|cublas|cublasLt|cudnn|nccl)\.so' | sort -u)
 [[ -n $needed ]] || fail "ldd names no CUDA library for $here/bin/* (not a bundle?)"
+# cuDNN and NCCL are loaded when a probe first needs them (BUNDLE.txt names them): looked for the same way,
+# and where absent, gpu.conv and net.nccl are skipped saying so while the rest runs.
+needed="$needed $(sed -n 's/^loaded at run time: //p' "$here/BUNDLE.txt")"
 candidates=()
 IFS=: read -ra extra <<<"${MLBENCH_CUDA_LIBS:-}"
 candidates+=("${extra[@]}")

@@ -8,7 +8,9 @@
 # out a CUDA library. The CUDA libraries are offered only the way a host without a toolkit has them: in the
 # Python wheels' layout under HOME's user site-packages (nvidia/cu13/lib, bind-mounted from the toolkit before
 # it is hidden). run.sh must find them there, resolve every library of the bundle, find no GPU, say so and exit
-# 0, leaving summary.txt, gpu-validate.tar.gz and the run/ folder in OUT. A second run has a fake nvidia-smi on
+# 0, leaving summary.txt, gpu-validate.tar.gz and the run/ folder in OUT; the binaries must not link cuDNN
+# or NCCL (loaded at their probes' start), and a run offered only cudart and cuBLASLt must still get through
+# its libraries and `mlbench list`. A last run has a fake nvidia-smi on
 # PATH that lists one H200: run.sh must fail loudly within a minute ("a GPU is present but mlbench sees none"),
 # with summary.txt and the tarball in OUT.
 set -euo pipefail
@@ -50,7 +52,8 @@ esac
 SMI
 chmod 755 "$tmp/fakebin/nvidia-smi"
 
-# run.sh as on a bare host, in the namespace that hides the toolkit; $1 PATH, $2 OUT, $3 its output.
+# run.sh as on a bare host, in the namespace that hides the toolkit; $1 PATH, $2 OUT, $3 its output, $4 the
+# folder offered as the wheels' nvidia/cu13/lib (default: the toolkit's libraries).
 bare_run() {
   unshare -m bash -euc '
     mount --bind "$1" "$2/nvidia/cu13/lib"
@@ -58,7 +61,7 @@ bare_run() {
     [[ ! -e /usr/local/cuda/lib64/libcudart.so.13 ]] || { echo "the toolkit is still visible" >&2; exit 3; }
     env -i PATH=/usr/bin:/bin ldd "$4"/bin/* | awk "/not found/ { print \$1 }" | sort -u >"$6"
     exec env -i PATH="$7" HOME="$3" "$4/run.sh" "$5"
-   ' hide "$toolkit_lib" "$site" "$home" "$tmp/bundle" "$2" "$tmp/unresolved" "$1" 2>&1 | tee "$3"
+   ' hide "${4:-$toolkit_lib}" "$site" "$home" "$tmp/bundle" "$2" "$tmp/unresolved" "$1" 2>&1 | tee "$3"
   return "${PIPESTATUS[0]}"
 }
 
@@ -72,6 +75,10 @@ echo "gpu_bundle_test: unresolved by ldd without run.sh: $(paste -sd' ' "$tmp/un
 others=$(grep -Ev '^lib(cuda|cudart|cublas|cublasLt|cudnn|nccl)\.so' "$tmp/unresolved" || true)
 [[ -z $others ]] || fail "the bundle misses non-CUDA libraries: $(paste -sd' ' <<<"$others")"
 grep -q '^libcudart' "$tmp/unresolved" || fail "ldd found cudart with the toolkit hidden: the check would prove nothing"
+# cuDNN and NCCL are loaded when gpu.conv and net.nccl start, not linked: mlbench starts without them.
+! grep -Eq '^lib(cudnn|nccl)' "$tmp/unresolved" || fail "the binaries link cuDNN or NCCL: $(paste -sd' ' "$tmp/unresolved")"
+grep -Eq "^  libcudnn.so.[0-9]+  $site/nvidia/cu13/lib" "$tmp/run.out" || fail "run.sh did not find cuDNN in the wheel folder"
+grep -Eq "^  libnccl.so.[0-9]+  $site/nvidia/cu13/lib" "$tmp/run.out" || fail "run.sh did not find NCCL in the wheel folder"
 grep -q '^run.sh: no GPU here' "$tmp/run.out" || fail "run.sh did not say that there is no GPU"
 grep -q "libcudart.so.[0-9]*  $site/nvidia/cu13/lib" "$tmp/run.out" || fail "run.sh did not find cudart in the wheel folder"
 grep -q '^run.sh: every library of bin/\* resolves' "$tmp/run.out" || fail "run.sh did not check the libraries"
@@ -87,6 +94,21 @@ for f in environment.txt libraries.txt run.log sysinfo.json list.json; do
   [[ -s $tmp/out/run/$f ]] || fail "OUT/run lacks $f"
 done
 [[ $(du -sm "$tmp/out" | cut -f1) -le 8 ]] || fail "OUT holds $(du -sh "$tmp/out" | cut -f1): more than a few MiB"
+
+# A host with only cudart and cuBLASLt (the CUDA toolkit ships neither cuDNN nor NCCL): every library the
+# binaries link resolves and mlbench runs; run.sh says cuDNN and NCCL are not found and goes on.
+mkdir -p "$tmp/toolkit-only" "$tmp/out-toolkit"
+for lib in "$toolkit_lib"/libcudart.so* "$toolkit_lib"/libcublas.so* "$toolkit_lib"/libcublasLt.so*; do
+  cp -a "$lib" "$tmp/toolkit-only/"
+done
+set +e
+bare_run /usr/bin:/bin "$tmp/out-toolkit" "$tmp/run-toolkit.out" "$tmp/toolkit-only"
+code=$?
+set -e
+((code == 0)) || fail "with only cudart and cuBLASLt run.sh exited $code"
+grep -Eq '^  libcudnn.so.[0-9]+  NOT FOUND' "$tmp/run-toolkit.out" || fail "run.sh did not say that cuDNN is missing"
+grep -q '^run.sh: every library of bin/\* resolves' "$tmp/run-toolkit.out" || fail "without cuDNN and NCCL a library did not resolve"
+grep -q '^run.sh: list: ok' "$tmp/run-toolkit.out" || fail "without cuDNN and NCCL mlbench list did not run"
 
 set +e
 start=$SECONDS
