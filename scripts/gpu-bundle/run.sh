@@ -272,22 +272,24 @@ measure() {
 # --- GPUs: nvidia-smi's count against mlbench's ---------------------------------------------------------------
 # sysinfo and list write their JSON to stdout: to a file of its own, the log keeps stderr.
 step sysinfo sh -c 'exec "$0" sysinfo --json >"$1"' "$mlbench" "$work/sysinfo.json"
+[[ $code == skipped ]] && fail "the budget leaves no time for mlbench sysinfo"
 [[ $code == 0 ]] || fail "mlbench sysinfo failed: $(tail -1 "$work/sysinfo.log")"
 step list sh -c 'exec "$0" list --json >"$1"' "$mlbench" "$work/list.json"
+[[ $code == skipped ]] && fail "the budget leaves no time for mlbench list"
 [[ $code == 0 ]] || fail "mlbench list failed: $(tail -1 "$work/list.log")"
 gpus=0
 [[ -n $smi ]] && gpus=$(run_smi -L 2>/dev/null | grep -c '^GPU ')
-seen=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1])).get("gpus", [])))' "$work/sysinfo.json")
+seen=$(timeout 20 python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1])).get("gpus", [])))' "$work/sysinfo.json")
 if ((gpus == 0)); then
   log "no GPU here (${smi:-nvidia-smi not found}${smi:+ -L lists none}); mlbench sees $seen; nothing to measure"
   finish 0
 fi
 log "$gpus GPU(s) by nvidia-smi -L, $seen seen by mlbench"
 if ((seen == 0)); then
-  fail "a GPU is present but mlbench sees none: nvidia-smi lists $gpus GPU(s), mlbench sysinfo none: $(python3 -c 'import json, sys; print("; ".join(n for n in json.load(open(sys.argv[1])).get("notes", []) if n.startswith("gpus:")) or "no note")' "$work/sysinfo.json")"
+  fail "a GPU is present but mlbench sees none: nvidia-smi lists $gpus GPU(s), mlbench sysinfo none: $(timeout 20 python3 -c 'import json, sys; print("; ".join(n for n in json.load(open(sys.argv[1])).get("notes", []) if n.startswith("gpus:")) or "no note")' "$work/sysinfo.json")"
 fi
 probes="gpu.gemm gpu.hbm gpu.copy gpu.conv net.nccl"
-missing=$(python3 - "$work/list.json" $probes <<'PY'
+missing=$(timeout 20 python3 - "$work/list.json" $probes <<'PY'
 import json, sys
 listed = {p["id"]: p for p in json.load(open(sys.argv[1]))}
 for probe in sys.argv[2:]:

@@ -110,6 +110,15 @@ grep -Eq '^  libcudnn.so.[0-9]+  NOT FOUND' "$tmp/run-toolkit.out" || fail "run.
 grep -q '^run.sh: every library of bin/\* resolves' "$tmp/run-toolkit.out" || fail "without cuDNN and NCCL a library did not resolve"
 grep -q '^run.sh: list: ok' "$tmp/run-toolkit.out" || fail "without cuDNN and NCCL mlbench list did not run"
 
+# A budget too small for the first step: run.sh skips it, says so in the summary, and fails.
+set +e
+env -i PATH=/usr/bin:/bin HOME="$home" "$tmp/bundle/run.sh" --budget 10 "$tmp/out-budget" >"$tmp/run-budget.out" 2>&1
+code=$?
+set -e
+((code == 1)) || fail "with --budget 10 run.sh exited $code, not 1"
+grep -q '^run.sh: sysinfo: SKIPPED: its limit is 15 s and [0-9]* s of the 10 s budget are left' \
+  "$tmp/out-budget/summary.txt" || fail "the summary does not say that sysinfo was skipped for the budget"
+
 set +e
 start=$SECONDS
 bare_run "$tmp/fakebin:/usr/bin:/bin" "$tmp/out-fake" "$tmp/run-fake.out"
