@@ -398,8 +398,16 @@ class GemmProbe : public Probe {
         checks.push_back(std::move(s));
       }
     }
-    auto v = verify_gemm(checks, spec.error);
-    r.info["verification"] = v.info(spec.error);
+    ErrorModel model = spec.error;
+    std::int32_t splitk = 1;
+    std::size_t written = 0;
+    if (cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &splitk, sizeof splitk,
+                                             &written) == CUBLAS_STATUS_SUCCESS &&
+        splitk > 1) {
+      model.parts = splitk;
+    }
+    auto v = verify_gemm(checks, model);
+    r.info["verification"] = v.info(model);
     if (!v.ok) {
       r.status = Status::incorrect;
       r.reason = fmt::format("{} of {} sampled outputs wrong; first: {}", v.bad, v.checked, v.first_bad);

@@ -155,7 +155,8 @@ RefValue dot_ref(std::span<const double> a, std::span<const double> b) {
 
 double allowed_error(const ErrorModel& m, const RefValue& ref) {
   const double steps = std::ceil(static_cast<double>(ref.terms) / std::max(m.acc_step, 1));
-  return 2 * m.u_out * std::fabs(ref.value) + (4 * m.u_in + m.u_acc * steps) * ref.spread + m.floor;
+  const double split = m.parts > 1 ? (1 + std::sqrt(static_cast<double>(m.parts))) * m.u_out : 0.0;
+  return 2 * m.u_out * std::fabs(ref.value) + (4 * m.u_in + m.u_acc * steps + split) * ref.spread + m.floor;
 }
 
 void VerifyOutcome::check(double got, const RefValue& ref, const ErrorModel& model,
@@ -186,10 +187,11 @@ Json VerifyOutcome::info(const ErrorModel& m) const {
             {"u_in", m.u_in},
             {"u_acc", m.u_acc},
             {"acc_step", m.acc_step},
-            {"floor", m.floor}}},
+            {"floor", m.floor},
+            {"parts", m.parts}}},
           {"reference",
            "FP64 on the host from the device's inputs; allowed = 2*u_out*|ref| + (4*u_in + "
-           "u_acc*ceil(n/acc_step))*sqrt(sum t^2) + floor"}};
+           "u_acc*ceil(n/acc_step) + (parts > 1 ? (1 + sqrt(parts))*u_out : 0))*sqrt(sum t^2) + floor"}};
 }
 
 VerifyOutcome verify_gemm(const std::vector<GemmSample>& samples, const ErrorModel& model) {

@@ -215,6 +215,42 @@ TEST(GpuVerify, CorrectProductsPassAndEveryFaultFailsAtTheLargestK) {
   }
 }
 
+// A split-K algorithm whose parts cuBLASLt rounds to the output format and adds in it (reduction in place or
+// in the output type): with the algorithm's part count in the model, a correct result passes and the faults
+// still fail.
+TEST(GpuVerify, SplitKReducedInTheOutputFormatPasses) {
+  const std::int64_t k = largest_ks().back();
+  for (auto p : {Precision::fp32, Precision::fp16, Precision::bf16, Precision::fp8}) {
+    for (int parts : {2, 16, 64}) {
+      const auto& spec = precision_table()[static_cast<std::size_t>(p)];
+      SCOPED_TRACE(fmt::format("{} K={} in {} parts", spec.name, k, parts));
+      const Storage out = output_storage(p);
+      auto samples = host_gemm_samples(p, k, 11);
+      for (auto& s : samples) {
+        const std::size_t slice = s.a_row.size() / static_cast<std::size_t>(parts);
+        double acc = 0;
+        for (int j = 0; j < parts; ++j) {
+          const auto from = static_cast<std::ptrdiff_t>(slice * static_cast<std::size_t>(j));
+          const double part = round_output(out, device_dot(p, std::span(s.a_row).subspan(from, slice),
+                                                           std::span(s.b_col).subspan(from, slice)));
+          acc = round_output(out, acc + part);
+        }
+        s.got = acc;
+      }
+      ErrorModel model = spec.error;
+      model.parts = parts;
+      const auto v = verify_gemm(samples, model);
+      EXPECT_TRUE(v.ok) << v.first_bad;
+      auto zeros = samples;
+      for (auto& s : zeros) s.got = 0;
+      EXPECT_FALSE(verify_gemm(zeros, model).ok);
+      auto scaled = samples;
+      for (auto& s : scaled) s.got *= 2;
+      EXPECT_FALSE(verify_gemm(scaled, model).ok);
+    }
+  }
+}
+
 // The largest K a custom shape may have: a correct device still passes, and no result unrelated to the
 // product (zeros, another product) passes.
 TEST(GpuVerify, CorrectProductsPassAtTheLargestCustomK) {
