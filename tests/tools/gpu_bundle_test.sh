@@ -11,9 +11,8 @@
 # 0, leaving summary.txt, gpu-validate.tar.gz and the run/ folder in OUT; the binaries must not link cuDNN
 # or NCCL (loaded at their probes' start), and a run offered only cudart and cuBLASLt must still get through
 # its libraries and `mlbench list`; one with --budget 10 must skip its first step, say so and fail. A last
-# run has a fake nvidia-smi on
-# PATH that lists one H200: run.sh must fail loudly within a minute ("a GPU is present but mlbench sees none"),
-# with summary.txt and the tarball in OUT.
+# run has a fake nvidia-smi on PATH that lists one H200: run.sh must fail loudly within a minute ("a GPU is
+# present but mlbench sees none"), with summary.txt and the tarball in OUT.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${MLBENCH_BUILD:-$src/build/default}
