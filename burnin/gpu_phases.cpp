@@ -424,9 +424,11 @@ class NcclPhase final : public Phase {
 
   std::optional<std::string> unavailable(const Json& host) const override {
     if (auto why = gpu_unavailable(host)) return why;
-    if (!MLBENCH_HAS_NCCL) return net::local_gpus().why_none;
+    if (auto why = net::nccl_unavailable()) return why;
     const std::size_t n = host["gpus"].size();
-    if (n < 2) return fmt::format("all_reduce needs at least 2 GPUs; this host has {}", n);
+    if (n < static_cast<std::size_t>(net::kMinRanks)) {
+      return fmt::format("all_reduce needs at least {} GPUs; this host has {}", net::kMinRanks, n);
+    }
     return std::nullopt;
   }
 

@@ -58,6 +58,15 @@ DataType data_type_from_name(std::string_view name) {
                                names_of(std::span<const DataTypeSpec>(kDataTypes))));
 }
 
+std::optional<std::string> too_few_ranks(int ranks) {
+  if (ranks >= kMinRanks) return std::nullopt;
+  return fmt::format(
+      "a collective needs at least {} ranks and this world has {}: NCCL runs a one-rank collective as a "
+      "local copy that crosses no link (all_reduce's busbw, 2(n-1)/n x algbw, is 0); run on a host with {} "
+      "or more GPUs, or across hosts",
+      kMinRanks, ranks, kMinRanks);
+}
+
 double bus_factor(Collective c, int ranks) {
   double n = ranks;
   switch (spec(c).factor) {

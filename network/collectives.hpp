@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -44,6 +45,12 @@ std::span<const DataTypeSpec> data_types();
 // Throw UsageError naming the accepted values.
 Collective collective_from_name(std::string_view name);
 DataType data_type_from_name(std::string_view name);
+
+// The fewest ranks a collective measures the fabric with: NCCL runs a one-rank collective as a local copy
+// (nothing crosses a link, and all_reduce's busbw, 2(n−1)/n × algbw, is 0).
+inline constexpr int kMinRanks = 2;
+// Why net.nccl cannot measure a world of `ranks` ranks (fewer than kMinRanks), or nullopt.
+std::optional<std::string> too_few_ranks(int ranks);
 
 // busbw / algbw for `ranks` ranks (0 for a one-rank all_reduce/all_gather, as nccl-tests prints).
 double bus_factor(Collective c, int ranks);

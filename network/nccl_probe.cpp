@@ -36,10 +36,11 @@ class NcclProbe final : public Probe {
   std::optional<std::string> unavailable(const Json& /*host*/) const override {
     // The world's reason first: it names the rank and host it comes from.
     if (cluster_ && cluster_->skip_reason) return *cluster_->skip_reason;
-    if (!MLBENCH_HAS_NCCL) return std::string(MLBENCH_HAS_CUDA ? kNoNccl : kBuiltWithoutCuda);
+    if (auto why = nccl_unavailable()) return why;
+    if (cluster_) return too_few_ranks(cluster_->world_size);
     auto gpus = local_gpus();
     if (gpus.count == 0) return gpus.why_none;
-    return std::nullopt;
+    return too_few_ranks(gpus.count);
   }
 
   std::vector<Case> plan(const PlanContext& ctx) const override {
@@ -262,8 +263,17 @@ std::unique_ptr<Probe> make_nccl_probe(std::optional<ClusterRole> cluster) {
   return std::make_unique<NcclProbe>(std::move(cluster));
 }
 
+std::optional<std::string> nccl_unavailable() {
+#if MLBENCH_HAS_NCCL
+  return nccl_load_problem();
+#else
+  return std::string(MLBENCH_HAS_CUDA ? kNoNccl : kBuiltWithoutCuda);
+#endif
+}
+
 LocalGpus local_gpus() {
 #if MLBENCH_HAS_NCCL
+  if (auto why = nccl_load_problem()) return {0, *why};
   LocalGpus g;
   g.count = cuda_device_count(g.why_none);
   return g;

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "bench/probe.hpp"
+#include "mlbench_config.hpp"
 #include "network/collectives.hpp"
 
 namespace mlbench::net {
@@ -48,7 +49,15 @@ struct ClusterRole {
 // Single-process mode when `cluster` is empty.
 std::unique_ptr<Probe> make_nccl_probe(std::optional<ClusterRole> cluster = std::nullopt);
 
-// This process's view of its GPUs for the bootstrap.
+// Why NCCL cannot run in this process: built without it, or libnccl cannot be loaded (it is loaded at the
+// first use, network/nccl_entry.cpp; the text names the fix); nullopt when it can.
+std::optional<std::string> nccl_unavailable();
+#if MLBENCH_HAS_NCCL
+// The load half of nccl_unavailable (network/nccl_entry.cpp).
+std::optional<std::string> nccl_load_problem();
+#endif
+
+// This process's view of its GPUs for the bootstrap (none when NCCL cannot run).
 struct LocalGpus {
   int count = 0;
   std::string why_none;  // when count is 0: built without NCCL, no GPU, ...

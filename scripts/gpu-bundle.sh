@@ -6,7 +6,8 @@
 # From the existing build of the default preset (build/default, or $MLBENCH_BUILD); only when there is none is
 # it configured and built, so CI, which has just built it, pays for no second CUDA build. DIR gets an install-like
 # tree: bin/ (stripped mlbench and the GPU test binaries, RUNPATH $ORIGIN/../lib), lib/ (every shared library they
-# need except glibc's and the CUDA ones, RUNPATH $ORIGIN), share/mlbench/configs (where mlbench looks beside its
+# need except glibc's and the CUDA ones, RUNPATH $ORIGIN; the C++ runtime, libstdc++ and libgcc_s, in
+# lib/compat, which run.sh uses only where the host's copy is older), share/mlbench/configs (where mlbench looks beside its
 # bin/), run.sh, summary.py and BUNDLE.txt. cudart, cuBLASLt, cuDNN and NCCL are not bundled: they are tied to
 # the host's driver and are hundreds of MiB; run.sh finds them on the GPU host.
 # Usage: [MLBENCH_BUILD=build-dir] scripts/gpu-bundle.sh DIR
@@ -25,6 +26,8 @@ die() {
 # Libraries the bundle leaves to the host: glibc (tied to the host's dynamic loader) and the CUDA libraries
 # (run.sh finds them; libcuda comes with the driver).
 host_lib='^(linux-vdso|ld-linux-x86-64|libc|libm|libdl|libpthread|librt|libresolv|libutil|libanl)\.so'
+# The C++ runtime: bundled in lib/compat, used only where the host's is older (run.sh).
+runtime_lib='^lib(stdc\+\+|gcc_s)\.so'
 cuda_lib='^lib(cuda|cudart|cublas|cublasLt|cudnn[a-z_]*|nccl|nvrtc[a-z.-]*|nvJitLink|nvidia-ml)\.so'
 
 command -v patchelf >/dev/null || die "patchelf not found (apt-get install patchelf; scripts/setup-debian.sh installs it)"
@@ -50,7 +53,7 @@ if [[ -e $dir && ! -f $dir/BUNDLE.txt && -n $(ls -A "$dir") ]]; then
   die "$dir exists, is not empty and is no bundle; give an empty or new folder"
 fi
 rm -rf "$dir"
-mkdir -p "$dir/bin" "$dir/lib" "$dir/share/mlbench"
+mkdir -p "$dir/bin" "$dir/lib/compat" "$dir/share/mlbench"
 dir=$(cd "$dir" && pwd)
 
 for b in "${binaries[@]}"; do
@@ -63,20 +66,33 @@ for b in "$dir"/bin/*; do
   while read -r name _ path _; do
     [[ $name =~ $host_lib || $name =~ $cuda_lib || -n ${bundled[$name]:-} ]] && continue
     [[ -f $path ]] || die "$(basename "$b") needs $name, which is not found on this machine (ldd: $path)"
-    cp -L "$path" "$dir/lib/$name"
-    chmod 644 "$dir/lib/$name"
-    strip --strip-unneeded "$dir/lib/$name"
+    # The C++ runtime goes to lib/compat, which run.sh puts first on the search path only when the host's
+    # copy is older than this one (or missing): a newer host copy serves every symbol this one has, and
+    # loading an older one ahead of it would break host libraries built against the newer.
+    dest=$dir/lib
+    [[ $name =~ $runtime_lib ]] && dest=$dir/lib/compat
+    cp -L "$path" "$dest/$name"
+    chmod 644 "$dest/$name"
+    strip --strip-unneeded "$dest/$name"
     bundled[$name]=$path
   done < <(ldd "$b" | awk '$2 == "=>" { print $1, $2, $3, $4 }')
 done
-for f in "$dir"/lib/*; do patchelf --set-rpath '$ORIGIN' "$f"; done
+# lib/compat is on no RUNPATH: run.sh puts it on LD_LIBRARY_PATH when the host's runtime is older.
+for f in "$dir"/lib/*.so* "$dir"/lib/compat/*; do patchelf --set-rpath '$ORIGIN' "$f"; done
 for b in "$dir"/bin/*; do patchelf --set-rpath '$ORIGIN/../lib' "$b"; done
 
 cp -r "$src/configs" "$dir/share/mlbench/configs"
 install -m 755 "$src/scripts/gpu-bundle/run.sh" "$dir/run.sh"
 install -m 644 "$src/scripts/gpu-bundle/summary.py" "$dir/summary.py"
 
-glibc=$(objdump -T "$dir"/bin/* "$dir"/lib/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
+dlopened=()
+for var in MLBENCH_CUDNN_LIBRARY MLBENCH_NCCL_LIBRARY; do
+  lib=$(sed -n "s/^$var:FILEPATH=//p" "$build/CMakeCache.txt")
+  soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+  [[ -n $soname ]] || die "no soname in $lib ($var of $build/CMakeCache.txt)"
+  dlopened+=("$soname")
+done
+glibc=$(objdump -T "$dir"/bin/* "$dir"/lib/*.so* "$dir"/lib/compat/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
 {
   echo "mlbench GPU bundle"
   echo "commit: $(git -C "$src" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(git -C "$src" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
@@ -84,6 +100,9 @@ glibc=$(objdump -T "$dir"/bin/* "$dir"/lib/* 2>/dev/null | grep -o 'GLIBC_[0-9.]
   echo "needs: x86_64 Linux with glibc >= ${glibc#GLIBC_}, the NVIDIA driver, and from the CUDA toolkit or the Python wheels:"
   for b in "$dir"/bin/*; do readelf -d "$b" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; done | grep -E "$cuda_lib" | sort -u |
     sed 's/^/  /'
+  # cuDNN and NCCL are loaded when gpu.conv and net.nccl first call them (dlopen by soname), not linked: run.sh
+  # reads this line to look for them too. The sonames are those of the libraries this build compiled against.
+  echo "loaded at run time: ${dlopened[*]}"
   echo "bundled libraries (from this machine):"
   for name in $(printf '%s\n' "${!bundled[@]}" | sort); do echo "  $name  <- ${bundled[$name]}"; done
 } >"$dir/BUNDLE.txt"

@@ -45,6 +45,12 @@ double conv_flops(const ConvLayer& l, int batch) {
   return 2.0 * batch * l.k * l.c * l.r * l.s * static_cast<double>(l.p()) * l.q();
 }
 
+ErrorModel conv_error_model(std::string_view precision) {
+  const bool half = precision == "fp16";
+  const double unit = half ? 0x1p-11 : 0x1p-8;
+  return {unit, 4 * unit, 0x1p-23, 8, half ? 0x1p-25 : 0x1p-134};
+}
+
 std::uint64_t conv_bytes_needed(const ConvLayer& l, int batch, int elem_bytes, std::uint64_t workspace) {
   const std::uint64_t n = static_cast<std::uint64_t>(batch);
   const std::uint64_t x = n * l.c * l.h * l.w, y = n * l.k * l.p() * l.q(),

@@ -43,6 +43,13 @@ std::span<const OptionSpec> conv_options();  // precisions, batch, layers, devic
 void validate_conv_options(const Json& options, const OptionSource& source = {});
 std::vector<ConvCase> plan_conv(const Json& options, Profile profile, const std::vector<DeviceFacts>& devices,
                                 const OptionSource& source = {});
+// What a correct output of an fp16 or bf16 convolution may differ from its FP64 reference by (plan.hpp
+// ErrorModel): the output's rounding, tensor-core accumulation (8-deep blocks into a truncating FP32
+// accumulator) and, since cuDNN's autotuning may pick a Winograd or FFT engine that transforms the operands
+// and rounds the transforms to the input format, up to 4 units of that format per term. That 16 units of the
+// output format times √Σt² also covers a reduction of split parts rounded to the output format (plan.hpp
+// ErrorModel parts) of up to about 200 parts, which cuDNN does not report.
+ErrorModel conv_error_model(std::string_view precision);
 std::uint64_t conv_bytes_needed(const ConvLayer& l, int batch, int elem_bytes, std::uint64_t workspace);
 
 // Images/s of ResNet-50 training estimated from per-layer seconds (sum over layers of count × (fwd + bwd-data

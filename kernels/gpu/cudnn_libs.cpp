@@ -39,10 +39,16 @@ std::string cudnn_sublibrary_reason(const LoadFailure& failure, const std::strin
 
 std::optional<std::string> cudnn_load_problem(int major) {
   const std::string shim = fmt::format("libcudnn.so.{}", major);
-  // The executable links the shim, so it is normally loaded already; RTLD_NOLOAD then just returns it.
+  // The shim is loaded at gpu.conv's first cuDNN call (cudnn_entry.cpp), by this same name; once it is,
+  // RTLD_NOLOAD just returns it.
   void* h = dlopen(shim.c_str(), RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
   if (!h) h = dlopen(shim.c_str(), RTLD_LAZY | RTLD_LOCAL);
-  if (!h) return fmt::format("{} cannot be loaded: {}", shim, dlerror());
+  if (!h) {
+    return fmt::format(
+        "{} cannot be loaded: {}; put the folder that holds it (a cuDNN {} installation or the "
+        "nvidia-cudnn wheel's site-packages/nvidia/cudnn/lib) on LD_LIBRARY_PATH",
+        shim, dlerror(), major);
+  }
   std::vector<std::string> dirs;
   Dl_serinfo size{};
   if (dlinfo(h, RTLD_DI_SERINFOSIZE, &size) == 0) {

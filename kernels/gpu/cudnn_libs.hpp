@@ -1,9 +1,9 @@
-// cuDNN 9 is a shim (libcudnn.so.9, the only cuDNN library the executable links) and sub-libraries that the
-// shim dlopens by bare soname at its first call. glibc resolves such a name from the calling library's
-// RUNPATH (the shim's $ORIGIN), LD_LIBRARY_PATH, ld.so.cache and the system folders, never from the
-// executable's RUNPATH; a shim copied without its sub-libraries, or a sub-library whose own dependency
-// (libz.so.1) is missing, fails only there, with an opaque cuDNN status. gpu.conv checks first and is skipped
-// with the missing library and the fix. Plain C++ (no cuDNN header), so the CPU preset tests it.
+// cuDNN 9 is a shim (libcudnn.so.9, which gpu.conv loads at its first cuDNN call, cudnn_entry.cpp) and
+// sub-libraries that the shim dlopens by bare soname at its first call. glibc resolves such a name from the
+// calling library's RUNPATH (the shim's $ORIGIN), LD_LIBRARY_PATH, ld.so.cache and the system folders, never
+// from the executable's RUNPATH; a shim copied without its sub-libraries, or a sub-library whose own
+// dependency (libz.so.1) is missing, fails only there, with an opaque cuDNN status. gpu.conv checks first and
+// is skipped with the missing library and the fix. Plain C++ (no cuDNN header), so the CPU preset tests it.
 #pragma once
 
 #include <optional>

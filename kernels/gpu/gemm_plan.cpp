@@ -15,15 +15,26 @@ std::optional<std::string> tf32_override_warning(Precision p, const char* value)
 }
 
 const std::vector<PrecisionSpec>& precision_table() {
-  // Tolerances: |d - ref| normalised by Σ|a·b| (so output rounding and accumulation order are what is left),
-  // METHODS.md's per-precision thresholds; INT8 accumulates in INT32 and must be exact.
+  // Error models (plan.hpp ErrorModel): FP32 on the CUDA cores rounds each fused multiply-add to nearest;
+  // the tensor cores (tf32, fp16, bf16) add 8-deep blocks of exact products into an FP32 accumulator that
+  // truncates, and TF32 truncates its FP32 inputs to 10 fraction bits; FP8 with fast accumulation keeps 13
+  // fraction bits in the accumulator (truncated) and adds a 32-deep block per step (Hopper's e8m13
+  // accumulator); D is rounded to its format (FP32, FP16, or BF16 for bf16 and fp8). INT8 accumulates in
+  // INT32 and must be exact.
+  constexpr double kFp32Unit = 0x1p-24, kFp16Unit = 0x1p-11, kBf16Unit = 0x1p-8;
+  constexpr double kFp32Floor = 0x1p-150, kFp16Floor = 0x1p-25, kBf16Floor = 0x1p-134;
+  constexpr ErrorModel kFp32{kFp32Unit, 0, kFp32Unit, 1, kFp32Floor};
+  constexpr ErrorModel kTf32{kFp32Unit, 0x1p-10, 0x1p-23, 8, kFp32Floor};
+  constexpr ErrorModel kFp16{kFp16Unit, 0, 0x1p-23, 8, kFp16Floor};
+  constexpr ErrorModel kBf16{kBf16Unit, 0, 0x1p-23, 8, kBf16Floor};
+  constexpr ErrorModel kFp8{kBf16Unit, 0, 0x1p-13, 32, kBf16Floor};
   static const std::vector<PrecisionSpec> table = {
-      {Precision::fp32, "fp32", 4, 4, 1e-5, 0, 1, "tflops", "FLOP/s"},
-      {Precision::tf32, "tf32", 4, 4, 1e-3, 80, 1, "tflops", "FLOP/s"},
-      {Precision::fp16, "fp16", 2, 2, 1e-2, 0, 1, "tflops", "FLOP/s"},
-      {Precision::bf16, "bf16", 2, 2, 1e-2, 80, 1, "tflops", "FLOP/s"},
-      {Precision::fp8, "fp8", 1, 2, 5e-2, 89, 16, "tflops", "FLOP/s"},
-      {Precision::int8, "int8", 1, 4, 0.0, 75, 16, "tops", "OP/s"},
+      {Precision::fp32, "fp32", 4, 4, kFp32, 0, 1, "tflops", "FLOP/s"},
+      {Precision::tf32, "tf32", 4, 4, kTf32, 80, 1, "tflops", "FLOP/s"},
+      {Precision::fp16, "fp16", 2, 2, kFp16, 0, 1, "tflops", "FLOP/s"},
+      {Precision::bf16, "bf16", 2, 2, kBf16, 80, 1, "tflops", "FLOP/s"},
+      {Precision::fp8, "fp8", 1, 2, kFp8, 89, 16, "tflops", "FLOP/s"},
+      {Precision::int8, "int8", 1, 4, ErrorModel{}, 75, 16, "tops", "OP/s"},
   };
   return table;
 }
@@ -76,8 +87,6 @@ std::uint64_t gemm_workspace_bytes(int cc_number) { return cc_number >= 90 ? 32u
 
 namespace {
 
-constexpr std::int64_t kMaxDim = 1 << 17;
-
 constexpr OptionSpec kOptions[] = {
     {.name = "precisions",
      .type = OptionType::choices,
@@ -93,7 +102,7 @@ constexpr OptionSpec kOptions[] = {
      .type = OptionType::integers,
      .def = "1024,2048,4096,8192,16384; quick: 8192; full: 7 sizes from 1024",
      .min = 1,
-     .max = kMaxDim,
+     .max = kMaxGemmDim,
      .help = "Square sizes, e.g. 4096,8192"},
     {.name = "shapes",
      .type = OptionType::list,
@@ -103,7 +112,7 @@ constexpr OptionSpec kOptions[] = {
      .type = OptionType::integer,
      .def = "8192",
      .min = 16,
-     .max = kMaxDim,
+     .max = kMaxGemmDim,
      .help = "Tokens (M) of the transformer-layer GEMMs"},
     {.name = "algos",
      .type = OptionType::integer,
@@ -120,14 +129,14 @@ struct GemmPlanOptions {
   int algos = 8;
 };
 
-// "MxNxK" with every dimension from 1 to kMaxDim, or nullopt.
+// "MxNxK" with every dimension from 1 to kMaxGemmDim, or nullopt.
 std::optional<GemmShape> custom_shape(const std::string& text) {
   std::vector<std::int64_t> dims;
   std::size_t start = 0;
   while (start <= text.size()) {
     auto end = std::min(text.find('x', start), text.size());
     auto n = whole_number(std::string_view(text).substr(start, end - start));
-    if (!n || *n <= 0 || *n > kMaxDim) return std::nullopt;
+    if (!n || *n <= 0 || *n > kMaxGemmDim) return std::nullopt;
     dims.push_back(*n);
     start = end + 1;
   }
@@ -163,7 +172,7 @@ GemmPlanOptions parse_gemm_options(const Json& options, Profile profile, const O
     } else {
       throw UsageError(
           fmt::format("{} '{}': expected square, transformer or MxNxK with dimensions from 1 to {}",
-                      values.name("shapes"), s, kMaxDim));
+                      values.name("shapes"), s, kMaxGemmDim));
     }
   }
   for (const auto* p : out.precisions) {

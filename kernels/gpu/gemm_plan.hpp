@@ -21,7 +21,7 @@ struct PrecisionSpec {
   std::string_view name;       // option and catalog key
   int in_bytes;                // bytes per A/B element
   int out_bytes;               // bytes per D element
-  double tolerance;            // max |d - ref| / sum_k |a_k b_k|
+  ErrorModel error;            // what a correct output may differ from its FP64 reference by
   int min_cc;                  // 89 for FP8
   int dim_multiple;            // every dimension a multiple of this (FP8/INT8 tensor-core kernels)
   std::string_view rate_name;  // headline metric: "tflops", or "tops" for INT8
@@ -35,6 +35,9 @@ struct GemmShape {
   std::string name;  // "square" or "llama3-8b.qkv"
   std::int64_t m = 0, n = 0, k = 0;
 };
+
+// The largest dimension a shape may have (the sizes and MxNxK options).
+inline constexpr std::int64_t kMaxGemmDim = 1 << 17;
 
 // 2·M·N·K·batch.
 double gemm_flops(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch = 1);
@@ -68,9 +71,19 @@ std::vector<GemmCase> plan_gemm(const Json& options, Profile profile, const std:
 void validate_gemm_options(const Json& options, const OptionSource& source = {});
 Json gemm_case_params(const GemmCase& c, const DeviceFacts& d);
 
-// gpu.gemm's launch loops, each one CUDA graph: every heuristic candidate over ~10 ms, the samples ~25 ms.
-// A 1024^3 bf16 GEMM takes ~3 us on an H200, about what the host needs to issue one cublasLtMatmul, so the
-// caps are high enough for thousands of launches per loop; they bound the graph's size.
+// Whether gpu.gemm times a candidate's launches as one CUDA graph, from one plain launch's seconds: only
+// below kGraphBelowSeconds. Stream launches are queued ahead of the GPU, so the host's few microseconds per
+// cublasLtMatmul idle the GPU only when a kernel is about that short; 40x that is far from it, and 8192^3
+// GEMMs (~0.8 ms in fp8 on an H200) stay well above. A graph's stream capture (ThreadLocal mode) is best not
+// held open while other threads free memory or synchronise on the same GPU, as the burn-in's all-at-once
+// phase does, so it is used only where it changes what is measured.
+inline constexpr double kGraphBelowSeconds = 2e-4;
+constexpr bool use_launch_graph(double launch_s) { return launch_s < kGraphBelowSeconds; }
+
+// gpu.gemm's launch loops (a CUDA graph each when use_launch_graph): every heuristic candidate over ~10 ms,
+// the samples ~25 ms. A 1024^3 bf16 GEMM takes ~3 us on an H200, about what the host needs to issue one
+// cublasLtMatmul, so the caps are high enough for thousands of launches per loop; they bound the graph's
+// size.
 inline constexpr LoopTarget kGemmTuneLoop{0.01, 4000, 8};
 inline constexpr LoopTarget kGemmSampleLoop{0.025, 10000, 8};
 

@@ -283,13 +283,31 @@ cudaError_t fill_f32(float* dst, float value, std::size_t count, cudaStream_t st
   return cudaGetLastError();
 }
 
-cudaError_t hbm_grid(int sms, int* grid) {
-  int per_sm = 0;
-  cudaError_t rc =
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stream_kernel<TriadOp>, kHbmBlock, 0);
-  if (rc != cudaSuccess) return rc;
-  *grid = sms * (per_sm > 0 ? per_sm : 1);
-  return cudaSuccess;
+cudaError_t hbm_blocks_per_sm(HbmKernel k, int* blocks_per_sm) {
+  auto of = [&](auto kernel) {
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, kernel, kHbmBlock, 0);
+  };
+  switch (k) {
+    case HbmKernel::copy:
+      return of(stream_kernel<CopyOp<double2>>);
+    case HbmKernel::scale:
+      return of(stream_kernel<ScaleOp>);
+    case HbmKernel::add:
+      return of(stream_kernel<AddOp>);
+    case HbmKernel::triad:
+      return of(stream_kernel<TriadOp>);
+    case HbmKernel::nstream:
+      return of(stream_kernel<NstreamOp>);
+    case HbmKernel::write:
+      return of(stream_kernel<WriteOp>);
+    case HbmKernel::dot:
+      return of(sum_kernel<true>);
+    case HbmKernel::read:
+      return of(sum_kernel<false>);
+    case HbmKernel::memcpy:  // no kernel of ours: the grid only initialises the arrays
+      return of(init_kernel);
+  }
+  return cudaErrorInvalidValue;
 }
 
 cudaError_t hbm_init(const HbmArrays& arr, cudaStream_t stream) {

@@ -27,8 +27,10 @@ struct HbmArrays {
   int grid = 0;
 };
 inline constexpr int kHbmBlock = 256;
-// Blocks for the STREAM kernels: resident blocks per SM (occupancy) × SMs.
-cudaError_t hbm_grid(int sms, int* grid);
+// Resident blocks per SM of kernel `k` at kHbmBlock threads (its own occupancy: the kernels differ in
+// registers, so one kernel's figure would give another a second, partial wave); hbm_plan.hpp resident_grid
+// turns it into the grid.
+cudaError_t hbm_blocks_per_sm(HbmKernel k, int* blocks_per_sm);
 cudaError_t hbm_init(const HbmArrays& arr, cudaStream_t stream);
 cudaError_t hbm_launch(HbmKernel k, const HbmArrays& arr, cudaStream_t stream);
 // Elements of x[0..n) with |x - expected| > tol·|expected|, counted on the device into *count (device

@@ -69,6 +69,8 @@ HbmValues hbm_expected(HbmKernel k, std::int64_t launches, std::uint64_t element
   return v;
 }
 
+int resident_grid(int sms, int blocks_per_sm) { return std::max(sms, 1) * std::max(blocks_per_sm, 1); }
+
 std::uint64_t default_hbm_array_bytes(const DeviceFacts& d, Profile profile) {
   const std::uint64_t cap = profile == Profile::quick ? (1ull << 30) : (2ull << 30);
   const std::uint64_t floor = std::max<std::uint64_t>(4 * d.l2_bytes, 64ull << 20);

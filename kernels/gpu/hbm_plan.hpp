@@ -44,6 +44,11 @@ struct HbmCase {
 
 // Default array size: free/8 clamped to [4·L2, cap], a multiple of 1 MiB; the cap is 1 GiB in quick, 2 GiB
 // otherwise.
+// The grid of a grid-stride kernel that fills the GPU in exactly one wave: SMs × the kernel's own resident
+// blocks per SM (at least one each). A grid sized from another kernel's occupancy would run
+// ⌈grid / (SMs × blocks_per_sm)⌉ waves, the last one partial.
+int resident_grid(int sms, int blocks_per_sm);
+
 std::uint64_t default_hbm_array_bytes(const DeviceFacts& d, Profile profile);
 std::span<const OptionSpec> hbm_options();  // kernels, size, devices
 void validate_hbm_options(const Json& options, const OptionSource& source = {});

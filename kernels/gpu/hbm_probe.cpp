@@ -2,14 +2,14 @@
 //
 // Bytes per element (FP64 arrays): copy 2, scale 2, add 3, triad 3, dot 2, nstream 4, read 1, write 1 (×8 B);
 // cudaMemcpy device-to-device counts read + write (2). bandwidth = bytes / t. Three arrays of ≥ 4× L2 each
-// (default free/8 clamped to [4·L2, 1 GiB quick / 2 GiB]); 16-byte accesses; grid = resident blocks per SM ×
-// SMs. A first, untimed launch loads the kernel (CUDA loads modules lazily, so it takes milliseconds), a
-// second sizes the samples (launch_loop.hpp); warm-up samples are dropped; then ≥ 20 samples, each a
-// CUDA-event-timed loop of ~20 ms of launches. pct_of_peak divides by the catalog's datasheet bandwidth,
-// pct_of_theoretical by 2·memory clock·bus width/8. Every array is verified on the device after the run
-// against the values the launch count implies (plan.cpp hbm_expected); dot and read sums against n·a·b and
-// n·a. Values are constants: plain cudaMalloc memory is not compressed, so the bytes moved do not depend on
-// them.
+// (default free/8 clamped to [4·L2, 1 GiB quick / 2 GiB]); 16-byte accesses; grid = the kernel's own resident
+// blocks per SM × SMs. A first, untimed launch loads the kernel (CUDA loads modules lazily, so it takes
+// milliseconds), a second sizes the samples (launch_loop.hpp); warm-up samples are dropped; then ≥ 20
+// samples, each a CUDA-event-timed loop of ~20 ms of launches. pct_of_peak divides by the catalog's datasheet
+// bandwidth, pct_of_theoretical by 2·memory clock·bus width/8. Every array is verified on the device after
+// the run against the values the launch count implies (plan.cpp hbm_expected); dot and read sums against
+// n·a·b and n·a. Values are constants: plain cudaMalloc memory is not compressed, so the bytes moved do not
+// depend on them.
 #include <fmt/format.h>
 
 #include "base/units.hpp"
@@ -64,7 +64,9 @@ class HbmProbe : public Probe {
 
     Stream stream;
     HbmArrays arr;
-    MLBENCH_CHECK_CUDA(hbm_grid(d.sms, &arr.grid));
+    int blocks_per_sm = 0;
+    MLBENCH_CHECK_CUDA(hbm_blocks_per_sm(spec.kernel, &blocks_per_sm));
+    arr.grid = resident_grid(d.sms, blocks_per_sm);
     DeviceBuffer a(array_bytes), b(array_bytes), cbuf(array_bytes);
     DeviceBuffer partial(static_cast<std::size_t>(arr.grid) * sizeof(double));
     DeviceBuffer counter(sizeof(unsigned long long));
@@ -109,6 +111,7 @@ class HbmProbe : public Probe {
       r.add_metric("pct_of_theoretical", *pct, "%").ci = proportional_ci(bw, *pct);
     r.info["theoretical_bandwidth"] = theoretical;
     r.info["grid"] = arr.grid;
+    r.info["blocks_per_sm"] = blocks_per_sm;
     r.info["block"] = kHbmBlock;
     r.info["elements"] = arr.n;
     r.info["launches"] = launches;

@@ -75,4 +75,31 @@ struct LoopTarget {
   int sizing_launches = 1;
 };
 
+// How far a correct GEMM or convolution output may lie from its FP64 reference Σ tᵢ (tᵢ = a·b, the products
+// the device sums): verify.hpp allowed_error. The error is measured against the spread of the terms,
+// √Σtᵢ², not against Σ|tᵢ|: a sum of n random-signed terms is about √Σtᵢ² in size, while Σ|tᵢ| is √n times
+// more, so a bound in Σ|tᵢ| lets a zero or unrelated output through once n is large. Each part:
+//   out    the output format's unit roundoff (round to nearest): |d − acc| ≤ u_out·|acc|, a hard bound;
+//   in     rounding of the inputs inside the unit (TF32 truncates FP32 inputs to 10 fraction bits; cuDNN's
+//          Winograd and FFT transforms round to the input format): each term off by ≲ 2·u_in·|tᵢ| with a
+//          random sign, so the sum by ≲ 2·u_in·√Σtᵢ²/√3; 4·u_in·√Σtᵢ² allowed (about 3.5 standard
+//          deviations);
+//   acc    the accumulator: each of the ⌈n/acc_step⌉ additions into it loses up to u_acc of the running sum
+//          (tensor cores truncate, so the losses need not cancel); the running sum stays about √Σtᵢ² in
+//          size, so u_acc·⌈n/acc_step⌉·√Σtᵢ² bounds it;
+//   parts  a split-K algorithm sums `parts` partial products, which cuBLASLt may round to the output format
+//   and
+//          add in it (reduction scheme in place or in the output type): each rounding is off by up to u_out
+//          of a partial sum or of the running total, both about √Σtᵢ² in size, so (1 + √parts)·u_out·√Σtᵢ² (0
+//          for one part);
+//   floor  half the output format's smallest subnormal (an output that underflows).
+// allowed = 2·u_out·|ref| + (4·u_in + u_acc·⌈n/acc_step⌉ + parts term)·√Σtᵢ² + floor. All zero for exact
+// integer math.
+struct ErrorModel {
+  double u_out = 0, u_in = 0, u_acc = 0;
+  int acc_step = 1;
+  double floor = 0;
+  int parts = 1;  // split-K parts of the algorithm that made the output (the probe sets it)
+};
+
 }  // namespace mlbench::gpu

@@ -1,5 +1,6 @@
 #include "kernels/gpu/verify.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -145,35 +146,58 @@ Storage output_storage(Precision p) {
   return Storage::f32;
 }
 
-double normalized_error(double got, std::span<const double> a, std::span<const double> b) {
-  double ref = 0, mag = 0;
-  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
-    ref += a[i] * b[i];
-    mag += std::fabs(a[i] * b[i]);
-  }
-  double err = std::fabs(got - ref);
-  if (std::isnan(got)) return std::numeric_limits<double>::infinity();
-  if (mag == 0) return err == 0 ? 0.0 : std::numeric_limits<double>::infinity();
-  return err / mag;
+RefValue dot_ref(std::span<const double> a, std::span<const double> b) {
+  RefValue out;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) out.add(a[i] * b[i]);
+  out.finish();
+  return out;
 }
 
-VerifyOutcome verify_gemm(const std::vector<GemmSample>& samples, double tolerance) {
-  VerifyOutcome out;
-  out.tolerance = tolerance;
-  for (const auto& s : samples) {
-    double err = normalized_error(s.got, s.a_row, s.b_col);
-    ++out.checked;
-    if (!(err <= tolerance)) {
-      if (out.bad++ == 0) {
-        double ref = 0;
-        for (std::size_t i = 0; i < s.a_row.size(); ++i) ref += s.a_row[i] * s.b_col[i];
-        out.first_bad = fmt::format("D({},{}) = {}, expected {} (normalised error {:.3g} > {:.3g})", s.row,
-                                    s.col, s.got, ref, err, tolerance);
-      }
-      out.ok = false;
+double allowed_error(const ErrorModel& m, const RefValue& ref) {
+  const double steps = std::ceil(static_cast<double>(ref.terms) / std::max(m.acc_step, 1));
+  const double split = m.parts > 1 ? (1 + std::sqrt(static_cast<double>(m.parts))) * m.u_out : 0.0;
+  return 2 * m.u_out * std::fabs(ref.value) + (4 * m.u_in + m.u_acc * steps + split) * ref.spread + m.floor;
+}
+
+void VerifyOutcome::check(double got, const RefValue& ref, const ErrorModel& model,
+                          const std::string& where) {
+  const double err = std::fabs(got - ref.value), allowed = allowed_error(model, ref);
+  // Exact math (allowed 0) is 0 or infinitely off; NaN never passes.
+  const double ratio = std::isnan(got) ? std::numeric_limits<double>::infinity()
+                       : allowed > 0   ? err / allowed
+                       : err == 0      ? 0.0
+                                       : std::numeric_limits<double>::infinity();
+  ++checked;
+  if (!(ratio <= 1)) {
+    if (bad++ == 0) {
+      first_bad = fmt::format("{} = {}, expected {} (off by {:.3g}, a correct result by at most {:.3g})",
+                              where, got, ref.value, err, allowed);
     }
-    if (!(err <= out.max_error)) out.max_error = err;
+    ok = false;
   }
+  if (!(ratio <= max_error)) max_error = ratio;
+}
+
+Json VerifyOutcome::info(const ErrorModel& m) const {
+  return {{"checked", checked},
+          {"bad", bad},
+          {"max_error_over_allowed", max_error},
+          {"error_model",
+           {{"u_out", m.u_out},
+            {"u_in", m.u_in},
+            {"u_acc", m.u_acc},
+            {"acc_step", m.acc_step},
+            {"floor", m.floor},
+            {"parts", m.parts}}},
+          {"reference",
+           "FP64 on the host from the device's inputs; allowed = 2*u_out*|ref| + (4*u_in + "
+           "u_acc*ceil(n/acc_step) + (parts > 1 ? (1 + sqrt(parts))*u_out : 0))*sqrt(sum t^2) + floor"}};
+}
+
+VerifyOutcome verify_gemm(const std::vector<GemmSample>& samples, const ErrorModel& model) {
+  VerifyOutcome out;
+  for (const auto& s : samples)
+    out.check(s.got, dot_ref(s.a_row, s.b_col), model, fmt::format("D({},{})", s.row, s.col));
   return out;
 }
 
@@ -198,14 +222,12 @@ RefValue conv_fwd_ref(const ConvTensors& t, int n, int p, int q, int k) {
       int w = q * l.stride - l.pad + s;
       if (w < 0 || w >= l.w) continue;
       for (int c = 0; c < l.c; ++c) {
-        double term =
-            static_cast<double>(t.x[((static_cast<std::size_t>(n) * l.h + h) * l.w + w) * l.c + c]) *
-            t.w[((static_cast<std::size_t>(k) * l.r + r) * l.s + s) * l.c + c];
-        out.value += term;
-        out.magnitude += std::fabs(term);
+        out.add(static_cast<double>(t.x[((static_cast<std::size_t>(n) * l.h + h) * l.w + w) * l.c + c]) *
+                t.w[((static_cast<std::size_t>(k) * l.r + r) * l.s + s) * l.c + c]);
       }
     }
   }
+  out.finish();
   return out;
 }
 
@@ -224,13 +246,12 @@ RefValue conv_bwd_data_ref(const ConvTensors& t, int n, int h, int w, int c) {
       int q = qw / l.stride;
       if (q >= Q) continue;
       for (int k = 0; k < l.k; ++k) {
-        double term = static_cast<double>(t.y[((static_cast<std::size_t>(n) * P + p) * Q + q) * l.k + k]) *
-                      t.w[((static_cast<std::size_t>(k) * l.r + r) * l.s + s) * l.c + c];
-        out.value += term;
-        out.magnitude += std::fabs(term);
+        out.add(static_cast<double>(t.y[((static_cast<std::size_t>(n) * P + p) * Q + q) * l.k + k]) *
+                t.w[((static_cast<std::size_t>(k) * l.r + r) * l.s + s) * l.c + c]);
       }
     }
   }
+  out.finish();
   return out;
 }
 
@@ -245,13 +266,12 @@ RefValue conv_bwd_filter_ref(const ConvTensors& t, int k, int r, int s, int c) {
       for (int q = 0; q < Q; ++q) {
         int w = q * l.stride - l.pad + s;
         if (w < 0 || w >= l.w) continue;
-        double term = static_cast<double>(t.y[((static_cast<std::size_t>(n) * P + p) * Q + q) * l.k + k]) *
-                      t.x[((static_cast<std::size_t>(n) * l.h + h) * l.w + w) * l.c + c];
-        out.value += term;
-        out.magnitude += std::fabs(term);
+        out.add(static_cast<double>(t.y[((static_cast<std::size_t>(n) * P + p) * Q + q) * l.k + k]) *
+                t.x[((static_cast<std::size_t>(n) * l.h + h) * l.w + w) * l.c + c]);
       }
     }
   }
+  out.finish();
   return out;
 }
 

@@ -3,6 +3,7 @@
 // outputs, and the copy pattern both sides can compute.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -28,15 +29,31 @@ std::size_t storage_bytes(Storage s);
 Storage input_storage(Precision p);
 Storage output_storage(Precision p);
 
-// Error of one sampled output against its FP64 reference Σ a·b, normalised by Σ|a·b| (0 when both are 0).
-double normalized_error(double got, std::span<const double> a, std::span<const double> b);
+// The FP64 reference of one output, Σ tᵢ over its terms, with their spread √Σtᵢ² and their count.
+struct RefValue {
+  double value = 0, spread = 0;
+  std::size_t terms = 0;
+  void add(double term) {
+    value += term;
+    spread += term * term;  // Σtᵢ² until finish()
+    ++terms;
+  }
+  void finish() { spread = std::sqrt(spread); }
+};
+RefValue dot_ref(std::span<const double> a, std::span<const double> b);
+
+// What a correct output may differ from `ref` by under `model` (plan.hpp ErrorModel).
+double allowed_error(const ErrorModel& model, const RefValue& ref);
 
 struct VerifyOutcome {
   bool ok = true;
   std::size_t checked = 0, bad = 0;
-  double max_error = 0;  // largest normalised error
-  double tolerance = 0;
+  double max_error = 0;   // largest |got − ref| / allowed_error: a correct output is at most 1
   std::string first_bad;  // "D(12,40) = 3.5, expected 1.25" for the reason
+  // Counts `got` against `ref`: bad when NaN or off by more than the model allows; `where` names the element.
+  void check(double got, const RefValue& ref, const ErrorModel& model, const std::string& where);
+  // The result's info.verification fields (checked, bad, max_error_over_allowed, error_model).
+  Json info(const ErrorModel& model) const;
 };
 
 struct GemmSample {
@@ -44,7 +61,7 @@ struct GemmSample {
   std::vector<double> a_row, b_col;  // length K, decoded inputs as the device stored them
   double got = 0;                    // decoded output
 };
-VerifyOutcome verify_gemm(const std::vector<GemmSample>& samples, double tolerance);
+VerifyOutcome verify_gemm(const std::vector<GemmSample>& samples, const ErrorModel& model);
 
 // The rows and columns a GEMM check samples: `count` evenly spread indices in [0, extent), ends included.
 std::vector<std::int64_t> sample_indices(std::int64_t extent, int count);
@@ -55,10 +72,7 @@ struct ConvTensors {
   int batch = 0;
   std::span<const float> x, w, y;  // fp16/bf16 values are exact in float
 };
-// Reference value and Σ|terms| of one element of y (fwd), dx (bwd-data, from y as dy) or dw (bwd-filter).
-struct RefValue {
-  double value = 0, magnitude = 0;
-};
+// The reference of one element of y (fwd), dx (bwd-data, from y as dy) or dw (bwd-filter).
 RefValue conv_fwd_ref(const ConvTensors& t, int n, int p, int q, int k);
 RefValue conv_bwd_data_ref(const ConvTensors& t, int n, int h, int w, int c);
 RefValue conv_bwd_filter_ref(const ConvTensors& t, int k, int r, int s, int c);

@@ -38,7 +38,9 @@ def verification(result):
     info = result.get("info", {})
     v = info.get("verification")
     if isinstance(v, dict) and "bad" in v:
-        return "verified" if v["bad"] == 0 else f"{v['bad']} wrong"
+        # A count (gemm, conv, copy) or a list of what was wrong (hbm: one entry per bad array or sum).
+        bad = len(v["bad"]) if isinstance(v["bad"], list) else v["bad"]
+        return "verified" if bad == 0 else f"{bad} wrong"
     if "wrong_elements" in info:
         return "verified" if info["wrong_elements"] == 0 else f"{info['wrong_elements']} wrong"
     return "incorrect" if result["status"] == "incorrect" else "-"

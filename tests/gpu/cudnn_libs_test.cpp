@@ -1,8 +1,11 @@
 #include "kernels/gpu/cudnn_libs.hpp"
+#include "kernels/gpu/lazy_library.hpp"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+
+#include "base/error.hpp"
 
 namespace mlbench::gpu {
 namespace {
@@ -51,6 +54,32 @@ TEST(CudnnLibs, AShimThatCannotBeLoadedIsTheProblem) {
   const auto problem = cudnn_load_problem(999);
   ASSERT_TRUE(problem);
   EXPECT_EQ(problem->rfind("libcudnn.so.999 cannot be loaded: ", 0), 0u) << *problem;
+}
+
+// cuDNN and NCCL are loaded at their first use: a host without them gets a skip reason naming the library and
+// the fix, not a program that cannot start.
+TEST(LazyLibrary, AMissingLibraryIsAReasonNamingItAndTheFix) {
+  LazyLibrary lib("libmlbench_absent.so.9", "cuDNN 9");
+  const auto why = lib.problem();
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("cuDNN 9 is not loaded"), std::string::npos) << *why;
+  EXPECT_NE(why->find("libmlbench_absent.so.9"), std::string::npos) << *why;
+  EXPECT_NE(why->find("LD_LIBRARY_PATH"), std::string::npos) << *why;
+  EXPECT_EQ(lib.problem(), why);  // tried once, the same answer after
+  try {
+    lib.symbol("cudnnCreate");
+    ADD_FAILURE() << "symbol() of an unloadable library returned";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), *why);
+  }
+}
+
+TEST(LazyLibrary, ResolvesSymbolsOfALoadedLibrary) {
+  LazyLibrary lib(MLBENCH_DLOPEN_FIXTURE, "the fixture");
+  EXPECT_EQ(lib.problem(), std::nullopt);
+  auto* fn = reinterpret_cast<int (*)()>(lib.symbol("mlbench_dlopen_fixture"));
+  EXPECT_EQ(fn(), 42);
+  EXPECT_THROW(lib.symbol("mlbench_no_such_symbol"), Error);
 }
 
 }  // namespace

@@ -4,6 +4,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "bench/registry.hpp"
 #include "kernels/gpu/conv_plan.hpp"
@@ -192,9 +196,37 @@ TEST_F(GpuDevice, HbmKernelsVerifyAndStayUnderPeak) {
   expect_ok(run_probe(*probe, host_, Json{{"size", "512M"}}), "bandwidth", 1.05);
 }
 
+// True when the kernel reports the CPU flag `hypervisor` (x86 guests): the PCIe link a guest shows for a
+// passed-through GPU may be the virtual root port's, not the GPU's.
+bool under_hypervisor() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("flags", 0) == 0) return (line + " ").find(" hypervisor ") != std::string::npos;
+  }
+  return false;
+}
+
+// Copies verify, and stay within 105% of the PCIe link's peak where that peak is the GPU's: on a host whose
+// link maximum is unknown, or inside a virtual machine, the test says so instead of checking it.
 TEST_F(GpuDevice, CopiesVerify) {
   auto probe = make_copy_probe();
-  expect_ok(run_probe(*probe, host_, Json{{"size", "64M"}}), "bandwidth", 1.05);
+  const auto results = run_probe(*probe, host_, Json{{"size", "64M"}});
+  expect_ok(results, "bandwidth");
+  const bool virtual_link = under_hypervisor();
+  for (const auto& r : results) {
+    if (r.status != Status::ok) continue;
+    const auto* pct = r.metric("pct_of_peak");
+    const std::string key = "copy_peak " + r.params.dump();
+    if (pct == nullptr) {
+      RecordProperty(key, "not checked: the PCIe link's maximum is unknown here");
+    } else if (virtual_link && pct->value > 105) {
+      RecordProperty(key,
+                     fmt::format("not checked: {:.0f}% of a link peak a virtual machine shows", pct->value));
+    } else {
+      EXPECT_LE(pct->value, 105) << r.params.dump();
+    }
+  }
 }
 
 TEST_F(GpuDevice, ConvLayersVerify) {

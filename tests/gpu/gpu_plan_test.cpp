@@ -118,6 +118,34 @@ TEST(GpuPlan, HbmBytesAndExpectations) {
   EXPECT_DOUBLE_EQ(hbm_expected(HbmKernel::copy, 0, 100).c, 0.3);  // nothing ran
 }
 
+// Each STREAM kernel's grid comes from its own occupancy: one full wave on every SM. A grid sized from
+// Triad's 6 blocks per SM gave Nstream (5 fit at its register count) a second wave of 132 blocks on a 132-SM
+// GPU.
+TEST(GpuPlan, HbmGridIsOneWaveOfTheKernelsOwnOccupancy) {
+  EXPECT_EQ(resident_grid(132, 5), 660);
+  EXPECT_EQ(resident_grid(132, 6), 792);
+  const int triad_grid = resident_grid(132, 6), nstream_resident = resident_grid(132, 5);
+  EXPECT_EQ((triad_grid + nstream_resident - 1) / nstream_resident, 2);  // the old grid's waves for Nstream
+  EXPECT_EQ(triad_grid - nstream_resident, 132);                         // blocks in that second wave
+  for (int blocks = 1; blocks <= 16; ++blocks) {
+    EXPECT_EQ(resident_grid(132, blocks) % 132, 0);
+    EXPECT_EQ(resident_grid(132, blocks) / 132, blocks);
+  }
+  // An occupancy query that reports 0 (a kernel that cannot fit) still launches one block per SM.
+  EXPECT_EQ(resident_grid(132, 0), 132);
+  EXPECT_EQ(resident_grid(0, 4), 4);
+}
+
+// gpu.gemm captures CUDA graphs only for launches short enough that the host's issue time matters: 1024^3
+// (~3 us) does, 8192^3 (~0.8 ms in fp8, ~1.6 ms in bf16 on an H200) does not.
+TEST(GpuPlan, GemmGraphsOnlyForShortLaunches) {
+  EXPECT_TRUE(use_launch_graph(3e-6));
+  EXPECT_TRUE(use_launch_graph(1e-4));
+  EXPECT_FALSE(use_launch_graph(kGraphBelowSeconds));
+  EXPECT_FALSE(use_launch_graph(8e-4));
+  EXPECT_FALSE(use_launch_graph(1.6e-3));
+}
+
 TEST(GpuPlan, HbmSizing) {
   auto d = h200();
   auto bytes = default_hbm_array_bytes(d, Profile::standard);

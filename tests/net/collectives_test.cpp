@@ -29,6 +29,19 @@ TEST(Collectives, BusFactorsMatchTheMethodsTable) {
   EXPECT_DOUBLE_EQ(bus_factor(Collective::all_reduce, 8), 1.75);
 }
 
+// net.nccl on one GPU: a one-rank all_reduce is a local copy with busbw 0, so the probe skips with the reason
+// instead of reporting an `ok` peak of 0 B/s.
+TEST(Collectives, FewerThanTwoRanksIsASkipReason) {
+  EXPECT_EQ(bus_factor(Collective::all_reduce, 1), 0.0);
+  auto why = too_few_ranks(1);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("at least 2 ranks and this world has 1"), std::string::npos) << *why;
+  EXPECT_NE(why->find("local copy"), std::string::npos) << *why;
+  EXPECT_TRUE(too_few_ranks(0).has_value());
+  EXPECT_FALSE(too_few_ranks(2).has_value());
+  EXPECT_FALSE(too_few_ranks(64).has_value());
+}
+
 TEST(Collectives, EveryCollectiveAndTypeHasAName) {
   EXPECT_EQ(collectives().size(), 7u);
   for (const auto& c : collectives()) {

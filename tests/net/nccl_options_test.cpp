@@ -68,6 +68,7 @@ TEST(NcclOptions, BadInputIsAUsageError) {
   bad({{"placement", "sideways"}});
   bad({{"bogus", 1}});
   bad({{"gpus", 0}});
+  bad({{"gpus", 1}});  // a one-rank world measures no link (collectives.hpp kMinRanks)
   bad({{"timing", "async"}});
   bad({{"timing", true}});
   try {
