@@ -90,6 +90,11 @@ bool valid_job_id(std::string_view id) {
   return std::all_of(id.begin(), id.end(), [](char ch) { return ch > ' ' && ch < 0x7f; });
 }
 
+bool valid_job_token(std::string_view token) {
+  if (token.size() < kMinJobTokenLength || token.size() > kMaxJobTokenLength) return false;
+  return std::all_of(token.begin(), token.end(), [](char ch) { return ch > ' ' && ch < 0x7f; });
+}
+
 std::string job_id_variables() {
   std::string out;
   for (const char* name : kJobIdVariables) out += std::string(name) + ", ";
@@ -162,7 +167,16 @@ LaunchInfo parse_launch_env(const EnvMap& env) {
     throw UsageError(fmt::format("MASTER_PORT={} is not a TCP port (1-65535)", li.master_port));
   }
   // Only the rendezvous uses it: one process is never refused for an odd id in its environment.
-  if (li.multi_process()) li.job = find_job_id(env);
+  if (li.multi_process()) {
+    li.job = find_job_id(env);
+    li.token = get(env, "MLBENCH_JOB_TOKEN");
+    if (li.token && !valid_job_token(*li.token)) {
+      throw UsageError(fmt::format(
+          "MLBENCH_JOB_TOKEN is not a usable job token ({} to {} printable characters without space); give "
+          "every rank the same random one, e.g. from: head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \\n'",
+          kMinJobTokenLength, kMaxJobTokenLength));
+    }
+  }
   return li;
 }
 
