@@ -42,14 +42,54 @@ constexpr std::size_t kMaxUniqueIdHex = 2 * 4096;
       fmt::format("{}: field '{}' {} (is every rank the same mlbench version?)", message, field, expected));
 }
 
-// The JSON object of `message`, never the parser's text (it quotes the peer's bytes).
-Json parse_object(std::string_view text, std::string_view message) {
+// How deep a message's JSON may nest: a host inventory or a result nests a few levels. nlohmann's parser
+// takes any depth, but its serializer (the report, result_from_json) recurses once per level, so a peer's
+// deeply nested value would exhaust the stack.
+constexpr int kMaxNesting = 64;
+
+// Whether the arrays and objects of JSON `text` nest at most kMaxNesting deep (brackets inside strings do not
+// count). A scan of the bytes, before any parser sees them.
+bool nesting_within_limit(std::string_view text) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (char ch : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (ch == '\\') {
+        escaped = true;
+      } else if (ch == '"') {
+        in_string = false;
+      }
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '[' || ch == '{') {
+      if (++depth > kMaxNesting) return false;
+    } else if (ch == ']' || ch == '}') {
+      --depth;
+    }
+  }
+  return true;
+}
+
+// The JSON value of `message`, never the parser's text (it quotes the peer's bytes).
+Json parse_json(std::string_view text, std::string_view message) {
+  if (!nesting_within_limit(text)) {
+    throw Error(fmt::format("{}: nested deeper than {} levels (is every rank the same mlbench version?)",
+                            message, kMaxNesting));
+  }
   Json j = Json::parse(text, nullptr, false);
   if (j.is_discarded())
-    throw Error(fmt::format("{} is not valid JSON ({} bytes; is every rank the same mlbench version?)",
-                            message, text.size()));
+    throw Error(fmt::format("{}: not valid JSON ({} bytes; is every rank the same mlbench version?)", message,
+                            text.size()));
+  return j;
+}
+
+// The JSON object of `message`.
+Json parse_object(std::string_view text, std::string_view message) {
+  Json j = parse_json(text, message);
   if (!j.is_object())
-    throw Error(fmt::format("{} is not a JSON object (is every rank the same mlbench version?)", message));
+    throw Error(fmt::format("{}: not a JSON object (is every rank the same mlbench version?)", message));
   return j;
 }
 
@@ -157,12 +197,9 @@ Json parse_decision(std::string_view text) {
 
 std::vector<Result> parse_rank_results(std::string_view text, int sender) {
   const std::string message = fmt::format("rank {}'s results", sender);
-  Json all = Json::parse(text, nullptr, false);
-  if (all.is_discarded())
-    throw Error(fmt::format("{} are not valid JSON ({} bytes; is every rank the same mlbench version?)",
-                            message, text.size()));
+  Json all = parse_json(text, message);
   if (!all.is_array())
-    throw Error(fmt::format("{} are not a JSON array (is every rank the same mlbench version?)", message));
+    throw Error(fmt::format("{}: not a JSON array (is every rank the same mlbench version?)", message));
   std::vector<Result> out;
   for (std::size_t i = 0; i < all.size(); ++i) {
     try {

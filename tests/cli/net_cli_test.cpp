@@ -577,7 +577,7 @@ TEST(NetCli, AHelloOfWrongTypesOrRawBytesFailsEveryRankWithOneLine) {
   expect_both_fail_naming(run_with_a_lying_rank([](const std::string&) {
                             return std::string("{\"rank\": 1, \"node\": \"\xff\x1b[2J\"}");
                           }),
-                          "rank 1's hello is not valid JSON");
+                          "rank 1's hello: not valid JSON");
 }
 
 TEST(NetCli, ResultsOfWrongTypesOrRawBytesFailEveryRankWithOneLine) {
@@ -593,7 +593,7 @@ TEST(NetCli, ResultsOfWrongTypesOrRawBytesFailEveryRankWithOneLine) {
   expect_both_fail_naming(
       run_with_a_lying_rank(
           keep, [](const std::string&) { return std::string("[{\"probe\": \"\xff\xfe\x07\"}]"); }),
-      "rank 1's results are not valid JSON");
+      "rank 1's results: not valid JSON");
 }
 
 }  // namespace

@@ -114,20 +114,38 @@ TEST(ClusterMessages, AHelloOfWrongTypesNamesTheRankAndTheField) {
     expect_one_clean_line(refusal([&] { parse_hello(h.dump(), 1); }),
                           fmt::format("rank 1's hello: field '{}'", field));
   }
-  expect_one_clean_line(refusal([&] { parse_hello("[1]", 2); }), "rank 2's hello is not a JSON object");
+  expect_one_clean_line(refusal([&] { parse_hello("[1]", 2); }), "rank 2's hello: not a JSON object");
 }
 
 TEST(ClusterMessages, InvalidJsonAndRawBytesNeverReachTheMessage) {
   const std::string ff = "{\"rank\":1,\"node\":\"\xff\xfe\"}";
-  expect_one_clean_line(refusal([&] { parse_hello(ff, 1); }), "rank 1's hello is not valid JSON");
+  expect_one_clean_line(refusal([&] { parse_hello(ff, 1); }), "rank 1's hello: not valid JSON");
   expect_one_clean_line(refusal([&] { parse_rank_results("[{\"probe\": \xff", 3); }),
-                        "rank 3's results are not valid JSON");
-  expect_one_clean_line(refusal([] { parse_final_status("\xff"); }),
-                        "rank 0's final status is not valid JSON");
+                        "rank 3's results: not valid JSON");
+  expect_one_clean_line(refusal([] { parse_final_status("\xff"); }), "rank 0's final status: not valid JSON");
   // Free text that is valid JSON keeps its meaning but loses its control characters.
   Json h = kHello;
   h["skip_reason"] = "no GPU\u001b[2J\n\u00ff";
   EXPECT_EQ(parse_hello(h.dump(), 1)["skip_reason"], "no GPU\\x1b[2J\\x0a\\xc3\\xbf");
+}
+
+// nlohmann's serializer recurses once per level: a rank's deeply nested results or host inventory would
+// crash rank 0 when it decodes them or writes the report.
+TEST(ClusterMessages, DeeplyNestedJsonIsRefusedWithoutExhaustingTheStack) {
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  expect_one_clean_line(refusal([&] { parse_rank_results(deep, 1); }),
+                        "rank 1's results: nested deeper than 64 levels");
+  Json h = kHello;
+  std::string host_deep = h.dump();
+  host_deep.replace(host_deep.find("\"host\":{}"), 9,
+                    "\"host\":{\"x\":" + std::string(100000, '[') + std::string(100000, ']') + "}");
+  expect_one_clean_line(refusal([&] { parse_hello(host_deep, 1); }),
+                        "rank 1's hello: nested deeper than 64 levels");
+  expect_one_clean_line(refusal([&] { parse_decision(deep); }),
+                        "rank 0's decision: nested deeper than 64 levels");
+  // Brackets inside strings are text, not nesting.
+  h["skip_reason"] = std::string(1000, '[');
+  EXPECT_EQ(parse_hello(h.dump(), 1)["skip_reason"], std::string(1000, '['));
 }
 
 TEST(ClusterMessages, ResultsOfWrongTypesNameTheRankAndTheField) {
@@ -145,8 +163,7 @@ TEST(ClusterMessages, ResultsOfWrongTypesNameTheRankAndTheField) {
   expect_one_clean_line(refusal([&] { parse_rank_results(bad.dump(), 2); }), "status");
   bad[0]["status"] = "fine\u001b";
   expect_one_clean_line(refusal([&] { parse_rank_results(bad.dump(), 2); }), "rank 2's results: [0]: ");
-  expect_one_clean_line(refusal([] { parse_rank_results("{}", 2); }),
-                        "rank 2's results are not a JSON array");
+  expect_one_clean_line(refusal([] { parse_rank_results("{}", 2); }), "rank 2's results: not a JSON array");
 }
 
 TEST(ClusterMessages, DecisionsAndFinalStatusesAreChecked) {
