@@ -138,9 +138,8 @@ struct Introduction {
 };
 std::string format_introduction(const Introduction& intro);
 // The introduction `body` holds, or nullopt with `why` set. Accepts exactly what format_introduction writes
-// (decimal numbers without sign or leading zero, lowercase hex), so
-// format_introduction(*parse_introduction(b))
-// == b.
+// (decimal numbers without sign or leading zero, lowercase hex), so that
+// format_introduction(*parse_introduction(b)) == b.
 std::optional<Introduction> parse_introduction(std::string_view body, std::string& why);
 
 // The proofs of the job token, as lowercase hex: HMAC-SHA256 keyed with the token over the role ("rank" or
