@@ -641,7 +641,13 @@ void TcpBootstrap::connect_to_root() {
         } catch (const Interrupted&) {
           throw;
         } catch (const Error& e) {
-          throw Error(fmt::format("no answer to rank {}'s introduction: {}", rank_, e.what()));
+          if (send != nullptr)
+            throw Error(fmt::format("no answer to rank {}'s introduction: {}", rank_, e.what()));
+          // An mlbench of the previous protocol waits for the introduction first and drops a silent peer.
+          throw Error(fmt::format(
+              "no challenge from {} to rank {}: {} (is every rank the same mlbench version? an older rank 0 "
+              "sends none)",
+              root, rank_, e.what()));
         }
       };
       const auto not_rank_zero = [&](std::string_view what) {

@@ -662,6 +662,35 @@ TEST(TcpBootstrap, ARankZeroWithoutTheTokenIsRefusedByTheRank) {
   EXPECT_EQ(fake.get(), "");
 }
 
+TEST(TcpBootstrap, ARankZeroThatSendsNoChallengeIsNamedAsAnotherVersion) {
+  // An mlbench of the previous protocol: it waits for an introduction, and drops a peer that sends none.
+  const int port = free_port();
+  Fd listener(::socket(AF_INET, SOCK_STREAM, 0));
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  ASSERT_EQ(::bind(listener.get(), reinterpret_cast<sockaddr*>(&a), sizeof a), 0) << std::strerror(errno);
+  ASSERT_EQ(::listen(listener.get(), 4), 0);
+  auto old = std::async(std::launch::async, [&listener] {
+    Fd c(::accept(listener.get(), nullptr, nullptr));
+    std::this_thread::sleep_for(200ms);
+  });
+  const auto start = Clock::now();
+  try {
+    TcpBootstrap rank(1, 2, "127.0.0.1", port, 30, kJob, kToken);
+    FAIL() << "joined a rank 0 that sent no challenge";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find(fmt::format("no challenge from rank 0 at 127.0.0.1:{} to rank 1", port)),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("is every rank the same mlbench version?"), std::string::npos) << msg;
+  }
+  EXPECT_LT(Clock::now() - start, 10s) << "waited for the timeout, not the closed connection";
+  old.get();
+}
+
 // Stands between a rank and rank 0 and keeps every byte that passes, both ways.
 class RecordingProxy {
  public:
