@@ -85,6 +85,24 @@ Json parse_json(std::string_view text, std::string_view message) {
   return j;
 }
 
+// Escapes every string of `j`, keys included (escape_peer_text): what a peer sends may reach the terminal
+// through the summary (a result's params, metric names) and the report. Recurses once per level, which the
+// nesting scan has bounded.
+void escape_strings(Json& j) {
+  if (j.is_string()) {
+    j = escape_peer_text(j.get_ref<const std::string&>());
+  } else if (j.is_array()) {
+    for (auto& item : j) escape_strings(item);
+  } else if (j.is_object()) {
+    Json out = Json::object();
+    for (auto& [key, value] : j.items()) {
+      escape_strings(value);
+      out[escape_peer_text(key)] = std::move(value);
+    }
+    j = std::move(out);
+  }
+}
+
 // The JSON object of `message`.
 Json parse_object(std::string_view text, std::string_view message) {
   Json j = parse_json(text, message);
@@ -167,6 +185,7 @@ Json parse_hello(std::string_view text, int sender) {
   if (h.contains("free_bytes")) check_integer(h, message, "free_bytes", 0, UINT64_MAX);
   if (h.contains("skip_reason")) check_text(h, message, "skip_reason");
   if (!h.contains("host") || !h["host"].is_object()) bad_field(message, "host", "must be an object");
+  escape_strings(h["host"]);
   return h;
 }
 
@@ -200,16 +219,16 @@ std::vector<Result> parse_rank_results(std::string_view text, int sender) {
   Json all = parse_json(text, message);
   if (!all.is_array())
     throw Error(fmt::format("{}: not a JSON array (is every rank the same mlbench version?)", message));
+  escape_strings(all);
   std::vector<Result> out;
   for (std::size_t i = 0; i < all.size(); ++i) {
     try {
       out.push_back(result_from_json(all[i]));
     } catch (const Error& e) {
-      // The decoder names the field ("result.status: expected a string"); a value it quotes is the peer's.
-      throw Error(fmt::format("{}: [{}]: {}", message, i, escape_peer_text(e.what())));
+      // The decoder names the field ("result.status: expected a string"); a value it quotes is the peer's,
+      // escaped above.
+      throw Error(fmt::format("{}: [{}]: {}", message, i, e.what()));
     }
-    out.back().reason = escape_peer_text(out.back().reason);
-    for (auto& w : out.back().warnings) w = escape_peer_text(w);
   }
   return out;
 }

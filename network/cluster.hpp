@@ -17,7 +17,8 @@
 //
 // Every message is JSON and is validated against its schema where it is read (parse_hello and the three
 // below): a message that does not fit throws Error with one line naming the sender and the field, never the
-// JSON parser's text or the peer's bytes raw (free text a peer sends is escape_peer_text()'d). Rank 0 checks
+// JSON parser's text or the peer's bytes raw (every string a peer sends is escape_peer_text()'d, keys
+// included, since a result's params and a host inventory reach the summary and the report). Rank 0 checks
 // every rank's hello and results before it sends the final status, so that a bad message fails every rank
 // at once with that line. A hello's rank must be the rank its connection joined as: only rank 0's own
 // socket speaks for rank 0.
@@ -37,12 +38,12 @@
 namespace mlbench::net {
 
 // The hello of `sender` (the rank its connection joined as): {rank, node, local_rank, gpu: null | device,
-// bus_id?, free_bytes?, skip_reason?, host: {...}}. Returns it with skip_reason escaped.
+// bus_id?, free_bytes?, skip_reason?, host: {...}}. Returns it with skip_reason and host's strings escaped.
 Json parse_hello(std::string_view text, int sender);
 // Rank 0's decision (decide_world's, with unique_id as hex beside run; or {"fault": text}, a message that
 // failed its check). Returns it with the texts escaped.
 Json parse_decision(std::string_view text);
-// A rank's results: an array of results (reports/report.hpp result_from_json), reasons and warnings escaped.
+// A rank's results: an array of results (reports/report.hpp result_from_json), every string escaped.
 std::vector<Result> parse_rank_results(std::string_view text, int sender);
 // Rank 0's final status, {"ok": true} or {"error": text}: nullopt when ok, else the (escaped) error.
 std::optional<std::string> parse_final_status(std::string_view text);

@@ -148,6 +148,27 @@ TEST(ClusterMessages, DeeplyNestedJsonIsRefusedWithoutExhaustingTheStack) {
   EXPECT_EQ(parse_hello(h.dump(), 1)["skip_reason"], std::string(1000, '['));
 }
 
+// Every string is text on rank 0's terminal (the summary prints a result's params and metric names) or in its
+// report: none keeps a control byte, keys included.
+TEST(ClusterMessages, EveryStringOfAResultOrAHostIsEscaped) {
+  Result r;
+  r.probe = "net.nccl";
+  r.status = Status::ok;
+  r.params = Json{{"collective\u001b]0;x\u0007", "all_reduce\u001b[2J"}};
+  r.metrics.push_back(Metric{"busbw\u001b[31m", 1.0, "GB/s", Better::higher, std::nullopt, std::nullopt});
+  r.info = Json{{"deep", {{"k", Json::array({"\u009b"})}}}};
+  const auto parsed = parse_rank_results(Json::array({to_json(r)}).dump(), 1);
+  ASSERT_EQ(parsed.size(), 1u);
+  const std::string all = to_json(parsed[0]).dump(-1, ' ', false, Json::error_handler_t::strict);
+  EXPECT_TRUE(std::all_of(all.begin(), all.end(), [](char ch) { return ch >= ' ' && ch < 0x7f; })) << all;
+  EXPECT_EQ(parsed[0].params.begin().key(), "collective\\x1b]0;x\\x07");
+  EXPECT_EQ(parsed[0].metrics[0].name, "busbw\\x1b[31m");
+  Json h = kHello;
+  h["host"] = Json{{"cpu", {{"model\u0007", "x\u001b[1m"}}}};
+  const auto host = parse_hello(h.dump(), 1)["host"].dump();
+  EXPECT_TRUE(std::all_of(host.begin(), host.end(), [](char ch) { return ch >= ' ' && ch < 0x7f; })) << host;
+}
+
 TEST(ClusterMessages, ResultsOfWrongTypesNameTheRankAndTheField) {
   Result r;
   r.probe = "net.nccl";
