@@ -300,13 +300,18 @@ void bootstrap(std::string_view data) {
     }
     // The cluster's JSON messages, as rank 0 reads a rank's (the sender cycles through the ranks) and as a
     // rank reads rank 0's.
+    // What they accept reaches the summary and the report: printable text only, whatever the peer sent.
+    const auto check_printable = [&](const Json& accepted) {
+      if (!printable_line(accepted.dump(-1, ' ', false, Json::error_handler_t::strict)))
+        throw std::logic_error("an accepted message keeps a byte that is not printable ASCII");
+    };
     try {
-      net::parse_hello(body, sender);
+      check_printable(net::parse_hello(body, sender));
     } catch (const Error& e) {
       check_refusal(e);
     }
     try {
-      net::parse_rank_results(body, sender);
+      for (const auto& r : net::parse_rank_results(body, sender)) check_printable(to_json(r));
     } catch (const Error& e) {
       check_refusal(e);
     }

@@ -38,7 +38,7 @@
 namespace mlbench::net {
 
 // The hello of `sender` (the rank its connection joined as): {rank, node, local_rank, gpu: null | device,
-// bus_id?, free_bytes?, skip_reason?, host: {...}}. Returns it with skip_reason and host's strings escaped.
+// bus_id?, free_bytes?, skip_reason?, host: {...}}. Returns it with every string escaped.
 Json parse_hello(std::string_view text, int sender);
 // Rank 0's decision (decide_world's, with unique_id as hex beside run; or {"fault": text}, a message that
 // failed its check). Returns it with the texts escaped.
