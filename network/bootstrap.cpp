@@ -408,9 +408,10 @@ std::string rendezvous_token(int rank, const std::optional<std::string>& from_la
   if (from_launcher) return *from_launcher;
   throw UsageError(fmt::format(
       "rank {} has no MLBENCH_JOB_TOKEN: the TCP rendezvous admits only ranks that prove they hold the job's "
-      "secret token; give every rank the same random one, e.g. export MLBENCH_JOB_TOKEN=$(head -c 16 "
-      "/dev/urandom | od -An -tx1 | tr -d ' \\n') before starting them",
-      rank));
+      "secret token; give every rank the same random one, e.g. export MLBENCH_JOB_TOKEN=$({}) before "
+      "starting "
+      "them",
+      rank, kMakeJobToken));
 }
 
 Fd::~Fd() {

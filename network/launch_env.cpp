@@ -83,16 +83,19 @@ std::optional<JobId> find_job_id(const EnvMap& env) {
   return id;
 }
 
+// Printable ASCII without space: a job id or token travels in one word of a line.
+bool printable_word(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char ch) { return ch > ' ' && ch < 0x7f; });
+}
+
 }  // namespace
 
 bool valid_job_id(std::string_view id) {
-  if (id.empty() || id.size() > kMaxJobIdLength) return false;
-  return std::all_of(id.begin(), id.end(), [](char ch) { return ch > ' ' && ch < 0x7f; });
+  return !id.empty() && id.size() <= kMaxJobIdLength && printable_word(id);
 }
 
 bool valid_job_token(std::string_view token) {
-  if (token.size() < kMinJobTokenLength || token.size() > kMaxJobTokenLength) return false;
-  return std::all_of(token.begin(), token.end(), [](char ch) { return ch > ' ' && ch < 0x7f; });
+  return token.size() >= kMinJobTokenLength && token.size() <= kMaxJobTokenLength && printable_word(token);
 }
 
 std::string job_id_variables() {
@@ -173,8 +176,8 @@ LaunchInfo parse_launch_env(const EnvMap& env) {
     if (li.token && !valid_job_token(*li.token)) {
       throw UsageError(fmt::format(
           "MLBENCH_JOB_TOKEN is not a usable job token ({} to {} printable characters without space); give "
-          "every rank the same random one, e.g. from: head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \\n'",
-          kMinJobTokenLength, kMaxJobTokenLength));
+          "every rank the same random one, e.g. from: {}",
+          kMinJobTokenLength, kMaxJobTokenLength, kMakeJobToken));
     }
   }
   return li;

@@ -63,6 +63,8 @@ std::string job_id_variables();
 constexpr std::size_t kMinJobTokenLength = 16;
 constexpr std::size_t kMaxJobTokenLength = 256;
 bool valid_job_token(std::string_view token);
+// A shell command that prints a good token (128 random bits as hex), for the messages that ask for one.
+inline constexpr std::string_view kMakeJobToken = "head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \\n'";
 
 struct LaunchInfo {
   Launcher launcher = Launcher::none;
