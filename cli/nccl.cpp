@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "base/error.hpp"
 #include "bench/registry.hpp"
 #include "bench/signals.hpp"
 #include "cli/commands.hpp"
@@ -40,9 +41,16 @@ int run_multi_process(const net::LaunchInfo& launch, const Json& options, const 
     check_writable(flags.output);
     run.output = flags.output;
   }
-  auto boot = net::make_bootstrap(launch, parsed.timeout_s);
+  // Before the rendezvous: Ctrl-C ends every wait of it (network/bootstrap.hpp) with exit 130.
   SignalGuard guard;
-  auto outcome = net::run_cluster(launch, *boot, run);
+  net::ClusterOutcome outcome;
+  try {
+    auto boot = net::make_bootstrap(launch, parsed.timeout_s);
+    outcome = net::run_cluster(launch, *boot, run);
+  } catch (const Interrupted&) {
+    std::cerr << "mlbench: interrupted during the rendezvous of rank " << launch.rank << "\n";
+    return 130;
+  }
   if (outcome.rank == 0) {
     if (flags.json) {
       std::cout << to_json(outcome.report).dump(2) << "\n";

@@ -14,6 +14,8 @@ find_package(GTest REQUIRED)
 find_package(benchmark REQUIRED)
 find_package(Threads REQUIRED)
 find_package(PkgConfig REQUIRED)
+# libcrypto: HMAC-SHA256 of the TCP rendezvous' challenge-response (network/bootstrap.hpp).
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 
 # yaml-cpp 0.7 exports the target "yaml-cpp"; newer releases add the namespaced "yaml-cpp::yaml-cpp".
 if(NOT TARGET yaml-cpp::yaml-cpp)

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include "bench/yaml_json.hpp"
 #include "cli/run_config.hpp"
 #include "network/bootstrap.hpp"
+#include "network/cluster.hpp"
 #include "reports/check.hpp"
 #include "reports/inputs.hpp"
 #include "reports/prometheus.hpp"
@@ -254,7 +256,18 @@ void bootstrap(std::string_view data) {
   const std::size_t read_size = data.empty() ? 1 : static_cast<unsigned char>(data.front()) % 64 + 1;
   if (!data.empty()) data.remove_prefix(1);
   const net::JobId job{"job-a", "MLBENCH_JOB_ID"};
+  constexpr std::string_view kToken = "fuzz-token-0123456789abcdef";
+  constexpr std::string_view kRootNonce = "00112233445566778899aabbccddeeff";
   const std::vector<bool> joined{true, true, false, false};
+  // What a message's check says goes to stderr: one printable line, never the peer's bytes raw.
+  const auto printable_line = [](std::string_view text) {
+    return std::all_of(text.begin(), text.end(), [](char ch) { return ch >= ' ' && ch < 0x7f; });
+  };
+  const auto check_refusal = [&](const Error& e) {
+    if (*e.what() == '\0' || !printable_line(e.what()))
+      throw std::logic_error("a message's refusal is empty or not one printable line");
+  };
+  int sender = 0;
   while (!data.empty()) {
     const auto frame_start = data;
     net::FrameDecoder frame(net::kMaxIntroduction);
@@ -267,19 +280,54 @@ void bootstrap(std::string_view data) {
     const auto taken = frame_start.substr(0, frame_start.size() - data.size());
     if (net::encode_frame(frame.body()) != taken)
       throw std::logic_error("a frame does not encode to its bytes");
+    const std::string& body = frame.body();
+    if (auto nonce = net::parse_challenge(body)) {
+      if (net::format_challenge(*nonce) != body)
+        throw std::logic_error("a challenge does not format to its bytes");
+    }
     std::string why;
-    if (auto intro = net::parse_introduction(frame.body(), why)) {
-      if (net::format_introduction(*intro) != frame.body()) {
+    if (auto intro = net::parse_introduction(body, why)) {
+      if (net::format_introduction(*intro) != body) {
         throw std::logic_error("an introduction does not format to its bytes");
       }
-      net::judge_introduction(*intro, job, joined);
+      const auto verdict = net::judge_introduction(*intro, job, kToken, kRootNonce, joined);
+      if (!printable_line(verdict)) throw std::logic_error("a refusal is not one printable line");
     } else if (why.empty()) {
       throw std::logic_error("an introduction refused without a reason");
     }
-    if (auto answer = net::parse_answer(frame.body())) {
-      if (net::format_answer(*answer) != frame.body())
+    if (auto answer = net::parse_answer(body)) {
+      if (net::format_answer(*answer) != body)
         throw std::logic_error("an answer does not format to its bytes");
     }
+    // The cluster's JSON messages, as rank 0 reads a rank's (the sender cycles through the ranks) and as a
+    // rank reads rank 0's.
+    // What they accept reaches the summary and the report: printable text only, whatever the peer sent.
+    const auto check_printable = [&](const Json& accepted) {
+      if (!printable_line(accepted.dump(-1, ' ', false, Json::error_handler_t::strict)))
+        throw std::logic_error("an accepted message keeps a byte that is not printable ASCII");
+    };
+    try {
+      check_printable(net::parse_hello(body, sender));
+    } catch (const Error& e) {
+      check_refusal(e);
+    }
+    try {
+      for (const auto& r : net::parse_rank_results(body, sender)) check_printable(to_json(r));
+    } catch (const Error& e) {
+      check_refusal(e);
+    }
+    try {
+      net::parse_decision(body);
+    } catch (const Error& e) {
+      check_refusal(e);
+    }
+    try {
+      if (auto error = net::parse_final_status(body); error && !printable_line(*error))
+        throw std::logic_error("a final status error is not escaped");
+    } catch (const Error& e) {
+      check_refusal(e);
+    }
+    sender = (sender + 1) % 4;
   }
 }
 

@@ -14,8 +14,11 @@
 //   cli:                 one argument per line (argv[0] "mlbench" is added).
 //   bootstrap:           the first byte sets how many bytes each read delivers (1 to 64, as a socket may
 //                        split them); the rest is what reaches rank 0 or a joining rank: frames, each
-//                        decoded with a stranger's cap and parsed as an introduction and as an answer. A
-//                        parsed message that does not format back to its own bytes is a finding.
+//                        decoded with a stranger's cap and parsed as every message of the rendezvous: a
+//                        challenge, an introduction (judged, proof included), an answer, and the cluster's
+//                        JSON hello, decision, results and final status (network/cluster.hpp). A parsed
+//                        text message that does not format back to its own bytes, or a refusal that is not
+//                        one printable line, is a finding.
 //   dataset_manifest:    the bytes of a dataset folder's .mlbench-dataset.json; a manifest that validates but
 //                        does not write back to the same manifest is a finding.
 #pragma once
@@ -34,7 +37,7 @@ void run_config(std::string_view data);   // `mlbench run --config FILE` (cli/ru
 void thresholds(std::string_view data);   // `mlbench check --expect FILE`, then checking a report with it
 void cli(std::string_view data);          // the mlbench command line, parsed (never executed)
 void sysinfo(std::string_view data);      // collect_host_info over a /sys + /proc tree, and the pure parsers
-void bootstrap(std::string_view data);    // the TCP rendezvous' framing, introduction and answer
+void bootstrap(std::string_view data);    // the TCP rendezvous' framing and every message it parses
 void dataset_manifest(std::string_view data);  // storage.dataload's manifest: parsed, and read from a folder
 
 struct Target {

@@ -5,7 +5,11 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <poll.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -18,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "bench/runner.hpp"
 
 namespace mlbench::net {
 namespace {
@@ -25,11 +30,21 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // The protocol's first word; a new version gets a new word, so that mixed versions refuse each other.
-constexpr std::string_view kMagic = "mlbench-bootstrap-2";
+constexpr std::string_view kMagic = "mlbench-bootstrap-3";
 
+// A poll timeout: what is left until the deadline, at most kStopCheckMs so that the stop flag is seen.
 int ms_left(Clock::time_point deadline) {
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-  return left <= 0 ? 0 : static_cast<int>(std::min<long long>(left, 1000));
+  return left <= 0 ? 0 : static_cast<int>(std::min<long long>(left, kStopCheckMs));
+}
+
+void check_stop() {
+  if (stop_flag().load()) throw Interrupted();
+}
+
+// `seconds` from now; the caller bounds seconds (kMaxTimeoutS), so the time point cannot overflow.
+Clock::time_point after(double seconds) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
 struct AddrInfo {
@@ -50,13 +65,15 @@ struct AddrInfo {
   AddrInfo& operator=(const AddrInfo&) = delete;
 };
 
-// Waits until fd is ready for `events` or the deadline passes; false on timeout.
+// Waits until fd is ready for `events` or the deadline passes; false on timeout, Interrupted when the stop
+// flag is set while it waits (a descriptor that is ready at once is never interrupted).
 bool wait_fd(int fd, short events, Clock::time_point deadline) {
   while (true) {
     pollfd p{fd, events, 0};
     int rc = ::poll(&p, 1, ms_left(deadline));
     if (rc > 0) return true;
     if (rc < 0 && errno != EINTR) MLBENCH_CHECK_SYS(rc);
+    check_stop();
     if (Clock::now() >= deadline) return false;
   }
 }
@@ -162,6 +179,34 @@ bool printable_line(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char ch) { return ch >= ' ' && ch < 0x7f; });
 }
 
+bool lower_hex(std::string_view text, std::size_t digits) {
+  return text.size() == digits && std::all_of(text.begin(), text.end(), [](char ch) {
+           return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
+         });
+}
+
+std::string to_hex(const unsigned char* bytes, std::size_t n) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) out += fmt::format("{:02x}", bytes[i]);
+  return out;
+}
+
+// HMAC-SHA256(token, role, both nonces, rank, world size, job id) as hex. Every field is free of spaces and
+// newlines, so the message is unambiguous.
+std::string proof(std::string_view role, std::string_view token, std::string_view root_nonce,
+                  const Introduction& intro) {
+  const std::string message = fmt::format("{} {}\n{}\n{}\n{} {} {}", kMagic, role, root_nonce, intro.nonce,
+                                          intro.rank, intro.world_size, intro.job_id);
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (::HMAC(EVP_sha256(), token.data(), static_cast<int>(token.size()),
+             reinterpret_cast<const unsigned char*>(message.data()), message.size(), mac,
+             &length) == nullptr) {
+    throw Error("HMAC-SHA256 failed in libcrypto");
+  }
+  return to_hex(mac, length);
+}
+
 void print_warning(const std::string& text) { std::cerr << "mlbench: warning: " << text << "\n"; }
 
 }  // namespace
@@ -201,13 +246,59 @@ std::size_t FrameDecoder::feed(std::string_view bytes) {
   return taken;
 }
 
+std::string format_challenge(std::string_view nonce) { return fmt::format("{} challenge {}", kMagic, nonce); }
+
+std::optional<std::string> parse_challenge(std::string_view body) {
+  const std::string prefix = fmt::format("{} challenge ", kMagic);
+  if (!body.starts_with(prefix) || !lower_hex(body.substr(prefix.size()), kNonceHexDigits))
+    return std::nullopt;
+  return std::string(body.substr(prefix.size()));
+}
+
+std::string new_nonce() {
+  unsigned char bytes[kNonceHexDigits / 2];
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    MLBENCH_CHECK_SYS(n);
+    got += static_cast<std::size_t>(n);
+  }
+  return to_hex(bytes, sizeof bytes);
+}
+
+std::string rank_proof(std::string_view token, std::string_view root_nonce, const Introduction& intro) {
+  return proof("rank", token, root_nonce, intro);
+}
+
+std::string root_proof(std::string_view token, std::string_view root_nonce, const Introduction& intro) {
+  return proof("root", token, root_nonce, intro);
+}
+
+bool same_proof(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+std::string escape_peer_text(std::string_view text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch >= ' ' && ch < 0x7f) {
+      out += ch;
+    } else {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(ch));
+    }
+  }
+  return out;
+}
+
 std::string format_introduction(const Introduction& intro) {
-  return fmt::format("{} {} {} {}", kMagic, intro.rank, intro.world_size, intro.job_id);
+  return fmt::format("{} {} {} {} {} {}", kMagic, intro.rank, intro.world_size, intro.job_id, intro.nonce,
+                     intro.proof);
 }
 
 std::optional<Introduction> parse_introduction(std::string_view body, std::string& why) {
   std::vector<std::string_view> words;
-  for (std::size_t pos = 0; words.size() <= 4;) {
+  for (std::size_t pos = 0; words.size() <= 6;) {
     const auto space = body.find(' ', pos);
     words.push_back(body.substr(pos, space == std::string_view::npos ? space : space - pos));
     if (space == std::string_view::npos) break;
@@ -220,8 +311,8 @@ std::optional<Introduction> parse_introduction(std::string_view body, std::strin
         kMagic);
     return std::nullopt;
   }
-  if (words.size() != 4) {
-    why = fmt::format("malformed introduction: not '{} RANK WORLD_SIZE JOB_ID'", kMagic);
+  if (words.size() != 6) {
+    why = fmt::format("malformed introduction: not '{} RANK WORLD_SIZE JOB_ID NONCE PROOF'", kMagic);
     return std::nullopt;
   }
   const auto rank = parse_count(words[1]);
@@ -235,11 +326,16 @@ std::optional<Introduction> parse_introduction(std::string_view body, std::strin
                       kMaxJobIdLength);
     return std::nullopt;
   }
-  return Introduction{*rank, *world, std::string(words[3])};
+  if (!lower_hex(words[4], kNonceHexDigits) || !lower_hex(words[5], kProofHexDigits)) {
+    why = fmt::format("malformed introduction: NONCE and PROOF must be {} and {} lowercase hex digits",
+                      kNonceHexDigits, kProofHexDigits);
+    return std::nullopt;
+  }
+  return Introduction{*rank, *world, std::string(words[3]), std::string(words[4]), std::string(words[5])};
 }
 
 std::string format_answer(const Answer& answer) {
-  if (answer.admitted) return fmt::format("{} ok", kMagic);
+  if (answer.admitted) return fmt::format("{} ok {}", kMagic, answer.proof);
   std::string reason = answer.reason.empty() ? std::string("no reason given") : answer.reason;
   for (char& ch : reason) {
     if (ch < ' ' || ch >= 0x7f) ch = '?';
@@ -250,20 +346,27 @@ std::string format_answer(const Answer& answer) {
 std::optional<Answer> parse_answer(std::string_view body) {
   if (!body.starts_with(kMagic)) return std::nullopt;
   const auto rest = body.substr(kMagic.size());
-  if (rest == " ok") return Answer{true, {}};
+  constexpr std::string_view kOk = " ok ";
+  if (rest.starts_with(kOk) && lower_hex(rest.substr(kOk.size()), kProofHexDigits))
+    return Answer{true, {}, std::string(rest.substr(kOk.size()))};
   constexpr std::string_view kRefused = " refused ";
   if (!rest.starts_with(kRefused) || rest.size() == kRefused.size() || !printable_line(rest))
     return std::nullopt;
-  return Answer{false, std::string(rest.substr(kRefused.size()))};
+  return Answer{false, std::string(rest.substr(kRefused.size())), {}};
 }
 
-std::string judge_introduction(const Introduction& intro, const JobId& job, const std::vector<bool>& joined) {
+std::string judge_introduction(const Introduction& intro, const JobId& job, std::string_view token,
+                               std::string_view root_nonce, const std::vector<bool>& joined) {
   const int world = static_cast<int>(joined.size());
   if (intro.job_id != job.value) {
     return fmt::format(
         "rank 0 runs job '{}' ({}), this process job '{}': two jobs share one MASTER_ADDR:MASTER_PORT; give "
         "each job its own MASTER_PORT",
         job.value, job.source, intro.job_id);
+  }
+  if (!same_proof(intro.proof, rank_proof(token, root_nonce, intro))) {
+    return "the proof of the job token is wrong: this process was not given rank 0's MLBENCH_JOB_TOKEN; "
+           "start every rank of the job with the same MLBENCH_JOB_TOKEN";
   }
   if (intro.world_size != world) {
     return fmt::format(
@@ -301,6 +404,16 @@ JobId rendezvous_job_id(int rank, const std::optional<JobId>& from_launcher) {
   return {id, "generated by rank 0"};
 }
 
+std::string rendezvous_token(int rank, const std::optional<std::string>& from_launcher) {
+  if (from_launcher) return *from_launcher;
+  throw UsageError(fmt::format(
+      "rank {} has no MLBENCH_JOB_TOKEN: the TCP rendezvous admits only ranks that prove they hold the job's "
+      "secret token; give every rank the same random one, e.g. export MLBENCH_JOB_TOKEN=$({}) before "
+      "starting "
+      "them",
+      rank, kMakeJobToken));
+}
+
 Fd::~Fd() {
   if (fd_ >= 0) ::close(fd_);
 }
@@ -314,14 +427,19 @@ Fd& Fd::operator=(Fd&& o) noexcept {
 }
 
 TcpBootstrap::TcpBootstrap(int rank, int world_size, const std::string& addr, int port, double timeout_s,
-                           JobId job, StrangerLimits limits)
+                           JobId job, std::string token, StrangerLimits limits)
     : rank_(rank),
       world_(world_size),
       addr_(addr),
       port_(port),
       timeout_s_(timeout_s),
       job_(std::move(job)),
+      token_(std::move(token)),
       limits_(limits) {
+  if (!(timeout_s > 0 && timeout_s <= kMaxTimeoutS)) {
+    throw UsageError(
+        fmt::format("the rendezvous timeout {} s is outside (0, {}] s", timeout_s, kMaxTimeoutS));
+  }
   if (addr.empty()) {
     throw UsageError(
         "a multi-process run without MPI needs MASTER_ADDR (and MASTER_PORT, default 29500) naming rank 0's "
@@ -337,10 +455,7 @@ TcpBootstrap::TcpBootstrap(int rank, int world_size, const std::string& addr, in
 
 std::string TcpBootstrap::describe() const { return fmt::format("tcp {}:{}", addr_, port_); }
 
-TcpBootstrap::Clock::time_point TcpBootstrap::deadline() const {
-  return Clock::now() +
-         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s_));
-}
+TcpBootstrap::Clock::time_point TcpBootstrap::deadline() const { return after(timeout_s_); }
 
 void TcpBootstrap::refuse(const std::string& warning) {
   ++refused_;
@@ -374,14 +489,14 @@ void TcpBootstrap::accept_all() {
   }
   set_nonblocking(listener_.get());
   const auto end = deadline();
-  const auto intro_wait =
-      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits_.introduction_wait_s));
+  const auto intro_wait = after(limits_.introduction_wait_s) - Clock::now();
   const std::string here = fmt::format("rendezvous on {}:{}", addr_, port_);
   struct Stranger {
     Fd fd;
     FrameDecoder intro{kMaxIntroduction};
     Clock::time_point until;
     std::string from;
+    std::string nonce;  // the challenge it must answer
   };
   std::vector<Stranger> strangers;
   std::vector<bool> joined(static_cast<std::size_t>(world_), false);
@@ -407,6 +522,7 @@ void TcpBootstrap::accept_all() {
     }
     int rc = ::poll(fds.data(), fds.size(), ms_left(wake));
     if (rc < 0 && errno != EINTR) MLBENCH_CHECK_SYS(rc);
+    check_stop();
     for (std::size_t i = first_arrived; i < fds.size(); ++i) {
       if (fds[i].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
         throw Error(fmt::format("rank {} closed the connection during the rendezvous (it probably died)",
@@ -435,8 +551,11 @@ void TcpBootstrap::accept_all() {
       if (c < 0) break;  // nothing more queued, or a connection that was reset while queued
       int one = 1;
       ::setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-      strangers.push_back(
-          {Fd(c), FrameDecoder(kMaxIntroduction), Clock::now() + intro_wait, peer_name(from)});
+      // The challenge goes out at once; a fresh socket's buffer takes it whole.
+      std::string nonce = new_nonce();
+      try_send_message(c, format_challenge(nonce));
+      strangers.push_back({Fd(c), FrameDecoder(kMaxIntroduction), Clock::now() + intro_wait, peer_name(from),
+                           std::move(nonce)});
     }
     for (std::size_t i = 0; i < strangers.size();) {
       Stranger& s = strangers[i];
@@ -453,7 +572,7 @@ void TcpBootstrap::accept_all() {
         leave = true;
         std::string why;
         auto intro = parse_introduction(s.intro.body(), why);
-        std::string reason = intro ? judge_introduction(*intro, job_, joined) : why;
+        std::string reason = intro ? judge_introduction(*intro, job_, token_, s.nonce, joined) : why;
         if (!intro) {
           try_send_message(s.fd.get(), format_answer({false, why}));
           refuse(fmt::format("{} dropped a connection from {}: {}", here, s.from, why));
@@ -463,11 +582,13 @@ void TcpBootstrap::accept_all() {
                              intro->rank, intro->job_id, reason));
         } else {
           try {
-            send_message(s.fd.get(), format_answer({true, {}}), std::min(end, Clock::now() + intro_wait),
-                         s.from);
+            send_message(s.fd.get(), format_answer({true, {}, root_proof(token_, s.nonce, *intro)}),
+                         std::min(end, Clock::now() + intro_wait), s.from);
             peers_[static_cast<std::size_t>(intro->rank)] = std::move(s.fd);
             joined[static_cast<std::size_t>(intro->rank)] = true;
             ++arrived;
+          } catch (const Interrupted&) {
+            throw;
           } catch (const Error& e) {
             refuse(fmt::format("{} dropped {} (rank {}): {}", here, s.from, intro->rank, e.what()));
           }
@@ -512,27 +633,52 @@ void TcpBootstrap::connect_to_root() {
           continue;
         }
       }
-      send_message(s.get(), format_introduction({rank_, world_, job_.value}), end, root);
-      std::string reply;
-      try {
-        reply = receive_message(s.get(), end, root, timeout_s_, kMaxIntroduction);
-      } catch (const Error& e) {
-        throw Error(fmt::format("no answer to rank {}'s introduction: {}", rank_, e.what()));
-      }
-      auto answer = parse_answer(reply);
-      if (!answer) {
-        throw Error(
-            fmt::format("the program at {}:{} is not an mlbench rank 0 of this version (its answer is "
-                        "not '{} ...'); check MASTER_ADDR/MASTER_PORT",
-                        addr_, port_, kMagic));
-      }
+      // The exchange's own failures (a timeout, a closed connection) name the introduction that went
+      // unanswered; its verdicts are thrown as they are.
+      const auto exchange = [&](const std::string* send) {
+        try {
+          if (send != nullptr) send_message(s.get(), *send, end, root);
+          return receive_message(s.get(), end, root, timeout_s_, kMaxIntroduction);
+        } catch (const Interrupted&) {
+          throw;
+        } catch (const Error& e) {
+          if (send != nullptr)
+            throw Error(fmt::format("no answer to rank {}'s introduction: {}", rank_, e.what()));
+          // An mlbench of the previous protocol waits for the introduction first and drops a silent peer.
+          throw Error(fmt::format(
+              "no challenge from {} to rank {}: {} (is every rank the same mlbench version? an older rank 0 "
+              "sends none)",
+              root, rank_, e.what()));
+        }
+      };
+      const auto not_rank_zero = [&](std::string_view what) {
+        return Error(fmt::format(
+            "the program at {}:{} is not an mlbench rank 0 of this version (its {} is not '{} ...'); check "
+            "MASTER_ADDR/MASTER_PORT",
+            addr_, port_, what, kMagic));
+      };
+      auto root_nonce = parse_challenge(exchange(nullptr));
+      if (!root_nonce) throw not_rank_zero("first message");
+      Introduction intro{rank_, world_, job_.value, new_nonce(), {}};
+      intro.proof = rank_proof(token_, *root_nonce, intro);
+      const std::string introduction = format_introduction(intro);
+      auto answer = parse_answer(exchange(&introduction));
+      if (!answer) throw not_rank_zero("answer");
       if (!answer->admitted) {
         throw UsageError(
             fmt::format("{} refused rank {} of job '{}': {}", root, rank_, job_.value, answer->reason));
       }
+      if (!same_proof(answer->proof, root_proof(token_, *root_nonce, intro))) {
+        throw UsageError(fmt::format(
+            "{} admitted rank {} without proving that it holds this job's MLBENCH_JOB_TOKEN: rank 0 "
+            "was given another token, or another program answers on MASTER_ADDR/MASTER_PORT; this "
+            "rank sends it nothing more",
+            root, rank_));
+      }
       peers_[0] = std::move(s);
       return;
     }
+    check_stop();
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   throw Error(
@@ -579,6 +725,7 @@ std::vector<std::string> TcpBootstrap::gather(const std::string& mine) {
     if (fds.empty()) break;
     int rc = ::poll(fds.data(), fds.size(), ms_left(end));
     if (rc < 0 && errno != EINTR) MLBENCH_CHECK_SYS(rc);
+    check_stop();
     if (rc <= 0 && Clock::now() >= end) {
       auto hung = fmt::format(
           "timed out after {} s waiting for the results of rank{} {} of {} "
@@ -622,7 +769,9 @@ std::string TcpBootstrap::finish(const std::string& status) {
       try {
         send_message(fd, status, end, fmt::format("rank {}", r));
       } catch (const Error&) {
-        // It died after sending its results: it has nobody left to tell.
+        // It died after sending its results (it has nobody left to tell), or this run is being interrupted:
+        // the status is a few bytes that a live rank's socket takes at once, and the others are not waited
+        // for.
       }
     }
     return status;
@@ -632,10 +781,9 @@ std::string TcpBootstrap::finish(const std::string& status) {
   // timeout from here.
   const double wait_s = 2 * timeout_s_;
   try {
-    return receive_message(
-        peers_[0].get(),
-        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(wait_s)),
-        "rank 0", wait_s);
+    return receive_message(peers_[0].get(), after(wait_s), "rank 0", wait_s);
+  } catch (const Interrupted&) {
+    throw;
   } catch (const Error& e) {
     throw Error(fmt::format("no final status from rank 0 (it died or failed; see its output): {}", e.what()));
   }

@@ -9,14 +9,24 @@
 // ranks that never arrived (or never sent), the others' error names the address that never answered; a
 // connection closed early (a rank died) ends the wait at once.
 //
-// Who gets in. A connection that has not introduced itself yet is a stranger: its introduction may be at most
-// kMaxIntroduction bytes and must be complete within kIntroductionWaitS of its acceptance, and rank 0 holds
-// at most kMaxStrangers of them (the others wait in the kernel's listen queue until one leaves). The
-// introduction is "mlbench-bootstrap-2 RANK WORLD_SIZE JOB_ID" (launch_env.hpp says where the job id comes
-// from). Rank 0 refuses a peer of another job (the one line names both ids), one started with another world
-// size, a rank out of range and a rank that has already joined: it answers the peer why (which the peer
-// turns into its one-line error, exit 2), warns on its own stderr, and goes on waiting for its real ranks.
-// Garbage, oversized and silent strangers are dropped with a warning. Refusals never end the rendezvous.
+// Who gets in. A connection that has not introduced itself yet is a stranger: rank 0 sends it a challenge (a
+// fresh random nonce) at once; its introduction may be at most kMaxIntroduction bytes and must be complete
+// within kIntroductionWaitS of its acceptance, and rank 0 holds at most kMaxStrangers of them (the others
+// wait in the kernel's listen queue until one leaves). The introduction is "mlbench-bootstrap-3 RANK
+// WORLD_SIZE JOB_ID NONCE PROOF": the joining rank's own nonce, and its proof that it holds the job token,
+// HMAC-SHA256(token, "rank", rank 0's nonce, its nonce, rank, world size, job id). Rank 0 refuses a peer of
+// another job (the one line names both ids), a wrong proof (another token, or a stranger who guessed the job
+// id), one started with another world size, a rank out of range and a rank that has already joined: it
+// answers the peer why (which the peer turns into its one-line error, exit 2), warns on its own stderr, and
+// goes on waiting for its real ranks. Garbage, oversized and silent strangers are dropped with a warning.
+// Refusals never end the rendezvous. Rank 0 admits a rank with its own proof, HMAC-SHA256(token, "root", the
+// rank's nonce, ...), which the rank checks: a program that does not hold the token cannot pose as rank 0 and
+// collect the ranks' results. Both nonces are fresh, so a proof seen on the wire is worth nothing later; the
+// token itself never crosses the wire. (The traffic is not encrypted: a machine that can stand between two
+// ranks can read it; the token keeps strangers out, it is not a secure channel.)
+//
+// Every wait honours the stop flag (bench/runner.hpp stop_flag(), set by SIGINT/SIGTERM under a SignalGuard):
+// it throws Interrupted within kStopCheckMs.
 //
 // MpiBootstrap (network/mpi_bootstrap.hpp, only when built with MPI) does the same over MPI_COMM_WORLD.
 #pragma once
@@ -77,6 +87,12 @@ inline constexpr std::uint64_t kMaxMessage = std::uint64_t{1} << 30;  // a joine
 inline constexpr std::size_t kMaxIntroduction = 4096;  // a stranger's introduction, and rank 0's answer
 inline constexpr std::size_t kMaxStrangers = 64;
 inline constexpr double kIntroductionWaitS = 5;  // a real rank sends its introduction as soon as it connects
+// The longest --timeout (one day): far beyond any collective, and twice it still fits a steady_clock time
+// point.
+inline constexpr double kMaxTimeoutS = 86400;
+inline constexpr int kStopCheckMs = 250;            // how long a wait may go without looking at the stop flag
+inline constexpr std::size_t kNonceHexDigits = 32;  // 128 random bits
+inline constexpr std::size_t kProofHexDigits = 64;  // an HMAC-SHA256
 
 // How many strangers rank 0 holds and how long each may take (tests shrink them to see them act).
 struct StrangerLimits {
@@ -106,40 +122,71 @@ class FrameDecoder {
   std::uint64_t length_ = 0;
 };
 
+// Rank 0's first message to every connection: a fresh nonce (kNonceHexDigits lowercase hex digits).
+std::string format_challenge(std::string_view nonce);
+// The nonce, or nullopt when `body` is not a challenge of this protocol version. Exact.
+std::optional<std::string> parse_challenge(std::string_view body);
+// kNonceHexDigits hex digits from the kernel's random source (getrandom).
+std::string new_nonce();
+
 struct Introduction {
   int rank = 0;
   int world_size = 0;
   std::string job_id;  // valid_job_id()
+  std::string nonce;   // the joining rank's challenge to rank 0
+  std::string proof;   // rank_proof()
 };
 std::string format_introduction(const Introduction& intro);
 // The introduction `body` holds, or nullopt with `why` set. Accepts exactly what format_introduction writes
-// (decimal numbers without sign or leading zero), so format_introduction(*parse_introduction(b)) == b.
+// (decimal numbers without sign or leading zero, lowercase hex), so that
+// format_introduction(*parse_introduction(b)) == b.
 std::optional<Introduction> parse_introduction(std::string_view body, std::string& why);
 
-// Rank 0's answer to an introduction: admitted, or refused with the reason (printable ASCII, one line).
+// The proofs of the job token, as lowercase hex: HMAC-SHA256 keyed with the token over the role ("rank" or
+// "root"), rank 0's nonce, the rank's nonce, the rank, the world size and the job id, so that neither side's
+// proof answers the other's challenge and no proof fits another connection.
+std::string rank_proof(std::string_view token, std::string_view root_nonce, const Introduction& intro);
+std::string root_proof(std::string_view token, std::string_view root_nonce, const Introduction& intro);
+// Compares two proofs in constant time (the time does not tell how many leading digits match).
+bool same_proof(std::string_view a, std::string_view b);
+
+// Rank 0's answer to an introduction: admitted with rank 0's proof, or refused with the reason (printable
+// ASCII, one line).
 struct Answer {
   bool admitted = false;
-  std::string reason;
+  std::string reason;  // refused
+  std::string proof;   // admitted: root_proof()
 };
 std::string format_answer(const Answer& answer);
 // nullopt: not an answer of this protocol version. Exact, like parse_introduction.
 std::optional<Answer> parse_answer(std::string_view body);
 
-// Rank 0's verdict on an introduction: "" to admit it, else the reason to refuse it, which names both job ids
-// when they differ. `joined[r]`: rank r has joined (joined.size() == world_size). Pure.
-std::string judge_introduction(const Introduction& intro, const JobId& job, const std::vector<bool>& joined);
+// Rank 0's verdict on an introduction answering the challenge `root_nonce`: "" to admit it, else the reason
+// to refuse it, which names both job ids when they differ. `joined[r]`: rank r has joined (joined.size() ==
+// world_size). A wrong proof is judged before the world and the rank, so that a stranger learns nothing
+// about the ranks. Pure.
+std::string judge_introduction(const Introduction& intro, const JobId& job, std::string_view token,
+                               std::string_view root_nonce, const std::vector<bool>& joined);
+
+// Bytes a peer sent, safe to print in one line: printable ASCII stays, every other byte (control characters,
+// 0x7f, non-ASCII) becomes \xHH. Idempotent, so a text that passes several ranks is escaped once.
+std::string escape_peer_text(std::string_view text);
 
 // The job id this rank meets the others under: the launcher's (LaunchInfo::job). Without one, rank 0 makes a
 // random id and prints it with how to pass it on (a warning on stderr); any other rank throws UsageError
 // asking for MLBENCH_JOB_ID, since without an id it could join another job's rank 0.
 JobId rendezvous_job_id(int rank, const std::optional<JobId>& from_launcher);
+// The job token (LaunchInfo::token); without one, UsageError on every rank naming MLBENCH_JOB_TOKEN and how
+// to make one: a TCP rendezvous never runs without a secret.
+std::string rendezvous_token(int rank, const std::optional<std::string>& from_launcher);
 
 class TcpBootstrap : public Bootstrap {
  public:
   // Connects the world (see the file comment); throws Error when the rendezvous does not complete in time,
-  // UsageError when rank 0 refuses this rank.
+  // UsageError when rank 0 refuses this rank, rank 0 does not prove it holds `token` or timeout_s is not in
+  // (0, kMaxTimeoutS], Interrupted when the stop flag is set.
   TcpBootstrap(int rank, int world_size, const std::string& addr, int port, double timeout_s, JobId job,
-               StrangerLimits limits = {});
+               std::string token, StrangerLimits limits = {});
 
   int rank() const override { return rank_; }
   int world_size() const override { return world_; }
@@ -165,6 +212,7 @@ class TcpBootstrap : public Bootstrap {
   int port_;
   double timeout_s_;
   JobId job_;
+  std::string token_;
   StrangerLimits limits_;
   Fd listener_;
   std::vector<Fd> peers_;  // rank 0: one per rank (index 0 empty; closed once it vanished); others: [0]

@@ -1,6 +1,7 @@
 #include "network/cluster.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <set>
 
@@ -23,12 +24,129 @@ std::string to_hex(const std::string& bytes) {
   return out;
 }
 
+// `hex` was checked by parse_decision: lowercase hex digits, an even count.
 std::string from_hex(const std::string& hex) {
+  const auto digit = [](char ch) { return ch <= '9' ? ch - '0' : ch - 'a' + 10; };
   std::string out;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
-  }
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+    out += static_cast<char>(digit(hex[i]) * 16 + digit(hex[i + 1]));
   return out;
+}
+
+// The longest text a message may carry in one field (a reason, a node name is shorter).
+constexpr std::size_t kMaxText = 4096;
+constexpr std::size_t kMaxUniqueIdHex = 2 * 4096;
+
+[[noreturn]] void bad_field(std::string_view message, std::string_view field, std::string_view expected) {
+  throw Error(
+      fmt::format("{}: field '{}' {} (is every rank the same mlbench version?)", message, field, expected));
+}
+
+// How deep a message's JSON may nest: a host inventory or a result nests a few levels. nlohmann's parser
+// takes any depth, but its serializer (the report, result_from_json) recurses once per level, so a peer's
+// deeply nested value would exhaust the stack.
+constexpr int kMaxNesting = 64;
+
+// Whether the arrays and objects of JSON `text` nest at most kMaxNesting deep (brackets inside strings do not
+// count). A scan of the bytes, before any parser sees them.
+bool nesting_within_limit(std::string_view text) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (char ch : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (ch == '\\') {
+        escaped = true;
+      } else if (ch == '"') {
+        in_string = false;
+      }
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '[' || ch == '{') {
+      if (++depth > kMaxNesting) return false;
+    } else if (ch == ']' || ch == '}') {
+      --depth;
+    }
+  }
+  return true;
+}
+
+// The JSON value of `message`, never the parser's text (it quotes the peer's bytes).
+Json parse_json(std::string_view text, std::string_view message) {
+  if (!nesting_within_limit(text)) {
+    throw Error(fmt::format("{}: nested deeper than {} levels (is every rank the same mlbench version?)",
+                            message, kMaxNesting));
+  }
+  Json j = Json::parse(text, nullptr, false);
+  if (j.is_discarded())
+    throw Error(fmt::format("{}: not valid JSON ({} bytes; is every rank the same mlbench version?)", message,
+                            text.size()));
+  return j;
+}
+
+// Escapes every string of `j`, keys included (escape_peer_text): what a peer sends may reach the terminal
+// through the summary (a result's params, metric names) and the report. Recurses once per level, which the
+// nesting scan has bounded.
+void escape_strings(Json& j) {
+  if (j.is_string()) {
+    j = escape_peer_text(j.get_ref<const std::string&>());
+  } else if (j.is_array()) {
+    for (auto& item : j) escape_strings(item);
+  } else if (j.is_object()) {
+    Json out = Json::object();
+    for (auto& [key, value] : j.items()) {
+      escape_strings(value);
+      out[escape_peer_text(key)] = std::move(value);
+    }
+    j = std::move(out);
+  }
+}
+
+// The JSON object of `message`.
+Json parse_object(std::string_view text, std::string_view message) {
+  Json j = parse_json(text, message);
+  if (!j.is_object())
+    throw Error(fmt::format("{}: not a JSON object (is every rank the same mlbench version?)", message));
+  return j;
+}
+
+// Whether `v` is an integer in [lo, hi] (nlohmann keeps a non-negative integer unsigned, a negative one
+// signed).
+bool integer_in(const Json& v, long long lo, unsigned long long hi) {
+  if (v.is_number_unsigned()) {
+    const auto x = v.get<unsigned long long>();
+    return x <= hi && (lo <= 0 || x >= static_cast<unsigned long long>(lo));
+  }
+  if (!v.is_number_integer()) return false;
+  const auto x = v.get<long long>();
+  return x >= lo && (x < 0 || static_cast<unsigned long long>(x) <= hi);
+}
+
+void check_integer(const Json& j, std::string_view message, const char* field, long long lo,
+                   unsigned long long hi) {
+  if (!j.contains(field)) bad_field(message, field, "is missing");
+  if (!integer_in(j[field], lo, hi))
+    bad_field(message, field, fmt::format("must be an integer from {} to {}", lo, hi));
+}
+
+// A name (node, PCI bus id): 1 to 255 printable ASCII characters.
+void check_name(const Json& j, std::string_view message, const char* field) {
+  if (!j.contains(field)) bad_field(message, field, "is missing");
+  const Json& v = j[field];
+  const bool ok = v.is_string() && !v.get_ref<const std::string&>().empty() &&
+                  v.get_ref<const std::string&>().size() <= 255 &&
+                  escape_peer_text(v.get_ref<const std::string&>()) == v.get_ref<const std::string&>();
+  if (!ok) bad_field(message, field, "must be 1 to 255 printable ASCII characters");
+}
+
+// A free text, escaped in place: at most kMaxText bytes.
+void check_text(Json& j, std::string_view message, const char* field) {
+  if (!j.contains(field)) bad_field(message, field, "is missing");
+  Json& v = j[field];
+  if (!v.is_string() || v.get_ref<const std::string&>().size() > kMaxText)
+    bad_field(message, field, fmt::format("must be a text of at most {} bytes", kMaxText));
+  v = escape_peer_text(v.get_ref<const std::string&>());
 }
 
 int severity(Status s) {
@@ -47,13 +165,92 @@ int severity(Status s) {
 
 }  // namespace
 
+Json parse_hello(std::string_view text, int sender) {
+  const std::string message = fmt::format("rank {}'s hello", sender);
+  Json h = parse_object(text, message);
+  if (h.contains("rank") && h["rank"] != sender) {
+    bad_field(
+        message, "rank",
+        fmt::format("must be {}, the rank its connection joined as (only rank 0's own connection speaks "
+                    "for rank 0)",
+                    sender));
+  }
+  check_integer(h, message, "rank", sender, static_cast<unsigned long long>(sender));
+  check_name(h, message, "node");
+  check_integer(h, message, "local_rank", 0, INT_MAX);
+  if (!h.contains("gpu")) bad_field(message, "gpu", "is missing");
+  if (!h["gpu"].is_null() && !integer_in(h["gpu"], 0, INT_MAX))
+    bad_field(message, "gpu", fmt::format("must be null or a device number from 0 to {}", INT_MAX));
+  if (h.contains("bus_id")) check_name(h, message, "bus_id");
+  if (h.contains("free_bytes")) check_integer(h, message, "free_bytes", 0, UINT64_MAX);
+  if (h.contains("skip_reason")) check_text(h, message, "skip_reason");
+  if (!h.contains("host") || !h["host"].is_object()) bad_field(message, "host", "must be an object");
+  escape_strings(h);  // the host block, and any field a newer mlbench adds
+  return h;
+}
+
+Json parse_decision(std::string_view text) {
+  constexpr std::string_view message = "rank 0's decision";
+  Json d = parse_object(text, message);
+  for (const char* text_field : {"error", "skip", "fault"}) {
+    if (!d.contains(text_field)) continue;
+    if (d.size() != 1) bad_field(message, text_field, "must be the only field");
+    check_text(d, message, text_field);
+    return d;
+  }
+  if (!d.contains("run") || d["run"] != true)
+    bad_field(message, "run", "must be true (or one of error, skip, fault)");
+  check_integer(d, message, "nodes", 1, INT_MAX);
+  if (d.contains("free_bytes")) check_integer(d, message, "free_bytes", 0, UINT64_MAX);
+  const bool hex = d.contains("unique_id") && d["unique_id"].is_string() && [&] {
+    const auto& id = d["unique_id"].get_ref<const std::string&>();
+    return id.size() % 2 == 0 && id.size() <= kMaxUniqueIdHex &&
+           std::all_of(id.begin(), id.end(),
+                       [](char ch) { return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'); });
+  }();
+  if (!hex)
+    bad_field(message, "unique_id",
+              fmt::format("must be at most {} lowercase hex digits, an even count", kMaxUniqueIdHex));
+  return d;
+}
+
+std::vector<Result> parse_rank_results(std::string_view text, int sender) {
+  const std::string message = fmt::format("rank {}'s results", sender);
+  Json all = parse_json(text, message);
+  if (!all.is_array())
+    throw Error(fmt::format("{}: not a JSON array (is every rank the same mlbench version?)", message));
+  escape_strings(all);
+  std::vector<Result> out;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    try {
+      out.push_back(result_from_json(all[i]));
+    } catch (const Error& e) {
+      // The decoder names the field ("result.status: expected a string"); a value it quotes is the peer's,
+      // escaped above.
+      throw Error(fmt::format("{}: [{}]: {}", message, i, e.what()));
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> parse_final_status(std::string_view text) {
+  constexpr std::string_view message = "rank 0's final status";
+  Json st = parse_object(text, message);
+  if (st.size() == 1 && st.contains("ok") && st["ok"] == true) return std::nullopt;
+  if (st.size() != 1 || !st.contains("error"))
+    bad_field(message, "ok", "must be true, or the only field be error");
+  check_text(st, message, "error");
+  return st["error"].get<std::string>();
+}
+
 std::unique_ptr<Bootstrap> make_bootstrap(const LaunchInfo& launch, double timeout_s) {
 #if MLBENCH_HAS_MPI
   if (launch.mpi_launched()) return std::make_unique<MpiBootstrap>();
 #endif
+  JobId job = rendezvous_job_id(launch.rank, launch.job);
   return std::make_unique<TcpBootstrap>(launch.rank, launch.world_size, launch.master_addr,
-                                        launch.master_port, timeout_s,
-                                        rendezvous_job_id(launch.rank, launch.job));
+                                        launch.master_port, timeout_s, std::move(job),
+                                        rendezvous_token(launch.rank, launch.token));
 }
 
 Json decide_world(const std::vector<Json>& hellos) {
@@ -127,13 +324,20 @@ ClusterOutcome run_cluster(const LaunchInfo& launch, Bootstrap& boot, const Clus
   std::string blob;
   std::vector<Json> hellos;
   if (boot.rank() == 0) {
-    for (const auto& h : hellos_raw) hellos.push_back(Json::parse(h));
-    Json decision = decide_world(hellos);
-    if (decision.contains("run")) decision["unique_id"] = to_hex(new_unique_id());
+    Json decision;
+    try {
+      for (std::size_t r = 0; r < hellos_raw.size(); ++r)
+        hellos.push_back(parse_hello(hellos_raw[r], static_cast<int>(r)));
+      decision = decide_world(hellos);
+      if (decision.contains("run")) decision["unique_id"] = to_hex(new_unique_id());
+    } catch (const Error& e) {
+      decision = Json{{"fault", e.what()}};  // every rank fails with this line
+    }
     blob = decision.dump();
   }
-  Json decision = Json::parse(boot.broadcast(blob));
+  Json decision = parse_decision(boot.broadcast(blob));
   if (decision.contains("error")) throw UsageError(decision["error"].get<std::string>());
+  if (decision.contains("fault")) throw Error(decision["fault"].get<std::string>());
 
   ClusterRole role;
   role.world_size = boot.world_size();
@@ -165,26 +369,32 @@ ClusterOutcome run_cluster(const LaunchInfo& launch, Bootstrap& boot, const Clus
   std::string gather_error;
   try {
     gathered = boot.gather(mine.dump());
+  } catch (const Interrupted&) {
+    if (boot.rank() != 0) throw;
+    gather_error = "interrupted on rank 0 before every rank's results were in";
+    out.interrupted = true;
   } catch (const Error& e) {
     if (boot.rank() != 0) throw;
     gather_error = e.what();  // rank 0 still writes what it has, then fails
   }
+  std::vector<std::vector<Result>> theirs(gathered.size());
+  try {
+    for (std::size_t r = 1; r < gathered.size(); ++r)
+      theirs[r] = parse_rank_results(gathered[r], static_cast<int>(r));
+  } catch (const Error& e) {
+    gather_error = e.what();
+    theirs.clear();
+  }
   // A rank that vanished fails every survivor, not only rank 0: the others' own results may all be fine.
   Json status = gather_error.empty() ? Json{{"ok", true}} : Json{{"error", gather_error}};
-  status = Json::parse(boot.finish(status.dump()));
+  const auto final_error = parse_final_status(boot.finish(status.dump()));
   if (boot.rank() != 0) {
-    if (status.contains("error")) {
-      throw Error(fmt::format("rank 0 reports the run incomplete: {}", status["error"].get<std::string>()));
-    }
+    if (final_error) throw Error(fmt::format("rank 0 reports the run incomplete: {}", *final_error));
     return out;
   }
 
-  for (int r = 1; r < static_cast<int>(gathered.size()); ++r) {
-    std::vector<Result> theirs;
-    for (const auto& j : Json::parse(gathered[static_cast<std::size_t>(r)]))
-      theirs.push_back(result_from_json(j));
-    merge_rank_results(out.report.results, r, theirs);
-  }
+  for (std::size_t r = 1; r < theirs.size(); ++r)
+    merge_rank_results(out.report.results, static_cast<int>(r), theirs[r]);
   Json ranks = Json::array();
   for (const auto& h : hellos) {
     Json gpu = h["gpu"].is_null() ? Json() : Json{{"device", h["gpu"]}, {"bus_id", h.value("bus_id", "")}};
@@ -207,7 +417,7 @@ ClusterOutcome run_cluster(const LaunchInfo& launch, Bootstrap& boot, const Clus
   if (!gather_error.empty())
     out.report.cluster["incomplete"] = "results of the other ranks missing: " + gather_error;
   if (run.output) write_report(*run.output, out.report);
-  if (!gather_error.empty()) throw Error(gather_error);
+  if (!gather_error.empty() && !out.interrupted) throw Error(gather_error);
   return out;
 }
 

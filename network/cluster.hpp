@@ -14,12 +14,21 @@
 // 5. Rank 0 sends every rank the final status: ok, or the error of a rank that vanished (died during the
 //    measurement) or never sent its results. Every surviving rank then exits non-zero, as does a rank that
 //    gets no status (rank 0 died).
+//
+// Every message is JSON and is validated against its schema where it is read (parse_hello and the three
+// below): a message that does not fit throws Error with one line naming the sender and the field, never the
+// JSON parser's text or the peer's bytes raw (every string a peer sends is escape_peer_text()'d, keys
+// included, since a result's params and a host inventory reach the summary and the report). Rank 0 checks
+// every rank's hello and results before it sends the final status, so that a bad message fails every rank
+// at once with that line. A hello's rank must be the rank its connection joined as: only rank 0's own
+// socket speaks for rank 0.
 #pragma once
 
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench/probe.hpp"
@@ -27,6 +36,17 @@
 #include "network/launch_env.hpp"
 
 namespace mlbench::net {
+
+// The hello of `sender` (the rank its connection joined as): {rank, node, local_rank, gpu: null | device,
+// bus_id?, free_bytes?, skip_reason?, host: {...}}. Returns it with every string escaped.
+Json parse_hello(std::string_view text, int sender);
+// Rank 0's decision (decide_world's, with unique_id as hex beside run; or {"fault": text}, a message that
+// failed its check). Returns it with the texts escaped.
+Json parse_decision(std::string_view text);
+// A rank's results: an array of results (reports/report.hpp result_from_json), every string escaped.
+std::vector<Result> parse_rank_results(std::string_view text, int sender);
+// Rank 0's final status, {"ok": true} or {"error": text}: nullopt when ok, else the (escaped) error.
+std::optional<std::string> parse_final_status(std::string_view text);
 
 // TCP unless launched by MPI in a build with MPI.
 std::unique_ptr<Bootstrap> make_bootstrap(const LaunchInfo& launch, double timeout_s);
@@ -54,9 +74,11 @@ struct ClusterOutcome {
 };
 
 // Runs steps 1–5. Throws UsageError for a bad launch (all ranks), Error when the rendezvous or the gather
-// times out (naming the missing ranks); when the final gather fails, rank 0 first writes its own results with
-// cluster.incomplete saying which ranks are missing. Every other rank throws Error when rank 0's final status
-// says so or never comes.
+// times out (naming the missing ranks) or a message fails its check; when the final gather fails, rank 0
+// first writes its own results with cluster.incomplete saying which ranks are missing. Every other rank
+// throws Error when rank 0's final status says so or never comes. Interrupted (the stop flag) in a wait:
+// rank 0 interrupted in the final gather writes its own results the same way and returns with interrupted
+// set; every other wait throws Interrupted.
 ClusterOutcome run_cluster(const LaunchInfo& launch, Bootstrap& boot, const ClusterRun& run);
 
 }  // namespace mlbench::net

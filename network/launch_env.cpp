@@ -83,11 +83,19 @@ std::optional<JobId> find_job_id(const EnvMap& env) {
   return id;
 }
 
+// Printable ASCII without space: a job id or token travels in one word of a line.
+bool printable_word(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char ch) { return ch > ' ' && ch < 0x7f; });
+}
+
 }  // namespace
 
 bool valid_job_id(std::string_view id) {
-  if (id.empty() || id.size() > kMaxJobIdLength) return false;
-  return std::all_of(id.begin(), id.end(), [](char ch) { return ch > ' ' && ch < 0x7f; });
+  return !id.empty() && id.size() <= kMaxJobIdLength && printable_word(id);
+}
+
+bool valid_job_token(std::string_view token) {
+  return token.size() >= kMinJobTokenLength && token.size() <= kMaxJobTokenLength && printable_word(token);
 }
 
 std::string job_id_variables() {
@@ -162,7 +170,16 @@ LaunchInfo parse_launch_env(const EnvMap& env) {
     throw UsageError(fmt::format("MASTER_PORT={} is not a TCP port (1-65535)", li.master_port));
   }
   // Only the rendezvous uses it: one process is never refused for an odd id in its environment.
-  if (li.multi_process()) li.job = find_job_id(env);
+  if (li.multi_process()) {
+    li.job = find_job_id(env);
+    li.token = get(env, "MLBENCH_JOB_TOKEN");
+    if (li.token && !valid_job_token(*li.token)) {
+      throw UsageError(fmt::format(
+          "MLBENCH_JOB_TOKEN is not a usable job token ({} to {} printable characters without space); give "
+          "every rank the same random one, e.g. from: {}",
+          kMinJobTokenLength, kMaxJobTokenLength, kMakeJobToken));
+    }
+  }
   return li;
 }
 

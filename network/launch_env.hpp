@@ -18,6 +18,13 @@
 //   SLURM_JOB_ID[.SLURM_STEP_ID]           the Slurm job and step (every task of one srun step shares them)
 // With none of them (a plain Kubernetes Job, ranks started by hand) rank 0 makes a random id and prints it;
 // the other ranks are then refused until they are given MLBENCH_JOB_ID (network/bootstrap.hpp).
+//
+// The job id is a name, which anyone who can read a job list can guess. What admits a rank is the job token:
+// MLBENCH_JOB_TOKEN, a secret every rank of the job is given by whoever starts it (kMinJobTokenLength to
+// kMaxJobTokenLength printable characters without space, e.g. 32 random hex digits). The TCP rendezvous uses
+// it as the key of a challenge-response in both directions, so it never crosses the wire
+// (network/bootstrap.hpp); a TCP rendezvous without it is refused on every rank. The MPI bootstrap does not
+// use it.
 #pragma once
 
 #include <cstddef>
@@ -51,6 +58,14 @@ bool valid_job_id(std::string_view id);
 // "MLBENCH_JOB_ID, TORCHELASTIC_RUN_ID, ...": the variables a job id is read from, for messages.
 std::string job_id_variables();
 
+// The job token (MLBENCH_JOB_TOKEN): at least 128 bits as hex digits, at most what an environment variable
+// comfortably holds.
+constexpr std::size_t kMinJobTokenLength = 16;
+constexpr std::size_t kMaxJobTokenLength = 256;
+bool valid_job_token(std::string_view token);
+// A shell command that prints a good token (128 random bits as hex), for the messages that ask for one.
+inline constexpr std::string_view kMakeJobToken = "head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \\n'";
+
 struct LaunchInfo {
   Launcher launcher = Launcher::none;
   int rank = 0;
@@ -59,7 +74,8 @@ struct LaunchInfo {
   std::optional<int> local_world_size;
   std::string master_addr;  // empty when not given
   int master_port = 29500;
-  std::optional<JobId> job;  // multi-process runs only; nullopt: no launcher gave one
+  std::optional<JobId> job;          // multi-process runs only; nullopt: no launcher gave one
+  std::optional<std::string> token;  // MLBENCH_JOB_TOKEN, multi-process runs only; never printed
 
   bool multi_process() const { return world_size > 1; }
   bool mpi_launched() const { return launcher == Launcher::openmpi || launcher == Launcher::pmi; }
@@ -72,7 +88,7 @@ EnvMap process_env();
 
 // Throws UsageError (naming the variable and the fix) on a malformed or inconsistent value: a rank outside
 // [0, world size), a non-numeric count, a malformed MASTER_ADDR or MASTER_PORT, a job id that is not
-// valid_job_id().
+// valid_job_id(), a job token that is not valid_job_token() (the message never shows the token).
 LaunchInfo parse_launch_env(const EnvMap& env);
 
 // True when `addr` is an IPv4/IPv6 literal (IPv6 optionally in brackets) or an RFC 1123 host name.

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "base/units.hpp"
+#include "network/bootstrap.hpp"
 
 namespace mlbench::net {
 namespace {
@@ -65,6 +66,7 @@ constexpr OptionSpec kOptions[] = {
      .def = "300s",
      .unit = "s",
      .min = 0,
+     .max = kMaxTimeoutS,
      .min_exclusive = true,
      .help = "Abort (ncclCommAbort) any wait longer than this, and bound the rendezvous"},
     {.name = "placement",

@@ -4,9 +4,9 @@
 // Keys: ops [names] (default: every collective; quick: all_reduce, all_gather, reduce_scatter), dtype [names]
 // (default float; full: every type), min_bytes / max_bytes (bytes or "8G"; default 8 B … 8 GiB, quick 1 MiB …
 // 1 GiB), factor (default 2, quick 8), iters (20, full 50), warmup (5, full 10), timeout (seconds, default
-// 300), placement ("both", "out", "in"; in-place runs only where NCCL defines it), gpus (single-process mode:
-// how many local GPUs, default all), timing ("blocking", the default, as nccl-tests launches; "nonblocking":
-// non-blocking communicators throughout, see network/nccl_session.hpp).
+// 300, at most a day), placement ("both", "out", "in"; in-place runs only where NCCL defines it), gpus
+// (single-process mode: how many local GPUs, default all), timing ("blocking", the default, as nccl-tests
+// launches; "nonblocking": non-blocking communicators throughout, see network/nccl_session.hpp).
 #pragma once
 
 #include <cstdint>

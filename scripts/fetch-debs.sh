@@ -7,7 +7,7 @@ dir=${1:?usage: scripts/fetch-debs.sh DIR}
 mkdir -p "$dir"
 cd "$dir"
 pkgs=(libfmt-dev libfmt9 libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libyaml-cpp0.7 libgtest-dev libgmock-dev
-      googletest libbenchmark-dev libbenchmark1debian liburing-dev liburing2)
+      googletest libbenchmark-dev libbenchmark1debian liburing-dev liburing2 libssl-dev libssl3)
 for p in "${pkgs[@]}"; do
   apt-get download "$p" || echo "fetch-debs: could not download $p (not in this release?)" >&2
 done

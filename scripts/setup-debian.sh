@@ -9,7 +9,7 @@ packages=(
   build-essential cmake ninja-build pkg-config ccache git patchelf
   libfmt-dev libcli11-dev nlohmann-json3-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  liburing-dev libxlsxwriter-dev libblkid-dev libnuma-dev
+  liburing-dev libxlsxwriter-dev libblkid-dev libnuma-dev libssl-dev
   libopenmpi-dev openmpi-bin
   python3 python3-jsonschema python3-yaml
   fio likwid util-linux e2fsprogs

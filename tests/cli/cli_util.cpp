@@ -139,6 +139,8 @@ int free_port() {
   return ntohs(a.sin_port);
 }
 
+std::string job_token(int port) { return "mlbench-test-token-" + std::to_string(port); }
+
 std::vector<std::string> rank_env(int rank, int world, int port) {
   return {"RANK=" + std::to_string(rank),
           "WORLD_SIZE=" + std::to_string(world),
@@ -146,7 +148,8 @@ std::vector<std::string> rank_env(int rank, int world, int port) {
           "LOCAL_WORLD_SIZE=" + std::to_string(world),
           "MASTER_ADDR=127.0.0.1",
           "MASTER_PORT=" + std::to_string(port),
-          "TORCHELASTIC_RUN_ID=mlbench-test-" + std::to_string(port)};
+          "TORCHELASTIC_RUN_ID=mlbench-test-" + std::to_string(port),
+          "MLBENCH_JOB_TOKEN=" + job_token(port)};
 }
 
 }  // namespace mlbench::test

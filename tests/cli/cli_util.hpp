@@ -55,8 +55,10 @@ CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::s
 
 // A TCP port on 127.0.0.1 that the kernel just handed out (and that is closed again, so rank 0 can take it).
 int free_port();
+// The MLBENCH_JOB_TOKEN of the job whose rendezvous is at `port` (one job per port).
+std::string job_token(int port);
 // The torchrun-style launch environment of one rank of `world` on localhost, rendezvous at `port`, with a
-// torchrun run id (the job id the rendezvous admits) of one job per port.
+// torchrun run id (the job id the rendezvous admits) and a job token (job_token) of one job per port.
 std::vector<std::string> rank_env(int rank, int world, int port);
 
 // Validates a JSON file against reports/report.schema.json with python3-jsonschema; returns "" when valid,

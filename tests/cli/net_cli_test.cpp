@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <thread>
 
@@ -57,6 +58,9 @@ TEST(NetCli, BadInputIsOneLineAndExitTwo) {
       {{"--ops", "all_reduce,allreduce"}, "--ops: unknown value 'allreduce'"},
       {{"--dtype", "fp64"}, "--dtype: unknown value 'fp64'"},
       {{"--iters", "0"}, "--iters"},
+      // Beyond a day: refused before any wait (a time point that far would overflow the clock).
+      {{"--timeout", "99999999999999999999"}, "--timeout: 99999999999999999999 is out of range"},
+      {{"--timeout", "25h"}, "--timeout: 25h is out of range"},
   };
   for (const auto& [args, needle] : cases) {
     std::vector<std::string> argv{"nccl", "-o", out};
@@ -73,6 +77,13 @@ TEST(NetCli, BadInputIsOneLineAndExitTwo) {
   EXPECT_FALSE(std::filesystem::exists(out));
   auto world = run_cli({"nccl"}, {"RANK=3", "WORLD_SIZE=2", "MASTER_ADDR=127.0.0.1"});
   EXPECT_EQ(world.rc, 2) << world.err;
+  // A job token too short to be a secret: refused without showing it.
+  auto token = run_cli({"nccl", "-o", out}, {"RANK=1", "WORLD_SIZE=2", "MASTER_ADDR=127.0.0.1",
+                                             "MLBENCH_JOB_ID=j", "MLBENCH_JOB_TOKEN=short-secret"});
+  EXPECT_EQ(token.rc, 2) << token.err;
+  EXPECT_NE(token.err.find("MLBENCH_JOB_TOKEN is not a usable job token"), std::string::npos) << token.err;
+  EXPECT_EQ(token.err.find("short-secret"), std::string::npos) << token.err;
+  EXPECT_EQ(std::count(token.err.begin(), token.err.end(), '\n'), 1) << token.err;
 }
 
 TEST(NetCli, SingleProcessWithoutGpuRecordsTheSkip) {
@@ -220,23 +231,33 @@ bool read_exact(int fd, char* p, std::size_t n) {
   return true;
 }
 
-// Copies one frame of the bootstrap (network/bootstrap.hpp: an 8-byte little-endian length, then the body).
-bool forward_frame(int from, int to) {
+// What a proxy does to a frame's body on its way.
+using Rewrite = std::function<std::string(const std::string&)>;
+
+// Copies one frame of the bootstrap (network/bootstrap.hpp: an 8-byte little-endian length, then the body),
+// through `rewrite` when given, and appends what passed (as it arrived) to `seen`.
+bool forward_frame(int from, int to, std::string& seen, const Rewrite& rewrite = {}) {
   char header[8];
   if (!read_exact(from, header, sizeof header)) return false;
   std::uint64_t length = 0;
   for (int i = 0; i < 8; ++i) length |= std::uint64_t{static_cast<unsigned char>(header[i])} << (8 * i);
   if (length > (std::uint64_t{1} << 30)) return false;
-  std::string frame(header, sizeof header);
-  frame.resize(sizeof header + length);
-  if (!read_exact(from, frame.data() + sizeof header, length)) return false;
+  std::string body(length, '\0');
+  if (!read_exact(from, body.data(), length)) return false;
+  seen.append(header, sizeof header).append(body);
+  if (rewrite) body = rewrite(body);
+  std::string frame(8, '\0');
+  for (int i = 0; i < 8; ++i)
+    frame[i] = static_cast<char>(static_cast<std::uint64_t>(body.size()) >> (8 * i));
+  frame += body;
   return ::send(to, frame.data(), frame.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(frame.size());
 }
 
-// Stands between one rank and rank 0 (the rank's MASTER_PORT is the proxy's): it passes the rendezvous (the
-// rank's introduction and rank 0's answer, the rank's hello and rank 0's decision), after which the rank is
-// measuring, and holds everything else, so that the test can kill a rank exactly then: on the skip path the
-// measurement is over in a moment, and a rank's results must not reach rank 0 before the kill.
+// Stands between one rank and rank 0 (the rank's MASTER_PORT is the proxy's): it passes the rendezvous (rank
+// 0's challenge, the rank's introduction and rank 0's answer, the rank's hello and rank 0's decision), after
+// which the rank is measuring, and holds everything else, so that the test can kill a rank exactly then: on
+// the skip path the measurement is over in a moment, and a rank's results must not reach rank 0 before the
+// kill. It can also rewrite the rank's hello or results, as a rank that lies would send them.
 class RendezvousProxy {
  public:
   explicit RendezvousProxy(int root_port) : root_port_(root_port) {
@@ -258,8 +279,18 @@ class RendezvousProxy {
 
   int port() const { return port_; }
 
-  // True once the rank behind it has rank 0's decision.
-  bool pass_rendezvous() {
+  // True once the rank behind it has rank 0's decision; its hello goes through `hello` when given.
+  bool pass_rendezvous(const Rewrite& hello = {}) {
+    return connect_both() && to_rank() && to_root() && to_rank() && to_root(hello) && to_rank();
+  }
+  // One frame each way.
+  bool to_root(const Rewrite& rewrite = {}) { return forward_frame(rank_, root_, seen_, rewrite); }
+  bool to_rank() { return forward_frame(root_, rank_, seen_); }
+  // Every byte that passed so far.
+  const std::string& seen() const { return seen_; }
+
+  // Accepts the rank and connects to rank 0.
+  bool connect_both() {
     pollfd pfd{listener_, POLLIN, 0};
     if (::poll(&pfd, 1, static_cast<int>(std::chrono::milliseconds(kEnds).count())) <= 0) return false;
     rank_ = ::accept(listener_, nullptr, nullptr);
@@ -274,8 +305,7 @@ class RendezvousProxy {
         std::this_thread::sleep_for(20ms);
       }
     }
-    return rank_ >= 0 && root_ >= 0 && forward_frame(rank_, root_) && forward_frame(root_, rank_) &&
-           forward_frame(rank_, root_) && forward_frame(root_, rank_);
+    return rank_ >= 0 && root_ >= 0;
   }
 
   // Closes both connections: each side sees the other vanish.
@@ -297,6 +327,7 @@ class RendezvousProxy {
 
   int root_port_, port_ = 0;
   int listener_ = -1, rank_ = -1, root_ = -1;
+  std::string seen_;
 };
 
 TEST(NetCli, ARankKilledDuringTheMeasurementFailsEverySurvivor) {
@@ -402,6 +433,167 @@ TEST(NetCli, MpirunTwoRanksOnLocalhostMergeIntoOneClusterReport) {
   EXPECT_EQ(report["cluster"]["ranks"][1]["rank"], 1);
   expect_nccl_skipped(report);
   EXPECT_EQ(validate_report_schema(out), "");
+}
+
+// ---- Ctrl-C, the job token, and ranks that lie.
+
+// Far below the --timeout these tests give (300 s): ending within it proves the signal was heeded.
+constexpr auto kHeeded = 10s;
+
+TEST(NetCli, CtrlCEndsEveryWaitOfTheRendezvousWithExit130) {
+  // Alone, rank 0 waits for its ranks.
+  const int lone_port = free_port();
+  const std::vector<std::string> args{"nccl", "--profile", "quick", "--timeout", "300"};
+  auto lone = spawn_cli(args, rank_env(0, 2, lone_port));
+  std::this_thread::sleep_for(500ms);
+  lone.kill(SIGINT);
+  auto l = lone.wait_for(kHeeded);
+  ASSERT_TRUE(l) << "rank 0 ignored SIGINT while it waited for its ranks";
+  EXPECT_EQ(l->signal, 0);
+  EXPECT_EQ(l->rc, 130) << l->err;
+  EXPECT_EQ(l->err, "mlbench: interrupted during the rendezvous of rank 0\n");
+
+  // Rank 2's results are held by the proxy: rank 0 waits in the final gather, rank 1 for the final status.
+  TempDir dir;
+  auto out = dir.path() / "cluster.json";
+  const int port = free_port();
+  RendezvousProxy proxy(port);
+  auto with_output = args;
+  with_output.insert(with_output.end(), {"-o", out.string()});
+  auto rank0 = spawn_cli(with_output, rank_env(0, 3, port));
+  auto rank1 = spawn_cli(args, rank_env(1, 3, port));
+  auto rank2 = spawn_cli(args, with_var(rank_env(2, 3, port), "MASTER_PORT", std::to_string(proxy.port())));
+  ASSERT_TRUE(proxy.pass_rendezvous()) << "rank 2 never got through the rendezvous";
+  std::this_thread::sleep_for(500ms);  // the skip path measures nothing: ranks 0 and 1 are waiting now
+  rank1.kill(SIGINT);
+  auto r1 = rank1.wait_for(kHeeded);
+  ASSERT_TRUE(r1) << "rank 1 ignored SIGINT while it waited for the final status";
+  EXPECT_EQ(r1->rc, 130) << r1->err;
+  EXPECT_EQ(r1->err, "mlbench: interrupted during the rendezvous of rank 1\n");
+  rank0.kill(SIGINT);
+  auto r0 = rank0.wait_for(kHeeded);
+  ASSERT_TRUE(r0) << "rank 0 ignored SIGINT while it waited for the results";
+  EXPECT_EQ(r0->rc, 130) << r0->err;
+  EXPECT_NE(r0->err.find("mlbench: interrupted"), std::string::npos) << r0->err;
+  // Rank 0 writes what it has, saying that the other ranks' results are missing.
+  ASSERT_TRUE(std::filesystem::exists(out));
+  auto report = read_json(out);
+  EXPECT_NE(report["cluster"]["incomplete"].get<std::string>().find("interrupted on rank 0"),
+            std::string::npos)
+      << report["cluster"].dump();
+  EXPECT_EQ(validate_report_schema(out), "");
+  // The job token never crossed the wire.
+  EXPECT_NE(proxy.seen().find("mlbench-bootstrap-3"), std::string::npos);
+  EXPECT_EQ(proxy.seen().find(job_token(port)), std::string::npos);
+}
+
+TEST(NetCli, AStrangerWithTheJobIdButAnotherTokenIsRefusedAndTheRealRankJoins) {
+  const int port = free_port();
+  const std::vector<std::string> args{"nccl", "--profile", "quick", "--timeout", "60"};
+  auto rank0 = spawn_cli(args, rank_env(0, 2, port));
+  // The job id (torchrun's run id here, a Slurm id elsewhere) is a name anyone may guess; the token is not.
+  for (const std::string& token : {std::string("guessed-token-0123456789"), std::string()}) {
+    auto stranger = run_cli(args, with_var(rank_env(1, 2, port), "MLBENCH_JOB_TOKEN", token));
+    EXPECT_EQ(stranger.rc, 2) << stranger.err;
+    EXPECT_EQ(count_lines(stranger.err), 1u) << stranger.err;
+    EXPECT_NE(
+        stranger.err.find(token.empty() ? "rank 1 has no MLBENCH_JOB_TOKEN"
+                                        : "refused rank 1 of job 'mlbench-test-" + std::to_string(port) +
+                                              "': the proof of the job token is wrong"),
+        std::string::npos)
+        << stranger.err;
+  }
+  auto mine = run_cli(args, rank_env(1, 2, port));
+  EXPECT_EQ(mine.rc, 0) << mine.err;
+  auto r0 = rank0.wait_for(kEnds);
+  ASSERT_TRUE(r0) << "rank 0 hung";
+  EXPECT_EQ(r0->rc, 0) << r0->err;
+  EXPECT_EQ(count_lines(r0->err), 1u) << r0->err;
+  EXPECT_NE(r0->err.find("claiming rank 1 of job 'mlbench-test-" + std::to_string(port) +
+                         "': the proof of the job token is wrong"),
+            std::string::npos)
+      << r0->err;
+}
+
+// Rank 0 and rank 1, rank 1 behind a proxy that passes its hello through `hello` and, when given, its results
+// through `results`. Returns both ranks' outcomes; no report may be written.
+std::pair<CliResult, CliResult> run_with_a_lying_rank(const Rewrite& hello, const Rewrite& results = {}) {
+  TempDir dir;
+  auto out = dir.path() / "cluster.json";
+  const int port = free_port();
+  RendezvousProxy proxy(port);
+  const std::vector<std::string> args{"nccl", "--profile", "quick", "--timeout", "60"};
+  auto with_output = args;
+  with_output.insert(with_output.end(), {"-o", out.string()});
+  auto rank0 = spawn_cli(with_output, rank_env(0, 2, port));
+  auto rank1 = spawn_cli(args, with_var(rank_env(1, 2, port), "MASTER_PORT", std::to_string(proxy.port())));
+  EXPECT_TRUE(proxy.pass_rendezvous(hello)) << "rank 1 never got through the rendezvous";
+  if (results) {
+    EXPECT_TRUE(proxy.to_root(results)) << "rank 1 sent no results";
+    proxy.to_rank();  // the final status
+  }
+  auto r0 = rank0.wait_for(kEnds);
+  auto r1 = rank1.wait_for(kEnds);
+  EXPECT_TRUE(r0 && r1) << "a rank hung on a lying rank";
+  if (!r0 || !r1) return {};
+  EXPECT_EQ(proxy.seen().find(job_token(port)), std::string::npos);
+  if (!results) {
+    EXPECT_FALSE(std::filesystem::exists(out)) << "a report of a world with a lying rank";
+  }
+  return {*r0, *r1};
+}
+
+// Rank 0 and rank 1 both fail with exit 1 and the one line that names `needle`, with no JSON parser text and
+// no raw byte of the liar's.
+void expect_both_fail_naming(const std::pair<CliResult, CliResult>& ranks, const std::string& needle) {
+  for (const CliResult* r : {&ranks.first, &ranks.second}) {
+    EXPECT_EQ(r->rc, 1) << r->err;
+    EXPECT_EQ(count_lines(r->err), 1u) << r->err;
+    EXPECT_NE(r->err.find(needle), std::string::npos) << r->err;
+    EXPECT_EQ(r->err.find("json.exception"), std::string::npos) << r->err;
+    EXPECT_TRUE(std::all_of(r->err.begin(), r->err.end(), [](char ch) {
+      return ch == '\n' || (ch >= ' ' && ch < 0x7f);
+    })) << r->err;
+  }
+}
+
+TEST(NetCli, AHelloClaimingRankZeroFailsEveryRankWithOneLine) {
+  auto ranks = run_with_a_lying_rank([](const std::string& body) {
+    auto hello = json::parse(body);
+    hello["rank"] = 0;
+    hello["node"] = "evil-node";
+    return hello.dump();
+  });
+  expect_both_fail_naming(ranks, "rank 1's hello: field 'rank' must be 1, the rank its connection joined as");
+}
+
+TEST(NetCli, AHelloOfWrongTypesOrRawBytesFailsEveryRankWithOneLine) {
+  expect_both_fail_naming(run_with_a_lying_rank([](const std::string& body) {
+                            auto hello = json::parse(body);
+                            hello["local_rank"] = "one";
+                            return hello.dump();
+                          }),
+                          "rank 1's hello: field 'local_rank' must be an integer");
+  expect_both_fail_naming(run_with_a_lying_rank([](const std::string&) {
+                            return std::string("{\"rank\": 1, \"node\": \"\xff\x1b[2J\"}");
+                          }),
+                          "rank 1's hello: not valid JSON");
+}
+
+TEST(NetCli, ResultsOfWrongTypesOrRawBytesFailEveryRankWithOneLine) {
+  const auto keep = [](const std::string& body) { return body; };
+  expect_both_fail_naming(
+      run_with_a_lying_rank(keep,
+                            [](const std::string& body) {
+                              auto results = json::parse(body);
+                              results[0]["status"] = 5;
+                              return results.dump();
+                            }),
+      "rank 1's results: [0]: not a valid mlbench result (result.status: expected a string)");
+  expect_both_fail_naming(
+      run_with_a_lying_rank(
+          keep, [](const std::string&) { return std::string("[{\"probe\": \"\xff\xfe\x07\"}]"); }),
+      "rank 1's results: not valid JSON");
 }
 
 }  // namespace

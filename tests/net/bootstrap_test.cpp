@@ -4,6 +4,7 @@
 #include "network/bootstrap.hpp"
 
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -12,17 +13,20 @@
 #include <chrono>
 #include <cstring>
 #include <future>
+#include <limits>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "bench/runner.hpp"
 
 namespace mlbench::net {
 namespace {
 
 // A port the kernel just handed out on 127.0.0.1 (closed again, so it is free for the test's rank 0).
 const JobId kJob{"job-a", "MLBENCH_JOB_ID"};
+const std::string kToken = "token-of-job-a-0123456789";
 
 int free_port() {
   int s = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -42,7 +46,7 @@ TEST(TcpBootstrap, FourRanksBroadcastAndGather) {
   std::vector<std::future<std::pair<std::string, std::vector<std::string>>>> ranks;
   for (int r = kWorld - 1; r >= 0; --r) {  // rank 0 last: the others must retry until it listens
     ranks.push_back(std::async(std::launch::async, [r, port] {
-      TcpBootstrap boot(r, kWorld, "127.0.0.1", port, 20, kJob);
+      TcpBootstrap boot(r, kWorld, "127.0.0.1", port, 20, kJob, kToken);
       EXPECT_EQ(boot.rank(), r);
       auto id = boot.broadcast(r == 0 ? std::string("unique-id\0bytes", 15) : std::string());
       auto all = boot.gather("hello from " + std::to_string(r));
@@ -69,7 +73,7 @@ TEST(TcpBootstrap, RootNamesTheRanksThatNeverArrived) {
   const int port = free_port();
   auto peer = std::async(std::launch::async, [port] {
     try {
-      TcpBootstrap boot(2, 4, "127.0.0.1", port, 5, kJob);
+      TcpBootstrap boot(2, 4, "127.0.0.1", port, 5, kJob, kToken);
       boot.broadcast("");
     } catch (const Error&) {
       // rank 0 gave up: this rank sees the connection close.
@@ -77,7 +81,7 @@ TEST(TcpBootstrap, RootNamesTheRanksThatNeverArrived) {
   });
   auto start = std::chrono::steady_clock::now();
   try {
-    TcpBootstrap root(0, 4, "127.0.0.1", port, 1, kJob);
+    TcpBootstrap root(0, 4, "127.0.0.1", port, 1, kJob, kToken);
     FAIL() << "rendezvous completed without ranks 1 and 3";
   } catch (const Error& e) {
     std::string msg = e.what();
@@ -92,7 +96,7 @@ TEST(TcpBootstrap, RootNamesTheRanksThatNeverArrived) {
 TEST(TcpBootstrap, PeerGivesUpWhenRankZeroNeverListens) {
   const int port = free_port();
   try {
-    TcpBootstrap boot(1, 2, "127.0.0.1", port, 1, kJob);
+    TcpBootstrap boot(1, 2, "127.0.0.1", port, 1, kJob, kToken);
     FAIL() << "connected to nobody";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("could not reach rank 0 at 127.0.0.1:"), std::string::npos)
@@ -103,11 +107,11 @@ TEST(TcpBootstrap, PeerGivesUpWhenRankZeroNeverListens) {
 TEST(TcpBootstrap, GatherReportsARankThatDied) {
   const int port = free_port();
   auto peer = std::async(std::launch::async, [port] {
-    TcpBootstrap boot(1, 2, "127.0.0.1", port, 10, kJob);
+    TcpBootstrap boot(1, 2, "127.0.0.1", port, 10, kJob, kToken);
     boot.broadcast("");
     // Leaves without sending its results: the socket closes when boot is destroyed.
   });
-  TcpBootstrap root(0, 2, "127.0.0.1", port, 10, kJob);
+  TcpBootstrap root(0, 2, "127.0.0.1", port, 10, kJob, kToken);
   root.broadcast("id");
   peer.get();
   try {
@@ -119,7 +123,7 @@ TEST(TcpBootstrap, GatherReportsARankThatDied) {
 }
 
 TEST(TcpBootstrap, MissingMasterAddrIsAUsageError) {
-  EXPECT_THROW(TcpBootstrap(1, 2, "", 29500, 1, kJob), UsageError);
+  EXPECT_THROW(TcpBootstrap(1, 2, "", 29500, 1, kJob, kToken), UsageError);
 }
 
 // ---- The wire format.
@@ -157,64 +161,170 @@ TEST(BootstrapWire, AnOversizedLengthIsRefusedBeforeTheBody) {
   EXPECT_TRUE(d.body().empty());
 }
 
+constexpr std::string_view kNonceA = "00112233445566778899aabbccddeeff";
+constexpr std::string_view kNonceB = "ffeeddccbbaa99887766554433221100";
+
+// An introduction of `rank` that answers the challenge kNonceA with the proof of `token`.
+Introduction introduce(int rank, int world, const std::string& job, std::string_view token = kToken) {
+  Introduction intro{rank, world, job, std::string(kNonceB), {}};
+  intro.proof = rank_proof(token, kNonceA, intro);
+  return intro;
+}
+
 TEST(BootstrapWire, IntroductionsParseOnlyInTheirCanonicalForm) {
-  const std::string good = format_introduction({3, 8, "slurm-123.0"});
-  EXPECT_EQ(good, "mlbench-bootstrap-2 3 8 slurm-123.0");
+  const std::string hex64(64, 'a');
+  const std::string good = format_introduction({3, 8, "slurm-123.0", std::string(kNonceB), hex64});
+  EXPECT_EQ(good, "mlbench-bootstrap-3 3 8 slurm-123.0 " + std::string(kNonceB) + " " + hex64);
   std::string why;
   auto intro = parse_introduction(good, why);
   ASSERT_TRUE(intro) << why;
   EXPECT_EQ(intro->rank, 3);
   EXPECT_EQ(intro->world_size, 8);
   EXPECT_EQ(intro->job_id, "slurm-123.0");
+  EXPECT_EQ(intro->nonce, kNonceB);
+  EXPECT_EQ(intro->proof, hex64);
   EXPECT_EQ(format_introduction(*intro), good);
-  for (const char* bad :
-       {"", "mlbench-bootstrap-1 3 8 j", "mlbench-bootstrap-2", "mlbench-bootstrap-2 3 8",
-        "mlbench-bootstrap-2 3 8 j extra", "mlbench-bootstrap-2 03 8 j", "mlbench-bootstrap-2 +3 8 j",
-        "mlbench-bootstrap-2 3 0 j", "mlbench-bootstrap-2 3  8 j", "mlbench-bootstrap-2 3 8 j\n",
-        "mlbench-bootstrap-2 -1 8 j", "mlbench-bootstrap-2 9999999999 8 j", "mlbench-bootstrap-2 3 8 j ",
-        "GET / HTTP/1.1"}) {
+  const std::string tail = " " + std::string(kNonceB) + " " + hex64;
+  for (const std::string& bad : std::vector<std::string>{
+           std::string(), "mlbench-bootstrap-2 3 8 j" + tail, "mlbench-bootstrap-2 3 8 j",
+           "mlbench-bootstrap-3", "mlbench-bootstrap-3 3 8 j",
+           "mlbench-bootstrap-3 3 8 j " + std::string(kNonceB), "mlbench-bootstrap-3 3 8 j" + tail + " extra",
+           "mlbench-bootstrap-3 03 8 j" + tail, "mlbench-bootstrap-3 +3 8 j" + tail,
+           "mlbench-bootstrap-3 3 0 j" + tail, "mlbench-bootstrap-3 3  8 j" + tail,
+           "mlbench-bootstrap-3 3 8 j" + tail + "\n", "mlbench-bootstrap-3 -1 8 j" + tail,
+           "mlbench-bootstrap-3 9999999999 8 j" + tail, "mlbench-bootstrap-3 3 8 j" + tail + " ",
+           "mlbench-bootstrap-3 3 8 j " + std::string(kNonceB) + " " + std::string(64, 'A'),
+           "mlbench-bootstrap-3 3 8 j " + std::string(kNonceB) + " " + std::string(63, 'a'),
+           "mlbench-bootstrap-3 3 8 j " + std::string(31, '0') + "g " + hex64, "GET / HTTP/1.1"}) {
     why.clear();
     EXPECT_FALSE(parse_introduction(bad, why)) << bad;
     EXPECT_FALSE(why.empty()) << bad;
   }
-  EXPECT_FALSE(parse_introduction("mlbench-bootstrap-2 1 2 " + std::string(kMaxJobIdLength + 1, 'j'), why));
-  EXPECT_TRUE(parse_introduction("mlbench-bootstrap-2 1 2 " + std::string(kMaxJobIdLength, 'j'), why));
+  EXPECT_FALSE(
+      parse_introduction("mlbench-bootstrap-3 1 2 " + std::string(kMaxJobIdLength + 1, 'j') + tail, why));
+  EXPECT_TRUE(parse_introduction("mlbench-bootstrap-3 1 2 " + std::string(kMaxJobIdLength, 'j') + tail, why));
+}
+
+TEST(BootstrapWire, ChallengesParseOnlyInTheirCanonicalForm) {
+  const auto nonce = new_nonce();
+  EXPECT_EQ(nonce.size(), kNonceHexDigits);
+  EXPECT_NE(new_nonce(), nonce);
+  EXPECT_EQ(parse_challenge(format_challenge(nonce)), nonce);
+  for (const std::string& bad : std::vector<std::string>{
+           std::string(), "mlbench-bootstrap-3 challenge", "mlbench-bootstrap-3 challenge " + nonce + " ",
+           "mlbench-bootstrap-3 challenge " + nonce.substr(1), "mlbench-bootstrap-2 challenge " + nonce,
+           "mlbench-bootstrap-3 challenge " + std::string(32, 'G')}) {
+    EXPECT_FALSE(parse_challenge(bad)) << bad;
+  }
 }
 
 TEST(BootstrapWire, AnswersParseOnlyInTheirCanonicalForm) {
-  auto ok = parse_answer(format_answer({true, {}}));
+  const std::string hex64(64, 'b');
+  auto ok = parse_answer(format_answer({true, {}, hex64}));
   ASSERT_TRUE(ok);
   EXPECT_TRUE(ok->admitted);
-  auto no = parse_answer(format_answer({false, "rank 1 has already joined"}));
+  EXPECT_EQ(ok->proof, hex64);
+  auto no = parse_answer(format_answer({false, "rank 1 has already joined", {}}));
   ASSERT_TRUE(no);
   EXPECT_FALSE(no->admitted);
   EXPECT_EQ(no->reason, "rank 1 has already joined");
   // A reason with a control character is sent with '?' in its place, never as a second line.
-  EXPECT_EQ(parse_answer(format_answer({false, "a\nb"}))->reason, "a?b");
-  for (const char* bad :
-       {"", "mlbench-bootstrap-2", "mlbench-bootstrap-2 okay", "mlbench-bootstrap-2 refused ",
-        "mlbench-bootstrap-2 refused a\nb", "mlbench-bootstrap-1 ok", "HTTP/1.1 400"}) {
+  EXPECT_EQ(parse_answer(format_answer({false, "a\nb", {}}))->reason, "a?b");
+  for (const std::string& bad : std::vector<std::string>{
+           std::string(), "mlbench-bootstrap-3", "mlbench-bootstrap-3 ok",
+           "mlbench-bootstrap-3 ok " + hex64 + " ", "mlbench-bootstrap-3 okay",
+           "mlbench-bootstrap-3 refused ", "mlbench-bootstrap-3 refused a\nb", "mlbench-bootstrap-2 ok",
+           "mlbench-bootstrap-2 ok " + hex64, "HTTP/1.1 400"}) {
     EXPECT_FALSE(parse_answer(bad)) << bad;
   }
 }
 
-TEST(BootstrapWire, RankZeroJudgesJobWorldAndRank) {
+TEST(BootstrapWire, ProofsAreTheHmacOfRoleNoncesRankWorldAndJob) {
+  Introduction intro{2, 4, "job-a", std::string(kNonceB), {}};
+  const std::string rank = rank_proof(kToken, kNonceA, intro);
+  const std::string root = root_proof(kToken, kNonceA, intro);
+  EXPECT_EQ(rank.size(), kProofHexDigits);
+  EXPECT_NE(rank, root);  // neither side's proof answers the other's challenge
+  EXPECT_NE(rank, rank_proof("another-token-0123456789", kNonceA, intro));
+  EXPECT_NE(rank, rank_proof(kToken, kNonceB, intro));
+  Introduction other = intro;
+  other.rank = 3;
+  EXPECT_NE(rank, rank_proof(kToken, kNonceA, other));
+  other = intro;
+  other.job_id = "job-b";
+  EXPECT_NE(rank, rank_proof(kToken, kNonceA, other));
+  EXPECT_TRUE(same_proof(rank, rank));
+  EXPECT_FALSE(same_proof(rank, root));
+  EXPECT_FALSE(same_proof(rank, rank.substr(1)));
+  EXPECT_FALSE(same_proof("", rank));
+  // Pinned, computed independently (Python's hmac module) over the documented message
+  // "mlbench-bootstrap-3 rank\n<kNonceA>\n<kNonceB>\n2 4 job-a" keyed with kToken: another implementation, or
+  // this one after a library change, meets the same rank 0.
+  EXPECT_EQ(rank, "cba9c051b8e21fac2c15e076a9e271db5fc4e303a3eed338897af8f59e42a32d");
+}
+
+TEST(BootstrapWire, RankZeroJudgesJobTokenWorldAndRank) {
   const JobId job{"1234.0", "SLURM_JOB_ID.SLURM_STEP_ID"};
   const std::vector<bool> joined{true, true, false, false};
-  EXPECT_EQ(judge_introduction({2, 4, "1234.0"}, job, joined), "");
-  auto other_job = judge_introduction({2, 4, "5678.0"}, job, joined);
+  const auto judge = [&](const Introduction& intro) {
+    return judge_introduction(intro, job, kToken, kNonceA, joined);
+  };
+  EXPECT_EQ(judge(introduce(2, 4, "1234.0")), "");
+  auto other_job = judge(introduce(2, 4, "5678.0"));
   EXPECT_NE(
       other_job.find("rank 0 runs job '1234.0' (SLURM_JOB_ID.SLURM_STEP_ID), this process job '5678.0'"),
       std::string::npos)
       << other_job;
-  EXPECT_NE(judge_introduction({2, 8, "1234.0"}, job, joined).find("world of 4 ranks, this rank with 8"),
+  // The right job name is not enough: a stranger who guessed it has no proof, or one of another token, or a
+  // proof of an earlier challenge.
+  const std::string wrong_token = "the proof of the job token is wrong";
+  EXPECT_NE(judge(introduce(2, 4, "1234.0", "guessed-token-0123456789")).find(wrong_token),
             std::string::npos);
-  EXPECT_NE(judge_introduction({1, 4, "1234.0"}, job, joined).find("rank 1 has already joined"),
+  auto no_proof = introduce(2, 4, "1234.0");
+  no_proof.proof = std::string(64, '0');
+  EXPECT_NE(judge(no_proof).find(wrong_token), std::string::npos);
+  EXPECT_NE(judge_introduction(introduce(2, 4, "1234.0"), job, kToken, kNonceB, joined).find(wrong_token),
             std::string::npos);
-  EXPECT_NE(judge_introduction({0, 4, "1234.0"}, job, joined).find("not one of the ranks 1 to 3"),
+  // Judged before the world and the rank: a stranger learns nothing about them.
+  EXPECT_NE(judge(introduce(1, 8, "1234.0", "guessed-token-0123456789")).find(wrong_token),
             std::string::npos);
-  EXPECT_NE(judge_introduction({4, 4, "1234.0"}, job, joined).find("not one of the ranks 1 to 3"),
-            std::string::npos);
+  EXPECT_NE(judge(introduce(2, 8, "1234.0")).find("world of 4 ranks, this rank with 8"), std::string::npos);
+  EXPECT_NE(judge(introduce(1, 4, "1234.0")).find("rank 1 has already joined"), std::string::npos);
+  EXPECT_NE(judge(introduce(0, 4, "1234.0")).find("not one of the ranks 1 to 3"), std::string::npos);
+  EXPECT_NE(judge(introduce(4, 4, "1234.0")).find("not one of the ranks 1 to 3"), std::string::npos);
+}
+
+TEST(BootstrapWire, PeerTextIsEscapedToOnePrintableLine) {
+  EXPECT_EQ(escape_peer_text("rank 1: ok"), "rank 1: ok");
+  const std::string escaped = escape_peer_text(std::string("a\xff\n\x1b[31mb\\x41\0", 14));
+  EXPECT_EQ(escaped, "a\\xff\\x0a\\x1b[31mb\\x41\\x00");
+  EXPECT_EQ(escape_peer_text(escaped), escaped);  // a text that passes several ranks is escaped once
+}
+
+TEST(BootstrapWire, ARendezvousNeedsAJobToken) {
+  EXPECT_EQ(rendezvous_token(1, kToken), kToken);
+  for (int rank : {0, 1}) {
+    try {
+      rendezvous_token(rank, std::nullopt);
+      FAIL() << "a rendezvous without a token";
+    } catch (const UsageError& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find(fmt::format("rank {} has no MLBENCH_JOB_TOKEN", rank)), std::string::npos) << msg;
+      EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+    }
+  }
+}
+
+TEST(BootstrapWire, ATimeoutBeyondADayIsRefusedBeforeAnyWait) {
+  for (double bad : {1e20, kMaxTimeoutS * 2, 0.0, -1.0, std::numeric_limits<double>::infinity(),
+                     std::numeric_limits<double>::quiet_NaN()}) {
+    try {
+      TcpBootstrap(1, 2, "127.0.0.1", 1, bad, kJob, kToken);
+      FAIL() << bad;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("outside (0, 86400] s"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(BootstrapWire, WithoutALauncherIdRankZeroMakesOneAndTheOthersAskForIt) {
@@ -275,16 +385,53 @@ std::string read_until_closed(int fd) {
   }
 }
 
-// Rank 0's answer in what a raw client received.
+// The frames in what a raw client received.
+std::vector<std::string> frames_in(const std::string& received) {
+  std::vector<std::string> out;
+  std::string_view rest = received;
+  while (!rest.empty()) {
+    FrameDecoder d(kMaxIntroduction);
+    rest.remove_prefix(d.feed(rest));
+    if (!d.done()) break;
+    out.push_back(d.body());
+  }
+  return out;
+}
+
+// Rank 0's answer in what a raw client received, after rank 0's challenge.
 std::optional<Answer> answer_in(const std::string& received) {
+  auto frames = frames_in(received);
+  return frames.size() == 2 && parse_challenge(frames[0]) ? parse_answer(frames[1]) : std::nullopt;
+}
+
+// What a stranger that never introduced itself receives: rank 0's challenge, nothing more.
+bool only_a_challenge(const std::string& received) {
+  auto frames = frames_in(received);
+  return frames.size() == 1 && parse_challenge(frames[0]);
+}
+
+// One frame from a raw client's socket (at most 20 s).
+std::string read_frame(int fd) {
+  timeval tv{20, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   FrameDecoder d(kMaxIntroduction);
-  d.feed(received);
-  return d.done() ? parse_answer(d.body()) : std::nullopt;
+  char ch = 0;
+  while (!d.done() && ::recv(fd, &ch, 1, 0) == 1) d.feed(std::string_view(&ch, 1));
+  return d.done() ? d.body() : std::string();
+}
+
+// A raw client's introduction of `rank` that answers rank 0's challenge with the proof of `token`.
+void introduce_raw(int fd, int rank, int world, std::string_view token) {
+  auto nonce = parse_challenge(read_frame(fd));
+  ASSERT_TRUE(nonce) << "no challenge from rank 0";
+  Introduction intro{rank, world, kJob.value, new_nonce(), {}};
+  intro.proof = rank_proof(token, *nonce, intro);
+  send_raw(fd, encode_frame(format_introduction(intro)));
 }
 
 std::future<std::unique_ptr<TcpBootstrap>> start_root(int world, int port, StrangerLimits limits = {}) {
   return std::async(std::launch::async, [world, port, limits] {
-    return std::make_unique<TcpBootstrap>(0, world, "127.0.0.1", port, 30, kJob, limits);
+    return std::make_unique<TcpBootstrap>(0, world, "127.0.0.1", port, 30, kJob, kToken, limits);
   });
 }
 
@@ -292,7 +439,7 @@ TEST(TcpBootstrap, AnotherJobsRankIsRefusedOnBothSidesNamingBothIdsAndTheRendezv
   const int port = free_port();
   auto root = start_root(2, port);
   try {
-    TcpBootstrap other(1, 2, "127.0.0.1", port, 30, JobId{"job-b", "SLURM_JOB_ID.SLURM_STEP_ID"});
+    TcpBootstrap other(1, 2, "127.0.0.1", port, 30, JobId{"job-b", "SLURM_JOB_ID.SLURM_STEP_ID"}, kToken);
     FAIL() << "another job's rank joined";
   } catch (const UsageError& e) {
     const std::string msg = e.what();
@@ -302,7 +449,7 @@ TEST(TcpBootstrap, AnotherJobsRankIsRefusedOnBothSidesNamingBothIdsAndTheRendezv
     EXPECT_NE(msg.find("rank 0 runs job 'job-a' (MLBENCH_JOB_ID)"), std::string::npos) << msg;
     EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
   }
-  TcpBootstrap mine(1, 2, "127.0.0.1", port, 30, kJob);
+  TcpBootstrap mine(1, 2, "127.0.0.1", port, 30, kJob, kToken);
   auto boot = root.get();
   ASSERT_EQ(boot->refusals().size(), 1u);
   const auto& warning = boot->refusals()[0];
@@ -320,7 +467,7 @@ TEST(TcpBootstrap, OversizedAndGarbageIntroductionsAreDroppedAndTheRendezvousGoe
   Fd big = connect_raw(port);
   send_raw(big.get(),
            encode_frame(std::string(kMaxIntroduction + 1, 'x')).substr(0, 8) + std::string(100, 'x'));
-  EXPECT_EQ(read_until_closed(big.get()), "") << "an oversized introduction got an answer";
+  EXPECT_TRUE(only_a_challenge(read_until_closed(big.get()))) << "an oversized introduction got an answer";
   // A complete frame that is not an introduction: refused with the reason.
   Fd garbage = connect_raw(port);
   send_raw(garbage.get(), encode_frame("GET / HTTP/1.1"));
@@ -328,7 +475,7 @@ TEST(TcpBootstrap, OversizedAndGarbageIntroductionsAreDroppedAndTheRendezvousGoe
   ASSERT_TRUE(answer);
   EXPECT_FALSE(answer->admitted);
   EXPECT_NE(answer->reason.find("not an mlbench introduction"), std::string::npos) << answer->reason;
-  TcpBootstrap mine(1, 2, "127.0.0.1", port, 30, kJob);
+  TcpBootstrap mine(1, 2, "127.0.0.1", port, 30, kJob, kToken);
   auto boot = root.get();
   ASSERT_EQ(boot->refusals().size(), 2u);
   EXPECT_NE(boot->refusals()[0].find(fmt::format("more than the {} allowed", kMaxIntroduction)),
@@ -347,12 +494,13 @@ TEST(TcpBootstrap, StrangersBeyondTheCapWaitAndSilentOnesAreDropped) {
   // second is up; only then is there room for the fifth, which is dropped a second later again.
   std::vector<Fd> silent;
   for (int i = 0; i < 5; ++i) silent.push_back(connect_raw(port));
-  EXPECT_EQ(read_until_closed(silent[4].get()), "");
+  EXPECT_TRUE(only_a_challenge(read_until_closed(silent[4].get())));
   const std::chrono::duration<double> fifth = Clock::now() - start;
   EXPECT_GE(fifth.count(), 2 * limits.introduction_wait_s)
       << "the fifth stranger was held beside the other four";
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(read_until_closed(silent[static_cast<std::size_t>(i)].get()), "");
-  TcpBootstrap mine(1, 2, "127.0.0.1", port, 30, kJob);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_TRUE(only_a_challenge(read_until_closed(silent[static_cast<std::size_t>(i)].get())));
+  TcpBootstrap mine(1, 2, "127.0.0.1", port, 30, kJob, kToken);
   auto boot = root.get();
   ASSERT_EQ(boot->refusals().size(), 5u);
   for (const auto& w : boot->refusals()) {
@@ -363,34 +511,34 @@ TEST(TcpBootstrap, StrangersBeyondTheCapWaitAndSilentOnesAreDropped) {
 TEST(TcpBootstrap, TakenOutOfRangeAndWrongWorldRanksAreRefusedAndTheRendezvousGoesOn) {
   const int port = free_port();
   auto root = std::async(std::launch::async, [port] {
-    TcpBootstrap boot(0, 3, "127.0.0.1", port, 30, kJob);
+    TcpBootstrap boot(0, 3, "127.0.0.1", port, 30, kJob, kToken);
     auto all = boot.gather("r0");
     EXPECT_EQ(all, (std::vector<std::string>{"r0", "r1", "r2"}));
     return boot.refusals();
   });
-  TcpBootstrap one(1, 3, "127.0.0.1", port, 30, kJob);
+  TcpBootstrap one(1, 3, "127.0.0.1", port, 30, kJob, kToken);
   try {
-    TcpBootstrap twin(1, 3, "127.0.0.1", port, 30, kJob);
+    TcpBootstrap twin(1, 3, "127.0.0.1", port, 30, kJob, kToken);
     FAIL() << "rank 1 joined twice";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("rank 1 has already joined"), std::string::npos) << e.what();
   }
   try {
-    TcpBootstrap wider(2, 4, "127.0.0.1", port, 30, kJob);
+    TcpBootstrap wider(2, 4, "127.0.0.1", port, 30, kJob, kToken);
     FAIL() << "a rank of a world of 4 joined a world of 3";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("world of 3 ranks, this rank with 4"), std::string::npos)
         << e.what();
   }
   Fd far = connect_raw(port);
-  send_raw(far.get(), encode_frame(format_introduction({7, 3, kJob.value})));
-  auto answer = answer_in(read_until_closed(far.get()));
+  introduce_raw(far.get(), 7, 3, kToken);  // with the right proof: refused for its rank only
+  auto answer = parse_answer(read_frame(far.get()));
   ASSERT_TRUE(answer);
   EXPECT_FALSE(answer->admitted);
   EXPECT_NE(answer->reason.find("rank 7 is not one of the ranks 1 to 2"), std::string::npos)
       << answer->reason;
   auto two = std::async(std::launch::async, [port] {
-    TcpBootstrap boot(2, 3, "127.0.0.1", port, 30, kJob);
+    TcpBootstrap boot(2, 3, "127.0.0.1", port, 30, kJob, kToken);
     boot.gather("r2");
   });
   one.gather("r1");
@@ -404,7 +552,7 @@ TEST(TcpBootstrap, TakenOutOfRangeAndWrongWorldRanksAreRefusedAndTheRendezvousGo
 TEST(TcpBootstrap, RankZeroCollectsTheSurvivorsAndTellsThemARankVanished) {
   const int port = free_port();
   auto root = std::async(std::launch::async, [port] {
-    TcpBootstrap boot(0, 3, "127.0.0.1", port, 30, kJob);
+    TcpBootstrap boot(0, 3, "127.0.0.1", port, 30, kJob, kToken);
     boot.broadcast("go");
     std::string error;
     try {
@@ -416,11 +564,11 @@ TEST(TcpBootstrap, RankZeroCollectsTheSurvivorsAndTellsThemARankVanished) {
     return error;
   });
   auto two = std::async(std::launch::async, [port] {
-    TcpBootstrap boot(2, 3, "127.0.0.1", port, 30, kJob);
+    TcpBootstrap boot(2, 3, "127.0.0.1", port, 30, kJob, kToken);
     boot.broadcast("");
     // Leaves without its results: the socket closes when boot is destroyed.
   });
-  TcpBootstrap one(1, 3, "127.0.0.1", port, 30, kJob);
+  TcpBootstrap one(1, 3, "127.0.0.1", port, 30, kJob, kToken);
   one.broadcast("");
   two.get();
   one.gather("r1");
@@ -432,11 +580,11 @@ TEST(TcpBootstrap, RankZeroCollectsTheSurvivorsAndTellsThemARankVanished) {
 TEST(TcpBootstrap, ARankWithoutTheFinalStatusSaysRankZeroDied) {
   const int port = free_port();
   auto root = std::async(std::launch::async, [port] {
-    TcpBootstrap boot(0, 2, "127.0.0.1", port, 30, kJob);
+    TcpBootstrap boot(0, 2, "127.0.0.1", port, 30, kJob, kToken);
     boot.gather("r0");
     // Ends without the final status, as a rank 0 that died would.
   });
-  TcpBootstrap one(1, 2, "127.0.0.1", port, 30, kJob);
+  TcpBootstrap one(1, 2, "127.0.0.1", port, 30, kJob, kToken);
   one.gather("r1");
   root.get();
   try {
@@ -447,6 +595,237 @@ TEST(TcpBootstrap, ARankWithoutTheFinalStatusSaysRankZeroDied) {
     EXPECT_NE(msg.find("no final status from rank 0"), std::string::npos) << msg;
     EXPECT_NE(msg.find("rank 0 closed the connection (it probably died)"), std::string::npos) << msg;
   }
+}
+
+// ---- The job token.
+
+TEST(TcpBootstrap, AStrangerWithTheJobNameButAnotherTokenIsRefusedOnBothSidesAndTheRankJoins) {
+  const int port = free_port();
+  auto root = start_root(2, port);
+  try {
+    TcpBootstrap stranger(1, 2, "127.0.0.1", port, 30, kJob, "guessed-token-0123456789");
+    FAIL() << "a stranger with the job's name but not its token joined";
+  } catch (const UsageError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(
+        msg.find(fmt::format("rank 0 at 127.0.0.1:{} refused rank 1 of job 'job-a': the proof of the job "
+                             "token is wrong",
+                             port)),
+        std::string::npos)
+        << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  }
+  // A stranger that does not even answer the challenge (an older mlbench, or a guess of the old protocol).
+  Fd old = connect_raw(port);
+  send_raw(old.get(), encode_frame("mlbench-bootstrap-2 1 2 job-a"));
+  auto answer = answer_in(read_until_closed(old.get()));
+  ASSERT_TRUE(answer);
+  EXPECT_FALSE(answer->admitted);
+  TcpBootstrap mine(1, 2, "127.0.0.1", port, 30, kJob, kToken);
+  auto boot = root.get();
+  ASSERT_EQ(boot->refusals().size(), 2u);
+  EXPECT_NE(boot->refusals()[0].find("claiming rank 1 of job 'job-a': the proof of the job token is wrong"),
+            std::string::npos)
+      << boot->refusals()[0];
+  boot->broadcast("id");
+  EXPECT_EQ(mine.broadcast(""), "id");
+}
+
+TEST(TcpBootstrap, ARankZeroWithoutTheTokenIsRefusedByTheRank) {
+  // A program on rank 0's port that sends a challenge and admits anyone, with a proof it cannot make.
+  const int port = free_port();
+  Fd listener(::socket(AF_INET, SOCK_STREAM, 0));
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  ASSERT_EQ(::bind(listener.get(), reinterpret_cast<sockaddr*>(&a), sizeof a), 0) << std::strerror(errno);
+  ASSERT_EQ(::listen(listener.get(), 4), 0);
+  auto fake = std::async(std::launch::async, [&listener] {
+    Fd c(::accept(listener.get(), nullptr, nullptr));
+    send_raw(c.get(), encode_frame(format_challenge(new_nonce())));
+    std::string why;
+    auto intro = parse_introduction(read_frame(c.get()), why);
+    EXPECT_TRUE(intro) << why;
+    send_raw(c.get(), encode_frame(format_answer({true, {}, std::string(kProofHexDigits, 'f')})));
+    return read_until_closed(c.get());  // what the rank sends after the admission: nothing
+  });
+  try {
+    TcpBootstrap rank(1, 2, "127.0.0.1", port, 30, kJob, kToken);
+    FAIL() << "joined a rank 0 that does not hold the token";
+  } catch (const UsageError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("admitted rank 1 without proving that it holds this job's MLBENCH_JOB_TOKEN"),
+              std::string::npos)
+        << msg;
+  }
+  EXPECT_EQ(fake.get(), "");
+}
+
+TEST(TcpBootstrap, ARankZeroThatSendsNoChallengeIsNamedAsAnotherVersion) {
+  // An mlbench of the previous protocol: it waits for an introduction, and drops a peer that sends none.
+  const int port = free_port();
+  Fd listener(::socket(AF_INET, SOCK_STREAM, 0));
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  ASSERT_EQ(::bind(listener.get(), reinterpret_cast<sockaddr*>(&a), sizeof a), 0) << std::strerror(errno);
+  ASSERT_EQ(::listen(listener.get(), 4), 0);
+  auto old = std::async(std::launch::async, [&listener] {
+    Fd c(::accept(listener.get(), nullptr, nullptr));
+    std::this_thread::sleep_for(200ms);
+  });
+  const auto start = Clock::now();
+  try {
+    TcpBootstrap rank(1, 2, "127.0.0.1", port, 30, kJob, kToken);
+    FAIL() << "joined a rank 0 that sent no challenge";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find(fmt::format("no challenge from rank 0 at 127.0.0.1:{} to rank 1", port)),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("is every rank the same mlbench version?"), std::string::npos) << msg;
+  }
+  EXPECT_LT(Clock::now() - start, 10s) << "waited for the timeout, not the closed connection";
+  old.get();
+}
+
+// Stands between a rank and rank 0 and keeps every byte that passes, both ways.
+class RecordingProxy {
+ public:
+  explicit RecordingProxy(int root_port)
+      : root_port_(root_port), listener_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in a = loopback(0);
+    socklen_t len = sizeof a;
+    EXPECT_EQ(::bind(listener_.get(), reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    EXPECT_EQ(::listen(listener_.get(), 1), 0);
+    ::getsockname(listener_.get(), reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+    pump_ = std::async(std::launch::async, [this] { return run(); });
+  }
+  int port() const { return port_; }
+  // Every byte that passed, once both sides have closed.
+  std::string bytes() { return pump_.get(); }
+
+ private:
+  static sockaddr_in loopback(int port) {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    return a;
+  }
+  std::string run() {
+    Fd rank(::accept(listener_.get(), nullptr, nullptr));
+    Fd root = connect_raw(root_port_);
+    std::string seen;
+    pollfd fds[2] = {{rank.get(), POLLIN, 0}, {root.get(), POLLIN, 0}};
+    char buf[65536];
+    while (true) {
+      if (::poll(fds, 2, 20000) <= 0) return seen;
+      for (int i = 0; i < 2; ++i) {
+        if (fds[i].revents == 0) continue;
+        ssize_t r = ::recv(fds[i].fd, buf, sizeof buf, 0);
+        if (r <= 0) return seen;
+        seen.append(buf, static_cast<std::size_t>(r));
+        send_raw(fds[1 - i].fd, std::string_view(buf, static_cast<std::size_t>(r)));
+      }
+    }
+  }
+  int root_port_, port_ = 0;
+  Fd listener_;
+  std::future<std::string> pump_;
+};
+
+TEST(TcpBootstrap, TheTokenNeverCrossesTheWire) {
+  const int port = free_port();
+  RecordingProxy proxy(port);
+  auto root = std::async(std::launch::async, [port] {
+    TcpBootstrap boot(0, 2, "127.0.0.1", port, 30, kJob, kToken);
+    boot.broadcast("id");
+    boot.gather("r0");
+    boot.finish("ok");
+  });
+  {
+    TcpBootstrap one(1, 2, "127.0.0.1", proxy.port(), 30, kJob, kToken);
+    EXPECT_EQ(one.broadcast(""), "id");
+    one.gather("r1");
+    EXPECT_EQ(one.finish(""), "ok");
+  }
+  root.get();
+  const std::string wire = proxy.bytes();
+  EXPECT_NE(wire.find("mlbench-bootstrap-3 challenge "), std::string::npos) << "the proxy saw no rendezvous";
+  EXPECT_NE(wire.find("job-a"), std::string::npos);  // the job's name is no secret
+  EXPECT_EQ(wire.find(kToken), std::string::npos);
+  std::string hex;
+  for (unsigned char ch : kToken) hex += fmt::format("{:02x}", ch);
+  EXPECT_EQ(wire.find(hex), std::string::npos);
+}
+
+// ---- Ctrl-C: every wait of the rendezvous ends within kStopCheckMs of the stop flag.
+
+// Sets the stop flag `after` from now, as the SIGINT handler would, and clears it when the test ends.
+class StopLater {
+ public:
+  explicit StopLater(std::chrono::milliseconds after)
+      : thread_([after] {
+          std::this_thread::sleep_for(after);
+          stop_flag().store(true);
+        }) {}
+  ~StopLater() {
+    thread_.join();
+    stop_flag().store(false);
+  }
+
+ private:
+  std::thread thread_;
+};
+
+// Runs `wait` with the stop flag set 200 ms in; true when it threw Interrupted within 2 s of the start.
+template <class F>
+bool interrupted_at_once(F&& wait) {
+  const auto start = Clock::now();
+  StopLater stop(200ms);
+  try {
+    wait();
+  } catch (const Interrupted&) {
+    return Clock::now() - start < 2s;
+  }
+  ADD_FAILURE() << "the wait ended without Interrupted";
+  return false;
+}
+
+TEST(TcpBootstrap, TheStopFlagEndsTheGatherAndTheFinalStatusWait) {
+  const int port = free_port();
+  std::promise<void> done;
+  auto silent = std::async(std::launch::async, [port, gone = done.get_future()] {
+    TcpBootstrap boot(1, 2, "127.0.0.1", port, 60, kJob, kToken);
+    gone.wait();  // sends no results until the test is over
+  });
+  TcpBootstrap root(0, 2, "127.0.0.1", port, 60, kJob, kToken);
+  EXPECT_TRUE(interrupted_at_once([&] { root.gather("r0"); })) << "gather ignored the stop flag";
+  done.set_value();
+  silent.get();
+
+  const int port2 = free_port();
+  std::promise<void> done2;
+  auto mute_root = std::async(std::launch::async, [port2, gone = done2.get_future()] {
+    TcpBootstrap boot(0, 2, "127.0.0.1", port2, 60, kJob, kToken);
+    gone.wait();  // sends no final status until the test is over
+  });
+  TcpBootstrap one(1, 2, "127.0.0.1", port2, 60, kJob, kToken);
+  EXPECT_TRUE(interrupted_at_once([&] { one.finish(""); })) << "finish ignored the stop flag";
+  done2.set_value();
+  mute_root.get();
+}
+
+TEST(TcpBootstrap, TheStopFlagEndsTheRendezvousOnBothSides) {
+  const int port = free_port();
+  EXPECT_TRUE(interrupted_at_once([port] { TcpBootstrap(0, 2, "127.0.0.1", port, 60, kJob, kToken); }))
+      << "rank 0 waited for its ranks through the stop flag";
+  EXPECT_TRUE(interrupted_at_once([port] { TcpBootstrap(1, 2, "127.0.0.1", port, 60, kJob, kToken); }))
+      << "a rank kept retrying rank 0 through the stop flag";
 }
 
 }  // namespace

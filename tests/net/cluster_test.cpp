@@ -3,6 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "network/bootstrap.hpp"
+
 namespace mlbench::net {
 namespace {
 
@@ -51,6 +57,155 @@ TEST(Cluster, MergeKeepsTheWorstStatusAndNamesTheRank) {
   EXPECT_EQ(root[2].reason, "x");
   ASSERT_EQ(root.size(), 4u);
   EXPECT_EQ(root[3].reason, "rank 3: only on 3");
+}
+
+// ---- The cluster's messages, checked against their schemas.
+
+// The one-line error `parse` throws, or "" when it accepts the message.
+template <class F>
+std::string refusal(F&& parse) {
+  try {
+    parse();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// One printable line that names `needle`, with no JSON parser text and no raw byte of the peer's.
+void expect_one_clean_line(const std::string& msg, const std::string& needle) {
+  EXPECT_NE(msg.find(needle), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("json.exception"), std::string::npos) << msg;
+  EXPECT_TRUE(std::all_of(msg.begin(), msg.end(), [](char ch) { return ch >= ' ' && ch < 0x7f; })) << msg;
+}
+
+const Json kHello{{"rank", 1},
+                  {"node", "n1"},
+                  {"local_rank", 1},
+                  {"gpu", nullptr},
+                  {"skip_reason", "no GPU"},
+                  {"host", Json::object()}};
+
+TEST(ClusterMessages, AHelloIsAcceptedOnlyFromItsOwnRank) {
+  EXPECT_EQ(parse_hello(kHello.dump(), 1)["node"], "n1");
+  Json evil = kHello;
+  evil["rank"] = 0;
+  evil["node"] = "evil-node";
+  expect_one_clean_line(refusal([&] { parse_hello(evil.dump(), 1); }),
+                        "rank 1's hello: field 'rank' must be 1, the rank its connection joined as");
+  evil["rank"] = "1";
+  expect_one_clean_line(refusal([&] { parse_hello(evil.dump(), 1); }), "rank 1's hello: field 'rank'");
+}
+
+TEST(ClusterMessages, AHelloOfWrongTypesNamesTheRankAndTheField) {
+  const std::pair<const char*, Json> cases[] = {
+      {"node", 7},         {"node", ""}, {"node", "a\u001b[31m"},   {"local_rank", -1},
+      {"local_rank", 1.5}, {"gpu", "0"}, {"bus_id", Json::array()}, {"free_bytes", -5},
+      {"skip_reason", 3},  {"host", "x"}};
+  for (const auto& [field, value] : cases) {
+    Json h = kHello;
+    h[field] = value;
+    expect_one_clean_line(refusal([&] { parse_hello(h.dump(), 1); }),
+                          fmt::format("rank 1's hello: field '{}'", field));
+  }
+  for (const char* field : {"rank", "node", "local_rank", "gpu", "host"}) {
+    Json h = kHello;
+    h.erase(field);
+    expect_one_clean_line(refusal([&] { parse_hello(h.dump(), 1); }),
+                          fmt::format("rank 1's hello: field '{}'", field));
+  }
+  expect_one_clean_line(refusal([&] { parse_hello("[1]", 2); }), "rank 2's hello: not a JSON object");
+}
+
+TEST(ClusterMessages, InvalidJsonAndRawBytesNeverReachTheMessage) {
+  const std::string ff = "{\"rank\":1,\"node\":\"\xff\xfe\"}";
+  expect_one_clean_line(refusal([&] { parse_hello(ff, 1); }), "rank 1's hello: not valid JSON");
+  expect_one_clean_line(refusal([&] { parse_rank_results("[{\"probe\": \xff", 3); }),
+                        "rank 3's results: not valid JSON");
+  expect_one_clean_line(refusal([] { parse_final_status("\xff"); }), "rank 0's final status: not valid JSON");
+  // Free text that is valid JSON keeps its meaning but loses its control characters.
+  Json h = kHello;
+  h["skip_reason"] = "no GPU\u001b[2J\n\u00ff";
+  EXPECT_EQ(parse_hello(h.dump(), 1)["skip_reason"], "no GPU\\x1b[2J\\x0a\\xc3\\xbf");
+}
+
+// nlohmann's serializer recurses once per level: a rank's deeply nested results or host inventory would
+// crash rank 0 when it decodes them or writes the report.
+TEST(ClusterMessages, DeeplyNestedJsonIsRefusedWithoutExhaustingTheStack) {
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  expect_one_clean_line(refusal([&] { parse_rank_results(deep, 1); }),
+                        "rank 1's results: nested deeper than 64 levels");
+  Json h = kHello;
+  std::string host_deep = h.dump();
+  host_deep.replace(host_deep.find("\"host\":{}"), 9,
+                    "\"host\":{\"x\":" + std::string(100000, '[') + std::string(100000, ']') + "}");
+  expect_one_clean_line(refusal([&] { parse_hello(host_deep, 1); }),
+                        "rank 1's hello: nested deeper than 64 levels");
+  expect_one_clean_line(refusal([&] { parse_decision(deep); }),
+                        "rank 0's decision: nested deeper than 64 levels");
+  // Brackets inside strings are text, not nesting.
+  h["skip_reason"] = std::string(1000, '[');
+  EXPECT_EQ(parse_hello(h.dump(), 1)["skip_reason"], std::string(1000, '['));
+}
+
+// Every string is text on rank 0's terminal (the summary prints a result's params and metric names) or in its
+// report: none keeps a control byte, keys included.
+TEST(ClusterMessages, EveryStringOfAResultOrAHostIsEscaped) {
+  Result r;
+  r.probe = "net.nccl";
+  r.status = Status::ok;
+  r.params = Json{{"collective\u001b]0;x\u0007", "all_reduce\u001b[2J"}};
+  r.metrics.push_back(Metric{"busbw\u001b[31m", 1.0, "GB/s", Better::higher, std::nullopt, std::nullopt});
+  r.info = Json{{"deep", {{"k", Json::array({"\u009b"})}}}};
+  const auto parsed = parse_rank_results(Json::array({to_json(r)}).dump(), 1);
+  ASSERT_EQ(parsed.size(), 1u);
+  const std::string all = to_json(parsed[0]).dump(-1, ' ', false, Json::error_handler_t::strict);
+  EXPECT_TRUE(std::all_of(all.begin(), all.end(), [](char ch) { return ch >= ' ' && ch < 0x7f; })) << all;
+  EXPECT_EQ(parsed[0].params.begin().key(), "collective\\x1b]0;x\\x07");
+  EXPECT_EQ(parsed[0].metrics[0].name, "busbw\\x1b[31m");
+  Json h = kHello;
+  h["host"] = Json{{"cpu", {{"model\u0007", "x\u001b[1m"}}}};
+  const auto host = parse_hello(h.dump(), 1)["host"].dump();
+  EXPECT_TRUE(std::all_of(host.begin(), host.end(), [](char ch) { return ch >= ' ' && ch < 0x7f; })) << host;
+}
+
+TEST(ClusterMessages, ResultsOfWrongTypesNameTheRankAndTheField) {
+  Result r;
+  r.probe = "net.nccl";
+  r.status = Status::skipped;
+  r.reason = "no GPU\x07";
+  Json good = Json::array({to_json(r)});
+  auto parsed = parse_rank_results(good.dump(), 2);
+  ASSERT_EQ(parsed.size(), 1u);
+  EXPECT_EQ(parsed[0].reason, "no GPU\\x07");
+  Json bad = good;
+  bad[0]["status"] = 5;
+  expect_one_clean_line(refusal([&] { parse_rank_results(bad.dump(), 2); }), "rank 2's results: [0]: ");
+  expect_one_clean_line(refusal([&] { parse_rank_results(bad.dump(), 2); }), "status");
+  bad[0]["status"] = "fine\u001b";
+  expect_one_clean_line(refusal([&] { parse_rank_results(bad.dump(), 2); }), "rank 2's results: [0]: ");
+  expect_one_clean_line(refusal([] { parse_rank_results("{}", 2); }), "rank 2's results: not a JSON array");
+}
+
+TEST(ClusterMessages, DecisionsAndFinalStatusesAreChecked) {
+  EXPECT_EQ(parse_decision(R"({"run": true, "nodes": 2, "unique_id": "00ff"})")["nodes"], 2);
+  EXPECT_EQ(parse_decision(R"({"skip": "no GPU"})")["skip"], "no GPU");
+  EXPECT_EQ(parse_decision(R"({"fault": "rank 1's hello: ..."})")["fault"], "rank 1's hello: ...");
+  for (const auto& [text, field] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"run": true, "nodes": 2, "unique_id": "0g"})", "unique_id"},
+           {R"({"run": true, "nodes": 2, "unique_id": "abc"})", "unique_id"},
+           {R"({"run": true, "nodes": 0, "unique_id": "00"})", "nodes"},
+           {R"({"run": 1})", "run"},
+           {R"({"skip": 3})", "skip"},
+           {R"({"error": "x", "run": true})", "error"}}) {
+    expect_one_clean_line(refusal([&] { parse_decision(text); }),
+                          fmt::format("rank 0's decision: field '{}'", field));
+  }
+  EXPECT_EQ(parse_final_status(R"({"ok": true})"), std::nullopt);
+  EXPECT_EQ(parse_final_status(R"({"error": "rank 2 died\u0007"})"), "rank 2 died\\x07");
+  expect_one_clean_line(refusal([] { parse_final_status(R"({"ok": 1})"); }), "rank 0's final status: field");
+  expect_one_clean_line(refusal([] { parse_final_status(R"({"error": []})"); }),
+                        "rank 0's final status: field 'error'");
 }
 
 }  // namespace

@@ -157,6 +157,33 @@ TEST(LaunchEnv, AJobIdThatCannotTravelIsAUsageErrorNamingTheVariable) {
   EXPECT_FALSE(valid_job_id(""));
 }
 
+TEST(LaunchEnv, TheJobTokenIsReadForARendezvousAndNeverShownWhenRefused) {
+  const EnvMap two{{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"MLBENCH_JOB_ID", "j"}};
+  auto token = [&two](const std::string& t) {
+    EnvMap env = two;
+    env["MLBENCH_JOB_TOKEN"] = t;
+    return parse_launch_env(env).token;
+  };
+  EXPECT_EQ(token("0123456789abcdef0123456789abcdef"), "0123456789abcdef0123456789abcdef");
+  EXPECT_EQ(token(""), std::nullopt);  // unset: the rendezvous refuses to start (bootstrap.hpp)
+  EXPECT_EQ(token(std::string(kMaxJobTokenLength, 't')), std::string(kMaxJobTokenLength, 't'));
+  for (const std::string& bad :
+       {std::string(kMinJobTokenLength - 1, 's'), std::string(kMaxJobTokenLength + 1, 's'),
+        std::string("secret with spaces"), std::string("secret\nsecret\nsecret"),
+        std::string("secret\xffsecret\xffsec")}) {
+    try {
+      token(bad);
+      FAIL() << bad;
+    } catch (const UsageError& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("MLBENCH_JOB_TOKEN is not a usable job token"), std::string::npos) << msg;
+      EXPECT_EQ(msg.find("secret"), std::string::npos) << "the token was shown: " << msg;
+    }
+  }
+  // One process has no rendezvous: its token is not read.
+  EXPECT_FALSE(parse_launch_env({{"MLBENCH_JOB_TOKEN", "x"}}).token);
+}
+
 TEST(LaunchEnv, GpuChoice) {
   LaunchInfo li;
   li.rank = 3;
