@@ -49,10 +49,30 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{{"--size", "0"}, "--size"}, BadInput{{"--size=-1G"}, "--size"},
                       BadInput{{"--rw", "sideways"}, "--rw"},
                       BadInput{{"--target", "MISSING"}, "No such file or directory"},
+                      BadInput{{"--target", ""}, "--target is an empty path"},
                       BadInput{{"--runtime", "soon"}, "--runtime"},
                       BadInput{{"--cpus", "65535"}, "not available to this process"},
                       BadInput{{"--submission", "each"}, "--submission"},
                       BadInput{{"--engine", "psync", "--submission", "per_io"}, "needs --engine uring"}));
+
+TEST(StorageCli, ADanglingSymlinkTargetIsBadInputNamingTheLink) {
+  TempDir t;
+  storage::test::TempDir disk;
+  auto link = disk.path() / "link";
+  fs::create_symlink(disk.path() / "nowhere", link);
+  auto report = t.path() / "r.json";
+  auto r = run_cli({"storage", "--target", link.string(), "--rw", "write", "--size", "1M", "--runtime", "1",
+                    "-o", report.string()});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("mlbench: error: storage.io: --target " + link.string() + " is a symbolic link to"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("dangling"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_FALSE(fs::exists(disk.path() / "nowhere"));
+  EXPECT_FALSE(fs::exists(report));
+}
 
 TEST(StorageCli, RunWritesAValidReport) {
   TempDir t;

@@ -1,11 +1,16 @@
-// Nothing is lost: refusals on existing files and devices (contents checked unchanged), ENOSPC cleanup.
+// Nothing is lost: refusals on existing files and devices (contents checked unchanged), ENOSPC cleanup, and
+// targets that change between planning and opening (a run plans every case before the first starts).
 #include <sys/sysmacros.h>
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <memory>
 
 #include "mlbench_config.hpp"
+#include "storage/probe.hpp"
 #include "storage/target.hpp"
 #include "tests/storage/storage_test_util.hpp"
 
@@ -37,6 +42,115 @@ TEST(Safety, WritingAnExistingFileNeedsAllowDestructive) {
   EXPECT_EQ(results[0].status, Status::ok) << results[0].reason;
   EXPECT_EQ(test::slurp(file), data);
   EXPECT_TRUE(fs::exists(file));
+}
+
+// The runner's two steps apart: plan() a case of `options`, let `between` change the file system, then run
+// it; the run's Error message, or "" when it ran.
+template <typename Between>
+std::string run_error_after(const json& options, Between between) {
+  auto probe = make_storage_probe();
+  const json host = json::object();
+  auto cases = probe->plan(PlanContext{Profile::standard, host, options});
+  between();
+  std::atomic<bool> stop{false};
+  RunContext ctx{host, std::chrono::steady_clock::now() + std::chrono::seconds(120), stop};
+  try {
+    probe->run(cases.at(0), ctx);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Safety, AFileCreatedBetweenPlanningAndTheStartIsNotOverwritten) {
+  test::TempDir dir;
+  auto path = dir.path() / "new.dat";
+  const std::string data = test::random_bytes(1 << 20, 11);
+  auto err =
+      run_error_after(json{{"target", path.string()}, {"rw", "write"}, {"size", "1M"}, {"number_ios", 64}},
+                      [&] { test::write_file(path, data); });
+  EXPECT_NE(err.find("appeared after the run was planned"), std::string::npos) << err;
+  EXPECT_TRUE(test::slurp(path) == data) << "the user's file was overwritten";
+}
+
+TEST(Safety, ASymlinkSwappedInAfterPlanningIsNotFollowed) {
+  test::TempDir dir;
+  auto precious = dir.path() / "precious";
+  const std::string data = test::random_bytes(1 << 20, 12);
+  test::write_file(precious, data);
+  // An existing file planned for a destructive write, then replaced by a link to another file.
+  auto target = dir.path() / "scratch.img";
+  test::write_file(target, test::random_bytes(1 << 20, 13));
+  auto err = run_error_after(
+      json{{"target", target.string()}, {"rw", "write"}, {"number_ios", 64}, {"allow_destructive", true}},
+      [&] {
+        fs::remove(target);
+        fs::create_symlink(precious, target);
+      });
+  EXPECT_NE(err.find("changed after the run was planned"), std::string::npos) << err;
+  EXPECT_NE(err.find("symbolic link"), std::string::npos) << err;
+  EXPECT_TRUE(test::slurp(precious) == data);
+  // A new file's path planned, then a link planted there: neither followed nor created through.
+  auto fresh = dir.path() / "fresh.dat";
+  err = run_error_after(json{{"target", fresh.string()}, {"rw", "write"}, {"size", "1M"}, {"number_ios", 64}},
+                        [&] { fs::create_symlink(precious, fresh); });
+  EXPECT_NE(err.find("appeared after the run was planned"), std::string::npos) << err;
+  EXPECT_TRUE(test::slurp(precious) == data);
+  // Another file put in the planned one's place (same type, another inode) is refused the same way.
+  auto other = dir.path() / "other.img";
+  test::write_file(other, test::random_bytes(1 << 20, 14));
+  err = run_error_after(
+      json{{"target", other.string()}, {"rw", "write"}, {"number_ios", 64}, {"allow_destructive", true}},
+      [&] {
+        fs::rename(other, dir.path() / "other.old");  // kept, so that its inode number is not reused
+        test::write_file(other, data);
+      });
+  EXPECT_NE(err.find("its inode differs"), std::string::npos) << err;
+  EXPECT_TRUE(test::slurp(other) == data);
+}
+
+TEST(Safety, ASymlinkTargetIsResolvedOnceAtPlanning) {
+  test::TempDir dir;
+  auto file = dir.path() / "data.img";
+  const std::string data = test::random_bytes(1 << 20, 15);
+  test::write_file(file, data);
+  auto link = dir.path() / "by-id";
+  fs::create_symlink(file, link);
+  // A link to an existing file (as /dev/disk/by-id names a device) reads what it leads to.
+  auto results = test::run_probe(json{{"target", link.string()}, {"rw", "randread"}, {"number_ios", 100}});
+  EXPECT_EQ(results[0].status, Status::ok) << results[0].reason;
+  // Repointed after planning: the run reads the file the plan resolved, never the link's new end.
+  auto elsewhere = dir.path() / "elsewhere";
+  test::write_file(elsewhere, data);
+  auto err = run_error_after(json{{"target", link.string()}, {"rw", "randread"}, {"number_ios", 100}}, [&] {
+    fs::remove(link);
+    fs::create_symlink(elsewhere, link);
+  });
+  EXPECT_EQ(err, "");
+  EXPECT_TRUE(test::slurp(file) == data);
+}
+
+TEST(Safety, ADanglingSymlinkIsRefusedAtPlanning) {
+  test::TempDir dir;
+  auto link = dir.path() / "link";
+  fs::create_symlink(dir.path() / "nowhere", link);
+  auto err =
+      usage_error_of(json{{"target", link.string()}, {"rw", "write"}, {"size", "1M"}, {"number_ios", 8}});
+  EXPECT_NE(err.find("dangling"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(dir.path() / "nowhere")) << "a file was created through the link";
+  EXPECT_NE(usage_error_of(json{{"target", ""}, {"rw", "read"}}).find("empty path"), std::string::npos);
+}
+
+TEST(Safety, TwoPathsToOneFileAreOneTarget) {
+  test::TempDir dir;
+  auto file = dir.path() / "data.img";
+  test::write_file(file, test::random_bytes(1 << 20, 18));
+  auto link = dir.path() / "hard";
+  fs::create_hard_link(file, link);
+  auto err = usage_error_of(
+      json{{"target", json::array({file.string(), link.string()})}, {"rw", "randread"}, {"number_ios", 8}});
+  EXPECT_NE(err.find(file.string() + " and " + link.string() + " are the same file"), std::string::npos)
+      << err;
 }
 
 TEST(Safety, AllowDestructiveWritesAnExistingFileWithoutSignatures) {
@@ -111,6 +225,40 @@ TEST_F(LoopSafety, RefusesAMountedDevice) {
   err = usage_error_of(
       json{{"target", image_.string()}, {"rw", "write"}, {"number_ios", 10}, {"allow_destructive", true}});
   EXPECT_NE(err.find("backs loop device " + loop->path()), std::string::npos) << err;
+}
+
+TEST_F(LoopSafety, AHardLinkToALoopBackingFileIsRefused) {
+  test::write_file(image_, test::random_bytes(8 << 20, 16));
+  auto loop = test::LoopDevice::attach(image_);
+  if (!loop) GTEST_SKIP() << "no free loop device (losetup failed)";
+  auto link = dir_.path() / "same-inode.img";
+  fs::create_hard_link(image_, link);
+  const std::string before = test::slurp(image_);
+  auto err = usage_error_of(
+      json{{"target", link.string()}, {"rw", "write"}, {"number_ios", 10}, {"allow_destructive", true}});
+  EXPECT_NE(err.find("backs loop device " + loop->path()), std::string::npos) << err;
+  // The backing file's first name gone ("(deleted)" in sysfs): the device still names its inode.
+  fs::remove(image_);
+  err = usage_error_of(
+      json{{"target", link.string()}, {"rw", "write"}, {"number_ios", 10}, {"allow_destructive", true}});
+  EXPECT_NE(err.find("backs loop device " + loop->path()), std::string::npos) << err;
+  EXPECT_TRUE(test::slurp(link) == before);
+}
+
+TEST_F(LoopSafety, AFileThatBecomesALoopBackingFileAfterPlanningIsNotWritten) {
+  test::write_file(image_, test::random_bytes(8 << 20, 17));
+  std::unique_ptr<test::LoopDevice> loop;  // attached between planning and the run
+  const std::string before = test::slurp(image_);
+  auto err = run_error_after(
+      json{{"target", image_.string()}, {"rw", "write"}, {"number_ios", 10}, {"allow_destructive", true}},
+      [&] {
+        if (auto l = test::LoopDevice::attach(image_))
+          loop = std::make_unique<test::LoopDevice>(std::move(*l));
+      });
+  if (!loop) GTEST_SKIP() << "no free loop device (losetup failed)";
+  EXPECT_NE(err.find("refusing to write to " + image_.string()), std::string::npos) << err;
+  EXPECT_NE(err.find("backs loop device " + loop->path()), std::string::npos) << err;
+  EXPECT_TRUE(test::slurp(image_) == before);
 }
 
 TEST_F(LoopSafety, WritesABlankLoopDeviceWithAllowDestructive) {
