@@ -467,45 +467,57 @@ TargetInfo target_from_json(const nlohmann::json& j) {
   return t;
 }
 
+namespace {
+
+constexpr std::string_view kInUse =
+    "the kernel reports it in use (mounted, in this or another mount namespace, or held by md or "
+    "device-mapper)";
+
+// `pfd` reopened with `access`, a block device exclusively (O_EXCL): the kernel refuses that (EBUSY) while it
+// is mounted in any mount namespace or held (md, device-mapper), and nobody can mount it while mlbench holds
+// it. No descriptor when it is in use.
+std::optional<Fd> open_unless_in_use(const Fd& pfd, const TargetInfo& t, int access) {
+  const bool device = t.kind == TargetKind::block_device;
+  try {
+    return reopen(pfd, access | (device ? O_EXCL : 0), t.path);
+  } catch (const OpenError& e) {
+    if (device && e.err == EBUSY) return std::nullopt;
+    throw;
+  }
+}
+
+}  // namespace
+
 std::vector<std::string> write_refusals(const TargetInfo& t) {
   if (creates_file(t.kind)) return {};
-  return refusals_of(t, reopen(open_confirmed(t), O_RDONLY, t.path).get());
+  const Fd pfd = open_confirmed(t);
+  if (auto fd = open_unless_in_use(pfd, t, O_RDONLY)) return refusals_of(t, fd->get());
+  auto why = refusals_of(t, reopen(pfd, O_RDONLY, t.path).get());  // what else there is to say
+  why.insert(why.begin(), std::string(kInUse));
+  return why;
 }
 
 OpenTarget OpenTarget::open_existing(const TargetInfo& t, bool write, bool direct) {
-  Fd pfd = open_confirmed(t);
-  // A block device opened for writing with O_EXCL: the kernel refuses it (EBUSY) while it is mounted or held
-  // (md, device-mapper), and nobody can mount it while mlbench holds it.
-  const bool exclusive = write && t.kind == TargetKind::block_device;
-  Fd fd;
-  try {
-    fd = reopen(pfd, (write ? O_RDWR : O_RDONLY) | (exclusive ? O_EXCL : 0), t.path);
-  } catch (const OpenError& e) {
-    if (exclusive && e.err == EBUSY) {
-      throw Error(
-          fmt::format("refusing to write to {}: the kernel reports it in use (mounted, or held by md "
-                      "or device-mapper)",
-                      t.path));
-    }
-    throw;
-  }
+  const Fd pfd = open_confirmed(t);
+  std::optional<Fd> fd = write ? open_unless_in_use(pfd, t, O_RDWR) : reopen(pfd, O_RDONLY, t.path);
+  if (!fd) throw Error(fmt::format("refusing to write to {}: {}", t.path, kInUse));
   if (t.kind == TargetKind::block_device) {
     std::uint64_t bytes = 0;
-    if (::ioctl(fd.get(), BLKGETSIZE64, &bytes) != 0 || bytes != t.capacity)
+    if (::ioctl(fd->get(), BLKGETSIZE64, &bytes) != 0 || bytes != t.capacity)
       throw Error(
           fmt::format("target {} changed after the run was planned (its size went from {} B to {} B); "
                       "mlbench leaves it alone: check what is there and run again",
                       t.path, t.capacity, bytes));
   }
   if (write) {
-    if (auto why = refusals_of(t, fd.get()); !why.empty())
+    if (auto why = refusals_of(t, fd->get()); !why.empty())
       throw Error(fmt::format("refusing to write to {}: {}", t.path, fmt::join(why, "; ")));
   }
   if (direct) {
-    const int fl = ::fcntl(fd.get(), F_GETFL);
-    if (fl < 0 || ::fcntl(fd.get(), F_SETFL, fl | O_DIRECT) != 0) throw_io("opening", t.path, errno);
+    const int fl = ::fcntl(fd->get(), F_GETFL);
+    if (fl < 0 || ::fcntl(fd->get(), F_SETFL, fl | O_DIRECT) != 0) throw_io("opening", t.path, errno);
   }
-  return OpenTarget(fd.release(), t.path, false, true, t.capacity);
+  return OpenTarget(fd->release(), t.path, false, true, t.capacity);
 }
 
 std::vector<std::string> remove_stale_scratch(const std::string& folder) {

@@ -1,6 +1,11 @@
 // Nothing is lost: refusals on existing files and devices (contents checked unchanged), ENOSPC cleanup, and
 // targets that change between planning and opening (a run plans every case before the first starts).
+#include <sched.h>
+#include <signal.h>
+#include <sys/mount.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -225,6 +230,62 @@ TEST_F(LoopSafety, RefusesAMountedDevice) {
   err = usage_error_of(
       json{{"target", image_.string()}, {"rw", "write"}, {"number_ios", 10}, {"allow_destructive", true}});
   EXPECT_NE(err.find("backs loop device " + loop->path()), std::string::npos) << err;
+}
+
+// A child process that mounts `dev` on `dir` in a mount namespace of its own (as a container would) and holds
+// it there until the destructor kills it, which ends the namespace and the mount.
+class MountElsewhere {
+ public:
+  MountElsewhere(const std::string& dev, const fs::path& dir) {
+    int fds[2];
+    if (::pipe(fds) != 0) return;
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::close(fds[0]);
+      const char ok = ::unshare(CLONE_NEWNS) == 0 &&
+                              ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0 &&
+                              ::mount(dev.c_str(), dir.c_str(), "ext4", 0, nullptr) == 0
+                          ? '1'
+                          : '0';
+      if (::write(fds[1], &ok, 1) != 1) ::_exit(1);
+      ::pause();
+      ::_exit(0);
+    }
+    ::close(fds[1]);
+    char ok = '0';
+    mounted_ = pid_ > 0 && ::read(fds[0], &ok, 1) == 1 && ok == '1';
+    ::close(fds[0]);
+  }
+  MountElsewhere(const MountElsewhere&) = delete;
+  MountElsewhere& operator=(const MountElsewhere&) = delete;
+  ~MountElsewhere() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  bool mounted() const { return mounted_; }
+
+ private:
+  pid_t pid_ = -1;
+  bool mounted_ = false;
+};
+
+TEST_F(LoopSafety, ADeviceMountedInAnotherMountNamespaceIsRefused) {
+  test::write_file(image_, std::string(32 << 20, '\0'));
+  if (test::sh("mkfs.ext4 -q -F " + image_.string()) != 0) GTEST_SKIP() << "mkfs.ext4 is not available";
+  auto loop = test::LoopDevice::attach(image_);
+  if (!loop) GTEST_SKIP() << "no free loop device (losetup failed)";
+  fs::path mnt = dir_.path() / "mnt";
+  fs::create_directory(mnt);
+  {
+    // This process's /proc/self/mountinfo does not list it; the kernel's exclusive open (O_EXCL) knows.
+    MountElsewhere elsewhere(loop->path(), mnt);
+    if (!elsewhere.mounted()) GTEST_SKIP() << "cannot mount ext4 in a new mount namespace here";
+    auto err = usage_error_of(
+        json{{"target", loop->path()}, {"rw", "write"}, {"number_ios", 10}, {"allow_destructive", true}});
+    EXPECT_NE(err.find("the kernel reports it in use"), std::string::npos) << err;
+    EXPECT_EQ(err.find("is mounted at"), std::string::npos) << "this namespace sees no mount: " << err;
+  }
 }
 
 TEST_F(LoopSafety, AHardLinkToALoopBackingFileIsRefused) {
