@@ -387,13 +387,20 @@ TargetInfo inspect_target(const std::string& path) {
   auto resolved = resolve(path);
   if (!resolved && S_ISLNK(lst.st_mode)) {
     const int e = errno;
+    // What it leads to, quoted and escaped: another user may have written it, and the message is one line.
     std::string to(PATH_MAX, '\0');
     const ssize_t n = ::readlink(path.c_str(), to.data(), to.size());
     to.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
-    throw UsageError(fmt::format(
-        "--target {} is a symbolic link to {}, {}; mlbench creates no file through a link: give the path "
-        "it should have, or remove the link",
-        path, to, e == ENOENT ? "which does not exist (a dangling link)" : std::strerror(e)));
+    if (e == ENOENT) {
+      throw UsageError(fmt::format(
+          "--target {} is a symbolic link to {:?}, which does not exist (a dangling link); mlbench "
+          "creates no file through a link: give the path it should have, or remove the link",
+          path, to));
+    }
+    throw UsageError(
+        fmt::format("--target {} is a symbolic link to {:?} that does not resolve ({}); give the "
+                    "path it should lead to",
+                    path, to, std::strerror(e)));
   }
   t.resolved = resolved.value_or(path);
   Fd pfd(::open(t.resolved.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));

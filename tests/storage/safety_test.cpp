@@ -114,6 +114,23 @@ TEST(Safety, ASymlinkSwappedInAfterPlanningIsNotFollowed) {
   EXPECT_TRUE(test::slurp(other) == data);
 }
 
+TEST(Safety, AFolderSwappedAfterPlanningGetsNoFile) {
+  test::TempDir dir;
+  auto folder = dir.path() / "scratch";
+  auto elsewhere = dir.path() / "elsewhere";
+  fs::create_directory(folder);
+  fs::create_directory(elsewhere);
+  auto err = run_error_after(
+      json{{"target", folder.string()}, {"rw", "write"}, {"size", "1M"}, {"number_ios", 8}}, [&] {
+        fs::rename(folder, dir.path() / "scratch.old");
+        fs::create_directory_symlink(elsewhere, folder);
+      });
+  EXPECT_NE(err.find("folder " + folder.string() + " changed after the run was planned"), std::string::npos)
+      << err;
+  EXPECT_TRUE(fs::is_empty(elsewhere));
+  EXPECT_TRUE(fs::is_empty(dir.path() / "scratch.old"));
+}
+
 TEST(Safety, ASymlinkTargetIsResolvedOnceAtPlanning) {
   test::TempDir dir;
   auto file = dir.path() / "data.img";
