@@ -10,12 +10,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <chrono>
 #include <filesystem>
+#include <functional>
 #include <memory>
 
 #include "mlbench_config.hpp"
-#include "storage/probe.hpp"
 #include "storage/target.hpp"
 #include "tests/storage/storage_test_util.hpp"
 
@@ -25,13 +24,21 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-std::string usage_error_of(const json& options) {
+// The message of the E that planning and running `options` throw, or "" when none; `between` runs after
+// planning (a change to the file system while a run plans the rest of its cases).
+template <typename E>
+std::string error_of(const json& options, const std::function<void()>& between = {}) {
   try {
-    test::run_probe(options);
-  } catch (const UsageError& e) {
+    test::run_probe(options, Profile::standard, between);
+  } catch (const E& e) {
     return e.what();
   }
   return "";
+}
+
+std::string usage_error_of(const json& options) { return error_of<UsageError>(options); }
+std::string run_error_after(const json& options, const std::function<void()>& between) {
+  return error_of<Error>(options, between);
 }
 
 TEST(Safety, WritingAnExistingFileNeedsAllowDestructive) {
@@ -47,24 +54,6 @@ TEST(Safety, WritingAnExistingFileNeedsAllowDestructive) {
   EXPECT_EQ(results[0].status, Status::ok) << results[0].reason;
   EXPECT_EQ(test::slurp(file), data);
   EXPECT_TRUE(fs::exists(file));
-}
-
-// The runner's two steps apart: plan() a case of `options`, let `between` change the file system, then run
-// it; the run's Error message, or "" when it ran.
-template <typename Between>
-std::string run_error_after(const json& options, Between between) {
-  auto probe = make_storage_probe();
-  const json host = json::object();
-  auto cases = probe->plan(PlanContext{Profile::standard, host, options});
-  between();
-  std::atomic<bool> stop{false};
-  RunContext ctx{host, std::chrono::steady_clock::now() + std::chrono::seconds(120), stop};
-  try {
-    probe->run(cases.at(0), ctx);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(Safety, AFileCreatedBetweenPlanningAndTheStartIsNotOverwritten) {
