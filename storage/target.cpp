@@ -136,9 +136,10 @@ Fd reopen(const Fd& pfd, int flags, const std::string& shown) {
   Fd fd(::open(fmt::format("/proc/self/fd/{}", pfd.get()).c_str(), flags | O_CLOEXEC));
   if (fd.get() < 0) {
     const int e = errno;
-    throw OpenError(fmt::format("opening {}: {} (through /proc/self/fd, which mlbench needs mounted)", shown,
-                                std::strerror(e)),
-                    e);
+    throw OpenError(
+        fmt::format("opening {}: {}{}", shown, std::strerror(e),
+                    e == ENOENT ? " (/proc/self/fd is missing: mlbench needs /proc mounted)" : ""),
+        e);
   }
   if (::fstat(fd.get(), &got) != 0 || got.st_dev != want.st_dev || got.st_ino != want.st_ino)
     throw Error(fmt::format("opening {}: /proc/self/fd led elsewhere; is /proc procfs?", shown));
