@@ -120,6 +120,21 @@ TEST(Safety, AFolderSwappedAfterPlanningGetsNoFile) {
   EXPECT_TRUE(fs::is_empty(dir.path() / "scratch.old"));
 }
 
+TEST(Safety, TheTestFileIsRemovedOnlyWhileItsNameHoldsIt) {
+  test::TempDir dir;
+  auto path = dir.path() / "test.bin";
+  const std::string theirs = test::random_bytes(4096, 19);
+  std::atomic<bool> stop{false};
+  {
+    auto file = OpenTarget::create_at(inspect_target(path.string()), 1 << 20, 1, false, false, stop);
+    // Someone moves mlbench's file away and puts their own under its name before the run ends.
+    fs::rename(path, dir.path() / "moved.bin");
+    test::write_file(path, theirs);
+  }
+  EXPECT_TRUE(fs::exists(path) && test::slurp(path) == theirs) << "their file was removed";
+  EXPECT_TRUE(fs::exists(dir.path() / "moved.bin"));
+}
+
 TEST(Safety, ASymlinkTargetIsResolvedOnceAtPlanning) {
   test::TempDir dir;
   auto file = dir.path() / "data.img";
