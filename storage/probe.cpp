@@ -468,7 +468,7 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
   std::vector<const OpenTarget*> handles;
   // Before this run's own file exists: what a killed run left in the folder (target.hpp says how it tells).
   auto remove_stale = [&](const std::string& folder) {
-    for (const auto& f : remove_stale_scratch(folder)) {
+    for (const auto& f : remove_stale_scratch(folder, ctx.stop)) {
       warnings.push_back(
           fmt::format("removed {}, a scratch file left in {} by an mlbench run that was killed", f, folder));
     }

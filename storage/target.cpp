@@ -528,24 +528,31 @@ OpenTarget OpenTarget::open_existing(const TargetInfo& t, bool write, bool direc
   return OpenTarget(fd->release(), t.path, false, true, t.capacity);
 }
 
-std::vector<std::string> remove_stale_scratch(const std::string& folder) {
+std::vector<std::string> remove_stale_scratch(const std::string& folder, const std::atomic<bool>& stop) {
   std::vector<std::string> removed;
+  const Fd dir(::open(folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (dir.get() < 0) return removed;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(folder, ec)) {
     const std::string name = entry.path().filename().string();
     const pid_t pid = scratch_pid(name);
-    if (pid == 0 || pid == ::getpid() || !entry.is_regular_file(ec)) continue;
+    if (pid == 0 || pid == ::getpid()) continue;
     if (::kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive (EPERM: alive, someone else's)
-    const int fd = ::open(entry.path().c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) continue;
-    const bool unlocked = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+    // O_NONBLOCK: a FIFO by that name does not hang the open; anything but a regular file is left alone.
+    const Fd fd(::openat(dir.get(), name.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
     struct stat st {};
-    const bool sized = ::fstat(fd, &st) == 0;
-    if (unlocked && ::unlink(entry.path().c_str()) == 0) {
-      removed.push_back(sized ? fmt::format("{} ({})", name, format_bytes(static_cast<double>(st.st_size)))
-                              : name);
+    if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    // The kernel drops a killed process's lock a little after the process is reaped: a lock still held is
+    // waited for up to 250 ms before it counts as a live holder's.
+    bool unlocked = false;
+    for (int i = 0; i < 50 && !stop.load(std::memory_order_relaxed); ++i) {
+      if ((unlocked = ::flock(fd.get(), LOCK_EX | LOCK_NB) == 0)) break;
+      ::usleep(5'000);
     }
-    ::close(fd);
+    struct stat now {};
+    if (unlocked && ::fstatat(dir.get(), name.c_str(), &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+        now.st_dev == st.st_dev && now.st_ino == st.st_ino && ::unlinkat(dir.get(), name.c_str(), 0) == 0)
+      removed.push_back(fmt::format("{} ({})", name, format_bytes(static_cast<double>(st.st_size))));
   }
   return removed;
 }

@@ -81,8 +81,10 @@ std::string disk_of_dev(dev_t dev, const SysReader& sys);
 // their process while open; with --keep, ".mlbench-io-kept-<pid>-XXXXXX", which are never stale. A scratch
 // file whose PID no longer exists and whose lock nobody holds was left by a killed run (SIGKILL, power
 // loss): removes those in `folder` and returns one "NAME (SIZE)" each. A live PID keeps its file whatever
-// process it now is, and so does a held lock (a live mlbench, also one in another PID namespace).
-std::vector<std::string> remove_stale_scratch(const std::string& folder);
+// process it now is, and so does a lock held for 250 ms (a live mlbench, also one in another PID namespace);
+// `stop` cuts that wait short. Each file is opened and removed by name in the folder's descriptor, and only
+// while the name still holds the file that was checked.
+std::vector<std::string> remove_stale_scratch(const std::string& folder, const std::atomic<bool>& stop);
 
 // An open target. A created file is unlinked by the destructor unless keep is set.
 class OpenTarget {
