@@ -417,7 +417,7 @@ class CheckpointProbe final : public Probe {
       }
     }
     // Before this run's own folder exists: what a killed run left (storage/owner.hpp says how it tells).
-    for (const auto& f : remove_stale_checkpoints(s.dir))
+    for (const auto& f : remove_stale_checkpoints(s.dir, ctx.stop))
       warnings.push_back(fmt::format(
           "removed {}, a checkpoint folder left in {} by an mlbench run that was killed", f, s.dir));
     Folder folder(s.dir, s.keep);
@@ -521,7 +521,7 @@ CheckpointOutcome run_checkpoint(const CheckpointConfig& cfg, const std::atomic<
   return out;
 }
 
-std::vector<std::string> remove_stale_checkpoints(const std::string& dir) {
+std::vector<std::string> remove_stale_checkpoints(const std::string& dir, const std::atomic<bool>& stop) {
   std::vector<std::string> removed;
   Fd parent(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!parent) return removed;
@@ -530,7 +530,7 @@ std::vector<std::string> remove_stale_checkpoints(const std::string& dir) {
     std::uint64_t bytes = 0;
     {
       Fd fd = open_folder_at(parent.get(), name);  // a link under such a name is never followed
-      if (!fd || !take_owner_lock(fd.get())) continue;
+      if (!fd || !take_reclaim_lock(fd.get(), stop)) continue;
       bytes = remove_checkpoint_files(fd.get());
     }
     const bool gone = ::unlinkat(parent.get(), name.c_str(), AT_REMOVEDIR) == 0;

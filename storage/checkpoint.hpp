@@ -81,7 +81,7 @@ std::vector<Metric> checkpoint_metrics(const std::vector<RankOutcome>& ranks, st
 // and whose lock is free, storage/owner.hpp): removes the ranks' files in each (regular files of their names,
 // never through a link) and the folder when that empties it; one "NAME (SIZE)" each, saying so when the
 // folder stays because it holds other names.
-std::vector<std::string> remove_stale_checkpoints(const std::string& dir);
+std::vector<std::string> remove_stale_checkpoints(const std::string& dir, const std::atomic<bool>& stop);
 
 std::span<const OptionSpec> checkpoint_options();
 std::unique_ptr<Probe> make_checkpoint_probe();

@@ -16,8 +16,8 @@ constexpr OptionSpec kOptions[] = {
     {.name = "target",
      .type = OptionType::paths,
      .help = "Folder (mlbench creates and removes a test file there), existing file or block device, or a "
-             "new file's path in an existing folder (created and removed like the folder's); repeat for "
-             "several targets"},
+             "new file's path in an existing folder (created and removed like the folder's); a symbolic "
+             "link is resolved once, when the run is planned; repeat for several targets"},
     {.name = "rw",
      .type = OptionType::choice,
      .def = "randread",

@@ -26,4 +26,14 @@ bool owner_gone(pid_t pid) {
 
 bool take_owner_lock(int fd) { return ::flock(fd, LOCK_EX | LOCK_NB) == 0; }
 
+bool take_reclaim_lock(int fd, const std::atomic<bool>& stop) {
+  constexpr int kTries = 50;
+  constexpr useconds_t kPauseUs = 5'000;
+  for (int i = 0; i < kTries && !stop.load(std::memory_order_relaxed); ++i) {
+    if (take_owner_lock(fd)) return true;
+    ::usleep(kPauseUs);
+  }
+  return false;
+}
+
 }  // namespace mlbench::storage

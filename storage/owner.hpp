@@ -8,6 +8,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <string_view>
 
 namespace mlbench::storage {
@@ -19,5 +20,9 @@ bool owner_gone(pid_t pid);
 // Takes the owner's lock on `fd` without waiting (flock LOCK_EX): true when it was free; it is then held
 // until fd is closed. The creator takes it right after creating; a reclaimer before removing anything.
 bool take_owner_lock(int fd);
+// The reclaimer's take of the lock of a leftover whose owner is gone: the kernel drops a killed process's
+// lock a little after the process is reaped, so a lock still held is retried for up to 250 ms (5 ms apart,
+// ended early by `stop`) before it counts as a live holder's.
+bool take_reclaim_lock(int fd, const std::atomic<bool>& stop);
 
 }  // namespace mlbench::storage

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -99,10 +100,20 @@ Case plan_job(const JobSpec& s, const OptionSource& o) {
     throw UsageError(fmt::format("{}: give at least one folder, file or block device", o.name("target")));
   double fill_s = 0;
   std::set<std::string> seen;
+  // Existing files and devices by identity: two paths (a link, a hard link) to one would run as two targets.
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::string> existing;
+  Json planned = Json::array();
   for (const auto& path : s.targets) {
     if (!seen.insert(path).second)
       throw UsageError(fmt::format("{} {} is given twice", o.name("target"), path));
     TargetInfo t = inspect_target(path);
+    if (!creates_file(t.kind)) {
+      auto [it, fresh] = existing.emplace(std::pair{t.dev, t.ino}, path);
+      if (!fresh)
+        throw UsageError(fmt::format("{} {} and {} are the same {}; give it once", o.name("target"),
+                                     it->second, path, t.kind == TargetKind::file ? "file" : "device"));
+    }
+    planned.push_back(to_json(t));
     check_alignment(s, t, o);
     std::uint64_t size = region_size(s, t, o);
     if (creates_file(t.kind)) {
@@ -141,7 +152,8 @@ Case plan_job(const JobSpec& s, const OptionSource& o) {
   c.label = case_label(s);
   c.params = case_params(s);
   c.params["target"] = s.targets;
-  c.config = Json{{"spec", to_json(s)}};
+  // What planning found, which the run confirms on the opened descriptors (storage/target.hpp).
+  c.config = Json{{"spec", to_json(s)}, {"targets", planned}};
   c.estimate_s =
       warmup_s(s, traits(s.engine).submission_queue) + (s.runtime_s > 0 ? s.runtime_s : 10.0) + fill_s + 0.5;
   return c;
@@ -194,7 +206,7 @@ std::vector<Case> plan_suite(const PlanContext& ctx) {
     c.label = fmt::format("{} ({})", case_label(s), j.name);
     c.params = case_params(s);
     c.params["job"] = j.name;
-    c.config = Json{{"spec", to_json(s)}, {"suite", true}};
+    c.config = Json{{"spec", to_json(s)}, {"suite", true}, {"targets", Json::array({to_json(t)})}};
     if (!size) c.config["skip"] = warning;
     if (size && !warning.empty()) c.config["warning"] = warning;
     c.rounds = kSuiteRounds;
@@ -448,7 +460,7 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
         fmt::format("{} runs one I/O at a time per thread: --iodepth {} acts as 1", engine.label, s.iodepth));
 
   std::vector<TargetInfo> infos;
-  for (const auto& p : s.targets) infos.push_back(inspect_target(p));
+  for (const auto& t : c.config.at("targets")) infos.push_back(target_from_json(t));
   const SysReader sys;
   plan.cpus =
       pin_cpus(s.cpus, allowed_cpus(), disk_node_cpus(infos[0].disk, sys), disk_irq_cpus(infos[0].disk, sys));
@@ -456,7 +468,7 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
   std::vector<const OpenTarget*> handles;
   // Before this run's own file exists: what a killed run left in the folder (target.hpp says how it tells).
   auto remove_stale = [&](const std::string& folder) {
-    for (const auto& f : remove_stale_scratch(folder)) {
+    for (const auto& f : remove_stale_scratch(folder, ctx.stop)) {
       warnings.push_back(
           fmt::format("removed {}, a scratch file left in {} by an mlbench run that was killed", f, folder));
     }

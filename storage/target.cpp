@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <linux/loop.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -13,8 +14,10 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <random>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "base/error.hpp"
 #include "base/units.hpp"
@@ -82,17 +85,140 @@ std::vector<std::pair<std::string, dev_t>> partitions_of(const fs::path& dir, co
   return out;
 }
 
-// The loop devices whose backing file is `path`.
-std::vector<std::pair<std::string, dev_t>> loops_backed_by(const std::string& path, const SysReader& sys) {
+// A file descriptor, closed on every way out.
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+  Fd& operator=(Fd&& o) noexcept {
+    if (this != &o) {
+      if (fd_ >= 0) ::close(fd_);
+      fd_ = std::exchange(o.fd_, -1);
+    }
+    return *this;
+  }
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
+
+ private:
+  int fd_;
+};
+
+// A failed open, with its errno.
+struct OpenError : Error {
+  OpenError(const std::string& what, int e) : Error(what), err(e) {}
+  int err;
+};
+
+// `pfd` (an O_PATH descriptor) reopened with `flags`: /proc/self/fd/N names that very inode, whatever its
+// path names now. The reopened descriptor is checked to be that inode (a /proc that is not procfs).
+Fd reopen(const Fd& pfd, int flags, const std::string& shown) {
+  struct stat want {};
+  struct stat got {};
+  if (::fstat(pfd.get(), &want) != 0)
+    throw Error(fmt::format("checking {}: {}", shown, std::strerror(errno)));
+  Fd fd(::open(fmt::format("/proc/self/fd/{}", pfd.get()).c_str(), flags | O_CLOEXEC));
+  if (fd.get() < 0) {
+    const int e = errno;
+    throw OpenError(
+        fmt::format("opening {}: {}{}", shown, std::strerror(e),
+                    e == ENOENT ? " (/proc/self/fd is missing: mlbench needs /proc mounted)" : ""),
+        e);
+  }
+  if (::fstat(fd.get(), &got) != 0 || got.st_dev != want.st_dev || got.st_ino != want.st_ino)
+    throw Error(fmt::format("opening {}: /proc/self/fd led elsewhere; is /proc procfs?", shown));
+  return fd;
+}
+
+// What sort of thing a file of mode `m` is, in words.
+std::string_view type_name(mode_t m) {
+  if (S_ISREG(m)) return "a regular file";
+  if (S_ISDIR(m)) return "a folder";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISLNK(m)) return "a symbolic link";
+  if (S_ISCHR(m)) return "a character device";
+  return "neither a file, folder nor block device";
+}
+
+// How `st` (the fstat of what was opened as `t`) differs from what planning found; "" when it is the same.
+std::string difference(const TargetInfo& t, const struct stat& st) {
+  const bool folder = t.kind == TargetKind::folder || t.kind == TargetKind::new_file;
+  const bool type_ok =
+      folder ? S_ISDIR(st.st_mode) : (t.kind == TargetKind::file ? S_ISREG(st.st_mode) : S_ISBLK(st.st_mode));
+  if (!type_ok) {
+    return fmt::format("it was {} and is {} now",
+                       type_name(folder ? S_IFDIR : (t.kind == TargetKind::file ? S_IFREG : S_IFBLK)),
+                       type_name(st.st_mode));
+  }
+  if (t.kind == TargetKind::block_device) {
+    return st.st_rdev == t.dev
+               ? ""
+               : fmt::format("it was device {} and is device {} now", dev_name(t.dev), dev_name(st.st_rdev));
+  }
+  if (st.st_dev != t.dev || st.st_ino != t.ino)
+    return "another file or folder is there now (its inode differs)";
+  if (t.kind == TargetKind::file && static_cast<std::uint64_t>(st.st_size) != t.capacity)
+    return fmt::format("its size went from {} B to {} B", t.capacity, st.st_size);
+  return "";
+}
+
+// `t.resolved` opened O_PATH | O_NOFOLLOW (no I/O open, so nothing reacts to it) and confirmed to be what
+// planning found; an Error naming the change otherwise.
+Fd open_confirmed(const TargetInfo& t) {
+  const bool folder = t.kind == TargetKind::folder || t.kind == TargetKind::new_file;
+  const std::string& shown = t.kind == TargetKind::new_file ? t.resolved : t.path;
+  Fd pfd(::open(t.resolved.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+  struct stat st {};
+  if (pfd.get() < 0 || ::fstat(pfd.get(), &st) != 0) {
+    const int e = errno;
+    throw Error(fmt::format("{} {}: {} after the run was planned; mlbench leaves it alone: run again",
+                            folder ? "folder" : "target", shown,
+                            e == ENOENT ? "it went away" : std::strerror(e)));
+  }
+  if (auto why = difference(t, st); !why.empty()) {
+    throw Error(
+        fmt::format("{} {} changed after the run was planned ({}); mlbench leaves it alone: check "
+                    "what is there and run again",
+                    folder ? "folder" : "target", shown, why));
+  }
+  return pfd;
+}
+
+// The loop devices whose backing file is device `dev`, inode `ino`: LOOP_GET_STATUS64 of /dev/loopN names it
+// by number (a hard link or a bind-mount path is the same inode; a backing file since renamed or unlinked
+// too). Without the device node, the path in /sys/block/loopN/loop/backing_file, stat'ed.
+std::vector<std::pair<std::string, dev_t>> loops_backed_by(dev_t dev, ino_t ino, const SysReader& sys) {
   std::vector<std::pair<std::string, dev_t>> out;
-  std::error_code ec;
-  auto canon = fs::weakly_canonical(path, ec);
   for (const auto& name : sys.list("/sys/block")) {
     if (name.rfind("loop", 0) != 0) continue;
-    auto backing = sys.read(fs::path("/sys/block") / name / "loop/backing_file");
-    if (!backing || backing->empty() || fs::path(*backing) != canon) continue;
     auto text = sys.read(fs::path("/sys/block") / name / "dev");
-    if (auto d = text ? parse_dev(*text) : std::nullopt) out.emplace_back(name, *d);
+    auto loop_dev = text ? parse_dev(*text) : std::nullopt;
+    if (!loop_dev) continue;
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> backing;
+    const std::string node = "/dev/" + name;
+    Fd pfd(::open(node.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+    struct stat nst {};
+    if (pfd.get() >= 0 && ::fstat(pfd.get(), &nst) == 0 && S_ISBLK(nst.st_mode) && nst.st_rdev == *loop_dev) {
+      try {
+        Fd fd = reopen(pfd, O_RDONLY | O_NONBLOCK, node);
+        loop_info64 info{};
+        if (::ioctl(fd.get(), LOOP_GET_STATUS64, &info) == 0)
+          backing.emplace(info.lo_device, info.lo_inode);
+        else if (errno == ENXIO)
+          continue;             // no backing file: not attached
+      } catch (const Error&) {  // a node that does not open: its sysfs path below
+      }
+    }
+    if (!backing) {
+      auto path = sys.read(fs::path("/sys/block") / name / "loop/backing_file");
+      struct stat bst {};
+      if (path && !path->empty() && !path->ends_with(" (deleted)") && ::stat(path->c_str(), &bst) == 0)
+        backing.emplace(bst.st_dev, bst.st_ino);
+    }
+    if (backing && backing->first == dev && backing->second == ino) out.emplace_back(name, *loop_dev);
   }
   return out;
 }
@@ -117,11 +243,12 @@ struct ProbeDeleter {
 };
 #endif
 
-void signature_refusals(const std::string& path, std::vector<std::string>& why) {
+// libblkid's findings on the opened descriptor `fd` (not O_DIRECT: libblkid reads unaligned).
+void signature_refusals(const std::string& path, int fd, std::vector<std::string>& why) {
 #if MLBENCH_HAS_BLKID
-  std::unique_ptr<blkid_struct_probe, ProbeDeleter> pr(blkid_new_probe_from_filename(path.c_str()));
-  if (!pr) {
-    why.push_back(fmt::format("libblkid cannot open {} to look for signatures", path));
+  std::unique_ptr<blkid_struct_probe, ProbeDeleter> pr(blkid_new_probe());
+  if (!pr || blkid_probe_set_device(pr.get(), fd, 0, 0) != 0) {
+    why.push_back(fmt::format("libblkid cannot probe {} for signatures", path));
     return;
   }
   blkid_probe_enable_superblocks(pr.get(), 1);
@@ -143,9 +270,28 @@ void signature_refusals(const std::string& path, std::vector<std::string>& why) 
       why.push_back(fmt::format("it holds a {} partition table", value));
   }
 #else
+  (void)fd;
   why.push_back(
       fmt::format("this mlbench was built without libblkid and cannot check {} for signatures", path));
 #endif
+}
+
+// write_refusals on `fd`, the opened target `t` (confirmed to be what planning found).
+std::vector<std::string> refusals_of(const TargetInfo& t, int fd) {
+  const SysReader sys;
+  std::vector<std::string> why;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return {fmt::format("cannot fstat {}: {}", t.path, std::strerror(errno))};
+  if (S_ISBLK(st.st_mode)) {
+    why = block_device_refusals(t.path, st.st_rdev, sys);
+  } else if (S_ISREG(st.st_mode)) {
+    for (const auto& [name, d] : loops_backed_by(st.st_dev, st.st_ino, sys)) {
+      why.push_back(fmt::format("it backs loop device /dev/{}", name));
+      device_refusals("/dev/" + name, d, sys, why);
+    }
+  }
+  signature_refusals(t.path, fd, why);
+  return why;
 }
 
 [[noreturn]] void throw_io(const std::string& what, const std::string& path, int err) {
@@ -184,9 +330,12 @@ std::vector<std::string> block_device_refusals(const std::string& path, dev_t de
 
 TargetInfo inspect_target(const std::string& path) {
   const SysReader sys;
-  struct stat st {};
   TargetInfo t;
   t.path = path;
+  const std::string kinds =
+      "give an existing folder (mlbench creates a file there), file or block device, or a new file's path in "
+      "an existing folder";
+  if (path.empty()) throw UsageError(fmt::format("--target is an empty path; {}", kinds));
   // The folder mlbench creates its test file in: the target, or a new file's parent.
   auto writable_folder = [&](const std::string& folder, const struct stat& fst) {
     // mlbench creates its test file there, whatever --rw is: refused now rather than failed mid-run.
@@ -200,40 +349,77 @@ TargetInfo inspect_target(const std::string& path) {
     struct statvfs vfs {};
     if (::statvfs(folder.c_str(), &vfs) == 0) t.free_bytes = std::uint64_t{vfs.f_bavail} * vfs.f_frsize;
   };
-  if (::stat(path.c_str(), &st) != 0) {
+  // Symbolic links are resolved once, here; the run opens the resolved path and confirms what it opened.
+  auto resolve = [](const std::string& p) -> std::optional<std::string> {
+    std::unique_ptr<char, decltype(&std::free)> r(::realpath(p.c_str(), nullptr), &std::free);
+    return r ? std::optional<std::string>(r.get()) : std::nullopt;
+  };
+  struct stat lst {};
+  if (::lstat(path.c_str(), &lst) != 0) {
     const int e = errno;
     // fio's --filename habit: a file that does not exist yet, in a folder that does, is mlbench's to create.
     const fs::path parent = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+    auto folder = e == ENOENT && !path.ends_with('/') ? resolve(parent.string()) : std::nullopt;
     struct stat pst {};
-    if (e == ENOENT && !path.ends_with('/') && ::stat(parent.c_str(), &pst) == 0 && S_ISDIR(pst.st_mode)) {
+    if (folder && ::stat(folder->c_str(), &pst) == 0 && S_ISDIR(pst.st_mode)) {
       t.kind = TargetKind::new_file;
-      writable_folder(parent.string(), pst);
+      t.resolved = *folder;
+      t.dev = pst.st_dev;
+      t.ino = pst.st_ino;
+      writable_folder(*folder, pst);
       t.logical_block = logical_block_of(t.disk, sys);
       return t;
     }
-    throw UsageError(
-        fmt::format("--target {}: {}; give an existing folder (mlbench creates a file there), file or "
-                    "block device, or a new file's path in an existing folder",
-                    path, std::strerror(e)));
+    throw UsageError(fmt::format("--target {}: {}; {}", path, std::strerror(e), kinds));
   }
+  auto resolved = resolve(path);
+  if (!resolved && S_ISLNK(lst.st_mode)) {
+    const int e = errno;
+    // What it leads to, quoted and escaped: another user may have written it, and the message is one line.
+    std::string to(PATH_MAX, '\0');
+    const ssize_t n = ::readlink(path.c_str(), to.data(), to.size());
+    to.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    if (e == ENOENT) {
+      throw UsageError(fmt::format(
+          "--target {} is a symbolic link to {:?}, which does not exist (a dangling link); mlbench "
+          "creates no file through a link: give the path it should have, or remove the link",
+          path, to));
+    }
+    throw UsageError(
+        fmt::format("--target {} is a symbolic link to {:?} that does not resolve ({}); give the "
+                    "path it should lead to",
+                    path, to, std::strerror(e)));
+  }
+  t.resolved = resolved.value_or(path);
+  Fd pfd(::open(t.resolved.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+  struct stat st {};
+  if (pfd.get() < 0 || ::fstat(pfd.get(), &st) != 0)
+    throw UsageError(fmt::format("--target {}: {}; {}", path, std::strerror(errno), kinds));
+  t.dev = st.st_dev;
+  t.ino = st.st_ino;
   if (S_ISDIR(st.st_mode)) {
     t.kind = TargetKind::folder;
-    writable_folder(path, st);
+    writable_folder(t.resolved, st);
   } else if (S_ISREG(st.st_mode)) {
     t.kind = TargetKind::file;
     t.capacity = static_cast<std::uint64_t>(st.st_size);
     t.disk = disk_of_dev(st.st_dev, sys);
   } else if (S_ISBLK(st.st_mode)) {
     t.kind = TargetKind::block_device;
+    t.dev = st.st_rdev;
+    t.ino = 0;
     t.disk = disk_of_dev(st.st_rdev, sys);
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw UsageError(fmt::format("--target {}: cannot open: {}", path, std::strerror(errno)));
+    Fd fd;
+    try {
+      fd = reopen(pfd, O_RDONLY, path);
+    } catch (const Error& e) {
+      throw UsageError(fmt::format("--target {}: cannot open: {}", path, e.what()));
+    }
     std::uint64_t bytes = 0;
-    int rc = ::ioctl(fd, BLKGETSIZE64, &bytes);
     int lbs = 512;
-    if (::ioctl(fd, BLKSSZGET, &lbs) == 0) t.logical_block = static_cast<std::uint32_t>(lbs);
-    ::close(fd);
-    if (rc != 0) throw UsageError(fmt::format("--target {}: cannot read the device size", path));
+    if (::ioctl(fd.get(), BLKSSZGET, &lbs) == 0) t.logical_block = static_cast<std::uint32_t>(lbs);
+    if (::ioctl(fd.get(), BLKGETSIZE64, &bytes) != 0)
+      throw UsageError(fmt::format("--target {}: cannot read the device size", path));
     t.capacity = bytes;
     return t;
   } else {
@@ -243,86 +429,164 @@ TargetInfo inspect_target(const std::string& path) {
   return t;
 }
 
-std::vector<std::string> write_refusals(const TargetInfo& t) {
-  const SysReader sys;
-  std::vector<std::string> why;
-  if (t.kind == TargetKind::block_device) {
-    struct stat st {};
-    if (::stat(t.path.c_str(), &st) != 0) return {fmt::format("cannot stat {}", t.path)};
-    why = block_device_refusals(t.path, st.st_rdev, sys);
-  } else if (t.kind == TargetKind::file) {
-    for (const auto& [name, d] : loops_backed_by(t.path, sys)) {
-      why.push_back(fmt::format("it backs loop device /dev/{}", name));
-      device_refusals("/dev/" + name, d, sys, why);
-    }
+namespace {
+constexpr std::string_view kKindNames[] = {"folder", "file", "block_device", "new_file"};
+}  // namespace
+
+nlohmann::json to_json(const TargetInfo& t) {
+  return {{"path", t.path},
+          {"resolved", t.resolved},
+          {"kind", kKindNames[static_cast<std::size_t>(t.kind)]},
+          {"dev", t.dev},
+          {"ino", t.ino},
+          {"capacity", t.capacity},
+          {"logical_block", t.logical_block},
+          {"disk", t.disk},
+          {"free_bytes", t.free_bytes}};
+}
+
+TargetInfo target_from_json(const nlohmann::json& j) {
+  TargetInfo t;
+  t.path = j.at("path").get<std::string>();
+  t.resolved = j.at("resolved").get<std::string>();
+  const auto kind = j.at("kind").get<std::string>();
+  const auto* k = std::find(std::begin(kKindNames), std::end(kKindNames), kind);
+  if (k == std::end(kKindNames)) throw Error(fmt::format("unknown target kind '{}'", kind));
+  t.kind = static_cast<TargetKind>(k - std::begin(kKindNames));
+  t.dev = j.at("dev").get<std::uint64_t>();
+  t.ino = j.at("ino").get<std::uint64_t>();
+  t.capacity = j.at("capacity").get<std::uint64_t>();
+  t.logical_block = j.at("logical_block").get<std::uint32_t>();
+  t.disk = j.at("disk").get<std::string>();
+  t.free_bytes = j.at("free_bytes").get<std::uint64_t>();
+  return t;
+}
+
+namespace {
+
+constexpr std::string_view kInUse =
+    "the kernel reports it in use (mounted, in this or another mount namespace, or held by md or "
+    "device-mapper)";
+
+// `pfd` reopened with `access`, a block device exclusively (O_EXCL): the kernel refuses that (EBUSY) while it
+// is mounted in any mount namespace or held (md, device-mapper), and nobody can mount it while mlbench holds
+// it. No descriptor when it is in use.
+std::optional<Fd> open_unless_in_use(const Fd& pfd, const TargetInfo& t, int access) {
+  const bool device = t.kind == TargetKind::block_device;
+  try {
+    return reopen(pfd, access | (device ? O_EXCL : 0), t.path);
+  } catch (const OpenError& e) {
+    if (device && e.err == EBUSY) return std::nullopt;
+    throw;
   }
-  if (!creates_file(t.kind)) signature_refusals(t.path, why);
+}
+
+}  // namespace
+
+std::vector<std::string> write_refusals(const TargetInfo& t) {
+  if (creates_file(t.kind)) return {};
+  const Fd pfd = open_confirmed(t);
+  if (auto fd = open_unless_in_use(pfd, t, O_RDONLY)) return refusals_of(t, fd->get());
+  auto why = refusals_of(t, reopen(pfd, O_RDONLY, t.path).get());  // what else there is to say
+  why.insert(why.begin(), std::string(kInUse));
   return why;
 }
 
 OpenTarget OpenTarget::open_existing(const TargetInfo& t, bool write, bool direct) {
-  int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC | (direct ? O_DIRECT : 0);
-  int fd = ::open(t.path.c_str(), flags);
-  if (fd < 0) throw_io("opening", t.path, errno);
-  return OpenTarget(fd, t.path, false, true, t.capacity);
+  const Fd pfd = open_confirmed(t);
+  std::optional<Fd> fd = write ? open_unless_in_use(pfd, t, O_RDWR) : reopen(pfd, O_RDONLY, t.path);
+  if (!fd) throw Error(fmt::format("refusing to write to {}: {}", t.path, kInUse));
+  if (t.kind == TargetKind::block_device) {
+    std::uint64_t bytes = 0;
+    if (::ioctl(fd->get(), BLKGETSIZE64, &bytes) != 0 || bytes != t.capacity)
+      throw Error(
+          fmt::format("target {} changed after the run was planned (its size went from {} B to {} B); "
+                      "mlbench leaves it alone: check what is there and run again",
+                      t.path, t.capacity, bytes));
+  }
+  if (write) {
+    if (auto why = refusals_of(t, fd->get()); !why.empty())
+      throw Error(fmt::format("refusing to write to {}: {}", t.path, fmt::join(why, "; ")));
+  }
+  if (direct) {
+    const int fl = ::fcntl(fd->get(), F_GETFL);
+    if (fl < 0 || ::fcntl(fd->get(), F_SETFL, fl | O_DIRECT) != 0) throw_io("opening", t.path, errno);
+  }
+  return OpenTarget(fd->release(), t.path, false, true, t.capacity);
 }
 
-std::vector<std::string> remove_stale_scratch(const std::string& folder) {
+std::vector<std::string> remove_stale_scratch(const std::string& folder, const std::atomic<bool>& stop) {
   std::vector<std::string> removed;
+  const Fd dir(::open(folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (dir.get() < 0) return removed;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(folder, ec)) {
     const std::string name = entry.path().filename().string();
-    const pid_t pid = owner_pid(name, kScratchPrefix);
-    if (!owner_gone(pid) || !entry.is_regular_file(ec)) continue;
-    const int fd = ::open(entry.path().c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) continue;
-    const bool unlocked = take_owner_lock(fd);
+    if (!owner_gone(owner_pid(name, kScratchPrefix))) continue;
+    // O_NONBLOCK: a FIFO by that name does not hang the open; anything but a regular file is left alone.
+    const Fd fd(::openat(dir.get(), name.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
     struct stat st {};
-    const bool sized = ::fstat(fd, &st) == 0;
-    if (unlocked && ::unlink(entry.path().c_str()) == 0) {
-      removed.push_back(sized ? fmt::format("{} ({})", name, format_bytes(static_cast<double>(st.st_size)))
-                              : name);
-    }
-    ::close(fd);
+    if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    struct stat now {};
+    if (take_reclaim_lock(fd.get(), stop) &&
+        ::fstatat(dir.get(), name.c_str(), &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_dev == st.st_dev &&
+        now.st_ino == st.st_ino && ::unlinkat(dir.get(), name.c_str(), 0) == 0)
+      removed.push_back(fmt::format("{} ({})", name, format_bytes(static_cast<double>(st.st_size))));
   }
   return removed;
 }
 
-OpenTarget OpenTarget::create_in(const TargetInfo& t, std::uint64_t size, std::uint64_t fill_seed,
-                                 bool direct, bool keep, const std::atomic<bool>& stop) {
-  std::string tmpl =
-      (fs::path(t.path) / fmt::format("{}{}{}-XXXXXX", kScratchPrefix, keep ? "kept-" : "", ::getpid()))
-          .string();
-  int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
-  if (fd < 0) throw_io("creating a test file in", t.path, errno);
+std::optional<OpenTarget> OpenTarget::create(int dirfd, const std::string& name, std::string path,
+                                             std::uint64_t size, std::uint64_t fill_seed, bool direct,
+                                             bool keep, const std::atomic<bool>& stop) {
+  Fd dir(dirfd);
+  int fd = ::openat(dir.get(), name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    if (errno == EEXIST) return std::nullopt;
+    throw_io("creating the test file", path, errno);
+  }
   // From here the destructor removes the file on every way out (error, interrupt, success without --keep).
-  OpenTarget out(fd, tmpl, true, keep, size);
+  OpenTarget out(fd, std::move(path), true, keep, size);
+  out.dirfd_ = dir.release();
+  out.name_ = name;
   out.fill(fill_seed, direct, stop);
   return out;
+}
+
+OpenTarget OpenTarget::create_in(const TargetInfo& t, std::uint64_t size, std::uint64_t fill_seed,
+                                 bool direct, bool keep, const std::atomic<bool>& stop) {
+  // mkostemp's names, made here: the file is created by name in the folder's descriptor.
+  constexpr std::string_view kChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  std::random_device rd;
+  for (int attempt = 0;; ++attempt) {
+    std::string name = fmt::format("{}{}{}-", kScratchPrefix, keep ? "kept-" : "", ::getpid());
+    for (int i = 0; i < 6; ++i) name += kChars[rd() % kChars.size()];
+    auto out = create(open_confirmed(t).release(), name, (fs::path(t.path) / name).string(), size, fill_seed,
+                      direct, keep, stop);
+    if (out) return std::move(*out);
+    if (attempt == 100) throw_io("creating a test file in", t.path, EEXIST);  // every name taken
+  }
 }
 
 OpenTarget OpenTarget::create_at(const TargetInfo& t, std::uint64_t size, std::uint64_t fill_seed,
                                  bool direct, bool keep, const std::atomic<bool>& stop) {
-  int fd = ::open(t.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    if (errno == EEXIST)
-      throw Error(
-          fmt::format("creating the test file {}: it appeared after the run was planned; run again "
-                      "to use it as an existing file",
-                      t.path));
-    throw_io("creating the test file", t.path, errno);
+  auto out = create(open_confirmed(t).release(), fs::path(t.path).filename().string(), t.path, size,
+                    fill_seed, direct, keep, stop);
+  if (!out) {
+    throw Error(
+        fmt::format("creating the test file {}: a file or link by that name appeared after the run was "
+                    "planned (the path was new then); mlbench leaves it alone: run again to use it as an "
+                    "existing file",
+                    t.path));
   }
-  OpenTarget out(fd, t.path, true, keep, size);
-  out.fill(fill_seed, direct, stop);
-  return out;
+  return std::move(*out);
 }
 
 void OpenTarget::fill(std::uint64_t fill_seed, bool direct, const std::atomic<bool>& stop) {
   if (direct) {
-    int dfd = ::open(path_.c_str(), O_RDWR | O_CLOEXEC | O_DIRECT);
-    if (dfd < 0) throw_io("opening with O_DIRECT", path_, errno);
-    ::close(fd_);
-    fd_ = dfd;
+    // Set on this descriptor: a reopen by name could open whatever the name holds by then.
+    const int fl = ::fcntl(fd_, F_GETFL);
+    if (fl < 0 || ::fcntl(fd_, F_SETFL, fl | O_DIRECT) != 0) throw_io("opening with O_DIRECT", path_, errno);
   }
   // Held until the file is closed: tells remove_stale_scratch in another mlbench that this one is alive. On a
   // filesystem without flock (some NFS mounts) nobody can take the lock either, so no one removes the file.
@@ -352,6 +616,8 @@ void OpenTarget::fill(std::uint64_t fill_seed, bool direct, const std::atomic<bo
 
 OpenTarget::OpenTarget(OpenTarget&& o) noexcept
     : fd_(std::exchange(o.fd_, -1)),
+      dirfd_(std::exchange(o.dirfd_, -1)),
+      name_(std::move(o.name_)),
       path_(std::move(o.path_)),
       created_(o.created_),
       keep_(o.keep_),
@@ -360,8 +626,17 @@ OpenTarget::OpenTarget(OpenTarget&& o) noexcept
 }
 
 OpenTarget::~OpenTarget() {
+  // A created file is removed by its name in the folder it was made in, and only while that name still holds
+  // it (someone may have renamed it and put their own file there).
+  if (created_ && !keep_ && fd_ >= 0 && dirfd_ >= 0) {
+    struct stat mine {
+    }, there{};
+    if (::fstat(fd_, &mine) == 0 && ::fstatat(dirfd_, name_.c_str(), &there, AT_SYMLINK_NOFOLLOW) == 0 &&
+        mine.st_dev == there.st_dev && mine.st_ino == there.st_ino)
+      ::unlinkat(dirfd_, name_.c_str(), 0);
+  }
   if (fd_ >= 0) ::close(fd_);
-  if (created_ && !keep_) ::unlink(path_.c_str());
+  if (dirfd_ >= 0) ::close(dirfd_);
 }
 
 }  // namespace mlbench::storage

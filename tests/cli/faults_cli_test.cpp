@@ -174,6 +174,39 @@ TEST(FaultsCli, ReadOnlyTargetFolderIsRefusedBeforeTheRun) {
   EXPECT_FALSE(fs::exists(report));
 }
 
+// ---- targets that lead to a loop device's backing file ------------------------------------------------
+
+TEST(FaultsCli, ABindMountPathToALoopBackingFileIsRefusedWithAllowDestructive) {
+  if (!is_root()) GTEST_SKIP() << "needs root for a loop device and a bind mount";
+  std::string unshare;
+  if (sh("command -v unshare", &unshare) != 0) GTEST_SKIP() << "unshare is not installed";
+  unshare.erase(unshare.find_last_not_of(" \n") + 1);
+  if (sh(unshare + " -m --propagation private true") != 0)
+    GTEST_SKIP() << "cannot make a private mount namespace here (unshare -m)";
+  TempDir t;
+  auto backing = t.path() / "disk.img";
+  std::ofstream(backing) << std::string(8u << 20, 'x');
+  auto loop = LoopDevice::attach(backing);
+  if (!loop) GTEST_SKIP() << "no loop device (losetup failed)";
+  // The same inode under another path that no name comparison can tie to it. The bind mount lives in a mount
+  // namespace of its own, which ends (unmounting it) with the command.
+  auto bind = t.path() / "bind.img";
+  std::ofstream(bind).close();
+  auto report = t.path() / "r.json";
+  const std::string script = "mount --bind '" + backing.string() + "' '" + bind.string() + "' && exec '" +
+                             MLBENCH_EXE + "' storage --target '" + bind.string() +
+                             "' --rw write --allow-destructive --runtime 1 -o '" + report.string() + "'";
+  auto run = spawn_program({unshare, "-m", "--propagation", "private", "/bin/sh", "-c", script});
+  auto r = run.wait_for(kHang);
+  ASSERT_TRUE(r) << "mlbench hung";
+  EXPECT_EQ(r->rc, 2) << r->err;
+  EXPECT_EQ(count_lines(r->err), 1u) << r->err;
+  EXPECT_NE(r->err.find("refusing to write to " + bind.string()), std::string::npos) << r->err;
+  EXPECT_NE(r->err.find("backs loop device " + loop->path()), std::string::npos) << r->err;
+  EXPECT_FALSE(fs::exists(report));
+  EXPECT_EQ(slurp(backing), std::string(8u << 20, 'x'));
+}
+
 // ---- unwritable output paths ---------------------------------------------------------------------------
 
 // Every command that takes -o, with arguments that would otherwise run (or fail late).

@@ -49,10 +49,41 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{{"--size", "0"}, "--size"}, BadInput{{"--size=-1G"}, "--size"},
                       BadInput{{"--rw", "sideways"}, "--rw"},
                       BadInput{{"--target", "MISSING"}, "No such file or directory"},
+                      BadInput{{"--target", ""}, "--target is an empty path"},
                       BadInput{{"--runtime", "soon"}, "--runtime"},
                       BadInput{{"--cpus", "65535"}, "not available to this process"},
                       BadInput{{"--submission", "each"}, "--submission"},
                       BadInput{{"--engine", "psync", "--submission", "per_io"}, "needs --engine uring"}));
+
+TEST(StorageCli, ADanglingSymlinkTargetIsBadInputNamingTheLink) {
+  TempDir t;
+  storage::test::TempDir disk;
+  // A link to nothing, one whose text (another user's to write) holds a newline, and a loop of two links.
+  const fs::path nowhere = disk.path() / "nowhere", odd = disk.path() / "two\nlines";
+  fs::create_symlink(nowhere, disk.path() / "dangling");
+  fs::create_symlink(odd, disk.path() / "newline");
+  fs::create_symlink(disk.path() / "loop_b", disk.path() / "loop_a");
+  fs::create_symlink(disk.path() / "loop_a", disk.path() / "loop_b");
+  auto report = t.path() / "r.json";
+  for (const auto& [name, says] : {std::pair{"dangling", "which does not exist (a dangling link)"},
+                                   {"newline", "which does not exist (a dangling link)"},
+                                   {"loop_a", "that does not resolve (Too many levels of symbolic links)"}}) {
+    const auto link = disk.path() / name;
+    auto r = run_cli({"storage", "--target", link.string(), "--rw", "write", "--size", "1M", "--runtime", "1",
+                      "-o", report.string()});
+    EXPECT_EQ(r.rc, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(
+        r.err.find("mlbench: error: storage.io: --target " + link.string() + " is a symbolic link to \""),
+        std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  EXPECT_FALSE(fs::exists(nowhere));
+  EXPECT_FALSE(fs::exists(odd));
+  EXPECT_FALSE(fs::exists(report));
+}
 
 TEST(StorageCli, RunWritesAValidReport) {
   TempDir t;

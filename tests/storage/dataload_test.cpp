@@ -993,7 +993,8 @@ TEST(Checkpoint, FoldersOfKilledRunsAreReclaimedAndNothingElse) {
   test::write_file(outside / "rank-0000.ckpt", "keep");
   fs::create_directory_symlink(outside, dir.path() / fmt::format("mlbench-checkpoint-{}-eeeeee", dead));
 
-  auto removed = remove_stale_checkpoints(dir.path().string());
+  const std::atomic<bool> no_stop{false};
+  auto removed = remove_stale_checkpoints(dir.path().string(), no_stop);
   std::sort(removed.begin(), removed.end());
   std::string all;
   for (const auto& r : removed) all += r + "; ";

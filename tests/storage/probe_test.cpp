@@ -370,7 +370,8 @@ TEST(StorageProbe, StaleScratchFilesOfKilledRunsAreRemovedAtTheNextStart) {
   ASSERT_EQ(::flock(holder, LOCK_EX), 0);
 
   auto results = test::run_probe(json{{"target", dir.path().string()}, {"size", "1M"}, {"number_ios", 10}});
-  EXPECT_EQ(remove_stale_scratch(dir.path().string()).size(), 0u);  // once removed, nothing more to say
+  const std::atomic<bool> no_stop{false};
+  EXPECT_EQ(remove_stale_scratch(dir.path().string(), no_stop).size(), 0u);  // once removed, nothing more
   ::close(holder);
   ASSERT_EQ(results.size(), 1u);
   EXPECT_EQ(results[0].status, Status::ok) << results[0].reason;

@@ -78,10 +78,12 @@ std::string random_bytes(std::size_t n, std::uint64_t seed) {
   return s;
 }
 
-std::vector<Result> run_probe(Probe& probe, const nlohmann::json& options, Profile profile) {
+std::vector<Result> run_probe(Probe& probe, const nlohmann::json& options, Profile profile,
+                              const std::function<void()>& between) {
   static const nlohmann::json host = nlohmann::json::object();
   PlanContext pctx{profile, host, options};
   auto cases = probe.plan(pctx);
+  if (between) between();
   std::vector<Result> out;
   static std::atomic<bool> stop{false};
   for (const auto& c : cases) {
@@ -91,9 +93,10 @@ std::vector<Result> run_probe(Probe& probe, const nlohmann::json& options, Profi
   return out;
 }
 
-std::vector<Result> run_probe(const nlohmann::json& options, Profile profile) {
+std::vector<Result> run_probe(const nlohmann::json& options, Profile profile,
+                              const std::function<void()>& between) {
   auto probe = make_storage_probe();
-  return run_probe(*probe, options, profile);
+  return run_probe(*probe, options, profile, between);
 }
 
 }  // namespace mlbench::storage::test

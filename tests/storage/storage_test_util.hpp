@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,10 +59,12 @@ void write_file(const std::filesystem::path& p, const std::string& data);
 // n bytes of the probe's own random pattern (storage/pattern.hpp) for `seed`.
 std::string random_bytes(std::size_t n, std::uint64_t seed);
 
-// Plans and runs `probe` like the runner does, with an unset stop flag.
+// Plans and runs `probe` like the runner does, with an unset stop flag; `between`, when given, runs after
+// planning and before the first case (what could change while a run plans the rest of its cases).
 std::vector<Result> run_probe(Probe& probe, const nlohmann::json& options,
-                              Profile profile = Profile::standard);
+                              Profile profile = Profile::standard, const std::function<void()>& between = {});
 // The storage probe (storage.io) so.
-std::vector<Result> run_probe(const nlohmann::json& options, Profile profile = Profile::standard);
+std::vector<Result> run_probe(const nlohmann::json& options, Profile profile = Profile::standard,
+                              const std::function<void()>& between = {});
 
 }  // namespace mlbench::storage::test
