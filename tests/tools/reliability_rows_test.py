@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every test that docs/RELIABILITY.md names exists.
+"""Every row of docs/RELIABILITY.md's proof tables names a test, and every test it names exists.
 
 A row's "Proven by" cell names tests as `tests/<file>::Suite.Test` (a parameterised one as
 `Prefix/Suite.Test` or `Prefix/Suite.Test/param`) or names a test script by its path. The check: the file
@@ -38,8 +38,24 @@ for path, test in refs:
     if not pattern.search(f.read_text()):
         missing.append(f"{path}::{test}: {suite}.{name} is not defined there")
 
+# A table whose last column is headed exactly "Proven by" is a proof table: each of its rows names a test.
+unproven = []
+in_proof_table = False
+for number, line in enumerate(doc.splitlines(), 1):
+    if not line.startswith("|"):
+        in_proof_table = False
+        continue
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    if cells[-1] == "Proven by":
+        in_proof_table = True
+        continue
+    if in_proof_table and not set(cells[0]) <= set("-: ") and "`tests/" not in cells[-1]:
+        unproven.append(f"line {number}: {cells[0][:80]}")
+for u in unproven:
+    missing.append(f"a row that names no test: {u}")
+
 if missing:
-    print("docs/RELIABILITY.md names tests that do not exist:")
+    print("docs/RELIABILITY.md names tests that do not exist, or has rows that name none:")
     for m in missing:
         print("  " + m)
     sys.exit(1)
