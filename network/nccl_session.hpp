@@ -7,10 +7,14 @@
 // - nonblocking: blocking = 0 throughout. NCCL 2.28 hands every ncclGroupEnd to a new thread and returns
 //   ncclInProgress, which this thread then polls: every call can be interrupted, but each costs a thread
 //   start inside the measured time. Kept to show that cost and for set-ups where a blocking call might hang.
-//   The timed loop cannot enqueue the next call before this one completes: NCCL 2.28 links a group's job to
-//   a communicator only when no job is linked yet (src/group.cc ncclGroupEndInternal) and joins it only when
-//   ncclCommGetAsyncError returns ncclSuccess (src/init.cc), so a second group in flight would append to the
-//   communicator while the first one's thread launches from it, and its own thread would never be joined.
+//   The timed loop cannot enqueue the next call before this one completes: every collective first checks
+//   that the communicator is ready (src/enqueue.cc ncclEnqueueCheck → src/init.cc ncclCommEnsureReady), and
+//   while the previous non-blocking group is still in progress that check fails with ncclInvalidArgument
+//   ("Attempt to use communicator before the previous operation returned ncclSuccess"). Behind it, a group's
+//   job is linked to a communicator only when none is linked yet (src/group.cc ncclGroupEndInternal) and
+//   joined only once ncclCommGetAsyncError returns ncclSuccess (src/init.cc). The one way to pay one thread
+//   for many calls is to put them in a single group, which measures aggregated calls (nccl-tests' -a), a
+//   different figure from the per-call time this loop reports.
 // Either way no wait is unbounded: every wait (initialisation, a group's enqueue, a stream) is armed on the
 // watchdog (network/watchdog.hpp), which polls ncclCommGetAsyncError under the same lock as every other
 // NCCL call and aborts the communicators when an error appears or a wait outlives --timeout; the waiting call
