@@ -40,7 +40,15 @@ def verification(result):
     if isinstance(v, dict) and "bad" in v:
         # A count (gemm, conv, copy) or a list of what was wrong (hbm: one entry per bad array or sum).
         bad = len(v["bad"]) if isinstance(v["bad"], list) else v["bad"]
-        return "verified" if bad == 0 else f"{bad} wrong"
+        if bad != 0:
+            return f"{bad} wrong"
+        # gemm and conv: the largest error as a share of what the error model allows. Above half of it, a
+        # correct device is nearer the limit than the model's own simulation puts it: said, so that a thin
+        # margin is seen on the first run before it becomes a false `incorrect` on another.
+        share = v.get("max_error_over_allowed")
+        if isinstance(share, (int, float)) and share > 0.5:
+            return f"verified (error {share:.2f} of allowed: thin margin)"
+        return "verified"
     if "wrong_elements" in info:
         return "verified" if info["wrong_elements"] == 0 else f"{info['wrong_elements']} wrong"
     return "incorrect" if result["status"] == "incorrect" else "-"
