@@ -198,7 +198,8 @@ TEST(ClusterMessages, DecisionsAndFinalStatusesAreChecked) {
            {R"({"run": 1})", "run"},
            {R"({"skip": 3})", "skip"},
            {R"({"error": "x", "run": true})", "error"}}) {
-    expect_one_clean_line(refusal([&] { parse_decision(text); }),
+    const std::string& decision = text;  // clang 14 captures no structured binding
+    expect_one_clean_line(refusal([&] { parse_decision(decision); }),
                           fmt::format("rank 0's decision: field '{}'", field));
   }
   EXPECT_EQ(parse_final_status(R"({"ok": true})"), std::nullopt);
