@@ -943,13 +943,19 @@ TEST(DataloadData, RemovalGoesThroughTheHeldFolderNotTheName) {
   fs::rename(m.plan.root, moved);
   fs::create_directories(m.plan.root / "0000");
   test::write_file(m.plan.root / "0000" / "00000000.npz", "other's");
-  remove_dataset(parent.get(), name, held.get(), m.plan.manifest(true), nullptr);
+  EXPECT_FALSE(remove_dataset(parent.get(), name, held.get(), m.plan.manifest(true), nullptr));
   EXPECT_EQ(test::slurp(m.plan.root / "0000" / "00000000.npz"), "other's");
   EXPECT_TRUE(fs::is_empty(moved)) << "the held folder was not emptied";
-  // Under its name again: emptied and removed.
+  // A link to the held folder under its name: the link is not that folder, and stays.
   fs::remove_all(m.plan.root);
+  fs::create_directory_symlink(moved, m.plan.root);
+  EXPECT_FALSE(remove_dataset(parent.get(), name, held.get(), m.plan.manifest(true), nullptr));
+  EXPECT_TRUE(fs::is_symlink(m.plan.root));
+  EXPECT_TRUE(fs::is_directory(moved));
+  // Under its name again: emptied and removed.
+  fs::remove(m.plan.root);
   fs::rename(moved, m.plan.root);
-  remove_dataset(parent.get(), name, held.get(), m.plan.manifest(true), nullptr);
+  EXPECT_TRUE(remove_dataset(parent.get(), name, held.get(), m.plan.manifest(true), nullptr));
   EXPECT_TRUE(fs::is_empty(m.dir.path()));
 }
 
@@ -1037,6 +1043,8 @@ TEST(Checkpoint, FoldersOfKilledRunsAreReclaimedAndNothingElse) {
   test::write_file(mixed / "notes.txt", "mine");
   const fs::path foreign = folder(fmt::format("{}-gggggg", dead));
   test::write_file(foreign / "notes.txt", "mine");
+  const fs::path file = dir.path() / fmt::format("mlbench-checkpoint-{}-hhhhhh", dead);
+  test::write_file(file, "mine");
   const fs::path live = folder(fmt::format("{}-cccccc", ::getpid()));
   test::write_file(live / "rank-0000.ckpt", "x");
   const fs::path kept = folder(fmt::format("kept-{}-dddddd", dead));
@@ -1056,7 +1064,7 @@ TEST(Checkpoint, FoldersOfKilledRunsAreReclaimedAndNothingElse) {
   for (const auto& w : said) all += w + "\n";
   // One warning for each leftover of a killed run, whether removed or kept, saying why it was kept; none
   // for a live run's (its PID, or its lock, held).
-  ASSERT_EQ(said.size(), 4u) << all;
+  ASSERT_EQ(said.size(), 5u) << all;
   auto warning = [&](const std::string& tail) {
     for (const auto& w : said)
       if (w.find(tail) != std::string::npos) return w;
@@ -1075,6 +1083,9 @@ TEST(Checkpoint, FoldersOfKilledRunsAreReclaimedAndNothingElse) {
                         dead, dir.path().string()));
   EXPECT_NE(warning("-eeeeee").find("kept"), std::string::npos) << all;
   EXPECT_NE(warning("-eeeeee").find("a link"), std::string::npos) << all;
+  EXPECT_NE(warning("-hhhhhh").find("kept"), std::string::npos) << all;
+  EXPECT_NE(warning("-hhhhhh").find("not a folder"), std::string::npos) << all;
+  EXPECT_EQ(test::slurp(file), "mine");
   EXPECT_EQ(test::slurp(foreign / "notes.txt"), "mine");
   EXPECT_FALSE(fs::exists(killed));
   EXPECT_EQ(test::slurp(mixed / "notes.txt"), "mine");
