@@ -165,8 +165,8 @@ DatasetManifest check_dataset_folder(int root_fd, const std::string& name) {
 // Whether `name` in the folder of `dir_fd` is the folder of `fd` itself (the same device and inode), not one
 // put under its name since it was opened.
 bool is_same_folder(int dir_fd, const std::string& name, int fd) {
-  struct stat at {
-  }, held{};
+  struct stat at {};
+  struct stat held {};
   return ::fstatat(dir_fd, name.c_str(), &at, AT_SYMLINK_NOFOLLOW) == 0 && ::fstat(fd, &held) == 0 &&
          at.st_dev == held.st_dev && at.st_ino == held.st_ino;
 }
