@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -417,9 +418,7 @@ class CheckpointProbe final : public Probe {
       }
     }
     // Before this run's own folder exists: what a killed run left (storage/owner.hpp says how it tells).
-    for (const auto& f : remove_stale_checkpoints(s.dir, ctx.stop))
-      warnings.push_back(fmt::format(
-          "removed {}, a checkpoint folder left in {} by an mlbench run that was killed", f, s.dir));
+    for (auto& w : remove_stale_checkpoints(s.dir, ctx.stop)) warnings.push_back(std::move(w));
     Folder folder(s.dir, s.keep);
     s.cfg.folder = folder.path();
     s.cfg.folder_fd = folder.fd();
@@ -522,23 +521,44 @@ CheckpointOutcome run_checkpoint(const CheckpointConfig& cfg, const std::atomic<
 }
 
 std::vector<std::string> remove_stale_checkpoints(const std::string& dir, const std::atomic<bool>& stop) {
-  std::vector<std::string> removed;
+  std::vector<std::string> said;
   Fd parent(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!parent) return removed;
+  if (!parent) return said;
+  constexpr std::string_view kLeft = "a checkpoint folder left by an mlbench run that was killed";
   for (const auto& name : names_in(parent.get())) {
     if (!owner_gone(owner_pid(name, kFolderPrefix))) continue;
     std::uint64_t bytes = 0;
     {
       Fd fd = open_folder_at(parent.get(), name);  // a link under such a name is never followed
-      if (!fd || !take_reclaim_lock(fd.get(), stop)) continue;
+      if (!fd) {
+        const int err = errno;
+        const mode_t type = type_at(parent.get(), name);
+        said.push_back(fmt::format("kept {} in {}: it has the name of {} but is {}", name, dir, kLeft,
+                                   type == S_IFLNK   ? "a link"
+                                   : type != S_IFDIR ? "not a folder"
+                                                     : fmt::format("not readable ({})", std::strerror(err))));
+        continue;
+      }
+      if (!take_reclaim_lock(fd.get(), stop)) continue;  // a live run's, in another PID namespace
       bytes = remove_checkpoint_files(fd.get());
     }
-    const bool gone = ::unlinkat(parent.get(), name.c_str(), AT_REMOVEDIR) == 0;
-    if (gone || bytes > 0)
-      removed.push_back(fmt::format("{} ({}{})", name, format_bytes(static_cast<double>(bytes)),
-                                    gone ? "" : "; it still holds files mlbench did not make, kept"));
+    if (::unlinkat(parent.get(), name.c_str(), AT_REMOVEDIR) == 0) {
+      said.push_back(
+          fmt::format("removed {} ({}), a checkpoint folder left in {} by an mlbench run that was "
+                      "killed",
+                      name, format_bytes(static_cast<double>(bytes)), dir));
+      continue;
+    }
+    const std::string why =
+        errno == ENOTEMPTY || errno == EEXIST ? "it holds files mlbench did not make" : std::strerror(errno);
+    if (bytes > 0) {
+      said.push_back(fmt::format("removed {} of checkpoint files from {} in {}, {}; the folder is kept: {}",
+                                 format_bytes(static_cast<double>(bytes)), name, dir, kLeft, why));
+    } else {
+      said.push_back(fmt::format("kept {} in {}, {}: {}", name, dir, kLeft, why));
+    }
   }
-  return removed;
+  return said;
 }
 
 std::span<const OptionSpec> checkpoint_options() { return kOptions; }

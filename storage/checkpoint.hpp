@@ -79,8 +79,9 @@ std::vector<Metric> checkpoint_metrics(const std::vector<RankOutcome>& ranks, st
 
 // The folders in `dir` that a killed checkpoint run left ("mlbench-checkpoint-<pid>-XXXXXX" whose PID is gone
 // and whose lock is free, storage/owner.hpp): removes the ranks' files in each (regular files of their names,
-// never through a link) and the folder when that empties it; one "NAME (SIZE)" each, saying so when the
-// folder stays because it holds other names.
+// never through a link) and the folder when that empties it. Returns one warning for each such name, naming
+// it and `dir`: what was removed (and its size), or that it was kept and why (it holds files mlbench did not
+// make, it is a link or not a folder, the removal's error). A live run's folder is not mentioned.
 std::vector<std::string> remove_stale_checkpoints(const std::string& dir, const std::atomic<bool>& stop);
 
 std::span<const OptionSpec> checkpoint_options();

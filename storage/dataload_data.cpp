@@ -132,10 +132,10 @@ void write_manifest(int fd, const DatasetManifest& m, const fs::path& root) {
   if (::renameat(fd, temp.c_str(), fd, std::string(kManifestName).c_str()) != 0) throw fail("rename", errno);
 }
 
-// Checks the dataset folder `name` in the folder of `dir_fd`: mlbench's prefix and a workload name, a folder
-// (not a link), a valid manifest of that workload, and only names mlbench makes there (the manifest, its
-// temporary, four-digit subfolders). Returns the manifest; throws UsageError saying what is wrong.
-DatasetManifest check_dataset_folder(int dir_fd, const std::string& name) {
+// Opens the dataset folder `name` in the folder of `dir_fd`, once: the descriptor every later check, lock and
+// removal goes through. Throws UsageError when the name is not one mlbench gives a dataset (its prefix and a
+// workload name), or it is a link or no folder.
+Fd open_dataset_folder(int dir_fd, const std::string& name) {
   if (!name.starts_with(kDatasetPrefix) || !is_dataset_name(name.substr(kDatasetPrefix.size())))
     throw UsageError("its name is not one mlbench gives a dataset");
   Fd root = open_folder_at(dir_fd, name);
@@ -143,16 +143,32 @@ DatasetManifest check_dataset_folder(int dir_fd, const std::string& name) {
     if (type_at(dir_fd, name) == S_IFLNK) throw UsageError("it is a link");
     throw UsageError(fmt::format("it cannot be opened as a folder: {}", std::strerror(errno)));
   }
-  auto m = read_manifest(root.get());
+  return root;
+}
+
+// Checks the dataset folder of `root_fd`, opened as `name`: a valid manifest of that workload, and only names
+// mlbench makes there (the manifest, its temporary, four-digit subfolders). Returns the manifest; throws
+// UsageError saying what is wrong.
+DatasetManifest check_dataset_folder(int root_fd, const std::string& name) {
+  auto m = read_manifest(root_fd);
   if (!m) throw UsageError("it has no manifest");
   if (std::string(kDatasetPrefix) + m->workload != name)
     throw UsageError(fmt::format("its manifest names workload '{}'", m->workload));
-  for (const auto& entry : names_in(root.get())) {
+  for (const auto& entry : names_in(root_fd)) {
     if (entry == kManifestName || entry == kManifestTemp) continue;
-    if (!folder_number(entry) || type_at(root.get(), entry) != S_IFDIR)
+    if (!folder_number(entry) || type_at(root_fd, entry) != S_IFDIR)
       throw UsageError(fmt::format("it holds {}, which mlbench does not make there", entry));
   }
   return *m;
+}
+
+// Whether `name` in the folder of `dir_fd` is the folder of `fd` itself (the same device and inode), not one
+// put under its name since it was opened.
+bool is_same_folder(int dir_fd, const std::string& name, int fd) {
+  struct stat at {};
+  struct stat held {};
+  return ::fstatat(dir_fd, name.c_str(), &at, AT_SYMLINK_NOFOLLOW) == 0 && ::fstat(fd, &held) == 0 &&
+         at.st_dev == held.st_dev && at.st_ino == held.st_ino;
 }
 
 // Writes one file of `size` random bytes as `name` in the folder of `dir_fd`; returns the errno of a failure
@@ -273,7 +289,8 @@ DatasetState inspect_data_dir(const DatasetPlan& plan, const std::string& flag) 
   DatasetState state = DatasetState::absent;
   for (const auto& name : names_in(dfd.get())) {
     try {
-      const DatasetManifest m = check_dataset_folder(dfd.get(), name);
+      const Fd root = open_dataset_folder(dfd.get(), name);
+      const DatasetManifest m = check_dataset_folder(root.get(), name);
       if (name == plan.root.filename())
         state = m.complete && plan.matches(m) ? DatasetState::matches : DatasetState::differs;
     } catch (const UsageError& e) {
@@ -311,40 +328,36 @@ void check_free_space(const DatasetPlan& plan, const fs::path& dir, std::uint64_
   }
 }
 
-void remove_dataset(const fs::path& root, const DatasetManifest& m, const std::atomic<bool>* stop) {
-  Fd parent(::open(root.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!parent) return;
-  const std::string name = root.filename().string();
-  {
-    Fd rfd = open_folder_at(parent.get(), name);
-    if (!rfd) return;  // gone, or not a folder: a link is never followed
-    if (m.complete) {
-      DatasetManifest incomplete = m;
-      incomplete.complete = false;
-      // Best effort (a full filesystem refuses it): the removal goes on, and a manifest left complete is
-      // rewritten when a run finds the files missing.
-      try {
-        write_manifest(rfd.get(), incomplete, root);
-      } catch (const Error&) {
-      }
+bool remove_dataset(int parent_fd, const std::string& name, int root_fd, const DatasetManifest& m,
+                    const std::atomic<bool>* stop) {
+  if (m.complete) {
+    DatasetManifest incomplete = m;
+    incomplete.complete = false;
+    // Best effort (a full filesystem refuses it): the removal goes on, and a manifest left complete is
+    // rewritten when a run finds the files missing.
+    try {
+      write_manifest(root_fd, incomplete, name);
+    } catch (const Error&) {
     }
-    for (const auto& sub : names_in(rfd.get())) {
-      const auto folder = folder_number(sub);
-      if (!folder) continue;
-      {
-        Fd sfd = open_folder_at(rfd.get(), sub);
-        if (!sfd) continue;  // a link under a subfolder's name: not followed, and kept
-        for (const auto& file : names_in(sfd.get())) {
-          if (stop != nullptr && stop->load(std::memory_order_relaxed)) throw Interrupted();
-          if (is_file_name(file, *folder, m.ext)) remove_file_at(sfd.get(), file);
-        }
-      }
-      ::unlinkat(rfd.get(), sub.c_str(), AT_REMOVEDIR);  // only when empty: a name mlbench did not make stays
-    }
-    remove_file_at(rfd.get(), std::string(kManifestTemp));
-    remove_file_at(rfd.get(), std::string(kManifestName));
   }
-  ::unlinkat(parent.get(), name.c_str(), AT_REMOVEDIR);
+  for (const auto& sub : names_in(root_fd)) {
+    const auto folder = folder_number(sub);
+    if (!folder) continue;
+    {
+      Fd sfd = open_folder_at(root_fd, sub);
+      if (!sfd) continue;  // a link under a subfolder's name: not followed, and kept
+      for (const auto& file : names_in(sfd.get())) {
+        if (stop != nullptr && stop->load(std::memory_order_relaxed)) throw Interrupted();
+        if (is_file_name(file, *folder, m.ext)) remove_file_at(sfd.get(), file);
+      }
+    }
+    ::unlinkat(root_fd, sub.c_str(), AT_REMOVEDIR);  // only when empty: a name mlbench did not make stays
+  }
+  remove_file_at(root_fd, std::string(kManifestTemp));
+  remove_file_at(root_fd, std::string(kManifestName));
+  // Only when `name` is still the folder emptied (a folder put under its name meanwhile is not), and only
+  // when empty.
+  return is_same_folder(parent_fd, name, root_fd) && ::unlinkat(parent_fd, name.c_str(), AT_REMOVEDIR) == 0;
 }
 
 GeneratedDataset GeneratedDataset::open(const DatasetPlan& plan, bool keep, const std::atomic<bool>& stop,
@@ -355,30 +368,36 @@ GeneratedDataset GeneratedDataset::open(const DatasetPlan& plan, bool keep, cons
   Fd parent(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!parent) throw Error(fmt::format("opening {}: {}", dir.string(), std::strerror(errno)));
   if (type_at(parent.get(), name) != 0) {
-    Fd held = open_folder_at(parent.get(), name);
+    // Opened once: the folder validated is the folder locked and the folder removed, whatever is renamed.
+    Fd held;
     DatasetManifest old;
     try {
-      old = check_dataset_folder(parent.get(), name);
+      held = open_dataset_folder(parent.get(), name);
+      old = check_dataset_folder(held.get(), name);
     } catch (const UsageError& e) {
       throw Error(
           fmt::format("{} is not an mlbench dataset ({}); removed nothing", plan.root.string(), e.what()));
     }
     const bool reuse = old.complete && plan.matches(old);
-    if (!held || !lock_dataset(held.get(), reuse ? LOCK_SH : LOCK_EX))
+    if (!lock_dataset(held.get(), reuse ? LOCK_SH : LOCK_EX))
       throw Error(
           fmt::format("{} is in use by another mlbench run; wait for it to end or give another --data-dir",
                       plan.root.string()));
     if (reuse) {
       GeneratedDataset ds(plan, keep, true);
+      ds.parent_ = std::move(parent);
       ds.lock_ = std::move(held);
       return ds;
     }
-    remove_dataset(plan.root, old, &stop);
-    if (type_at(parent.get(), name) != 0)
-      throw Error(fmt::format(
-          "removing the old dataset: {} still holds names mlbench did not make; remove them or give "
-          "another --data-dir",
-          plan.root.string()));
+    if (!remove_dataset(parent.get(), name, held.get(), old, &stop)) {
+      throw Error(is_same_folder(parent.get(), name, held.get())
+                      ? fmt::format("removing the old dataset: {} still holds names mlbench did not make; "
+                                    "remove them or give another --data-dir",
+                                    plan.root.string())
+                      : fmt::format("removing the old dataset: another folder was put in the place of {} "
+                                    "meanwhile; left it as it is",
+                                    plan.root.string()));
+    }
   }
   // Checked again here: the planning check may be minutes old.
   check_free_space(plan, dir, 0, "--data-dir");
@@ -397,6 +416,7 @@ GeneratedDataset GeneratedDataset::open(const DatasetPlan& plan, bool keep, cons
   // From here the destructor removes what was made, whatever --keep-data says, until it is complete.
   GeneratedDataset ds(plan, false, false);
   ds.lock_ = std::move(root);
+  ds.parent_ = std::move(parent);
   const int rfd = ds.lock_.get();
   write_manifest(rfd, plan.manifest(false), plan.root);
   AlignedBuffer buf(kWriteChunk);
@@ -432,6 +452,7 @@ GeneratedDataset::GeneratedDataset(GeneratedDataset&& o) noexcept
       keep_(o.keep_),
       complete_(o.complete_),
       owned_(std::exchange(o.owned_, false)),
+      parent_(std::move(o.parent_)),
       lock_(std::move(o.lock_)) {}
 
 GeneratedDataset::~GeneratedDataset() {
@@ -439,7 +460,8 @@ GeneratedDataset::~GeneratedDataset() {
   // Another run reading the same complete dataset holds it shared: it stays for that run.
   if (!lock_dataset(lock_.get(), LOCK_EX)) return;
   try {
-    remove_dataset(plan_.root, plan_.manifest(complete_), nullptr);
+    remove_dataset(parent_.get(), plan_.root.filename().string(), lock_.get(), plan_.manifest(complete_),
+                   nullptr);
   } catch (...) {  // a destructor never throws; without a stop flag only an allocation can fail
   }
 }

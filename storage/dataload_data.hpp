@@ -15,7 +15,9 @@
 // before anything is read or removed, and a dataset folder holding a name mlbench does not make (a link, a
 // user's file) is refused. Every creation and removal goes through descriptors of the folders mlbench walks
 // (openat with O_NOFOLLOW and O_EXCL, unlinkat), never a path twice: a link is never followed, only regular
-// files of mlbench's own names are removed, and nothing outside the dataset folder is touched.
+// files of mlbench's own names are removed, and nothing outside the dataset folder is touched. --data-dir and
+// the dataset folder are each opened once: the folder validated is the folder locked and the folder emptied,
+// and its name is removed only while it still names that folder, whatever is renamed meanwhile.
 #pragma once
 
 #include <atomic>
@@ -115,17 +117,20 @@ class GeneratedDataset {
       : plan_(std::move(plan)), keep_(keep), complete_(complete) {}
   DatasetPlan plan_;
   bool keep_ = false, complete_ = false, owned_ = true;
-  // The dataset folder, locked (flock) while this run uses it: exclusive while it is made, shared once
-  // complete. A run never removes or replaces a dataset another run holds.
-  Fd lock_;
+  // --data-dir and the dataset folder in it, each opened once: the folder is validated, locked and removed
+  // through lock_, never by its path again. Locked (flock) while this run uses it: exclusive while it is
+  // made, shared once complete. A run never removes or replaces a dataset another run holds.
+  Fd parent_, lock_;
 };
 
-// Removes the dataset folder `root` that `m` describes: first marks its manifest incomplete (so that a
-// removal cut short never leaves a dataset taken for whole), then, through descriptors, every regular file of
-// mlbench's names with m.ext in its four-digit subfolders, the subfolders, the manifest and the folder, each
-// folder only when then empty. Never follows a link and never touches another name. With `stop`, throws
-// Interrupted when it is set (checked between files); without, runs to the end and never throws.
-void remove_dataset(const std::filesystem::path& root, const DatasetManifest& m,
+// Removes the dataset folder of `root_fd` that `m` describes, all through that descriptor: first marks its
+// manifest incomplete (so that a removal cut short never leaves a dataset taken for whole), then every
+// regular file of mlbench's names with m.ext in its four-digit subfolders, the subfolders and the manifest,
+// each folder only when then empty; last the folder itself from the folder of `parent_fd`, only when `name`
+// there is still that folder (its device and inode: a folder renamed into its place meanwhile is not) and it
+// is empty. True when the folder is gone. Never follows a link and never touches another name. With `stop`,
+// throws Interrupted when it is set (checked between files); without, runs to the end and never throws.
+bool remove_dataset(int parent_fd, const std::string& name, int root_fd, const DatasetManifest& m,
                     const std::atomic<bool>* stop);
 
 // Every regular file under `dir` (sorted by path); UsageError naming `flag` when there is none.

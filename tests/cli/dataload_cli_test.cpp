@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <thread>
 
@@ -109,12 +110,21 @@ TEST(DataloadCli, SigintRemovesTheDatasetAndLeavesAValidReport) {
   auto run =
       spawn_cli({"dataload", "--workload", "small-files", "--data-dir", disk.path().string(), "--generate",
                  "--files", "64", "--accelerators", "1", "--runtime", "60", "-o", report.string()});
-  auto start = std::chrono::steady_clock::now();
-  while (fs::is_empty(disk.path()) && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
+  // Interrupted while it trains: once the dataset's manifest says it is complete.
+  const fs::path manifest = disk.path() / "mlbench-dataload-small-files" / ".mlbench-dataset.json";
+  auto complete = [&] {
+    std::ifstream in(manifest);
+    return std::string(std::istreambuf_iterator<char>(in), {}).find("\"complete\":true") != std::string::npos;
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!complete() && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ASSERT_TRUE(complete()) << "the dataset was not complete after 60 s";
   run.kill(SIGINT);
-  auto r = run.wait();
+  // The fault this guards against (a wait deaf to SIGINT) lasts the whole --runtime.
+  auto waited = run.wait_for(std::chrono::seconds(20));
+  ASSERT_TRUE(waited.has_value()) << "still running 20 s after SIGINT";
+  const CliResult& r = *waited;
   ASSERT_EQ(r.signal, 0) << "killed by signal " << r.signal;
   EXPECT_EQ(r.rc, 130) << r.err;
   EXPECT_TRUE(fs::is_empty(disk.path())) << "the dataset stayed";
