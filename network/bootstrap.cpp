@@ -739,7 +739,13 @@ std::vector<std::string> TcpBootstrap::gather(const std::string& mine) {
       }
     }
   }
-  if (!vanished.empty()) throw Error(join_bounded(vanished, kMaxText));
+  if (!vanished.empty()) {
+    std::vector<std::optional<std::string>> received(out.size());
+    for (std::size_t r = 0; r < out.size(); ++r) {
+      if (r == 0 || (settled[r] && peers_[r].get() >= 0)) received[r] = std::move(out[r]);
+    }
+    throw RanksVanished(join_bounded(vanished, kMaxText), std::move(received));
+  }
   return out;
 }
 

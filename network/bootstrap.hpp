@@ -46,10 +46,24 @@
 #include <string_view>
 #include <vector>
 
+#include "base/error.hpp"
 #include "base/owned_fd.hpp"
 #include "network/launch_env.hpp"
 
 namespace mlbench::net {
+
+// Rank 0's gather when ranks vanished (closed the connection, or sent nothing in time): what() names every
+// one of them, received() holds the message of each rank that did send (indexed by rank; nullopt for a
+// vanished one), so that the survivors' results still reach the report.
+class RanksVanished : public Error {
+ public:
+  RanksVanished(const std::string& what, std::vector<std::optional<std::string>> received)
+      : Error(what), received_(std::move(received)) {}
+  const std::vector<std::optional<std::string>>& received() const { return received_; }
+
+ private:
+  std::vector<std::optional<std::string>> received_;
+};
 
 class Bootstrap {
  public:
@@ -60,7 +74,8 @@ class Bootstrap {
   // Every rank returns rank 0's `blob` (other ranks' argument is ignored).
   virtual std::string broadcast(const std::string& blob) = 0;
   // Rank 0 returns every rank's message, indexed by rank; the others return an empty vector. When ranks
-  // vanish, rank 0 still collects the others' messages, then throws Error naming every vanished rank.
+  // vanish, rank 0 still collects the others' messages, then throws RanksVanished naming every vanished rank
+  // and holding the messages that arrived.
   virtual std::vector<std::string> gather(const std::string& mine) = 0;
   // The last exchange. Rank 0 sends `status` to every rank still connected (one that vanished is skipped)
   // and returns it; every other rank returns rank 0's status, or throws Error naming rank 0 when the

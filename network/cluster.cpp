@@ -364,27 +364,32 @@ ClusterOutcome run_cluster(const LaunchInfo& launch, Bootstrap& boot, const Clus
 
   Json mine = Json::array();
   for (const auto& r : out.report.results) mine.push_back(to_json(r));
-  std::vector<std::string> gathered;
+  std::vector<std::optional<std::string>> gathered;  // rank 0: nullopt for a rank that sent nothing
   std::string gather_error;
   try {
-    gathered = boot.gather(mine.dump());
+    for (auto& message : boot.gather(mine.dump())) gathered.emplace_back(std::move(message));
   } catch (const Interrupted&) {
     if (boot.rank() != 0) throw;
     gather_error = "interrupted on rank 0 before every rank's results were in";
     out.interrupted = true;
+  } catch (const RanksVanished& e) {
+    if (boot.rank() != 0) throw;
+    gather_error = e.what();  // the survivors' results are still merged below
+    gathered = e.received();
   } catch (const Error& e) {
     if (boot.rank() != 0) throw;
     gather_error = e.what();  // rank 0 still writes what it has, then fails
   }
-  // Each rank's results are checked on their own: one rank's invalid message neither hides another's nor
-  // drops the valid ranks' results, which rank 0 still merges into its report. The final status names every
-  // fault in one line that a message field takes.
+  // Each rank's results are checked on their own: one rank's invalid message (or a rank that vanished)
+  // neither hides another's nor drops the valid ranks' results, which rank 0 still merges into its report.
+  // The final status names every fault in one line that a message field takes.
   std::vector<std::vector<Result>> theirs(gathered.size());
   std::vector<std::string> faults;
   if (!gather_error.empty()) faults.push_back(gather_error);
   for (std::size_t r = 1; r < gathered.size(); ++r) {
+    if (!gathered[r]) continue;
     try {
-      theirs[r] = parse_rank_results(gathered[r], static_cast<int>(r));
+      theirs[r] = parse_rank_results(*gathered[r], static_cast<int>(r));
     } catch (const Error& e) {
       faults.emplace_back(e.what());
     }

@@ -572,8 +572,10 @@ TEST(TcpBootstrap, RankZeroCollectsTheSurvivorsAndTellsThemARankVanished) {
     std::string error;
     try {
       boot.gather("r0");
-    } catch (const Error& e) {
+    } catch (const RanksVanished& e) {
       error = e.what();
+      // What the survivors sent is kept for the report.
+      EXPECT_EQ(e.received(), (std::vector<std::optional<std::string>>{"r0", "r1", std::nullopt}));
     }
     boot.finish(error.empty() ? "ok" : "incomplete");
     return error;

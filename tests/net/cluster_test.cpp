@@ -215,19 +215,27 @@ TEST(ClusterMessages, DecisionsAndFinalStatusesAreChecked) {
 // ---- Rank 0 with several lying ranks at once: every one is named, and no valid rank's results are lost.
 
 // Rank 0's side of a world whose other ranks' messages are scripted: each gather returns rank 0's own
-// message beside the next scripted ones; finish() keeps the status rank 0 sends.
+// message beside the next scripted ones, or throws RanksVanished as TcpBootstrap does when one is nullopt (a
+// rank that died); finish() keeps the status rank 0 sends.
 class ScriptedWorld : public Bootstrap {
  public:
-  explicit ScriptedWorld(std::deque<std::vector<std::string>> others) : others_(std::move(others)) {}
+  using Messages = std::vector<std::optional<std::string>>;
+  explicit ScriptedWorld(std::deque<Messages> others) : others_(std::move(others)) {}
   int rank() const override { return 0; }
   int world_size() const override { return static_cast<int>(others_.front().size()) + 1; }
   std::string describe() const override { return "scripted"; }
   std::string broadcast(const std::string& blob) override { return blob; }
   std::vector<std::string> gather(const std::string& mine) override {
-    std::vector<std::string> all{mine};
+    Messages all{mine};
     all.insert(all.end(), others_.front().begin(), others_.front().end());
     others_.pop_front();
-    return all;
+    std::vector<std::string> out;
+    for (std::size_t r = 0; r < all.size(); ++r) {
+      if (!all[r])
+        throw RanksVanished(fmt::format("rank {} closed the connection (it probably died)", r), all);
+      out.push_back(*all[r]);
+    }
+    return out;
   }
   std::string finish(const std::string& status) override {
     status_ = status;
@@ -236,7 +244,7 @@ class ScriptedWorld : public Bootstrap {
   const std::string& status() const { return status_; }
 
  private:
-  std::deque<std::vector<std::string>> others_;
+  std::deque<Messages> others_;
   std::string status_;
 };
 
@@ -290,6 +298,34 @@ TEST(ClusterRun, EveryRankWithInvalidResultsIsNamedAndTheValidRanksResultsAreKep
   EXPECT_EQ(two->status, Status::failed);
   EXPECT_EQ(two->reason, "rank 2: 2 wrong bytes");
   EXPECT_NE(report.cluster["incomplete"].get<std::string>().find("rank 3's results"), std::string::npos);
+}
+
+TEST(ClusterRun, ARankThatVanishedHidesNeitherAnotherBadRankNorTheValidRanksResults) {
+  test::TempDir dir;
+  const auto out = dir.path() / "cluster.json";
+  Result failed;
+  failed.probe = "net.nccl";
+  failed.params = Json{{"collective", "only-on-rank-2"}};
+  failed.status = Status::failed;
+  failed.reason = "2 wrong bytes";
+  ScriptedWorld world(
+      {{hello_of(1), hello_of(2), hello_of(3)}, {std::nullopt, Json::array({to_json(failed)}).dump(), "{}"}});
+  ClusterRun run{Json::object(), Profile::quick, out, {"mlbench", "nccl"}, Json::object()};
+  try {
+    run_cluster(rank_zero_of(4), world, run);
+    FAIL() << "a world with a vanished rank succeeded";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("rank 1 closed the connection (it probably died); rank 3's results: not a JSON array"),
+              std::string::npos)
+        << msg;
+  }
+  const Report report = load_report(out);
+  const auto two = std::find_if(report.results.begin(), report.results.end(), [](const Result& r) {
+    return r.params == Json{{"collective", "only-on-rank-2"}};
+  });
+  ASSERT_NE(two, report.results.end()) << "the surviving rank's results were dropped";
+  EXPECT_EQ(two->reason, "rank 2: 2 wrong bytes");
 }
 
 TEST(ClusterRun, EveryRankWithAnInvalidHelloIsNamed) {
