@@ -23,6 +23,7 @@
 #include "cli/run_config.hpp"
 #include "network/bootstrap.hpp"
 #include "network/cluster.hpp"
+#include "network/text.hpp"
 #include "reports/check.hpp"
 #include "reports/inputs.hpp"
 #include "reports/prometheus.hpp"
@@ -260,9 +261,7 @@ void bootstrap(std::string_view data) {
   constexpr std::string_view kRootNonce = "00112233445566778899aabbccddeeff";
   const std::vector<bool> joined{true, true, false, false};
   // What a message's check says goes to stderr: one printable line, never the peer's bytes raw.
-  const auto printable_line = [](std::string_view text) {
-    return std::all_of(text.begin(), text.end(), [](char ch) { return ch >= ' ' && ch < 0x7f; });
-  };
+  using net::printable_line;
   const auto check_refusal = [&](const Error& e) {
     if (*e.what() == '\0' || !printable_line(e.what()))
       throw std::logic_error("a message's refusal is empty or not one printable line");
@@ -292,6 +291,10 @@ void bootstrap(std::string_view data) {
       }
       const auto verdict = net::judge_introduction(*intro, job, kToken, kRootNonce, joined);
       if (!printable_line(verdict)) throw std::logic_error("a refusal is not one printable line");
+      // A peer without the token learns nothing of rank 0's job.
+      if (!net::same_proof(intro->proof, net::rank_proof(kToken, kRootNonce, *intro)) &&
+          (verdict.find(job.value) != std::string::npos || verdict.find(job.source) != std::string::npos))
+        throw std::logic_error("a refusal of a wrong proof names rank 0's job");
     } else if (why.empty()) {
       throw std::logic_error("an introduction refused without a reason");
     }

@@ -23,6 +23,7 @@
 
 #include "base/error.hpp"
 #include "bench/runner.hpp"
+#include "network/text.hpp"
 
 namespace mlbench::net {
 namespace {
@@ -175,20 +176,13 @@ std::optional<int> parse_count(std::string_view text) {
   return value;
 }
 
-bool printable_line(std::string_view text) {
-  return std::all_of(text.begin(), text.end(), [](char ch) { return ch >= ' ' && ch < 0x7f; });
+// A nonce or a proof: exactly `digits` lowercase hex digits.
+bool hex_digits(std::string_view text, std::size_t digits) {
+  return text.size() == digits && lower_hex(text);
 }
 
-bool lower_hex(std::string_view text, std::size_t digits) {
-  return text.size() == digits && std::all_of(text.begin(), text.end(), [](char ch) {
-           return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
-         });
-}
-
-std::string to_hex(const unsigned char* bytes, std::size_t n) {
-  std::string out;
-  for (std::size_t i = 0; i < n; ++i) out += fmt::format("{:02x}", bytes[i]);
-  return out;
+std::string_view as_chars(const unsigned char* bytes, std::size_t n) {
+  return {reinterpret_cast<const char*>(bytes), n};
 }
 
 // HMAC-SHA256(token, role, both nonces, rank, world size, job id) as hex. Every field is free of spaces and
@@ -204,7 +198,7 @@ std::string proof(std::string_view role, std::string_view token, std::string_vie
              &length) == nullptr) {
     throw Error("HMAC-SHA256 failed in libcrypto");
   }
-  return to_hex(mac, length);
+  return to_hex(as_chars(mac, length));
 }
 
 void print_warning(const std::string& text) { std::cerr << "mlbench: warning: " << text << "\n"; }
@@ -250,7 +244,7 @@ std::string format_challenge(std::string_view nonce) { return fmt::format("{} ch
 
 std::optional<std::string> parse_challenge(std::string_view body) {
   const std::string prefix = fmt::format("{} challenge ", kMagic);
-  if (!body.starts_with(prefix) || !lower_hex(body.substr(prefix.size()), kNonceHexDigits))
+  if (!body.starts_with(prefix) || !hex_digits(body.substr(prefix.size()), kNonceHexDigits))
     return std::nullopt;
   return std::string(body.substr(prefix.size()));
 }
@@ -261,10 +255,12 @@ std::string new_nonce() {
   while (got < sizeof bytes) {
     const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
     if (n < 0 && errno == EINTR) continue;
-    MLBENCH_CHECK_SYS(n);
+    if (n < 0)
+      throw Error(
+          fmt::format("getrandom failed: {} (the rendezvous needs random nonces)", std::strerror(errno)));
     got += static_cast<std::size_t>(n);
   }
-  return to_hex(bytes, sizeof bytes);
+  return to_hex(as_chars(bytes, sizeof bytes));
 }
 
 std::string rank_proof(std::string_view token, std::string_view root_nonce, const Introduction& intro) {
@@ -282,7 +278,7 @@ bool same_proof(std::string_view a, std::string_view b) {
 std::string escape_peer_text(std::string_view text) {
   std::string out;
   for (char ch : text) {
-    if (ch >= ' ' && ch < 0x7f) {
+    if (printable_char(ch)) {
       out += ch;
     } else {
       out += fmt::format("\\x{:02x}", static_cast<unsigned char>(ch));
@@ -326,7 +322,7 @@ std::optional<Introduction> parse_introduction(std::string_view body, std::strin
                       kMaxJobIdLength);
     return std::nullopt;
   }
-  if (!lower_hex(words[4], kNonceHexDigits) || !lower_hex(words[5], kProofHexDigits)) {
+  if (!hex_digits(words[4], kNonceHexDigits) || !hex_digits(words[5], kProofHexDigits)) {
     why = fmt::format("malformed introduction: NONCE and PROOF must be {} and {} lowercase hex digits",
                       kNonceHexDigits, kProofHexDigits);
     return std::nullopt;
@@ -338,7 +334,7 @@ std::string format_answer(const Answer& answer) {
   if (answer.admitted) return fmt::format("{} ok {}", kMagic, answer.proof);
   std::string reason = answer.reason.empty() ? std::string("no reason given") : answer.reason;
   for (char& ch : reason) {
-    if (ch < ' ' || ch >= 0x7f) ch = '?';
+    if (!printable_char(ch)) ch = '?';
   }
   return fmt::format("{} refused {}", kMagic, reason);
 }
@@ -347,7 +343,7 @@ std::optional<Answer> parse_answer(std::string_view body) {
   if (!body.starts_with(kMagic)) return std::nullopt;
   const auto rest = body.substr(kMagic.size());
   constexpr std::string_view kOk = " ok ";
-  if (rest.starts_with(kOk) && lower_hex(rest.substr(kOk.size()), kProofHexDigits))
+  if (rest.starts_with(kOk) && hex_digits(rest.substr(kOk.size()), kProofHexDigits))
     return Answer{true, {}, std::string(rest.substr(kOk.size()))};
   constexpr std::string_view kRefused = " refused ";
   if (!rest.starts_with(kRefused) || rest.size() == kRefused.size() || !printable_line(rest))
@@ -358,15 +354,17 @@ std::optional<Answer> parse_answer(std::string_view body) {
 std::string judge_introduction(const Introduction& intro, const JobId& job, std::string_view token,
                                std::string_view root_nonce, const std::vector<bool>& joined) {
   const int world = static_cast<int>(joined.size());
+  // Nothing of rank 0's job before the proof holds: a stranger must not learn the job id or its source.
+  if (!same_proof(intro.proof, rank_proof(token, root_nonce, intro))) {
+    return "the proof of the job token is wrong: this process was not given rank 0's MLBENCH_JOB_TOKEN "
+           "(or another job's rank 0 listens on this MASTER_ADDR:MASTER_PORT); start every rank of the job "
+           "with the same MLBENCH_JOB_TOKEN, and give each job its own MASTER_PORT";
+  }
   if (intro.job_id != job.value) {
     return fmt::format(
         "rank 0 runs job '{}' ({}), this process job '{}': two jobs share one MASTER_ADDR:MASTER_PORT; give "
         "each job its own MASTER_PORT",
         job.value, job.source, intro.job_id);
-  }
-  if (!same_proof(intro.proof, rank_proof(token, root_nonce, intro))) {
-    return "the proof of the job token is wrong: this process was not given rank 0's MLBENCH_JOB_TOKEN; "
-           "start every rank of the job with the same MLBENCH_JOB_TOKEN";
   }
   if (intro.world_size != world) {
     return fmt::format(
@@ -414,18 +412,6 @@ std::string rendezvous_token(int rank, const std::optional<std::string>& from_la
       rank, kMakeJobToken));
 }
 
-Fd::~Fd() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-Fd& Fd::operator=(Fd&& o) noexcept {
-  if (this != &o) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = o.release();
-  }
-  return *this;
-}
-
 TcpBootstrap::TcpBootstrap(int rank, int world_size, const std::string& addr, int port, double timeout_s,
                            JobId job, std::string token, StrangerLimits limits)
     : rank_(rank),
@@ -471,7 +457,7 @@ void TcpBootstrap::accept_all() {
   AddrInfo ai(addr_, port_);
   std::string last_error;
   for (addrinfo* a = ai.list; a != nullptr && listener_.get() < 0; a = a->ai_next) {
-    Fd s(::socket(a->ai_family, a->ai_socktype, a->ai_protocol));
+    OwnedFd s(::socket(a->ai_family, a->ai_socktype, a->ai_protocol));
     if (s.get() < 0) continue;
     int one = 1;
     ::setsockopt(s.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -492,7 +478,7 @@ void TcpBootstrap::accept_all() {
   const auto intro_wait = after(limits_.introduction_wait_s) - Clock::now();
   const std::string here = fmt::format("rendezvous on {}:{}", addr_, port_);
   struct Stranger {
-    Fd fd;
+    OwnedFd fd;
     FrameDecoder intro{kMaxIntroduction};
     Clock::time_point until;
     std::string from;
@@ -547,15 +533,16 @@ void TcpBootstrap::accept_all() {
     while (fds[0].revents & POLLIN && strangers.size() < limits_.max_strangers) {
       sockaddr_storage from{};
       socklen_t len = sizeof from;
-      int c = ::accept4(listener_.get(), reinterpret_cast<sockaddr*>(&from), &len, SOCK_NONBLOCK);
-      if (c < 0) break;  // nothing more queued, or a connection that was reset while queued
+      // Owned at once: whatever throws below (no random bytes for the nonce) closes it.
+      OwnedFd c(::accept4(listener_.get(), reinterpret_cast<sockaddr*>(&from), &len, SOCK_NONBLOCK));
+      if (c.get() < 0) break;  // nothing more queued, or a connection that was reset while queued
       int one = 1;
-      ::setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+      ::setsockopt(c.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
       // The challenge goes out at once; a fresh socket's buffer takes it whole.
       std::string nonce = new_nonce();
-      try_send_message(c, format_challenge(nonce));
-      strangers.push_back({Fd(c), FrameDecoder(kMaxIntroduction), Clock::now() + intro_wait, peer_name(from),
-                           std::move(nonce)});
+      try_send_message(c.get(), format_challenge(nonce));
+      strangers.push_back({std::move(c), FrameDecoder(kMaxIntroduction), Clock::now() + intro_wait,
+                           peer_name(from), std::move(nonce)});
     }
     for (std::size_t i = 0; i < strangers.size();) {
       Stranger& s = strangers[i];
@@ -615,7 +602,7 @@ void TcpBootstrap::connect_to_root() {
   while (Clock::now() < end) {
     AddrInfo ai(addr_, port_);
     for (addrinfo* a = ai.list; a != nullptr; a = a->ai_next) {
-      Fd s(::socket(a->ai_family, a->ai_socktype, a->ai_protocol));
+      OwnedFd s(::socket(a->ai_family, a->ai_socktype, a->ai_protocol));
       if (s.get() < 0) continue;
       set_nonblocking(s.get());
       int rc = ::connect(s.get(), a->ai_addr, a->ai_addrlen);
@@ -742,7 +729,7 @@ std::vector<std::string> TcpBootstrap::gather(const std::string& mine) {
       } catch (const Error& e) {
         // Closed here so that finish() skips it; the others' results are still collected.
         vanished.emplace_back(e.what());
-        peers_[r] = Fd();
+        peers_[r] = OwnedFd();
         settled[r] = true;
         continue;
       }
@@ -753,9 +740,11 @@ std::vector<std::string> TcpBootstrap::gather(const std::string& mine) {
     }
   }
   if (!vanished.empty()) {
-    std::string all;
-    for (const auto& v : vanished) all += (all.empty() ? "" : "; ") + v;
-    throw Error(all);
+    std::vector<std::optional<std::string>> received(out.size());
+    for (std::size_t r = 0; r < out.size(); ++r) {
+      if (r == 0 || (settled[r] && peers_[r].get() >= 0)) received[r] = std::move(out[r]);
+    }
+    throw RanksVanished(join_bounded(vanished, kMaxText), std::move(received));
   }
   return out;
 }

@@ -14,16 +14,23 @@
 // within kIntroductionWaitS of its acceptance, and rank 0 holds at most kMaxStrangers of them (the others
 // wait in the kernel's listen queue until one leaves). The introduction is "mlbench-bootstrap-3 RANK
 // WORLD_SIZE JOB_ID NONCE PROOF": the joining rank's own nonce, and its proof that it holds the job token,
-// HMAC-SHA256(token, "rank", rank 0's nonce, its nonce, rank, world size, job id). Rank 0 refuses a peer of
-// another job (the one line names both ids), a wrong proof (another token, or a stranger who guessed the job
-// id), one started with another world size, a rank out of range and a rank that has already joined: it
-// answers the peer why (which the peer turns into its one-line error, exit 2), warns on its own stderr, and
-// goes on waiting for its real ranks. Garbage, oversized and silent strangers are dropped with a warning.
+// HMAC-SHA256(token, "rank", rank 0's nonce, its nonce, rank, world size, job id). Rank 0 judges the proof
+// first, over the job id the peer claims: a wrong proof (another token, or a stranger who guessed the job id)
+// is told only that, never rank 0's job id or its source. A peer that holds the token but was started for
+// another job id is refused naming both ids (two jobs on one port, or ranks given different ids); so are one
+// started with another world size, a rank out of range and a rank that has already joined. Rank 0 answers
+// the peer why (which the peer turns into its one-line error, exit 2), warns on its own stderr, and goes on
+// waiting for its real ranks. Garbage, oversized and silent strangers are dropped with a warning.
 // Refusals never end the rendezvous. Rank 0 admits a rank with its own proof, HMAC-SHA256(token, "root", the
 // rank's nonce, ...), which the rank checks: a program that does not hold the token cannot pose as rank 0 and
 // collect the ranks' results. Both nonces are fresh, so a proof seen on the wire is worth nothing later; the
-// token itself never crosses the wire. (The traffic is not encrypted: a machine that can stand between two
-// ranks can read it; the token keeps strangers out, it is not a secure channel.)
+// token itself never crosses the wire. The rank proves itself first on purpose: whichever side proves first
+// hands the other an HMAC over a message it chose, which a weak token would let it guess offline; proving
+// first to whoever answers on MASTER_ADDR:MASTER_PORT (a program must hold rank 0's address and port) is
+// safer than to whoever connects there (anyone who reaches the port), and rank 0 proves nothing to a peer
+// whose proof is wrong. The token's minimum length (launch_env.hpp) makes the guess hopeless either way. (The
+// traffic is not encrypted: a machine that can stand between two ranks can read it; the token keeps strangers
+// out, it is not a secure channel.)
 //
 // Every wait honours the stop flag (bench/runner.hpp stop_flag(), set by SIGINT/SIGTERM under a SignalGuard):
 // it throws Interrupted within kStopCheckMs.
@@ -39,9 +46,24 @@
 #include <string_view>
 #include <vector>
 
+#include "base/error.hpp"
+#include "base/owned_fd.hpp"
 #include "network/launch_env.hpp"
 
 namespace mlbench::net {
+
+// Rank 0's gather when ranks vanished (closed the connection, or sent nothing in time): what() names every
+// one of them, received() holds the message of each rank that did send (indexed by rank; nullopt for a
+// vanished one), so that the survivors' results still reach the report.
+class RanksVanished : public Error {
+ public:
+  RanksVanished(const std::string& what, std::vector<std::optional<std::string>> received)
+      : Error(what), received_(std::move(received)) {}
+  const std::vector<std::optional<std::string>>& received() const { return received_; }
+
+ private:
+  std::vector<std::optional<std::string>> received_;
+};
 
 class Bootstrap {
  public:
@@ -52,33 +74,13 @@ class Bootstrap {
   // Every rank returns rank 0's `blob` (other ranks' argument is ignored).
   virtual std::string broadcast(const std::string& blob) = 0;
   // Rank 0 returns every rank's message, indexed by rank; the others return an empty vector. When ranks
-  // vanish, rank 0 still collects the others' messages, then throws Error naming every vanished rank.
+  // vanish, rank 0 still collects the others' messages, then throws RanksVanished naming every vanished rank
+  // and holding the messages that arrived.
   virtual std::vector<std::string> gather(const std::string& mine) = 0;
   // The last exchange. Rank 0 sends `status` to every rank still connected (one that vanished is skipped)
   // and returns it; every other rank returns rank 0's status, or throws Error naming rank 0 when the
   // connection closes or nothing comes in time (rank 0 died or failed).
   virtual std::string finish(const std::string& status) = 0;
-};
-
-// Move-only owner of a file descriptor.
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd();
-  Fd(Fd&& o) noexcept : fd_(o.release()) {}
-  Fd& operator=(Fd&& o) noexcept;
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  int release() {
-    int f = fd_;
-    fd_ = -1;
-    return f;
-  }
-
- private:
-  int fd_ = -1;
 };
 
 // ---- The wire format, as pure functions over bytes (the bootstrap fuzz target feeds them directly).
@@ -162,9 +164,9 @@ std::string format_answer(const Answer& answer);
 std::optional<Answer> parse_answer(std::string_view body);
 
 // Rank 0's verdict on an introduction answering the challenge `root_nonce`: "" to admit it, else the reason
-// to refuse it, which names both job ids when they differ. `joined[r]`: rank r has joined (joined.size() ==
-// world_size). A wrong proof is judged before the world and the rank, so that a stranger learns nothing
-// about the ranks. Pure.
+// to refuse it. `joined[r]`: rank r has joined (joined.size() == world_size). The proof is judged first (it
+// covers the job id the peer claims), so that a peer without the token learns nothing of rank 0's job, world
+// or ranks; only a peer with the right proof of another job id is told both ids. Pure.
 std::string judge_introduction(const Introduction& intro, const JobId& job, std::string_view token,
                                std::string_view root_nonce, const std::vector<bool>& joined);
 
@@ -214,8 +216,8 @@ class TcpBootstrap : public Bootstrap {
   JobId job_;
   std::string token_;
   StrangerLimits limits_;
-  Fd listener_;
-  std::vector<Fd> peers_;  // rank 0: one per rank (index 0 empty; closed once it vanished); others: [0]
+  OwnedFd listener_;
+  std::vector<OwnedFd> peers_;  // rank 0: one per rank (index 0 empty; closed once it vanished); others: [0]
   std::vector<std::string> refusals_;
   std::size_t refused_ = 0;
   std::string last_refusal_;

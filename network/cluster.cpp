@@ -10,6 +10,7 @@
 #include "bench/runner.hpp"
 #include "mlbench_config.hpp"
 #include "network/nccl_probe.hpp"
+#include "network/text.hpp"
 
 #if MLBENCH_HAS_MPI
 #include "network/mpi_bootstrap.hpp"
@@ -17,12 +18,6 @@
 
 namespace mlbench::net {
 namespace {
-
-std::string to_hex(const std::string& bytes) {
-  std::string out;
-  for (unsigned char ch : bytes) out += fmt::format("{:02x}", ch);
-  return out;
-}
 
 // `hex` was checked by parse_decision: lowercase hex digits, an even count.
 std::string from_hex(const std::string& hex) {
@@ -33,8 +28,6 @@ std::string from_hex(const std::string& hex) {
   return out;
 }
 
-// The longest text a message may carry in one field (a reason, a node name is shorter).
-constexpr std::size_t kMaxText = 4096;
 constexpr std::size_t kMaxUniqueIdHex = 2 * 4096;
 
 [[noreturn]] void bad_field(std::string_view message, std::string_view field, std::string_view expected) {
@@ -204,9 +197,7 @@ Json parse_decision(std::string_view text) {
   if (d.contains("free_bytes")) check_integer(d, message, "free_bytes", 0, UINT64_MAX);
   const bool hex = d.contains("unique_id") && d["unique_id"].is_string() && [&] {
     const auto& id = d["unique_id"].get_ref<const std::string&>();
-    return id.size() % 2 == 0 && id.size() <= kMaxUniqueIdHex &&
-           std::all_of(id.begin(), id.end(),
-                       [](char ch) { return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'); });
+    return id.size() % 2 == 0 && id.size() <= kMaxUniqueIdHex && lower_hex(id);
   }();
   if (!hex)
     bad_field(message, "unique_id",
@@ -324,10 +315,18 @@ ClusterOutcome run_cluster(const LaunchInfo& launch, Bootstrap& boot, const Clus
   std::string blob;
   std::vector<Json> hellos;
   if (boot.rank() == 0) {
+    // Every rank's hello is checked, so that the line every rank fails with names each bad one.
+    std::vector<std::string> faults;
+    for (std::size_t r = 0; r < hellos_raw.size(); ++r) {
+      try {
+        hellos.push_back(parse_hello(hellos_raw[r], static_cast<int>(r)));
+      } catch (const Error& e) {
+        faults.emplace_back(e.what());
+      }
+    }
     Json decision;
     try {
-      for (std::size_t r = 0; r < hellos_raw.size(); ++r)
-        hellos.push_back(parse_hello(hellos_raw[r], static_cast<int>(r)));
+      if (!faults.empty()) throw Error(join_bounded(faults, kMaxText));
       decision = decide_world(hellos);
       if (decision.contains("run")) decision["unique_id"] = to_hex(new_unique_id());
     } catch (const Error& e) {
@@ -365,26 +364,37 @@ ClusterOutcome run_cluster(const LaunchInfo& launch, Bootstrap& boot, const Clus
 
   Json mine = Json::array();
   for (const auto& r : out.report.results) mine.push_back(to_json(r));
-  std::vector<std::string> gathered;
+  std::vector<std::optional<std::string>> gathered;  // rank 0: nullopt for a rank that sent nothing
   std::string gather_error;
   try {
-    gathered = boot.gather(mine.dump());
+    for (auto& message : boot.gather(mine.dump())) gathered.emplace_back(std::move(message));
   } catch (const Interrupted&) {
     if (boot.rank() != 0) throw;
     gather_error = "interrupted on rank 0 before every rank's results were in";
     out.interrupted = true;
+  } catch (const RanksVanished& e) {
+    if (boot.rank() != 0) throw;
+    gather_error = e.what();  // the survivors' results are still merged below
+    gathered = e.received();
   } catch (const Error& e) {
     if (boot.rank() != 0) throw;
     gather_error = e.what();  // rank 0 still writes what it has, then fails
   }
+  // Each rank's results are checked on their own: one rank's invalid message (or a rank that vanished)
+  // neither hides another's nor drops the valid ranks' results, which rank 0 still merges into its report.
+  // The final status names every fault in one line that a message field takes.
   std::vector<std::vector<Result>> theirs(gathered.size());
-  try {
-    for (std::size_t r = 1; r < gathered.size(); ++r)
-      theirs[r] = parse_rank_results(gathered[r], static_cast<int>(r));
-  } catch (const Error& e) {
-    gather_error = e.what();
-    theirs.clear();
+  std::vector<std::string> faults;
+  if (!gather_error.empty()) faults.push_back(gather_error);
+  for (std::size_t r = 1; r < gathered.size(); ++r) {
+    if (!gathered[r]) continue;
+    try {
+      theirs[r] = parse_rank_results(*gathered[r], static_cast<int>(r));
+    } catch (const Error& e) {
+      faults.emplace_back(e.what());
+    }
   }
+  gather_error = join_bounded(faults, kMaxText);
   // A rank that vanished fails every survivor, not only rank 0: the others' own results may all be fine.
   Json status = gather_error.empty() ? Json{{"ok", true}} : Json{{"error", gather_error}};
   const auto final_error = parse_final_status(boot.finish(status.dump()));
@@ -415,7 +425,7 @@ ClusterOutcome run_cluster(const LaunchInfo& launch, Bootstrap& boot, const Clus
                             {"launcher", to_string(launch.launcher)},
                             {"ranks", ranks}};
   if (!gather_error.empty())
-    out.report.cluster["incomplete"] = "results of the other ranks missing: " + gather_error;
+    out.report.cluster["incomplete"] = "results of other ranks missing: " + gather_error;
   if (run.output) write_report(*run.output, out.report);
   if (!gather_error.empty() && !out.interrupted) throw Error(gather_error);
   return out;

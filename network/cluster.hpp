@@ -74,8 +74,9 @@ struct ClusterOutcome {
 };
 
 // Runs steps 1–5. Throws UsageError for a bad launch (all ranks), Error when the rendezvous or the gather
-// times out (naming the missing ranks) or a message fails its check; when the final gather fails, rank 0
-// first writes its own results with cluster.incomplete saying which ranks are missing. Every other rank
+// times out (naming the missing ranks) or a message fails its check; when the final gather fails (ranks
+// vanished, or sent invalid results), rank 0 first writes its own results merged with every valid rank's,
+// with cluster.incomplete naming every rank that is missing, in one bounded line. Every other rank
 // throws Error when rank 0's final status says so or never comes. Interrupted (the stop flag) in a wait:
 // rank 0 interrupted in the final gather writes its own results the same way and returns with interrupted
 // set; every other wait throws Interrupted.

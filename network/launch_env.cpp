@@ -2,13 +2,13 @@
 
 #include <arpa/inet.h>
 
-#include <algorithm>
 #include <cctype>
 #include <charconv>
 
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "network/text.hpp"
 
 extern char** environ;
 
@@ -81,11 +81,6 @@ std::optional<JobId> find_job_id(const EnvMap& env) {
                     id->source, kMaxJobIdLength));
   }
   return id;
-}
-
-// Printable ASCII without space: a job id or token travels in one word of a line.
-bool printable_word(std::string_view text) {
-  return std::all_of(text.begin(), text.end(), [](char ch) { return ch > ' ' && ch < 0x7f; });
 }
 
 }  // namespace
@@ -175,8 +170,9 @@ LaunchInfo parse_launch_env(const EnvMap& env) {
     li.token = get(env, "MLBENCH_JOB_TOKEN");
     if (li.token && !valid_job_token(*li.token)) {
       throw UsageError(fmt::format(
-          "MLBENCH_JOB_TOKEN is not a usable job token ({} to {} printable characters without space); give "
-          "every rank the same random one, e.g. from: {}",
+          "MLBENCH_JOB_TOKEN is not a usable job token (it needs {} to {} printable characters without "
+          "space: at least 128 random bits as hex digits); give every rank the same random one, e.g. from: "
+          "{}",
           kMinJobTokenLength, kMaxJobTokenLength, kMakeJobToken));
     }
   }

@@ -21,8 +21,8 @@
 //
 // The job id is a name, which anyone who can read a job list can guess. What admits a rank is the job token:
 // MLBENCH_JOB_TOKEN, a secret every rank of the job is given by whoever starts it (kMinJobTokenLength to
-// kMaxJobTokenLength printable characters without space, e.g. 32 random hex digits). The TCP rendezvous uses
-// it as the key of a challenge-response in both directions, so it never crosses the wire
+// kMaxJobTokenLength printable characters without space: 32 random hex digits, kMakeJobToken). The TCP
+// rendezvous uses it as the key of a challenge-response in both directions, so it never crosses the wire
 // (network/bootstrap.hpp); a TCP rendezvous without it is refused on every rank. The MPI bootstrap does not
 // use it.
 #pragma once
@@ -58,9 +58,11 @@ bool valid_job_id(std::string_view id);
 // "MLBENCH_JOB_ID, TORCHELASTIC_RUN_ID, ...": the variables a job id is read from, for messages.
 std::string job_id_variables();
 
-// The job token (MLBENCH_JOB_TOKEN): at least 128 bits as hex digits, at most what an environment variable
-// comfortably holds.
-constexpr std::size_t kMinJobTokenLength = 16;
+// The job token (MLBENCH_JOB_TOKEN): at least as long as 128 bits written as hex digits, at most what an
+// environment variable comfortably holds. A rank's proof is an HMAC keyed with the token over a message that
+// whoever answers on MASTER_ADDR:MASTER_PORT chose, so a short token could be guessed offline from one proof;
+// 128 random bits cannot.
+constexpr std::size_t kMinJobTokenLength = 32;
 constexpr std::size_t kMaxJobTokenLength = 256;
 bool valid_job_token(std::string_view token);
 // A shell command that prints a good token (128 random bits as hex), for the messages that ask for one.

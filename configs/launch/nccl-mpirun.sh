@@ -11,6 +11,7 @@ HOSTS=${HOSTS:-localhost:8}
 NP=${NP:-$(echo "$HOSTS" | tr ',' '\n' | awk -F: '{n += ($2 == "" ? 1 : $2)} END {print n}')}
 export MASTER_ADDR=${MASTER_ADDR:-$(echo "$HOSTS" | cut -d, -f1 | cut -d: -f1)}
 export MASTER_PORT=${MASTER_PORT:-29500}
+# 128 random bits as 32 hex digits, the least mlbench accepts (a shorter MLBENCH_JOB_TOKEN exits 2).
 MLBENCH_JOB_TOKEN=${MLBENCH_JOB_TOKEN:-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')}
 export MLBENCH_JOB_TOKEN
 

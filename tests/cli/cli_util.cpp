@@ -139,7 +139,10 @@ int free_port() {
   return ntohs(a.sin_port);
 }
 
-std::string job_token(int port) { return "mlbench-test-token-" + std::to_string(port); }
+std::string job_token(int port) {
+  // Longer than the shortest token mlbench accepts (32 characters), and distinct per port.
+  return "mlbench-test-token-" + std::to_string(port) + "-0123456789abcdef";
+}
 
 std::vector<std::string> rank_env(int rank, int world, int port) {
   return {"RANK=" + std::to_string(rank),

@@ -77,13 +77,21 @@ TEST(NetCli, BadInputIsOneLineAndExitTwo) {
   EXPECT_FALSE(std::filesystem::exists(out));
   auto world = run_cli({"nccl"}, {"RANK=3", "WORLD_SIZE=2", "MASTER_ADDR=127.0.0.1"});
   EXPECT_EQ(world.rc, 2) << world.err;
-  // A job token too short to be a secret: refused without showing it.
-  auto token = run_cli({"nccl", "-o", out}, {"RANK=1", "WORLD_SIZE=2", "MASTER_ADDR=127.0.0.1",
-                                             "MLBENCH_JOB_ID=j", "MLBENCH_JOB_TOKEN=short-secret"});
-  EXPECT_EQ(token.rc, 2) << token.err;
-  EXPECT_NE(token.err.find("MLBENCH_JOB_TOKEN is not a usable job token"), std::string::npos) << token.err;
-  EXPECT_EQ(token.err.find("short-secret"), std::string::npos) << token.err;
-  EXPECT_EQ(std::count(token.err.begin(), token.err.end(), '\n'), 1) << token.err;
+  // A job token too short to be a secret (a word a person picks, and 31 hex digits): refused before any
+  // rendezvous, naming the 32-character minimum, without showing it. The timeout bounds the run should the
+  // token pass.
+  for (const std::string weak : {"password12345678", "0123456789abcdef0123456789abcde"}) {
+    auto token = run_cli(
+        {"nccl", "--timeout", "5", "-o", out},
+        {"RANK=1", "WORLD_SIZE=2", "MASTER_ADDR=127.0.0.1", "MLBENCH_JOB_ID=j", "MLBENCH_JOB_TOKEN=" + weak});
+    EXPECT_EQ(token.rc, 2) << token.err;
+    EXPECT_NE(token.err.find("MLBENCH_JOB_TOKEN is not a usable job token (it needs 32 to 256 printable"),
+              std::string::npos)
+        << token.err;
+    EXPECT_EQ(token.err.find(weak), std::string::npos) << token.err;
+    EXPECT_EQ(std::count(token.err.begin(), token.err.end(), '\n'), 1) << token.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
 }
 
 TEST(NetCli, SingleProcessWithoutGpuRecordsTheSkip) {
@@ -492,7 +500,8 @@ TEST(NetCli, AStrangerWithTheJobIdButAnotherTokenIsRefusedAndTheRealRankJoins) {
   const std::vector<std::string> args{"nccl", "--profile", "quick", "--timeout", "60"};
   auto rank0 = spawn_cli(args, rank_env(0, 2, port));
   // The job id (torchrun's run id here, a Slurm id elsewhere) is a name anyone may guess; the token is not.
-  for (const std::string& token : {std::string("guessed-token-0123456789"), std::string()}) {
+  const std::string guessed = "guessed-token-0123456789abcdef01";
+  for (const std::string& token : {guessed, std::string()}) {
     auto stranger = run_cli(args, with_var(rank_env(1, 2, port), "MLBENCH_JOB_TOKEN", token));
     EXPECT_EQ(stranger.rc, 2) << stranger.err;
     EXPECT_EQ(count_lines(stranger.err), 1u) << stranger.err;
@@ -503,12 +512,22 @@ TEST(NetCli, AStrangerWithTheJobIdButAnotherTokenIsRefusedAndTheRealRankJoins) {
         std::string::npos)
         << stranger.err;
   }
+  // Another job id and another token: told that its proof is wrong, never rank 0's job id or its source.
+  auto other = run_cli(args, with_var(with_var(rank_env(1, 2, port), "MLBENCH_JOB_TOKEN", guessed),
+                                      "TORCHELASTIC_RUN_ID", "job-b"));
+  EXPECT_EQ(other.rc, 2) << other.err;
+  EXPECT_EQ(count_lines(other.err), 1u) << other.err;
+  EXPECT_NE(other.err.find("refused rank 1 of job 'job-b': the proof of the job token is wrong"),
+            std::string::npos)
+      << other.err;
+  EXPECT_EQ(other.err.find("mlbench-test-"), std::string::npos) << other.err;
+  EXPECT_EQ(other.err.find("TORCHELASTIC_RUN_ID"), std::string::npos) << other.err;
   auto mine = run_cli(args, rank_env(1, 2, port));
   EXPECT_EQ(mine.rc, 0) << mine.err;
   auto r0 = rank0.wait_for(kEnds);
   ASSERT_TRUE(r0) << "rank 0 hung";
   EXPECT_EQ(r0->rc, 0) << r0->err;
-  EXPECT_EQ(count_lines(r0->err), 1u) << r0->err;
+  EXPECT_EQ(count_lines(r0->err), 2u) << r0->err;
   EXPECT_NE(r0->err.find("claiming rank 1 of job 'mlbench-test-" + std::to_string(port) +
                          "': the proof of the job token is wrong"),
             std::string::npos)

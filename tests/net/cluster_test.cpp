@@ -4,10 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <deque>
 
 #include <fmt/format.h>
 
 #include "network/bootstrap.hpp"
+#include "network/text.hpp"
+#include "reports/report.hpp"
+#include "tests/common/files.hpp"
 
 namespace mlbench::net {
 namespace {
@@ -207,6 +211,152 @@ TEST(ClusterMessages, DecisionsAndFinalStatusesAreChecked) {
   expect_one_clean_line(refusal([] { parse_final_status(R"({"ok": 1})"); }), "rank 0's final status: field");
   expect_one_clean_line(refusal([] { parse_final_status(R"({"error": []})"); }),
                         "rank 0's final status: field 'error'");
+}
+
+// ---- Rank 0 with several lying ranks at once: every one is named, and no valid rank's results are lost.
+
+// Rank 0's side of a world whose other ranks' messages are scripted: each gather returns rank 0's own
+// message beside the next scripted ones, or throws RanksVanished as TcpBootstrap does when one is nullopt (a
+// rank that died); finish() keeps the status rank 0 sends.
+class ScriptedWorld : public Bootstrap {
+ public:
+  using Messages = std::vector<std::optional<std::string>>;
+  explicit ScriptedWorld(std::deque<Messages> others) : others_(std::move(others)) {}
+  int rank() const override { return 0; }
+  int world_size() const override { return static_cast<int>(others_.front().size()) + 1; }
+  std::string describe() const override { return "scripted"; }
+  std::string broadcast(const std::string& blob) override { return blob; }
+  std::vector<std::string> gather(const std::string& mine) override {
+    Messages all{mine};
+    all.insert(all.end(), others_.front().begin(), others_.front().end());
+    others_.pop_front();
+    std::vector<std::string> out;
+    for (std::size_t r = 0; r < all.size(); ++r) {
+      if (!all[r])
+        throw RanksVanished(fmt::format("rank {} closed the connection (it probably died)", r), all);
+      out.push_back(*all[r]);
+    }
+    return out;
+  }
+  std::string finish(const std::string& status) override {
+    status_ = status;
+    return status;
+  }
+  const std::string& status() const { return status_; }
+
+ private:
+  std::deque<Messages> others_;
+  std::string status_;
+};
+
+std::string hello_of(int rank) {
+  return Json{{"rank", rank},           {"node", "node-" + std::to_string(rank)},
+              {"local_rank", 0},        {"gpu", nullptr},
+              {"host", Json::object()}, {"skip_reason", "no GPU"}}
+      .dump();
+}
+
+LaunchInfo rank_zero_of(int world) {
+  LaunchInfo launch;
+  launch.launcher = Launcher::torchrun;
+  launch.world_size = world;
+  return launch;
+}
+
+TEST(ClusterRun, EveryRankWithInvalidResultsIsNamedAndTheValidRanksResultsAreKept) {
+  test::TempDir dir;
+  const auto out = dir.path() / "cluster.json";
+  Result failed;
+  failed.probe = "net.nccl";
+  failed.params = Json{{"collective", "only-on-rank-2"}};
+  failed.status = Status::failed;
+  failed.reason = "2 wrong bytes";
+  Json bad_status = Json::array({to_json(failed)});
+  bad_status[0]["status"] = 5;
+  ScriptedWorld world({{hello_of(1), hello_of(2), hello_of(3)},
+                       {"not json", Json::array({to_json(failed)}).dump(), bad_status.dump()}});
+  ClusterRun run{Json::object(), Profile::quick, out, {"mlbench", "nccl"}, Json::object()};
+  try {
+    run_cluster(rank_zero_of(4), world, run);
+    FAIL() << "a world with two invalid ranks succeeded";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("rank 1's results: not valid JSON"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("rank 3's results: [0]: "), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("rank 2"), std::string::npos) << msg;
+  }
+  // Every rank is told of both.
+  const auto status = parse_final_status(world.status());
+  ASSERT_TRUE(status);
+  EXPECT_NE(status->find("rank 1's results"), std::string::npos) << *status;
+  EXPECT_NE(status->find("rank 3's results"), std::string::npos) << *status;
+  // Rank 2's results are in the report, marked with its rank.
+  const Report report = load_report(out);
+  const auto two = std::find_if(report.results.begin(), report.results.end(), [](const Result& r) {
+    return r.params == Json{{"collective", "only-on-rank-2"}};
+  });
+  ASSERT_NE(two, report.results.end()) << "the valid rank's results were dropped";
+  EXPECT_EQ(two->status, Status::failed);
+  EXPECT_EQ(two->reason, "rank 2: 2 wrong bytes");
+  EXPECT_NE(report.cluster["incomplete"].get<std::string>().find("rank 3's results"), std::string::npos);
+}
+
+TEST(ClusterRun, ARankThatVanishedHidesNeitherAnotherBadRankNorTheValidRanksResults) {
+  test::TempDir dir;
+  const auto out = dir.path() / "cluster.json";
+  Result failed;
+  failed.probe = "net.nccl";
+  failed.params = Json{{"collective", "only-on-rank-2"}};
+  failed.status = Status::failed;
+  failed.reason = "2 wrong bytes";
+  ScriptedWorld world(
+      {{hello_of(1), hello_of(2), hello_of(3)}, {std::nullopt, Json::array({to_json(failed)}).dump(), "{}"}});
+  ClusterRun run{Json::object(), Profile::quick, out, {"mlbench", "nccl"}, Json::object()};
+  try {
+    run_cluster(rank_zero_of(4), world, run);
+    FAIL() << "a world with a vanished rank succeeded";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("rank 1 closed the connection (it probably died); rank 3's results: not a JSON array"),
+              std::string::npos)
+        << msg;
+  }
+  const Report report = load_report(out);
+  const auto two = std::find_if(report.results.begin(), report.results.end(), [](const Result& r) {
+    return r.params == Json{{"collective", "only-on-rank-2"}};
+  });
+  ASSERT_NE(two, report.results.end()) << "the surviving rank's results were dropped";
+  EXPECT_EQ(two->reason, "rank 2: 2 wrong bytes");
+}
+
+TEST(ClusterRun, EveryRankWithAnInvalidHelloIsNamed) {
+  Json claims_zero = Json::parse(hello_of(2));
+  claims_zero["rank"] = 0;
+  ScriptedWorld world({{"[1, 2", hello_of(2), claims_zero.dump()}});
+  ClusterRun run{Json::object(), Profile::quick, std::nullopt, {"mlbench", "nccl"}, Json::object()};
+  try {
+    run_cluster(rank_zero_of(4), world, run);
+    FAIL() << "a world with two invalid hellos ran";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("rank 1's hello: not valid JSON"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("rank 3's hello: field 'rank' must be 3"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("rank 2"), std::string::npos) << msg;
+  }
+}
+
+TEST(ClusterText, ManyErrorsMakeOneBoundedLine) {
+  EXPECT_EQ(join_bounded({}, 100), "");
+  EXPECT_EQ(join_bounded({"a", "b"}, 100), "a; b");
+  std::vector<std::string> many(1000, std::string(50, 'x'));
+  const std::string line = join_bounded(many, kMaxText);
+  EXPECT_LE(line.size(), kMaxText);
+  EXPECT_TRUE(line.ends_with(" more")) << line;
+  EXPECT_EQ(line.find('\n'), std::string::npos);
+  const std::string one = join_bounded({std::string(10000, 'y'), "z"}, 100);
+  EXPECT_LE(one.size(), 100u);
+  EXPECT_TRUE(one.ends_with("...; and 1 more")) << one;
+  EXPECT_EQ(join_bounded({std::string(10000, 'y')}, 100), std::string(97, 'y') + "...");
 }
 
 }  // namespace

@@ -184,6 +184,29 @@ TEST(LaunchEnv, TheJobTokenIsReadForARendezvousAndNeverShownWhenRefused) {
   EXPECT_FALSE(parse_launch_env({{"MLBENCH_JOB_TOKEN", "x"}}).token);
 }
 
+TEST(LaunchEnv, AJobTokenShorterThan128BitsAsHexIsRefusedNamingTheMinimum) {
+  const EnvMap two{{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"MLBENCH_JOB_ID", "j"}};
+  auto token = [&two](const std::string& t) {
+    EnvMap env = two;
+    env["MLBENCH_JOB_TOKEN"] = t;
+    return parse_launch_env(env).token;
+  };
+  // What kMakeJobToken prints: 16 random bytes as 32 hex digits.
+  EXPECT_TRUE(token("8f14e45fceea167a5a36dedd4bea2543"));
+  // A word a person would pick, and 124 bits as hex: guessable from one proof offline.
+  for (const std::string& weak :
+       {std::string("password12345678"), std::string("8f14e45fceea167a5a36dedd4bea254")}) {
+    try {
+      token(weak);
+      FAIL() << weak;
+    } catch (const UsageError& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("it needs 32 to 256 printable characters without space"), std::string::npos) << msg;
+      EXPECT_EQ(msg.find(weak), std::string::npos) << "the token was shown: " << msg;
+    }
+  }
+}
+
 TEST(LaunchEnv, GpuChoice) {
   LaunchInfo li;
   li.rank = 3;

@@ -166,7 +166,8 @@ TEST(Watchdog, StopsPromptly) {
     w.watch(&c);
     w.arm("a wait", 3600);
   }
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, 2s);
+  // Far below the hour it is armed for, and wide enough for a loaded machine under a sanitizer.
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 10s);
 }
 
 }  // namespace
