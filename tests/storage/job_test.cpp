@@ -247,8 +247,9 @@ TEST(RunJob, LatencyPercentilesGetPerIntervalValues) {
   auto plan = make_plan(f, 1, 4 << 20, s);
   plan.engine = EngineKind::null;  // ≥ 1,000s of I/Os an interval even in a sanitizer build
   auto out = run_job(plan, g_no_stop, far_deadline());
-  // The ~10 intervals of each of the two threads, bar a last partial one.
-  EXPECT_GE(out.intervals.lat[0].size(), 16u);
+  // The ~10 intervals of each of the two threads, bar a last partial one; a thread that a loaded machine
+  // starts late has fewer, so the bound asks for most of one thread's, not all of both.
+  EXPECT_GE(out.intervals.lat[0].size(), 8u);
   const double lo = static_cast<double>(out.total.lat.min()) * 1e-9;
   const double hi = static_cast<double>(out.total.lat.max()) * 1e-9;
   for (std::size_t q = 0; q < kLatencyPercentiles.size(); ++q) {
