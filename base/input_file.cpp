@@ -51,7 +51,11 @@ std::string_view read_input_file(const std::filesystem::path& path, InputKind ki
     // The looked-at inode itself is opened, not the path again: a name swapped meanwhile to a device or a
     // FIFO is never opened.
     in = reopen(probe.get(), O_RDONLY | O_NOCTTY | O_NONBLOCK);
-    if (!in) throw UsageError(fmt::format("{}: cannot open {}: {}", name, limit.what, std::strerror(errno)));
+    if (!in) {
+      const int e = errno;
+      throw UsageError(
+          fmt::format("{}: cannot open {}: {}{}", name, limit.what, std::strerror(e), reopen_hint(e)));
+    }
     if (buffer.size() < static_cast<std::size_t>(seen.st_size) + 1)
       buffer.resize(static_cast<std::size_t>(seen.st_size) + 1);
   }

@@ -22,6 +22,12 @@ OwnedFd reopen(int pfd, int flags) {
   return fd;
 }
 
+std::string_view reopen_hint(int err) {
+  if (err == ENOENT) return " (/proc/self/fd is missing: mlbench needs /proc mounted)";
+  if (err == EXDEV) return " (/proc/self/fd led to another file: is /proc procfs?)";
+  return "";
+}
+
 std::string_view file_type_name(mode_t m) {
   switch (m & S_IFMT) {
     case S_IFREG:

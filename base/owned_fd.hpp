@@ -48,6 +48,9 @@ class OwnedFd {
 // to be that inode (device and inode number). An invalid OwnedFd with errno set otherwise: the open's errno,
 // or EXDEV when /proc/self/fd led to another inode (a /proc that is not procfs).
 OwnedFd reopen(int pfd, int flags);
+// What to add to strerror(err) for a failed reopen: why /proc/self/fd let it down (missing, not procfs), or
+// "".
+std::string_view reopen_hint(int err);
 
 // What sort of file mode `m` is, in words ("a regular file", "a folder", "a FIFO", ...).
 std::string_view file_type_name(mode_t m);

@@ -243,8 +243,9 @@ void write_through(const std::filesystem::path& path, const OutputTarget& t, con
     out = reopen(t.at.get(), O_WRONLY | O_NOCTTY | O_NONBLOCK);
     if (!out) {
       const int err = errno;
-      throw Error(fmt::format("{}: cannot open: {}{}", path.string(), std::strerror(err),
-                              err == ENXIO ? " (a FIFO without a reader: start its reader first)" : ""));
+      throw Error(fmt::format(
+          "{}: cannot open: {}{}", path.string(), std::strerror(err),
+          err == ENXIO ? " (a FIFO without a reader: start its reader first)" : reopen_hint(err)));
     }
     ::fcntl(out.get(), F_SETFL, ::fcntl(out.get(), F_GETFL) & ~O_NONBLOCK);
   }

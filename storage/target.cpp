@@ -98,12 +98,7 @@ Fd reopen(const Fd& pfd, int flags, const std::string& shown) {
   Fd fd = mlbench::reopen(pfd.get(), flags);
   if (!fd) {
     const int e = errno;
-    if (e == EXDEV)
-      throw Error(fmt::format("opening {}: /proc/self/fd led elsewhere; is /proc procfs?", shown));
-    throw OpenError(
-        fmt::format("opening {}: {}{}", shown, std::strerror(e),
-                    e == ENOENT ? " (/proc/self/fd is missing: mlbench needs /proc mounted)" : ""),
-        e);
+    throw OpenError(fmt::format("opening {}: {}{}", shown, std::strerror(e), reopen_hint(e)), e);
   }
   return fd;
 }

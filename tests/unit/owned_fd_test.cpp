@@ -72,6 +72,13 @@ TEST(Reopen, AFifoWithoutAReaderFailsWithEnxioAtOnce) {
   EXPECT_EQ(errno, ENXIO);
 }
 
+// A reopen that /proc let down says so: missing (ENOENT) or not procfs (EXDEV); other errors need no hint.
+TEST(Reopen, TheHintNamesWhatProcLacks) {
+  EXPECT_NE(reopen_hint(ENOENT).find("/proc mounted"), std::string_view::npos);
+  EXPECT_NE(reopen_hint(EXDEV).find("procfs"), std::string_view::npos);
+  EXPECT_EQ(reopen_hint(ENXIO), "");
+}
+
 TEST(FileTypeName, NamesEveryKindOfFile) {
   EXPECT_EQ(file_type_name(S_IFREG | 0644), "a regular file");
   EXPECT_EQ(file_type_name(S_IFDIR), "a folder");
