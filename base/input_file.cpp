@@ -17,15 +17,6 @@
 namespace mlbench {
 namespace {
 
-std::string_view file_type(mode_t mode) {
-  if (S_ISDIR(mode)) return "a folder";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
 [[noreturn]] void too_large(const std::string& name, const InputLimit& limit) {
   throw UsageError(fmt::format("{}: larger than the {} a {} may be; give a smaller {}", name,
                                format_bytes(static_cast<double>(limit.max_bytes)), limit.what, limit.what));
@@ -55,17 +46,18 @@ std::string_view read_input_file(const std::filesystem::path& path, InputKind ki
                                    std::strerror(errno)));
     if (!S_ISREG(seen.st_mode))
       throw UsageError(fmt::format("{}: is {}, not a {}; give a regular file (or - for stdin)", name,
-                                   file_type(seen.st_mode), limit.what));
+                                   file_type_name(seen.st_mode), limit.what));
     if (static_cast<std::size_t>(seen.st_size) > limit.max_bytes) too_large(name, limit);
-    in = OwnedFd(::open(path.c_str(), O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC));
-    struct stat opened {};
-    if (in.get() < 0 || ::fstat(in.get(), &opened) != 0)
-      throw UsageError(fmt::format("{}: cannot open {}: {}", name, limit.what, std::strerror(errno)));
-    if (opened.st_dev != seen.st_dev || opened.st_ino != seen.st_ino)
+    // The looked-at inode itself is opened, not the path again: a name swapped meanwhile to a device or a
+    // FIFO is never opened.
+    in = reopen(probe.get(), O_RDONLY | O_NOCTTY | O_NONBLOCK);
+    if (!in) {
+      const int e = errno;
       throw UsageError(
-          fmt::format("{}: was replaced while being opened; give a file nobody is changing", name));
-    if (buffer.size() < static_cast<std::size_t>(opened.st_size) + 1)
-      buffer.resize(static_cast<std::size_t>(opened.st_size) + 1);
+          fmt::format("{}: cannot open {}: {}{}", name, limit.what, std::strerror(e), reopen_hint(e)));
+    }
+    if (buffer.size() < static_cast<std::size_t>(seen.st_size) + 1)
+      buffer.resize(static_cast<std::size_t>(seen.st_size) + 1);
   }
   // Up to one byte past the limit: a file that grew after the fstat, or stdin, is refused as over it.
   std::size_t got = 0;

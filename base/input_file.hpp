@@ -2,10 +2,10 @@
 // file or `-` (stdin), never more than the limit of its kind.
 //
 // The checks look at the opened descriptor, never at the path twice: the path is opened with O_PATH (which
-// opens neither a device nor a FIFO), fstat'ed and refused unless it is a regular file; only then is it
-// opened for reading, and that descriptor must be the same file (device and inode). A device such as
-// /dev/zero, a FIFO or a socket is refused in one line instead of being read until memory runs out, and a
-// file over its kind's limit is refused before any of it is read. Stdin is read up to the same limit.
+// opens neither a device nor a FIFO), fstat'ed and refused unless it is a regular file; only then is that
+// descriptor's inode opened for reading (base/owned_fd.hpp's reopen), never the path a second time. A device
+// such as /dev/zero, a FIFO or a socket is refused in one line instead of being read until memory runs out,
+// and a file over its kind's limit is refused before any of it is read. Stdin is read up to the same limit.
 #pragma once
 
 #include <cstddef>

@@ -166,19 +166,13 @@ namespace {
 // What -o names, seen through an O_PATH descriptor (which opens no device and waits on no FIFO).
 struct OutputTarget {
   OutputKind kind = OutputKind::file;
-  bool exists = false;   // a file: one is there (its mode and owner are kept)
-  bool symlink = false;  // a stream reached through a symbolic link (/dev/stdout, /dev/fd/N)
-  struct stat st {};     // of what is there (the link's target for a symlink)
+  bool exists = false;  // a file: one is there (its mode and owner are kept)
+  OwnedFd at;           // O_PATH, of what is there (the link's target for a link to a stream); none for none
+  struct stat st {};    // of `at`
 };
 
 std::filesystem::path folder_of(const std::filesystem::path& path) {
   return path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
-}
-
-std::string_view type_name(mode_t mode) {
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a file";
 }
 
 // The folder of `path`, opened; UsageError when it is missing or not a folder.
@@ -200,22 +194,20 @@ OutputTarget inspect(int dirfd, const std::filesystem::path& path) {
   if (name.empty() || name == "." || name == "..")
     throw UsageError(fmt::format("{}: is a folder; give a file name for -o", path.string()));
   OutputTarget t;
-  OwnedFd at(::openat(dirfd, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
-  if (at.get() < 0) {
+  t.at = OwnedFd(::openat(dirfd, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+  if (!t.at) {
     if (errno == ENOENT) return t;
     throw UsageError(fmt::format("{}: cannot look at it: {}; choose another -o path", path.string(),
                                  std::strerror(errno)));
   }
-  if (::fstat(at.get(), &t.st) != 0)
+  if (::fstat(t.at.get(), &t.st) != 0)
     throw Error(fmt::format("{}: fstat failed: {}", path.string(), std::strerror(errno)));
   if (S_ISLNK(t.st.st_mode)) {
-    OwnedFd target(::openat(dirfd, name.c_str(), O_PATH | O_CLOEXEC));
-    if (target.get() < 0 || ::fstat(target.get(), &t.st) != 0 ||
-        !(S_ISCHR(t.st.st_mode) || S_ISFIFO(t.st.st_mode)))
+    t.at = OwnedFd(::openat(dirfd, name.c_str(), O_PATH | O_CLOEXEC));
+    if (!t.at || ::fstat(t.at.get(), &t.st) != 0 || !(S_ISCHR(t.st.st_mode) || S_ISFIFO(t.st.st_mode)))
       throw UsageError(fmt::format(
           "{}: is a symbolic link; give the path of the file itself (-o replaces the file it names)",
           path.string()));
-    t.symlink = true;
   }
   if (S_ISREG(t.st.st_mode)) {
     t.exists = true;
@@ -225,7 +217,7 @@ OutputTarget inspect(int dirfd, const std::filesystem::path& path) {
     throw UsageError(fmt::format("{}: is a folder; give a file name for -o", path.string()));
   } else {
     throw UsageError(fmt::format("{}: is {}; -o takes a file, a character device, a FIFO or - for stdout",
-                                 path.string(), type_name(t.st.st_mode)));
+                                 path.string(), file_type_name(t.st.st_mode)));
   }
   return t;
 }
@@ -240,23 +232,21 @@ void write_all(int fd, const std::string& text, const std::filesystem::path& pat
 }
 
 // Into a character device or a FIFO as it is (no temp file, no rename), or stdout for `-`.
-void write_through(const std::filesystem::path& path, const OutputTarget& t, int dirfd,
-                   const std::string& text) {
+void write_through(const std::filesystem::path& path, const OutputTarget& t, const std::string& text) {
   OwnedFd out;
   if (path == "-") {
     out = OwnedFd(::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0));
   } else {
-    // Non-blocking: a FIFO without a reader fails at once (ENXIO) instead of waiting for one.
-    out = OwnedFd(::openat(dirfd, path.filename().c_str(),
-                           O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | (t.symlink ? 0 : O_NOFOLLOW)));
-    if (out.get() < 0) {
+    // The inode inspect looked at, opened through its descriptor: a name swapped meanwhile to another
+    // device is never opened. Non-blocking: a FIFO without a reader fails at once (ENXIO) instead of
+    // waiting for one.
+    out = reopen(t.at.get(), O_WRONLY | O_NOCTTY | O_NONBLOCK);
+    if (!out) {
       const int err = errno;
-      throw Error(fmt::format("{}: cannot open: {}{}", path.string(), std::strerror(err),
-                              err == ENXIO ? " (a FIFO without a reader: start its reader first)" : ""));
+      throw Error(fmt::format(
+          "{}: cannot open: {}{}", path.string(), std::strerror(err),
+          err == ENXIO ? " (a FIFO without a reader: start its reader first)" : reopen_hint(err)));
     }
-    struct stat st {};
-    if (::fstat(out.get(), &st) != 0 || st.st_dev != t.st.st_dev || st.st_ino != t.st.st_ino)
-      throw Error(fmt::format("{}: was replaced while being opened; nothing written", path.string()));
     ::fcntl(out.get(), F_SETFL, ::fcntl(out.get(), F_GETFL) & ~O_NONBLOCK);
   }
   if (out.get() < 0) throw Error(fmt::format("-: cannot write to stdout: {}", std::strerror(errno)));
@@ -281,10 +271,62 @@ int create_temp(int dirfd, const std::filesystem::path& path, std::string& tmp) 
   return -1;
 }
 
+// The temp file `tmp` renamed to the new name `name`, never over a file that appeared there since the look:
+// false (nothing renamed) when one did. A filesystem without RENAME_NOREPLACE (NFS) gets a plain rename, the
+// name looked at again just before it: reports are often written to NFS home folders, and the window left is
+// that of one system call, not of the whole write.
+bool place_new(int dirfd, const std::string& tmp, const std::string& name,
+               const std::filesystem::path& path) {
+  if (::renameat2(dirfd, tmp.c_str(), dirfd, name.c_str(), RENAME_NOREPLACE) == 0) return true;
+  if (errno == EEXIST) return false;
+  if (errno == EINVAL || errno == ENOSYS) {
+    struct stat st {};
+    if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) return false;
+    if (errno == ENOENT && ::renameat(dirfd, tmp.c_str(), dirfd, name.c_str()) == 0) return true;
+  }
+  throw Error(fmt::format("{}: could not be written: {}", path.string(), std::strerror(errno)));
+}
+
 }  // namespace
 
+namespace detail {
+
+bool replace_inspected(int dirfd, const std::string& tmp, const std::string& name, dev_t dev, ino_t ino,
+                       const std::filesystem::path& path) {
+  const auto same = [&](const std::string& at) {
+    struct stat st {};
+    if (::fstatat(dirfd, at.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+      throw Error(fmt::format("{}: could not be written: {} changed during the write: {}", path.string(), at,
+                              std::strerror(errno)));
+    return S_ISREG(st.st_mode) && st.st_dev == dev && st.st_ino == ino;
+  };
+  if (::renameat2(dirfd, tmp.c_str(), dirfd, name.c_str(), RENAME_EXCHANGE) != 0) {
+    if (errno != EINVAL && errno != ENOSYS)
+      throw Error(fmt::format("{}: could not be written: {}", path.string(), std::strerror(errno)));
+    // A filesystem without RENAME_EXCHANGE (NFS): a plain rename, the name looked at again just before it
+    // (see place_new for why a fallback rather than a refusal).
+    if (!same(name)) return false;
+    if (::renameat(dirfd, tmp.c_str(), dirfd, name.c_str()) != 0)
+      throw Error(fmt::format("{}: could not be written: {}", path.string(), std::strerror(errno)));
+    return true;
+  }
+  // The temp name now holds what was at the name: the inspected file, or whatever took its place.
+  if (same(tmp)) {
+    ::unlinkat(dirfd, tmp.c_str(), 0);
+    return true;
+  }
+  if (::renameat2(dirfd, tmp.c_str(), dirfd, name.c_str(), RENAME_EXCHANGE) != 0)
+    throw Error(
+        fmt::format("{}: another file appeared there during the write and could not be put back ({}): "
+                    "it is now {} in the same folder",
+                    path.string(), std::strerror(errno), tmp));
+  return false;
+}
+
+}  // namespace detail
+
 void write_text_atomic(const std::filesystem::path& path, const std::string& text) {
-  if (path == "-") return write_through(path, OutputTarget{OutputKind::stream}, -1, text);
+  if (path == "-") return write_through(path, OutputTarget{OutputKind::stream}, text);
   // The folder is opened once; every look and every change below is relative to that descriptor. Checked
   // before the run (check_writable), so a folder gone now is a fault of the run, not bad input.
   OwnedFd dir(::open(folder_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -292,16 +334,27 @@ void write_text_atomic(const std::filesystem::path& path, const std::string& tex
     throw Error(fmt::format("{}: cannot open its folder '{}': {} (removed during the run?)", path.string(),
                             folder_of(path).string(), std::strerror(errno)));
   const std::string name = path.filename().string();
-  // A file that appears between the look and the rename of a new one is never replaced: the rename refuses
-  // (RENAME_NOREPLACE) and the look is taken again.
+  // Only what was looked at is ever replaced: a file that appears in place of a new name is kept
+  // (RENAME_NOREPLACE), and one that takes an existing file's place is put back (RENAME_EXCHANGE, then a
+  // look at what was exchanged); either way the temp file goes and the look is taken again.
   for (int attempt = 0; attempt < 3; ++attempt) {
     const OutputTarget t = inspect(dir.get(), path);
-    if (t.kind == OutputKind::stream) return write_through(path, t, dir.get(), text);
+    if (t.kind == OutputKind::stream) return write_through(path, t, text);
     std::string tmp;
     OwnedFd out(create_temp(dir.get(), path, tmp));
     if (out.get() < 0)
       throw Error(fmt::format("{}: cannot create a file in '{}': {}", path.string(), folder_of(path).string(),
                               std::strerror(errno)));
+    // The temp name is removed only while it holds the temp file: after a failed exchange back it holds
+    // the file that took the target's place, which is not mlbench's to remove.
+    struct stat mine {};
+    ::fstat(out.get(), &mine);
+    const auto remove_temp = [&] {
+      struct stat there {};
+      if (::fstatat(dir.get(), tmp.c_str(), &there, AT_SYMLINK_NOFOLLOW) == 0 &&
+          there.st_dev == mine.st_dev && there.st_ino == mine.st_ino)
+        ::unlinkat(dir.get(), tmp.c_str(), 0);
+    };
     try {
       write_all(out.get(), text, path);
       // An existing file keeps its owner and mode (the owner first: chown clears set-id bits); a new one is
@@ -313,23 +366,18 @@ void write_text_atomic(const std::filesystem::path& path, const std::string& tex
       const int fd = out.release();
       if (::close(fd) != 0)
         throw Error(fmt::format("{}: could not be written: {}", path.string(), std::strerror(errno)));
-      int rc = ::renameat2(dir.get(), tmp.c_str(), dir.get(), name.c_str(), t.exists ? 0 : RENAME_NOREPLACE);
-      if (rc != 0 && !t.exists && errno == EINVAL)  // a filesystem without RENAME_NOREPLACE
-        rc = ::renameat(dir.get(), tmp.c_str(), dir.get(), name.c_str());
-      if (rc != 0 && errno == EEXIST) {
-        ::unlinkat(dir.get(), tmp.c_str(), 0);
-        continue;
-      }
-      if (rc != 0)
-        throw Error(fmt::format("{}: could not be written: {}", path.string(), std::strerror(errno)));
-      return;
+      if (t.exists ? detail::replace_inspected(dir.get(), tmp, name, t.st.st_dev, t.st.st_ino, path)
+                   : place_new(dir.get(), tmp, name, path))
+        return;
+      remove_temp();
+      continue;
     } catch (...) {
-      ::unlinkat(dir.get(), tmp.c_str(), 0);
+      remove_temp();
       throw;
     }
   }
   throw Error(
-      fmt::format("{}: keeps appearing while being written; is another program writing it?", path.string()));
+      fmt::format("{}: keeps changing while being written; is another program writing it?", path.string()));
 }
 
 void write_json_atomic(const std::filesystem::path& path, const Json& j) {

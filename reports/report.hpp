@@ -6,6 +6,8 @@
 // algorithm goes to `info`). Schema: reports/report.schema.json.
 #pragma once
 
+#include <sys/types.h>
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -136,5 +138,15 @@ enum class OutputKind { file, stream };
 // Fails with a UsageError when `path` cannot be written (missing folder, not writable, something
 // write_text_atomic refuses) — checked before a run; else says which kind it is.
 OutputKind check_writable(const std::filesystem::path& path);
+
+namespace detail {
+// write_text_atomic's last step for an existing file: the temp file `tmp` put at `name` (both in the folder
+// `dirfd`) in place of the file that was looked at there (device `dev`, inode `ino`), by an exchange
+// (RENAME_EXCHANGE) and a look at what came out: the old file is removed; anything else (a file, FIFO or
+// device that took its place meanwhile) is exchanged back, left as it was, and false returned with the temp
+// file still at `tmp`. Error naming `path` when a rename fails.
+bool replace_inspected(int dirfd, const std::string& tmp, const std::string& name, dev_t dev, ino_t ino,
+                       const std::filesystem::path& path);
+}  // namespace detail
 
 }  // namespace mlbench

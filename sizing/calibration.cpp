@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "base/error.hpp"
 #include "base/units.hpp"
 
 namespace mlbench::sizing {
@@ -13,13 +14,9 @@ namespace {
 
 bool usable(const Result& r, std::string_view probe) { return r.probe == probe && r.status == Status::ok; }
 
-// The physical range of each figure a report gives the calibration, in the unit the probes write it in. A
-// value outside it (zero, negative, not finite, 1e300 B/s, 1e-300 FLOP/s) is a broken or edited report, not
-// a measurement: it is ignored with a warning naming it, never turned into a sheet of infinite or NaN times.
-struct PhysicalRange {
-  std::string_view metric, unit;
-  double lo, hi;
-};
+// A value outside its range (zero, negative, not finite, 1e300 B/s, 1e-300 FLOP/s) is a broken or edited
+// report, not a measurement: it is ignored with a warning naming it, never turned into a sheet of infinite or
+// NaN times.
 constexpr PhysicalRange kPhysicalRanges[] = {
     // A megaflop to ten exaflops per GPU; a share of a datasheet peak; a kilobyte to a petabyte per second.
     {"tflops", "FLOP/s", 1e6, 1e19},
@@ -35,10 +32,17 @@ constexpr PhysicalRange kPhysicalRanges[] = {
     {"infiniband.rate_gbps", "Gb/s", 1e-3, 1e6},
 };
 
-const PhysicalRange& range_of(std::string_view name) {
-  return *std::find_if(std::begin(kPhysicalRanges), std::end(kPhysicalRanges),
-                       [name](const PhysicalRange& p) { return p.metric == name; });
+}  // namespace
+
+const PhysicalRange& physical_range(std::string_view name) {
+  const auto* p = std::find_if(std::begin(kPhysicalRanges), std::end(kPhysicalRanges),
+                               [name](const PhysicalRange& r) { return r.metric == name; });
+  if (p == std::end(kPhysicalRanges))
+    throw Error(fmt::format("calibration: no physical range for '{}'; add it to kPhysicalRanges", name));
+  return *p;
 }
+
+namespace {
 
 bool within(const PhysicalRange& range, double v) {
   return std::isfinite(v) && v >= range.lo && v <= range.hi;
@@ -53,7 +57,7 @@ class Intake {
   const Metric* metric(const Result& r, std::string_view name) {
     const Metric* m = r.metric(name);
     if (m == nullptr) return nullptr;
-    const PhysicalRange& range = range_of(name);
+    const PhysicalRange& range = physical_range(name);
     if (m->unit == range.unit && within(range, m->value)) return m;
     const std::string key = r.probe + " " + std::string(name);
     if (m->unit == range.unit) {
@@ -67,7 +71,7 @@ class Intake {
   // A fact of the host inventory (`name` a row of kPhysicalRanges): its value, or 0 (none) outside its range.
   // 0 is how an inventory says it does not know (a link down, an unknown memory type): none, without a word.
   double fact(std::string_view name, double value) {
-    const PhysicalRange& range = range_of(name);
+    const PhysicalRange& range = physical_range(name);
     if (value == 0 || within(range, value)) return value;
     out_of_range("host " + std::string(name), value, range);
     return 0;

@@ -56,6 +56,16 @@ struct CalibrationInput {
   bool node_is_measured = false;  // sizing the node the reports came from (storage/host numbers apply)
 };
 
+// The physical range of a figure a report gives the calibration (a metric, or a fact of the host inventory),
+// in the unit the probes write it in.
+struct PhysicalRange {
+  std::string_view metric, unit;
+  double lo, hi;
+};
+// The range of `name`; Error naming it when the table has none (a figure the calibration reads must have
+// one).
+const PhysicalRange& physical_range(std::string_view name);
+
 Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog& catalog,
                       const CalibrationInput& in);
 

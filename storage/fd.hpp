@@ -1,36 +1,18 @@
-// A move-only owner of a file descriptor, for the code that walks and changes folders through descriptors
-// (openat, unlinkat relative to a folder mlbench opened once) instead of paths.
+// Folders walked and changed through descriptors (openat, unlinkat relative to a folder mlbench opened once)
+// instead of paths.
 #pragma once
 
 #include <sys/types.h>
-#include <unistd.h>
 
 #include <string>
-#include <utility>
 #include <vector>
+
+#include "base/owned_fd.hpp"
 
 namespace mlbench::storage {
 
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  Fd(Fd&& o) noexcept : fd_(o.release()) {}
-  Fd& operator=(Fd&& o) noexcept {
-    std::swap(fd_, o.fd_);
-    return *this;
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-  explicit operator bool() const { return fd_ >= 0; }
-
- private:
-  int fd_;
-};
+// The one owner of a descriptor (base/owned_fd.hpp), under the name the storage code uses.
+using Fd = OwnedFd;
 
 // The folder `name` in the folder of `at`, never through a link (an invalid Fd, errno set, otherwise).
 Fd open_folder_at(int at, const std::string& name);

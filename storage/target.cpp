@@ -24,6 +24,7 @@
 #include "bench/sysinfo.hpp"
 #include "mlbench_config.hpp"
 #include "storage/buffer.hpp"
+#include "storage/fd.hpp"
 #include "storage/owner.hpp"
 #include "storage/pattern.hpp"
 
@@ -85,62 +86,21 @@ std::vector<std::pair<std::string, dev_t>> partitions_of(const fs::path& dir, co
   return out;
 }
 
-// A file descriptor, closed on every way out.
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-  Fd& operator=(Fd&& o) noexcept {
-    if (this != &o) {
-      if (fd_ >= 0) ::close(fd_);
-      fd_ = std::exchange(o.fd_, -1);
-    }
-    return *this;
-  }
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
-
 // A failed open, with its errno.
 struct OpenError : Error {
   OpenError(const std::string& what, int e) : Error(what), err(e) {}
   int err;
 };
 
-// `pfd` (an O_PATH descriptor) reopened with `flags`: /proc/self/fd/N names that very inode, whatever its
-// path names now. The reopened descriptor is checked to be that inode (a /proc that is not procfs).
+// `pfd` reopened with `flags` (base/owned_fd.hpp: the very inode looked at, whatever its path names now);
+// OpenError naming `shown` otherwise.
 Fd reopen(const Fd& pfd, int flags, const std::string& shown) {
-  struct stat want {};
-  struct stat got {};
-  if (::fstat(pfd.get(), &want) != 0)
-    throw Error(fmt::format("checking {}: {}", shown, std::strerror(errno)));
-  Fd fd(::open(fmt::format("/proc/self/fd/{}", pfd.get()).c_str(), flags | O_CLOEXEC));
-  if (fd.get() < 0) {
+  Fd fd = mlbench::reopen(pfd.get(), flags);
+  if (!fd) {
     const int e = errno;
-    throw OpenError(
-        fmt::format("opening {}: {}{}", shown, std::strerror(e),
-                    e == ENOENT ? " (/proc/self/fd is missing: mlbench needs /proc mounted)" : ""),
-        e);
+    throw OpenError(fmt::format("opening {}: {}{}", shown, std::strerror(e), reopen_hint(e)), e);
   }
-  if (::fstat(fd.get(), &got) != 0 || got.st_dev != want.st_dev || got.st_ino != want.st_ino)
-    throw Error(fmt::format("opening {}: /proc/self/fd led elsewhere; is /proc procfs?", shown));
   return fd;
-}
-
-// What sort of thing a file of mode `m` is, in words.
-std::string_view type_name(mode_t m) {
-  if (S_ISREG(m)) return "a regular file";
-  if (S_ISDIR(m)) return "a folder";
-  if (S_ISBLK(m)) return "a block device";
-  if (S_ISLNK(m)) return "a symbolic link";
-  if (S_ISCHR(m)) return "a character device";
-  return "neither a file, folder nor block device";
 }
 
 // How `st` (the fstat of what was opened as `t`) differs from what planning found; "" when it is the same.
@@ -150,8 +110,8 @@ std::string difference(const TargetInfo& t, const struct stat& st) {
       folder ? S_ISDIR(st.st_mode) : (t.kind == TargetKind::file ? S_ISREG(st.st_mode) : S_ISBLK(st.st_mode));
   if (!type_ok) {
     return fmt::format("it was {} and is {} now",
-                       type_name(folder ? S_IFDIR : (t.kind == TargetKind::file ? S_IFREG : S_IFBLK)),
-                       type_name(st.st_mode));
+                       file_type_name(folder ? S_IFDIR : (t.kind == TargetKind::file ? S_IFREG : S_IFBLK)),
+                       file_type_name(st.st_mode));
   }
   if (t.kind == TargetKind::block_device) {
     return st.st_rdev == t.dev

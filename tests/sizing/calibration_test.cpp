@@ -3,6 +3,7 @@
 #include <limits>
 #include <regex>
 
+#include "base/error.hpp"
 #include "sizing/calibration.hpp"
 #include "sizing/sheet.hpp"
 #include "tests/sizing/test_util.hpp"
@@ -130,6 +131,18 @@ TEST(Calibration, MetricsOutsideTheirPhysicalRangeAreIgnoredByName) {
     req.reports = {r};
     const std::string sheet = render_sheet(plan(req, shipped_catalog()), Format::text);
     EXPECT_FALSE(std::regex_search(sheet, std::regex(R"(\b(nan|inf)\b)", std::regex::icase))) << v << sheet;
+  }
+}
+
+// The table of physical ranges answers for the figures the calibration reads; a name it lacks is a clear
+// Error naming it, never a read past the table's end.
+TEST(Calibration, AFigureWithoutAPhysicalRangeIsAnErrorNamingIt) {
+  EXPECT_EQ(physical_range("busbw").unit, "B/s");
+  try {
+    physical_range("no_such_metric");
+    FAIL() << "no error for a metric the table lacks";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'no_such_metric'"), std::string::npos) << e.what();
   }
 }
 

@@ -1,5 +1,6 @@
 // Nothing is lost: refusals on existing files and devices (contents checked unchanged), ENOSPC cleanup, and
 // targets that change between planning and opening (a run plans every case before the first starts).
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
@@ -15,6 +16,7 @@
 #include <memory>
 
 #include "mlbench_config.hpp"
+#include "storage/fd.hpp"
 #include "storage/target.hpp"
 #include "tests/storage/storage_test_util.hpp"
 
@@ -453,6 +455,17 @@ TEST(FixtureRefusals, APartitionWalksUpToItsDisk) {
   EXPECT_EQ(disk_of_dev(makedev(259, 1), kFixture), "nvme1n1");
   EXPECT_EQ(disk_of_dev(makedev(65, 240), kFixture), "");
   EXPECT_EQ(disk_of_dev(makedev(0, 22), kFixture), "");  // procfs, tmpfs: no block device
+}
+
+// The folder walkers' descriptor owner: a descriptor moved over another closes the one it held (a swap
+// would leave it open until the moved-from owner dies: a folder held, a lock not let go).
+TEST(StorageFd, MoveAssignClosesTheDescriptorItHeld) {
+  Fd a(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  Fd b(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  const int old = a.get();
+  a = std::move(b);
+  EXPECT_EQ(::fcntl(old, F_GETFD), -1);
+  EXPECT_FALSE(b);
 }
 
 }  // namespace

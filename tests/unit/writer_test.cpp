@@ -208,5 +208,50 @@ TEST(Writer, AFolderRemovedDuringTheRunIsAFaultNamingThePath) {
   }
 }
 
+// The last step of replacing an existing file, with the name taken meanwhile by another file and by a FIFO
+// (as a user of a shared folder could): what took the inspected file's place is kept as it is, and the new
+// content stays in the temp file for the writer to remove and look again.
+TEST(Writer, TheExchangeKeepsWhatTookTheInspectedFilesPlace) {
+  for (const bool fifo : {false, true}) {
+    test::TempDir dir;
+    const fs::path out = dir / "report.json", tmp = dir / ".report.json.abcdef";
+    std::ofstream(out) << "inspected";
+    const struct stat inspected = lstat_of(out);
+    fs::rename(out, dir / "kept-alive");  // its inode stays in use: the one taking its place has another
+    if (fifo)
+      ASSERT_EQ(::mkfifo(out.c_str(), 0600), 0);
+    else
+      std::ofstream(out) << "theirs";
+    std::ofstream(tmp) << "new";
+    const int dirfd = ::open(dir.path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    ASSERT_GE(dirfd, 0);
+    EXPECT_FALSE(detail::replace_inspected(dirfd, tmp.filename(), out.filename(), inspected.st_dev,
+                                           inspected.st_ino, out));
+    ::close(dirfd);
+    if (fifo)
+      EXPECT_TRUE(S_ISFIFO(lstat_of(out).st_mode));
+    else
+      EXPECT_EQ(test::slurp(out), "theirs");
+    EXPECT_EQ(test::slurp(tmp), "new");
+  }
+}
+
+TEST(Writer, TheExchangeReplacesTheInspectedFileAndRemovesIt) {
+  test::TempDir dir;
+  const fs::path out = dir / "report.json", tmp = dir / ".report.json.abcdef";
+  std::ofstream(out) << "inspected";
+  const struct stat inspected = lstat_of(out);
+  std::ofstream(tmp) << "new";
+  const int dirfd = ::open(dir.path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(dirfd, 0);
+  EXPECT_TRUE(detail::replace_inspected(dirfd, tmp.filename(), out.filename(), inspected.st_dev,
+                                        inspected.st_ino, out));
+  ::close(dirfd);
+  EXPECT_EQ(test::slurp(out), "new");
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) ++files;
+  EXPECT_EQ(files, 1u);  // the old file, exchanged to the temp name, is gone
+}
+
 }  // namespace
 }  // namespace mlbench
