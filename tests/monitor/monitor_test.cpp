@@ -839,6 +839,22 @@ TEST(MonitorServer, PastTheConnectionCapTheOldestIsClosedAndAScrapeIsAnswered) {
   EXPECT_FALSE(idle.back()->closed_by_server(std::chrono::milliseconds(0)));
 }
 
+TEST(MonitorServer, AtTheConnectionCapAnIdleConnectionMakesRoomNotAScrapeInFlight) {
+  const std::string body(16 << 20, 'x');  // far more than the socket buffers hold: the answer stays in flight
+  InProcessServer s(body);
+  Client reader(s.port(), 4096);  // the oldest connection, reading its answer slowly
+  ASSERT_TRUE(reader.send_text(kScrape));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // A flood of idle connections, one more than the room left: the cap is reached with the scrape open.
+  std::vector<std::unique_ptr<Client>> idle;
+  for (std::size_t i = 0; i < kMaxConnections; ++i) idle.push_back(std::make_unique<Client>(s.port()));
+  std::string text = reader.read_all(kRequestDeadline);
+  EXPECT_TRUE(text.starts_with("HTTP/1.1 200 OK\r\n")) << text.substr(0, 200);
+  EXPECT_TRUE(text.ends_with("\r\n\r\n" + body)) << text.size() << " bytes of " << body.size();
+  EXPECT_TRUE(idle.front()->closed_by_server(std::chrono::milliseconds(0)));  // the oldest idle made room
+  EXPECT_FALSE(idle.back()->closed_by_server(std::chrono::milliseconds(0)));
+}
+
 TEST(MonitorServer, AnOversizedRequestHeadIsRefusedWith400) {
   InProcessServer s("a 1\n");
   Client c(s.port());
