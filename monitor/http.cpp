@@ -218,7 +218,17 @@ void MetricsServer::run(const Exposition& exposition, const std::atomic<bool>& s
       fds.push_back({c->fd, static_cast<short>(c->writing() ? POLLOUT : POLLIN), 0});
       wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(c->deadline - now));
     }
-    if (::poll(fds.data(), fds.size(), static_cast<int>(wait.count())) < 0) continue;  // EINTR: a signal
+    if (::poll(fds.data(), fds.size(), static_cast<int>(wait.count())) < 0) {
+      if (errno == EINTR) continue;  // a signal: the loop looks at the stop flag
+      // Anything else (EINVAL: more descriptors than the open-file limit; ENOMEM) would fail again at
+      // once: a fault of the run, not a loop that spins.
+      const int error = errno;
+      throw Error(fmt::format(
+          "monitor: cannot wait on {} connections: {}{}", open.size(), std::strerror(error),
+          error == EINVAL
+              ? fmt::format(" (the open-file limit, ulimit -n, must be above {})", kMaxConnections + 1)
+              : ""));
+    }
     for (std::size_t i = 0; i < open.size(); ++i) {
       auto& c = open[i];
       short ready = fds[i + 1].revents;

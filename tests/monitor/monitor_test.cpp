@@ -3,6 +3,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -791,6 +793,35 @@ TEST(MonitorServer, SigintEndsTheExporterPromptlyWhileClientsHoldConnections) {
   EXPECT_LT(seconds, 1.0);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status << e.log();
   EXPECT_NE(e.log().find("stopped"), std::string::npos) << e.log();
+}
+
+TEST(MonitorServer, AServingFaultEndsTheExporterWithOneErrorLineNotAnAbort) {
+  Exporter e;
+  ASSERT_GT(e.port, 0) << e.log();
+  std::vector<std::unique_ptr<Client>> idle;
+  for (int i = 0; i < 20; ++i) idle.push_back(std::make_unique<Client>(e.port));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // accepted
+  // An open-file limit below the connections held makes the serving thread's poll() fail (EINVAL) while
+  // the sampling thread runs: the fault must end the process with its one error line, the sampler stopped.
+  rlimit low{4, 0};
+  rlimit before{};
+  ASSERT_EQ(prlimit(e.pid, RLIMIT_NOFILE, nullptr, &before), 0) << std::strerror(errno);
+  low.rlim_max = before.rlim_max;
+  ASSERT_EQ(prlimit(e.pid, RLIMIT_NOFILE, &low, nullptr), 0) << std::strerror(errno);
+  int status = 0;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  pid_t ended = 0;
+  while ((ended = waitpid(e.pid, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_EQ(ended, e.pid) << "still serving 10 s after the fault\n" << e.log();
+  e.pid = -1;
+  const std::string log = e.log();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status << "\n" << log;
+  const auto first = log.find("mlbench: error: ");
+  EXPECT_NE(first, std::string::npos) << log;
+  EXPECT_EQ(first, log.rfind("mlbench: error: ")) << log;
+  EXPECT_NE(log.find("the open-file limit, ulimit -n, must be above"), std::string::npos) << log;
+  EXPECT_EQ(log.find("terminate"), std::string::npos) << log;
 }
 
 // A MetricsServer on 127.0.0.1 run by its own thread in this process, serving `exposition`.
