@@ -16,6 +16,7 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/progress.hpp"
+#include "reports/report.hpp"
 #include "reports/summary.hpp"
 
 namespace mlbench::cli {
@@ -62,7 +63,7 @@ burnin::BurninOptions options_from(const BurninFlags& f) {
 }
 
 int run_burnin_command(const BurninFlags& f) {
-  if (!f.output.empty()) check_writable(f.output);
+  const OutputKind output_kind = f.output.empty() ? OutputKind::file : check_writable(f.output);
   auto opts = options_from(f);
   burnin::BurninEnvironment env;
   env.host = builtin_host_info();
@@ -81,17 +82,24 @@ int run_burnin_command(const BurninFlags& f) {
   env.stop = &stop_flag();
   env.log = [](const std::string& line) { std::cerr << "mlbench burnin: " << line << std::endl; };
   SignalGuard guard;
+  // As the runner does: a file is rewritten after every phase, so a crash keeps the phases that ran; a
+  // stream (`-`, a FIFO, /dev/stdout) gets only the final report, as one document.
+  const bool stream = !f.output.empty() && output_kind == OutputKind::stream;
   std::function<void(const Report&)> save;
-  if (!f.output.empty()) save = [&f](const Report& r) { write_report(f.output, r); };
+  if (!f.output.empty() && !stream) save = [&f](const Report& r) { write_report(f.output, r); };
   const auto outcome = burnin::run_burnin(opts, env, save);
-  print_summary(std::cout, outcome.report, terminal_width(STDOUT_FILENO));
-  std::cout << "verdict: " << burnin_report::to_string(outcome.verdict.verdict) << "\n";
-  for (const auto& reason : outcome.verdict.reasons) std::cout << "  " << reason << "\n";
+  if (stream) write_report(f.output, outcome.report);
+  // `-o -`: the report is what stdout holds; the summary would break it, and the verdict goes to stderr.
+  const bool report_on_stdout = f.output == "-";
+  if (!report_on_stdout) print_summary(std::cout, outcome.report, terminal_width(STDOUT_FILENO));
+  std::ostream& out = report_on_stdout ? std::cerr : std::cout;
+  out << "verdict: " << burnin_report::to_string(outcome.verdict.verdict) << "\n";
+  for (const auto& reason : outcome.verdict.reasons) out << "  " << reason << "\n";
   for (const auto& g : outcome.verdict.gpus) {
-    std::cout << "  " << g.device << ": " << burnin_report::to_string(g.verdict) << "\n";
-    for (const auto& reason : g.reasons) std::cout << "    " << reason << "\n";
+    out << "  " << g.device << ": " << burnin_report::to_string(g.verdict) << "\n";
+    for (const auto& reason : g.reasons) out << "    " << reason << "\n";
   }
-  if (!f.output.empty()) std::cout << "report written to " << f.output << "\n";
+  if (!f.output.empty() && !report_on_stdout) std::cout << "report written to " << f.output << "\n";
   if (outcome.interrupted) {
     std::cerr << (f.output.empty() ? "mlbench: interrupted; no report file written (no -o)\n"
                                    : "mlbench: interrupted; the report holds the phases that ran\n");
@@ -131,7 +139,9 @@ void add_burnin_command(CLI::App& app, Action& action) {
   cmd->add_option("--host-memory-share", flags->host_memory_share,
                   "Share of the available host memory the hostmem phase tests (at least 1 GiB stays free)")
       ->default_str("0.5");
-  cmd->add_option("-o,--output", flags->output, "Write the report here (rewritten after each phase)");
+  cmd->add_option("-o,--output", flags->output,
+                  "Write the report here: a file is rewritten after each phase; - (stdout) or a FIFO gets "
+                  "the final report once");
   cmd->callback([&action, flags] { action = [flags] { return run_burnin_command(*flags); }; });
 }
 

@@ -60,6 +60,19 @@ void sample_every(monitor::Monitor& mon, double interval, double next, const std
   }
 }
 
+// Sets `stop` and joins `thread` when the scope ends, by return or by exception.
+struct StopAndJoin {
+  std::atomic<bool>& stop;
+  std::thread& thread;
+  StopAndJoin(std::atomic<bool>& flag, std::thread& joined) : stop(flag), thread(joined) {}
+  StopAndJoin(const StopAndJoin&) = delete;
+  StopAndJoin& operator=(const StopAndJoin&) = delete;
+  ~StopAndJoin() {
+    stop.store(true);
+    thread.join();
+  }
+};
+
 int run_monitor(const MonitorFlags& f) {
   double interval = parse_duration(f.interval, "--interval");
   if (interval < 0.1 || interval > 3600) {
@@ -103,19 +116,22 @@ int run_monitor(const MonitorFlags& f) {
     sigaddset(&signals, SIGINT);
     sigaddset(&signals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &signals, &before);
-    std::thread sampler([&] {
-      try {
-        sample_every(mon, interval, first + interval, sampling_done,
-                     [&exposition](std::string text) { exposition.publish(std::move(text)); });
-      } catch (...) {
-        sampling_failed = std::current_exception();
-        stop_flag().store(true);  // ends the server's loop
-      }
-    });
-    pthread_sigmask(SIG_SETMASK, &before, nullptr);
-    server->run(exposition, stop_flag());
-    sampling_done.store(true);
-    sampler.join();
+    {
+      std::thread sampler([&] {
+        try {
+          sample_every(mon, interval, first + interval, sampling_done,
+                       [&exposition](std::string text) { exposition.publish(std::move(text)); });
+        } catch (...) {
+          sampling_failed = std::current_exception();
+          stop_flag().store(true);  // ends the server's loop
+        }
+      });
+      // However serving ends (its stop flag, or a fault it throws), the sampler is stopped and joined first:
+      // a joinable thread destroyed by the throw would end the process in std::terminate, with no error line.
+      StopAndJoin join_sampler{sampling_done, sampler};
+      pthread_sigmask(SIG_SETMASK, &before, nullptr);
+      server->run(exposition, stop_flag());
+    }
     if (sampling_failed) std::rethrow_exception(sampling_failed);
   }
   log("stopped");

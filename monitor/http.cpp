@@ -59,6 +59,10 @@ struct Connection {
 
   bool writing() const { return response && !draining; }
 
+  // How far the exchange has come: 0 nothing received, 1 part of a request head, 2 answering (the
+  // response being written or already sent).
+  int progress() const { return response ? 2 : head.empty() ? 0 : 1; }
+
   // Reads what has arrived; false when the connection is finished (the peer closed or failed).
   bool read(const Exposition& exposition) {
     char buf[4096];
@@ -193,9 +197,13 @@ MetricsServer::~MetricsServer() {
 void MetricsServer::run(const Exposition& exposition, const std::atomic<bool>& stop) {
   std::vector<std::unique_ptr<Connection>> open;  // in accept order: the oldest first
   std::vector<pollfd> fds;
-  auto drop_oldest = [&open] {
-    open.front()->abort();
-    open.erase(open.begin());
+  // Room for a new connection: the least progressed one goes, the oldest of those (the first in accept
+  // order), so a flood of connections that send nothing never cuts a scrape that is being answered.
+  auto make_room = [&open] {
+    auto victim = std::min_element(
+        open.begin(), open.end(), [](const auto& a, const auto& b) { return a->progress() < b->progress(); });
+    (*victim)->abort();
+    open.erase(victim);
   };
   while (!stop.load()) {
     auto now = Clock::now();
@@ -210,7 +218,17 @@ void MetricsServer::run(const Exposition& exposition, const std::atomic<bool>& s
       fds.push_back({c->fd, static_cast<short>(c->writing() ? POLLOUT : POLLIN), 0});
       wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(c->deadline - now));
     }
-    if (::poll(fds.data(), fds.size(), static_cast<int>(wait.count())) < 0) continue;  // EINTR: a signal
+    if (::poll(fds.data(), fds.size(), static_cast<int>(wait.count())) < 0) {
+      if (errno == EINTR) continue;  // a signal: the loop looks at the stop flag
+      // Anything else (EINVAL: more descriptors than the open-file limit; ENOMEM) would fail again at
+      // once: a fault of the run, not a loop that spins.
+      const int error = errno;
+      throw Error(fmt::format(
+          "monitor: cannot wait on {} connections: {}{}", open.size(), std::strerror(error),
+          error == EINVAL
+              ? fmt::format(" (the open-file limit, ulimit -n, must be above {})", kMaxConnections + 1)
+              : ""));
+    }
     for (std::size_t i = 0; i < open.size(); ++i) {
       auto& c = open[i];
       short ready = fds[i + 1].revents;
@@ -223,10 +241,10 @@ void MetricsServer::run(const Exposition& exposition, const std::atomic<bool>& s
       for (;;) {
         int client = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
         if (client < 0 && errno == EINTR) continue;
-        // Out of descriptors: the oldest connection makes room, and the next round accepts again.
-        if (client < 0 && (errno == EMFILE || errno == ENFILE) && !open.empty()) drop_oldest();
+        // Out of descriptors: a connection makes room, and the next round accepts again.
+        if (client < 0 && (errno == EMFILE || errno == ENFILE) && !open.empty()) make_room();
         if (client < 0) break;
-        if (open.size() >= kMaxConnections) drop_oldest();
+        if (open.size() >= kMaxConnections) make_room();
         open.push_back(std::make_unique<Connection>(client, Clock::now()));
       }
     }

@@ -10,10 +10,11 @@
 // kMaxRequestHead bytes; then write the response as far as the client's window allows). Every connection has
 // one deadline, kRequestDeadline from its accept for the whole exchange, so a client that dribbles its
 // request (a slowloris), sends nothing or never reads its response is closed then, whatever it does
-// meanwhile. At most kMaxConnections are open; a new one past that closes the oldest (the one nearest its
-// deadline), so a flood of idle connections cannot lock a scrape out. The sampling runs on another thread and
-// publishes each exposition to an Exposition; a request answers with the one published when its head was
-// complete.
+// meanwhile. At most kMaxConnections are open; a new one past that closes the least progressed (one that has
+// sent nothing before one that sent part of its request, before one being answered; the oldest of those), so
+// a flood of idle connections can neither lock a scrape out nor cut one that is being answered. The sampling
+// runs on another thread and publishes each exposition to an Exposition; a request answers with the one
+// published when its head was complete.
 #pragma once
 
 #include <atomic>

@@ -2,8 +2,12 @@
 // storage write-verify-read, run for real): a short burn-in passes with exit 0 and a report holding the node
 // verdict, the host timeline and the phase results; bad input is one line and exit 2 with no report; SIGINT
 // ends it with exit 130 and a valid report of what ran.
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cstring>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -70,6 +74,50 @@ TEST(BurninCli, AShortHostBurnInPassesAndWritesTheVerdict) {
   // The scratch file is mlbench's and is gone.
   for (const auto& e : std::filesystem::directory_iterator(dir.path()))
     EXPECT_EQ(e.path().filename(), "burnin.json") << "left behind: " << e.path();
+}
+
+TEST(BurninCli, AReportOnStdoutIsOneDocumentAndTheVerdictGoesToStderr) {
+  TempDir dir("burnin-cli", kDiskTempParent);
+  auto args = short_burnin(dir, "10s");
+  args.back() = "-";  // -o -
+  auto r = run_cli(args);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  // A stream gets the final report once, not one document per phase, and nothing else: it parses as one.
+  Report report;
+  ASSERT_NO_THROW(report = parse_report(r.out, "stdout")) << r.out.substr(0, 2000);
+  const auto* node = find(report, br::kNodeProbe);
+  ASSERT_NE(node, nullptr);
+  EXPECT_EQ(node->info["verdict"], "pass");
+  EXPECT_NE(find(report, "burnin.storage", "all"), nullptr);  // the last phase is in it
+  EXPECT_NE(r.err.find("verdict: pass"), std::string::npos) << r.err;
+}
+
+TEST(BurninCli, AFifoGetsTheFinalReportOnce) {
+  TempDir dir("burnin-cli", kDiskTempParent);
+  const auto fifo = dir / "report.fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  // The reader reads once, to the end of the stream: what the FIFO's one writer sends.
+  std::string received;
+  std::thread reader([&] {
+    int fd = open(fifo.c_str(), O_RDONLY | O_CLOEXEC);
+    char buf[65536];
+    for (ssize_t n; fd >= 0 && (n = read(fd, buf, sizeof buf)) > 0;)
+      received.append(buf, static_cast<std::size_t>(n));
+    if (fd >= 0) close(fd);
+  });
+  auto args = short_burnin(dir, "10s");
+  args.back() = fifo.string();
+  auto r = run_cli(args);
+  // A reader still waiting for a writer (none came) gets the end of the stream.
+  int unblock = open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (unblock >= 0) close(unblock);
+  reader.join();
+  ASSERT_EQ(r.rc, 0) << r.err;
+  Report report;
+  ASSERT_NO_THROW(report = parse_report(received, "the FIFO")) << received.substr(0, 2000);
+  const auto* node = find(report, br::kNodeProbe);  // the final report, not the first phase's
+  ASSERT_NE(node, nullptr);
+  EXPECT_EQ(node->info["verdict"], "pass");
 }
 
 TEST(BurninCli, BadInputIsOneLineAndExitTwoWithNoReport) {
