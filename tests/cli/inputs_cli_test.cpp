@@ -35,7 +35,8 @@ void expect_one_line_exit_2(const std::vector<std::string>& args, const std::str
   EXPECT_NE(r.err.find(needle), std::string::npos) << cmd << ": " << r.err;
   EXPECT_EQ(r.out, "") << cmd;
   // Unbounded, an alias bomb grew to gigabytes and aborted. Bounded, it stops at the value limit; the bound
-  // leaves room for a sanitizer build, which expands the aliases up to the limit two orders of magnitude slower.
+  // leaves room for a sanitizer build, which expands the aliases up to the limit two orders of magnitude
+  // slower.
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(60)) << cmd;
 }
 

@@ -126,7 +126,8 @@ TEST(YamlBound, NestedAliasesAreRefusedAtTheValueLimit) {
   EXPECT_NE(e.find("laughs.yaml:"), std::string::npos) << e;
   EXPECT_NE(e.find("more than 1000000 values once its aliases are expanded"), std::string::npos) << e;
   // Unbounded, an alias bomb grew to gigabytes and aborted. Bounded, it stops at the value limit; the bound
-  // leaves room for a sanitizer build, which expands the aliases up to the limit two orders of magnitude slower.
+  // leaves room for a sanitizer build, which expands the aliases up to the limit two orders of magnitude
+  // slower.
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(60));
 }
 
