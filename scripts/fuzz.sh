@@ -24,7 +24,8 @@ cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 timeout=${FUZZ_TIMEOUT:-10}
 parallel=${FUZZ_PARALLEL:-1}
-all=(report workload hw_catalog gpu_catalog run_config thresholds cli sysinfo bootstrap)
+# Every target fuzz/CMakeLists.txt builds (its mlbench_fuzz_names list is the one list of them).
+read -r -a all <<<"$(sed -n '/^set(mlbench_fuzz_names/,/)/p' fuzz/CMakeLists.txt | tr '()\n' '   ' | sed 's/^set *mlbench_fuzz_names//')"
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=("${all[@]}")
 for t in "${targets[@]}"; do
