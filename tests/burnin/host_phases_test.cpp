@@ -22,6 +22,7 @@
 #include "burnin/phase.hpp"
 #include "storage/job.hpp"
 #include "storage/pattern.hpp"
+#include "tests/common/sanitizers.hpp"
 
 namespace mlbench::burnin {
 namespace {
@@ -31,17 +32,7 @@ using Clock = std::chrono::steady_clock;
 
 // How long the real runs last: 1 s, or 5 s under the sanitizers, whose checks slow the pattern loops ~10x
 // (a pass must still fit).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr auto kRunFor = std::chrono::seconds(5);
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr auto kRunFor = std::chrono::seconds(5);
-#else
-constexpr auto kRunFor = std::chrono::seconds(1);
-#endif
-#else
-constexpr auto kRunFor = std::chrono::seconds(1);
-#endif
+constexpr auto kRunFor = std::chrono::seconds(test::kSanitized ? 5 : 1);
 
 // The figures of a real run, in the test's XML/JSON output (--gtest_output).
 void record(const Result& r) {

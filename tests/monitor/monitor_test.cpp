@@ -25,6 +25,7 @@
 #include "monitor/http.hpp"
 #include "reports/inputs.hpp"
 #include "tests/common/files.hpp"
+#include "tests/common/sanitizers.hpp"
 #include "tests/storage/storage_test_util.hpp"
 
 namespace mlbench::monitor {
@@ -813,25 +814,10 @@ TEST(MonitorServer, SigintEndsTheExporterPromptlyWhileClientsHoldConnections) {
   EXPECT_NE(e.log().find("stopped"), std::string::npos) << e.log();
 }
 
-// Whether this build runs under AddressSanitizer (with UndefinedBehaviorSanitizer beside it, the asan
-// preset).
-constexpr bool kSanitized =
-#if defined(__SANITIZE_ADDRESS__)
-    true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    true;
-#else
-    false;
-#endif
-#else
-    false;
-#endif
-
 TEST(MonitorServer, AServingFaultEndsTheExporterWithOneErrorLineNotAnAbort) {
   // With no descriptor left, UBSan's vptr check cannot open the pipe it probes memory with and reports every
   // exception a source throws as an object of invalid type: the sanitizer, not the exporter, would fail.
-  if (kSanitized)
+  if (test::kSanitized)
     GTEST_SKIP() << "the sanitizers need file descriptors of their own, which this test takes away";
   Exporter e;
   ASSERT_GT(e.port, 0) << e.log();
