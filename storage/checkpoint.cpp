@@ -14,6 +14,7 @@
 #include <cstring>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include <fmt/format.h>
@@ -508,9 +509,18 @@ CheckpointOutcome run_checkpoint(const CheckpointConfig& cfg, const std::atomic<
   std::barrier<> between(static_cast<std::ptrdiff_t>(cfg.ranks));
   std::vector<std::thread> threads;
   for (unsigned r = 0; r < cfg.ranks; ++r) {
-    threads.emplace_back([&cfg, &out, &errors, &stop, &between, r] {
-      rank_main(cfg, r, out.ranks[r], errors[r], stop, between);
-    });
+    try {
+      threads.emplace_back([&cfg, &out, &errors, &stop, &between, r] {
+        rank_main(cfg, r, out.ranks[r], errors[r], stop, between);
+      });
+    } catch (const std::system_error& e) {
+      // No thread (the address space or the task limit is reached, e.g. by the started ranks' buffers): the
+      // ranks that never start leave the barrier, so the started ones finish and are joined, and the run
+      // ends with this error rather than std::terminate.
+      errors[r] = fmt::format("rank {}: starting its thread: {}", r, e.what());
+      for (unsigned k = r; k < cfg.ranks; ++k) between.arrive_and_drop();
+      break;
+    }
   }
   for (auto& t : threads) t.join();
   out.stopped = stop.load();

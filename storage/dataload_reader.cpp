@@ -11,7 +11,9 @@
 #include <mutex>
 #include <numeric>
 #include <random>
+#include <system_error>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -419,11 +421,23 @@ LoadOutcome run_dataload(const LoadConfig& cfg, const std::atomic<bool>& stop) {
     shared.window_end =
         t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(cfg.runtime_s));
   std::vector<std::thread> threads;
-  for (unsigned a = 0; a < cfg.accelerators; ++a) {
-    for (unsigned r = 0; r < cfg.read_threads; ++r) {
+  // A thread that cannot start (address-space or task limit) fails every feed, so the started readers and
+  // accelerators end and are joined, and the run ends with that error rather than std::terminate.
+  auto start = [&](auto&& body) {
+    try {
+      threads.emplace_back(std::forward<decltype(body)>(body));
+      return true;
+    } catch (const std::system_error& e) {
+      for (auto& f : feeds) f->fail(fmt::format("starting a thread: {}", e.what()));
+      return false;
+    }
+  };
+  bool started = true;
+  for (unsigned a = 0; a < cfg.accelerators && started; ++a) {
+    for (unsigned r = 0; r < cfg.read_threads && started; ++r) {
       ReaderStats& st = stats[a * cfg.read_threads + r];
       Feed& feed = *feeds[a];
-      threads.emplace_back([&cfg, &feed, &st, &shared, &files, chain, buf_bytes] {
+      started = start([&cfg, &feed, &st, &shared, &files, chain, buf_bytes] {
         try {
           if (cfg.engine == EngineKind::null) {
             run_null_reader(feed, shared, st);
@@ -438,7 +452,8 @@ LoadOutcome run_dataload(const LoadConfig& cfg, const std::atomic<bool>& stop) {
         st.cpu_s = cpu_seconds(RUSAGE_THREAD);
       });
     }
-    threads.emplace_back([&out, &feeds, &waits, a] { out.accelerators[a] = feeds[a]->consume(waits[a]); });
+    if (started)
+      started = start([&out, &feeds, &waits, a] { out.accelerators[a] = feeds[a]->consume(waits[a]); });
   }
   for (auto& t : threads) t.join();
   out.seconds = seconds_between(t0, Clock::now());

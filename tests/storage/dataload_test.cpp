@@ -3,6 +3,7 @@
 // reader engine and checkpoint writers for real on temp folders under /var/tmp (io_uring, and the plain
 // calls), with exact byte counts.
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -1145,12 +1146,74 @@ TEST(Checkpoint, AllocationFailureInARankIsTheRunsErrorNotACrash) {
     c.engine = EngineKind::psync;
     std::atomic<bool> stop{false};
     const auto o = run_checkpoint(c, stop);
-    ::_exit(o.error.find("mmap") != std::string::npos ? 0 : 1);
+    // Which allocation fails first races: a rank's buffers (mmap) or a later rank's thread stack.
+    const bool said =
+        o.error.find("mmap") != std::string::npos || o.error.find("starting its thread") != std::string::npos;
+    ::_exit(said ? 0 : 1);
   }
   int status = 0;
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: no mmap error in the outcome; 3: setrlimit refused";
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: no allocation error in the outcome; 3: setrlimit refused";
+}
+
+// In a forked child: an address-space limit with room for one more thread stack and its guard, not for two,
+// and SIGALRM after 60 s so that a thread left waiting ends the child, not the suite by its timeout. Exits 3
+// when no limit can be set.
+void room_for_one_more_thread() {
+  pthread_attr_t attr;
+  std::size_t stack = 0;
+  if (::pthread_getattr_default_np(&attr) != 0 || ::pthread_attr_getstacksize(&attr, &stack) != 0) ::_exit(3);
+  long pages = 0;
+  std::ifstream("/proc/self/statm") >> pages;
+  const rlim_t limit = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) +
+                       static_cast<rlim_t>(stack) * 3 / 2;
+  const struct rlimit rl { limit, limit };
+  if (::setrlimit(RLIMIT_AS, &rl) != 0) ::_exit(3);
+  ::alarm(60);
+}
+
+// A thread that cannot start is the run's error, and the started rank is not left waiting at the barrier for
+// ranks that never came.
+TEST(Checkpoint, ThreadThatCannotStartIsTheRunsErrorNotAHang) {
+  test::TempDir dir;
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    room_for_one_more_thread();
+    const Fd fd = open_folder(dir.path());
+    CheckpointConfig c = checkpoint_config(fd, dir.path(), 4, 64u << 10, 1);
+    c.bs = 64u << 10;
+    c.engine = EngineKind::psync;
+    std::atomic<bool> stop{false};
+    const auto o = run_checkpoint(c, stop);
+    ::_exit(o.error.find("starting its thread") != std::string::npos ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: no thread error in the outcome; 3: no limit set";
+}
+
+// The loader likewise: the started reader and the accelerators whose feeds never fill end, and the run says
+// why.
+TEST(DataloadReader, ThreadThatCannotStartIsTheRunsErrorNotAHang) {
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::vector<DataFile> files(64, DataFile{"unused", 4096});
+    LoadConfig c = null_config(files, 0.001, 30);
+    c.accelerators = 4;
+    c.read_threads = 2;
+    room_for_one_more_thread();
+    std::atomic<bool> stop{false};
+    const auto o = run_dataload(c, stop);
+    ::_exit(o.error.find("starting a thread") != std::string::npos ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: no thread error in the outcome; 3: no limit set";
 }
 
 }  // namespace
