@@ -11,8 +11,11 @@
 // in dataload_probe.cpp, `mlbench dataload --help`.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "bench/probe.hpp"
@@ -39,6 +42,14 @@ namespace mlbench::storage {
 // all of it, so no part of the write is a sample of the whole (and a reused dataset has no generate result to
 // compare).
 std::vector<Metric> train_metrics(const LoadOutcome& o);
+
+// info.step_emulation of a window with a step time: how the step was emulated and its own error — the
+// nominal step, the mean and longest step the emulation took, and each step's lateness past its deadline
+// (mean, p50, p99, max).
+nlohmann::json step_emulation_info(const LoadOutcome& o);
+// The warning for the windows (by accelerator count) whose emulated steps ended late by more than 1 % of the
+// step on average, naming them; none when every window kept its step.
+std::optional<std::string> step_overrun_warning(const std::map<unsigned, LoadOutcome>& trials);
 
 std::span<const OptionSpec> dataload_options();
 std::unique_ptr<Probe> make_dataload_probe();
