@@ -26,7 +26,7 @@ namespace mlbench::storage {
 // The train phase's figures of one window (all but accelerators_supported), each with the spread of the
 // statistic it is (base/stats.hpp), as its ci. samples/s, bandwidth and files/s are the window's flow, paced
 // by the accelerators' steps: the relative standard error of the mean step duration (wait + compute) over
-// every timed step of every accelerator, s/sqrt(n). au, the accelerators' compute over wall time: the
+// every timed step of every accelerator, s/sqrt(n). au, the accelerators' nominal compute over wall time: the
 // standard error of the mean of their AUs; au_min, the lowest: the Gumbel spread of the two lowest.
 // batch_wait_mean: the standard error of the mean of the timed steps' waits. Every latency percentile
 // (batch_wait_p99; open, read and close p50/p99/p999): its order-statistic interval from the count
