@@ -529,22 +529,24 @@ json step_emulation_info(const LoadOutcome& o) {
 
 std::optional<std::string> step_overrun_warning(const std::map<unsigned, LoadOutcome>& trials) {
   std::string counts;
-  double worst = 0, step = 0;
+  double worst = 0, worst_late = 0, step = 0;
   for (const auto& [n, o] : trials) {
     const double late = o.step_overrun.mean() * 1e-9;
     if (o.step_s <= 0 || late <= kOverrunWarnShare * o.step_s) continue;
     counts += fmt::format("{}{}", counts.empty() ? "" : ", ", n);
     if (late / o.step_s > worst) {
       worst = late / o.step_s;
+      worst_late = late;
       step = o.step_s;
     }
   }
   if (counts.empty()) return std::nullopt;
   return fmt::format(
-      "the host ran the emulated steps late (by up to {:.1f} % of the {:.4g} ms step on average) with {} "
-      "accelerators: a late step counts as time without compute, so AU may read that much low and a busy "
-      "host, not the storage, may have set the result (info.step_emulation, info.trials)",
-      worst * 100, step * 1e3, counts);
+      "the host ended the emulated steps late, on average by up to {:.0f} µs ({:.1f} % of the {:.4g} ms "
+      "step), with {} accelerators: a late step counts as time without compute, so AU may read up to that "
+      "much low, and a busy host, not the storage, may have set the result (info.step_emulation, "
+      "info.trials)",
+      worst_late * 1e6, worst * 100, step * 1e3, counts);
 }
 
 std::span<const OptionSpec> dataload_options() { return kOptions; }
