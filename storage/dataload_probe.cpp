@@ -25,6 +25,9 @@ constexpr std::string_view kParams[] = {"workload", "accelerator", "accelerators
 constexpr double kGenerateRate = 300e6;   // B/s, for time estimates only
 constexpr double kMlperfRamFactor = 5.0;  // MLPerf: a dataset ≥ 5 × RAM, or the page cache answers
 constexpr std::uint64_t kMlperfSteps = 500;
+// A mean lateness of the emulated steps above this share of the step is warned about: a late step counts as
+// time without compute, so a fed accelerator's AU reads low by about that share.
+constexpr double kOverrunWarnShare = 0.01;
 
 constexpr OptionSpec kOptions[] = {
     {.name = "workload",
@@ -253,6 +256,7 @@ json trial_json(const LoadOutcome& o, unsigned n, double floor) {
               {"samples_per_s", o.seconds > 0 ? static_cast<double>(o.samples) / o.seconds : 0},
               {"bandwidth", o.seconds > 0 ? static_cast<double>(o.bytes) / o.seconds : 0},
               {"au_per_accelerator", per},
+              {"step_overrun_mean_s", o.step_overrun.mean() * 1e-9},
               {"seconds", o.seconds},
               {"error", o.error}};
 }
@@ -423,6 +427,8 @@ class DataloadProbe final : public Probe {
       per.push_back(
           {{"au", a.au() * 100}, {"steps", a.steps}, {"wait_s", a.wait_s}, {"compute_s", a.compute_s}});
     info["per_accelerator"] = per;
+    if (o.step_s > 0) info["step_emulation"] = step_emulation_info(o);
+    if (auto late = step_overrun_warning(outcomes)) warnings.push_back(*late);
     json tj = json::array();
     for (const auto& t : trials) {
       json d = t.detail;
@@ -504,6 +510,43 @@ std::vector<Metric> train_metrics(const LoadOutcome& o) {
     add("cpu_per_file", cpu, "s", Better::lower, sigma_ci(cpu, cpu * mean_relative_error(cpu_per_file)));
   }
   return m;
+}
+
+json step_emulation_info(const LoadOutcome& o) {
+  const LatencyHistogram& h = o.step_overrun;
+  return json{
+      {"method", fmt::format("clock_nanosleep to {} µs before each step's deadline, then a spin to it",
+                             kStepSpin.count())},
+      {"nominal_s", o.step_s},
+      {"steps", h.count()},
+      {"mean_s", o.step_s + h.mean() * 1e-9},
+      {"max_s", o.step_s + static_cast<double>(h.max()) * 1e-9},
+      {"overrun_mean_s", h.mean() * 1e-9},
+      {"overrun_p50_s", h.percentile(0.5) * 1e-9},
+      {"overrun_p99_s", h.percentile(0.99) * 1e-9},
+      {"overrun_max_s", static_cast<double>(h.max()) * 1e-9}};
+}
+
+std::optional<std::string> step_overrun_warning(const std::map<unsigned, LoadOutcome>& trials) {
+  std::string counts;
+  double worst = 0, worst_late = 0, step = 0;
+  for (const auto& [n, o] : trials) {
+    const double late = o.step_overrun.mean() * 1e-9;
+    if (o.step_s <= 0 || late <= kOverrunWarnShare * o.step_s) continue;
+    counts += fmt::format("{}{}", counts.empty() ? "" : ", ", n);
+    if (late / o.step_s > worst) {
+      worst = late / o.step_s;
+      worst_late = late;
+      step = o.step_s;
+    }
+  }
+  if (counts.empty()) return std::nullopt;
+  return fmt::format(
+      "the host ended the emulated steps late, on average by up to {:.0f} µs ({:.1f} % of the {:.4g} ms "
+      "step), with {} accelerators: a late step counts as time without compute, so AU may read up to that "
+      "much low, and a busy host, not the storage, may have set the result (info.step_emulation, "
+      "info.trials)",
+      worst_late * 1e6, worst * 100, step * 1e3, counts);
 }
 
 std::span<const OptionSpec> dataload_options() { return kOptions; }

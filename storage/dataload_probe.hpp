@@ -11,8 +11,11 @@
 // in dataload_probe.cpp, `mlbench dataload --help`.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "bench/probe.hpp"
@@ -23,7 +26,7 @@ namespace mlbench::storage {
 // The train phase's figures of one window (all but accelerators_supported), each with the spread of the
 // statistic it is (base/stats.hpp), as its ci. samples/s, bandwidth and files/s are the window's flow, paced
 // by the accelerators' steps: the relative standard error of the mean step duration (wait + compute) over
-// every timed step of every accelerator, s/sqrt(n). au, the accelerators' compute over wall time: the
+// every timed step of every accelerator, s/sqrt(n). au, the accelerators' nominal compute over wall time: the
 // standard error of the mean of their AUs; au_min, the lowest: the Gumbel spread of the two lowest.
 // batch_wait_mean: the standard error of the mean of the timed steps' waits. Every latency percentile
 // (batch_wait_p99; open, read and close p50/p99/p999): its order-statistic interval from the count
@@ -39,6 +42,14 @@ namespace mlbench::storage {
 // all of it, so no part of the write is a sample of the whole (and a reused dataset has no generate result to
 // compare).
 std::vector<Metric> train_metrics(const LoadOutcome& o);
+
+// info.step_emulation of a window with a step time: how the step was emulated and its own error — the
+// nominal step, the mean and longest step the emulation took, and each step's lateness past its deadline
+// (mean, p50, p99, max).
+nlohmann::json step_emulation_info(const LoadOutcome& o);
+// The warning for the windows (by accelerator count) whose emulated steps ended late by more than 1 % of the
+// step on average, naming them; none when every window kept its step.
+std::optional<std::string> step_overrun_warning(const std::map<unsigned, LoadOutcome>& trials);
 
 std::span<const OptionSpec> dataload_options();
 std::unique_ptr<Probe> make_dataload_probe();

@@ -11,11 +11,19 @@
 // result's info says which. One-sample files are read whole (reads of at most --max-read); multi-sample files
 // record by record, in a seeded order when sample_shuffle is on. Delivered samples fill the accelerator's
 // prefetch queue (at most `prefetch` batches per reader thread ahead, as PyTorch's prefetch_factor per
-// worker); the accelerator takes a batch, then "computes" for the step time (a sleep, no CPU burnt).
+// worker); the accelerator takes a batch, then "computes" until the step's deadline, the batch's arrival +
+// the step time: it sleeps (clock_nanosleep, absolute, timer slack 1 ns) until kStepSpin before the deadline
+// and spins the rest, so a step ends on time where a plain sleep ends late by the timer slack and the
+// scheduler's wake-up latency (on a busy host, a millisecond and more), and the spin costs a core for at
+// most kStepSpin a step. Each step's lateness past its deadline is recorded (LoadOutcome::step_overrun).
 //
 // AU = compute time / wall time per accelerator, wall time counted from the end of the first batch's wait
 // (MLPerf excludes the first step's I/O) to the end of its last step or the end of the window while it
-// waited; the compute time is the measured sleeps. Overall AU = Σ compute / Σ wall. Latencies per file:
+// waited. The compute time is the nominal one, steps × step time, as MLPerf Storage's rule states it
+// (Rules.md, trainingAcceleratorUtilizationCheck: total_compute_time = samples / accelerators / batch_size ×
+// computation_time × epochs; AU = total_compute_time / total_benchmark_running_time), so an emulated step
+// that ends late counts its lateness as time without compute, never as compute: a late sleep can lower AU,
+// never lift it. Overall AU = Σ compute / Σ wall. Latencies per file:
 // open = submission → open completion, read = open completion → last read completion, close = last read →
 // close completion (completion times as the reader reaps them).
 #pragma once
@@ -54,9 +62,18 @@ struct LoadConfig {
   std::uint64_t epochs = 0;  // 0: as many as the window holds
   double runtime_s = 0;      // 0: bound by epochs
   bool count_reads = false;  // fill LoadOutcome::file_reads (tests)
+  // How an accelerator sleeps until a time short of its step's deadline (the spin does the rest); empty:
+  // clock_nanosleep. Tests inject one that oversleeps.
+  std::function<void(std::chrono::steady_clock::time_point)> sleep_until;
 };
 
+// How long before a step's deadline the accelerator stops sleeping and spins: more than a woken thread's
+// usual lateness with a 1 ns timer slack (tens of µs), little enough that the spin is a few percent of a core
+// per accelerator at the shortest shipped step (3.5 ms).
+inline constexpr std::chrono::microseconds kStepSpin{100};
+
 struct AcceleratorOutcome {
+  // compute_s: the nominal compute, the step time × the steps (a step cut short by a stop: the part done).
   double compute_s = 0, wall_s = 0, wait_s = 0;
   std::uint64_t steps = 0, samples = 0;
   // Sums over the timed steps (every step after the first, whose wait MLPerf leaves out) for the spreads of
@@ -77,6 +94,8 @@ struct LoadOutcome {
   std::vector<AcceleratorOutcome> accelerators;
   std::vector<ReaderOutcome> readers;  // accelerator-major
   LatencyHistogram open, read, close, batch_wait;
+  double step_s = 0;              // the nominal step (LoadConfig::step_s)
+  LatencyHistogram step_overrun;  // ns each emulated step ended past its deadline
   std::uint64_t files = 0, samples = 0, bytes = 0, io_bytes = 0;
   double seconds = 0;             // first reader start → last accelerator end
   double cpu_s = 0;               // process user + sys CPU in that time

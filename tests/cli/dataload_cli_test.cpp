@@ -100,6 +100,12 @@ TEST(DataloadCli, GeneratedRunReportsFiguresAndRemovesTheDataset) {
                         "open_p99", "open_p999", "read_p50", "read_p999", "close_p50", "close_p999"})
     EXPECT_TRUE(names.count(n)) << n;
   EXPECT_GT(train["work"]["files"].get<std::uint64_t>(), 0u);
+  // The step emulation's own error: the nominal step and how late the emulated steps ended.
+  const auto& emulation = train["info"]["step_emulation"];
+  EXPECT_EQ(emulation["nominal_s"].get<double>(), 0.0035) << train["info"].dump();
+  EXPECT_GE(emulation["mean_s"].get<double>(), 0.0035);
+  EXPECT_GE(emulation["overrun_mean_s"].get<double>(), 0.0);
+  EXPECT_TRUE(train["info"]["trials"][0].contains("step_overrun_mean_s"));
   EXPECT_TRUE(fs::is_empty(disk.path())) << "the dataset was not removed";
 }
 
