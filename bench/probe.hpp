@@ -43,6 +43,10 @@ struct ProbeInfo {
   // results by these names; tests/cli/registry_names_test.cpp fails on a name they use that no probe
   // declares.
   std::span<const std::string_view> params;
+  // Every metric name its results may carry: `check` refuses a thresholds rule naming another (a typo would
+  // match nothing and pass as "not measured"); tests/cli/registry_names_test.cpp fails on a report of a real
+  // run or a fixture carrying a name its probe does not declare.
+  std::span<const std::string_view> metrics;
 };
 
 // One unit of work the runner times and reports. `params` becomes the result's identity.

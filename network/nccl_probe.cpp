@@ -20,6 +20,7 @@ namespace {
 constexpr const char* kProbeId = "net.nccl";
 // The params its results carry: the case's (plan), each size's bytes and the peak summary's (run).
 constexpr std::string_view kParams[] = {"collective", "dtype", "placement", "ranks", "bytes", "summary"};
+constexpr std::string_view kMetrics[] = {"busbw", "algbw", "time", "time_slowest_rank"};
 constexpr const char* kNoNccl =
     "built without NCCL (configure found no nccl.h/libnccl; install NCCL and rebuild with "
     "MLBENCH_ENABLE_NCCL=ON)";
@@ -29,8 +30,12 @@ class NcclProbe final : public Probe {
   explicit NcclProbe(std::optional<ClusterRole> cluster) : cluster_(std::move(cluster)) {}
 
   ProbeInfo info() const override {
-    return {kProbeId, "NCCL collectives: algbw and busbw per collective and size (nccl-tests conventions)",
-            "NCCL and one CUDA GPU per rank", nccl_option_table(), kParams};
+    return {kProbeId,
+            "NCCL collectives: algbw and busbw per collective and size (nccl-tests conventions)",
+            "NCCL and one CUDA GPU per rank",
+            nccl_option_table(),
+            kParams,
+            kMetrics};
   }
 
   std::optional<std::string> unavailable(const Json& /*host*/) const override {

@@ -224,6 +224,24 @@ ExpectationSet catalog_expectations(const Report& report, const std::vector<GpuS
       set.rules.push_back(std::move(e));
     }
   }
+  // A catalog probe that ran but measured nothing (skipped as a whole: no driver, no GPU; or failed) is a
+  // failed node, not a report without anything to check: one rule per such probe, without bounds, whose row
+  // says why nothing was measured (check_report). A GPU the catalog lacks stays bad input: no floor judges
+  // it.
+  for (const auto& floor : unknown.empty() ? catalog_floors() : std::vector<CatalogFloor>{}) {
+    bool ran = false, measured = false;
+    for (const auto& r : report.results) {
+      if (r.probe != floor.probe) continue;
+      ran = true;
+      measured = measured || r.status == Status::ok;
+    }
+    if (!ran || measured) continue;
+    Expectation e;
+    e.probe = floor.probe;
+    e.metric = floor.metric;
+    e.unit = floor.unit;
+    set.rules.push_back(std::move(e));
+  }
   if (set.rules.empty()) {
     std::string why = unknown.empty()
                           ? "no gpu.gemm or gpu.hbm results of a GPU in the catalog"
@@ -244,6 +262,7 @@ std::size_t CheckResult::count(Grade g) const {
 CheckResult check_report(const Report& report, const ExpectationSet& expectations, const CheckOptions& opts) {
   CheckResult out;
   out.source = expectations.name;
+  out.rules = expectations.rules.size();
   const Grade missing = opts.allow_missing ? Grade::warn : Grade::fail;
   for (const auto& e : expectations.rules) {
     auto add = [&](CheckItem item) {  // every row carries its rule's bounds, for the CSV
@@ -313,6 +332,13 @@ CheckResult check_report(const Report& report, const ExpectationSet& expectation
   return out;
 }
 
+std::string check_verdict(const CheckResult& c) {
+  const char* verdict = c.failed() ? "fail" : (c.count(Grade::warn) > 0 ? "pass with warnings" : "pass");
+  return fmt::format("check: {} — {} of {} checks failed, {} warned, {} passed; {} rule{} from {}", verdict,
+                     c.count(Grade::fail), c.items.size(), c.count(Grade::warn), c.count(Grade::pass),
+                     c.rules, c.rules == 1 ? "" : "s", c.source);
+}
+
 Table check_table(const CheckResult& c) {
   Table t{fmt::format("{} against {}: {} pass, {} warn, {} fail", c.file, c.source, c.count(Grade::pass),
                       c.count(Grade::warn), c.count(Grade::fail)),
@@ -360,6 +386,8 @@ Json check_to_json(const CheckResult& c) {
   return Json{
       {"file", c.file},
       {"expectations", c.source},
+      {"rules", c.rules},
+      {"verdict", c.failed() ? "fail" : "pass"},
       {"summary",
        {{"pass", c.count(Grade::pass)}, {"warn", c.count(Grade::warn)}, {"fail", c.count(Grade::fail)}}},
       {"items", std::move(items)}};

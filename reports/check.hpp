@@ -63,8 +63,10 @@ const std::vector<CatalogFloor>& catalog_floors();
 // Loads a thresholds file; UsageError names the file, rule index and field.
 ExpectationSet load_expectations(const std::filesystem::path& path);
 ExpectationSet expectations_from_json(const Json& j, const std::string& name);
-// Rules for the GPUs in `report` (host.gpus matched against the catalog). UsageError when none can be derived
-// (no GPU result of a catalog GPU): the message says to pass --expect.
+// Rules for the GPUs in `report` (host.gpus matched against the catalog), and for each catalog probe that ran
+// but measured nothing (every result skipped or failed) a rule without bounds that fails as "not measured":
+// a report of a node that measured nothing is a valid report of a failed node. UsageError when no rule can
+// be derived (no result of a catalog probe, or a GPU the catalog lacks): the message says to pass --expect.
 ExpectationSet catalog_expectations(const Report& report, const std::vector<GpuSpec>& catalog);
 
 bool params_match(const Json& params, const Json& match);
@@ -85,7 +87,8 @@ struct CheckItem {
 
 struct CheckResult {
   std::string file;
-  std::string source;  // the thresholds file or "catalog"
+  std::string source;     // the thresholds file or "catalog"
+  std::size_t rules = 0;  // the rules judged; each gives one item or more (per device or matching result)
   std::vector<CheckItem> items;
   std::size_t count(Grade g) const;
   bool failed() const { return count(Grade::fail) > 0; }
@@ -98,6 +101,9 @@ struct CheckOptions {
 CheckResult check_report(const Report& report, const ExpectationSet& expectations,
                          const CheckOptions& opts = {});
 
+// One line, what happened first, then what it rests on: "check: fail — 2 of 14 checks failed, 1 warned, 11
+// passed; 9 rules from H100 SXM node" (pass, "pass with warnings" or fail).
+std::string check_verdict(const CheckResult& c);
 Table check_table(const CheckResult& c);
 // The data for spreadsheets (Format::csv): one row per item with its numbers unformatted in the row's unit
 // (value, and the bounds min/max when the rule has them; warn_pct the warn band).

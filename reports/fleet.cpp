@@ -26,6 +26,10 @@ constexpr double kMadScale = 0.6745;
 constexpr double kMeanAdScale = 1.253314;
 
 void finish_group(FleetGroup& g, const FleetOptions& opts) {
+  g.robust_z = g.members.size() >= kMinRobustZValues;
+  std::unordered_set<std::size_t> reports;
+  for (const auto& m : g.members) reports.insert(m.report);
+  g.reports = reports.size();
   std::vector<double> values;
   values.reserve(g.members.size());
   for (const auto& m : g.members) values.push_back(m.value);
@@ -41,7 +45,9 @@ void finish_group(FleetGroup& g, const FleetOptions& opts) {
     m.deviation = g.better == Better::higher ? rel : -rel;
     bool worse_side = m.deviation < 0;
     bool beyond_noise = std::fabs(rel) > noise_band(m.spread, opts.threshold);
-    m.outlier = (std::fabs(m.z) > kOutlierZ || m.deviation < -opts.threshold) && beyond_noise;
+    bool beyond_scale = g.robust_z ? std::fabs(m.z) > kOutlierZ || m.deviation < -opts.threshold
+                                   : std::fabs(m.deviation) > opts.threshold;
+    m.outlier = beyond_scale && beyond_noise;
     m.worse = m.outlier && worse_side;
   }
   std::sort(g.members.begin(), g.members.end(), [](const FleetMember& a, const FleetMember& b) {
@@ -277,6 +283,14 @@ FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const Fleet
 
 namespace {
 
+// "3 reports", "1 population".
+std::string plural(std::size_t n, std::string_view what) {
+  return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
+}
+
+// The test that judged a population's members (FleetGroup::robust_z).
+std::string_view test_name(const FleetGroup& g) { return g.robust_z ? "robust z" : "spread"; }
+
 // Every outlier with its population, worse ones first, then by host and device.
 std::vector<std::pair<const FleetGroup*, const FleetMember*>> outlier_rows(const FleetAnalysis& f) {
   std::vector<std::pair<const FleetGroup*, const FleetMember*>> hits;
@@ -324,10 +338,10 @@ std::vector<Table> fleet_tables(const FleetAnalysis& f) {
                              Cell{format_metric_value(m->value, g->unit), Tone::plain, true},
                              Cell{format_metric_value(g->median, g->unit), Tone::plain, true},
                              Cell{fmt::format("{:+.1f} %", 100 * m->deviation), tone, true},
-                             Cell{fmt::format("{:+.1f}", m->z), tone, true}});
+                             Cell{g->robust_z ? fmt::format("{:+.1f}", m->z) : "-", tone, true}});
   }
   Table groups{"per metric across the fleet",
-               {"probe", "params", "metric", "n", "median", "MAD", "worse", "better"},
+               {"probe", "params", "metric", "n", "reports", "test", "median", "MAD", "worse", "better"},
                {}};
   for (const auto& g : f.groups) {
     const auto worse = static_cast<std::size_t>(
@@ -335,8 +349,10 @@ std::vector<Table> fleet_tables(const FleetAnalysis& f) {
     const std::size_t better = g.outliers() - worse;
     groups.rows.push_back({Cell{g.probe}, Cell{format_params(g.params)}, Cell{g.metric},
                            Cell{std::to_string(g.members.size()), Tone::plain, true},
+                           Cell{std::to_string(g.reports), Tone::plain, true},
+                           Cell{std::string(test_name(g))},
                            Cell{format_metric_value(g.median, g.unit), Tone::plain, true},
-                           Cell{format_metric_value(g.mad, g.unit), Tone::plain, true},
+                           Cell{g.robust_z ? format_metric_value(g.mad, g.unit) : "-", Tone::plain, true},
                            Cell{std::to_string(worse), worse > 0 ? Tone::bad : Tone::plain, true},
                            Cell{std::to_string(better), better > 0 ? Tone::good : Tone::plain, true}});
   }
@@ -351,7 +367,21 @@ std::string fleet_verdict(const FleetAnalysis& f) {
     worse += static_cast<std::size_t>(
         std::count_if(g.members.begin(), g.members.end(), [](const FleetMember& m) { return m.worse; }));
   }
-  if (!f.fails()) return fmt::format("fleet verdict: pass ({} reports, no worse outlier)", f.reports);
+  // What the verdict rests on: the reports, the populations, and how many of them were too small for the MAD.
+  std::string counts = plural(f.reports, "report");
+  if (f.groups.empty()) {
+    counts += ", no outlier analysis";
+  } else {
+    counts += ", " + plural(f.groups.size(), "population");
+    const auto few = static_cast<std::size_t>(
+        std::count_if(f.groups.begin(), f.groups.end(), [](const FleetGroup& g) { return !g.robust_z; }));
+    if (few > 0) {
+      counts += fmt::format(
+          " ({} of fewer than {} values: judged on the members' own spread and the {:g} % threshold)", few,
+          kMinRobustZValues, 100 * f.threshold);
+    }
+  }
+  if (!f.fails()) return "fleet verdict: pass — no worse outlier; " + counts;
   std::vector<std::string> parts;
   if (!f.missing.empty()) parts.push_back(fmt::format("missing: {} (no report)", joined(f.missing)));
   if (!f.failed_nodes.empty()) {
@@ -359,7 +389,8 @@ std::string fleet_verdict(const FleetAnalysis& f) {
     for (const auto& n : f.failed_nodes) failed.push_back(fmt::format("{} ({})", n.host, n.reason));
     parts.push_back("failed burn-in: " + joined(failed));
   }
-  if (worse > 0) parts.push_back(fmt::format("{} worse outlier(s)", worse));
+  if (worse > 0) parts.push_back(plural(worse, "worse outlier"));
+  parts.push_back(counts);
   std::string out = "fleet verdict: fail";
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? " — " : "; ") + parts[i];
   return out;
@@ -374,7 +405,8 @@ Table fleet_data(const FleetAnalysis& f) {
     t.rows.push_back({Cell{m->host}, Cell{m->device}, Cell{m->uuid}, Cell{m->worse ? "worse" : "better"},
                       Cell{g->probe}, Cell{format_params(g->params)}, Cell{g->metric}, Cell{g->unit},
                       Cell{csv_number(m->value)}, Cell{csv_number(g->median)},
-                      Cell{csv_number(100 * m->deviation)}, Cell{csv_number(m->z)}});
+                      Cell{csv_number(100 * m->deviation)},
+                      Cell{g->robust_z ? csv_number(m->z) : std::string()}});
   }
   return t;
 }
@@ -393,7 +425,7 @@ Json fleet_to_json(const FleetAnalysis& f, const FleetOptions& opts) {
                              {"uuid", m.uuid},
                              {"value", m.value},
                              {"deviation", m.deviation},
-                             {"z", m.z},
+                             {"z", g.robust_z ? Json(m.z) : Json(nullptr)},
                              {"spread", m.spread},
                              {"outlier", m.outlier},
                              {"worse", m.worse}});
@@ -403,14 +435,17 @@ Json fleet_to_json(const FleetAnalysis& f, const FleetOptions& opts) {
                           {"metric", g.metric},
                           {"unit", g.unit},
                           {"better", to_string(g.better)},
+                          {"reports", g.reports},
+                          {"test", std::string(test_name(g))},
                           {"median", g.median},
-                          {"mad", g.mad},
+                          {"mad", g.robust_z ? Json(g.mad) : Json(nullptr)},
                           {"outliers", g.outliers()},
                           {"members", std::move(members)}});
   }
   return Json{{"reports", f.reports},
               {"threshold", opts.threshold},
               {"outlier_z", kOutlierZ},
+              {"min_robust_z_values", kMinRobustZValues},
               {"outliers", f.outliers()},
               {"worse_outlier", f.has_worse_outlier()},
               {"expected", f.expected},

@@ -17,6 +17,16 @@
 // member 8 % below the median whose value swings ±20 % between runs is not shown to be worse. Outliers are
 // listed as worse or better than the median; only worse ones make the command fail.
 //
+// The robust z needs values enough for the MAD to be a scale: of n values it is the middle of n absolute
+// deviations, one of which is the median's own 0, so for a few it can be any small number (three runs of one
+// machine, two alike: a 4 % lower third is |z| ≈ 13). Drawn from one normal population, some member of 3
+// values lies beyond |z| 3.5 in 28 % of draws, each member in 9 % (5 % at 5 values, 1.7 % at 10, 0.7 % at 20;
+// docs/notes/2026-12-06-fleet-small-populations.md). A population of fewer than kMinRobustZValues values is
+// judged without the MAD, as compare judges a change: a member is an outlier, on either side, when its
+// deviation exceeds both the threshold (the stated floor) and its noise band (its own spread: the report's
+// intervals, or its host's other runs). Every population says how many reports it rests on and which test
+// judged it, and the verdict line counts them.
+//
 // The fleet verdict also judges the nodes themselves, because a fleet run (configs/launch/fleet-*) starts one
 // mlbench per node and a node that crashed, hung or lost its disk writes nothing: with `expect` (the hosts
 // that were started) every expected host without a report is `missing` (matched on the short host name, so
@@ -37,6 +47,8 @@ namespace mlbench {
 
 inline constexpr double kOutlierZ = 3.5;
 inline constexpr std::size_t kMinFleetReports = 3;
+// A population of fewer values than this is judged on its members' spread and the threshold, not the MAD.
+inline constexpr std::size_t kMinRobustZValues = 10;
 
 struct FleetOptions {
   double threshold = 0.05;          // fraction below (or above, for lower-is-better) the median
@@ -57,8 +69,8 @@ struct FleetMember {
   std::string uuid;
   double value = 0;
   double deviation = 0;  // (value − median) / median, signed so that < 0 is worse
-  double z = 0;
-  double spread = 0;  // the metric's own relative spread: within its run, or between its host's runs
+  double z = 0;          // computed always; it judges only when the population's robust_z is set
+  double spread = 0;     // the metric's own relative spread: within its run, or between its host's runs
   bool outlier = false;
   bool worse = false;  // an outlier on the bad side
 };
@@ -72,6 +84,8 @@ struct FleetGroup {
   double median = 0;
   double mad = 0;
   std::vector<FleetMember> members;
+  std::size_t reports = 0;  // the distinct reports the members come from
+  bool robust_z = true;     // members.size() >= kMinRobustZValues: the robust z judges, else spread/threshold
   std::size_t outliers() const;
 };
 
@@ -108,8 +122,10 @@ FleetAnalysis analyze_fleet(const std::vector<NamedReport>& reports, const Fleet
 // The failing nodes first (missing, failed burn-in), then the outliers (by host and device), then one line
 // per population.
 std::vector<Table> fleet_tables(const FleetAnalysis& f);
-// One line: "fleet verdict: pass (12 reports, no worse outlier)" or "fleet verdict: fail — missing: node07
-// (no report); failed burn-in: node03 (gpu1: 12 bad words); 1 worse outlier".
+// One line with the counts it rests on: "fleet verdict: pass — no worse outlier; 12 reports, 40 populations"
+// or "fleet verdict: fail — missing: node07 (no report); failed burn-in: node03 (gpu1: 12 bad words); 1 worse
+// outlier; 12 reports, 40 populations (2 of fewer than 10 values: judged on the members' own spread and the
+// 5 % threshold)".
 std::string fleet_verdict(const FleetAnalysis& f);
 // The data for spreadsheets (Format::csv): the outliers (worse first), numbers unformatted in the row's unit
 // (deviation in percent); the per-metric populations are in the JSON.

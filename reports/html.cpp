@@ -711,6 +711,32 @@ std::string fleet_burnin_verdict(const std::vector<std::optional<Burnin>>& burni
                       text);
 }
 
+// A comparison's regressions (the rows of its full table that are regressions) and its status changes, for
+// the summary: what went wrong, before the charts and the full table.
+std::string what_went_wrong(const Comparison& c) {
+  const std::vector<Table> tables = comparison_tables(c);
+  Table regressions = tables.front();
+  const auto column = std::find(regressions.columns.begin(), regressions.columns.end(), "verdict");
+  const auto verdict = static_cast<std::size_t>(column - regressions.columns.begin());
+  std::erase_if(regressions.rows, [verdict](const std::vector<Cell>& row) {
+    return verdict >= row.size() || row[verdict].text != to_string(Verdict::regression);
+  });
+  std::string out;
+  if (!regressions.rows.empty()) {
+    regressions.title =
+        fmt::format("{} against {}: {} regression(s)", c.other_file, c.base_file, regressions.rows.size());
+    out += to_html(regressions);
+  }
+  const auto status =
+      std::find_if(tables.begin(), tables.end(), [](const Table& t) { return t.title == "status changes"; });
+  if (status != tables.end()) {
+    Table t = *status;
+    t.title = fmt::format("{} against {}: status changes", c.other_file, c.base_file);
+    out += to_html(t);
+  }
+  return out;
+}
+
 // The page's answer first: check's pass/fail, compare's regressions, the fleet's outliers, each burn-in's
 // verdict with its reasons and per-GPU table, else (a report alone) how its results ran.
 std::string verdicts(const HtmlPage& page, const std::vector<NamedReport>& reports,
@@ -719,20 +745,19 @@ std::string verdicts(const HtmlPage& page, const std::vector<NamedReport>& repor
   std::string out;
   if (page.check) {
     const CheckResult& c = *page.check;
-    bool warned = c.count(Grade::warn) > 0;
-    out +=
-        verdict_line(c.failed() ? Tone::bad : (warned ? Tone::warn : Tone::good),
-                     fmt::format("{}: {} fail, {} warn, {} pass (thresholds: {})",
-                                 c.failed() ? "FAIL" : (warned ? "PASS with warnings" : "PASS"),
-                                 c.count(Grade::fail), c.count(Grade::warn), c.count(Grade::pass), c.source));
+    out += verdict_line(c.failed() ? Tone::bad : (c.count(Grade::warn) > 0 ? Tone::warn : Tone::good),
+                        check_verdict(c));
   }
   for (const auto& c : page.comparisons) {
+    const std::size_t regressions = c.count(Verdict::regression);
     out += verdict_line(
         c.has_regression() ? Tone::bad : Tone::good,
-        fmt::format(
-            "{} against {}: {} regression(s), {} improvement(s), {} within noise, {} status change(s)",
-            c.other_file, c.base_file, c.count(Verdict::regression), c.count(Verdict::improvement),
-            c.count(Verdict::noise), c.status_changes.size()));
+        fmt::format("{} against {}: {} regression(s), {} improvement(s), {} within noise of {} metrics "
+                    "compared; {} status change(s), {} result(s) in one report only",
+                    c.other_file, c.base_file, regressions, c.count(Verdict::improvement),
+                    c.count(Verdict::noise), c.changes.size(), c.status_changes.size(),
+                    c.only_in_base.size() + c.only_in_other.size()));
+    out += what_went_wrong(c);
   }
   if (page.fleet) {
     const FleetAnalysis& f = *page.fleet;
@@ -740,10 +765,11 @@ std::string verdicts(const HtmlPage& page, const std::vector<NamedReport>& repor
     for (const auto& g : f.groups) {
       for (const auto& m : g.members) worse += m.outlier && m.worse ? 1 : 0;
     }
-    out +=
-        verdict_line(f.has_worse_outlier() ? Tone::bad : Tone::good,
-                     fmt::format("{} outlier(s) over {} reports: {} worse than the fleet median, {} better",
-                                 f.outliers(), f.reports, worse, f.outliers() - worse));
+    const Tone tone = f.fails() ? Tone::bad : Tone::good;
+    out += verdict_line(tone, fleet_verdict(f));
+    out += verdict_line(
+        tone, fmt::format("{} outlier(s) over {} reports: {} worse than the fleet median, {} better",
+                          f.outliers(), f.reports, worse, f.outliers() - worse));
   }
   if (reports.size() > kMaxChartMachines) {
     out += fleet_burnin_verdict(burnins);

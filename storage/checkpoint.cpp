@@ -35,6 +35,9 @@ namespace fs = std::filesystem;
 
 constexpr const char* kId = "storage.checkpoint";
 constexpr std::string_view kParams[] = {"model", "size", "ranks"};
+constexpr std::string_view kMetrics[] = {
+    "write_bandwidth", "read_bandwidth", "stall", "fsync_max", "write_bandwidth_slowest_rank",
+    "write_spread",    "read_spread"};
 constexpr std::uint64_t kBlock = 4096;
 constexpr double kRateGuess = 500e6;  // B/s, for time estimates only
 
@@ -371,8 +374,12 @@ Metric spread_metric(const std::vector<double>& t, std::string name) {
 class CheckpointProbe final : public Probe {
  public:
   ProbeInfo info() const override {
-    return {kId, "Checkpoint write/read bandwidth and the training stall (MLPerf Storage method)",
-            "a folder on the storage to test; io_uring, else psync", kOptions, kParams};
+    return {kId,
+            "Checkpoint write/read bandwidth and the training stall (MLPerf Storage method)",
+            "a folder on the storage to test; io_uring, else psync",
+            kOptions,
+            kParams,
+            kMetrics};
   }
   std::optional<std::string> unavailable(const Json&) const override { return std::nullopt; }
   std::vector<Case> plan(const PlanContext& ctx) const override {

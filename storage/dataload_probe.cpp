@@ -22,6 +22,13 @@ namespace fs = std::filesystem;
 
 constexpr const char* kId = "storage.dataload";
 constexpr std::string_view kParams[] = {"workload", "accelerator", "accelerators", "phase"};
+// The generate phase's (files_per_s, bandwidth, seconds) and the training window's (train_metrics).
+constexpr std::string_view kMetrics[] = {
+    "files_per_s",    "bandwidth",  "seconds",     "accelerators_supported",
+    "samples_per_s",  "au",         "au_min",      "batch_wait_mean",
+    "batch_wait_p99", "open_p50",   "open_p99",    "open_p999",
+    "read_p50",       "read_p99",   "read_p999",   "close_p50",
+    "close_p99",      "close_p999", "cpu_per_file"};
 constexpr double kGenerateRate = 300e6;   // B/s, for time estimates only
 constexpr double kMlperfRamFactor = 5.0;  // MLPerf: a dataset ≥ 5 × RAM, or the page cache answers
 constexpr std::uint64_t kMlperfSteps = 500;
@@ -286,9 +293,12 @@ Metric percentile_metric(std::string name, const LatencyHistogram& h, double q) 
 class DataloadProbe final : public Probe {
  public:
   ProbeInfo info() const override {
-    return {kId, "MLPerf Storage-style training data loading: accelerators a storage can feed (AU ≥ floor)",
-            "a folder for a generated dataset, or your dataset; io_uring (plain calls otherwise)", kOptions,
-            kParams};
+    return {kId,
+            "MLPerf Storage-style training data loading: accelerators a storage can feed (AU ≥ floor)",
+            "a folder for a generated dataset, or your dataset; io_uring (plain calls otherwise)",
+            kOptions,
+            kParams,
+            kMetrics};
   }
   std::optional<std::string> unavailable(const Json&) const override { return std::nullopt; }
 

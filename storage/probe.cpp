@@ -27,6 +27,15 @@ constexpr const char* kId = "storage.io";
 // The params its results carry: the job's (case_params), its targets or suite job name, and per-target scope.
 constexpr std::string_view kParams[] = {"rw",         "bs",     "iodepth", "jobs", "direct",
                                         "rwmix_read", "stripe", "target",  "job",  "scope"};
+// Every I/O's figures (kLatencyPercentiles), for randrw each direction's too (read_, write_), CPU per I/O,
+// the share of the link, and a count-bound job's times (add_job_metrics).
+constexpr std::string_view kMetrics[] = {
+    "iops",          "bandwidth",      "lat_p50",         "lat_p90",       "lat_p99",
+    "lat_p999",      "lat_p9999",      "lat_max",         "read_iops",     "read_bandwidth",
+    "read_lat_p50",  "read_lat_p90",   "read_lat_p99",    "read_lat_p999", "read_lat_p9999",
+    "read_lat_max",  "write_iops",     "write_bandwidth", "write_lat_p50", "write_lat_p90",
+    "write_lat_p99", "write_lat_p999", "write_lat_p9999", "write_lat_max", "cpu_per_io",
+    "pct_of_link",   "first_done",     "last_done"};
 // Rough fill rate for time estimates only.
 constexpr double kFillRate = 500e6;
 constexpr double kRoundOverhead = 0.1;  // s: a job's threads started and drained, per round (an estimate)
@@ -391,9 +400,12 @@ StorageProbe::StorageProbe()
                 static_cast<std::uint64_t>(::getpid()))) {}
 
 ProbeInfo StorageProbe::info() const {
-  return {kId, "NVMe/RAID throughput, IOPS and latency percentiles of fio-style jobs through io_uring",
-          "a folder on the drive to test (or a file/block device); io_uring, else psync", job_options(),
-          kParams};
+  return {kId,
+          "NVMe/RAID throughput, IOPS and latency percentiles of fio-style jobs through io_uring",
+          "a folder on the drive to test (or a file/block device); io_uring, else psync",
+          job_options(),
+          kParams,
+          kMetrics};
 }
 
 std::optional<std::string> StorageProbe::unavailable(const Json&) const { return std::nullopt; }

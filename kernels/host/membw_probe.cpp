@@ -47,6 +47,7 @@ constexpr Isa kIsas[] = {Isa::avx512, Isa::avx2, Isa::sse2, Isa::scalar};
 
 // The params its results carry: the case's (plan) and the kernel each result measured (run).
 constexpr std::string_view kParams[] = {"threads", "array_bytes", "kernel"};
+constexpr std::string_view kMetrics[] = {"bandwidth", "pct_of_peak"};
 
 constexpr OptionSpec kOptions[] = {
     {.name = "threads",
@@ -96,8 +97,12 @@ constexpr OptionSpec kOptions[] = {
 class MembwProbe final : public Probe {
  public:
   ProbeInfo info() const override {
-    return {std::string(kProbeId), "Host memory bandwidth: STREAM copy/scale/add/triad, NUMA first-touch",
-            "any CPU", kOptions, kParams};
+    return {std::string(kProbeId),
+            "Host memory bandwidth: STREAM copy/scale/add/triad, NUMA first-touch",
+            "any CPU",
+            kOptions,
+            kParams,
+            kMetrics};
   }
 
   std::optional<std::string> unavailable(const Json&) const override { return std::nullopt; }

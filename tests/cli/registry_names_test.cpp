@@ -1,9 +1,9 @@
-// Every probe id and result param name that the readers of reports use is one the registry declares
-// (ProbeInfo::id, ProbeInfo::params): the string literals in reports/ and sizing/, the acceptance floors, the
-// thresholds files in configs/acceptance/, and the reports the tests feed them (hand-made fixtures and the
-// golden report of a real quick run). A reader that asks for a name no probe writes matches nothing and
-// silently measures nothing (sizing once looked for GEMM "dtype" and NCCL "op"; the probes write "precision"
-// and "collective").
+// Every probe id, result param name and metric name that the readers of reports use is one the registry
+// declares (ProbeInfo::id, ::params, ::metrics): the string literals in reports/ and sizing/, the acceptance
+// floors, the thresholds files in configs/acceptance/, and the reports the tests feed them (hand-made
+// fixtures and the golden report of a real quick run). A reader that asks for a name no probe writes matches
+// nothing and silently measures nothing (sizing once looked for GEMM "dtype" and NCCL "op"; the probes write
+// "precision" and "collective").
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -25,8 +25,9 @@ const fs::path kSource = MLBENCH_SOURCE_DIR;
 
 struct Declared {
   std::set<std::string> ids;
-  std::map<std::string, std::set<std::string>> params;  // probe id -> its param names
-  std::set<std::string> any_params;                     // every probe's
+  std::map<std::string, std::set<std::string>> params;   // probe id -> its param names
+  std::set<std::string> any_params;                      // every probe's
+  std::map<std::string, std::set<std::string>> metrics;  // probe id -> its metric names
 };
 
 Declared declared() {
@@ -39,6 +40,7 @@ Declared declared() {
       d.params[info.id].insert(std::string(name));
       d.any_params.insert(std::string(name));
     }
+    for (auto name : info.metrics) d.metrics[info.id].insert(std::string(name));
   }
   return d;
 }
@@ -80,6 +82,11 @@ TEST(RegistryNames, EveryProbeDeclaresItsParams) {
   for (const auto& id : d.ids) EXPECT_FALSE(d.params[id].empty()) << id << " declares no params";
 }
 
+TEST(RegistryNames, EveryProbeDeclaresItsMetrics) {
+  auto d = declared();
+  for (const auto& id : d.ids) EXPECT_FALSE(d.metrics[id].empty()) << id << " declares no metrics";
+}
+
 TEST(RegistryNames, ReportsAndSizingSourcesUseOnlyDeclaredNames) {
   auto d = declared();
   int files = 0;
@@ -101,6 +108,7 @@ TEST(RegistryNames, AcceptanceFloorsAndThresholdFilesUseDeclaredNames) {
   auto d = declared();
   for (const auto& f : catalog_floors()) {
     ASSERT_TRUE(d.ids.count(f.probe)) << f.probe;
+    EXPECT_TRUE(d.metrics[f.probe].count(f.metric)) << f.probe << " floor judges " << f.metric;
     EXPECT_TRUE(d.params[f.probe].count(f.selector)) << f.probe << " floor selects by " << f.selector;
   }
   int rules = 0;
@@ -110,6 +118,7 @@ TEST(RegistryNames, AcceptanceFloorsAndThresholdFilesUseDeclaredNames) {
       ++rules;
       auto where = e.path().filename().string() + " " + rule.probe;
       ASSERT_TRUE(d.ids.count(rule.probe)) << where;
+      EXPECT_TRUE(d.metrics[rule.probe].count(rule.metric)) << where << " judges metric " << rule.metric;
       for (const auto& [key, _] : rule.match.items())
         EXPECT_TRUE(d.params[rule.probe].count(key)) << where << " matches on " << key;
     }
@@ -117,7 +126,9 @@ TEST(RegistryNames, AcceptanceFloorsAndThresholdFilesUseDeclaredNames) {
   EXPECT_GT(rules, 0);
 }
 
-TEST(RegistryNames, TestReportsCarryOnlyDeclaredParams) {
+// The golden report is a real quick run (host.membw, storage.io with randrw's read_ and write_ metrics,
+// storage.dataload); the fixtures carry the GPU probes' and NCCL's.
+TEST(RegistryNames, TestReportsCarryOnlyDeclaredParamsAndMetrics) {
   auto d = declared();
   std::vector<fs::path> reports = {kSource / "tests/data/golden/report-1.0.0-quick-cpu.json",
                                    kSource / "tests/data/reports/run_a.json",
@@ -134,6 +145,9 @@ TEST(RegistryNames, TestReportsCarryOnlyDeclaredParams) {
       ASSERT_TRUE(d.ids.count(probe)) << where;
       for (const auto& [key, _] : r["params"].items())
         EXPECT_TRUE(d.params[probe].count(key)) << where << " carries param " << key;
+      for (const auto& m : r["metrics"])
+        EXPECT_TRUE(d.metrics[probe].count(m["name"].get<std::string>()))
+            << where << " carries metric " << m["name"];
     }
   }
 }

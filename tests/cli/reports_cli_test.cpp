@@ -59,11 +59,64 @@ TEST(ReportsCli, CheckFailsWhatWasNotMeasuredUnlessAllowed) {
   auto r = run_cli({"check", report, "--expect", h100});
   EXPECT_EQ(r.rc, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("0 pass, 0 warn, 7 fail"), std::string::npos) << r.out;
+  // The last line is the verdict with its counts.
+  EXPECT_NE(
+      r.out.find("\ncheck: fail — 7 of 7 checks failed, 0 warned, 0 passed; 7 rules from H100 SXM node\n"),
+      std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("not measured: gpu.gemm skipped — no NVIDIA driver"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("not measured: no net.nccl result matches this rule"), std::string::npos) << r.out;
   auto allowed = run_cli({"check", report, "--expect", h100, "--allow-missing"});
   EXPECT_EQ(allowed.rc, 0) << allowed.out << allowed.err;
   EXPECT_NE(allowed.out.find("0 pass, 7 warn, 0 fail"), std::string::npos) << allowed.out;
+}
+
+// Without --expect too: a report of a node that measured nothing is a valid report of a failed node, not bad
+// input; check fails it (exit 1) with the reason each catalog probe was not measured.
+TEST(ReportsCli, CheckAgainstTheCatalogFailsANodeThatMeasuredNothing) {
+  TempDir dir;
+  auto report = write_gpu_skipped_report(dir.path(), "node.json");
+  auto r = run_cli({"check", report});
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("not measured: gpu.gemm skipped — no NVIDIA driver"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not measured: gpu.hbm skipped — no NVIDIA driver"), std::string::npos) << r.out;
+  auto allowed = run_cli({"check", report, "--allow-missing"});
+  EXPECT_EQ(allowed.rc, 0) << allowed.out << allowed.err;
+}
+
+// A probe id or metric name that no probe has is a typo: it would match nothing and pass as "not measured"
+// (with --allow-missing, exit 0). Bad input instead, naming the closest real name, before any output.
+TEST(ReportsCli, CheckRefusesAnUnknownProbeOrMetricNamingTheClosest) {
+  TempDir dir;
+  auto write = [&](const std::string& name, const std::string& rule) {
+    auto path = dir.path() / name;
+    std::ofstream(path) << "rules:\n  - {probe: storage.io, metric: iops, min: 1}\n  - " << rule << "\n";
+    return path.string();
+  };
+  const std::string report = data("run_a.json");
+  auto probe = write("probe.yaml", "{probe: storage.oi, metric: iops, min: 1}");
+  for (auto flags : {std::vector<std::string>{}, std::vector<std::string>{"--allow-missing"}}) {
+    std::vector<std::string> args = {"check", report, "--expect", probe};
+    args.insert(args.end(), flags.begin(), flags.end());
+    auto r = run_cli(args);
+    EXPECT_EQ(r.rc, 2) << r.out << r.err;
+    EXPECT_EQ(r.err,
+              "mlbench: error: " + probe + ": unknown probe 'storage.oi' (did you mean 'storage.io'?)\n");
+    EXPECT_EQ(r.out, "");
+  }
+  auto metric = write("metric.yaml", "{probe: storage.io, metric: iosp, min: 1}");
+  auto m = run_cli({"check", report, "--expect", metric, "--allow-missing"});
+  EXPECT_EQ(m.rc, 2) << m.out << m.err;
+  EXPECT_EQ(m.err,
+            "mlbench: error: " + metric + ": unknown metric 'iosp' of storage.io (did you mean 'iops'?)\n");
+  EXPECT_EQ(m.out, "");
+  // Nothing close: the known names are listed instead.
+  auto far = write("far.yaml", "{probe: gpu.gemm, metric: speed, min: 1}");
+  auto f = run_cli({"check", report, "--expect", far});
+  EXPECT_EQ(f.rc, 2) << f.out << f.err;
+  EXPECT_NE(f.err.find("unknown metric 'speed' of gpu.gemm (known: tflops, tflops_best,"), std::string::npos)
+      << f.err;
 }
 
 // CSV for spreadsheets: the header first, no comment lines, and the column `number` of every data row

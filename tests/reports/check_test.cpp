@@ -72,6 +72,34 @@ TEST(Check, MatchSupportsListsAndBestPicksThePerDeviceMaximum) {
   EXPECT_EQ(c.items[1].grade, Grade::fail);
 }
 
+// The verdict line says what happened first and what it rests on: the checks (one per rule and device or
+// matching result) by grade, and the rules they come from.
+TEST(Check, TheVerdictLineNamesTheCountsItRestsOn) {
+  auto set = rules(
+      "name: node acceptance\nrules:\n  - {probe: storage.io, metric: iops, min: 100}\n"
+      "  - {probe: storage.io, metric: lat_p99, max: 0.001, warn: 10}\n");
+  Report r;
+  for (double iops : {99.0, 150.0}) {
+    r.results.push_back(make_result("storage.io", {{"rw", "randread"}, {"bs", iops}}, "iops", iops, "1/s"));
+    r.results.back().add_metric("lat_p99", 0.0005, "s", Better::lower);
+  }
+  auto c = check_report(r, set);
+  ASSERT_EQ(c.items.size(), 4u);
+  EXPECT_EQ(c.rules, 2u);
+  EXPECT_EQ(check_verdict(c),
+            "check: fail — 1 of 4 checks failed, 0 warned, 3 passed; 2 rules from node acceptance");
+  const Json j = check_to_json(c);
+  EXPECT_EQ(j["verdict"], "fail");
+  EXPECT_EQ(j["rules"], 2);
+  r.results[0].metrics[0].value = 104;
+  EXPECT_EQ(
+      check_verdict(check_report(r, set)),
+      "check: pass with warnings — 0 of 4 checks failed, 1 warned, 3 passed; 2 rules from node acceptance");
+  r.results[0].metrics[0].value = 200;
+  EXPECT_EQ(check_verdict(check_report(r, set)),
+            "check: pass — 0 of 4 checks failed, 0 warned, 4 passed; 2 rules from node acceptance");
+}
+
 TEST(Check, StatusesAndMissingResults) {
   auto set = rules(
       "rules:\n  - {probe: gpu.hbm, metric: bandwidth, min: 1}\n  - {probe: net.nccl, metric: busbw, min: "
@@ -191,6 +219,38 @@ TEST(Check, CatalogNeedsAKnownGpu) {
     EXPECT_NE(std::string(e.what()).find("'Imaginary GPU 9000' is not in the hardware catalog"),
               std::string::npos);
   }
+}
+
+// A node whose catalog probes ran and measured nothing (no driver: skipped as a whole, without case params)
+// is a failed node: a rule per probe that fails, or warns with allow_missing, naming why. A report that never
+// ran them has nothing the catalog can judge.
+TEST(Check, CatalogFailsACatalogProbeThatMeasuredNothing) {
+  Report r;
+  for (const char* probe : {"gpu.gemm", "gpu.hbm"}) {
+    r.results.push_back(make_result(probe, Json::object(), "x", 0, ""));
+    r.results.back().metrics.clear();
+    r.results.back().status = Status::skipped;
+    r.results.back().reason = "no NVIDIA driver";
+  }
+  r.results.push_back(make_result("host.membw", {{"kernel", "copy"}}, "bandwidth", 5e10, "B/s"));
+  const auto set = catalog_expectations(r, catalog());
+  ASSERT_EQ(set.rules.size(), 2u);
+  auto c = check_report(r, set);
+  ASSERT_EQ(c.items.size(), 2u);
+  EXPECT_EQ(c.items[0].grade, Grade::fail);
+  EXPECT_EQ(c.items[0].detail, "not measured: gpu.gemm skipped — no NVIDIA driver");
+  EXPECT_EQ(c.items[0].unit, "FLOP/s");
+  EXPECT_EQ(c.items[1].detail, "not measured: gpu.hbm skipped — no NVIDIA driver");
+  EXPECT_TRUE(c.failed());
+  EXPECT_FALSE(check_report(r, set, CheckOptions{.allow_missing = true}).failed());
+  // A failed probe fails its rule with its reason.
+  r.results[0].status = Status::failed;
+  r.results[0].reason = "cuBLASLt init failed";
+  auto failed = check_report(r, catalog_expectations(r, catalog()));
+  EXPECT_EQ(failed.items[0].grade, Grade::fail);
+  EXPECT_EQ(failed.items[0].detail, "failed: cuBLASLt init failed");
+  r.results.erase(r.results.begin(), r.results.begin() + 2);
+  EXPECT_THROW(catalog_expectations(r, catalog()), UsageError);
 }
 
 TEST(Check, ShippedAcceptanceFilesLoadAndJudgeTheFixture) {

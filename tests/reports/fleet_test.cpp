@@ -47,12 +47,12 @@ TEST(Fleet, RobustZUsesMadAndFallsBackToMeanAbsoluteDeviation) {
 }
 
 TEST(Fleet, MadZeroStillFindsTheOddOneOut) {
-  auto f = analyze_fleet(population({100, 100, 100, 100, 97}), {});
+  auto f = analyze_fleet(population({100, 100, 100, 100, 97, 100, 100, 100, 100, 100}), {});
   ASSERT_EQ(f.groups.size(), 1u);
   EXPECT_EQ(f.groups[0].mad, 0);
   EXPECT_EQ(f.groups[0].median, 100);
   const auto& odd = member(f, "node4");
-  EXPECT_NEAR(odd.z, -3 / (1.253314 * 0.6), 1e-9);  // meanAD = 3/5
+  EXPECT_NEAR(odd.z, -3 / (1.253314 * 0.3), 1e-9);  // meanAD = 3/10
   EXPECT_TRUE(odd.outlier);
   EXPECT_TRUE(odd.worse);  // |z| > 3.5 below the median, although only 3 % below it
   EXPECT_EQ(f.outliers(), 1u);
@@ -66,7 +66,7 @@ TEST(Fleet, IdenticalMembersHaveNoOutliers) {
 
 TEST(Fleet, ThresholdIsDirectionAware) {
   // Wide spread: |z| stays below 3.5, so only the direction-aware threshold decides.
-  auto f = analyze_fleet(population({1.0, 1.2, 0.8, 1.1, 0.9, 1.3, 0.7}, Better::lower), {});
+  auto f = analyze_fleet(population({1.0, 1.2, 0.8, 1.1, 0.9, 1.3, 0.7, 1.0, 1.2, 0.8}, Better::lower), {});
   EXPECT_NEAR(f.groups[0].mad, 0.2, 1e-12);
   const auto& slow = member(f, "node5");  // 1.3: 30 % above the median latency
   EXPECT_NEAR(slow.z, 0.6745 * 0.3 / 0.2, 1e-9);
@@ -80,7 +80,7 @@ TEST(Fleet, ThresholdIsDirectionAware) {
 
 TEST(Fleet, ZScoreOutliersMustExceedTheirOwnMeasurementNoise) {
   // MAD 0.1 % of the median: a 0.8 % deviation is |z| ≈ 5.4, yet inside 2 × the 1 % uncertainty of the value.
-  auto f = analyze_fleet(population({100, 100.1, 99.9, 100.1, 99.9, 100, 99.2}), {});
+  auto f = analyze_fleet(population({100, 100.1, 99.9, 100.1, 99.9, 100, 99.2, 100, 100.1, 99.9}), {});
   EXPECT_NEAR(member(f, "node6").spread, 0.01, 1e-12);
   EXPECT_GT(std::fabs(member(f, "node6").z), kOutlierZ);
   EXPECT_FALSE(member(f, "node6").outlier);
@@ -88,12 +88,12 @@ TEST(Fleet, ZScoreOutliersMustExceedTheirOwnMeasurementNoise) {
 
 // The same model as compare: a host with several reports in the fleet is measured again and again, and the
 // spread of its other runs (× t(0.975, k − 1) / 1.96; a run never widens its own band) is its members' noise
-// when larger than their own. node6's other two runs (100.5, 99.5: 0.7 %, × 6.5 for 1 degree of freedom) make
+// when larger than their own. node9's other two runs (100.5, 99.5: 0.7 %, × 6.5 for 1 degree of freedom) make
 // its 97 a run-to-run swing, which its within-run ±0.1 % alone would have flagged (|z| = 20).
 TEST(Fleet, RepeatedRunsOfAHostGiveItsMembersTheBetweenRunSpread) {
-  auto reports = population({100, 100.1, 99.9, 100.1, 99.9, 100});
+  auto reports = population({100, 100.1, 99.9, 100.1, 99.9, 100, 100.1, 99.9, 100});
   for (double v : {97.0, 100.5, 99.5}) {
-    reports.push_back(make_report(fmt::format("node6-{}.json", v), "node6",
+    reports.push_back(make_report(fmt::format("node9-{}.json", v), "node9",
                                   {make_result("storage.io", {{"rw", "randread"}}, "iops", v, "1/s")}));
   }
   for (auto& r : reports) {
@@ -102,13 +102,13 @@ TEST(Fleet, RepeatedRunsOfAHostGiveItsMembersTheBetweenRunSpread) {
     m.ci = symmetric_ci(m.value, 0.001 * m.value);
   }
   const auto f = analyze_fleet(reports, {});
-  const std::vector<double> node6{97, 100.5, 99.5};
+  const std::vector<double> node9{97, 100.5, 99.5};
   for (const auto& m : f.groups.at(0).members) {
     SCOPED_TRACE(m.host);
     double expected = 0.001;
-    if (m.host == "node6") {
+    if (m.host == "node9") {
       std::vector<double> others;
-      std::copy_if(node6.begin(), node6.end(), std::back_inserter(others),
+      std::copy_if(node9.begin(), node9.end(), std::back_inserter(others),
                    [&m](double v) { return v != m.value; });
       // The spread of ln(value) between runs (compare's scale; ≈ the relative SD for small spreads).
       expected = std::fabs(std::log(others[0]) - std::log(others[1])) / std::sqrt(2.0) * student_t95(1) /
@@ -118,16 +118,16 @@ TEST(Fleet, RepeatedRunsOfAHostGiveItsMembersTheBetweenRunSpread) {
     EXPECT_FALSE(m.outlier);
   }
   ASSERT_FALSE(f.notes.empty());
-  EXPECT_NE(f.notes[0].find("node6 (3 runs)"), std::string::npos);
-  // Without the repeated runs, the 97 of one run of node6 is an outlier beyond its own noise.
+  EXPECT_NE(f.notes[0].find("node9 (3 runs)"), std::string::npos);
+  // Without the repeated runs, the 97 of one run of node9 is an outlier beyond its own noise.
   reports.erase(reports.end() - 2, reports.end());
-  EXPECT_TRUE(member(analyze_fleet(reports, {}), "node6").outlier);
+  EXPECT_TRUE(member(analyze_fleet(reports, {}), "node9").outlier);
 }
 
 // A metric that carries no spread has unknown noise, not none: a z-score outlier needs compare's floor, the
 // threshold, instead of being flagged 2-3 % from a tight median.
 TEST(Fleet, MetricsWithoutSpreadNeedTheThresholdForAZScoreOutlier) {
-  auto reports = population({100, 100.5, 99.5, 100.2, 99.8, 100, 97.5});
+  auto reports = population({100, 100.5, 99.5, 100.2, 99.8, 100, 97.5, 100.3, 99.7, 100.1});
   for (auto& r : reports) {
     r.report.results[0].metrics[0].stats.reset();
     r.report.results[0].metrics[0].ci.reset();
@@ -166,6 +166,56 @@ TEST(Fleet, WorseThanTheThresholdMustAlsoBeBeyondTheMembersNoise) {
   EXPECT_FALSE(f.has_worse_outlier());
 }
 
+// The MAD of a few values is no scale: the middle of n absolute deviations, one of which is the median's own
+// 0. Three runs of one machine with two alike put a 4 % lower one at |z| ≈ 13 from a MAD of 0.2 %. Below
+// kMinRobustZValues values a member is judged as compare judges a change: beyond the threshold and beyond its
+// own noise band, on either side; the population says so and how many reports it rests on.
+TEST(Fleet, FewValuesAreJudgedOnTheirOwnSpreadAndTheThresholdNotTheMad) {
+  auto f = analyze_fleet(population({100, 100.2, 96}), {});
+  ASSERT_EQ(f.groups.size(), 1u);
+  EXPECT_FALSE(f.groups[0].robust_z);
+  EXPECT_EQ(f.groups[0].reports, 3u);
+  EXPECT_GT(std::fabs(member(f, "node2").z), kOutlierZ);  // what the MAD would say
+  EXPECT_FALSE(member(f, "node2").outlier);
+  EXPECT_FALSE(f.fails());
+  EXPECT_EQ(fleet_verdict(f),
+            "fleet verdict: pass — no worse outlier; 3 reports, 1 population (1 of fewer than 10 values: "
+            "judged on the members' own spread and the 5 % threshold)");
+  const Json j = fleet_to_json(f, {});
+  EXPECT_EQ(j["groups"][0]["reports"], 3);
+  EXPECT_EQ(j["groups"][0]["test"], "spread");
+  EXPECT_EQ(j["groups"][0]["members"][0]["z"], nullptr);
+  const auto tables = fleet_tables(f);
+  const Table& groups = tables.at(1);
+  EXPECT_EQ(groups.columns, (std::vector<std::string>{"probe", "params", "metric", "n", "reports", "test",
+                                                      "median", "MAD", "worse", "better"}));
+  EXPECT_EQ(groups.rows[0][4].text, "3");
+  EXPECT_EQ(groups.rows[0][5].text, "spread");
+  EXPECT_EQ(groups.rows[0][7].text, "-");  // no MAD is used
+
+  // Beyond the threshold and its noise: worse, or better.
+  auto slow = analyze_fleet(population({100, 100.2, 92}), {});
+  EXPECT_TRUE(member(slow, "node2").worse);
+  EXPECT_EQ(fleet_verdict(slow),
+            "fleet verdict: fail — 1 worse outlier; 3 reports, 1 population (1 of fewer "
+            "than 10 values: judged on the members' own spread and the 5 % threshold)");
+  EXPECT_EQ(fleet_tables(slow).at(0).rows.at(0).back().text, "-");  // no z
+  EXPECT_EQ(fleet_data(slow).rows.at(0).back().text, "");
+  auto fast = analyze_fleet(population({100, 100.2, 108}), {});
+  EXPECT_TRUE(member(fast, "node2").outlier);
+  EXPECT_FALSE(member(fast, "node2").worse);
+  // ... and beyond its noise: 8 % below, known to ±10 %, is not shown to be worse.
+  auto noisy = population({100, 100.2, 92});
+  noisy[2].report.results[0].metrics[0].ci = symmetric_ci(92, 9.2);
+  EXPECT_FALSE(member(analyze_fleet(noisy, {}), "node2").outlier);
+
+  // From kMinRobustZValues values on, the robust z decides again (with the noise band).
+  auto many = analyze_fleet(population({100, 100.2, 99.8, 100.1, 99.9, 100, 100.2, 99.8, 100.1, 96}), {});
+  EXPECT_TRUE(many.groups[0].robust_z);
+  EXPECT_TRUE(member(many, "node9").worse);
+  EXPECT_EQ(fleet_verdict(many), "fleet verdict: fail — 1 worse outlier; 10 reports, 1 population");
+}
+
 TEST(Fleet, NeedsThreeReports) { EXPECT_THROW(analyze_fleet(population({1, 2}), {}), UsageError); }
 
 // An outlier on the good side is listed as better and does not fail the fleet; a worse one does.
@@ -185,10 +235,8 @@ TEST(Fleet, OutliersSayWhetherTheyAreWorseOrBetter) {
   EXPECT_EQ(cell.tone, Tone::good);
   const Table& groups = tables.at(1);
   ASSERT_EQ(groups.rows.size(), 1u);
-  EXPECT_EQ(groups.columns,
-            (std::vector<std::string>{"probe", "params", "metric", "n", "median", "MAD", "worse", "better"}));
-  EXPECT_EQ(groups.rows[0][6].text, "0");
-  EXPECT_EQ(groups.rows[0][7].text, "1");
+  EXPECT_EQ(groups.rows[0][8].text, "0");
+  EXPECT_EQ(groups.rows[0][9].text, "1");
 
   auto slow = analyze_fleet(population({100, 100.5, 99.5, 100.2, 99.8, 100, 70}), {});
   EXPECT_TRUE(slow.has_worse_outlier());
@@ -313,7 +361,9 @@ TEST(Fleet, AnExpectedHostWithoutAReportIsMissing) {
   EXPECT_EQ(f.missing, (std::vector<std::string>{"node07"}));
   EXPECT_FALSE(f.has_worse_outlier());
   EXPECT_TRUE(f.fails());
-  EXPECT_EQ(fleet_verdict(f), "fleet verdict: fail — missing: node07 (no report)");
+  EXPECT_EQ(fleet_verdict(f),
+            "fleet verdict: fail — missing: node07 (no report); 3 reports, 1 population (1 of fewer than 10 "
+            "values: judged on the members' own spread and the 5 % threshold)");
   const auto tables = fleet_tables(f);
   ASSERT_EQ(tables.size(), 3u);  // the failing nodes, then the outliers and the populations as before
   EXPECT_EQ(tables[0].columns, (std::vector<std::string>{"host", "verdict", "why"}));
@@ -328,7 +378,10 @@ TEST(Fleet, AnExpectedHostWithoutAReportIsMissing) {
   auto all = analyze_fleet(population({5, 5, 5}), expecting({"node0", "node1", "node2"}));
   EXPECT_TRUE(all.missing.empty());
   EXPECT_FALSE(all.fails());
-  EXPECT_EQ(fleet_verdict(all), "fleet verdict: pass (3 reports, no worse outlier)");
+  EXPECT_EQ(
+      fleet_verdict(all),
+      "fleet verdict: pass — no worse outlier; 3 reports, 1 population (1 of fewer than 10 values: judged "
+      "on the members' own spread and the 5 % threshold)");
   EXPECT_EQ(fleet_tables(all).size(), 2u);
 }
 
@@ -354,7 +407,8 @@ TEST(Fleet, WithExpectedHostsAFleetTooSmallForOutliersIsJudgedOnPresence) {
   auto f = analyze_fleet(population({5}), expecting({"node0", "node-a", "node-b"}));
   EXPECT_TRUE(f.groups.empty());
   EXPECT_EQ(f.missing, (std::vector<std::string>{"node-a", "node-b"}));
-  EXPECT_EQ(fleet_verdict(f), "fleet verdict: fail — missing: node-a, node-b (no report)");
+  EXPECT_EQ(fleet_verdict(f),
+            "fleet verdict: fail — missing: node-a, node-b (no report); 1 report, no outlier analysis");
   ASSERT_EQ(f.notes.size(), 1u);
   EXPECT_EQ(f.notes[0], "no outlier analysis: it needs at least 3 reports (got 1)");
   ASSERT_EQ(fleet_tables(f).size(), 1u);
@@ -404,7 +458,9 @@ TEST(Fleet, AFailedBurninNodeVerdictFailsTheFleet) {
   EXPECT_EQ(
       fleet_verdict(f),
       "fleet verdict: fail — failed burn-in: node1 (gpu1: 12 bad words in the HBM pattern), node2 (gpu0: "
-      "XID 79, gpu3: PCIe Gen4 x16 below Gen5)");
+      "XID 79, gpu3: PCIe Gen4 x16 below Gen5); 3 reports, 1 population (1 of fewer than 10 values: judged "
+      "on "
+      "the members' own spread and the 5 % threshold)");
   const auto tables = fleet_tables(f);
   ASSERT_EQ(tables[0].rows.size(), 2u);
   EXPECT_EQ(tables[0].rows[0][1].text, "failed");

@@ -51,6 +51,7 @@ CheckResult sample_check() {
   CheckResult c;
   c.file = "run_a.json";
   c.source = "h100.yaml";
+  c.rules = 2;
   for (Grade g : {Grade::fail, Grade::warn, Grade::pass}) {
     CheckItem item;
     item.probe = "gpu.gemm";
@@ -160,6 +161,35 @@ TEST(Html, ComparePageHasEveryChartOfTheRunsAndTheTables) {
   EXPECT_NE(html.find("<caption>status changes</caption>"), std::string::npos);
 }
 
+// What happened comes first: each comparison's regressions and status changes are listed in the summary,
+// under its verdict line and before the charts and the full table.
+TEST(Html, ComparePageListsTheRegressionsAndStatusChangesBeforeTheFullTable) {
+  const std::string& html = pages().compare_html;
+  const auto c = compare_reports(pages().runs[0], pages().runs[1], {});
+  ASSERT_GT(c.count(Verdict::regression), 0u);
+  ASSERT_FALSE(c.status_changes.empty());
+  const std::string summary = html.substr(0, html.find("</section>"));
+  const std::string caption = fmt::format("<caption>{} against {}: {} regression(s)</caption>", c.other_file,
+                                          c.base_file, c.count(Verdict::regression));
+  ASSERT_NE(summary.find(caption), std::string::npos) << summary;
+  EXPECT_LT(summary.find("<p class=\"verdict "), summary.find(caption));
+  EXPECT_LT(summary.find(caption), summary.find("<caption>host inventory"));
+  EXPECT_EQ(count(summary, "<td class=\"bad\">regression</td>"), c.count(Verdict::regression));
+  for (const auto& m : c.changes) {
+    if (m.verdict != Verdict::regression) continue;
+    EXPECT_NE(summary.find("<td>" + m.metric + "</td>"), std::string::npos) << m.metric;
+  }
+  EXPECT_EQ(count(summary, "<td class=\"good\">improvement</td>"), 0u);  // only what went wrong
+  EXPECT_NE(summary.find(
+                fmt::format("<caption>{} against {}: status changes</caption>", c.other_file, c.base_file)),
+            std::string::npos);
+  // The verdict line names the counts it rests on: every metric compared.
+  EXPECT_NE(summary.find(fmt::format("of {} metrics compared", c.changes.size())), std::string::npos)
+      << summary;
+  // The full tables stay under Tables.
+  EXPECT_GT(html.find("<caption>status changes</caption>"), html.find("<h2>Tables</h2>"));
+}
+
 TEST(Html, FleetPageCollapsesMachinesAndMarksTheOutlier) {
   const std::string& html = pages().fleet_html;
   EXPECT_NE(html.find("<title>Fleet outliers"), std::string::npos);
@@ -198,7 +228,9 @@ TEST(Html, EachPageOpensWithItsVerdictAndTheHostInventory) {
   // check: pass/fail is the first thing under the title.
   const std::string& check = pages().check_html;
   EXPECT_EQ(
-      check.find("</h1>\n<section id=\"summary\">\n<p class=\"verdict bad\">FAIL: 1 fail, 1 warn, 1 pass"),
+      check.find(
+          "</h1>\n<section id=\"summary\">\n<p class=\"verdict bad\">check: fail — 1 of 3 checks failed, 1 "
+          "warned, 1 passed; 2 rules from h100.yaml"),
       check.find("</h1>"));
   // compare: the regression count.
   const std::string& compare = pages().compare_html;
@@ -207,8 +239,9 @@ TEST(Html, EachPageOpensWithItsVerdictAndTheHostInventory) {
   EXPECT_NE(compare.find(fmt::format("<p class=\"verdict bad\">{} against {}: {} regression(s)", c.other_file,
                                      c.base_file, c.count(Verdict::regression))),
             std::string::npos);
-  // fleet: the outliers, worse and better.
-  EXPECT_NE(pages().fleet_html.find("<p class=\"verdict bad\">"), std::string::npos);
+  // fleet: the verdict with the counts it rests on, then the outliers, worse and better.
+  EXPECT_NE(pages().fleet_html.find("<p class=\"verdict bad\">fleet verdict: fail — "), std::string::npos);
+  EXPECT_NE(pages().fleet_html.find("12 reports, "), std::string::npos);
   EXPECT_NE(pages().fleet_html.find("worse than the fleet median"), std::string::npos);
   // Twelve machines: one inventory row each.
   EXPECT_NE(pages().fleet_html.find("<th>machine</th><th>report</th>"), std::string::npos);
