@@ -30,7 +30,8 @@ std::shared_ptr<FioFlags> add_fio_flags(CLI::App& cmd) {
   auto flags = std::make_shared<FioFlags>();
   for (const auto& f : storage::fio_options()) {
     const std::string flag = "--" + std::string(f.fio), key(f.fio);
-    std::string help = fmt::format("fio's spelling: {}", f.note);
+    std::string help =
+        fmt::format("fio: {}{}", f.take == storage::FioTake::refused ? "refused: " : "", f.note);
     if (f.flag) {
       bool& value = flags->bools.emplace_back(false);
       cmd.add_flag(flag, value, help);

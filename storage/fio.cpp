@@ -18,24 +18,19 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kNoRate =
-    "mlbench does not cap the I/O rate: it measures the most the storage gives; for a lighter load lower "
-    "--iodepth or --jobs";
-
 constexpr FioOption kFioOptions[] = {
-    {"filename", FioTake::rename, "target", false,
-     "fio's name for --target; several paths separated by ':' as in fio"},
+    {"filename", FioTake::rename, "target", false, "Same as --target; several paths separated by ':'"},
     {"directory", FioTake::rename, "target", false,
      "A folder: mlbench creates its test file there; with --filename, the folder of a relative one"},
-    {"rwmixread", FioTake::rename, "rwmix_read", false, "fio's name for --rwmix-read"},
+    {"rwmixread", FioTake::rename, "rwmix_read", false, "Same as --rwmix-read"},
     {"rwmixwrite", FioTake::complement, "rwmix_read", false, "Percent of writes: --rwmix-read 100 - N"},
     {"ioengine", FioTake::engine, "engine", false,
      "io_uring, or psync (sync, pvsync and pvsync2 run as psync: one blocking I/O at a time per thread)"},
-    {"ramp_time", FioTake::rename, "ramp", false, "fio's name for --ramp"},
-    {"io_limit", FioTake::rename, "io_size", false, "fio's name for --io-size"},
-    {"sqthread_poll", FioTake::rename, "sqpoll", true, "fio's name for --sqpoll"},
-    {"fixedbufs", FioTake::rename, "fixed_bufs", true, "fio's name for --fixed-bufs"},
-    {"cpus_allowed", FioTake::rename, "cpus", false, "fio's name for --cpus (a CPU list)"},
+    {"ramp_time", FioTake::rename, "ramp", false, "Same as --ramp"},
+    {"io_limit", FioTake::rename, "io_size", false, "Same as --io-size"},
+    {"sqthread_poll", FioTake::rename, "sqpoll", true, "Same as --sqpoll"},
+    {"fixedbufs", FioTake::rename, "fixed_bufs", true, "Same as --fixed-bufs"},
+    {"cpus_allowed", FioTake::rename, "cpus", false, "Same as --cpus (a CPU list)"},
     {"buffered", FioTake::negate, "direct", true, "Buffered I/O: --no-direct"},
     {"time_based", FioTake::accepted, "", true,
      "Accepted: mlbench runs for --runtime, over the region again and again, unless --io-size or "
@@ -46,8 +41,9 @@ constexpr FioOption kFioOptions[] = {
     {"wait_for_previous", FioTake::accepted, "", true,
      "Accepted: mlbench runs a job file's jobs one after another"},
     {"thread", FioTake::accepted, "", true, "Accepted: mlbench's job threads are threads"},
-    {"rate_iops", FioTake::refused, "", false, kNoRate},
-    {"rate", FioTake::refused, "", false, kNoRate},
+    {"rate_iops", FioTake::rename, "rate_iops", false, "Same as --rate-iops (per job thread)"},
+    {"rate", FioTake::rate, "rate_iops", false,
+     "Bytes per second per job thread (one figure for reads and writes): --rate-iops rate / bs"},
     {"bssplit", FioTake::refused, "", false,
      "mlbench has one block size per job: give --bs, or one job per block size in a job file (--job)"},
     {"output-format", FioTake::output, "", false,
@@ -139,6 +135,7 @@ struct Resolver {
   std::vector<std::string> paths;             // filename/target, in order
   std::optional<std::string> directory;
   std::optional<std::string> bs;  // with a comma: read,write, resolved once rw is known
+  std::optional<std::pair<std::string, std::string>> rate;  // --rate: (the key given, its text)
 
   std::string spelled(std::string_view key) const {
     return cli ? (own_row(key) != nullptr ? flag_name(key) : "--" + std::string(key)) : std::string(key);
@@ -261,6 +258,20 @@ struct Resolver {
       case FioTake::engine:
         set(std::string(f.option), given, engine_of(v, name));
         return;
+      case FioTake::rate: {
+        const std::string text = text_of(v);
+        if (text.find(',') != std::string::npos)
+          throw UsageError(
+              fmt::format("{} {}: mlbench caps reads and writes together; give one rate", name, text));
+        parse_size(text, name);  // a bad value names its line in a job file
+        if (cli && set_by.contains(std::string(f.option)))
+          throw UsageError(fmt::format("{} and {} set the same option; give one",
+                                       spelled(set_by[std::string(f.option)]), name));
+        set_by.emplace(std::string(f.option), given);
+        out.options.erase(std::string(f.option));
+        rate = std::pair{given, text};
+        return;
+      }
       case FioTake::accepted:
         return;
       case FioTake::refused:
@@ -298,6 +309,15 @@ struct Resolver {
                         "the reads and the writes as two jobs",
                         name, *bs, cli ? "--rw" : "rw", rw));
       out.options["bs"] = writes && !reads ? write : read;
+    }
+    if (rate) {
+      const std::string name = spelled(rate->first);
+      const std::uint64_t bytes = parse_size(rate->second, name);
+      const std::uint64_t block = parse_size(text_of(out.options.value("bs", json("4k"))), spelled("bs"));
+      if (bytes < block)
+        throw UsageError(
+            fmt::format("{} {}: less than one block ({} B) a second", name, rate->second, block));
+      out.options["rate_iops"] = bytes / block;
     }
     if (directory) {
       if (paths.empty()) {

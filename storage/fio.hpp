@@ -31,9 +31,10 @@ enum class FioTake {
   complement,  // 100 − the value, to `option` (rwmixwrite → rwmix_read)
   negate,      // the boolean's opposite, to `option` (buffered → direct)
   engine,      // fio's engine name translated (kFioEngines), to `option`
-  accepted,    // what mlbench does anyway; no effect
-  refused,     // mlbench cannot do it: refused, naming `note`, the closest thing it can
-  output,      // the command line's --output-format: json is --json (not a job option)
+  rate,      // bytes per second, to `option` as I/Os per second of the job's block size (rate → rate_iops)
+  accepted,  // what mlbench does anyway; no effect
+  refused,   // mlbench cannot do it: refused, naming `note`, the closest thing it can
+  output,    // the command line's --output-format: json is --json (not a job option)
 };
 
 struct FioOption {

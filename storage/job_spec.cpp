@@ -91,6 +91,12 @@ constexpr OptionSpec kOptions[] = {
      .type = OptionType::integer,
      .min = 1,
      .help = "Stop each job thread after this many I/Os"},
+    {.name = "rate_iops",
+     .type = OptionType::integer,
+     .unit = "1/s",
+     .min = 1,
+     .help = "Cap each job thread at this many I/Os per second (fio's rate_iops; fio's --rate BYTES/s is "
+             "--rate-iops rate / bs); latencies are then those of that load"},
     {.name = "direct",
      .type = OptionType::flag,
      .def = "true",
@@ -189,6 +195,7 @@ JobSpec parse_job_spec(const json& o, const OptionSource& source) {
 
   s.io_size = v.given<std::uint64_t>("io_size").value_or(0);
   s.number_ios = static_cast<std::uint64_t>(v.given<std::int64_t>("number_ios").value_or(0));
+  s.rate_iops = static_cast<std::uint64_t>(v.given<std::int64_t>("rate_iops").value_or(0));
   bool bounded = s.io_size > 0 || s.number_ios > 0;
   s.runtime_s = v.given<double>("runtime").value_or(bounded ? 0.0 : kDefaultRuntime);
   s.ramp_s = v.get<double>("ramp");
@@ -246,6 +253,7 @@ json to_json(const JobSpec& s) {
   if (s.size_pct > 0) j["size_pct"] = s.size_pct;
   if (s.io_size > 0) j["io_size"] = s.io_size;
   if (s.number_ios > 0) j["number_ios"] = s.number_ios;
+  if (s.rate_iops > 0) j["rate_iops"] = s.rate_iops;
   if (s.stripe > 0) j["stripe"] = s.stripe;
   if (!s.name.empty()) j["name"] = s.name;
   return j;

@@ -54,6 +54,7 @@ struct JobSpec {
   double ramp_s = 0;             // excluded from results
   std::uint64_t io_size = 0;     // bytes per job thread; 0 = unbounded
   std::uint64_t number_ios = 0;  // I/Os per job thread; 0 = unbounded
+  std::uint64_t rate_iops = 0;   // I/Os per second per job thread at most; 0 = as fast as it goes
   bool direct = true;
   EngineKind engine = EngineKind::uring;
   bool sqpoll = false;

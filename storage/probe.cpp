@@ -26,8 +26,8 @@ namespace {
 
 constexpr const char* kId = "storage.io";
 // The params its results carry: the job's (case_params), its targets or suite job name, and per-target scope.
-constexpr std::string_view kParams[] = {"rw",         "bs",     "iodepth", "jobs", "direct",
-                                        "rwmix_read", "stripe", "target",  "job",  "scope"};
+constexpr std::string_view kParams[] = {"rw",     "bs",     "iodepth", "jobs",      "direct", "rwmix_read",
+                                        "stripe", "target", "job",     "rate_iops", "scope"};
 // Rough fill rate for time estimates only.
 constexpr double kFillRate = 500e6;
 constexpr double kRoundOverhead = 0.1;  // s: a job's threads started and drained, per round (an estimate)
@@ -60,6 +60,7 @@ Json case_params(const JobSpec& s) {
       {"rw", to_string(s.rw)}, {"bs", s.bs}, {"iodepth", s.iodepth}, {"jobs", s.jobs}, {"direct", s.direct}};
   if (mixed(s.rw)) p["rwmix_read"] = s.rwmix_read;
   if (s.stripe > 0) p["stripe"] = s.stripe;
+  if (s.rate_iops > 0) p["rate_iops"] = s.rate_iops;
   return p;
 }
 
@@ -167,8 +168,13 @@ Case plan_job(const JobSpec& s, const OptionSource& o) {
   if (!s.name.empty()) c.params["job"] = s.name;
   // What planning found, which the run confirms on the opened descriptors (storage/target.hpp).
   c.config = Json{{"spec", to_json(s)}, {"targets", planned}};
-  c.estimate_s =
-      warmup_s(s, traits(s.engine).submission_queue) + (s.runtime_s > 0 ? s.runtime_s : 10.0) + fill_s + 0.5;
+  // A count-bound job under --rate-iops takes its count at that rate.
+  double measured_s = s.runtime_s > 0 ? s.runtime_s : 10.0;
+  if (s.runtime_s <= 0 && s.rate_iops > 0) {
+    const std::uint64_t ios = s.number_ios > 0 ? s.number_ios : s.io_size / s.bs;
+    measured_s = std::max(measured_s, static_cast<double>(ios) / static_cast<double>(s.rate_iops));
+  }
+  c.estimate_s = warmup_s(s, traits(s.engine).submission_queue) + measured_s + fill_s + 0.5;
   return c;
 }
 

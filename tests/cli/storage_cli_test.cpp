@@ -246,6 +246,8 @@ TEST(StorageCliFio, EachSpellingSetsTheJob) {
   EXPECT_EQ(spec({"--filename", dir, "--rw", "write", "--bs", "4k,64k"})["bs"], 65536);
   EXPECT_EQ(spec({"--filename", dir, "--rw", "read", "--bs", "4k,64k"})["bs"], 4096);
   EXPECT_EQ(spec({"--filename", dir, "--size", "50%"})["size_pct"], 50.0);
+  EXPECT_EQ(spec({"--filename", dir, "--rate_iops", "300"})["rate_iops"], 300);
+  EXPECT_EQ(spec({"--filename", dir, "--bs", "64k", "--rate", "16m"})["rate_iops"], 256);
   const json plain = spec({"--filename", dir});
   EXPECT_EQ(spec({"--filename", dir, "--time_based", "--group_reporting"}), plain);
   auto named = dry_run({"--filename", dir, "--name", "seq-read"});
@@ -284,8 +286,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--rw", "trim"},
                  "--rw=trim: mlbench does not trim (discard); the closest it measures is --rw=write"},
         BadInput{{"--rw", "randtrim"}, "--rw=randwrite"},
-        BadInput{{"--rate_iops", "500"}, "--rate_iops: mlbench does not cap the I/O rate"},
-        BadInput{{"--rate", "1m"}, "--rate: mlbench does not cap the I/O rate"},
+        BadInput{{"--rate", "1m,1m"}, "--rate 1m,1m: mlbench caps reads and writes together; give one rate"},
         BadInput{{"--bssplit", "4k/50:64k/50"}, "--bssplit: mlbench has one block size per job"},
         BadInput{{"--rw", "randrw", "--bs", "4k,64k"}, "--bs 4k,64k: mlbench has one block size per job"},
         BadInput{{"--output-format=terse"}, "use --output-format=json"},

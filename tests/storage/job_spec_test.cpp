@@ -124,6 +124,8 @@ TEST(FioSpellings, EachTakesMlbenchsOption) {
   EXPECT_FALSE(fio_spec("direct", "0", false).direct);
   EXPECT_TRUE(fio_spec("sqthread_poll", "1", false).sqpoll);
   EXPECT_TRUE(fio_spec("verify", "crc32c", false).verify);
+  EXPECT_EQ(fio_spec("rate_iops", "500").rate_iops, 500u);
+  EXPECT_EQ(fio_spec("rate", "2m").rate_iops, 512u);  // 2 MiB/s of the default 4k blocks
   // Accepted as what mlbench does anyway: the job is the one without them.
   for (const char* key : {"time_based", "group_reporting"})
     EXPECT_EQ(to_json(fio_spec(key, true)), to_json(parse_job_spec(json{{"target", {"/x"}}}))) << key;
@@ -175,8 +177,8 @@ INSTANTIATE_TEST_SUITE_P(
         Refused{{{"rw", "trim"}},
                 "--rw=trim: mlbench does not trim (discard); the closest it measures is --rw=write"},
         Refused{{{"rw", "randtrim"}}, "--rw=randwrite"},
-        Refused{{{"rate_iops", "1000"}}, "--rate_iops: mlbench does not cap"},
-        Refused{{{"rate", "10m"}}, "--rate: mlbench does not cap"},
+        Refused{{{"rate", "1m,2m"}}, "--rate 1m,2m: mlbench caps reads and writes together"},
+        Refused{{{"rate", "1k"}, {"bs", "4k"}}, "--rate 1k: less than one block"},
         Refused{{{"bssplit", "4k/50:64k/50"}}, "give --bs"},
         Refused{{{"output-format", "terse"}}, "use --output-format=json"},
         Refused{{{"rwmixwrite", "130"}}, "--rwmixwrite: '130' is not a whole number from 0 to 100"},
@@ -266,7 +268,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFile{"[a]\n\n; c\nbs=4q\n", "bad.fio:4: bs: "},
                       BadFile{"[a]\niodepth=0\n", "bad.fio:2: iodepth: 0 is out of range"},
                       BadFile{"[a]\nioengine=libaio\n", "bad.fio:2: ioengine=libaio: mlbench has io_uring"},
-                      BadFile{"[a]\nrate_iops=500\n", "bad.fio:2: rate_iops: mlbench does not cap"},
+                      BadFile{"[a]\nrate=1m,2m\n", "bad.fio:2: rate 1m,2m: mlbench caps reads and writes"},
                       BadFile{"[a]\nrw=trim\n", "bad.fio:2: rw=trim"},
                       BadFile{"[a]\ndirect=maybe\n", "bad.fio:2: direct: 'maybe' is not 0, 1, true or false"},
                       BadFile{"[a]\n[a]\n", "bad.fio:2: job [a] is given twice"},
