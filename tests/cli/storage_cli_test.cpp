@@ -372,6 +372,21 @@ TEST(StorageCliFio, AJobFileRunsEachJob) {
   EXPECT_TRUE(disk.mlbench_files().empty());
 }
 
+// fio starts a file's jobs together unless stonewall; mlbench runs them one after another and says so.
+TEST(StorageCliFio, JobsFioWouldRunTogetherCarryAWarning) {
+  storage::test::TempDir disk;
+  TempDir t;
+  const auto jobfile = t.path() / "together.fio";
+  storage::test::write_file(jobfile, "[global]\nsize=1m\n[a]\nrw=read\n[b]\nrw=randread\n");
+  auto plan = dry_run({"--job", jobfile.string(), "--target", disk.path().string()});
+  ASSERT_EQ(plan["cases"].size(), 2u) << plan.dump();
+  for (const auto& c : plan["cases"]) {
+    EXPECT_EQ(c["config"]["warning"],
+              "fio runs the jobs of " + jobfile.string() +
+                  " at the same time (they have no stonewall); mlbench runs them one after another");
+  }
+}
+
 TEST(StorageCliFio, AMalformedJobFileIsExitTwoNamingItsLine) {
   TempDir t;
   const auto jobfile = t.path() / "bad.fio";
