@@ -263,7 +263,14 @@ OptionSource OptionSource::config(std::string_view probe_id) {
   return s;
 }
 
+OptionSource OptionSource::job_file() {
+  OptionSource s;
+  s.bare_ = true;
+  return s;
+}
+
 std::string OptionSource::name(std::string_view key) const {
+  if (bare_) return std::string(key);
   return prefix_.empty() ? flag_name(key) : fmt::format("{}.{}", prefix_, key);
 }
 

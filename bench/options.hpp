@@ -75,12 +75,14 @@ class OptionSource {
  public:
   OptionSource() = default;                               // flags: --rwmix-read
   static OptionSource config(std::string_view probe_id);  // a --config file: options.storage.io.rwmix_read
+  static OptionSource job_file();                         // a fio-style job file: the key itself, rwmix_read
   std::string name(std::string_view key) const;
-  bool from_config() const { return !prefix_.empty(); }
+  bool from_config() const { return !prefix_.empty() || bare_; }
   std::string_view prefix() const { return prefix_; }  // "options.storage.io"; empty for flags
 
  private:
   std::string prefix_;
+  bool bare_ = false;
 };
 
 // "--rwmix-read" for "rwmix_read".

@@ -74,18 +74,22 @@ std::function<Json()> add_option_flags(CLI::App& cmd, std::span<const OptionSpec
     const std::string names = row.alias.empty() ? flag : flag + "," + flag_name(row.alias);
     switch (row.type) {
       case OptionType::flag: {
-        bool& value = values->bools.emplace_back(row.def == "true");
-        if (value) {
-          add_on_off_flag(cmd, flag.substr(2), value, fmt::format("{} (the default)", row.help),
-                          fmt::format("{} (default: {})", row.off_help, flag));
-          const std::string off = "--no-" + flag.substr(2);
-          values->readers.push_back([&cmd, &value, key, flag, off](Json& o) {
-            if (cmd.count(flag) + cmd.count(off) > 0) o[key] = value;
+        // CLI11 reads an explicit value (--NAME=0, =1, =false, =true, =no, =yes) into the bool, and refuses
+        // any other; the bare flag is true. A flag that defaults to true also has --no-NAME.
+        bool& value = values->bools.emplace_back(false);
+        if (row.def == "true") {
+          bool& off = values->bools.emplace_back(false);
+          const std::string no = "--no-" + flag.substr(2);
+          auto* on = cmd.add_flag(names, value, fmt::format("{} (the default)", row.help));
+          cmd.add_flag(no, off, fmt::format("{} (default: {})", row.off_help, flag))->excludes(on);
+          values->readers.push_back([&cmd, &value, &off, key, flag, no](Json& o) {
+            if (cmd.count(flag) > 0) o[key] = value;
+            if (cmd.count(no) > 0) o[key] = !off;
           });
         } else {
           cmd.add_flag(names, value, std::string(row.help));
-          values->readers.push_back([&value, key](Json& o) {
-            if (value) o[key] = true;
+          values->readers.push_back([&cmd, &value, key, flag](Json& o) {
+            if (cmd.count(flag) > 0) o[key] = value;
           });
         }
         break;
@@ -130,15 +134,6 @@ void add_common_run_flags(CLI::App& cmd, CommonRunFlags& flags) {
   cmd.add_flag("--json", flags.json, "Print the report as JSON on stdout instead of the summary table");
   cmd.add_option("--require", flags.require,
                  "Exit 1 when this probe measured nothing (all its cases skipped); repeatable");
-}
-
-void add_on_off_flag(CLI::App& cmd, const std::string& name, bool& value, const std::string& on_help,
-                     const std::string& off_help) {
-  auto* on = cmd.add_flag_callback(
-      "--" + name, [&value] { value = true; }, on_help);
-  cmd.add_flag_callback(
-         "--no-" + name, [&value] { value = false; }, off_help)
-      ->excludes(on);
 }
 
 int execute(RunOptions opts, const CommonRunFlags& flags) {

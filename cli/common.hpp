@@ -24,15 +24,10 @@ struct CommonRunFlags {
 };
 void add_common_run_flags(CLI::App& cmd, CommonRunFlags& flags);
 
-// "--NAME" and "--no-NAME" setting `value` true or false (untouched when neither is given; both is refused).
-// Two flags rather than CLI11's "--NAME,!--no-NAME", whose help shows "{false}" beside the pair, which reads
-// as the default.
-void add_on_off_flag(CLI::App& cmd, const std::string& name, bool& value, const std::string& on_help,
-                     const std::string& off_help);
-
 // The flags of a probe's option table (bench/options.hpp) on `cmd`, for every row the command line has
 // (OptionSpec::cli): --NAME (with _ as -) taking the value as text, repeatable for the list types; a flag
-// --NAME for a bool that defaults to false, an on/off pair --NAME/--no-NAME for one that defaults to true.
+// --NAME for a bool, which also takes an explicit value (--NAME=0, =1, =false, =true), and --no-NAME beside
+// it for one that defaults to true.
 // The help shows the range, the choices and the default. The function returned gives, after parsing, the
 // options JSON of the flags given (only those: the probe applies the defaults), which parse_options() checks.
 std::function<Json()> add_option_flags(CLI::App& cmd, std::span<const OptionSpec> table);

@@ -32,6 +32,8 @@
 #include "sizing/catalog.hpp"
 #include "sizing/workload.hpp"
 #include "storage/dataload_data.hpp"
+#include "storage/fio.hpp"
+#include "storage/job_spec.hpp"
 
 namespace mlbench::fuzz {
 namespace {
@@ -358,6 +360,14 @@ void dataset_manifest(std::string_view data) {
       plan.sizes = {4096};
       storage::inspect_data_dir(plan, "--data-dir");
     });
+  } catch (const Error&) {
+  }
+}
+
+void fio_job(std::string_view data) {
+  try {
+    for (const auto& job : storage::parse_job_file(data, "fuzz.fio"))
+      storage::to_json(storage::parse_job_spec(job.options, OptionSource::job_file()));
   } catch (const Error&) {
   }
 }

@@ -39,6 +39,8 @@ void cli(std::string_view data);          // the mlbench command line, parsed (n
 void sysinfo(std::string_view data);      // collect_host_info over a /sys + /proc tree, and the pure parsers
 void bootstrap(std::string_view data);    // the TCP rendezvous' framing and every message it parses
 void dataset_manifest(std::string_view data);  // storage.dataload's manifest: parsed, and read from a folder
+void fio_job(
+    std::string_view data);  // a fio job file (`mlbench storage --job`), each job then parsed as a spec
 
 struct Target {
   std::string_view name;
@@ -55,6 +57,7 @@ inline constexpr Target kTargets[] = {
     {"sysinfo", sysinfo},
     {"bootstrap", bootstrap},
     {"dataset_manifest", dataset_manifest},
+    {"fio_job", fio_job},
 };
 
 }  // namespace mlbench::fuzz

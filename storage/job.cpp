@@ -158,17 +158,25 @@ class Worker {
     try {  // issue() submits at once in per-I/O mode, and a failed submission throws
       std::uint64_t now = now_ns();
       last_counted_ = now;
-      for (std::uint32_t slot = 0; slot < depth_; ++slot) {
-        if (w_.limit_ios > 0 && issued_ >= w_.limit_ios) break;
-        issue(slot, now);
-      }
+      for (std::uint32_t slot = 0; slot < depth_; ++slot) next_io(slot, now);
       std::vector<Completion> done(depth_);
-      while (inflight_ > 0) {
-        std::size_t n = engine_->submit_and_reap(1, done);
+      while (inflight_ > 0 || !waiting_.empty()) {
+        std::size_t n = 0;
+        if (inflight_ > 0) {
+          n = engine_->submit_and_reap(1, done);
+        } else {
+          // Only slots waiting for --rate-iops: sleep until the next I/O is due, 10 ms at most at a time so
+          // that a stop is seen.
+          const std::uint64_t t = now_ns();
+          const std::uint64_t ns = std::min<std::uint64_t>(next_due_ > t ? next_due_ - t : 0, 10'000'000);
+          const timespec ts{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+          ::nanosleep(&ts, nullptr);
+        }
         now = now_ns();
         submission_->completed(now, n);
         if (issuing_) check_stop(now);
         for (std::size_t i = 0; i < n; ++i) complete(done[i], now);
+        release_due(now);
         for (std::uint32_t t : w_.lane) {
           prog_.targets[t].reads.store(res_.per_target[t].reads, std::memory_order_relaxed);
           prog_.targets[t].writes.store(res_.per_target[t].writes, std::memory_order_relaxed);
@@ -258,6 +266,10 @@ class Worker {
     if (cursor_ + s_.bs > w_.hi) cursor_ = w_.lo;
     slots_.resize(depth_);
     interval_ns_ = to_ns(plan_.interval_s > 0 ? plan_.interval_s : sampling_interval_s(s_));
+    if (s_.rate_iops > 0) {
+      rate_ns_ = std::max<std::uint64_t>(1, 1'000'000'000 / s_.rate_iops);
+      next_due_ = t0;
+    }
     window_end_ = ramp_end_ + interval_ns_;
   }
 
@@ -359,7 +371,30 @@ class Worker {
       if (!target_windows_.empty()) target_windows_[t].record(lat, io.write);
       last_counted_ = now;
     }
-    if (issuing_ && (w_.limit_ios == 0 || issued_ < w_.limit_ios)) issue(c.slot, now);
+    next_io(c.slot, now);
+  }
+
+  // Issues the next I/O in the free `slot` unless the thread is done; under --rate-iops only when the
+  // thread's next I/O is due (one every 1/rate s, fio's rate_iops per job thread), else the slot waits for
+  // it. A thread that fell behind (a stall) catches up by at most one I/O, so no burst exceeds the cap.
+  void next_io(std::uint32_t slot, std::uint64_t now) {
+    if (!issuing_ || (w_.limit_ios > 0 && issued_ >= w_.limit_ios)) return;
+    if (rate_ns_ > 0 && now < next_due_) {
+      waiting_.push_back(slot);
+      return;
+    }
+    issue(slot, now);
+    if (rate_ns_ > 0) next_due_ = std::max(next_due_, now - std::min(now, rate_ns_)) + rate_ns_;
+  }
+
+  // Issues the waiting slots whose I/O is due; drops them once the thread stops issuing.
+  void release_due(std::uint64_t now) {
+    while (!waiting_.empty() && issuing_ && now >= next_due_) {
+      const std::uint32_t slot = waiting_.back();
+      waiting_.pop_back();
+      next_io(slot, now);
+    }
+    if (!issuing_) waiting_.clear();
   }
 
   // Closes the current sampling interval of every direction, the thread's and each target's: an interval with
@@ -432,6 +467,8 @@ class Worker {
   std::vector<Slot> slots_;
   std::uint64_t issued_ = 0, inflight_ = 0;
   bool issuing_ = true, counting_ = true;
+  std::uint64_t rate_ns_ = 0, next_due_ = 0;  // --rate-iops: ns between I/Os, when the next one is due
+  std::vector<std::uint32_t> waiting_;        // free slots waiting for their I/O to be due
   std::uint64_t last_counted_ = 0;
   // The current sampling interval's latencies, closed by this thread itself (no sharing with the sampler):
   // the thread's, and when striped each target's too (index of JobPlan::targets), each I/O recorded in both.

@@ -29,7 +29,7 @@ constexpr OptionSpec kOptions[] = {
      .unit = "%",
      .min = 0,
      .max = 100,
-     .help = "Percent of reads in randrw"},
+     .help = "Percent of reads in rw and randrw"},
     {.name = "bs",
      .type = OptionType::size,
      .def = "4k",
@@ -55,7 +55,16 @@ constexpr OptionSpec kOptions[] = {
      .def = "the whole file/device; 1G for a new file",
      .unit = "B",
      .min = 1,
-     .help = "Region per target"},
+     .help = "Region per target; N% (fio's spelling) sets size_pct"},
+    {.name = "size_pct",
+     .type = OptionType::number,
+     .unit = "%",
+     .min = 0,
+     .max = 100,
+     .min_exclusive = true,
+     .help = "Region per target as a share of the existing file or block device, or of the free space where "
+             "mlbench creates the file (--size 50%)",
+     .cli = false},
     {.name = "offset",
      .type = OptionType::size,
      .def = "0",
@@ -82,6 +91,12 @@ constexpr OptionSpec kOptions[] = {
      .type = OptionType::integer,
      .min = 1,
      .help = "Stop each job thread after this many I/Os"},
+    {.name = "rate_iops",
+     .type = OptionType::integer,
+     .unit = "1/s",
+     .min = 1,
+     .help = "Cap each job thread at this many I/Os per second (fio's rate_iops; fio's --rate BYTES/s is "
+             "--rate-iops rate / bs); latencies are then those of that load"},
     {.name = "direct",
      .type = OptionType::flag,
      .def = "true",
@@ -129,7 +144,14 @@ constexpr OptionSpec kOptions[] = {
      .help = "How io_uring gets the I/Os; auto: sequential per I/O, random tries both in the second half of "
              "--ramp and keeps the faster (a time-bound job with a --ramp under 0.2 s gets a 0.4 s ramp for "
              "it, excluded from the results; a count-bound one runs batched), batched at --iodepth 1"},
-    {.name = "name", .type = OptionType::text, .help = "The suite job's name", .cli = false},
+    {.name = "name",
+     .type = OptionType::text,
+     .help = "The job's name (a job file's section name), its results' job param"},
+    {.name = "job",
+     .type = OptionType::text,
+     .help =
+         "fio job file: run each of its jobs ([global] and job sections, fio's option names; what mlbench "
+         "does not use is listed as ignored); options given beside it apply to every job"},
     {.name = "dir",
      .type = OptionType::text,
      .def = ".",
@@ -140,7 +162,8 @@ constexpr OptionSpec kOptions[] = {
 }  // namespace
 
 bool is_random(RwMode m) { return m == RwMode::randread || m == RwMode::randwrite || m == RwMode::randrw; }
-bool writes(RwMode m) { return m == RwMode::write || m == RwMode::randwrite || m == RwMode::randrw; }
+bool writes(RwMode m) { return m != RwMode::read && m != RwMode::randread; }
+bool mixed(RwMode m) { return m == RwMode::rw || m == RwMode::randrw; }
 
 std::span<const OptionSpec> job_options() { return kOptions; }
 
@@ -151,8 +174,8 @@ JobSpec parse_job_spec(const json& o, const OptionSource& source) {
   s.targets = v.given<std::vector<std::string>>("target").value_or(std::vector<std::string>{});
   s.rw = *value_of(kRwNames, v.get<std::string>("rw"));
   s.rwmix_read = static_cast<unsigned>(v.get<std::int64_t>("rwmix_read"));
-  if (v.has("rwmix_read") && s.rw != RwMode::randrw)
-    throw UsageError(fmt::format("{} only applies to {} randrw", name("rwmix_read"), name("rw")));
+  if (v.has("rwmix_read") && !mixed(s.rw))
+    throw UsageError(fmt::format("{} only applies to {} rw or randrw", name("rwmix_read"), name("rw")));
 
   s.bs = v.get<std::uint64_t>("bs");
   s.iodepth = static_cast<unsigned>(v.get<std::int64_t>("iodepth"));
@@ -163,12 +186,16 @@ JobSpec parse_job_spec(const json& o, const OptionSource& source) {
       throw UsageError(
           fmt::format("{}: {} is smaller than one block ({} {})", name("size"), s.size, name("bs"), s.bs));
   }
+  s.size_pct = v.given<double>("size_pct").value_or(0.0);
+  if (s.size > 0 && s.size_pct > 0)
+    throw UsageError(fmt::format("give {} or {}, not both", name("size"), name("size_pct")));
   s.offset = v.get<std::uint64_t>("offset");
   if (s.offset % s.bs != 0)
     throw UsageError(fmt::format("{}: must be a multiple of {}", name("offset"), name("bs")));
 
   s.io_size = v.given<std::uint64_t>("io_size").value_or(0);
   s.number_ios = static_cast<std::uint64_t>(v.given<std::int64_t>("number_ios").value_or(0));
+  s.rate_iops = static_cast<std::uint64_t>(v.given<std::int64_t>("rate_iops").value_or(0));
   bool bounded = s.io_size > 0 || s.number_ios > 0;
   s.runtime_s = v.given<double>("runtime").value_or(bounded ? 0.0 : kDefaultRuntime);
   s.ramp_s = v.get<double>("ramp");
@@ -220,11 +247,13 @@ json to_json(const JobSpec& s) {
          {"keep", s.keep},
          {"allow_destructive", s.allow_destructive},
          {"cpus", s.cpus}};
-  if (s.rw == RwMode::randrw) j["rwmix_read"] = s.rwmix_read;
+  if (mixed(s.rw)) j["rwmix_read"] = s.rwmix_read;
   if (s.runtime_s > 0) j["runtime"] = s.runtime_s;
   if (s.size > 0) j["size"] = s.size;
+  if (s.size_pct > 0) j["size_pct"] = s.size_pct;
   if (s.io_size > 0) j["io_size"] = s.io_size;
   if (s.number_ios > 0) j["number_ios"] = s.number_ios;
+  if (s.rate_iops > 0) j["rate_iops"] = s.rate_iops;
   if (s.stripe > 0) j["stripe"] = s.stripe;
   if (!s.name.empty()) j["name"] = s.name;
   return j;

@@ -20,16 +20,16 @@
 
 namespace mlbench::storage {
 
-enum class RwMode { read, write, randread, randwrite, randrw };
-inline constexpr EnumName<RwMode> kRwNames[] = {{RwMode::read, "read"},
-                                                {RwMode::write, "write"},
-                                                {RwMode::randread, "randread"},
-                                                {RwMode::randwrite, "randwrite"},
-                                                {RwMode::randrw, "randrw"}};
+// rw: sequential reads and writes mixed (fio's rw, readwrite), sharing one offset as fio's do.
+enum class RwMode { read, write, rw, randread, randwrite, randrw };
+inline constexpr EnumName<RwMode> kRwNames[] = {
+    {RwMode::read, "read"},         {RwMode::write, "write"},         {RwMode::rw, "rw"},
+    {RwMode::randread, "randread"}, {RwMode::randwrite, "randwrite"}, {RwMode::randrw, "randrw"}};
 static_assert(names_cover(kRwNames));
 inline std::string_view to_string(RwMode m) { return name_of(kRwNames, m); }
 bool is_random(RwMode m);
 bool writes(RwMode m);
+bool mixed(RwMode m);  // reads and writes by --rwmix-read: rw, randrw
 
 // How a uring job thread hands its I/Os to the kernel (SubmissionTrial in storage/job.hpp).
 enum class Submission { automatic, batched, per_io };
@@ -43,16 +43,18 @@ inline constexpr unsigned kMaxJobs = 256;
 
 struct JobSpec {
   RwMode rw = RwMode::randread;
-  unsigned rwmix_read = 50;  // percent of reads in randrw
+  unsigned rwmix_read = 50;  // percent of reads in rw and randrw
   std::uint64_t bs = 4096;
   unsigned iodepth = 1;
   unsigned jobs = 1;             // threads per target (independent) or in total (striped), each its own ring
   std::uint64_t size = 0;        // bytes per target; 0 = the whole file/device, or kDefaultNewFileSize
+  double size_pct = 0;           // instead of size: percent of the file/device, or of a new file's free space
   std::uint64_t offset = 0;      // where the region starts in each target
   double runtime_s = 0;          // 0 = bound by io_size/number_ios only
   double ramp_s = 0;             // excluded from results
   std::uint64_t io_size = 0;     // bytes per job thread; 0 = unbounded
   std::uint64_t number_ios = 0;  // I/Os per job thread; 0 = unbounded
+  std::uint64_t rate_iops = 0;   // I/Os per second per job thread at most; 0 = as fast as it goes
   bool direct = true;
   EngineKind engine = EngineKind::uring;
   bool sqpoll = false;
@@ -71,7 +73,7 @@ inline constexpr std::uint64_t kDefaultNewFileSize = std::uint64_t{1} << 30;
 inline constexpr double kDefaultRuntime = 10.0;
 
 // The probe's option table (`mlbench storage` flags, options.storage.io in a --config file, the suite's
-// `dir`).
+// `dir`, the fio job file `job`: storage/fio.hpp).
 std::span<const OptionSpec> job_options();
 
 // Reads the options through the table and checks everything that does not need the targets (rwmix_read only

@@ -16,6 +16,7 @@
 #include "base/units.hpp"
 #include "bench/sysinfo_reader.hpp"
 #include "storage/cpus.hpp"
+#include "storage/fio.hpp"
 #include "storage/job.hpp"
 #include "storage/job_spec.hpp"
 #include "storage/pattern.hpp"
@@ -25,8 +26,8 @@ namespace {
 
 constexpr const char* kId = "storage.io";
 // The params its results carry: the job's (case_params), its targets or suite job name, and per-target scope.
-constexpr std::string_view kParams[] = {"rw",         "bs",     "iodepth", "jobs", "direct",
-                                        "rwmix_read", "stripe", "target",  "job",  "scope"};
+constexpr std::string_view kParams[] = {"rw",     "bs",     "iodepth", "jobs",      "direct", "rwmix_read",
+                                        "stripe", "target", "job",     "rate_iops", "scope"};
 // Every I/O's figures (kLatencyPercentiles), for randrw each direction's too (read_, write_), CPU per I/O,
 // the share of the link, and a count-bound job's times (add_job_metrics).
 constexpr std::string_view kMetrics[] = {
@@ -58,7 +59,7 @@ std::string join(const std::vector<std::string>& v, std::string_view sep) {
 
 std::string case_label(const JobSpec& s) {
   std::string mode = to_string(s.rw).data();
-  if (s.rw == RwMode::randrw) mode += fmt::format("{}", s.rwmix_read);
+  if (mixed(s.rw)) mode += fmt::format("{}", s.rwmix_read);
   return fmt::format("{} {} qd{}{}", mode, format_size(static_cast<double>(s.bs)), s.iodepth,
                      s.jobs > 1 ? fmt::format(" x{}", s.jobs) : "");
 }
@@ -66,8 +67,9 @@ std::string case_label(const JobSpec& s) {
 Json case_params(const JobSpec& s) {
   Json p{
       {"rw", to_string(s.rw)}, {"bs", s.bs}, {"iodepth", s.iodepth}, {"jobs", s.jobs}, {"direct", s.direct}};
-  if (s.rw == RwMode::randrw) p["rwmix_read"] = s.rwmix_read;
+  if (mixed(s.rw)) p["rwmix_read"] = s.rwmix_read;
   if (s.stripe > 0) p["stripe"] = s.stripe;
+  if (s.rate_iops > 0) p["rate_iops"] = s.rate_iops;
   return p;
 }
 
@@ -86,19 +88,30 @@ void check_alignment(const JobSpec& s, const TargetInfo& t, const OptionSource& 
                                  o.name("offset"), t.logical_block));
 }
 
-// The region size used on each target: --size, or the whole file/device after --offset.
+// The region size used on each target: --size, or --size N% of the file/device (of the free space where
+// mlbench creates the file, as planned), or the whole file/device after --offset.
 std::uint64_t region_size(const JobSpec& s, const TargetInfo& t, const OptionSource& o = {}) {
-  if (creates_file(t.kind)) return (s.size > 0 ? s.size : kDefaultNewFileSize) / s.bs * s.bs;
+  std::uint64_t asked = s.size;
+  if (s.size_pct > 0) {
+    const std::uint64_t whole = creates_file(t.kind) ? t.free_bytes : t.capacity;
+    asked = static_cast<std::uint64_t>(static_cast<double>(whole) * s.size_pct / 100.0);
+    if (asked < s.bs) {
+      throw UsageError(fmt::format("{} {}% of {} ({} B {}) is smaller than one block ({} {})", o.name("size"),
+                                   s.size_pct, t.path, whole, creates_file(t.kind) ? "free" : "in all",
+                                   o.name("bs"), s.bs));
+    }
+  }
+  if (creates_file(t.kind)) return (asked > 0 ? asked : kDefaultNewFileSize) / s.bs * s.bs;
   if (s.offset >= t.capacity) {
     throw UsageError(
         fmt::format("{} {} is beyond the end of {} ({} B)", o.name("offset"), s.offset, t.path, t.capacity));
   }
   std::uint64_t avail = t.capacity - s.offset;
-  if (s.size > avail) {
+  if (asked > avail) {
     throw UsageError(fmt::format("{} {} does not fit in {} ({} B after {}); use a smaller {}", o.name("size"),
-                                 s.size, t.path, avail, o.name("offset"), o.name("size")));
+                                 asked, t.path, avail, o.name("offset"), o.name("size")));
   }
-  std::uint64_t size = (s.size > 0 ? s.size : avail) / s.bs * s.bs;
+  std::uint64_t size = (asked > 0 ? asked : avail) / s.bs * s.bs;
   if (size == 0)
     throw UsageError(fmt::format("{} is smaller than one block ({} {})", t.path, o.name("bs"), s.bs));
   return size;
@@ -158,13 +171,19 @@ Case plan_job(const JobSpec& s, const OptionSource& o) {
   // A CPU list naming CPUs this process may not use is refused here, before anything runs.
   pin_cpus(s.cpus, allowed_cpus(), {}, {});
   Case c;
-  c.label = case_label(s);
+  c.label = s.name.empty() ? case_label(s) : fmt::format("{} ({})", case_label(s), s.name);
   c.params = case_params(s);
   c.params["target"] = s.targets;
+  if (!s.name.empty()) c.params["job"] = s.name;
   // What planning found, which the run confirms on the opened descriptors (storage/target.hpp).
   c.config = Json{{"spec", to_json(s)}, {"targets", planned}};
-  c.estimate_s =
-      warmup_s(s, traits(s.engine).submission_queue) + (s.runtime_s > 0 ? s.runtime_s : 10.0) + fill_s + 0.5;
+  // A count-bound job under --rate-iops takes its count at that rate.
+  double measured_s = s.runtime_s > 0 ? s.runtime_s : 10.0;
+  if (s.runtime_s <= 0 && s.rate_iops > 0) {
+    const std::uint64_t ios = s.number_ios > 0 ? s.number_ios : s.io_size / s.bs;
+    measured_s = std::max(measured_s, static_cast<double>(ios) / static_cast<double>(s.rate_iops));
+  }
+  c.estimate_s = warmup_s(s, traits(s.engine).submission_queue) + measured_s + fill_s + 0.5;
   return c;
 }
 
@@ -233,6 +252,46 @@ std::vector<Case> plan_suite(const PlanContext& ctx) {
     }
     first = false;
     cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+// The jobs of a fio job file (--job, storage/fio.hpp), one case each, in the file's order. The options given
+// beside the file apply to every job, over the file's own; an error names the file and the job.
+std::vector<Case> plan_job_file(const PlanContext& ctx) {
+  const auto given = parse_options(job_options(), ctx.options, ctx.source);
+  const std::string file = given.get<std::string>("job");
+  const auto jobs = read_job_file(file);
+  // fio starts a file's jobs together unless a job waits for the ones before it (stonewall).
+  const bool together =
+      std::any_of(jobs.begin() + 1, jobs.end(), [](const FioJob& j) { return !j.stonewall; });
+  std::vector<Case> cases;
+  for (const auto& job : jobs) {
+    Json o = job.options;
+    for (const auto& item : ctx.options.items()) {
+      if (item.key() == "job") continue;
+      if (item.key() == "size") o.erase("size_pct");
+      if (item.key() == "size_pct") o.erase("size");
+      o[item.key()] = item.value();
+    }
+    try {
+      if (!o.contains("target"))
+        throw UsageError("no filename= or directory=; give one in the job file or --target");
+      JobSpec s = parse_job_spec(o, OptionSource::job_file());
+      if (!o.contains("runtime") && s.runtime_s > 0) s.runtime_s = job_runtime(ctx.profile);
+      Case c = plan_job(s, OptionSource::job_file());
+      c.config["job_file"] = file;
+      if (!job.ignored.empty()) c.config["ignored"] = job.ignored;
+      if (together) {
+        c.config["warning"] = fmt::format(
+            "fio runs the jobs of {} at the same time (they have no stonewall); mlbench runs them one after "
+            "another",
+            file);
+      }
+      cases.push_back(std::move(c));
+    } catch (const UsageError& e) {
+      throw UsageError(fmt::format("{} [{}]: {}", file, job.name, e.what()));
+    }
   }
   return cases;
 }
@@ -323,7 +382,7 @@ void add_direction(Result& r, const std::string& prefix, std::uint64_t ios, cons
 void add_io_metrics(Result& r, const IoTotals& t, double seconds, const JobSpec& s, const IntervalSeries& all,
                     const IntervalSeries& read, const IntervalSeries& write, bool headline_iops) {
   add_direction(r, "", t.ios, t.lat, seconds, s, all, headline_iops);
-  if (s.rw == RwMode::randrw) {
+  if (mixed(s.rw)) {
     add_direction(r, "read_", t.reads, t.read_lat, seconds, s, read, headline_iops);
     add_direction(r, "write_", t.writes, t.write_lat, seconds, s, write, headline_iops);
   }
@@ -412,6 +471,7 @@ std::optional<std::string> StorageProbe::unavailable(const Json&) const { return
 
 std::vector<Case> StorageProbe::plan(const PlanContext& ctx) const {
   if (!ctx.options.is_object()) throw UsageError("options must be a mapping");
+  if (ctx.options.contains("job")) return plan_job_file(ctx);
   if (ctx.options.contains("target")) {
     JobSpec s = parse_job_spec(ctx.options, ctx.source);
     // The profile sets what the user left out, as in every probe: here the runtime of a time-bound job.
@@ -444,6 +504,11 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
   if (round > 0) window.ramp_s = round_ramp_s(s, rounds);
   std::vector<std::string> warnings;
   if (c.config.contains("warning")) warnings.push_back(c.config["warning"].get<std::string>());
+  if (c.config.contains("ignored")) {
+    std::vector<std::string> keys = c.config["ignored"].get<std::vector<std::string>>();
+    warnings.push_back(fmt::format("{}: fio options ignored (mlbench does not use them): {}",
+                                   c.config.value("job_file", std::string()), join(keys, ", ")));
+  }
 
   JobPlan plan;
   plan.spec = window;
@@ -541,6 +606,7 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
     link += b;
   }
   info["engine"] = to_string(plan.engine);
+  if (c.config.contains("ignored")) info["fio_ignored"] = c.config["ignored"];
   info["engine_features"] = out.engine_features;
   if (!out.submission_trial.is_null()) info["submission_trial"] = out.submission_trial;
   info["threads"] = out.threads;

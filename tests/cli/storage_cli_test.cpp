@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -211,6 +212,199 @@ TEST(StorageCli, RunStorageDirPlansTheSuiteThere) {
       << bad.err;
   EXPECT_EQ(bad.err.find("--target"), std::string::npos) << bad.err;
 }
+
+namespace fio_spellings {
+
+using nlohmann::json;
+
+// The plan `mlbench storage ARGS --dry-run` prints, after checking it exited 0.
+json dry_run(std::vector<std::string> args) {
+  args.insert(args.begin(), "storage");
+  args.push_back("--dry-run");
+  auto r = run_cli(args);
+  EXPECT_EQ(r.rc, 0) << r.err;
+  return r.rc == 0 ? json::parse(r.out) : json::object();
+}
+
+// fio's spellings on the command line reach the job as mlbench's options.
+TEST(StorageCliFio, EachSpellingSetsTheJob) {
+  storage::test::TempDir disk;
+  const std::string dir = disk.path().string();
+  auto spec = [&](std::vector<std::string> args) {
+    auto plan = dry_run(std::move(args));
+    return plan.contains("cases") ? plan["cases"][0]["config"]["spec"] : json::object();
+  };
+  EXPECT_EQ(spec({"--filename", dir})["target"], json::array({dir}));
+  EXPECT_EQ(spec({"--directory", dir})["target"], json::array({dir}));
+  EXPECT_EQ(spec({"--directory", dir, "--filename", "t.bin"})["target"], json::array({dir + "/t.bin"}));
+  EXPECT_EQ(spec({"--filename", dir, "--rw", "randrw", "--rwmixread", "70"})["rwmix_read"], 70);
+  EXPECT_EQ(spec({"--filename", dir, "--rw", "randrw", "--rwmixwrite", "30"})["rwmix_read"], 70);
+  EXPECT_EQ(spec({"--filename", dir, "--ioengine=io_uring"})["engine"], "uring");
+  EXPECT_EQ(spec({"--filename", dir, "--ioengine=psync"})["engine"], "psync");
+  EXPECT_EQ(spec({"--filename", dir, "--ioengine=sync"})["engine"], "psync");
+  EXPECT_EQ(spec({"--filename", dir, "--rw", "readwrite"})["rw"], "rw");
+  EXPECT_EQ(spec({"--filename", dir, "--rw", "write", "--bs", "4k,64k"})["bs"], 65536);
+  EXPECT_EQ(spec({"--filename", dir, "--rw", "read", "--bs", "4k,64k"})["bs"], 4096);
+  EXPECT_EQ(spec({"--filename", dir, "--size", "50%"})["size_pct"], 50.0);
+  EXPECT_EQ(spec({"--filename", dir, "--rate_iops", "300"})["rate_iops"], 300);
+  EXPECT_EQ(spec({"--filename", dir, "--bs", "64k", "--rate", "16m"})["rate_iops"], 256);
+  const json plain = spec({"--filename", dir});
+  EXPECT_EQ(spec({"--filename", dir, "--time_based", "--group_reporting"}), plain);
+  auto named = dry_run({"--filename", dir, "--name", "seq-read"});
+  EXPECT_EQ(named["cases"][0]["params"]["job"], "seq-read");
+}
+
+TEST(StorageCliFio, WithoutATargetTheMessageNamesFiosSpellingToo) {
+  auto r = run_cli({"storage", "--rw", "read"});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_EQ(r.err, "mlbench: error: give --target PATH (fio: --filename, --directory) or --job FILE.fio\n");
+}
+
+class StorageCliFioRefused : public ::testing::TestWithParam<BadInput> {};
+
+// What mlbench cannot do is one line naming the closest thing it can, exit 2, nothing written.
+TEST_P(StorageCliFioRefused, NamesTheClosestThing) {
+  storage::test::TempDir disk;
+  TempDir t;
+  auto report = t.path() / "r.json";
+  std::vector<std::string> args{"storage", "--filename", disk.path().string(), "-o", report.string()};
+  for (const auto& a : GetParam().args) args.push_back(a);
+  auto r = run_cli(args);
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find(GetParam().mentions), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(report));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, StorageCliFioRefused,
+    ::testing::Values(
+        BadInput{{"--ioengine=libaio"},
+                 "mlbench: error: --ioengine=libaio: mlbench has io_uring and psync (it runs io_uring, "
+                 "psync, sync, "
+                 "pvsync, pvsync2, null); use --ioengine=io_uring"},
+        BadInput{{"--rw", "trim"},
+                 "--rw=trim: mlbench does not trim (discard); the closest it measures is --rw=write"},
+        BadInput{{"--rw", "randtrim"}, "--rw=randwrite"},
+        BadInput{{"--rate", "1m,1m"}, "--rate 1m,1m: mlbench caps reads and writes together; give one rate"},
+        BadInput{{"--bssplit", "4k/50:64k/50"}, "--bssplit: mlbench has one block size per job"},
+        BadInput{{"--rw", "randrw", "--bs", "4k,64k"}, "--bs 4k,64k: mlbench has one block size per job"},
+        BadInput{{"--output-format=terse"}, "use --output-format=json"},
+        BadInput{{"--rwmixread", "70", "--rwmix-read", "70", "--rw", "randrw"}, "set the same option"}));
+
+// --size N% is of an existing file's (device's) size; --output-format=json prints the report as --json does;
+// --rw rw mixes sequential reads and writes and reports each direction.
+TEST(StorageCliFio, SizePercentOutputFormatAndSequentialMix) {
+  storage::test::TempDir disk;
+  const auto file = disk.path() / "existing.bin";
+  storage::test::write_file(file, std::string(8 << 20, 'x'));
+  auto r = run_cli({"storage", "--filename", file.string(), "--size", "50%", "--rw", "read", "--bs", "64k",
+                    "--number-ios", "8", "--no-direct", "--output-format=json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto report = json::parse(r.out);
+  ASSERT_EQ(report["results"].size(), 1u);
+  EXPECT_EQ(report["results"][0]["info"]["region_bytes"], 4 << 20);
+
+  auto mix = run_cli({"storage", "--directory", disk.path().string(), "--rw", "readwrite", "--rwmixwrite",
+                      "40", "--size", "1M", "--runtime", "0.3", "--json"});
+  ASSERT_EQ(mix.rc, 0) << mix.err;
+  const json mixed = json::parse(mix.out);
+  const json& result = mixed["results"][0];
+  EXPECT_EQ(result["params"]["rw"], "rw");
+  EXPECT_EQ(result["params"]["rwmix_read"], 60);
+  std::map<std::string, double> metrics;
+  for (const auto& m : result["metrics"]) metrics[m["name"].get<std::string>()] = m["value"].get<double>();
+  EXPECT_GT(metrics["read_iops"], 0) << result.dump();
+  EXPECT_GT(metrics["write_iops"], 0) << result.dump();
+}
+
+constexpr const char* kJobFile = R"([global]
+ioengine=psync
+bs=4k
+size=2m
+runtime=0.3
+time_based
+group_reporting
+iodepth_batch_submit=4
+norandommap
+
+[seq-read]
+rw=read
+
+[rand-write]
+rw=randwrite
+stonewall
+)";
+
+// A job file's jobs run as storage.io results of one report (param job = the section), the ignored options
+// listed in each result's warnings; --dry-run prints each job's resolved spec.
+TEST(StorageCliFio, AJobFileRunsEachJob) {
+  storage::test::TempDir disk;
+  TempDir t;
+  const auto jobfile = t.path() / "team.fio";
+  storage::test::write_file(jobfile, kJobFile);
+  auto plan = dry_run({"--job", jobfile.string(), "--directory", disk.path().string()});
+  ASSERT_EQ(plan["cases"].size(), 2u) << plan.dump();
+  EXPECT_EQ(plan["cases"][0]["params"]["job"], "seq-read");
+  EXPECT_EQ(plan["cases"][0]["config"]["spec"]["rw"], "read");
+  EXPECT_EQ(plan["cases"][1]["config"]["spec"]["rw"], "randwrite");
+  EXPECT_EQ(plan["cases"][1]["config"]["spec"]["engine"], "psync");
+  EXPECT_EQ(plan["cases"][1]["config"]["ignored"], json({"iodepth_batch_submit", "norandommap"}));
+
+  auto report = t.path() / "r.json";
+  auto r = run_cli(
+      {"storage", "--job", jobfile.string(), "--target", disk.path().string(), "-o", report.string()});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(validate_report_schema(report), "");
+  auto j = json::parse(std::ifstream(report));
+  ASSERT_EQ(j["results"].size(), 2u);
+  EXPECT_EQ(j["results"][0]["params"]["job"], "seq-read");
+  EXPECT_EQ(j["results"][1]["params"]["job"], "rand-write");
+  const std::string ignored =
+      jobfile.string() +
+      ": fio options ignored (mlbench does not use them): iodepth_batch_submit, norandommap";
+  for (const auto& res : j["results"]) {
+    EXPECT_EQ(res["status"], "ok") << res.dump();
+    EXPECT_NE(res["warnings"].dump().find(ignored), std::string::npos) << res["warnings"].dump();
+  }
+  // The second job waits for the first (stonewall): no warning that fio would run them together.
+  EXPECT_EQ(r.out.find("at the same time"), std::string::npos) << r.out;
+  EXPECT_TRUE(disk.mlbench_files().empty());
+}
+
+// fio starts a file's jobs together unless stonewall; mlbench runs them one after another and says so.
+TEST(StorageCliFio, JobsFioWouldRunTogetherCarryAWarning) {
+  storage::test::TempDir disk;
+  TempDir t;
+  const auto jobfile = t.path() / "together.fio";
+  storage::test::write_file(jobfile, "[global]\nsize=1m\n[a]\nrw=read\n[b]\nrw=randread\n");
+  auto plan = dry_run({"--job", jobfile.string(), "--target", disk.path().string()});
+  ASSERT_EQ(plan["cases"].size(), 2u) << plan.dump();
+  for (const auto& c : plan["cases"]) {
+    EXPECT_EQ(c["config"]["warning"],
+              "fio runs the jobs of " + jobfile.string() +
+                  " at the same time (they have no stonewall); mlbench runs them one after another");
+  }
+}
+
+TEST(StorageCliFio, AMalformedJobFileIsExitTwoNamingItsLine) {
+  TempDir t;
+  const auto jobfile = t.path() / "bad.fio";
+  storage::test::write_file(jobfile, "[global]\nbs=4k\n\n[job\nrw=read\n");
+  auto r = run_cli({"storage", "--job", jobfile.string(), "--target", t.path().string()});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_EQ(r.err, "mlbench: error: storage.io: " + jobfile.string() +
+                       ":4: '[job' does not end with ']'; a section is [name]\n");
+  storage::test::write_file(jobfile, "[a]\nfilename=${DEV}\n");
+  r = run_cli({"storage", "--job", jobfile.string()});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find(jobfile.string() + ":2: ${...}: environment variables"), std::string::npos) << r.err;
+  r = run_cli({"storage", "--job", (t.path() / "missing.fio").string()});
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+}  // namespace fio_spellings
 
 }  // namespace
 }  // namespace mlbench::test

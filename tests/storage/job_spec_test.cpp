@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "storage/fio.hpp"
 #include "storage/job.hpp"
 
 namespace mlbench::storage {
@@ -91,6 +92,190 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCase{{{"cpus", "first"}}, "--cpus"}, BadCase{{{"cpus", "3-1"}}, "--cpus"},
                       BadCase{{{"submission", "each"}}, "--submission"},
                       BadCase{{{"submission", "batched"}, {"engine", "psync"}}, "--engine uring"}));
+
+// fio's spelling of an option given alone, as the command line gives it, translated and then parsed as a job.
+JobSpec fio_spec(const std::string& key, json value, bool cli = true) {
+  auto r = from_fio({{key, std::move(value)}, {"target", json::array({"/x"})}}, cli);
+  return parse_job_spec(r.options);
+}
+
+TEST(FioSpellings, EachTakesMlbenchsOption) {
+  EXPECT_EQ(parse_job_spec(from_fio({{"filename", "/dev/a:/dev/b"}}, true).options).targets,
+            (std::vector<std::string>{"/dev/a", "/dev/b"}));
+  EXPECT_EQ(parse_job_spec(from_fio({{"directory", "/mnt"}}, true).options).targets,
+            std::vector<std::string>{"/mnt"});
+  EXPECT_EQ(parse_job_spec(from_fio({{"directory", "/mnt"}, {"filename", "f"}}, false).options).targets,
+            std::vector<std::string>{"/mnt/f"});
+  auto mix = [](const std::string& key, int n) {
+    return from_fio({{key, n}, {"rw", "randrw"}, {"target", "/x"}}, true).options;
+  };
+  EXPECT_EQ(parse_job_spec(mix("rwmixread", 70)).rwmix_read, 70u);
+  EXPECT_EQ(parse_job_spec(mix("rwmixwrite", 30)).rwmix_read, 70u);
+  EXPECT_EQ(fio_spec("ioengine", "io_uring").engine, EngineKind::uring);
+  EXPECT_EQ(fio_spec("ioengine", "psync").engine, EngineKind::psync);
+  EXPECT_EQ(fio_spec("ioengine", "sync").engine, EngineKind::psync);
+  EXPECT_EQ(fio_spec("name", "seq-read").name, "seq-read");
+  EXPECT_EQ(fio_spec("rw", "rw").rw, RwMode::rw);
+  EXPECT_EQ(fio_spec("rw", "readwrite").rw, RwMode::rw);
+  EXPECT_DOUBLE_EQ(fio_spec("size", "50%").size_pct, 50.0);
+  EXPECT_EQ(fio_spec("size", "50%").size, 0u);
+  EXPECT_DOUBLE_EQ(fio_spec("ramp_time", "5").ramp_s, 5.0);
+  EXPECT_FALSE(fio_spec("buffered", true).direct);
+  EXPECT_FALSE(fio_spec("direct", "0", false).direct);
+  EXPECT_TRUE(fio_spec("sqthread_poll", "1", false).sqpoll);
+  EXPECT_TRUE(fio_spec("verify", "crc32c", false).verify);
+  EXPECT_EQ(fio_spec("rate_iops", "500").rate_iops, 500u);
+  EXPECT_EQ(fio_spec("rate", "2m").rate_iops, 512u);  // 2 MiB/s of the default 4k blocks
+  // Accepted as what mlbench does anyway: the job is the one without them.
+  for (const char* key : {"time_based", "group_reporting"})
+    EXPECT_EQ(to_json(fio_spec(key, true)), to_json(parse_job_spec(json{{"target", {"/x"}}}))) << key;
+  EXPECT_TRUE(from_fio({{"output-format", "json"}}, true).json);
+  EXPECT_FALSE(from_fio({{"output-format", "normal"}}, true).json);
+}
+
+TEST(FioSpellings, ReadAndWriteBlockSizesPickTheJobsDirection) {
+  auto bs = [](const std::string& rw, const std::string& v) {
+    return parse_job_spec(from_fio({{"rw", rw}, {"bs", v}, {"target", "/x"}}, true).options).bs;
+  };
+  EXPECT_EQ(bs("randread", "4k,64k"), 4096u);
+  EXPECT_EQ(bs("write", "4k,64k"), 65536u);
+  EXPECT_EQ(bs("randwrite", ",8k"), 8192u);
+  EXPECT_EQ(bs("randrw", "8k,8k"), 8192u);
+  try {
+    bs("randrw", "4k,64k");
+    FAIL() << "a mixed job with two block sizes was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--bs 4k,64k: mlbench has one block size per job"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+struct Refused {
+  std::vector<std::pair<std::string, json>> given;
+  const char* says;
+};
+
+class FioRefused : public ::testing::TestWithParam<Refused> {};
+
+// What mlbench cannot do is refused, naming the closest thing it can.
+TEST_P(FioRefused, NamesWhatToDoInstead) {
+  try {
+    from_fio(GetParam().given, true);
+    FAIL() << "accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(GetParam().says), std::string::npos) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, FioRefused,
+    ::testing::Values(
+        Refused{{{"ioengine", "libaio"}}, "--ioengine=libaio: mlbench has io_uring and psync"},
+        Refused{{{"ioengine", "libaio"}}, "use --ioengine=io_uring"},
+        Refused{{{"ioengine", "posixaio"}}, "use --ioengine=io_uring"},
+        Refused{{{"rw", "trim"}},
+                "--rw=trim: mlbench does not trim (discard); the closest it measures is --rw=write"},
+        Refused{{{"rw", "randtrim"}}, "--rw=randwrite"},
+        Refused{{{"rate", "1m,2m"}}, "--rate 1m,2m: mlbench caps reads and writes together"},
+        Refused{{{"rate", "1k"}, {"bs", "4k"}}, "--rate 1k: less than one block"},
+        Refused{{{"bssplit", "4k/50:64k/50"}}, "give --bs"},
+        Refused{{{"output-format", "terse"}}, "use --output-format=json"},
+        Refused{{{"rwmixwrite", "130"}}, "--rwmixwrite: '130' is not a whole number from 0 to 100"},
+        Refused{{{"rwmix_read", 70}, {"rwmixread", "70"}},
+                "--rwmix-read and --rwmixread set the same option"},
+        Refused{{{"target", json::array({"/a"})}, {"filename", "/b"}}, "--target and --filename"}));
+
+constexpr const char* kTwoJobs = R"(; a team's job file
+[global]
+ioengine=io_uring
+direct=1
+bs=4k
+size=64m
+runtime=2
+time_based
+group_reporting
+directory=/mnt/scratch
+iodepth_batch_submit=8
+randrepeat=0
+
+# reads first
+[seq-read]
+rw=read
+bs=128k
+numjobs=2
+
+[mixed]
+rw=randrw
+rwmixwrite=30
+iodepth=16
+stonewall
+)";
+
+TEST(FioJobFile, GlobalAndTwoJobsAreTwoJobSpecs) {
+  auto jobs = parse_job_file(kTwoJobs, "team.fio");
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].name, "seq-read");
+  EXPECT_EQ(jobs[1].name, "mixed");
+  auto a = parse_job_spec(jobs[0].options, OptionSource::job_file());
+  auto b = parse_job_spec(jobs[1].options, OptionSource::job_file());
+  EXPECT_EQ(a.rw, RwMode::read);
+  EXPECT_EQ(a.bs, 128u * 1024);  // the job's own over [global]'s
+  EXPECT_EQ(a.jobs, 2u);
+  EXPECT_EQ(a.iodepth, 1u);
+  EXPECT_EQ(a.name, "seq-read");
+  EXPECT_EQ(b.rw, RwMode::randrw);
+  EXPECT_EQ(b.rwmix_read, 70u);
+  EXPECT_EQ(b.bs, 4096u);
+  EXPECT_EQ(b.iodepth, 16u);
+  for (const auto& s : {a, b}) {
+    EXPECT_EQ(s.size, 64u << 20);
+    EXPECT_DOUBLE_EQ(s.runtime_s, 2.0);
+    EXPECT_TRUE(s.direct);
+    EXPECT_EQ(s.engine, EngineKind::uring);
+    EXPECT_EQ(s.targets, std::vector<std::string>{"/mnt/scratch"});
+  }
+  EXPECT_FALSE(jobs[0].stonewall);
+  EXPECT_TRUE(jobs[1].stonewall);
+  // Unknown options are listed, once each, in the file's order.
+  const std::vector<std::string> ignored = {"iodepth_batch_submit", "randrepeat"};
+  EXPECT_EQ(jobs[0].ignored, ignored);
+  EXPECT_EQ(jobs[1].ignored, ignored);
+}
+
+struct BadFile {
+  std::string text;
+  const char* says;
+};
+
+class FioJobFileBad : public ::testing::TestWithParam<BadFile> {};
+
+TEST_P(FioJobFileBad, IsAUsageErrorNamingFileAndLine) {
+  try {
+    parse_job_file(GetParam().text, "bad.fio");
+    FAIL() << "accepted:\n" << GetParam().text;
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(GetParam().says), std::string::npos) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, FioJobFileBad,
+    ::testing::Values(BadFile{"[global]\nbs=4k\n[job\nrw=read\n", "bad.fio:3: '[job' does not end with ']'"},
+                      BadFile{"bs=4k\n[job]\n", "bad.fio:1: 'bs=4k' is outside a section"},
+                      BadFile{"[a]\n=4k\n", "bad.fio:2: no option name before '='"},
+                      BadFile{"[a]\nfilename=${DEV}\n", "bad.fio:2: ${...}: environment variables"},
+                      BadFile{"[a]\n\n; c\nbs=4q\n", "bad.fio:4: bs: "},
+                      BadFile{"[a]\niodepth=0\n", "bad.fio:2: iodepth: 0 is out of range"},
+                      BadFile{"[a]\nioengine=libaio\n", "bad.fio:2: ioengine=libaio: mlbench has io_uring"},
+                      BadFile{"[a]\nrate=1m,2m\n", "bad.fio:2: rate 1m,2m: mlbench caps reads and writes"},
+                      BadFile{"[a]\nrw=trim\n", "bad.fio:2: rw=trim"},
+                      BadFile{"[a]\ndirect=maybe\n", "bad.fio:2: direct: 'maybe' is not 0, 1, true or false"},
+                      BadFile{"[a]\n[a]\n", "bad.fio:2: job [a] is given twice"},
+                      BadFile{"include other.fio\n", "bad.fio:1: include is not supported"},
+                      BadFile{"[global]\nbs=4k\n", "bad.fio: no job section"},
+                      BadFile{"[a]\nrw=randrw\nbs=4k,64k\n",
+                              "bad.fio [a]: bs 4k,64k: mlbench has one block size"}));
 
 TEST(SuiteJobs, AreTheSevenReferenceJobs) {
   const auto& jobs = suite_jobs();

@@ -528,5 +528,28 @@ TEST(RunJob, ReadPastTheEndIsAShortReadError) {
   }
 }
 
+// --rate-iops caps each job thread's I/Os per second (fio's rate_iops): the measured IOPS stay at the cap
+// where the same job uncapped runs far faster.
+TEST(RunJob, RateIopsCapsEachThread) {
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::randread;
+  s.iodepth = 4;
+  s.jobs = 2;
+  s.runtime_s = 1.0;
+  auto plan = make_plan(f, 1, 4 << 20, s);
+  plan.engine = EngineKind::null;  // far above the cap, also in a sanitizer build
+  const auto free_run = run_job(plan, g_no_stop, far_deadline());
+  const double free_iops = static_cast<double>(free_run.total.ios) / free_run.last_done_s;
+  plan.spec.rate_iops = 200;
+  const auto capped = run_job(plan, g_no_stop, far_deadline());
+  const double iops = static_cast<double>(capped.total.ios) / capped.last_done_s;
+  EXPECT_GT(free_iops, 5 * 400.0);
+  // Two threads of 200 each: at most the cap (and the one I/O a thread may catch up), at least half of it on
+  // a loaded machine.
+  EXPECT_LE(iops, 400.0 * 1.05 + 2 / capped.last_done_s) << capped.total.ios << " in " << capped.last_done_s;
+  EXPECT_GE(iops, 400.0 * 0.5) << capped.total.ios << " in " << capped.last_done_s;
+}
+
 }  // namespace
 }  // namespace mlbench::storage
