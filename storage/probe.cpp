@@ -28,8 +28,8 @@ constexpr const char* kId = "storage.io";
 // The params its results carry: the job's (case_params), its targets or suite job name, and per-target scope.
 constexpr std::string_view kParams[] = {"rw",     "bs",     "iodepth", "jobs",      "direct", "rwmix_read",
                                         "stripe", "target", "job",     "rate_iops", "scope"};
-// Every I/O's figures (kLatencyPercentiles), for randrw each direction's too (read_, write_), CPU per I/O,
-// the share of the link, and a count-bound job's times (add_job_metrics).
+// Every I/O's figures (kLatencyPercentiles), for rw and randrw each direction's too (read_, write_), CPU per
+// I/O, the share of the link, and a count-bound job's times (add_job_metrics).
 constexpr std::string_view kMetrics[] = {
     "iops",          "bandwidth",      "lat_p50",         "lat_p90",       "lat_p99",
     "lat_p999",      "lat_p9999",      "lat_max",         "read_iops",     "read_bandwidth",
