@@ -1245,11 +1245,14 @@ TEST(Checkpoint, AllocationFailureInARankIsTheRunsErrorNotACrash) {
 
 // In a forked child: an address-space limit with room for one more thread stack and its guard, not for two,
 // and SIGALRM after 60 s so that a thread left waiting ends the child, not the suite by its timeout. Exits 3
-// when no limit can be set.
+// when no limit can be set. The new threads' stacks are made 64 MiB, larger than glibc reuses a cached stack
+// for (the stacks of the suite's earlier, joined threads), so that each new thread maps a stack of its own.
 void room_for_one_more_thread() {
+  constexpr std::size_t stack = std::size_t{64} << 20;
   pthread_attr_t attr;
-  std::size_t stack = 0;
-  if (::pthread_getattr_default_np(&attr) != 0 || ::pthread_attr_getstacksize(&attr, &stack) != 0) ::_exit(3);
+  if (::pthread_attr_init(&attr) != 0 || ::pthread_attr_setstacksize(&attr, stack) != 0 ||
+      ::pthread_setattr_default_np(&attr) != 0)
+    ::_exit(3);
   long pages = 0;
   std::ifstream("/proc/self/statm") >> pages;
   const rlim_t limit = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) +
