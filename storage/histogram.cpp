@@ -9,7 +9,7 @@
 namespace mlbench::storage {
 namespace {
 
-// 36888 → "36,888": counts as the table shows them.
+// 36887 → "36,887": counts as the table shows them.
 std::string format_count(std::uint64_t n) {
   std::string digits = std::to_string(n), out;
   for (std::size_t i = 0; i < digits.size(); ++i) {

@@ -87,14 +87,14 @@ TEST(Stats, QuantileRankIntervalCoversTheTrueQuantile95PercentOfRuns) {
 // Too few samples beyond a tail percentile: no order statistic bounds it on that side, and the interval says
 // so (hi n + 1) instead of stopping at the slowest sample. p99.99 of 4,851 (a quick run's 1 MiB write job):
 // the slowest sample lies beyond the true p99.99 only 1 − 0.9999^4851 = 38 % of the time, so [X(4849),
-// X(4851)] would be a 38 % interval at best; it takes 36,888 samples (0.9999^n <= 2.5 %) for a bound.
+// X(4851)] would be a 38 % interval at best; it takes 36,887 samples (0.9999^n <= 2.5 %) for a bound.
 TEST(Stats, QuantileRankIntervalIsOpenWithTooFewSamplesBeyondIt) {
   const RankInterval tail = quantile_rank_interval(4851, 0.9999);
   EXPECT_DOUBLE_EQ(tail.hi, 4852);
   EXPECT_GE(tail.lo, 4840);
-  EXPECT_DOUBLE_EQ(quantile_samples_needed(0.9999), 36888);
-  EXPECT_DOUBLE_EQ(quantile_rank_interval(36887, 0.9999).hi, 36888);  // still open
-  EXPECT_DOUBLE_EQ(quantile_rank_interval(36888, 0.9999).hi, 36888);  // bounded by the slowest
+  EXPECT_DOUBLE_EQ(quantile_samples_needed(0.9999), 36887);
+  EXPECT_DOUBLE_EQ(quantile_rank_interval(36886, 0.9999).hi, 36887);  // still open
+  EXPECT_DOUBLE_EQ(quantile_rank_interval(36887, 0.9999).hi, 36887);  // bounded by the slowest
   EXPECT_DOUBLE_EQ(quantile_samples_needed(0.999), 3688);
   EXPECT_DOUBLE_EQ(quantile_samples_needed(0.5), 6);
   // The median of 5: open on both sides (0.5^5 = 3.1 % > 2.5 %); of 6, bounded by the extremes.
