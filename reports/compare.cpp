@@ -56,7 +56,7 @@ MetricChange measure_change(const Result& a, const Metric& ma, const Metric& mb,
   c.change = (mb.value - ma.value) / std::fabs(ma.value);
   c.gain = ma.better == Better::higher ? c.change : -c.change;
   if (!ma.ci_open.empty() || !mb.ci_open.empty()) {
-    c.reason = !ma.ci_open.empty() ? "base " + ma.ci_open : "other " + mb.ci_open;
+    c.reason = !ma.ci_open.empty() ? ma.ci_open + " (base)" : mb.ci_open + " (other)";
   } else if (!between_base) {
     c.reason = fmt::format("needs --base-runs: no between-run spread of {} {} is stated", a.probe, ma.name);
   }

@@ -86,8 +86,8 @@ void set_percentile_ci(Metric& m, const LatencyHistogram& h, double q, std::stri
   const ConfidenceInterval ns = h.percentile_ci(q);
   m.ci = ConfidenceInterval{ns.lo * 1e-9, ns.hi * 1e-9};
   if (std::isfinite(ns.lo) && std::isfinite(ns.hi)) return;
-  m.ci_open = fmt::format("p{:g} of {} {}: needs ≥ {}", 100 * q, format_count(h.count()), samples,
-                          format_count(static_cast<std::uint64_t>(quantile_samples_needed(q))));
+  m.ci_open = fmt::format("p{:g} of {} {}: needs ≥ {} {}", 100 * q, format_count(h.count()), samples,
+                          format_count(static_cast<std::uint64_t>(quantile_samples_needed(q))), samples);
 }
 
 }  // namespace mlbench::storage

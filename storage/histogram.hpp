@@ -74,7 +74,7 @@ class LatencyHistogram {
 
 // Gives `m`, the q-quantile of `h` in seconds, its 95 % confidence interval in seconds (percentile_ci) and,
 // when that is open, why, for the report and compare (Metric::ci_open: "p99.99 of 4,851 I/Os: needs ≥
-// 36,887", `samples` naming what was counted); nothing for an empty histogram.
+// 36,887 I/Os", `samples` naming what was counted); nothing for an empty histogram.
 void set_percentile_ci(Metric& m, const LatencyHistogram& h, double q, std::string_view samples);
 
 }  // namespace mlbench::storage

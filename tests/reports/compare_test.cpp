@@ -481,14 +481,14 @@ TEST(Compare, APercentileWithAnOpenIntervalIsNotJudged) {
     r.metrics[0].stats.reset();
     r.metrics[0].ci =
         ConfidenceInterval{0.9 * p9999, open ? std::numeric_limits<double>::infinity() : 1.1 * p9999};
-    if (open) r.metrics[0].ci_open = "p99.99 of 4,851 I/Os: needs ≥ 36,887";
+    if (open) r.metrics[0].ci_open = "p99.99 of 4,851 I/Os: needs ≥ 36,887 I/Os";
     r.add_metric("bandwidth", 13e9, "B/s").ci = symmetric_ci(13e9, 0.01 * 13e9);
     return make_report(file, "vm", {r});
   };
   const auto c = compare_reports(run("a.json", 690e-6, false), run("b.json", 9.27e-3, true), {});
   ASSERT_EQ(c.changes.size(), 2u);
   EXPECT_EQ(c.changes[0].verdict, Verdict::not_judged);
-  EXPECT_EQ(c.changes[0].reason, "other p99.99 of 4,851 I/Os: needs ≥ 36,887");
+  EXPECT_EQ(c.changes[0].reason, "p99.99 of 4,851 I/Os: needs ≥ 36,887 I/Os (other)");
   EXPECT_EQ(c.changes[1].verdict, Verdict::noise);
   EXPECT_EQ(c.family, 1u);
   EXPECT_FALSE(c.has_regression());

@@ -123,7 +123,7 @@ TEST(LatencyHistogram, TailIntervalIsOpenAboveWithTooFewIosBeyondIt) {
   set_percentile_ci(m, few, 0.9999, "I/Os");
   ASSERT_TRUE(m.ci.has_value());
   EXPECT_TRUE(std::isinf(m.ci->hi));
-  EXPECT_EQ(m.ci_open, "p99.99 of 4,851 I/Os: needs ≥ 36,887");
+  EXPECT_EQ(m.ci_open, "p99.99 of 4,851 I/Os: needs ≥ 36,887 I/Os");
   // p99 of the same I/Os has ~49 beyond it: bounded, with no reason.
   Metric p99{"lat_p99", few.percentile(0.99) * 1e-9, "s", Better::lower, std::nullopt, std::nullopt};
   set_percentile_ci(p99, few, 0.99, "I/Os");
