@@ -58,7 +58,8 @@ MetricChange measure_change(const Result& a, const Metric& ma, const Metric& mb,
   if (!ma.ci_open.empty() || !mb.ci_open.empty()) {
     c.reason = !ma.ci_open.empty() ? ma.ci_open + " (base)" : mb.ci_open + " (other)";
   } else if (!between_base) {
-    c.reason = fmt::format("needs --base-runs: no between-run spread of {} {} is stated", a.probe, ma.name);
+    c.reason = fmt::format("needs --base-runs: no between-run spread of {} {} is stated{}", a.probe, ma.name,
+                           opts.between != nullptr ? ", nor measured in the --base-runs" : "");
   }
   if (!c.reason.empty()) {
     c.verdict = Verdict::not_judged;

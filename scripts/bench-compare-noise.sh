@@ -96,10 +96,10 @@ print("|---|---|---|---|")
 for (probe, cls), (sd, params, metric) in sorted(worst.items()):
     who = params.get("job") or params.get("kernel") or json.dumps(params)
     print(f"| {probe} | {cls} | {sd:.3f} | {who} {metric} |")
-print(f"\nRows for kStatedSpreads (reports/stated_spread.hpp), {runs} runs:")
+print(f"\nFor kStatedSpreads (reports/stated_spread.hpp): each row's sd and runs ({runs})")
 for (probe, cls), (sd, _, _) in sorted(worst.items()):
     if cls != "(none stated)":
-        print(f'    {{"{probe}", "{cls}", <metrics>, {sd:.3f}, {runs}}},')
+        print(f'    {{"{probe}", "{cls}", ..., {sd:.3f}, {runs}}},')
 
 print("\nEvery pair compared one run each (mlbench compare rI rJ, no --base-runs)")
 print("| pair | exit | regressions | improvements | noise | not judged |")
