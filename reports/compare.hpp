@@ -118,7 +118,7 @@ struct MetricChange {
   double noise_band = 0;  // the change z × combined_cv allows in the change's direction, ≥ the threshold;
                           // NaN when not judged
   Verdict verdict = Verdict::not_comparable;
-  std::string reason;  // why not judged ("needs --base-runs ...", "p99.99 of 4,851 I/Os: needs ≥ 36,887 I/Os")
+  std::string reason;  // why not judged: "needs --base-runs ...", or an open interval's (Metric::ci_open)
 };
 
 struct StatusChange {

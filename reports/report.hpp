@@ -55,8 +55,8 @@ struct Metric {
   // over intervals, a latency percentile of the I/O count, a maximum: base/stats.hpp), when it has one.
   std::optional<ConfidenceInterval> ci;
   // Why the ci is open — a side no statistic bounds, ±infinity in `ci` (a tail percentile with too few
-  // samples beyond it: "p99.99 of 4,851 I/Os: needs ≥ 36,887 I/Os"); empty when it is bounded. A value with an
-  // open interval has no spread to judge a change against: compare does not judge it.
+  // samples beyond it: "p99.99 of 4,851 I/Os: needs ≥ 36,887 I/Os"); empty when it is bounded. A value with
+  // an open interval has no spread to judge a change against: compare does not judge it.
   std::string ci_open;
 };
 
