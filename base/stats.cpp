@@ -61,11 +61,40 @@ double relative_sigma(const ConfidenceInterval& ci, double value) {
 }
 
 RankInterval quantile_rank_interval(double n, double q) {
+  n = std::floor(n);
   if (n <= 0) return {};
   q = std::clamp(q, 0.0, 1.0);
-  const double centre = n * q;
-  const double half = kConfidenceZ * std::sqrt(n * q * (1 - q));
-  return {std::clamp(centre - half, 1.0, n), std::clamp(centre + half, 1.0, n)};
+  constexpr double kTail = (1 - 0.95) / 2;
+  if (q == 0) return {0, 1};      // the count below is always 0: nothing bounds the minimum below
+  if (q == 1) return {n, n + 1};  // always n: nothing bounds the maximum above
+  // Walk the Binomial(n, q) distribution of the count below the quantile upward from 12 standard deviations
+  // under its mean (the mass below is < 1e-30), each probability from the last: P(k + 1) = P(k) · (n − k) /
+  // (k + 1) · q / (1 − q); the first, by the log-gamma function.
+  const double sd = std::sqrt(n * q * (1 - q));
+  double k = std::max(0.0, std::floor(n * q - 12 * sd - 1));
+  double p = std::exp(std::lgamma(n + 1) - std::lgamma(k + 1) - std::lgamma(n - k + 1) + k * std::log(q) +
+                      (n - k) * std::log1p(-q));
+  double below = 0;  // P(count ≤ k)
+  RankInterval r{-1, n + 1};
+  for (; k <= n; ++k) {
+    below += p;
+    // X(k + 1) ≤ quantile when count ≥ k + 1: lo is the largest rank with P(count < lo) ≤ 2.5 %.
+    if (r.lo < 0 && below > kTail) r.lo = k;
+    // X(k + 1) > quantile when count ≤ k: hi is the smallest rank with P(count < hi) ≥ 97.5 %.
+    if (below >= 1 - kTail) {
+      r.hi = k + 1;
+      break;
+    }
+    p *= (n - k) / (k + 1) * q / (1 - q);
+  }
+  r.lo = std::max(r.lo, 0.0);
+  return r;
+}
+
+double quantile_samples_needed(double q) {
+  if (!(q > 0 && q < 1)) return 0;
+  constexpr double kTail = (1 - 0.95) / 2;
+  return std::ceil(std::log(kTail) / std::log(std::max(q, 1 - q)));
 }
 
 double median_standard_error(const Stats& s) {

@@ -6,10 +6,13 @@
 //
 // A tail percentile of one run (p99.99 of 50,000 latencies is the ~5th largest) has no samples of its own to
 // spread over; its uncertainty follows from the sample count: the number of samples below the true q-quantile
-// is Binomial(n, q), so the order statistics at ranks n·q ± z·sqrt(n·q·(1 − q)) bound it with the confidence
-// of z (the normal approximation of the distribution-free quantile interval; Conover, Practical Nonparametric
-// Statistics, 3rd ed., §3.2). ConfidenceInterval carries the values at those ranks; relative_sigma turns it
-// into the relative standard deviation that compare's noise band combines with other metrics' spreads.
+// is Binomial(n, q), so the order statistics at that count's exact 2.5 % and 97.5 % points bound it with 95 %
+// confidence (the distribution-free quantile interval; Conover, Practical Nonparametric Statistics, 3rd ed.,
+// §3.2). A tail with fewer than a handful of samples beyond it has no such bound on that side (p99.99 of
+// 4,851 samples: the slowest one is beyond the quantile only 38 % of the time): its interval is open, and a
+// value with an open interval cannot be told from another. ConfidenceInterval carries the values at those
+// ranks (±infinity where open); relative_sigma turns a bounded one into the relative standard deviation that
+// compare's noise band combines with other metrics' spreads.
 //
 // The uncertainty of a run's value is that of the STATISTIC, not the spread of its samples (Type A
 // evaluation, GUM 4.2: the experimental standard deviation of the mean is s/sqrt(n), not s):
@@ -59,15 +62,25 @@ struct ConfidenceInterval {
   double lo = 0, hi = 0;
 };
 // (hi − lo) / (2 · kConfidenceZ · |value|): the relative standard deviation the interval implies; 0 when the
-// value is 0 or not finite.
+// value is 0 or not finite, or the interval is open (a bound not finite: no spread to state, which a judge
+// must tell from a spread of 0 by looking at the bounds).
 double relative_sigma(const ConfidenceInterval& ci, double value);
 
-// The ranks (1-based, fractional, clamped to [1, n]) of the order statistics that bound the q-quantile of n
-// independent samples with 95 % confidence; {0, 0} when n is 0.
+// The ranks (1-based) of the order statistics that bound the q-quantile of n independent samples with at
+// least 95 % confidence: the count of samples below the quantile is Binomial(n, q), and lo and hi are its
+// exact 2.5 % and 97.5 % points (lo the largest rank with P(count < lo) ≤ 2.5 %, hi the smallest with P(count
+// < hi) ≥ 97.5 %), so X(lo) ≤ quantile < X(hi) with probability ≥ 95 %, whatever the distribution. When too
+// few samples lie beyond the quantile no order statistic bounds it on that side: lo is 0 (open below) or hi
+// is n + 1 (open above): p99.99 of 4,851 samples, whose slowest sample is beyond it only 38 % of the time,
+// has no upper bound. {0, 0} when n is 0.
 struct RankInterval {
   double lo = 0, hi = 0;
 };
 RankInterval quantile_rank_interval(double n, double q);
+// The fewest samples whose order statistics bound the q-quantile on both sides (quantile_rank_interval gives
+// ranks in [1, n]): the n with q^n ≤ 2.5 % and (1 − q)^n ≤ 2.5 %; 0 for q outside (0, 1), which no sample
+// count bounds.
+double quantile_samples_needed(double q);
 
 // 1 / Φ⁻¹(0.75): MAD × this estimates σ for normal data.
 inline constexpr double kMadToSigma = 1.482602;

@@ -149,9 +149,10 @@ int run_compare(const CompareFlags& f) {
       doc.tables = comparison_tables(c);
       fit_terminal(doc, f.output);
       doc.notes = c.notes;
-      doc.closing = fmt::format("{} regression(s), {} improvement(s), {} within noise, {} status change(s)",
-                                c.count(Verdict::regression), c.count(Verdict::improvement),
-                                c.count(Verdict::noise), c.status_changes.size());
+      doc.closing = fmt::format(
+          "{} regression(s), {} improvement(s), {} within noise, {} not judged, {} status change(s)",
+          c.count(Verdict::regression), c.count(Verdict::improvement), c.count(Verdict::noise),
+          c.count(Verdict::not_judged), c.status_changes.size());
       text += render(doc, format, colour) + "\n";
     }
   }

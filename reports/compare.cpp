@@ -20,15 +20,32 @@ std::string run_key(const std::string& host, const Result& r, const std::string&
   return host + '\x1e' + result_key(r) + '\x1e' + metric;
 }
 
-// The change and both sides' spreads; the verdict waits for the family's z (judge).
+// The change and both sides' spreads; the verdict waits for the family's z (judge), unless the metric cannot
+// be judged (an open interval, no between-run spread): then it is not_judged with the reason.
 MetricChange measure_change(const Result& a, const Metric& ma, const Metric& mb, const CompareOptions& opts,
                             const std::string& base_host, const std::string& other_host) {
   MetricChange c{a.probe, a.params, ma.name, ma.unit, ma.better, ma.value, mb.value};
   c.spread_base = relative_spread(ma);
   c.spread_other = relative_spread(mb);
+  // The between-run spread: measured across the runs of each report's machine given (--base-runs: the base's,
+  // leaving out the value judged), else the one stated for the probe and class, for both reports.
+  std::optional<double> between_base, between_other;
   if (opts.between != nullptr) {
-    c.spread_base = std::max(c.spread_base, opts.between->spread(base_host, a, ma.name));
-    c.spread_other = std::max(c.spread_other, opts.between->spread(other_host, a, ma.name, mb.value));
+    between_base = opts.between->measured(base_host, a, ma.name);
+    between_other = opts.between->measured(other_host, a, ma.name, mb.value);
+    if (between_base) c.between_source = SpreadSource::base_runs;
+  }
+  if (!between_base) {
+    if (const StatedSpread* row = stated_spread(opts.stated, a.probe, ma.name)) {
+      between_base = between_other = between_run_spread(row->sd, row->runs);
+      c.between_source = SpreadSource::stated;
+      c.between_class = row->metric_class;
+    }
+  }
+  if (between_base) {
+    c.spread_between = *between_base;
+    c.spread_base = std::max(c.spread_base, *between_base);
+    c.spread_other = std::max(c.spread_other, between_other.value_or(0));
   }
   c.combined_cv = std::hypot(c.spread_base, c.spread_other);
   c.noise_band = opts.threshold;
@@ -38,11 +55,22 @@ MetricChange measure_change(const Result& a, const Metric& ma, const Metric& mb,
   }
   c.change = (mb.value - ma.value) / std::fabs(ma.value);
   c.gain = ma.better == Better::higher ? c.change : -c.change;
+  if (!ma.ci_open.empty() || !mb.ci_open.empty()) {
+    c.reason = !ma.ci_open.empty() ? ma.ci_open + " (base)" : mb.ci_open + " (other)";
+  } else if (!between_base) {
+    c.reason = fmt::format("needs --base-runs: no between-run spread of {} {} is stated{}", a.probe, ma.name,
+                           opts.between != nullptr ? ", nor measured in the --base-runs" : "");
+  }
+  if (!c.reason.empty()) {
+    c.verdict = Verdict::not_judged;
+    c.noise_band = std::nan("");
+  }
   return c;
 }
 
 // The verdict at the family's z (see the header): on ln(other/base) for positive values.
 void judge(MetricChange& c, double z, double threshold) {
+  if (c.verdict == Verdict::not_judged) return;
   if (!std::isfinite(c.change)) {
     c.verdict = Verdict::not_comparable;
     return;
@@ -64,8 +92,46 @@ void judge(MetricChange& c, double z, double threshold) {
   }
 }
 
+// Which between-run spread the bands use, where it comes from, and what was not judged and why.
+void add_spread_notes(Comparison& out) {
+  std::set<std::string> stated, needs_runs;
+  std::size_t open = 0, unjudged_runs = 0;
+  for (const auto& c : out.changes) {
+    if (c.between_source == SpreadSource::stated) stated.insert(c.probe);
+    if (c.verdict != Verdict::not_judged) continue;
+    if (c.between_source == SpreadSource::none) {
+      needs_runs.insert(c.probe);
+      ++unjudged_runs;
+    } else {
+      ++open;
+    }
+  }
+  if (!stated.empty()) {
+    out.notes.push_back(fmt::format(
+        "between-run spread of {}: the one the project measured across back-to-back runs of one machine "
+        "({}); --base-runs gives this machine's own",
+        fmt::join(stated, ", "), kStatedSpreadSource));
+  }
+  if (unjudged_runs > 0) {
+    out.notes.push_back(fmt::format(
+        "{} metric(s) of {} not judged: one run each cannot show how much runs of a machine differ, and none "
+        "is stated for them; give --base-runs (more runs of the base's machine)",
+        unjudged_runs, fmt::join(needs_runs, ", ")));
+  }
+  if (open > 0) {
+    out.notes.push_back(fmt::format(
+        "{} percentile(s) not judged: too few samples beyond them for their interval to have a bound", open));
+  }
+}
+
 std::string tool_version(const Report& r) {
   return r.tool.is_object() ? r.tool.value("version", std::string("?")) : std::string("?");
+}
+
+// The verdict as the table and the CSV show it: a metric not judged with its reason.
+std::string verdict_text(const MetricChange& m) {
+  if (m.verdict == Verdict::not_judged) return fmt::format("{}: {}", to_string(m.verdict), m.reason);
+  return std::string(to_string(m.verdict));
 }
 
 Tone tone_of(Verdict v) {
@@ -75,6 +141,7 @@ Tone tone_of(Verdict v) {
     case Verdict::regression:
       return Tone::bad;
     case Verdict::noise:
+    case Verdict::not_judged:
     case Verdict::not_comparable:
       break;
   }
@@ -84,6 +151,7 @@ Tone tone_of(Verdict v) {
 }  // namespace
 
 std::string_view to_string(Verdict v) { return name_of(kVerdictNames, v); }
+std::string_view to_string(SpreadSource s) { return name_of(kSpreadSourceNames, s); }
 
 BetweenRuns::BetweenRuns(const std::vector<NamedReport>& runs) {
   // Hosts first: a fleet of one report per host has nothing to key (result_key serialises params).
@@ -102,20 +170,24 @@ BetweenRuns::BetweenRuns(const std::vector<NamedReport>& runs) {
   }
 }
 
-double BetweenRuns::spread(const std::string& host, const Result& r, const std::string& metric,
-                           std::optional<double> judged) const {
-  if (!runs_per_host_.count(host)) return 0;
+std::optional<double> BetweenRuns::measured(const std::string& host, const Result& r,
+                                            const std::string& metric, std::optional<double> judged) const {
+  if (!runs_per_host_.count(host)) return std::nullopt;
   auto it = values_.find(run_key(host, r, metric));
-  if (it == values_.end()) return 0;
+  if (it == values_.end()) return std::nullopt;
   std::vector<double> v = it->second;
   if (judged) {
     if (auto self = std::find(v.begin(), v.end(), *judged); self != v.end()) v.erase(self);
   }
-  if (v.size() < 2) return 0;
+  if (v.size() < 2) return std::nullopt;
   // The spread of ln(value) (the scale compare judges on); the relative SD for values that are not positive.
   const bool positive = std::all_of(v.begin(), v.end(), [](double x) { return x > 0; });
-  const double sd = positive ? log_standard_deviation(v) : compute_stats(v).cv;
-  return sd * student_t95(v.size() - 1) / kConfidenceZ;
+  return between_run_spread(positive ? log_standard_deviation(v) : compute_stats(v).cv, v.size());
+}
+
+double BetweenRuns::spread(const std::string& host, const Result& r, const std::string& metric,
+                           std::optional<double> judged) const {
+  return measured(host, r, metric, judged).value_or(0);
 }
 
 std::vector<std::string> BetweenRuns::hosts() const {
@@ -193,7 +265,8 @@ Comparison compare_reports(const NamedReport& base, const NamedReport& other, co
         other.file, base.file, common, not_compared, no_shared_metric));
   }
   out.family = static_cast<std::size_t>(std::count_if(
-      out.changes.begin(), out.changes.end(), [](const MetricChange& c) { return std::isfinite(c.change); }));
+      out.changes.begin(), out.changes.end(),
+      [](const MetricChange& c) { return std::isfinite(c.change) && c.verdict != Verdict::not_judged; }));
   out.z = family_z95(out.family);
   for (auto& c : out.changes) judge(c, out.z, opts.threshold);
   if (out.family > 1) {
@@ -217,6 +290,7 @@ Comparison compare_reports(const NamedReport& base, const NamedReport& other, co
     out.notes.push_back(fmt::format("bands include the spread between repeated runs of {}",
                                     fmt::join(opts.between->hosts(), ", ")));
   }
+  add_spread_notes(out);
   if (not_compared > 0) {
     out.notes.push_back(fmt::format(
         "{} result(s) not ok in both reports (skipped, failed or incorrect): not compared", not_compared));
@@ -236,8 +310,9 @@ std::vector<Table> comparison_tables(const Comparison& c) {
          Cell{format_metric_value(m.base, m.unit), Tone::plain, true},
          Cell{format_metric_value(m.other, m.unit), Tone::plain, true},
          Cell{std::isfinite(m.gain) ? fmt::format("{:+.1f} %", 100 * m.gain) : "n/a", tone, true},
-         Cell{fmt::format("±{:.1f} %", 100 * m.noise_band), Tone::plain, true},
-         Cell{std::string(to_string(m.verdict)), tone}});
+         Cell{std::isfinite(m.noise_band) ? fmt::format("±{:.1f} %", 100 * m.noise_band) : "n/a", Tone::plain,
+              true},
+         Cell{verdict_text(m), tone}});
   }
   tables.push_back(std::move(changes));
   if (!c.status_changes.empty()) {
@@ -279,7 +354,7 @@ Table comparison_data(const Comparison& c) {
   const double none = std::nan("");
   for (const auto& m : c.changes) {
     row(m.probe, m.params, m.metric, m.unit, m.base, m.other, 100 * m.gain, 100 * m.noise_band,
-        std::string(to_string(m.verdict)));
+        verdict_text(m));
   }
   for (const auto& s : c.status_changes) {
     row(s.probe, s.params, "", "", none, none, none, none,
@@ -310,9 +385,13 @@ Json comparison_to_json(const Comparison& c, const CompareOptions& opts) {
                            {"gain", num(m.gain)},
                            {"spread_base", m.spread_base},
                            {"spread_other", m.spread_other},
+                           {"spread_between", m.spread_between},
+                           {"between_source", to_string(m.between_source)},
                            {"combined_cv", m.combined_cv},
-                           {"noise_band", m.noise_band},
+                           {"noise_band", num(m.noise_band)},
                            {"verdict", to_string(m.verdict)}});
+    if (m.between_source == SpreadSource::stated) changes.back()["between_class"] = m.between_class;
+    if (!m.reason.empty()) changes.back()["reason"] = m.reason;
   }
   Json status = Json::array();
   for (const auto& s : c.status_changes) {
@@ -337,6 +416,7 @@ Json comparison_to_json(const Comparison& c, const CompareOptions& opts) {
                {{"regressions", c.count(Verdict::regression)},
                 {"improvements", c.count(Verdict::improvement)},
                 {"noise", c.count(Verdict::noise)},
+                {"not_judged", c.count(Verdict::not_judged)},
                 {"not_comparable", c.count(Verdict::not_comparable)},
                 {"status_changes", c.status_changes.size()},
                 {"regression", c.has_regression()}}},

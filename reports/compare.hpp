@@ -17,10 +17,16 @@
 //    more than its own samples show, which no single run can measure. When the base comes with more runs of
 //    its machine (--base-runs: ≥ 2 reports of that host with the base), the sample standard deviation of
 //    ln(value) across them, expanded by t(0.975, k − 1) / 1.96 for its k − 1 degrees of freedom (GUM G.3), is
-//    the between-run spread of every report of that host in the comparison; a side takes the larger of it and
-//    its within-run figure (a single run's value already carries its within-run noise, so the between-run
-//    spread contains it rather than adding to it). The report being judged is left out of the runs that set
-//    its band (when it was given as one of them too): a regression cannot widen its own band.
+//    the between-run spread of every report of that host in the comparison. Without them (or for a metric
+//    they lack) it is the spread the project measured and states for the metric's probe and class
+//    (reports/stated_spread.hpp), for both reports. A side takes the larger of the between-run spread and its
+//    within-run figure (a single run's value already carries its within-run noise, so the between-run spread
+//    contains it rather than adding to it). The report being judged is left out of the runs that set its
+//    band (when it was given as one of them too): a regression cannot widen its own band.
+//  - not judged: a metric with no between-run spread (neither --base-runs nor a stated one: "needs
+//    --base-runs"), or whose interval is open in either report (a tail percentile with too few samples beyond
+//    it, Metric::ci_open), has no band a change could be measured against; it is listed with the reason and
+//    left out of the family, never a regression.
 //  - z: the comparison decides one thing — did the other report regress? — over all m metrics it judges, so
 //    z is Šidák's for the family (family_z95(m), base/stats.hpp: 1.96 for one metric, 3.42 for a quick run's
 //    83), giving a 95 % chance that two runs of an unchanged machine show no change at all, instead of ~4
@@ -38,19 +44,22 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "base/names.hpp"
 #include "reports/inputs.hpp"
+#include "reports/stated_spread.hpp"
 #include "reports/table.hpp"
 
 namespace mlbench {
 
-enum class Verdict { improvement, regression, noise, not_comparable };
+enum class Verdict { improvement, regression, noise, not_judged, not_comparable };
 inline constexpr EnumName<Verdict> kVerdictNames[] = {{Verdict::improvement, "improvement"},
                                                       {Verdict::regression, "regression"},
                                                       {Verdict::noise, "noise"},
+                                                      {Verdict::not_judged, "not judged"},
                                                       {Verdict::not_comparable, "n/a"}};
 static_assert(names_cover(kVerdictNames));
 std::string_view to_string(Verdict v);
@@ -61,9 +70,12 @@ class BetweenRuns {
  public:
   BetweenRuns() = default;
   explicit BetweenRuns(const std::vector<NamedReport>& runs);
-  // 0 when fewer than 2 of the runs are of `host` with the metric measured (ok, finite). `judged`: the value
-  // being judged against the spread, left out of it when it is one of the runs (once), so that a run never
-  // widens its own band.
+  // None when fewer than 2 of the runs are of `host` with the metric measured (ok, finite). `judged`: the
+  // value being judged against the spread, left out of it when it is one of the runs (once), so that a run
+  // never widens its own band.
+  std::optional<double> measured(const std::string& host, const Result& r, const std::string& metric,
+                                 std::optional<double> judged = std::nullopt) const;
+  // measured(), 0 when none.
   double spread(const std::string& host, const Result& r, const std::string& metric,
                 std::optional<double> judged = std::nullopt) const;
   // "HOST (k runs)" for each host with ≥ 2 runs, for the notes.
@@ -75,9 +87,17 @@ class BetweenRuns {
 };
 
 struct CompareOptions {
-  double threshold = 0.05;               // fraction (5 %)
-  const BetweenRuns* between = nullptr;  // repeated runs of the base's machine, when given
+  double threshold = 0.05;                                // fraction (5 %)
+  const BetweenRuns* between = nullptr;                   // repeated runs of the base's machine, when given
+  std::span<const StatedSpread> stated = kStatedSpreads;  // the project's between-run spreads
 };
+
+// Where a metric's between-run spread came from.
+enum class SpreadSource { none, base_runs, stated };
+inline constexpr EnumName<SpreadSource> kSpreadSourceNames[] = {
+    {SpreadSource::none, "none"}, {SpreadSource::base_runs, "base-runs"}, {SpreadSource::stated, "stated"}};
+static_assert(names_cover(kSpreadSourceNames));
+std::string_view to_string(SpreadSource s);
 
 struct MetricChange {
   std::string probe;
@@ -87,13 +107,18 @@ struct MetricChange {
   Better better = Better::higher;
   double base = 0;
   double other = 0;
-  double change = 0;        // (other − base) / base; NaN when base is 0 or either value is not finite
-  double gain = 0;          // change signed so that > 0 is better
-  double spread_base = 0;   // the base side's relative spread: within its run, or between runs when larger
-  double spread_other = 0;  // the other side's
-  double combined_cv = 0;   // sqrt(spread_base² + spread_other²)
-  double noise_band = 0;    // the change z × combined_cv allows in the change's direction, ≥ the threshold
+  double change = 0;          // (other − base) / base; NaN when base is 0 or either value is not finite
+  double gain = 0;            // change signed so that > 0 is better
+  double spread_base = 0;     // the base side's relative spread: within its run, or between runs when larger
+  double spread_other = 0;    // the other side's
+  double spread_between = 0;  // the between-run spread of the base's machine (both sides')
+  SpreadSource between_source = SpreadSource::none;
+  std::string between_class;  // the stated row's class (SpreadSource::stated)
+  double combined_cv = 0;     // sqrt(spread_base² + spread_other²)
+  double noise_band = 0;  // the change z × combined_cv allows in the change's direction, ≥ the threshold;
+                          // NaN when not judged
   Verdict verdict = Verdict::not_comparable;
+  std::string reason;  // why not judged: "needs --base-runs ...", or an open interval's (Metric::ci_open)
 };
 
 struct StatusChange {
@@ -118,7 +143,7 @@ struct Comparison {
   std::vector<StatusChange> status_changes;
   std::vector<ResultRef> only_in_base, only_in_other;
   std::vector<std::string> notes;
-  std::size_t family = 0;  // metric changes judged together (finite values)
+  std::size_t family = 0;  // metric changes judged together (finite values, not "not judged")
   double z = 0;            // family_z95(family): the per-metric z of the bands
 
   std::size_t count(Verdict v) const;

@@ -61,7 +61,8 @@ void widen_to_rounds(Result& whole, const std::vector<Result>& rounds) {
   if (rounds.size() < 2) return;
   const double n = static_cast<double>(rounds.size());
   for (Metric& m : whole.metrics) {
-    if (!(m.value > 0) || !std::isfinite(m.value)) continue;
+    // An open interval stays open: the rounds' spread is no bound that the whole's samples lack.
+    if (!(m.value > 0) || !std::isfinite(m.value) || !m.ci_open.empty()) continue;
     std::vector<double> values;
     for (const Result& r : rounds) {
       const Metric* rm = r.metric(m.name);
@@ -98,6 +99,7 @@ Json to_json(const Result& r) {
     Json jm{{"name", m.name}, {"value", number(m.value)}, {"unit", m.unit}, {"better", to_string(m.better)}};
     if (m.stats) jm["stats"] = stats_to_json(*m.stats);
     if (m.ci) jm["ci"] = Json{{"lo", number(m.ci->lo)}, {"hi", number(m.ci->hi)}};
+    if (m.ci && !m.ci_open.empty()) jm["ci"]["open"] = m.ci_open;
     metrics.push_back(std::move(jm));
   }
   Json j{{"probe", r.probe},         {"params", r.params},     {"status", to_string(r.status)},

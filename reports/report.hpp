@@ -26,7 +26,8 @@ using Json = nlohmann::json;
 // MAJOR changes break readers; MINOR adds fields older readers ignore; PATCH fixes nothing structural.
 // 1.1: Metric.ci (the 95 % confidence interval of a value) and the burn-in result kinds
 // (reports/report_burnin.hpp); 1.0 reports load unchanged (tests/data/golden/report-1.0.0-quick-cpu.json).
-inline constexpr std::string_view kSchemaVersion = "1.1.0";
+// 1.2: Metric.ci.open (why a side of the interval has no bound; that bound is null).
+inline constexpr std::string_view kSchemaVersion = "1.2.0";
 inline constexpr int kSchemaMajor = 1;
 
 enum class Status { ok, skipped, failed, incorrect };
@@ -53,6 +54,10 @@ struct Metric {
   // 95 % confidence interval of the value, from the probe that knows which statistic the value is (a mean
   // over intervals, a latency percentile of the I/O count, a maximum: base/stats.hpp), when it has one.
   std::optional<ConfidenceInterval> ci;
+  // Why the ci is open — a side no statistic bounds, ±infinity in `ci` (a tail percentile with too few
+  // samples beyond it: "p99.99 of 4,851 I/Os: needs ≥ 36,887 I/Os"); empty when it is bounded. A value with
+  // an open interval has no spread to judge a change against: compare does not judge it.
+  std::string ci_open;
 };
 
 // A metric's relative standard uncertainty within its run, the noise compare and the fleet judge a difference

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 #include <fmt/format.h>
@@ -492,7 +493,7 @@ class ModelDecoder {
       } else if (key == "stats" && in_.at('{')) {
         m.stats = stats(where + ".stats");
       } else if (key == "ci" && in_.at('{')) {
-        m.ci = ci(where + ".ci");
+        m.ci = ci(where + ".ci", m.ci_open);
       } else {
         in_.skip();
       }
@@ -502,18 +503,25 @@ class ModelDecoder {
     return m;
   }
 
-  ConfidenceInterval ci(const std::string& where) {
+  // `open`: the interval's "open" (why a bound is missing; that bound, null, reads as ±infinity).
+  ConfidenceInterval ci(const std::string& where, std::string& open) {
     ConfidenceInterval c;
     unsigned seen = 0;
     in_.object([&](std::string& key) {
       if (key == "lo" || key == "hi") {
         (key == "lo" ? c.lo : c.hi) = number_or_null(where, key);
         seen |= key == "lo" ? 1u : 2u;
+      } else if (key == "open") {
+        open = string(where, key);
       } else {
         in_.skip();
       }
     });
     if (seen != 3u) shape(where, "lo and hi");
+    if (!open.empty()) {
+      if (std::isnan(c.lo)) c.lo = -std::numeric_limits<double>::infinity();
+      if (std::isnan(c.hi)) c.hi = std::numeric_limits<double>::infinity();
+    }
     return c;
   }
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -280,13 +282,11 @@ double standard_error(double n, double sum, double sum_sq) {
   return std::sqrt(std::max(0.0, (sum_sq - sum * sum / n) / (n - 1)) / n);
 }
 
-// A latency percentile (s) of the histogram with its order-statistic confidence interval.
-Metric percentile_metric(std::string name, const LatencyHistogram& h, double q) {
+// A latency percentile (s) of the histogram with its order-statistic confidence interval (`samples`: what the
+// histogram counted, for the reason an interval is open).
+Metric percentile_metric(std::string name, const LatencyHistogram& h, double q, std::string_view samples) {
   Metric m{std::move(name), h.percentile(q) * 1e-9, "s", Better::lower, std::nullopt, std::nullopt};
-  if (h.count() > 0) {
-    const ConfidenceInterval ns = h.percentile_ci(q);
-    m.ci = ConfidenceInterval{ns.lo * 1e-9, ns.hi * 1e-9};
-  }
+  set_percentile_ci(m, h, q, samples);
   return m;
 }
 
@@ -507,13 +507,13 @@ std::vector<Metric> train_metrics(const LoadOutcome& o) {
       sigma_ci(o.au_min() * 100, maximum_standard_deviation(lowest_au)));
   add("batch_wait_mean", o.batch_wait.mean() * 1e-9, "s", Better::lower,
       sigma_ci(o.batch_wait.mean() * 1e-9, standard_error(timed, wait_sum, wait_sq)));
-  m.push_back(percentile_metric("batch_wait_p99", o.batch_wait, 0.99));
+  m.push_back(percentile_metric("batch_wait_p99", o.batch_wait, 0.99, "batches"));
   constexpr std::pair<const char*, double> kQ[] = {{"p50", 0.5}, {"p99", 0.99}, {"p999", 0.999}};
-  const std::pair<const char*, const LatencyHistogram*> latencies[] = {
-      {"open", &o.open}, {"read", &o.read}, {"close", &o.close}};
-  for (const auto& [what, h] : latencies) {
+  const std::tuple<const char*, const LatencyHistogram*, const char*> latencies[] = {
+      {"open", &o.open, "opens"}, {"read", &o.read, "reads"}, {"close", &o.close, "closes"}};
+  for (const auto& [what, h, counted] : latencies) {
     for (const auto& [suffix, q] : kQ)
-      m.push_back(percentile_metric(fmt::format("{}_{}", what, suffix), *h, q));
+      m.push_back(percentile_metric(fmt::format("{}_{}", what, suffix), *h, q, counted));
   }
   if (o.files > 0) {
     const double cpu = o.cpu_s / static_cast<double>(o.files);

@@ -2,8 +2,24 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
 
 namespace mlbench::storage {
+namespace {
+
+// 36887 → "36,887": counts as the table shows them.
+std::string format_count(std::uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+}  // namespace
 
 std::uint64_t LatencyHistogram::bucket_low(std::size_t i) {
   if (i < kSub) return i;
@@ -37,7 +53,10 @@ void LatencyHistogram::reset() {
 double LatencyHistogram::percentile(double q) const {
   if (total_ == 0) return 0.0;
   q = std::clamp(q, 0.0, 1.0);
-  auto rank = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(total_)));
+  return at_rank(static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(total_))));
+}
+
+double LatencyHistogram::at_rank(std::uint64_t rank) const {
   rank = std::clamp<std::uint64_t>(rank, 1, total_);
   std::uint64_t seen = 0;
   for (std::size_t i = 0; i < kBuckets; ++i) {
@@ -56,7 +75,19 @@ ConfidenceInterval LatencyHistogram::percentile_ci(double q) const {
   const RankInterval r = quantile_rank_interval(n, q);
   const double value = percentile(q);
   const auto width = static_cast<double>(resolution(static_cast<std::uint64_t>(value)));
-  return widen({percentile(r.lo / n), percentile(r.hi / n)}, value, width / std::sqrt(12.0));
+  constexpr double kOpen = std::numeric_limits<double>::infinity();
+  const ConfidenceInterval ranks{r.lo < 1 ? -kOpen : at_rank(static_cast<std::uint64_t>(r.lo)),
+                                 r.hi > n ? kOpen : at_rank(static_cast<std::uint64_t>(r.hi))};
+  return widen(ranks, value, width / std::sqrt(12.0));
+}
+
+void set_percentile_ci(Metric& m, const LatencyHistogram& h, double q, std::string_view samples) {
+  if (h.count() == 0) return;
+  const ConfidenceInterval ns = h.percentile_ci(q);
+  m.ci = ConfidenceInterval{ns.lo * 1e-9, ns.hi * 1e-9};
+  if (std::isfinite(ns.lo) && std::isfinite(ns.hi)) return;
+  m.ci_open = fmt::format("p{:g} of {} {}: needs ≥ {} {}", 100 * q, format_count(h.count()), samples,
+                          format_count(static_cast<std::uint64_t>(quantile_samples_needed(q))), samples);
 }
 
 }  // namespace mlbench::storage

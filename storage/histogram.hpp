@@ -8,9 +8,11 @@
 
 #include <bit>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "base/stats.hpp"
+#include "reports/report.hpp"
 
 namespace mlbench::storage {
 
@@ -57,12 +59,22 @@ class LatencyHistogram {
   // The q-quantile's 95 % confidence interval in ns: the order statistics the count allows
   // (quantile_rank_interval, base/stats.hpp), with the reading's resolution added in quadrature (the bucket
   // width / sqrt(12)), so a percentile is never known better than the bucket it was read from, even when
-  // every rank of the interval falls in that one bucket; {0, 0} for an empty histogram.
+  // every rank of the interval falls in that one bucket; a side no order statistic bounds (too few samples
+  // beyond the quantile) is ±infinity: open; {0, 0} for an empty histogram.
   ConfidenceInterval percentile_ci(double q) const;
 
  private:
+  // The value at 1-based rank `rank` (clamped to [1, count]): the midpoint of its bucket, clamped to [min,
+  // max].
+  double at_rank(std::uint64_t rank) const;
+
   std::vector<std::uint64_t> counts_;
   std::uint64_t total_ = 0, max_ = 0, min_ = UINT64_MAX, sum_ = 0;
 };
+
+// Gives `m`, the q-quantile of `h` in seconds, its 95 % confidence interval in seconds (percentile_ci) and,
+// when that is open, why, for the report and compare (Metric::ci_open: "p99.99 of 4,851 I/Os: needs ≥
+// 36,887 I/Os", `samples` naming what was counted); nothing for an empty histogram.
+void set_percentile_ci(Metric& m, const LatencyHistogram& h, double q, std::string_view samples);
 
 }  // namespace mlbench::storage

@@ -333,14 +333,6 @@ std::optional<ConfidenceInterval> relative_ci(double value, double relative_erro
   return symmetric_ci(value, std::fabs(value) * relative_error);
 }
 
-// The q-quantile's 95 % confidence interval (s): order statistics and bucket resolution
-// (LatencyHistogram::percentile_ci); none for an empty histogram.
-std::optional<ConfidenceInterval> percentile_ci(const LatencyHistogram& h, double q) {
-  if (h.count() == 0) return std::nullopt;
-  const ConfidenceInterval ns = h.percentile_ci(q);
-  return ConfidenceInterval{ns.lo * 1e-9, ns.hi * 1e-9};
-}
-
 // One direction's metrics, named `prefix` + iops, bandwidth, lat_p50 ... lat_p9999, lat_max. `in` (the job's
 // or the target's series) gives each its per-interval stats; each percentile also gets its confidence
 // interval from the count, which is what a tail percentile has when its intervals hold too few I/Os beyond
@@ -369,7 +361,7 @@ void add_direction(Result& r, const std::string& prefix, std::uint64_t ios, cons
     const auto& [name, q] = kLatencyPercentiles[i];
     Metric& m = r.add_metric(prefix + name, lat.percentile(q) * 1e-9, "s", Better::lower);
     m.stats = interval_stats(in.lat[i]);
-    m.ci = percentile_ci(lat, q);
+    set_percentile_ci(m, lat, q, "I/Os");
   }
   Metric& max = r.add_metric(prefix + "lat_max", static_cast<double>(lat.max()) * 1e-9, "s", Better::lower);
   max.stats = interval_stats(in.lat_max);

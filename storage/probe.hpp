@@ -21,8 +21,10 @@
 // I/O: job.hpp, IntervalSeries). The `ci` is that of the statistic the value is (base/stats.hpp): IOPS,
 // bandwidth and CPU per I/O are means over the intervals (mean ± 1.96·s/sqrt(n)); pct_of_link and
 // first_done/last_done take the rate's relative error; each percentile has the order statistics at
-// n·q ± 1.96·sqrt(n·q·(1 − q)) of the window's I/O count (p99.99 of 50,000 I/Os is the ~5th slowest) with the
-// histogram bucket's resolution added (width/sqrt(12)); lat_max, an extreme, the Gumbel spread from the two
+// the exact binomial 2.5 % and 97.5 % ranks of the window's I/O count (base/stats.hpp,
+// quantile_rank_interval) with the histogram bucket's resolution added (width/sqrt(12)), an interval open
+// above when too few I/Os lie beyond the percentile for any I/O to bound it (p99.99 of fewer than 36,887
+// I/Os; ci.open says so, and compare does not judge it); lat_max, an extreme, the Gumbel spread from the two
 // slowest intervals; a suite job's ci is widened to the spread between its rounds where that is wider
 // (widen_to_rounds, reports/report.hpp). relative_spread takes the larger of the ci and the standard error of
 // the intervals' median. Per-target results of several targets have the same: each target's I/Os are counted

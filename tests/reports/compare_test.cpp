@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <gtest/gtest.h>
 
@@ -19,6 +20,11 @@ const MetricChange& only_change(const Comparison& c) {
   return c.changes.front();
 }
 
+bool has_note(const Comparison& c, const std::string& text) {
+  return std::any_of(c.notes.begin(), c.notes.end(),
+                     [&](const std::string& n) { return n.find(text) != std::string::npos; });
+}
+
 // A result whose one metric is known to ±`spread` (relative standard uncertainty, through its ci).
 Result known_to(Result r, double spread) {
   Metric& m = r.metrics.at(0);
@@ -34,7 +40,8 @@ Comparison compare_one(double base, double other, double s_base, double s_other,
                     spread);
   };
   return compare_reports(make_report("a.json", "h", {result(base, s_base)}),
-                         make_report("b.json", "h", {result(other, s_other)}), CompareOptions{threshold});
+                         make_report("b.json", "h", {result(other, s_other)}),
+                         test::own_spread_only(threshold));
 }
 
 // One metric: z = 1.96 on ln(other/base). sqrt(0.03² + 0.04²) = 0.05 → the log band 0.098, which allows a
@@ -80,7 +87,8 @@ TEST(Compare, ManyMetricsAreJudgedTogetherAtTheFamilysZ) {
       b.push_back(
           known_to(make_result("storage.io", {{"job", i}}, "iops", i == 0 ? moved : 1000, "1/s"), 0.02));
     }
-    return compare_reports(make_report("a.json", "h", a), make_report("b.json", "h", b), {});
+    return compare_reports(make_report("a.json", "h", a), make_report("b.json", "h", b),
+                           test::own_spread_only());
   };
   const double sigma = std::hypot(0.02, 0.02);
   const auto chance = reports(1000 * std::exp(-2.5 * sigma));
@@ -138,7 +146,8 @@ TEST(Compare, ConfidenceIntervalIsASpreadToo) {
     r.metrics[0].ci = ConfidenceInterval{p9999 * 0.6, p9999 * 1.4};
     return make_report(file, "h", {r});
   };
-  const auto comparison = compare_reports(run("a.json", 1e-3), run("b.json", 1.3e-3), {});
+  const auto comparison =
+      compare_reports(run("a.json", 1e-3), run("b.json", 1.3e-3), test::own_spread_only());
   const auto& c = only_change(comparison);
   EXPECT_NEAR(c.combined_cv, std::hypot(0.4, 0.4) / kConfidenceZ, 1e-9);
   EXPECT_EQ(c.verdict, Verdict::noise);
@@ -154,7 +163,7 @@ TEST(Compare, SamplesGiveTheStandardErrorOfTheirMedianNotTheirSpread) {
     r.metrics[0].stats->n = 25;
     return make_report(file, "h", {r});
   };
-  const auto comparison = compare_reports(run("a.json", 100e9), run("b.json", 90e9), {});
+  const auto comparison = compare_reports(run("a.json", 100e9), run("b.json", 90e9), test::own_spread_only());
   const auto& c = only_change(comparison);
   EXPECT_NEAR(c.spread_base, kMedianEfficiency * kMadToSigma * 0.02 / 5, 1e-12);
   EXPECT_NEAR(c.spread_other, c.spread_base, 1e-12);
@@ -187,8 +196,9 @@ TEST(Compare, RepeatedBaseRunsGiveTheBetweenRunSpread) {
   EXPECT_EQ(between.hosts()[0], "vm (3 runs)");
 
   const NamedReport later = run("r4.json", "vm", 60e3);  // 40 % below the base
-  EXPECT_EQ(only_change(compare_reports(runs[0], later, {})).verdict, Verdict::regression);
-  const auto with_runs = compare_reports(runs[0], later, CompareOptions{0.05, &between});
+  EXPECT_EQ(only_change(compare_reports(runs[0], later, test::own_spread_only())).verdict,
+            Verdict::regression);
+  const auto with_runs = compare_reports(runs[0], later, test::own_spread_only(0.05, &between));
   const auto& c = only_change(with_runs);
   EXPECT_NEAR(c.spread_base, expected, 1e-12);
   EXPECT_NEAR(c.spread_other, expected, 1e-12);
@@ -200,11 +210,12 @@ TEST(Compare, RepeatedBaseRunsGiveTheBetweenRunSpread) {
   std::vector<NamedReport> with_later = runs;
   with_later.push_back(later);
   const BetweenRuns including(with_later);
-  EXPECT_NEAR(only_change(compare_reports(runs[0], later, CompareOptions{0.05, &including})).spread_other,
-              expected, 1e-12);
+  EXPECT_NEAR(
+      only_change(compare_reports(runs[0], later, test::own_spread_only(0.05, &including))).spread_other,
+      expected, 1e-12);
   // A report of another machine is judged with its own spread: the between-run spread is the base machine's.
   const auto elsewhere =
-      compare_reports(runs[0], run("n1.json", "node1", 60e3), CompareOptions{0.05, &between});
+      compare_reports(runs[0], run("n1.json", "node1", 60e3), test::own_spread_only(0.05, &between));
   EXPECT_NEAR(only_change(elsewhere).spread_other, 0.01, 1e-12);
   // One run is no spread between runs.
   const BetweenRuns single(std::vector<NamedReport>{runs[0]});
@@ -225,7 +236,8 @@ TEST(Compare, IncorrectResultsAreNeverComparedAndOkToIncorrectIsARegression) {
   wrong.status = Status::incorrect;
   wrong.reason = "12 elements wrong";
   wrong.metrics.front().value = 9.9e15;  // a fast wrong answer must not show up as an improvement
-  auto c = compare_reports(make_report("a.json", "h", {ok}), make_report("b.json", "h", {wrong}), {});
+  auto c = compare_reports(make_report("a.json", "h", {ok}), make_report("b.json", "h", {wrong}),
+                           test::own_spread_only());
   EXPECT_TRUE(c.changes.empty());
   ASSERT_EQ(c.status_changes.size(), 1u);
   EXPECT_EQ(c.status_changes[0].other, Status::incorrect);
@@ -235,11 +247,10 @@ TEST(Compare, IncorrectResultsAreNeverComparedAndOkToIncorrectIsARegression) {
 
   auto other_ok = make_result("gpu.gemm", {{"precision", "bf16"}}, "tflops", 0.9e15, "FLOP/s");
   auto both = compare_reports(make_report("a.json", "h", {other_ok, wrong}),
-                              make_report("b.json", "h", {other_ok, wrong}), {});
+                              make_report("b.json", "h", {other_ok, wrong}), test::own_spread_only());
   EXPECT_EQ(both.changes.size(), 1u);
   EXPECT_TRUE(both.status_changes.empty());
-  ASSERT_EQ(both.notes.size(), 1u);
-  EXPECT_NE(both.notes[0].find("not compared"), std::string::npos);
+  EXPECT_TRUE(has_note(both, "not compared"));
 }
 
 TEST(Compare, SkippedIsAStatusChangeButNotARegression) {
@@ -262,7 +273,7 @@ TEST(Compare, JoinsOnProbeAndParamsAndListsOneSidedResults) {
       make_report("b.json", "h",
                   {make_result("gpu.hbm", {{"device", 0}, {"kernel", "copy"}}, "bandwidth", 2e12, "B/s"),
                    make_result("gpu.hbm", {{"kernel", "copy"}, {"device", 2}}, "bandwidth", 3e12, "B/s")});
-  auto c = compare_reports(a, b, {});
+  auto c = compare_reports(a, b, test::own_spread_only());
   ASSERT_EQ(c.changes.size(), 1u);
   EXPECT_EQ(c.changes[0].params["device"], 0);
   EXPECT_EQ(c.changes[0].verdict, Verdict::regression);
@@ -310,17 +321,16 @@ TEST(Compare, ResultsMeasuredInNeitherReportAreNoResultsInCommon) {
 
 TEST(Compare, DifferentToolVersionsCompareWithANote) {
   auto r = make_result("gpu.hbm", {{"kernel", "copy"}}, "bandwidth", 3e12, "B/s");
-  auto c =
-      compare_reports(make_report("a.json", "h", {r}, "0.1.0"), make_report("b.json", "h", {r}, "0.2.0"), {});
-  ASSERT_EQ(c.notes.size(), 1u);
-  EXPECT_NE(c.notes[0].find("0.1.0 vs 0.2.0"), std::string::npos);
+  auto c = compare_reports(make_report("a.json", "h", {r}, "0.1.0"), make_report("b.json", "h", {r}, "0.2.0"),
+                           test::own_spread_only());
+  EXPECT_TRUE(has_note(c, "0.1.0 vs 0.2.0"));
   EXPECT_EQ(c.changes.size(), 1u);
 }
 
 TEST(Compare, TwoRunsOfOneMachine) {
   auto reports =
       load_reports({test::reports_data("run_a.json").string(), test::reports_data("run_b.json").string()});
-  auto c = compare_reports(reports[0], reports[1], {});
+  auto c = compare_reports(reports[0], reports[1], test::own_spread_only());
   std::size_t regressions = 0;
   for (const auto& m : c.changes) {
     if (m.verdict == Verdict::regression) {
@@ -342,6 +352,167 @@ TEST(Compare, TwoRunsOfOneMachine) {
   EXPECT_EQ(c.only_in_base.size(), 1u);
   EXPECT_EQ(c.only_in_other.size(), 1u);
   EXPECT_TRUE(c.has_regression());
+  // With the project's stated spreads (one run each): the GPU and network metrics, which it never measured
+  // across runs, are not judged; the status changes still regress.
+  auto stated = compare_reports(reports[0], reports[1], {});
+  for (const auto& m : stated.changes) {
+    if (m.probe.starts_with("gpu.") || m.probe == "net.nccl") {
+      EXPECT_EQ(m.verdict, Verdict::not_judged) << m.probe;
+    }
+  }
+  EXPECT_EQ(stated.count(Verdict::regression), 0u);
+  EXPECT_TRUE(stated.has_regression());
+}
+
+// The band the project's stated between-run spread gives one metric of `probe` judged with `others` more
+// metrics (Šidák's z for the family), on ln(other/base): z × sqrt(2) × the expanded spread, both reports
+// being one run each.
+double stated_band(const std::string& probe, const std::string& metric, std::size_t family) {
+  const StatedSpread* row = stated_spread(kStatedSpreads, probe, metric);
+  EXPECT_NE(row, nullptr) << probe << " " << metric;
+  return row == nullptr ? 0 : family_z95(family) * std::sqrt(2.0) * between_run_spread(row->sd, row->runs);
+}
+
+// One storage.io result of job `job` with its bandwidth and p50 latency, each known within the run to ±1 %
+// (its own interval: the run's samples see one state of the machine).
+Result storage_job(const std::string& job, double bandwidth, double p50) {
+  Result r = known_to(make_result("storage.io", {{"job", job}}, "bandwidth", bandwidth, "B/s"), 0.01);
+  Metric& lat = r.add_metric("lat_p50", p50, "s", Better::lower);
+  lat.ci = symmetric_ci(p50, 0.01 * p50);
+  return r;
+}
+
+// Two back-to-back runs of an unchanged machine differ by more than either run's samples show; one run each
+// (no --base-runs), the band is the between-run spread the project measured and states for the probe and
+// class of metric (reports/stated_spread.hpp): a difference inside it is noise however narrow each run's own
+// interval is (judged by those alone, a 1m write at 13 → 8.25 GB/s "regressed"), one well beyond it is a
+// regression.
+TEST(Compare, OneRunEachIsJudgedAgainstTheStatedBetweenRunSpread) {
+  const double bw_band = stated_band("storage.io", "bandwidth", 2);
+  const double lat_band = stated_band("storage.io", "lat_p50", 2);
+  ASSERT_GT(bw_band, 0);
+  ASSERT_GT(lat_band, 0);
+  auto compare = [](double bw_factor, double lat_factor) {
+    return compare_reports(
+        make_report("a.json", "vm", {storage_job("1m-write-qd8", 13e9, 1e-3)}),
+        make_report("b.json", "vm", {storage_job("1m-write-qd8", 13e9 * bw_factor, 1e-3 * lat_factor)}), {});
+  };
+  // Within the band: noise, exit 0, and each change says whose spread it used.
+  const auto same = compare(std::exp(-0.8 * bw_band), std::exp(0.8 * lat_band));
+  EXPECT_EQ(same.count(Verdict::noise), 2u);
+  EXPECT_FALSE(same.has_regression());
+  for (const auto& c : same.changes) {
+    EXPECT_EQ(c.between_source, SpreadSource::stated) << c.metric;
+    EXPECT_GT(c.spread_base, 0.01) << c.metric;
+    EXPECT_NEAR(c.spread_base, c.spread_other, 1e-12) << c.metric;
+  }
+  EXPECT_EQ(same.changes[0].between_class, "rates");
+  EXPECT_EQ(same.changes[1].between_class, "latency");
+  EXPECT_TRUE(has_note(same, std::string(kStatedSpreadSource)));
+  // Well beyond it: both regress.
+  const auto worse = compare(std::exp(-1.5 * bw_band), std::exp(1.5 * lat_band));
+  EXPECT_EQ(worse.count(Verdict::regression), 2u);
+  EXPECT_TRUE(worse.has_regression());
+}
+
+// Every stated class, one run each among a quick run's ~80 metrics: a change well beyond its band (an
+// injected one: a throttled disk, a co-runner taking memory bandwidth) is a regression, in either direction
+// that is worse; one inside it is noise.
+TEST(Compare, EveryStatedClassCatchesAChangeBeyondItsBand) {
+  constexpr std::size_t kFamily = 80;
+  for (const StatedSpread& row : kStatedSpreads) {
+    for (std::string_view name : row.metrics) {
+      SCOPED_TRACE(::testing::Message() << row.probe << " " << name);
+      const bool latency = name.starts_with("lat_");
+      const Better better = latency ? Better::lower : Better::higher;
+      const double band = stated_band(std::string(row.probe), std::string(name), kFamily);
+      auto family = [&](double factor) {
+        std::vector<Result> a, b;
+        for (std::size_t i = 0; i < kFamily; ++i) {
+          const double moved = i == 0 ? factor : 1.0;
+          a.push_back(known_to(
+              make_result(std::string(row.probe), {{"i", i}}, std::string(name), 100, "x", 0, better),
+              0.005));
+          b.push_back(known_to(
+              make_result(std::string(row.probe), {{"i", i}}, std::string(name), 100 * moved, "x", 0, better),
+              0.005));
+        }
+        return compare_reports(make_report("a.json", "vm", a), make_report("b.json", "vm", b), {});
+      };
+      const double worse = latency ? std::exp(1.5 * band) : std::exp(-1.5 * band);
+      EXPECT_EQ(family(worse).count(Verdict::regression), 1u);
+      EXPECT_EQ(family(latency ? std::exp(0.8 * band) : std::exp(-0.8 * band)).count(Verdict::regression),
+                0u);
+    }
+  }
+}
+
+// A probe the project never ran twice (no stated spread: a GPU's) compared one run each is not judged, even
+// halved: "needs --base-runs", no regression, exit 0 for it, out of the family. With --base-runs it is judged
+// against the machine's own spread.
+TEST(Compare, AProbeWithoutAStatedSpreadNeedsBaseRuns) {
+  auto run = [](const std::string& file, double tflops) {
+    return make_report(
+        file, "gpu-node",
+        {known_to(make_result("gpu.gemm", {{"dtype", "bf16"}}, "tflops", tflops, "FLOP/s"), 0.01)});
+  };
+  const auto one_each = compare_reports(run("a.json", 800e12), run("b.json", 400e12), {});
+  const auto& c = only_change(one_each);
+  EXPECT_EQ(c.verdict, Verdict::not_judged);
+  EXPECT_EQ(c.between_source, SpreadSource::none);
+  EXPECT_EQ(c.reason.rfind("needs --base-runs", 0), 0u) << c.reason;
+  EXPECT_TRUE(std::isnan(c.noise_band));
+  EXPECT_FALSE(one_each.has_regression());
+  EXPECT_EQ(one_each.family, 0u);
+  EXPECT_TRUE(has_note(one_each, "give --base-runs"));
+  const std::vector<NamedReport> runs{run("a.json", 800e12), run("r2.json", 790e12), run("r3.json", 805e12)};
+  const BetweenRuns between(runs);
+  const auto with_runs = compare_reports(runs[0], run("b.json", 400e12), CompareOptions{0.05, &between});
+  EXPECT_EQ(only_change(with_runs).verdict, Verdict::regression);
+  EXPECT_EQ(only_change(with_runs).between_source, SpreadSource::base_runs);
+}
+
+// A tail percentile whose interval is open (too few I/Os beyond it: p99.99 of 4,851 is the slowest I/O) is
+// not judged, whatever its change, with the reason the report gives; it stays out of the family.
+TEST(Compare, APercentileWithAnOpenIntervalIsNotJudged) {
+  auto run = [](const std::string& file, double p9999, bool open) {
+    Result r =
+        make_result("storage.io", {{"job", "1m-write-qd8"}}, "lat_p9999", p9999, "s", 0, Better::lower);
+    r.metrics[0].stats.reset();
+    r.metrics[0].ci =
+        ConfidenceInterval{0.9 * p9999, open ? std::numeric_limits<double>::infinity() : 1.1 * p9999};
+    if (open) r.metrics[0].ci_open = "p99.99 of 4,851 I/Os: needs ≥ 36,887 I/Os";
+    r.add_metric("bandwidth", 13e9, "B/s").ci = symmetric_ci(13e9, 0.01 * 13e9);
+    return make_report(file, "vm", {r});
+  };
+  const auto c = compare_reports(run("a.json", 690e-6, false), run("b.json", 9.27e-3, true), {});
+  ASSERT_EQ(c.changes.size(), 2u);
+  EXPECT_EQ(c.changes[0].verdict, Verdict::not_judged);
+  EXPECT_EQ(c.changes[0].reason, "p99.99 of 4,851 I/Os: needs ≥ 36,887 I/Os (other)");
+  EXPECT_EQ(c.changes[1].verdict, Verdict::noise);
+  EXPECT_EQ(c.family, 1u);
+  EXPECT_FALSE(c.has_regression());
+}
+
+// The table, the CSV and the JSON carry the verdict and its reason.
+TEST(Compare, NotJudgedIsInTheTableCsvAndJson) {
+  auto run = [](const std::string& file, double tflops) {
+    return make_report(file, "gpu-node",
+                       {make_result("gpu.gemm", {{"dtype", "bf16"}}, "tflops", tflops, "FLOP/s")});
+  };
+  const auto c = compare_reports(run("a.json", 800e12), run("b.json", 400e12), {});
+  const Table table = comparison_tables(c).at(0);
+  EXPECT_EQ(table.rows.at(0).back().text.rfind("not judged: needs --base-runs", 0), 0u)
+      << table.rows.at(0).back().text;
+  const Table data = comparison_data(c);
+  EXPECT_EQ(data.rows.at(0).back().text.rfind("not judged: needs --base-runs", 0), 0u);
+  const Json j = comparison_to_json(c, {});
+  EXPECT_EQ(j["changes"][0]["verdict"], "not judged");
+  EXPECT_EQ(j["changes"][0]["reason"].get<std::string>().rfind("needs --base-runs", 0), 0u);
+  EXPECT_EQ(j["changes"][0]["between_source"], "none");
+  EXPECT_TRUE(j["changes"][0]["noise_band"].is_null());
+  EXPECT_EQ(j["summary"]["not_judged"], 1);
+  EXPECT_EQ(j["summary"]["regression"], false);
 }
 
 }  // namespace

@@ -82,8 +82,12 @@ struct Pages {
     one[0].report.results.front().warnings.push_back("clocks were throttled");
     storage = {test::make_report("sweep.json", "io-node", storage_sweep())};
     storage[0].report.host["cpu"] = Json{{"model", "EPYC"}, {"sockets", 1}, {"cores", 2}, {"threads", 2}};
-    compare_html = to_html_page(HtmlPage{
-        "two runs", &runs, {compare_reports(runs[0], runs[1], {})}, std::nullopt, 0.05, std::nullopt});
+    compare_html = to_html_page(HtmlPage{"two runs",
+                                         &runs,
+                                         {compare_reports(runs[0], runs[1], test::own_spread_only())},
+                                         std::nullopt,
+                                         0.05,
+                                         std::nullopt});
     fleet_html = to_html_page(HtmlPage{"fleet", &fleet, {}, analyze_fleet(fleet, {}), 0.05, std::nullopt});
     export_html = to_html_page(HtmlPage{"report", &one, {}, std::nullopt, 0.05, std::nullopt});
     check_html = to_html_page(HtmlPage{"check", &one, {}, std::nullopt, 0.05, sample_check()});
@@ -234,7 +238,7 @@ TEST(Html, EachPageOpensWithItsVerdictAndTheHostInventory) {
       check.find("</h1>"));
   // compare: the regression count.
   const std::string& compare = pages().compare_html;
-  auto c = compare_reports(pages().runs[0], pages().runs[1], {});
+  auto c = compare_reports(pages().runs[0], pages().runs[1], test::own_spread_only());
   ASSERT_GT(c.count(Verdict::regression), 0u);
   EXPECT_NE(compare.find(fmt::format("<p class=\"verdict bad\">{} against {}: {} regression(s)", c.other_file,
                                      c.base_file, c.count(Verdict::regression))),

@@ -131,7 +131,7 @@ TEST(Writers, ComparisonJsonCarriesVerdictsAndSummary) {
   };
   auto a = test::make_report("a.json", "h", {result(100)});
   auto b = test::make_report("b.json", "h", {result(80)});
-  auto j = comparison_to_json(compare_reports(a, b, {}), {});
+  auto j = comparison_to_json(compare_reports(a, b, test::own_spread_only()), {});
   EXPECT_EQ(j["summary"]["regressions"], 1);
   EXPECT_EQ(j["summary"]["regression"], true);
   EXPECT_EQ(j["changes"][0]["verdict"], "regression");

@@ -470,7 +470,8 @@ TEST(DataloadReader, EveryTrainMetricOfARealWindowHasTheSpreadOfItsStatistic) {
   for (const auto& mt : metrics) {
     SCOPED_TRACE(mt.name);
     ASSERT_TRUE(mt.ci.has_value());
-    EXPECT_GT(relative_spread(mt), 0);
+    // A spread, or an interval open with its reason: a 0.5 s window's p99.9 has too few reads beyond it.
+    EXPECT_TRUE(relative_spread(mt) > 0 || (!mt.ci_open.empty() && std::isinf(mt.ci->hi))) << mt.ci_open;
     EXPECT_LE(mt.ci->lo, mt.value);
     EXPECT_GE(mt.ci->hi, mt.value);
   }
@@ -496,8 +497,9 @@ TEST(DataloadReader, EveryTrainMetricOfARealWindowHasTheSpreadOfItsStatistic) {
               1e-5 * std::fabs(au0 - au1));
 }
 
-// The probe's train result is train_metrics': every metric has a spread; the generate phase, one write
-// ended by one syncfs, has none by design (storage/dataload_probe.hpp).
+// The probe's train result is train_metrics': every metric has a spread (or, a tail with too few reads beyond
+// it, an open interval with its reason); the generate phase, one write ended by one syncfs, has none by
+// design (storage/dataload_probe.hpp).
 TEST(DataloadReader, EveryTrainMetricOfTheProbesResultHasASpread) {
   test::TempDir dir;
   auto probe = make_dataload_probe();
@@ -515,7 +517,7 @@ TEST(DataloadReader, EveryTrainMetricOfTheProbesResultHasASpread) {
     for (const auto& m : r.metrics) {
       SCOPED_TRACE(m.name);
       EXPECT_EQ(m.ci.has_value(), train);
-      EXPECT_EQ(relative_spread(m) > 0, train);
+      EXPECT_EQ(relative_spread(m) > 0 || !m.ci_open.empty(), train);  // a spread, or an open interval
     }
   }
 }

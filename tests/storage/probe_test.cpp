@@ -105,7 +105,14 @@ TEST(StorageProbe, EveryMetricHasASpread) {
     ASSERT_TRUE(m->ci.has_value()) << name;
     EXPECT_LE(m->ci->lo, m->value) << name;
     EXPECT_GE(m->ci->hi, m->value) << name;
-    EXPECT_LE(m->ci->hi, metric(r, "lat_max") * 1.01) << name;
+    // Bounded by an order statistic, so no higher than the slowest I/O; or, with too few I/Os beyond the
+    // percentile for any to bound it (p99.99 of a second's I/Os), open above with the reason.
+    if (m->ci_open.empty()) {
+      EXPECT_LE(m->ci->hi, metric(r, "lat_max") * 1.01) << name;
+    } else {
+      EXPECT_TRUE(std::isinf(m->ci->hi)) << name;
+      EXPECT_NE(m->ci_open.find(" I/Os: needs ≥ "), std::string::npos) << m->ci_open;
+    }
   }
 }
 

@@ -2,6 +2,7 @@
 // rejection for every malformed text nlohmann rejects, and the report-shape errors with their paths.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "base/error.hpp"
@@ -61,6 +62,24 @@ TEST(ReportReader, ConfidenceIntervalsReadBack) {
   EXPECT_DOUBLE_EQ(m->ci->hi, 0.003);
   EXPECT_NEAR(relative_spread(*m), 0.0015 / (2 * kConfidenceZ * 0.002), 1e-12);
   EXPECT_EQ(to_json(r.results[0])["metrics"][0]["ci"], (Json{{"lo", 0.0015}, {"hi", 0.003}}));
+}
+
+// An open interval (schema 1.2: ci.open says why, the missing bound is null) reads back open, +infinity
+// above, with its reason, and writes out as it was; a report without "open" is bounded as before.
+TEST(ReportReader, AnOpenIntervalReadsBackOpen) {
+  const std::string text =
+      R"({"schema_version": "1.2.0", "results": [{"probe": "storage.io", "status": "ok", "metrics": [)"
+      R"({"name": "lat_p9999", "value": 0.0093, "unit": "s", "better": "lower", "ci": {"lo": 0.0071, "hi": null, )"
+      R"("open": "p99.99 of 4,851 I/Os: needs ≥ 36,887 I/Os"}}]}]})";
+  Report r = parse_report(text, "x.json");
+  const Metric* m = r.results.at(0).metric("lat_p9999");
+  ASSERT_NE(m, nullptr);
+  ASSERT_TRUE(m->ci.has_value());
+  EXPECT_DOUBLE_EQ(m->ci->lo, 0.0071);
+  EXPECT_TRUE(std::isinf(m->ci->hi) && m->ci->hi > 0);
+  EXPECT_EQ(m->ci_open, "p99.99 of 4,851 I/Os: needs ≥ 36,887 I/Os");
+  EXPECT_EQ(to_json(r.results[0])["metrics"][0]["ci"],
+            (Json{{"lo", 0.0071}, {"hi", nullptr}, {"open", "p99.99 of 4,851 I/Os: needs ≥ 36,887 I/Os"}}));
 }
 
 TEST(ReportReader, SkippingSamplesKeepsEverythingElse) {
