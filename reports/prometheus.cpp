@@ -159,7 +159,11 @@ void PromWriter::add(const std::string& name, Type type, const std::string& help
 std::string PromWriter::text() const {
   std::string out;
   for (const auto& [name, fam] : families_) {
-    out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, fam.help, name,
+    // HELP text escapes backslash and newline (the exposition format); a report's metric name may hold
+    // either.
+    std::string help;
+    for (char c : fam.help) help += c == '\\' ? "\\\\" : c == '\n' ? "\\n" : std::string(1, c);
+    out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, help, name,
                        fam.type == Type::counter ? "counter" : "gauge");
     for (const auto& s : fam.samples) out += s + "\n";
   }

@@ -57,6 +57,16 @@ TEST(Prometheus, OneNamingRuleWithOneUnitSuffix) {
 
 TEST(Prometheus, EscapesLabelValues) { EXPECT_EQ(prometheus_escape("a\"b\\c\nd"), "a\\\"b\\\\c\\nd"); }
 
+// A metric name from a report may hold a newline or a backslash: its HELP line escapes them, one line.
+TEST(Prometheus, HelpTextIsEscaped) {
+  auto nr =
+      test::make_report("r.json", "node1", {test::make_result("p", {{"k", 1}}, "odd\nname\\x", 1, "s")});
+  const std::string text = to_prometheus(nr);
+  EXPECT_NE(text.find("# HELP mlbench_odd_name_x_seconds mlbench result metric odd\\nname\\\\x (s)"),
+            std::string::npos)
+      << text;
+}
+
 TEST(Prometheus, ExportsOkMetricsAndEveryStatus) {
   auto nr = test::make_report(
       "r.json", "node1",
