@@ -64,6 +64,23 @@ double parse_duration(std::string_view text, std::string_view what) {
   throw UsageError(fmt::format("{}: unknown time suffix in '{}' (use us, ms, s, m or h)", what, text));
 }
 
+double parse_count(std::string_view text, std::string_view what) {
+  auto [value, suffix] = split_number(text, what);
+  static constexpr std::pair<const char*, double> kMultiples[] = {
+      {"", 1}, {"k", 1e3}, {"m", 1e6}, {"g", 1e9}, {"b", 1e9}, {"t", 1e12}, {"p", 1e15}};
+  for (const auto& [name, mult] : kMultiples)
+    if (suffix == name) return value * mult;
+  throw UsageError(fmt::format(
+      "{}: unknown count suffix in '{}' (use k, M, G or B, T, P: decimal multiples, e.g. 100k, 13B, 1T)",
+      what, text));
+}
+
+double parse_quantity(std::string_view text, std::string_view unit, std::string_view what) {
+  if (unit == "s") return parse_duration(text, what);
+  if (unit == "B") return static_cast<double>(parse_size(text, what));
+  return parse_count(text, what);
+}
+
 std::string format_size(double bytes) {
   static constexpr std::pair<double, const char*> kSuffixes[] = {
       {1099511627776.0, "T"}, {1073741824.0, "G"}, {1048576.0, "M"}, {1024.0, "k"}};

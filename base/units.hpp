@@ -1,7 +1,10 @@
-// Parsing of sizes and durations given by users, and human formatting for writers.
+// Parsing of sizes, durations and counts given by users (flags, config, workload and thresholds files: one
+// grammar), and human formatting for writers.
 //
 // Sizes follow fio: a plain number is bytes, suffixes k/K, m/M, g/G, t/T (optionally followed by "i" and/or
 // "b"/"B") are binary multiples (4k = 4096). Durations: a plain number is seconds; suffixes us, ms, s, m, h.
+// Counts and rates (tokens, parameters, I/Os, FLOP/s, B/s): decimal multiples k (1e3), M (1e6), G or B
+// (1e9: "13B" parameters), T (1e12: "1T" tokens), P (1e15), either case.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +16,10 @@ namespace mlbench {
 // Throws UsageError naming `what` (e.g. "--bs") on a malformed or negative value.
 std::uint64_t parse_size(std::string_view text, std::string_view what);
 double parse_duration(std::string_view text, std::string_view what);
+double parse_count(std::string_view text, std::string_view what);
+// A value in a report unit, by that unit: "s" a duration, "B" a size, anything else ("B/s", "1/s", "FLOP/s",
+// "" for a plain count) a count: "2ms", "4k" (4096 B), "700k" (IOPS), "5.5G" (B/s), "13B".
+double parse_quantity(std::string_view text, std::string_view unit, std::string_view what);
 
 // A size as a user types it, with the suffixes parse_size takes (binary): "4k", "128k", "1M", "1.2G", "512".
 // A whole multiple of a suffix is exact ("1536k" for 1.5 MiB is "1.5M": exact too); any other size shows

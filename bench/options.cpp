@@ -1,6 +1,7 @@
 #include "bench/options.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -24,19 +25,34 @@ std::string_view trim(std::string_view s) {
 // A value as the user wrote it, for messages: a string without its quotes.
 std::string shown(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
+// A count with a decimal suffix (base/units.hpp parse_count: 100k, 2M, 13B), the grammar workload and
+// thresholds files take too; nullopt for text that is not one.
+std::optional<double> count_text(std::string_view s) {
+  s = trim(s);
+  if (s.empty() || !std::isalpha(static_cast<unsigned char>(s.back()))) return std::nullopt;
+  try {
+    return parse_count(s, "");
+  } catch (const UsageError&) {
+    return std::nullopt;
+  }
+}
+
+// A whole number: digits, or a count with a decimal suffix that comes out whole (100k, 1.5M).
 std::optional<std::int64_t> whole_text(std::string_view s) {
   s = trim(s);
   std::int64_t n = 0;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-  if (s.empty() || ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
-  return n;
+  if (!s.empty() && ec == std::errc() && ptr == s.data() + s.size()) return n;
+  auto c = count_text(s);
+  if (!c || *c != std::floor(*c) || *c >= 9e18) return std::nullopt;
+  return static_cast<std::int64_t>(*c);
 }
 
 std::optional<double> number_text(std::string_view s) {
   s = trim(s);
   double d = 0;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
-  if (s.empty() || ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  if (s.empty() || ec != std::errc() || ptr != s.data() + s.size()) return count_text(s);
   return d;
 }
 

@@ -7,6 +7,7 @@
 
 #include "base/error.hpp"
 #include "base/input_file.hpp"
+#include "base/units.hpp"
 #include "base/utf8.hpp"
 
 namespace mlbench {
@@ -110,6 +111,13 @@ nlohmann::json parse_yaml(const std::string& text, const std::string& name) {
 
 nlohmann::json load_yaml_file(const std::filesystem::path& path) {
   return parse_yaml(read_input_file(path, InputKind::yaml), path.string());
+}
+
+double quantity_value(const nlohmann::json& v, std::string_view unit, const std::string& what) {
+  if (v.is_number()) return v.get<double>();
+  if (v.is_string()) return parse_quantity(v.get_ref<const std::string&>(), unit, what);
+  throw UsageError(
+      fmt::format("{}: {} is not a number or a quantity such as 4k, 2ms, 700k or 13B", what, v.dump()));
 }
 
 }  // namespace mlbench

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -25,5 +26,10 @@ inline constexpr YamlLimits kYamlLimits{1'000'000, 64};
 // limit, invalid YAML, or a file beyond kYamlLimits.
 nlohmann::json load_yaml_file(const std::filesystem::path& path);
 nlohmann::json parse_yaml(const std::string& text, const std::string& name);
+
+// A quantity in a YAML file, in `unit` (a report unit: "s", "B", "B/s", "1/s", ...; "" for a count): a number
+// as it is, or a string in the flags' grammar through parse_quantity (base/units.hpp): "2ms", "4k", "700k",
+// "13B". UsageError naming `what` for anything else.
+double quantity_value(const nlohmann::json& v, std::string_view unit, const std::string& what);
 
 }  // namespace mlbench

@@ -6,6 +6,7 @@
 #include "base/error.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/suggest.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app;
@@ -22,7 +23,7 @@ int main(int argc, char** argv) {
   try {
     return action ? action() : 0;
   } catch (const mlbench::UsageError& e) {
-    std::cerr << "mlbench: error: " << e.what() << "\n";
+    std::cerr << "mlbench: error: " << mlbench::cli::as_typed(app, e.what(), mlbench::cli::argv()) << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "mlbench: error: " << e.what() << "\n";

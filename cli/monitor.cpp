@@ -15,6 +15,8 @@
 #include <iostream>
 #include <thread>
 
+#include <fmt/ranges.h>
+
 #include "base/error.hpp"
 #include "base/units.hpp"
 #include "bench/runner.hpp"
@@ -81,15 +83,24 @@ int run_monitor(const MonitorFlags& f) {
   if (!f.listen.empty() && !f.textfile.empty()) {
     throw UsageError("--listen and --textfile: give one (an HTTP endpoint or a file for node_exporter)");
   }
-  if (!f.textfile.empty()) check_writable(f.textfile);
+  if (!f.textfile.empty()) check_writable(f.textfile, "--textfile");
+  auto log = [](const std::string& line) { std::cerr << "mlbench monitor: " << line << std::endl; };
   std::optional<monitor::Ceilings> ceilings;
-  if (!f.baseline.empty()) ceilings = monitor::ceilings_from_reports(load_reports(f.baseline));
+  if (!f.baseline.empty()) {
+    ceilings = monitor::ceilings_from_reports(load_reports(f.baseline));
+    if (ceilings->empty())
+      log(fmt::format(
+          "--baseline {}: no ceiling in these reports (no ok storage.io result on one raw /dev "
+          "device, no net.nccl NIC rates, no GPU power telemetry), so no mlbench_utilisation_ratio "
+          "and no storage or network mlbench_bottleneck; give a report of mlbench run or storage "
+          "on this node's drives",
+          fmt::join(f.baseline, " ")));
+  }
   // Only the default is implicit, and it is the loopback: another address is bound only when --listen names
   // it.
   auto address = monitor::parse_listen(f.listen.empty() ? kDefaultListen : f.listen);
   std::unique_ptr<monitor::MetricsServer> server;
   if (f.textfile.empty()) server = std::make_unique<monitor::MetricsServer>(address);
-  auto log = [](const std::string& line) { std::cerr << "mlbench monitor: " << line << std::endl; };
   monitor::Monitor mon(monitor::default_sources(SysReader("/")), ceilings, log);
   if (server) {
     log(fmt::format("serving http://{}:{}/metrics every {} s", address.host, server->port(), interval));

@@ -3,6 +3,9 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cli/common.hpp"
 
 namespace mlbench::cli {
 
@@ -56,14 +59,72 @@ std::optional<Suggestion> suggestion(const CLI::App& app) {
   return std::nullopt;
 }
 
+namespace {
+
+const CLI::App* deepest(const CLI::App& app) {
+  const CLI::App* cur = &app;
+  for (auto subs = cur->get_subcommands(); !subs.empty(); subs = cur->get_subcommands()) cur = subs.back();
+  return cur;
+}
+
+// "mlbench storage", "mlbench": the command whose --help lists the options.
+std::string command_path(const CLI::App* cur) {
+  std::string path;
+  for (; cur != nullptr; cur = cur->get_parent())
+    path = (cur->get_parent() == nullptr ? std::string("mlbench") : cur->get_name()) +
+           (path.empty() ? "" : " " + path);
+  return path;
+}
+
+}  // namespace
+
+std::string as_typed(const CLI::App& app, std::string message, const std::vector<std::string>& argv) {
+  for (const CLI::Option* o : deepest(app)->get_options()) {
+    std::vector<std::string> names;
+    for (const auto& n : o->get_lnames()) names.push_back("--" + n);
+    for (const auto& n : o->get_snames()) names.push_back("-" + n);
+    if (names.size() < 2) continue;
+    const std::string canonical = o->get_name();
+    const auto at = message.find(canonical);
+    if (at == std::string::npos) continue;
+    for (const auto& arg : argv) {
+      const std::string word = arg.substr(0, arg.find('='));
+      if (word == canonical || std::find(names.begin(), names.end(), word) == names.end()) continue;
+      message.replace(at, canonical.size(), word);
+      break;
+    }
+  }
+  return message;
+}
+
 std::string failure_message(const CLI::App* app, const CLI::Error& e) {
-  const std::string msg = CLI::FailureMessage::simple(app, e);
+  const CLI::App* cur = deepest(*app);
   const auto s = suggestion(*app);
-  if (!s) return msg;
-  const auto eol = std::min(msg.find('\n'), msg.size());
-  const std::string first =
-      s->closest.starts_with("-") ? msg.substr(0, eol) : fmt::format("unknown subcommand '{}'", s->given);
-  return fmt::format("{}; did you mean {}?{}", first, s->closest, msg.substr(eol));
+  std::string msg = e.what();
+  std::vector<std::string> rest = cur->remaining();
+  // In the order typed (CLI11 lists what it did not take last first): the first is what to fix.
+  const auto& args = argv();
+  std::stable_sort(rest.begin(), rest.end(), [&args](const std::string& a, const std::string& b) {
+    return std::find(args.begin(), args.end(), a) < std::find(args.begin(), args.end(), b);
+  });
+  if (s && !s->closest.starts_with("-")) {
+    msg = fmt::format("unknown subcommand '{}'; did you mean {}?", s->given, s->closest);
+  } else if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::ExtrasError) && !rest.empty()) {
+    const std::string& first = rest.front();
+    msg = first.starts_with("-") ? fmt::format("unknown option {}", first.substr(0, first.find('=')))
+                                 : fmt::format("unexpected argument '{}'", first);
+    if (s) msg += fmt::format("; did you mean {}?", s->closest);
+  } else if (cur == app && !rest.empty() && !rest.front().starts_with("-")) {
+    std::vector<std::string> commands;
+    for (const CLI::App* sub : app->get_subcommands([](const CLI::App*) { return true; }))
+      commands.push_back(sub->get_name());
+    msg = fmt::format("unknown subcommand '{}' (subcommands: {})", rest.front(), fmt::join(commands, ", "));
+  } else if (s) {
+    msg += fmt::format("; did you mean {}?", s->closest);
+  }
+  for (auto& c : msg)
+    if (c == '\n') c = ' ';
+  return fmt::format("mlbench: error: {} (see '{} --help')\n", as_typed(*app, msg, args), command_path(cur));
 }
 
 }  // namespace mlbench::cli

@@ -27,8 +27,16 @@ struct Suggestion {
 };
 std::optional<Suggestion> suggestion(const CLI::App& app);
 
-// CLI11's error message with the suggestion in its first line: "The following argument was not expected:
-// --iodeph; did you mean --iodepth?", "unknown subcommand 'stroage'; did you mean storage?".
+// `message` with an option's name as the user typed it: CLI11 and the option tables name an option by its
+// first long name (--jobs, --output), the user may have typed another of its names (--numjobs, -o). Each
+// option of the deepest parsed subcommand with several names, one of which the command line holds, has its
+// canonical name replaced by that one (the first time it appears in the message).
+std::string as_typed(const CLI::App& app, std::string message, const std::vector<std::string>& argv);
+
+// Every parse error as one line on stderr, the form every other bad input takes (docs/RELIABILITY.md):
+// "mlbench: error: <what is wrong, the flag as typed> (see 'mlbench size --help')": CLI11's message, but an
+// unknown option or argument says which one first ("unknown option --iodeph; did you mean --iodepth?"), and
+// an unknown command the closest one or the list ("unknown subcommand 'stroage'; did you mean storage?").
 std::string failure_message(const CLI::App* app, const CLI::Error& e);
 
 }  // namespace mlbench::cli

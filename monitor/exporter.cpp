@@ -99,6 +99,12 @@ void add_ceilings(Ceilings& c, const Report& report) {
 
 }  // namespace
 
+bool Ceilings::empty() const {
+  return storage_read_bytes_per_second.empty() && storage_write_bytes_per_second.empty() &&
+         storage_read_iops.empty() && storage_write_iops.empty() && network_rx_bytes_per_second.empty() &&
+         network_tx_bytes_per_second.empty() && gpu_power_watts.empty();
+}
+
 Ceilings ceilings_from_report(const Report& report) {
   Ceilings c;
   add_ceilings(c, report);
@@ -330,7 +336,7 @@ bool TextfileWriter::write(const std::string& exposition) {
           "Rewrites of the --textfile that failed (the file kept its last good exposition)", "",
           static_cast<double>(errors_));
   try {
-    write_text_atomic(path_, exposition + own.text());
+    write_text_atomic(path_, exposition + own.text(), "--textfile");
   } catch (const Error& e) {
     ++errors_;
     if (failing_ != e.what())

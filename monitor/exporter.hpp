@@ -62,6 +62,8 @@ struct Ceilings {
   std::map<std::string, double> network_rx_bytes_per_second,
       network_tx_bytes_per_second;                // "eth0", "mlx5_0/1"
   std::map<std::string, double> gpu_power_watts;  // by "gpuN"
+  // No ceiling of any kind: the reports give no ratio and no storage or network bottleneck.
+  bool empty() const;
 };
 Ceilings ceilings_from_report(const Report& report);
 // The same over several reports of the node (a `mlbench run` and a multi-node `mlbench nccl`, say): each

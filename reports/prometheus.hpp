@@ -1,7 +1,9 @@
 // `mlbench export --format prometheus`: a report as node_exporter textfile-collector input.
 //
-// One gauge family per metric name, `mlbench_<metric>_<unit>` in base units (kPromNames for names that are
-// themselves units), labels probe, params ("k=v,k=v", the result's identity), host and device; plus
+// One gauge family per metric, named by one rule (prometheus.cpp kPromUnits): mlbench_ + the metric's words
+// less those that spell its unit + the unit's one base-unit suffix (read_iops -> mlbench_read_io_per_second,
+// pct_of_peak -> mlbench_peak_ratio in 0-1). Labels: probe, host, device (left out when the result has
+// none) and each parameter as a label of its own (bs="4096",iodepth="32"); no label value is empty. Plus
 // mlbench_result_status{...,status} (1 for the result's status) and mlbench_report_timestamp_seconds{host}
 // (run start) so dashboards can tell stale hosts. Non-ok results export no metric values.
 #pragma once

@@ -178,29 +178,29 @@ std::filesystem::path folder_of(const std::filesystem::path& path) {
 }
 
 // The folder of `path`, opened; UsageError when it is missing or not a folder.
-int open_folder(const std::filesystem::path& path) {
+int open_folder(const std::filesystem::path& path, std::string_view flag) {
   const auto dir = folder_of(path);
   int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
-    throw UsageError(fmt::format("{}: folder '{}' does not exist; create it or choose another -o path",
-                                 path.string(), dir.string()));
+    throw UsageError(fmt::format("{}: folder '{}' does not exist; create it or choose another {} path",
+                                 path.string(), dir.string(), flag));
   return fd;
 }
 
-// Refuses what -o must not replace: a folder, a symbolic link to a file (the rename would replace the link,
-// not the file, and a link to a file elsewhere is not followed either), a block device, a socket. A
-// character device (/dev/null, a terminal) and a FIFO are written through; a link to one is followed once
-// (/dev/stdout), what it leads to checked by its descriptor.
-OutputTarget inspect(int dirfd, const std::filesystem::path& path) {
+// Refuses what -o (or `flag`, the option that named the path) must not replace: a folder, a symbolic link to
+// a file (the rename would replace the link, not the file, and a link to a file elsewhere is not followed
+// either), a block device, a socket. A character device (/dev/null, a terminal) and a FIFO are written
+// through; a link to one is followed once (/dev/stdout), what it leads to checked by its descriptor.
+OutputTarget inspect(int dirfd, const std::filesystem::path& path, std::string_view flag) {
   const std::string name = path.filename().string();
   if (name.empty() || name == "." || name == "..")
-    throw UsageError(fmt::format("{}: is a folder; give a file name for -o", path.string()));
+    throw UsageError(fmt::format("{}: is a folder; give a file name for {}", path.string(), flag));
   OutputTarget t;
   t.at = OwnedFd(::openat(dirfd, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
   if (!t.at) {
     if (errno == ENOENT) return t;
-    throw UsageError(fmt::format("{}: cannot look at it: {}; choose another -o path", path.string(),
-                                 std::strerror(errno)));
+    throw UsageError(fmt::format("{}: cannot look at it: {}; choose another {} path", path.string(),
+                                 std::strerror(errno), flag));
   }
   if (::fstat(t.at.get(), &t.st) != 0)
     throw Error(fmt::format("{}: fstat failed: {}", path.string(), std::strerror(errno)));
@@ -208,18 +208,18 @@ OutputTarget inspect(int dirfd, const std::filesystem::path& path) {
     t.at = OwnedFd(::openat(dirfd, name.c_str(), O_PATH | O_CLOEXEC));
     if (!t.at || ::fstat(t.at.get(), &t.st) != 0 || !(S_ISCHR(t.st.st_mode) || S_ISFIFO(t.st.st_mode)))
       throw UsageError(fmt::format(
-          "{}: is a symbolic link; give the path of the file itself (-o replaces the file it names)",
-          path.string()));
+          "{}: is a symbolic link; give the path of the file itself ({} replaces the file it names)",
+          path.string(), flag));
   }
   if (S_ISREG(t.st.st_mode)) {
     t.exists = true;
   } else if (S_ISCHR(t.st.st_mode) || S_ISFIFO(t.st.st_mode)) {
     t.kind = OutputKind::stream;
   } else if (S_ISDIR(t.st.st_mode)) {
-    throw UsageError(fmt::format("{}: is a folder; give a file name for -o", path.string()));
+    throw UsageError(fmt::format("{}: is a folder; give a file name for {}", path.string(), flag));
   } else {
-    throw UsageError(fmt::format("{}: is {}; -o takes a file, a character device, a FIFO or - for stdout",
-                                 path.string(), file_type_name(t.st.st_mode)));
+    throw UsageError(fmt::format("{}: is {}; {} takes a file, a character device, a FIFO or - for stdout",
+                                 path.string(), file_type_name(t.st.st_mode), flag));
   }
   return t;
 }
@@ -327,7 +327,7 @@ bool replace_inspected(int dirfd, const std::string& tmp, const std::string& nam
 
 }  // namespace detail
 
-void write_text_atomic(const std::filesystem::path& path, const std::string& text) {
+void write_text_atomic(const std::filesystem::path& path, const std::string& text, std::string_view flag) {
   if (path == "-") return write_through(path, OutputTarget{OutputKind::stream}, text);
   // The folder is opened once; every look and every change below is relative to that descriptor. Checked
   // before the run (check_writable), so a folder gone now is a fault of the run, not bad input.
@@ -340,7 +340,7 @@ void write_text_atomic(const std::filesystem::path& path, const std::string& tex
   // (RENAME_NOREPLACE), and one that takes an existing file's place is put back (RENAME_EXCHANGE, then a
   // look at what was exchanged); either way the temp file goes and the look is taken again.
   for (int attempt = 0; attempt < 3; ++attempt) {
-    const OutputTarget t = inspect(dir.get(), path);
+    const OutputTarget t = inspect(dir.get(), path, flag);
     if (t.kind == OutputKind::stream) return write_through(path, t, text);
     std::string tmp;
     OwnedFd out(create_temp(dir.get(), path, tmp));
@@ -388,20 +388,20 @@ void write_json_atomic(const std::filesystem::path& path, const Json& j) {
 
 void write_report(const std::filesystem::path& path, const Report& r) { write_json_atomic(path, to_json(r)); }
 
-OutputKind check_writable(const std::filesystem::path& path) {
+OutputKind check_writable(const std::filesystem::path& path, std::string_view flag) {
   if (path == "-") return OutputKind::stream;
-  OwnedFd dir(open_folder(path));
-  const OutputTarget t = inspect(dir.get(), path);
+  OwnedFd dir(open_folder(path, flag));
+  const OutputTarget t = inspect(dir.get(), path, flag);
   if (t.kind == OutputKind::file && ::access(folder_of(path).c_str(), W_OK) != 0) {
-    throw UsageError(fmt::format("{}: folder '{}' is not writable; choose another -o path", path.string(),
-                                 folder_of(path).string()));
+    throw UsageError(fmt::format("{}: folder '{}' is not writable; choose another {} path", path.string(),
+                                 folder_of(path).string(), flag));
   }
   // The temp file's name is longer than the file's: a name at the folder's limit would fail after the run.
   const long name_max = ::fpathconf(dir.get(), _PC_NAME_MAX);
   if (t.kind == OutputKind::file && name_max > static_cast<long>(kTempExtra) &&
       path.filename().string().size() + kTempExtra > static_cast<std::size_t>(name_max))
-    throw UsageError(fmt::format("{}: the file name is longer than {} characters; choose a shorter -o name",
-                                 path.string(), static_cast<std::size_t>(name_max) - kTempExtra));
+    throw UsageError(fmt::format("{}: the file name is longer than {} characters; choose a shorter {} name",
+                                 path.string(), static_cast<std::size_t>(name_max) - kTempExtra, flag));
   return t.kind;
 }
 

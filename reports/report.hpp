@@ -134,15 +134,17 @@ Report load_report(const std::filesystem::path& path, ReadOptions opts = {});
 // written through instead, never replaced; a symbolic link is followed only to one of those; anything else
 // that is not a file (a folder, a link to a file, a block device, a socket) is refused. Error (a fault of
 // the run) when the folder is gone or the write fails; UsageError for what check_writable refuses.
-void write_text_atomic(const std::filesystem::path& path, const std::string& text);
+void write_text_atomic(const std::filesystem::path& path, const std::string& text,
+                       std::string_view flag = "-o");
 // Pretty JSON through write_text_atomic.
 void write_json_atomic(const std::filesystem::path& path, const Json& j);
 void write_report(const std::filesystem::path& path, const Report& r);
 // Where -o writes: a file replaced by rename, or a stream written through (write_text_atomic).
 enum class OutputKind { file, stream };
 // Fails with a UsageError when `path` cannot be written (missing folder, not writable, something
-// write_text_atomic refuses) — checked before a run; else says which kind it is.
-OutputKind check_writable(const std::filesystem::path& path);
+// write_text_atomic refuses) — checked before a run; else says which kind it is. The message names `flag`,
+// the option that gave the path ("-o", "--textfile").
+OutputKind check_writable(const std::filesystem::path& path, std::string_view flag = "-o");
 
 namespace detail {
 // write_text_atomic's last step for an existing file: the temp file `tmp` put at `name` (both in the folder

@@ -167,18 +167,25 @@ void print_host(std::ostream& out, const Json& host) {
     return j.contains(key) ? (j[key].is_string() ? j[key].get<std::string>() : j[key].dump())
                            : std::string("?");
   };
+  // "1 socket", "2 sockets", "? sockets" when unknown.
+  auto counted = [&str](const Json& j, const char* key, const char* one) {
+    const bool single = j.contains(key) && j[key].is_number() && j[key].get<double>() == 1;
+    return fmt::format("{} {}{}", str(j, key), one, single ? "" : "s");
+  };
   out << "host      " << str(host, "hostname") << " (" << str(host, "os") << ", kernel "
       << str(host, "kernel") << ")\n";
   if (host.contains("cpu")) {
     const auto& c = host["cpu"];
-    out << "cpu       " << str(c, "model") << ": " << str(c, "sockets") << " sockets, " << str(c, "cores")
-        << " cores, " << str(c, "threads") << " threads, governor " << str(c, "governor") << "\n";
+    out << "cpu       " << str(c, "model") << ": " << counted(c, "sockets", "socket") << ", "
+        << counted(c, "cores", "core") << ", " << counted(c, "threads", "thread") << ", governor "
+        << str(c, "governor") << "\n";
   }
   if (host.contains("memory") && host["memory"].contains("total_bytes")) {
     out << "memory    " << format_bytes(host["memory"]["total_bytes"].get<double>()) << "\n";
   }
   for (const auto& n : host.value("numa", Json::array())) {
-    out << "numa      node " << str(n, "node") << ": " << n.value("cpus", Json::array()).size() << " cpus, "
+    const auto cpus = n.value("cpus", Json::array()).size();
+    out << "numa      node " << str(n, "node") << ": " << cpus << (cpus == 1 ? " cpu, " : " cpus, ")
         << (n.contains("memory_bytes") ? format_bytes(n["memory_bytes"].get<double>()) : "?") << "\n";
   }
   for (const auto& d : host.value("block_devices", Json::array())) {

@@ -18,6 +18,7 @@ struct Cell {
   Tone tone = Tone::plain;
   bool numeric = false;                         // right-aligned
   std::optional<double> number = std::nullopt;  // the exact value `text` shows, for writers that keep numbers
+  std::string unit;                             // of `number` ("B", "B/s", "drives"), for those writers
 };
 
 struct Table {

@@ -9,17 +9,23 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace mlbench::sizing {
 
 struct Assumption {
-  std::string_view name;   // as the sheet lists it, with the unit it is listed in
+  std::string_view name;   // as the sheet lists it, less its unit
   double value = 0;        // in the unit the models compute in (bytes, seconds, watts per GB, a fraction)
   std::string_view basis;  // the published source or the reasoning behind the value
   double listed_per = 1;   // the sheet lists value / listed_per (2e9 bytes as 2 GB)
   std::string_view kind;   // the workload kind it applies to; empty: every kind
+  std::string_view unit;   // of the listed value ("GB", "h"); empty: a fraction or a count, as the name says
   double listed() const { return value / listed_per; }
+  // "Runtime overhead per GPU (GB)": the name with the unit it is listed in.
+  std::string listed_name() const {
+    return unit.empty() ? std::string(name) : std::string(name) + " (" + std::string(unit) + ")";
+  }
 };
 
 namespace assumption {
@@ -66,8 +72,8 @@ inline constexpr Assumption kAttentionRelative{"Attention vs GEMM efficiency", 0
                                                "flash-attention kernels, causal"};
 inline constexpr Assumption kOverlapHidden{"Overlapped DP traffic hidden", 0.90,
                                            "of gradient sync within the last backward"};
-inline constexpr Assumption kRuntimeOverhead{"Runtime overhead per GPU (GB)", 2.0e9,
-                                             "CUDA context, NCCL, workspaces", 1e9};
+inline constexpr Assumption kRuntimeOverhead{
+    "Runtime overhead per GPU", 2.0e9, "CUDA context, NCCL, workspaces", 1e9, "", "GB"};
 inline constexpr Assumption kFragmentation{"Fragmentation", 0.05, "of modelled GPU memory"};
 inline constexpr Assumption kServingReserve{"Serving HBM reserve", 0.10,
                                             "serving engines keep ~10 % of HBM free"};
@@ -81,13 +87,13 @@ inline constexpr Assumption kMaxNumSeqs{"Serving sequences in the profile pass",
                                         "vLLM max_num_seqs default: logits rows of the profile pass", 1,
                                         "llm-inference"};
 inline constexpr Assumption kAveragePowerShare{"Average / nameplate power", 0.80, "busy node"};
-inline constexpr Assumption kNodeMtbfHours{"Node MTBF (h)", 6000,
-                                           "Llama 3: 419 interruptions in 54 days on 2,048 nodes"};
+inline constexpr Assumption kNodeMtbfHours{
+    "Node MTBF", 6000, "Llama 3: 419 interruptions in 54 days on 2,048 nodes", 1, "", "h"};
 // What an interruption costs besides the lost work since the last checkpoint: the cooling options' goodput.
-inline constexpr Assumption kRestartTime{"Restart after an interruption (min)", 600,
-                                         "reschedule, reload the last checkpoint, warm up", 60};
-inline constexpr Assumption kCollectiveLatency{"Collective latency per call (ms)", 20e-6,
-                                               "assumed fixed cost added to each collective call", 1e-3};
+inline constexpr Assumption kRestartTime{
+    "Restart after an interruption", 600, "reschedule, reload the last checkpoint, warm up", 60, "", "min"};
+inline constexpr Assumption kCollectiveLatency{
+    "Collective latency per call", 20e-6, "assumed fixed cost added to each collective call", 1e-3, "", "ms"};
 // Serving engines run a node's tensor-parallel all-reduces through a custom one-shot kernel, not NCCL
 // (TensorRT-LLM's, which NVIDIA's MLPerf v4.0 Llama-2-70B engines build with --use_custom_all_reduce; SGLang
 // and vLLM carry the same design): SGLang PR #2904's unit test of its port of TensorRT-LLM's kernel, on 2
@@ -95,18 +101,21 @@ inline constexpr Assumption kCollectiveLatency{"Collective latency per call (ms)
 // each call; bytes still move at the NVLink busbw. The kernel needs NVLink peer-to-peer: on PCIe GPUs the
 // engines fall back to NCCL and kCollectiveLatency applies (serving_allreduce_latency, sizing/models.hpp).
 inline constexpr Assumption kServingAllReduceLatency{
-    "Serving TP all-reduce latency per call, NVLink (ms)", 3.7e-6,
+    "Serving TP all-reduce latency per call, NVLink",
+    3.7e-6,
     "custom all-reduce, 512 B on 2 H100s: 3.7 us (SGLang PR #2904, its port of TensorRT-LLM's kernel); "
     "PCIe GPUs: the collective latency",
-    1e-3, "llm-inference"};
+    1e-3,
+    "llm-inference",
+    "ms"};
 inline constexpr Assumption kCheckpointBytesPerParam{"Checkpoint bytes per parameter", 14,
                                                      "bf16 weights + fp32 master + Adam m, v (METHODS)"};
 inline constexpr Assumption kCommBudget{"Exposed communication budget", 0.15,
                                         "exposed share of the step before the fabric is flagged"};
 inline constexpr Assumption kHostRamPerHbm{"Host RAM per HBM", 2,
                                            "host RAM >= this x the node's HBM: pinned buffers, staging"};
-inline constexpr Assumption kDramWattsPerGb{"DRAM power (W/GB)", 0.375,
-                                            "assumed per-GB DIMM draw in the node nameplate"};
+inline constexpr Assumption kDramWattsPerGb{
+    "DRAM power", 0.375, "assumed per-GB DIMM draw in the node nameplate", 1, "", "W/GB"};
 inline constexpr Assumption kDriveEfficiency{"NVMe sustained share", 0.90,
                                              "sustained sequential share of an NVMe drive's rating"};
 inline constexpr Assumption kZero3Traffic{

@@ -193,16 +193,23 @@ void Planner::add_local_raid(double write, double read, double capacity, bool su
     if (l.tolerates == 0) caveat += "; losing a drive loses the staged checkpoint";
     t.rows.push_back(
         {Cell{std::string(l.name), l.name == level.name ? Tone::good : Tone::plain},
-         Cell{std::to_string(n), Tone::plain, true, static_cast<double>(n)},
-         Cell{decimal_bytes(f.usable), Tone::plain, true, f.usable},
-         Cell{fmt::format("{:.1f} GB/s ({:.1f} rated)", f.read / 1e9, f.read / share / 1e9)},
-         Cell{gbs(f.write), Tone::plain, true, f.write},
-         Cell{fmt::format("{:.2f} M IOPS", f.read_iops / 1e6), Tone::plain, true, f.read_iops},
+         Cell{std::to_string(n), Tone::plain, true, static_cast<double>(n), "drives"},
+         Cell{decimal_bytes(f.usable), Tone::plain, true, f.usable, "B"},
+         Cell{fmt::format("{:.1f} GB/s ({:.1f} rated)", f.read / 1e9, f.read / share / 1e9), Tone::plain,
+              false, f.read, "B/s"},
+         Cell{gbs(f.write), Tone::plain, true, f.write, "B/s"},
+         Cell{fmt::format("{:.2f} M IOPS", f.read_iops / 1e6), Tone::plain, true, f.read_iops, "1/s"},
          Cell{fmt::format("{} k IOPS (/{})", with_separators(f.write_iops / 1e3), l.write_penalty),
-              Tone::plain, true, f.write_iops},
-         Cell{f.rebuild_s > 0 ? fmt::format("{:.1f} h at best", f.rebuild_s / 3600) : "none: lost"},
-         Cell{fmt::format("{} drive{}", l.tolerates, l.tolerates == 1 ? "" : "s")},
-         Cell{need_n ? fmt::format("{} drives", *need_n) : "does not meet it"}, Cell{caveat}});
+              Tone::plain, true, f.write_iops, "1/s"},
+         f.rebuild_s > 0 ? Cell{fmt::format("{:.1f} h at best", f.rebuild_s / 3600), Tone::plain, false,
+                                f.rebuild_s / 3600, "h"}
+                         : Cell{"none: lost"},
+         Cell{fmt::format("{} drive{}", l.tolerates, l.tolerates == 1 ? "" : "s"), Tone::plain, false,
+              static_cast<double>(l.tolerates), "drives"},
+         need_n ? Cell{fmt::format("{} drives", *need_n), Tone::plain, false, static_cast<double>(*need_n),
+                       "drives"}
+                : Cell{"does not meet it"},
+         Cell{caveat}});
     levels.push_back({{"level", l.name},
                       {"drives", n},
                       {"usable_bytes", f.usable},
@@ -545,8 +552,9 @@ void Planner::add_cost(int nodes, double run_s, double mwh, const std::string& p
 
 void Planner::add_assumptions() {
   auto fig = [&](std::string_view name, const Figure& f, bool fraction = true) {
-    sheet_.assumptions.push_back(
-        {std::string(name), fraction ? fmt::format("{:.3f}", f.value) : gbs(f.value), src(f), f.basis});
+    sheet_.assumptions.push_back({std::string(name), fraction ? fmt::format("{:.3f}", f.value) : gbs(f.value),
+                                  src(f), f.basis, fraction ? f.value : f.value / 1e9,
+                                  fraction ? "fraction" : "GB/s"});
   };
   fig(assumption::kGemm16.name, cal_.gemm);
   fig(assumption::kHbm.name, cal_.hbm);
@@ -569,20 +577,21 @@ void Planner::add_assumptions() {
   sheet_.assumptions.push_back({fmt::format("Cooling {}: GPU power (W per A100)", cool.name),
                                 fmt::format("{:g}", cool.gpu_w), cool.figures_source,
                                 fmt::format("{}: {} W; GPU TDP x {:.2f} ({} of {})", names, watts,
-                                            cool.gpu_power_factor, cool.name, cat_.reference_cooling)});
+                                            cool.gpu_power_factor, cool.name, cat_.reference_cooling),
+                                cool.gpu_w, "W"});
   sheet_.assumptions.push_back(
       {fmt::format("Cooling {}: training stability", cool.name), fmt::format("{:g} %", 100 * cool.stability),
        cool.figures_source,
-       fmt::format("{}: {} %; read as the share of training days without an interruption", names,
-                   stability)});
+       fmt::format("{}: {} %; read as the share of training days without an interruption", names, stability),
+       cool.stability, "fraction"});
   sheet_.assumptions.push_back({fmt::format("Cooling {}: PUE", cool.name), fmt::format("{:.2f}", cool.pue),
-                                cool.pue_source, fmt::format("{}: {}", names, pues)});
+                                cool.pue_source, fmt::format("{}: {}", names, pues), cool.pue, "ratio"});
   for (const Assumption* a : engine_assumptions())
     if (a->kind.empty() || a->kind == req_.workload.kind)
-      sheet_.assumptions.push_back(
-          {std::string(a->name), format_quantity(a->listed()), "assumed", std::string(a->basis)});
+      sheet_.assumptions.push_back({a->listed_name(), format_quantity(a->listed()), "assumed",
+                                    std::string(a->basis), a->listed(), std::string(a->unit)});
   sheet_.assumptions.push_back(
-      {"Headroom", format_quantity(h_), "assumed", "per resource, shown on each line"});
+      {"Headroom", format_quantity(h_), "assumed", "per resource, shown on each line", h_, "fraction"});
   sheet_.warnings.insert(sheet_.warnings.begin(), cal_.warnings.begin(), cal_.warnings.end());
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <string_view>
 
@@ -163,10 +164,27 @@ Table sheet_data(const Sheet& s) {
   Table t{
       "", {"section", "item", "quantity", "unit", "specification", "driven_by", "headroom", "source"}, {}};
   for (const auto* rows : {&s.lines, &s.totals})
-    for (const auto& l : *rows) t.rows.push_back(line_cells(l));
+    for (const auto& l : *rows)
+      t.rows.push_back({Cell{l.section}, Cell{l.item}, Cell{csv_number(l.quantity)}, Cell{l.unit},
+                        Cell{l.spec}, Cell{l.driver}, Cell{l.headroom}, Cell{l.source}});
   for (const auto& a : s.assumptions)
-    t.rows.push_back({Cell{"Assumptions"}, Cell{a.name}, Cell{}, Cell{a.value}, Cell{}, Cell{a.basis}, Cell{},
-                      Cell{a.source}});
+    t.rows.push_back({Cell{"Assumptions"}, Cell{a.name}, Cell{csv_number(a.quantity)}, Cell{a.unit}, Cell{},
+                      Cell{a.basis}, Cell{}, Cell{a.source}});
+  for (const auto& side : s.tables) {
+    const std::string section = side.title.substr(0, side.title.find(':'));
+    for (const auto& row : side.rows) {
+      if (row.empty()) continue;
+      for (std::size_t c = 1; c < row.size() && c < side.columns.size(); ++c) {
+        if (!row[c].number) continue;
+        std::string column = side.columns[c];
+        std::transform(column.begin(), column.end(), column.begin(),
+                       [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+        t.rows.push_back({Cell{section}, Cell{row.front().text + " " + column},
+                          Cell{csv_number(*row[c].number)}, Cell{row[c].unit}, Cell{}, Cell{row.back().text},
+                          Cell{}, Cell{}});
+      }
+    }
+  }
   return t;
 }
 

@@ -37,7 +37,9 @@ struct SheetLine {
 };
 
 struct SheetAssumption {
-  std::string name, value, source, basis;
+  std::string name, value, source, basis;  // value: as the text formats show it ("93 %", "6,000")
+  double quantity = 0;                     // the value as a number in `unit`, for the CSV (0.93, 6000)
+  std::string unit;                        // "fraction", "W", "h", ...
 };
 
 struct Sheet {
@@ -73,8 +75,11 @@ nlohmann::json to_json(const Sheet& s);
 // materials (the lines, then the totals; in text grouped by section, the driver, headroom and source beneath
 // each line); the assumptions; the warnings as the list; `json` = to_json(s).
 Document sheet_document(const Sheet& s);
-// The data for spreadsheets (Format::csv): the bill of materials' columns, one row per line and total, then
-// one per assumption (section "Assumptions"; name as item, value as unit, basis as driven_by).
+// The data for spreadsheets (Format::csv), every quantity the exact number (no separators, no "%") with its
+// unit in the unit column: the bill of materials' columns, one row per line and total; then one per
+// assumption (section "Assumptions"; name as item, its value in quantity and unit, basis as driven_by); then
+// one per number of each side table (section: the table's title before ':', "Local NVMe RAID levels"; item:
+// the row's name and the column, "RAID-5 usable"; driven_by: the row's last column).
 Table sheet_data(const Sheet& s);
 // The sheet in a text format: sheet_data for csv, else sheet_document, through render().
 std::string render_sheet(const Sheet& s, Format f);

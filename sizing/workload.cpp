@@ -18,6 +18,24 @@ using Json = nlohmann::json;
 // an int.
 constexpr int kMaxWhole = 1 << 28;
 
+// The unit of a workload key, by its name's ending, for a value given as text: "_days", "_hours" and "_h" are
+// durations listed in days or hours (`per` seconds each), "_s" seconds, "_bytes" a size; any other key is a
+// count (tokens, params, request_rate).
+struct KeyUnit {
+  std::string_view unit;
+  double per;
+};
+KeyUnit key_unit(std::string_view key) {
+  static constexpr std::pair<std::string_view, KeyUnit> kEndings[] = {{"_days", {"s", 86400}},
+                                                                      {"_hours", {"s", 3600}},
+                                                                      {"_h", {"s", 3600}},
+                                                                      {"_s", {"s", 1}},
+                                                                      {"_bytes", {"B", 1}}};
+  for (const auto& [ending, unit] : kEndings)
+    if (key.ends_with(ending)) return unit;
+  return {"", 1};
+}
+
 // Typed reads of one workload mapping; every error names the file and key.
 class Fields {
  public:
@@ -29,12 +47,19 @@ class Fields {
             fmt::format("{}: unknown key '{}' (allowed: {})", where_, k, fmt::join(allowed, ", ")));
   }
   bool has(const char* key) const { return j_.contains(key) && !j_[key].is_null(); }
+  // A number, or a quantity in the flags' grammar read by the key's unit (key_unit): tokens: 1T,
+  // params: 13B, allowed_stall_s: 2m, interval_h: 90m, dataset_bytes: 8T (binary, as --size).
   double positive(const char* key) const {
     if (!has(key)) throw UsageError(fmt::format("{}: '{}' is required", where_, key));
-    if (!j_[key].is_number() || !(j_[key].get<double>() > 0))
+    const auto [unit, per] = key_unit(key);
+    const double v = j_[key].is_string()
+                         ? quantity_value(j_[key], unit, fmt::format("{}: '{}'", where_, key)) / per
+                         : (j_[key].is_number() ? j_[key].get<double>() : 0);
+    if (!(v > 0) || !std::isfinite(v))
       throw UsageError(
-          fmt::format("{}: '{}' must be a positive number, got {}", where_, key, j_[key].dump()));
-    return j_[key].get<double>();
+          fmt::format("{}: '{}' must be a positive number or quantity (e.g. 13B, 1T, 2ms), got {}", where_,
+                      key, j_[key].dump()));
+    return v;
   }
   double positive_or(const char* key, double fallback) const { return has(key) ? positive(key) : fallback; }
   int whole(const char* key) const {

@@ -579,6 +579,36 @@ TEST(MonitorEndToEnd, SeveralBaselinesGiveTheStorageAndNetworkBottlenecks) {
   EXPECT_NE(text.find("mlbench_bottleneck{resource=\"storage\"} "), std::string::npos) << text;
 }
 
+// A baseline that measured none of the ceilings the ratios divide by (no raw-device storage.io, no NIC
+// rates, no GPU power) is said on stderr at the start, not left for the operator to find as missing series;
+// the exporter runs on, and what it writes passes promtool.
+TEST(MonitorEndToEnd, ABaselineWithNoCeilingSaysSo) {
+  test::TempDir dir{"mlbench-noceiling"};
+  const std::string cpu_only = std::string(MLBENCH_TEST_DATA_DIR) + "/reports/cpu_only.json";
+  EXPECT_TRUE(ceilings_from_reports(load_reports({cpu_only})).empty());
+  fs::path file = dir / "mlbench.prom";
+  pid_t exporter = spawn(
+      {MLBENCH_EXE, "monitor", "--interval", "200ms", "--textfile", file.string(), "--baseline", cpu_only},
+      dir / "log");
+  std::string text;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline &&
+         text.find("mlbench_monitor_info") == std::string::npos) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    text = test::slurp(file);
+  }
+  EXPECT_EQ(stop(exporter), 0) << test::slurp(dir / "log");
+  const std::string log = test::slurp(dir / "log");
+  EXPECT_NE(log.find("--baseline " + cpu_only + ": no ceiling"), std::string::npos) << log;
+  EXPECT_NE(log.find("mlbench_utilisation_ratio"), std::string::npos) << log;
+  EXPECT_EQ(text.find("mlbench_utilisation_ratio"), std::string::npos) << text;
+  if (!have_tool("promtool")) GTEST_SKIP() << "promtool not installed (Debian package 'prometheus')";
+  std::string cmd =
+      fmt::format("promtool check metrics < '{}' > '{}' 2>&1", file.string(), (dir / "promtool").string());
+  EXPECT_EQ(run_shell(cmd), 0) << test::slurp(dir / "promtool");
+  EXPECT_EQ(test::slurp(dir / "promtool"), "");
+}
+
 TEST(MonitorEndToEnd, BadFlagsExitTwoWithOneLine) {
   test::TempDir dir{"mlbench-flags"};
   for (const char* args : {"--listen localhost:9401", "--listen :9401", "--interval 0s",
@@ -588,6 +618,13 @@ TEST(MonitorEndToEnd, BadFlagsExitTwoWithOneLine) {
     std::string out = test::slurp(dir / "out");
     EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
   }
+  // A --textfile in a missing folder names --textfile, the flag given, not another command's -o.
+  std::string cmd = fmt::format("'{}' monitor --textfile /nonexistent-mlbench-dir/x.prom > '{}' 2>&1",
+                                MLBENCH_EXE, (dir / "out").string());
+  EXPECT_EQ(run_shell(cmd), 2);
+  const std::string out = test::slurp(dir / "out");
+  EXPECT_NE(out.find("choose another --textfile path"), std::string::npos) << out;
+  EXPECT_EQ(out.find("-o "), std::string::npos) << out;
 }
 
 TEST(MonitorEndToEnd, PrometheusScrapesTheExporterAndAnswersAQuery) {

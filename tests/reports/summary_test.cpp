@@ -193,6 +193,17 @@ TEST(TextTable, TheWidestTextColumnsGiveWayToFitTheWidth) {
       << "both wide columns give way: " << rows[1];
 }
 
+// `mlbench sysinfo` counts in words that agree with the number: "1 socket", "2 sockets".
+TEST(Summary, HostCountsAgreeWithTheirNumber) {
+  std::ostringstream one, two;
+  print_host(one, Json{{"cpu", {{"model", "X"}, {"sockets", 1}, {"cores", 1}, {"threads", 1}}},
+                       {"numa", Json::array({Json{{"node", 0}, {"cpus", {0}}}})}});
+  EXPECT_NE(one.str().find("X: 1 socket, 1 core, 1 thread, governor"), std::string::npos) << one.str();
+  EXPECT_NE(one.str().find("node 0: 1 cpu, "), std::string::npos) << one.str();
+  print_host(two, Json{{"cpu", {{"model", "X"}, {"sockets", 2}, {"cores", 64}, {"threads", 128}}}});
+  EXPECT_NE(two.str().find("X: 2 sockets, 64 cores, 128 threads, governor"), std::string::npos) << two.str();
+}
+
 TEST(Summary, NoWarningsNoCountLine) {
   Report report;
   report.results.push_back(result("host.membw", {}));

@@ -3,8 +3,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -74,15 +77,96 @@ INSTANTIATE_TEST_SUITE_P(Examples, Golden,
 
 Sheet sample() { return plan_file(source_dir() / "configs" / "workloads" / "default.yaml"); }
 
+// RFC 4180 rows: quoted fields may hold commas, doubled quotes and line breaks.
+std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows(1, std::vector<std::string>(1));
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        rows.back().back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        rows.back().back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      rows.back().emplace_back();
+    } else if (c == '\n') {
+      rows.emplace_back(1);
+    } else {
+      rows.back().back() += c;
+    }
+  }
+  if (rows.back().size() == 1 && rows.back()[0].empty()) rows.pop_back();
+  return rows;
+}
+
+// The whole field as a number (strtod consumes all of it), else nullopt: "22308311" and "0.93" are numbers,
+// "22,308,311" and "93 %" are not.
+std::optional<double> number_of(const std::string& field) {
+  if (field.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(field.c_str(), &end);
+  if (end != field.c_str() + field.size()) return std::nullopt;
+  return v;
+}
+
 TEST(SheetWriters, CsvHasEightColumnsPerLine) {
   auto s = sample();
-  std::istringstream in(render_sheet(s, Format::csv));
-  std::string line;
-  std::getline(in, line);
-  EXPECT_EQ(line, "section,item,quantity,unit,specification,driven_by,headroom,source");
-  int rows = 0;
-  while (std::getline(in, line)) ++rows;
-  EXPECT_EQ(rows, static_cast<int>(s.lines.size() + s.totals.size() + s.assumptions.size()));
+  auto rows = csv_rows(render_sheet(s, Format::csv));
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"section", "item", "quantity", "unit", "specification",
+                                               "driven_by", "headroom", "source"}));
+  for (const auto& r : rows) EXPECT_EQ(r.size(), 8u) << r[0] << " " << r[1];
+}
+
+// The CSV is data a spreadsheet sums without cleaning: every quantity a plain number (the exact double, no
+// thousands separators, no "%"), its unit in the unit column; each assumption's value a number in quantity;
+// the RAID levels' figures as rows of their own.
+TEST(SheetWriters, CsvQuantitiesAreRawNumbersWithTheirUnits) {
+  auto s = sample();
+  auto rows = csv_rows(render_sheet(s, Format::csv));
+  ASSERT_GT(rows.size(), 1u);
+  std::size_t assumptions = 0, raid = 0;
+  bool big = false;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    ASSERT_EQ(r.size(), 8u);
+    const auto q = number_of(r[2]);
+    EXPECT_TRUE(q.has_value()) << r[0] << " / " << r[1] << ": quantity '" << r[2] << "'";
+    big = big || (q && *q >= 1000);
+    if (r[0] == "Assumptions") ++assumptions;
+    if (r[0] == "Local NVMe RAID levels") {
+      ++raid;
+      EXPECT_FALSE(r[3].empty()) << r[1];
+    }
+  }
+  EXPECT_TRUE(big);  // a quantity over 999 is written without separators
+  EXPECT_EQ(assumptions, s.assumptions.size());
+  EXPECT_GE(raid, 5 * 3u);  // several levels, each with its drives, capacity and speeds
+  for (const auto* lines : {&s.lines, &s.totals})
+    for (const auto& l : *lines) {
+      auto it = std::find_if(rows.begin(), rows.end(),
+                             [&](const auto& r) { return r[0] == l.section && r[1] == l.item; });
+      ASSERT_NE(it, rows.end()) << l.item;
+      EXPECT_EQ(number_of((*it)[2]), l.quantity) << l.item;
+      EXPECT_EQ((*it)[3], l.unit) << l.item;
+    }
+  auto headroom = std::find_if(rows.begin(), rows.end(),
+                               [](const auto& r) { return r[0] == "Assumptions" && r[1] == "Headroom"; });
+  ASSERT_NE(headroom, rows.end());
+  EXPECT_EQ(number_of((*headroom)[2]), s.headroom);
+  auto usable = std::find_if(rows.begin(), rows.end(), [](const auto& r) {
+    return r[0] == "Local NVMe RAID levels" && r[1] == "RAID-0 usable";
+  });
+  ASSERT_NE(usable, rows.end());
+  EXPECT_EQ((*usable)[3], "B");
+  EXPECT_GT(number_of((*usable)[2]).value_or(0), 1e12);
 }
 
 TEST(SheetWriters, JsonRoundTripsTheLines) {

@@ -44,6 +44,41 @@ TEST(Workload, ParameterCountAloneDerivesAShape) {
   EXPECT_NEAR(12.0 * m.layers * m.hidden * m.hidden / 7.0e9, 1.0, 0.25);
 }
 
+// Workload files take the flags' suffixes, through the one parser (base/units.hpp), read by each key's unit:
+// counts decimal (1T tokens, 13B parameters, 4M batch tokens), durations (2m, 200ms, 90m as interval_h),
+// sizes binary as --size (8T bytes). The same workload written in plain numbers plans the same.
+TEST(Workload, QuantitiesTakeTheFlagsSuffixes) {
+  auto suffixed = load_workload(write_temp(
+      "suffixed",
+      "kind: llm-training\nmodel: {params: 13B}\ntokens: 1T\nseq_len: 4096\nglobal_batch_tokens: 4M\n"
+      "deadline_days: 30\ncheckpoint: {interval_h: 90m, allowed_stall_s: 2m}\ndataset_bytes: 8T\n"));
+  const auto& t = std::get<LlmTraining>(suffixed.spec);
+  EXPECT_DOUBLE_EQ(t.model.params, 13e9);
+  EXPECT_DOUBLE_EQ(t.tokens, 1e12);
+  EXPECT_DOUBLE_EQ(t.global_batch_tokens, 4e6);
+  EXPECT_DOUBLE_EQ(t.checkpoint.interval_s, 5400);
+  EXPECT_DOUBLE_EQ(t.checkpoint.allowed_stall_s, 120);
+  EXPECT_DOUBLE_EQ(t.dataset_bytes, 8.0 * 1099511627776.0);
+  auto serving = load_workload(
+      write_temp("serving",
+                 "kind: llm-inference\nmodel: {params: 7B}\nrequest_rate: 1.5k\ninput_tokens: 2k\n"
+                 "output_tokens: 128\nttft_s: 200ms\ntpot_s: 20ms\n"));
+  const auto& i = std::get<LlmInference>(serving.spec);
+  EXPECT_DOUBLE_EQ(i.request_rate, 1500);
+  EXPECT_DOUBLE_EQ(i.input_tokens, 2000);
+  EXPECT_DOUBLE_EQ(i.ttft_s, 0.2);
+  EXPECT_DOUBLE_EQ(i.tpot_s, 0.02);
+  try {
+    load_workload(write_temp("badsuffix",
+                             "kind: llm-training\nmodel: {params: 13X}\ntokens: 1T\n"
+                             "seq_len: 4096\ndeadline_days: 30\n"));
+    FAIL() << "accepted 13X";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("'params': unknown count suffix in '13X'"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Workload, ZeroOrNegativeTokensAreRefused) {
   for (const char* tokens : {"0", "-5e9"}) {
     auto p = write_temp("tokens", std::string("kind: llm-training\nmodel: {params: 7e9}\ntokens: ") + tokens +

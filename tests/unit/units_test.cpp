@@ -53,6 +53,38 @@ TEST(Units, Durations) {
   EXPECT_THROW(parse_duration("-1", "--runtime"), UsageError);
 }
 
+// Counts and rates take decimal multiples, the way parameters, tokens and IOPS are spoken of.
+TEST(Units, CountsAreDecimalMultiples) {
+  EXPECT_DOUBLE_EQ(parse_count("100k", "tokens"), 100e3);
+  EXPECT_DOUBLE_EQ(parse_count("13B", "params"), 13e9);
+  EXPECT_DOUBLE_EQ(parse_count("13b", "params"), 13e9);
+  EXPECT_DOUBLE_EQ(parse_count("1T", "tokens"), 1e12);
+  EXPECT_DOUBLE_EQ(parse_count("1.5M", "tokens"), 1.5e6);
+  EXPECT_DOUBLE_EQ(parse_count("2G", "x"), 2e9);
+  EXPECT_DOUBLE_EQ(parse_count("3P", "x"), 3e15);
+  EXPECT_DOUBLE_EQ(parse_count("42", "x"), 42);
+  for (const char* bad : {"", "k", "-1k", "4x", "4kk", "1ki"}) {
+    try {
+      parse_count(bad, "tokens");
+      FAIL() << "accepted '" << bad << "'";
+    } catch (const UsageError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("tokens: ", 0), 0u) << e.what();
+    }
+  }
+}
+
+// A file's value is read by its unit: the one grammar of the flags.
+TEST(Units, QuantitiesByUnit) {
+  EXPECT_DOUBLE_EQ(parse_quantity("2ms", "s", "max"), 0.002);
+  EXPECT_DOUBLE_EQ(parse_quantity("250us", "s", "max"), 250e-6);
+  EXPECT_DOUBLE_EQ(parse_quantity("4k", "B", "min"), 4096);
+  EXPECT_DOUBLE_EQ(parse_quantity("700k", "1/s", "min"), 700e3);
+  EXPECT_DOUBLE_EQ(parse_quantity("5.5G", "B/s", "min"), 5.5e9);
+  EXPECT_DOUBLE_EQ(parse_quantity("692T", "FLOP/s", "min"), 692e12);
+  EXPECT_DOUBLE_EQ(parse_quantity("13B", "", "params"), 13e9);
+  EXPECT_THROW(parse_quantity("4q", "B", "min"), UsageError);
+}
+
 TEST(Units, Formatting) {
   EXPECT_EQ(format_bytes(512), "512 B");
   EXPECT_EQ(format_bytes(1536), "1.50 KiB");
