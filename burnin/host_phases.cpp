@@ -1,4 +1,8 @@
-// The burn-in's host phases (burnin/phase.hpp), each run for real until the deadline or a stop:
+// The burn-in's host phases (burnin/phase.hpp), each run for real until the deadline or a stop, returning by
+// the deadline: after its first pass a phase starts another only when the next is predicted to end before it
+// (the slowest full pass after the first, × 1.25), and a pass under way stops writing in time to check what
+// it wrote. A phase without a full pass is incomplete: no rate, status skipped, a reason saying how far it
+// got. Each phase's estimate() times one pass on a sample before the burn-in (the plan's minimum share):
 //
 // hostmem: host_test_bytes(ctx.host_memory_fraction, MemAvailable) of anonymous memory (host.membw's
 //   MappedArray, huge pages asked for), one pinned thread per CPU (host.membw's ThreadTeam and placement,
@@ -6,11 +10,12 @@
 //   fault in (first touch), so every node tests its local memory. Pass p writes the pattern p mod 4
 //   (burnin/host_pattern.hpp: address, walking ones, walking zeros, address inverse) over every word, then
 //   reads every word back and checks it. Each thread looks at the clock and the stop flag every 8 MiB: the
-//   deadline ends the writes and what was written is still checked whole (the phase overruns its deadline by
-//   at most one read-back), a stop ends either at once. A pass cut short counts its bad words but not as an
-//   iteration. bandwidth = 2 × bytes (written + read) / pass seconds, the median over the passes with stats
-//   (the first pass, page faults and all, is the slowest; the walking patterns, with no mix64 per word, the
-//   fastest); a phase shorter than one pass gives the cut pass's rate, with a warning.
+//   writes end where checking what they wrote would pass the deadline (the check takes the last pass's
+//   check/write time ratio, the estimate's for the first pass, whose writes fault the pages in), and what was
+//   written is checked whole; a stop ends either at once. A pass cut short counts its bad words but not as
+//   an iteration. bandwidth = 2 × bytes (written + read) / pass seconds, the median over the passes with
+//   stats (the first pass, page faults and all, is the slowest; the walking patterns, with no mix64 per word,
+//   the fastest). estimate(): the mapping and threads, then one pass over a fresh 256 MiB, scaled.
 //
 // storage: a scratch file ctx.scratch_dir/mlbench-burnin-<pid>.dat of ctx.storage_bytes, created by mlbench
 //   (storage.io's OpenTarget: O_EXCL, allocated, filled, flock'ed, removed on every way out), O_DIRECT when
@@ -19,8 +24,11 @@
 //   up): writes the pattern sequentially at queue depth 8 in 1 MiB blocks, the job's --verify read-back
 //   checking every block right after it was written; then fsync and POSIX_FADV_DONTNEED, and a read job
 //   reads every block again from the drive, checking each against the pattern (storage/pattern.hpp). The
-//   deadline and the stop flag are looked at between regions (a region takes well under a second on an NVMe
-//   drive). bandwidth = 3 × bytes (written, read back, read again) / pass seconds, as for hostmem.
+//   time and the stop flag are looked at between regions (a region takes well under a second on an NVMe
+//   drive): a region is written only when the last one's time still fits in two thirds of the pass's time to
+//   the deadline, and read only when it fits before the deadline. bandwidth = 3 × bytes (written, read back,
+//   read again) / pass seconds, as for hostmem. estimate(): a file of one region created, passed over once
+//   and removed, scaled.
 //
 // Why two read-backs: the first catches data corrupted on the way to the drive while the pages may still be
 // cached; the second, after the cache is dropped, what the drive holds.
@@ -98,7 +106,7 @@ void add_metrics(Result& r, double bytes_per_pass, const std::vector<double>& sa
 
 // A pass of `predicted` seconds is started only when it ends before the deadline; a pass already started
 // stops writing at `write_share` of the time from its start to the deadline, leaving the rest for reading
-// back what it wrote (verifying reads move the rest of its bytes, at least as fast as the writes).
+// back what it wrote.
 bool fits(const PhaseContext& ctx, double predicted) {
   return !ctx.past_deadline() &&
          std::chrono::duration<double>(ctx.deadline - Clock::now()).count() >= predicted;

@@ -247,7 +247,8 @@ std::string verdict_banner(const std::vector<Result>& results) {
           break;
         case PhaseOutcome::passed:
           if (auto n = passes_of(*r)) {  // a result that does not say passed uncounted
-            const std::string label = load_label(*r, phase);
+            std::string label = load_label(*r, phase);
+            if (label.empty() && rs.size() > 1) label = param(*r, "device");
             passes.push_back(fmt::format("{}{}{}", label, label.empty() ? "" : " ", *n));
             total += *n;
           }
