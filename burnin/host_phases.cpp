@@ -10,8 +10,8 @@
 //   fault in (first touch), so every node tests its local memory. Pass p writes the pattern p mod 4
 //   (burnin/host_pattern.hpp: address, walking ones, walking zeros, address inverse) over every word, then
 //   reads every word back and checks it. Each thread looks at the clock and the stop flag every 8 MiB: the
-//   writes end where checking what they wrote would pass the deadline (the check takes the last pass's
-//   check/write time ratio, the estimate's for the first pass, whose writes fault the pages in), and what was
+//   writes end in time for the check of what they wrote to end by the deadline (host_write_cut: at the check
+//   rate of the last pass, the estimate's for the first, whose writes fault the pages in), and what was
 //   written is checked whole; a stop ends either at once. A pass cut short counts its bad words but not as
 //   an iteration. bandwidth = 2 × bytes (written + read) / pass seconds, the median over the passes with
 //   stats (the first pass, page faults and all, is the slowest; the walking patterns, with no mix64 per word,
@@ -164,8 +164,9 @@ class HostTest {
 
   const std::vector<int>& cpus() const { return cpus_; }
   const std::string& huge_page_note() const { return memory_.huge_page_note(); }
-  // The last pass's check time over its write time (under 1 when its writes first touched the memory).
-  double check_per_write() const { return check_per_write_; }
+  // The last pass's check seconds per byte checked (reads do not fault pages in: about the same in every
+  // pass).
+  double check_s_per_byte() const { return check_s_per_byte_; }
 
   // One pass of `p`: every thread writes its chunk in slices until `stop_writing` (the first pass's writes
   // are the first touch: every page lands on the node of the thread that tests it), then checks what it
@@ -173,7 +174,6 @@ class HostTest {
   // checked.
   bool pass(const PatternPass& p, const std::function<bool()>& stop_writing,
             const std::function<bool()>& stop_checking, WordCheck& found, double& moved) {
-    const auto t0 = Clock::now();
     team_.run([&](int t) {
       sliced(t, chunks_[static_cast<std::size_t>(t)].end, stop_writing, [&](std::size_t i, std::size_t n) {
         fill_words({base_ + i, n}, i, p);
@@ -189,12 +189,15 @@ class HostTest {
         check_words({base_ + i, n}, i, p, mine);
       });
     });
-    const double write_s = std::chrono::duration<double>(t1 - t0).count();
-    if (write_s > 0) check_per_write_ = seconds_since(t1) / write_s;
-    for (const auto& w : per_thread_) found.merge(w);
+    const double check_s = seconds_since(t1);
+    double checked = 0;
     moved = 0;
-    for (std::size_t t = 0; t < chunks_.size(); ++t)
+    for (std::size_t t = 0; t < chunks_.size(); ++t) {
+      checked += static_cast<double>(per_thread_[t].checked) * 8;
       moved += static_cast<double>(written[t] - chunks_[t].begin + per_thread_[t].checked) * 8;
+    }
+    if (checked > 0) check_s_per_byte_ = check_s / checked;
+    for (const auto& w : per_thread_) found.merge(w);
     return wrote_all && complete();
   }
 
@@ -220,12 +223,21 @@ class HostTest {
   hostmem::ThreadTeam team_;
   std::vector<std::size_t> upto_;
   std::vector<WordCheck> per_thread_;
-  double check_per_write_ = 1;
+  double check_s_per_byte_ = 0;
 };
 
-// The share of a pass's time to the deadline its writes may take, so that checking what they wrote ends by
-// the deadline: the check takes `check_per_write` times the writes' time, with kNextPassMargin.
-double host_write_share(double check_per_write) { return 1 / (1 + kNextPassMargin * check_per_write); }
+// When a pass's writes end, so that checking what they wrote ends by the deadline: at the later of half its
+// time to the deadline (a check is no slower than the writes it reads back) and the deadline less the time
+// to check every byte at `check_s_per_byte`, with kNextPassMargin. The first pass's writes fault the pages
+// in and are slower than its check, which the second bound lets run on.
+Clock::time_point host_write_cut(const PhaseContext& ctx, Clock::time_point start, double bytes,
+                                 double check_s_per_byte) {
+  const auto half = write_cut(ctx, start, 0.5);
+  if (!(check_s_per_byte > 0)) return half;  // no check timed yet (run without estimate)
+  const auto check_all = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(kNextPassMargin * bytes * check_s_per_byte));
+  return std::max(half, ctx.deadline - check_all);
+}
 
 // The bytes the phase tests: ctx's share of MemAvailable; Skipped under kMinHostTestBytes.
 std::uint64_t host_bytes(const PhaseContext& ctx, std::uint64_t available) {
@@ -264,7 +276,7 @@ class HostMemoryPhase final : public Phase {
     double moved = 0;
     auto stop = [&ctx] { return ctx.stopping(); };
     test.pass(pattern_pass(ctx.seed, 0), stop, stop, found, moved);
-    first_check_per_write_ = test.check_per_write();
+    first_check_s_per_byte_ = test.check_s_per_byte();
     const double setup = std::chrono::duration<double>(t1 - t0).count(), pass = seconds_since(t1);
     return {
         setup + pass * static_cast<double>(bytes) / static_cast<double>(sample),
@@ -286,13 +298,13 @@ class HostMemoryPhase final : public Phase {
     std::vector<double> samples;
     CutPass cut;
     std::vector<std::string> patterns;
-    // The first pass's writes first-touch the memory, as the estimate's did; later ones as the last pass.
-    double check_per_write = first_check_per_write_;
+    // The first pass's check rate is the estimate's; later ones the last pass's.
+    double check_s_per_byte = first_check_s_per_byte_;
     for (std::uint64_t pass = 0; samples.empty() ? !ctx.past_deadline() : fits(ctx, predicted_pass(samples));
          ++pass) {
       const PatternPass p = pattern_pass(ctx.seed, pass);
       const auto t0 = Clock::now();
-      const auto cut_at = write_cut(ctx, t0, host_write_share(check_per_write));
+      const auto cut_at = host_write_cut(ctx, t0, static_cast<double>(bytes), check_s_per_byte);
       double moved = 0;
       // What was written is checked whole; only a stop cuts the check short.
       const bool whole = test.pass(
@@ -303,7 +315,7 @@ class HostMemoryPhase final : public Phase {
         break;
       }
       samples.push_back(seconds_since(t0));
-      check_per_write = test.check_per_write();
+      check_s_per_byte = test.check_s_per_byte();
       if (patterns.size() < std::size(kHostPatternNames)) patterns.emplace_back(to_string(p.pattern));
     }
 
@@ -328,7 +340,7 @@ class HostMemoryPhase final : public Phase {
   }
 
  private:
-  double first_check_per_write_ = 1;  // measured by estimate()
+  double first_check_s_per_byte_ = 0;  // measured by estimate()
 };
 
 // ---- storage ----

@@ -21,9 +21,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-// A cooldown has settled when every GPU's temperature moved by at most this much over the last kSettleWindow
-// samples; a node without GPU temperatures idles kIdleWithoutTemperatures (so phases do not overlap in the
-// host timeline) instead of the maximum.
+// A cooldown (only in a burn-in with a GPU phase) has settled when every GPU's temperature moved by at most
+// this much over the last kSettleWindow samples; without GPU temperatures it idles kIdleWithoutTemperatures
+// instead of the maximum.
 constexpr double kSettleDeltaC = 1.0;
 constexpr std::size_t kSettleWindow = 10;
 constexpr double kIdleWithoutTemperatures = 5.0;
