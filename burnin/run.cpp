@@ -408,23 +408,20 @@ BurninOutcome run_burnin(const BurninOptions& opts, BurninEnvironment& env,
   const std::size_t n_cooldowns = cooldowns && total_phases > 0 ? total_phases - 1 : 0;
   const double needed = seconds_since(opts.start) + std::accumulate(minimums.begin(), minimums.end(), 0.0) +
                         static_cast<double>(n_cooldowns) * opts.cooldown_max_s + opts.teardown_s;
-  log(fmt::format("plan: {}{}; {} s kept for the end",
-                  needs.empty() ? "no phase minimum" : fmt::format("{}", fmt::join(needs, "; ")),
-                  n_cooldowns
-                      ? fmt::format("; {} cooldowns of up to {:g} s", n_cooldowns, opts.cooldown_max_s)
-                      : std::string("; no cooldown (no GPU phase)"),
-                  opts.teardown_s));
+  // "hostmem 6.0 s: a write and check of ...; all 8.0 s: every phase at once; 2 cooldowns of up to 60 s"
+  const std::string plan = fmt::format(
+      "{}{}", needs.empty() ? "no phase minimum" : fmt::format("{}", fmt::join(needs, "; ")),
+      n_cooldowns ? fmt::format("; {} cooldowns of up to {:g} s", n_cooldowns, opts.cooldown_max_s)
+                  : std::string("; no cooldown (no GPU phase)"));
   if (needed > opts.duration_s && !stop.load()) {
     if (n_cooldowns) smaller.push_back("--cooldown");
     throw UsageError(fmt::format(
-        "--duration {:g}s: one verified pass of each phase needs {:.0f} s here ({}{}; {:g} s to end; each "
+        "--duration {:g}s: one verified pass of each phase needs {:.0f} s here ({}; {:g} s to end; each "
         "measured pass × {:g} for a busy machine); give --duration {:.0f}s or more{}{}",
-        opts.duration_s, std::ceil(needed),
-        needs.empty() ? "no phase minimum" : fmt::format("{}", fmt::join(needs, "; ")),
-        n_cooldowns ? fmt::format("; {} cooldowns of up to {:g} s", n_cooldowns, opts.cooldown_max_s) : "",
-        opts.teardown_s, kPassMargin, std::ceil(needed), smaller.empty() ? "" : ", or a smaller ",
-        fmt::join(smaller, " or ")));
+        opts.duration_s, std::ceil(needed), plan, opts.teardown_s, kPassMargin, std::ceil(needed),
+        smaller.empty() ? "" : ", or a smaller ", fmt::join(smaller, " or ")));
   }
+  log(fmt::format("plan: {}; {:g} s kept for the end", plan, opts.teardown_s));
 
   const auto t0 = Clock::now();
   Sampler sampler(std::move(env.telemetry), env.sys_root, t0, opts.sample_interval);
