@@ -11,11 +11,12 @@
 //   (burnin/host_pattern.hpp: address, walking ones, walking zeros, address inverse) over every word, then
 //   reads every word back and checks it. Each thread looks at the clock and the stop flag every 8 MiB: the
 //   writes end in time for the check of what they wrote to end by the deadline (host_write_cut: at the check
-//   rate of the last pass, the estimate's for the first, whose writes fault the pages in), and what was
-//   written is checked whole; a stop ends either at once. A pass cut short counts its bad words but not as
-//   an iteration. bandwidth = 2 × bytes (written + read) / pass seconds, the median over the passes with
-//   stats (the first pass, page faults and all, is the slowest; the walking patterns, with no mix64 per word,
-//   the fastest). estimate(): the mapping and threads, then one pass over a fresh 256 MiB, scaled.
+//   rate of the last pass, the estimate's for the first, whose writes fault the pages in); a whole write is
+//   checked whole, a cut one until the deadline; a stop ends either at once. A pass cut short counts its
+//   bad words but not as an iteration. bandwidth = 2 × bytes (written + read) / pass seconds, the median over
+//   the passes with stats (the first pass, page faults and all, is the slowest; the walking patterns, with no
+//   mix64 per word, the fastest). estimate(): the mapping and threads, then one pass over a fresh 256 MiB,
+//   scaled.
 //
 // storage: a scratch file ctx.scratch_dir/mlbench-burnin-<pid>.dat of ctx.storage_bytes, created by mlbench
 //   (storage.io's OpenTarget: O_EXCL, allocated, filled, flock'ed, removed on every way out), O_DIRECT when
@@ -170,10 +171,10 @@ class HostTest {
 
   // One pass of `p`: every thread writes its chunk in slices until `stop_writing` (the first pass's writes
   // are the first touch: every page lands on the node of the thread that tests it), then checks what it
-  // wrote until `stop_checking`. Returns whether the pass was whole; `moved` gets the bytes it wrote and
-  // checked.
+  // wrote until `stop_checking(wrote_all)`. Returns whether the pass was whole; `moved` gets the bytes it
+  // wrote and checked.
   bool pass(const PatternPass& p, const std::function<bool()>& stop_writing,
-            const std::function<bool()>& stop_checking, WordCheck& found, double& moved) {
+            const std::function<bool(bool)>& stop_checking, WordCheck& found, double& moved) {
     team_.run([&](int t) {
       sliced(t, chunks_[static_cast<std::size_t>(t)].end, stop_writing, [&](std::size_t i, std::size_t n) {
         fill_words({base_ + i, n}, i, p);
@@ -185,9 +186,11 @@ class HostTest {
     team_.run([&](int t) {
       auto& mine = per_thread_[static_cast<std::size_t>(t)];
       mine = WordCheck{};
-      sliced(t, written[static_cast<std::size_t>(t)], stop_checking, [&](std::size_t i, std::size_t n) {
-        check_words({base_ + i, n}, i, p, mine);
-      });
+      sliced(
+          t, written[static_cast<std::size_t>(t)], [&] { return stop_checking(wrote_all); },
+          [&](std::size_t i, std::size_t n) {
+            check_words({base_ + i, n}, i, p, mine);
+          });
     });
     const double check_s = seconds_since(t1);
     double checked = 0;
@@ -228,14 +231,16 @@ class HostTest {
 
 // When a pass's writes end, so that checking what they wrote ends by the deadline: at the later of half its
 // time to the deadline (a check is no slower than the writes it reads back) and the deadline less the time
-// to check every byte at `check_s_per_byte`, with kNextPassMargin. The first pass's writes fault the pages
-// in and are slower than its check, which the second bound lets run on.
+// to check every byte at `check_s_per_byte`, with kCheckMargin (in `all` the other phases compete). The
+// first pass's writes fault the pages in and are slower than its check, which the second bound lets run on.
+// A pass whose writes were cut is incomplete whatever its check finds: that check stops at the deadline.
+constexpr double kCheckMargin = 1.5;
 Clock::time_point host_write_cut(const PhaseContext& ctx, Clock::time_point start, double bytes,
                                  double check_s_per_byte) {
   const auto half = write_cut(ctx, start, 0.5);
   if (!(check_s_per_byte > 0)) return half;  // no check timed yet (run without estimate)
   const auto check_all = std::chrono::duration_cast<Clock::duration>(
-      std::chrono::duration<double>(kNextPassMargin * bytes * check_s_per_byte));
+      std::chrono::duration<double>(kCheckMargin * bytes * check_s_per_byte));
   return std::max(half, ctx.deadline - check_all);
 }
 
@@ -274,8 +279,9 @@ class HostMemoryPhase final : public Phase {
     const auto t1 = Clock::now();
     WordCheck found;
     double moved = 0;
-    auto stop = [&ctx] { return ctx.stopping(); };
-    test.pass(pattern_pass(ctx.seed, 0), stop, stop, found, moved);
+    test.pass(
+        pattern_pass(ctx.seed, 0), [&ctx] { return ctx.stopping(); }, [&ctx](bool) { return ctx.stopping(); },
+        found, moved);
     first_check_s_per_byte_ = test.check_s_per_byte();
     const double setup = std::chrono::duration<double>(t1 - t0).count(), pass = seconds_since(t1);
     return {
@@ -306,10 +312,12 @@ class HostMemoryPhase final : public Phase {
       const auto t0 = Clock::now();
       const auto cut_at = host_write_cut(ctx, t0, static_cast<double>(bytes), check_s_per_byte);
       double moved = 0;
-      // What was written is checked whole; only a stop cuts the check short.
+      // A whole write is checked whole; the check of a cut one (the pass is incomplete either way) stops at
+      // the deadline. A stop cuts either short.
       const bool whole = test.pass(
-          p, [&] { return ctx.stopping() || Clock::now() >= cut_at; }, [&] { return ctx.stopping(); }, found,
-          moved);
+          p, [&] { return ctx.stopping() || Clock::now() >= cut_at; },
+          [&](bool wrote_all) { return ctx.stopping() || (!wrote_all && Clock::now() >= ctx.deadline); },
+          found, moved);
       if (!whole) {
         cut = CutPass{moved, seconds_since(t0), moved / (2.0 * static_cast<double>(bytes))};
         break;
