@@ -31,6 +31,10 @@ inline constexpr EnumName<PhaseId> kPhaseNames[] = {{PhaseId::gemm, "gemm"},
                                                     {PhaseId::all, "all"}};
 static_assert(names_cover(kPhaseNames));
 inline std::string_view to_string(PhaseId p) { return name_of(kPhaseNames, p); }
+// The phases that load the GPUs, and so heat them: only around these does the burn-in cool down.
+constexpr bool is_gpu_phase(PhaseId p) {
+  return p == PhaseId::gemm || p == PhaseId::hbm || p == PhaseId::copy || p == PhaseId::nccl;
+}
 
 struct PhaseContext {
   const Json& host;  // the inventory (bench/sysinfo.hpp)
@@ -48,10 +52,20 @@ struct PhaseContext {
   bool past_deadline() const;  // deadline reached or stop set
 };
 
+// What one full verified pass of a phase takes here, measured before the burn-in (burnin/run.hpp plans the
+// shares with it): the seconds, what they cover in words ("a write and check of 11.3 GiB at 0.93 GB/s") and
+// the option that makes a pass shorter ("--host-memory-share"); seconds 0 when a pass takes a negligible
+// share of any duration.
+struct PassEstimate {
+  double seconds = 0;
+  std::string what, smaller_with;
+};
+
 // What a phase returns: one Result per device it loaded (probe "burnin.<phase>", params {device, ...}; the
 // orchestrator adds params.phase), see reports/report_burnin.hpp. The first metric is the sustained rate with
 // stats over the iterations; then "errors" (count, Better::lower). A result whose check failed has status
-// `incorrect` and a reason naming the device, the count and the first address.
+// `incorrect` and a reason naming the device, the count and the first address; one stopped before its
+// first full verified pass has info.iterations 0, status `skipped` and a reason saying how far it got.
 class Phase {
  public:
   virtual ~Phase() = default;
@@ -59,7 +73,11 @@ class Phase {
   // Why this phase cannot run on this machine (no GPU, built without CUDA/NCCL, fewer than 2 GPUs), or
   // nullopt.
   virtual std::optional<std::string> unavailable(const Json& host) const = 0;
-  // Runs until ctx.deadline or ctx.stop; throws Error only when the phase cannot start at all.
+  // One full verified pass here, measured on a sample of the load (ctx.deadline is not read). The GPU
+  // phases' iterations take milliseconds: they keep this default.
+  virtual PassEstimate estimate(const PhaseContext&) { return {}; }
+  // Runs until ctx.deadline or ctx.stop and returns by the deadline: a pass that would not end before it
+  // is not started; throws Error only when the phase cannot start at all.
   virtual std::vector<Result> run(const PhaseContext& ctx) = 0;
 };
 

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <thread>
+
+#include <fmt/ranges.h>
 
 #include "base/error.hpp"
 #include "base/stats.hpp"
@@ -18,13 +21,16 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-// A cooldown has settled when every GPU's temperature moved by at most this much over the last kSettleWindow
-// samples; a node without GPU temperatures idles kIdleWithoutTemperatures (so phases do not overlap in the
-// host timeline) instead of the maximum.
+// A cooldown (only in a burn-in with a GPU phase) has settled when every GPU's temperature moved by at most
+// this much over the last kSettleWindow samples; without GPU temperatures it idles kIdleWithoutTemperatures
+// instead of the maximum.
 constexpr double kSettleDeltaC = 1.0;
 constexpr std::size_t kSettleWindow = 10;
 constexpr double kIdleWithoutTemperatures = 5.0;
 constexpr double kAllPhaseGpuMemoryFraction = 0.5;
+// A phase's minimum share is its measured pass (Phase::estimate) times this: a pass of the whole load on a
+// busy machine can take longer than its sample, scaled (on a 2-CPU VM under load, up to 1.8 times).
+constexpr double kPassMargin = 2.0;
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -172,7 +178,7 @@ Result gpu_result(const GpuRecord& rec, const GpuVerdict* v, const std::vector<R
   add_summary_metric("sm_clock_hz", "median", "sm_clock_median", "Hz", Better::higher);
   add_summary_metric("power_w", "median", "power_median", "W", Better::higher);
   add_summary_metric("temperature_c", "max", "temperature_max", "°C", Better::lower);
-  if (r.metrics.empty()) r.add_metric("samples", static_cast<double>(rec.timeline.t.size()), "1");
+  if (r.metrics.empty()) r.add_metric("samples", static_cast<double>(rec.timeline.t.size()), "");
   Json reasons = v ? Json(v->reasons) : Json::array();
   if (verdict == br::Verdict::fail) {
     r.status = Status::failed;
@@ -201,7 +207,7 @@ Result host_result(const HostRecord& host) {
     add_timeline_metric(r, summary, host.timeline, "cpu_busy", "median", "cpu_busy_median", "%",
                         Better::higher, 100);
   } else {
-    r.add_metric("samples", static_cast<double>(host.timeline.t.size()), "1");
+    r.add_metric("samples", static_cast<double>(host.timeline.t.size()), "");
   }
   r.info = Json{{"timeline", br::to_json(br::decimate(host.timeline))}, {"summary", summary}};
   return r;
@@ -216,11 +222,18 @@ Result node_result(const NodeVerdict& v, const std::vector<br::PhaseSpan>& spans
     failed += g.verdict == br::Verdict::fail;
     warned += g.verdict == br::Verdict::warn;
   }
-  r.add_metric("gpus_failed", static_cast<double>(failed), "1", Better::lower);
-  r.add_metric("gpus_warned", static_cast<double>(warned), "1", Better::lower);
+  r.add_metric("gpus_failed", static_cast<double>(failed), "", Better::lower);
+  r.add_metric("gpus_warned", static_cast<double>(warned), "", Better::lower);
+  // An incomplete node is not a pass: its status is `failed` too, so that every reader of statuses (compare,
+  // check, the fleet's node list) reads it as one, and its reason says it is incomplete.
   if (v.verdict == br::Verdict::fail) {
     r.status = Status::failed;
     r.reason = v.reasons.empty() ? "the node failed the burn-in" : v.reasons.front();
+  } else if (v.verdict == br::Verdict::incomplete) {
+    r.status = Status::failed;
+    r.reason =
+        "incomplete: " + (v.reasons.empty() ? std::string("a phase stopped before one full verified pass")
+                                            : v.reasons.front());
   }
   Json phases = Json::array(), evs = Json::array();
   for (const auto& s : spans) phases.push_back(br::to_json(s));
@@ -257,6 +270,35 @@ Json series_summary(const std::vector<double>& values) {
   return Json{{"min", *std::min_element(v.begin(), v.end())},
               {"median", median(v)},
               {"max", *std::max_element(v.begin(), v.end())}};
+}
+
+std::vector<double> split_time(double seconds, const std::vector<double>& minimums) {
+  const double least = std::accumulate(minimums.begin(), minimums.end(), 0.0);
+  if (minimums.empty()) return {};
+  if (seconds <= least) {
+    // Too little for every minimum: each gets the same share of its minimum (none when nothing is left).
+    std::vector<double> out;
+    for (double m : minimums)
+      out.push_back(least > 0 ? std::max(0.0, seconds) * m / least
+                              : std::max(0.0, seconds) / static_cast<double>(minimums.size()));
+    return out;
+  }
+  // The equal share `level` that the phases above their minimum get: raised phases are fixed at their minimum
+  // one at a time, the largest first, while the level is below them.
+  std::vector<std::size_t> order(minimums.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return minimums[a] > minimums[b]; });
+  double rest = seconds;
+  std::size_t k = 0;
+  while (k < order.size() && minimums[order[k]] > rest / static_cast<double>(order.size() - k)) {
+    rest -= minimums[order[k]];
+    ++k;
+  }
+  const double level = rest / static_cast<double>(order.size() - k);
+  std::vector<double> out(minimums.size());
+  for (std::size_t i = 0; i < minimums.size(); ++i) out[i] = std::max(minimums[i], level);
+  return out;
 }
 
 BurninOutcome run_burnin(const BurninOptions& opts, BurninEnvironment& env,
@@ -309,18 +351,77 @@ BurninOutcome run_burnin(const BurninOptions& opts, BurninEnvironment& env,
       runnable.push_back(it->get());
     }
   }
+  if (runnable.empty()) {
+    throw UsageError("--phases: no selected phase can run on this machine (" +
+                     (phase_results.empty() ? std::string("none selected") : phase_results.front().reason) +
+                     "); choose others with --phases");
+  }
+  auto context_for = [&](Clock::time_point deadline) {
+    PhaseContext ctx{env.host, deadline, stop};
+    ctx.scratch_dir = opts.scratch_dir;
+    ctx.seed = opts.seed;
+    ctx.host_memory_fraction = opts.host_memory_fraction;
+    ctx.storage_bytes = opts.storage_bytes;
+    return ctx;
+  };
+
+  // Each phase's minimum share: one full verified pass, measured here (Phase::estimate), with kPassMargin. A
+  // phase that cannot start is judged now, as when it runs.
+  std::vector<Phase*> planned;
+  std::vector<double> minimums;
+  std::vector<std::string> needs, smaller;
+  for (Phase* p : runnable) {
+    PassEstimate e;
+    try {
+      e = p->estimate(context_for(Clock::now()));
+    } catch (const Skipped& ex) {
+      phase_results.push_back(skipped_phase(p->id(), ex.what()));
+      continue;
+    } catch (const Error& ex) {
+      phase_results.push_back(failed_phase(p->id(), ex.what()));
+      continue;
+    }
+    planned.push_back(p);
+    minimums.push_back(kPassMargin * e.seconds);
+    if (e.seconds > 0)
+      needs.push_back(fmt::format("{} {:.1f} s: {}", to_string(p->id()), minimums.back(), e.what));
+    if (!e.smaller_with.empty()) smaller.push_back(e.smaller_with);
+  }
+  runnable = std::move(planned);
   if (want_all && runnable.size() < 2) {
     phase_results.push_back(
         skipped_phase(PhaseId::all, fmt::format("{} phase{} can run here; 'all' needs two", runnable.size(),
                                                 runnable.size() == 1 ? "" : "s")));
     want_all = false;
   }
-  if (runnable.empty()) {
-    throw UsageError("--phases: no selected phase can run on this machine (" +
-                     (phase_results.empty() ? std::string("none selected") : phase_results.front().reason) +
-                     "); choose others with --phases");
+  if (want_all) {
+    // At once, the phases share the CPUs, the memory and the drives: each pass takes about as long as all of
+    // them one after another.
+    minimums.push_back(std::accumulate(minimums.begin(), minimums.end(), 0.0));
+    if (minimums.back() > 0)
+      needs.push_back(fmt::format("all {:.1f} s: every phase at once", minimums.back()));
   }
   const std::size_t total_phases = runnable.size() + (want_all ? 1 : 0);
+  // Cooldowns let the GPUs' temperatures settle: only a burn-in that loads a GPU has them.
+  const bool cooldowns =
+      std::any_of(runnable.begin(), runnable.end(), [](const Phase* p) { return is_gpu_phase(p->id()); });
+  const std::size_t n_cooldowns = cooldowns && total_phases > 0 ? total_phases - 1 : 0;
+  const double needed = seconds_since(opts.start) + std::accumulate(minimums.begin(), minimums.end(), 0.0) +
+                        static_cast<double>(n_cooldowns) * opts.cooldown_max_s + opts.teardown_s;
+  // "hostmem 6.0 s: a write and check of ...; all 8.0 s: every phase at once; 2 cooldowns of up to 60 s"
+  const std::string plan = fmt::format(
+      "{}{}", needs.empty() ? "no phase minimum" : fmt::format("{}", fmt::join(needs, "; ")),
+      n_cooldowns ? fmt::format("; {} cooldowns of up to {:g} s", n_cooldowns, opts.cooldown_max_s)
+                  : std::string("; no cooldown (no GPU phase)"));
+  if (needed > opts.duration_s && !stop.load()) {
+    if (n_cooldowns) smaller.push_back("--cooldown");
+    throw UsageError(fmt::format(
+        "--duration {:g}s: one verified pass of each phase needs {:.0f} s here ({}; {:g} s to end; each "
+        "measured pass × {:g} for a busy machine); give --duration {:.0f}s or more{}{}",
+        opts.duration_s, std::ceil(needed), plan, opts.teardown_s, kPassMargin, std::ceil(needed),
+        smaller.empty() ? "" : ", or a smaller ", fmt::join(smaller, " or ")));
+  }
+  log(fmt::format("plan: {}; {:g} s kept for the end", plan, opts.teardown_s));
 
   const auto t0 = Clock::now();
   Sampler sampler(std::move(env.telemetry), env.sys_root, t0, opts.sample_interval);
@@ -335,19 +436,17 @@ BurninOutcome run_burnin(const BurninOptions& opts, BurninEnvironment& env,
   for (std::size_t i = 0; i < total_phases && !stop.load(); ++i) {
     const bool all = i == runnable.size();
     const PhaseId id = all ? PhaseId::all : runnable[i]->id();
-    const std::size_t left = total_phases - i;
-    const double remaining = opts.duration_s - seconds_since(t0);
-    const double share = std::max(
-        1.0, (remaining - static_cast<double>(left - 1) * opts.cooldown_max_s) / static_cast<double>(left));
+    // This phase's share of what is left once the cooldowns still to come and the end are kept free.
+    const std::size_t cooldowns_left = cooldowns ? total_phases - i - 1 : 0;
+    const double available = opts.duration_s - seconds_since(opts.start) - opts.teardown_s -
+                             static_cast<double>(cooldowns_left) * opts.cooldown_max_s;
+    const double share =
+        split_time(available,
+                   std::vector<double>(minimums.begin() + static_cast<std::ptrdiff_t>(i), minimums.end()))
+            .front();
     const auto start_s = seconds_since(t0);
-    PhaseContext ctx{
-        env.host,
-        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(share)),
-        stop};
-    ctx.scratch_dir = opts.scratch_dir;
-    ctx.seed = opts.seed;
-    ctx.host_memory_fraction = opts.host_memory_fraction;
-    ctx.storage_bytes = opts.storage_bytes;
+    PhaseContext ctx = context_for(
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(share)));
     // Everything at once shares each GPU's memory: the HBM pattern test covers less of it than alone, so that
     // the GEMM, copy and NCCL buffers still fit.
     if (all) ctx.gpu_memory_fraction = kAllPhaseGpuMemoryFraction;
@@ -376,6 +475,7 @@ BurninOutcome run_burnin(const BurninOptions& opts, BurninEnvironment& env,
     log(fmt::format("phase {} done", to_string(id)));
     snapshot();
     if (i + 1 == total_phases || stop.load()) break;
+    if (!cooldowns) continue;
     // Cooldown: idle until the GPU temperatures settle, at most cooldown_max_s.
     const double cool_start = seconds_since(t0);
     const auto cool_end = Clock::now() + std::chrono::duration_cast<Clock::duration>(

@@ -1,11 +1,17 @@
 // `mlbench burnin`'s orchestration: the selected phases one after another, each for a share of the duration,
-// with a cooldown between them (idle until the GPUs' temperatures settle, at most --cooldown), then every
-// phase at once ("all": the power and cooling a training job draws); the telemetry sampler runs throughout;
-// at the end the verdict (burnin/verdict.hpp) and one normal report (reports/report_burnin.hpp). SIGINT ends
-// the phase that is running and the report holds what ran.
+// with a cooldown between them when a phase loads the GPUs (idle until their temperatures settle, at most
+// --cooldown), then every phase at once ("all": the power and cooling a training job draws); the telemetry
+// sampler runs throughout; at the end the verdict (burnin/verdict.hpp) and one normal report
+// (reports/report_burnin.hpp). SIGINT ends the phase that is running and the report holds what ran.
 //
-// Shares: each phase gets (time left − the cooldowns still to come at their maximum) ÷ phases left, so time a
-// short cooldown leaves over goes to the later phases and the burn-in ends within --duration.
+// Time plan, so that the burn-in ends within --duration, counted from the command's start: first each
+// phase's minimum, one full verified pass measured on a sample (Phase::estimate) × a margin for a busy
+// machine, `all` the sum of the others' (at once they share the CPUs, memory and drives). When the time
+// already spent, the minimums, the cooldowns at their maximum and the time kept for the end (stopping the
+// sampler, the verdict, the report) exceed --duration, the burn-in is refused (UsageError naming the minimum
+// duration and what shortens it) before any phase runs. Then each phase, when it starts, gets its share of
+// the time left less the cooldowns still to come and the end (split_time), so time a phase or cooldown
+// leaves over goes to the later phases; a phase returns by its deadline (burnin/phase.hpp).
 //
 // Each figure of the report carries the spread of the statistic it is (base/stats.hpp; compare and the fleet
 // judge a difference against it): a GPU's rate its phase result's stats or ci (over several results, the
@@ -33,6 +39,8 @@
 namespace mlbench::burnin {
 
 struct BurninOptions {
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();  // --duration counts from it
   double duration_s = 1800;
   std::vector<PhaseId> phases;  // in the order given; empty: every phase in kPhaseNames order
   double cooldown_max_s = 60;
@@ -42,6 +50,10 @@ struct BurninOptions {
   double host_memory_fraction = 0.5;
   std::uint64_t seed = 1;
   std::chrono::milliseconds sample_interval{1000};
+  // Kept free after the last phase, for what the burn-in does once it ends: stop the sampler, judge, build
+  // and write the report, print the summary (measured: well under 0.1 s after a one-minute burn-in on a busy
+  // 2-CPU VM; a phase's own end, freeing its memory or removing its file, is inside its share).
+  double teardown_s = 1.0;
   std::vector<std::string> argv;
 };
 
@@ -59,8 +71,8 @@ struct BurninOutcome {
   Report report;
   NodeVerdict verdict;
   bool interrupted = false;
-  // 0 when every GPU and host phase passed (warn included), 1 on a fail, 130 when interrupted (the report
-  // holds what ran).
+  // 0 when every GPU and host phase passed (warn included), 1 on a fail or an incomplete phase, 130 when
+  // interrupted (the report holds what ran).
   int exit_code() const;
 };
 
@@ -71,6 +83,11 @@ BurninOutcome run_burnin(const BurninOptions& opts, BurninEnvironment& env,
 // The phases named in a --phases list ("gemm,hbm,all"); throws UsageError naming an unknown one and the
 // choices.
 std::vector<PhaseId> parse_phases(const std::vector<std::string>& names);
+
+// Shares of `seconds` for phases with these minimums, in their order: equal shares, raised to a phase's
+// minimum where it is larger (the others share the rest equally); in proportion to the minimums when
+// `seconds` is not more than their sum.
+std::vector<double> split_time(double seconds, const std::vector<double>& minimums);
 
 // Min, median and max of a series, NaNs left out; {} when it has no number.
 Json series_summary(const std::vector<double>& values);

@@ -10,6 +10,10 @@
 // what a GPU at full load is expected to do and are summarised, not judged). A phase result of a device that
 // is not a GPU (the host memory test, the storage scratch file) or an XID naming no known GPU fails the node.
 //
+// Incomplete, for the node only: nothing failed, but a phase result (a GPU's or the host's) ran and stopped
+// before its first full verified pass (burnin_report::phase_outcome); its reason says how far it got. What
+// did not finish was not verified, so it is never a pass.
+//
 // Warn, per GPU and rate key "<phase>_<first metric>" ("gemm_tflops", "hbm_bandwidth"): the GPU's rate is the
 // median of that metric over its ok results of that phase run alone (params.phase equal to the phase; in
 // "all" every load competes for power and cooling, so those rates are not comparable); it warns when that
@@ -115,7 +119,7 @@ std::string first_at(const Result& r, const PhaseCheck& c) {
 // The fail reason of one phase result, or nullopt when it verified.
 std::optional<std::string> phase_failure(const Result& r, const std::string& device) {
   auto phase = phase_of(r);
-  if (!phase) return std::nullopt;
+  if (!phase || burnin_report::phase_outcome(r) != burnin_report::PhaseOutcome::failed) return std::nullopt;
   const auto& c = kPhaseChecks[static_cast<std::size_t>(*phase)];
   const Metric* errors = r.metric("errors");
   if (errors != nullptr && errors->value > 0) {
@@ -128,6 +132,16 @@ std::optional<std::string> phase_failure(const Result& r, const std::string& dev
                        during(r, *phase), r.reason);
   }
   return std::nullopt;
+}
+
+// The reason of a phase result that ran but stopped before its first full verified pass, or nullopt.
+std::optional<std::string> phase_incomplete(const Result& r, const std::string& device) {
+  auto phase = phase_of(r);
+  if (!phase || burnin_report::phase_outcome(r) != burnin_report::PhaseOutcome::incomplete)
+    return std::nullopt;
+  const auto& c = kPhaseChecks[static_cast<std::size_t>(*phase)];
+  return fmt::format("{}: the {} is incomplete{}: {}", device, c.check, during(r, *phase),
+                     r.reason.empty() ? std::string("no full verified pass") : r.reason);
 }
 
 std::string pcie_link(std::optional<int> gen, std::optional<int> width) {
@@ -211,7 +225,9 @@ Verdict worst(Verdict a, Verdict b) { return static_cast<int>(a) >= static_cast<
 
 }  // namespace
 
-int NodeVerdict::exit_code() const { return verdict == Verdict::fail ? 1 : 0; }
+int NodeVerdict::exit_code() const {
+  return verdict == Verdict::fail || verdict == Verdict::incomplete ? 1 : 0;
+}
 
 NodeVerdict judge(const std::vector<Result>& phase_results, const std::vector<GpuRecord>& gpus,
                   const std::vector<burnin_report::Event>& events, const VerdictOptions& opts) {
@@ -235,9 +251,11 @@ NodeVerdict judge(const std::vector<Result>& phase_results, const std::vector<Gp
     GpuVerdict v;
     v.device = g.id.device;
     std::vector<std::string> fails, warns;
+    std::vector<std::string> incomplete;
     for (const auto& r : phase_results) {
       if (string_param(r.params, "device") != v.device) continue;
       if (auto why = phase_failure(r, v.device)) fails.push_back(*why);
+      if (auto why = phase_incomplete(r, v.device)) incomplete.push_back(*why);
     }
     for (const auto& e : events) {
       if (e.kind == "xid" && e.device == v.device)
@@ -261,20 +279,27 @@ NodeVerdict judge(const std::vector<Result>& phase_results, const std::vector<Gp
         }
       }
     }
+    // A GPU is judged on what ran; a phase of its that stopped before a full pass makes the node incomplete.
     v.verdict = !fails.empty() ? Verdict::fail : !warns.empty() ? Verdict::warn : Verdict::pass;
     v.reasons = std::move(fails);
     v.reasons.insert(v.reasons.end(), warns.begin(), warns.end());
     node.verdict = worst(node.verdict, v.verdict);
+    if (!incomplete.empty()) node.verdict = worst(node.verdict, Verdict::incomplete);
     node.reasons.insert(node.reasons.end(), v.reasons.begin(), v.reasons.end());
+    node.reasons.insert(node.reasons.end(), incomplete.begin(), incomplete.end());
     node.gpus.push_back(std::move(v));
   }
 
   for (const auto& r : phase_results) {
     auto device = string_param(r.params, "device");
     if (gpu_devices.contains(device)) continue;
-    if (auto why = phase_failure(r, device.empty() ? std::string("host") : device)) {
+    const std::string named = device.empty() ? std::string("host") : device;
+    if (auto why = phase_failure(r, named)) {
       node.reasons.push_back(*why);
       node.verdict = Verdict::fail;
+    } else if (auto cut = phase_incomplete(r, named)) {
+      node.reasons.push_back(*cut);
+      node.verdict = worst(node.verdict, Verdict::incomplete);
     }
   }
   for (const auto& e : events) {

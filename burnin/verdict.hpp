@@ -3,8 +3,9 @@
 // lost GPU, or time spent in hardware slowdown / hardware thermal slowdown / hardware power-brake; it warns
 // when its sustained GEMM or HBM rate is more than `warn_pct` below the node's median GPU or below the
 // --baseline fleet median (the compare --fleet statistics of the baseline reports). The node fails when any
-// GPU or host phase fails (exit 1), warns when any warns, passes otherwise (exit 0). Pure: tested on fixture
-// records.
+// GPU or host phase fails (exit 1); else it is incomplete when a phase stopped before its first full
+// verified pass (exit 1); else it warns when any GPU warns, passes otherwise (exit 0). Pure: tested on
+// fixture records.
 #pragma once
 
 #include <map>
@@ -46,7 +47,7 @@ struct NodeVerdict {
   burnin_report::Verdict verdict = burnin_report::Verdict::pass;
   std::vector<std::string> reasons;
   std::vector<GpuVerdict> gpus;
-  int exit_code() const;  // 0 pass or warn, 1 fail
+  int exit_code() const;  // 0 pass or warn, 1 fail or incomplete
 };
 
 // `phase_results`: every burnin.<phase> result (params.device "gpu0"... or "host"/the scratch file); `gpus`:

@@ -1,7 +1,8 @@
 // `mlbench burnin [--duration 30m] [--phases ...] [--baseline DIR|FILES] [-o report.json]`: sustained,
 // verified load on every GPU, memory, drive and link, judged per GPU against its peers (burnin/). Exit 0 when
-// every GPU and host phase passes (warn included), 1 on any fail, 2 on bad input, 130 when interrupted (the
-// report, with -o, holds the phases that ran).
+// every GPU and host phase passes (warn included), 1 on any fail or a phase stopped before one full verified
+// pass (incomplete), 2 on bad input (a --duration too short for one pass of each phase included), 130 when
+// interrupted (the report, with -o, holds the phases that ran).
 #include <unistd.h>
 
 #include <iostream>
@@ -17,6 +18,7 @@
 #include "cli/common.hpp"
 #include "cli/progress.hpp"
 #include "reports/report.hpp"
+#include "reports/report_burnin.hpp"
 #include "reports/summary.hpp"
 
 namespace mlbench::cli {
@@ -35,7 +37,7 @@ struct BurninFlags {
 };
 
 burnin::BurninOptions options_from(const BurninFlags& f) {
-  burnin::BurninOptions o;
+  burnin::BurninOptions o;  // its start, now, is where --duration counts from
   o.duration_s = parse_duration(f.duration, "--duration");
   if (o.duration_s < 10)
     throw UsageError(fmt::format("--duration {}: give at least 10s (e.g. 30m)", f.duration));
@@ -93,7 +95,7 @@ int run_burnin_command(const BurninFlags& f) {
   const bool report_on_stdout = f.output == "-";
   if (!report_on_stdout) print_summary(std::cout, outcome.report, terminal_width(STDOUT_FILENO));
   std::ostream& out = report_on_stdout ? std::cerr : std::cout;
-  out << "verdict: " << burnin_report::to_string(outcome.verdict.verdict) << "\n";
+  out << "verdict: " << burnin_report::verdict_banner(outcome.report.results) << "\n";
   for (const auto& reason : outcome.verdict.reasons) out << "  " << reason << "\n";
   for (const auto& g : outcome.verdict.gpus) {
     out << "  " << g.device << ": " << burnin_report::to_string(g.verdict) << "\n";
@@ -110,12 +112,14 @@ int run_burnin_command(const BurninFlags& f) {
 }  // namespace
 
 void add_burnin_command(CLI::App& app, Action& action) {
-  auto* cmd =
-      app.add_subcommand("burnin",
-                         "Burn in this node: sustained, verified load on every GPU, memory, drive and link "
-                         "with telemetry; each GPU judged against its peers (exit 0 pass, 1 fail)");
+  auto* cmd = app.add_subcommand(
+      "burnin",
+      "Burn in this node: sustained, verified load on every GPU, memory, drive and link "
+      "with telemetry; each GPU judged against its peers (exit 0 pass, 1 fail or incomplete)");
   auto flags = std::make_shared<BurninFlags>();
-  cmd->add_option("--duration", flags->duration, "Total time, phases and cooldowns together (e.g. 30m, 2h)")
+  cmd->add_option("--duration", flags->duration,
+                  "Total time, phases, cooldowns and the report together (e.g. 30m, 2h); refused when "
+                  "one verified pass of each phase does not fit")
       ->default_str("30m");
   std::vector<std::string> names;
   for (const auto& row : burnin::kPhaseNames) names.emplace_back(row.name);

@@ -450,8 +450,11 @@ std::optional<br::Verdict> verdict_of(const Result* r) {
   return br::verdict_from_string(text_of(r->info, "verdict"));
 }
 
+// Incomplete is not a pass: it reads as a fail does.
 Tone tone_of(br::Verdict v) {
-  return v == br::Verdict::fail ? Tone::bad : (v == br::Verdict::warn ? Tone::warn : Tone::good);
+  return v == br::Verdict::fail || v == br::Verdict::incomplete
+             ? Tone::bad
+             : (v == br::Verdict::warn ? Tone::warn : Tone::good);
 }
 
 std::vector<std::string> strings_of(const Json& j, const char* key) {
@@ -461,27 +464,11 @@ std::vector<std::string> strings_of(const Json& j, const char* key) {
   return out;
 }
 
-// The node verdict in words and the count of GPUs per verdict, then the node's reasons, one a line.
+// The node verdict in words (br::verdict_banner: the counts it rests on, each phase passed, incomplete,
+// failed or skipped and why), then the node's reasons, one a line.
 std::string burnin_verdict(const Burnin& b, const NamedReport& nr, const std::string& prefix) {
-  std::size_t by_verdict[std::size(br::kVerdictNames)] = {};
-  for (const auto& g : b.gpus) {
-    if (auto v = verdict_of(g.result)) ++by_verdict[static_cast<std::size_t>(*v)];
-  }
-  std::size_t not_ok = 0;
-  for (const auto* r : b.phases) not_ok += r->status == Status::ok ? 0 : 1;
   const auto node = verdict_of(b.node);
-  std::string text =
-      prefix + (node ? fmt::format("burn-in {}", node == br::Verdict::fail   ? "FAIL"
-                                                 : node == br::Verdict::warn ? "WARN"
-                                                                             : "PASS")
-                     : std::string("burn-in without a node verdict (it ended before judging)"));
-  text += b.gpus.empty() ? ": no GPUs" : fmt::format(": {} GPU(s) —", b.gpus.size());
-  if (!b.gpus.empty()) {
-    for (const auto& v : br::kVerdictNames)
-      text += fmt::format(" {} {},", by_verdict[static_cast<std::size_t>(v.value)], v.name);
-    text.pop_back();
-  }
-  text += fmt::format("; {} phase result(s), {} not ok", b.phases.size(), not_ok);
+  std::string text = prefix + "burn-in " + br::verdict_banner(nr.report.results);
   if (nr.report.run.value("interrupted", false))
     text += "; interrupted: the report holds the phases that ran";
   std::string out = verdict_line(node ? tone_of(*node) : Tone::warn, text);
@@ -705,9 +692,9 @@ std::string fleet_burnin_verdict(const std::vector<std::optional<Burnin>>& burni
     text += fmt::format(" {} {},", by_verdict[static_cast<std::size_t>(v.value)], v.name);
   text.pop_back();
   const auto count = [&by_verdict](br::Verdict v) { return by_verdict[static_cast<std::size_t>(v)]; };
-  return verdict_line(count(br::Verdict::fail) > 0   ? Tone::bad
-                      : count(br::Verdict::warn) > 0 ? Tone::warn
-                                                     : Tone::good,
+  return verdict_line(count(br::Verdict::fail) + count(br::Verdict::incomplete) > 0 ? Tone::bad
+                      : count(br::Verdict::warn) > 0                                ? Tone::warn
+                                                                                    : Tone::good,
                       text);
 }
 

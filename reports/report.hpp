@@ -26,7 +26,9 @@ using Json = nlohmann::json;
 // MAJOR changes break readers; MINOR adds fields older readers ignore; PATCH fixes nothing structural.
 // 1.1: Metric.ci (the 95 % confidence interval of a value) and the burn-in result kinds
 // (reports/report_burnin.hpp); 1.0 reports load unchanged (tests/data/golden/report-1.0.0-quick-cpu.json).
-// 1.2: Metric.ci.open (why a side of the interval has no bound; that bound is null).
+// 1.2: Metric.ci.open (why a side of the interval has no bound; that bound is null), and the burn-in verdict
+// `incomplete` (a phase stopped before one full verified pass; the node's status is `failed`, so a reader of
+// statuses never takes it for a pass).
 inline constexpr std::string_view kSchemaVersion = "1.2.0";
 inline constexpr int kSchemaMajor = 1;
 

@@ -3,8 +3,12 @@
 #include "reports/report_burnin.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
+#include <map>
+
+#include <fmt/ranges.h>
 
 #include "base/error.hpp"
 
@@ -150,6 +154,159 @@ Event event_from_json(const Json& j) {
   if (j.contains("code") && j["code"].is_number_integer()) e.code = j["code"].get<int>();
   if (j.contains("text") && j["text"].is_string()) e.text = j["text"].get<std::string>();
   return e;
+}
+
+PhaseOutcome phase_outcome(const Result& r) {
+  const Metric* errors = r.metric("errors");
+  if (r.status == Status::failed || r.status == Status::incorrect || (errors != nullptr && errors->value > 0))
+    return PhaseOutcome::failed;
+  const auto it = r.info.is_object() ? r.info.find("iterations") : r.info.end();
+  const bool ran = r.info.is_object() && it != r.info.end() && it->is_number();
+  if (ran && it->get<double>() == 0) return PhaseOutcome::incomplete;
+  return r.status == Status::skipped ? PhaseOutcome::skipped : PhaseOutcome::passed;
+}
+
+namespace {
+
+std::string plural(std::size_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+std::string param(const Result& r, const char* key) {
+  return r.params.is_object() && r.params.contains(key) && r.params[key].is_string()
+             ? r.params[key].get<std::string>()
+             : std::string();
+}
+
+// "hostmem" for a result of the hostmem phase, "storage" for storage's result in "all", "gemm gpu1" for a
+// GPU's.
+std::string load_label(const Result& r, const std::string& phase) {
+  std::string label = r.probe.substr(std::min(r.probe.size(), kPhaseProbePrefix.size()));
+  const std::string device = param(r, "device");
+  if (label == phase) label.clear();
+  if (device.starts_with("gpu")) label += (label.empty() ? "" : " ") + device;
+  return label;
+}
+
+// info.iterations: the full verified passes of a result; nullopt when it does not say.
+std::optional<std::uint64_t> passes_of(const Result& r) {
+  if (!r.info.is_object()) return std::nullopt;
+  const auto it = r.info.find("iterations");
+  if (it == r.info.end() || !it->is_number()) return std::nullopt;
+  return static_cast<std::uint64_t>(it->get<double>());
+}
+
+}  // namespace
+
+std::string verdict_banner(const std::vector<Result>& results) {
+  const Result* node = nullptr;
+  std::size_t gpus = 0;
+  std::size_t gpu_verdicts[std::size(kVerdictNames)] = {};
+  // The phases in the order they ran, each with its results.
+  std::vector<std::pair<std::string, std::vector<const Result*>>> phases;
+  for (const auto& r : results) {
+    if (r.probe == kNodeProbe) {
+      node = &r;
+    } else if (r.probe == kGpuProbe) {
+      ++gpus;
+      if (r.info.is_object() && r.info.contains("verdict") && r.info["verdict"].is_string()) {
+        if (auto v = value_of(kVerdictNames, r.info["verdict"].get<std::string>()))
+          ++gpu_verdicts[static_cast<std::size_t>(*v)];
+      }
+    } else if (r.probe != kHostProbe && r.probe.starts_with(kPhaseProbePrefix)) {
+      std::string phase = param(r, "phase");
+      if (phase.empty()) phase = r.probe.substr(kPhaseProbePrefix.size());
+      auto it = std::find_if(phases.begin(), phases.end(), [&](const auto& p) { return p.first == phase; });
+      if (it == phases.end()) it = phases.emplace(phases.end(), phase, std::vector<const Result*>{});
+      it->second.push_back(&r);
+    }
+  }
+  std::optional<Verdict> verdict;
+  if (node != nullptr && node->info.is_object() && node->info.contains("verdict") &&
+      node->info["verdict"].is_string())
+    verdict = value_of(kVerdictNames, node->info["verdict"].get<std::string>());
+
+  std::size_t by_outcome[4] = {};
+  std::vector<std::string> parts;
+  std::vector<std::pair<std::string, std::vector<std::string>>> skipped;  // reason → phases, in order
+  for (const auto& [phase, rs] : phases) {
+    std::vector<std::string> failed_on, passes;
+    const Result* incomplete = nullptr;
+    std::size_t n_skipped = 0;
+    std::uint64_t total = 0;
+    for (const Result* r : rs) {
+      switch (phase_outcome(*r)) {
+        case PhaseOutcome::failed:
+          failed_on.push_back(load_label(*r, phase));
+          break;
+        case PhaseOutcome::incomplete:
+          if (incomplete == nullptr) incomplete = r;
+          break;
+        case PhaseOutcome::skipped:
+          ++n_skipped;
+          break;
+        case PhaseOutcome::passed:
+          if (auto n = passes_of(*r)) {  // a result that does not say passed uncounted
+            std::string label = load_label(*r, phase);
+            if (label.empty() && rs.size() > 1) label = param(*r, "device");
+            passes.push_back(fmt::format("{}{}{}", label, label.empty() ? "" : " ", *n));
+            total += *n;
+          }
+          break;
+      }
+    }
+    if (!failed_on.empty()) {
+      ++by_outcome[static_cast<std::size_t>(PhaseOutcome::failed)];
+      failed_on.erase(std::remove(failed_on.begin(), failed_on.end(), std::string()), failed_on.end());
+      parts.push_back(failed_on.empty() ? fmt::format("{} failed", phase)
+                                        : fmt::format("{} failed on {}", phase, fmt::join(failed_on, ", ")));
+    } else if (incomplete != nullptr) {
+      ++by_outcome[static_cast<std::size_t>(PhaseOutcome::incomplete)];
+      const std::string label = load_label(*incomplete, phase);
+      parts.push_back(fmt::format("{} incomplete{}: {}", phase, label.empty() ? "" : " (" + label + ")",
+                                  incomplete->reason.empty() ? "no full verified pass" : incomplete->reason));
+    } else if (n_skipped == rs.size()) {
+      ++by_outcome[static_cast<std::size_t>(PhaseOutcome::skipped)];
+      const std::string& why = rs.front()->reason;
+      auto it = std::find_if(skipped.begin(), skipped.end(), [&](const auto& s) { return s.first == why; });
+      if (it == skipped.end()) it = skipped.emplace(skipped.end(), why, std::vector<std::string>{});
+      it->second.push_back(phase);
+    } else {
+      ++by_outcome[static_cast<std::size_t>(PhaseOutcome::passed)];
+      const bool one = passes.size() == 1 && passes.front().find(' ') == std::string::npos;
+      parts.push_back(
+          passes.empty() ? fmt::format("{} passed", phase)
+          : one ? fmt::format("{} passed ({})", phase, plural(total, "verified pass", "verified passes"))
+                : fmt::format("{} passed ({} verified passes)", phase, fmt::join(passes, ", ")));
+    }
+  }
+  for (const auto& [why, names] : skipped)
+    parts.push_back(
+        fmt::format("{} skipped: {}", fmt::join(names, ", "), why.empty() ? "no reason given" : why));
+
+  std::string word = verdict ? std::string(to_string(*verdict)) : std::string("no node verdict");
+  std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return std::toupper(c); });
+  const std::size_t ran = phases.size() - by_outcome[static_cast<std::size_t>(PhaseOutcome::skipped)];
+  std::string counts =
+      fmt::format("{} of {} passed", by_outcome[static_cast<std::size_t>(PhaseOutcome::passed)],
+                  plural(ran, "phase", "phases"));
+  if (auto n = by_outcome[static_cast<std::size_t>(PhaseOutcome::incomplete)])
+    counts += fmt::format(", {} incomplete", n);
+  if (auto n = by_outcome[static_cast<std::size_t>(PhaseOutcome::failed)])
+    counts += fmt::format(", {} failed", n);
+  if (auto n = by_outcome[static_cast<std::size_t>(PhaseOutcome::skipped)])
+    counts += fmt::format("; {} skipped", n);
+  if (gpus == 0) {
+    counts += "; no GPU";
+  } else {
+    counts += fmt::format("; {}:", plural(gpus, "GPU", "GPUs"));
+    for (const auto& v : kVerdictNames) {
+      if (v.value == Verdict::incomplete) continue;  // a GPU's own verdict is pass, warn or fail
+      counts += fmt::format(" {} {},", gpu_verdicts[static_cast<std::size_t>(v.value)], v.name);
+    }
+    counts.pop_back();
+  }
+  return fmt::format("{} ({}){}{}", word, counts, parts.empty() ? "" : " — ", fmt::join(parts, "; "));
 }
 
 }  // namespace mlbench::burnin_report

@@ -2,25 +2,27 @@
 // compare and fleet read (reports/). A burn-in is a normal report whose results carry these probe ids:
 //
 //   burnin.<phase>  one per phase run and device: params {phase, device}; the first metric is the sustained
-//   rate
-//                   (tflops, bandwidth, busbw) with stats over the phase's iterations, then "errors" (count,
-//                   better lower); status `incorrect` with a reason when a check failed; info {iterations,
-//                   bad_words: [{address, expected, actual}] (the first ones), output_hash (GEMM), ...}.
-//                   `phase` is the phase that ran it ("gemm", or "all" when everything ran together).
+//                   rate (tflops, bandwidth, busbw) with stats over the phase's iterations, then "errors"
+//                   (count, better lower); status `incorrect` with a reason when a check failed; info
+//                   {iterations (the full verified passes), bad_words: [{address, expected, actual}] (the
+//                   first ones), output_hash (GEMM), ...}. `phase` is the phase that ran it ("gemm", or "all"
+//                   when everything ran together). A phase stopped before its first full pass has
+//                   iterations 0, status `skipped` and a reason saying how far it got (PhaseOutcome below).
 //   burnin.gpu      one per GPU: params {device, uuid, name}; info {verdict, reasons, timeline,
 //                   throttle_seconds, counters {before, after}, summary}; metrics: one per rate key, named
 //                   by it ("gemm_tflops", "hbm_bandwidth": burnin::GpuVerdict::rates, what --baseline reads),
 //                   then its clock/power/temperature medians.
 //   burnin.host     one: params {device: "host"}; info {timeline} (CPU busy share, memory in use, disk
-//   bytes/s). burnin.node     one: params {}; info {verdict, reasons, phases: [PhaseSpan], events: [Event]};
-//   status
-//                   `failed` when the node fails.
+//                   bytes/s).
+//   burnin.node     one: params {}; info {verdict, reasons, phases: [PhaseSpan], events: [Event]}; status
+//                   `failed` when the node fails or is incomplete (never read as a pass).
 //
 // Times in timelines, phase spans and events are seconds since the burn-in started. Schema:
-// reports/report.schema.json (MINOR 1.1: these kinds).
+// reports/report.schema.json (MINOR 1.1: these kinds; 1.2: the verdict `incomplete`).
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -29,6 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/names.hpp"
+#include "reports/report.hpp"
 
 namespace mlbench::burnin_report {
 
@@ -42,12 +45,28 @@ inline constexpr std::string_view kPhaseProbePrefix = "burnin.";  // + phase nam
 // The most points a timeline series keeps in the report (decimate() below).
 inline constexpr std::size_t kMaxTimelinePoints = 600;
 
-enum class Verdict { pass, warn, fail };
-inline constexpr EnumName<Verdict> kVerdictNames[] = {
-    {Verdict::pass, "pass"}, {Verdict::warn, "warn"}, {Verdict::fail, "fail"}};
+// From best to worst (a node's verdict is its worst part's). `incomplete`: nothing failed, but a phase that
+// could run stopped before one full verified pass, so the node is not known to pass: exit 1, like fail.
+enum class Verdict { pass, warn, incomplete, fail };
+inline constexpr EnumName<Verdict> kVerdictNames[] = {{Verdict::pass, "pass"},
+                                                      {Verdict::warn, "warn"},
+                                                      {Verdict::incomplete, "incomplete"},
+                                                      {Verdict::fail, "fail"}};
 static_assert(names_cover(kVerdictNames));
 inline std::string_view to_string(Verdict v) { return name_of(kVerdictNames, v); }
 Verdict verdict_from_string(std::string_view s);  // throws Error on an unknown name
+
+// What one burnin.<phase> result says of its phase on its device: failed (status failed or incorrect, or
+// errors counted), incomplete (it ran, but stopped before its first full verified pass: info.iterations 0),
+// skipped (it could not run here: status skipped without iterations), passed otherwise.
+enum class PhaseOutcome { passed, incomplete, skipped, failed };
+PhaseOutcome phase_outcome(const Result& r);
+
+// The verdict in words, from a report's burn-in results: the node verdict in capitals with the counts it
+// rests on, then each phase in the order it ran: "INCOMPLETE (1 of 3 phases passed, 1 incomplete; 4 skipped;
+// no GPU) — hostmem passed (3 verified passes); storage incomplete: stopped after 40 % of one pass ...; gemm,
+// hbm, copy, nccl skipped: built without CUDA". "burn-in without a node verdict" when it has no burnin.node.
+std::string verdict_banner(const std::vector<Result>& results);
 
 // Samples over time: one time axis and named series of the same length (NaN where a sample was missing).
 // Series names are the quantity with its SI unit in the name's tail: sm_clock_hz, memory_clock_hz, power_w,

@@ -23,6 +23,13 @@ std::string format_metric_value(double value, const std::string& unit) {
   if (unit == "%") return fmt::format("{:.1f} %", value);
   if (unit == "B") return format_bytes(value);
   if (unit == "1/s") return format_rate(value, "/s");
+  if (unit.empty()) {
+    // A count or a ratio has no unit to print: a whole number below a million as it is, else SI-prefixed.
+    if (value == std::floor(value) && std::fabs(value) < 1e6) return fmt::format("{:.0f}", value);
+    std::string out = format_rate(value, "");
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+  }
   return format_rate(value, unit);
 }
 

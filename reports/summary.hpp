@@ -7,7 +7,8 @@
 
 namespace mlbench {
 
-// "12.3 GB/s", "812 TFLOP/s", "85.2 us", "93.1 %": SI prefixes for rates, time units for seconds.
+// "12.3 GB/s", "812 TFLOP/s", "85.2 us", "93.1 %": SI prefixes for rates, time units for seconds; a value
+// without a unit (a count) as the number alone ("0", "12").
 std::string format_metric_value(double value, const std::string& unit);
 // "rw=randread bs=4k iodepth=32 ..." — a result's identity in one line; sizes as users type them (bs=4k,
 // bytes=1.2G: format_size), cut to `max_len` display columns with "..." (the console summary) or whole

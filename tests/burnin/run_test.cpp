@@ -33,10 +33,11 @@ struct Trace {
 class SleepPhase : public Phase {
  public:
   SleepPhase(PhaseId id, Trace& trace, std::optional<std::string> unavailable = std::nullopt,
-             std::atomic<bool>* raise_stop = nullptr)
-      : id_(id), trace_(trace), unavailable_(std::move(unavailable)), raise_stop_(raise_stop) {}
+             std::atomic<bool>* raise_stop = nullptr, PassEstimate pass = {})
+      : id_(id), trace_(trace), unavailable_(std::move(unavailable)), raise_stop_(raise_stop), pass_(pass) {}
   PhaseId id() const override { return id_; }
   std::optional<std::string> unavailable(const Json&) const override { return unavailable_; }
+  PassEstimate estimate(const PhaseContext&) override { return pass_; }
   std::vector<Result> run(const PhaseContext& ctx) override {
     {
       std::lock_guard lock(trace_.m);
@@ -65,7 +66,43 @@ class SleepPhase : public Phase {
   Trace& trace_;
   std::optional<std::string> unavailable_;
   std::atomic<bool>* raise_stop_;
+  PassEstimate pass_;
 };
+
+// A phase that runs until its deadline without finishing one pass, as a host phase cut short reports it.
+class CutPhase : public Phase {
+ public:
+  explicit CutPhase(PhaseId id) : id_(id) {}
+  PhaseId id() const override { return id_; }
+  std::optional<std::string> unavailable(const Json&) const override { return std::nullopt; }
+  std::vector<Result> run(const PhaseContext& ctx) override {
+    while (!ctx.past_deadline()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    Result r;
+    r.probe = std::string(br::kPhaseProbePrefix) + std::string(to_string(id_));
+    r.params = Json{{"device", "/var/tmp/mlbench-burnin-1.dat"}};
+    r.status = Status::skipped;
+    r.reason = "stopped after 40 % of one verified pass over the 1.00 GiB scratch file (0.2 s)";
+    r.add_metric("errors", 0, "", Better::lower);
+    r.info = Json{{"iterations", 0}};
+    return {r};
+  }
+
+ private:
+  PhaseId id_;
+};
+
+Json no_gpu_script() {
+  return Json{{"gpus", Json::array()}, {"samples", Json::array()}, {"events", Json::array()}};
+}
+
+double span_seconds(const Result& node, std::string_view phase) {
+  double total = 0;
+  for (const auto& s : node.info["phases"]) {
+    const auto span = br::phase_span_from_json(s);
+    if (phase.empty() ? span.phase != "cooldown" : span.phase == phase) total += span.end_s - span.start_s;
+  }
+  return total;
+}
 
 // A phase that cannot run: throws `E` with `why` when run.
 template <class E>
@@ -124,6 +161,7 @@ BurninOptions quick(double duration_s) {
   o.phases = {PhaseId::host_memory, PhaseId::storage, PhaseId::all};
   o.cooldown_max_s = 0.2;
   o.sample_interval = std::chrono::milliseconds(50);
+  o.teardown_s = 0.2;
   return o;
 }
 
@@ -202,31 +240,133 @@ TEST(BurninRun, PhasesInOrderWithCooldownsAndAllAtOnceWithinTheDuration) {
   Trace trace;
   std::atomic<bool> stop{false};
   auto env = environment(trace, stop);
+  env.phases.push_back(std::make_unique<SleepPhase>(PhaseId::gemm, trace));  // loads the GPUs: cooldowns
   int saves = 0;
-  const auto t0 = Clock::now();
-  auto out = run_burnin(quick(3.0), env, [&saves](const Report&) { ++saves; });
-  const double took = std::chrono::duration<double>(Clock::now() - t0).count();
-  EXPECT_LE(took, 3.6);
+  auto o = quick(3.5);
+  o.phases = {PhaseId::gemm, PhaseId::host_memory, PhaseId::all};
+  auto out = run_burnin(o, env, [&saves](const Report&) { ++saves; });
+  const double took = std::chrono::duration<double>(Clock::now() - o.start).count();
+  EXPECT_LE(took, 3.5);
   EXPECT_GE(took, 2.5);
   EXPECT_EQ(out.exit_code(), 0);
   EXPECT_FALSE(out.interrupted);
   EXPECT_GE(saves, 3);                 // after each phase and at the end
-  ASSERT_EQ(trace.starts.size(), 4u);  // hostmem, storage, then both again in "all"
-  EXPECT_EQ(trace.starts[0].first, PhaseId::host_memory);
-  EXPECT_EQ(trace.starts[1].first, PhaseId::storage);
+  ASSERT_EQ(trace.starts.size(), 4u);  // gemm, hostmem, then both again in "all"
+  EXPECT_EQ(trace.starts[0].first, PhaseId::gemm);
+  EXPECT_EQ(trace.starts[1].first, PhaseId::host_memory);
   EXPECT_EQ(trace.most_at_once.load(), 2);  // "all" ran them together
   ASSERT_NE(find(out.report, "burnin.hostmem", "hostmem"), nullptr);
-  ASSERT_NE(find(out.report, "burnin.storage", "all"), nullptr);
+  ASSERT_NE(find(out.report, "burnin.gemm", "all"), nullptr);
   const auto* node = find(out.report, br::kNodeProbe);
   ASSERT_NE(node, nullptr);
   EXPECT_EQ(node->info["verdict"], "pass");
   std::vector<std::string> spans;
   for (const auto& s : node->info["phases"]) spans.push_back(br::phase_span_from_json(s).phase);
-  EXPECT_EQ(spans, (std::vector<std::string>{"hostmem", "cooldown", "storage", "cooldown", "all"}));
-  // Each phase got about a third of what the cooldowns left.
+  EXPECT_EQ(spans, (std::vector<std::string>{"gemm", "cooldown", "hostmem", "cooldown", "all"}));
+  // Each phase got about a third of what the cooldowns and the end left.
   const auto first = br::phase_span_from_json(node->info["phases"][0]);
-  EXPECT_NEAR(first.end_s - first.start_s, (3.0 - 2 * 0.2) / 3, 0.25);
+  EXPECT_NEAR(first.end_s - first.start_s, (3.5 - 0.2 - 2 * 0.2) / 3, 0.25);
   EXPECT_EQ(out.report.run["profile"], "burnin");
+}
+
+// No phase loads a GPU (a node without one): no cooldown is kept or taken, and the host phases share the
+// whole duration but the time kept for the end.
+TEST(BurninRun, WithoutAGpuPhaseThereIsNoCooldownAndTheHostPhasesGetTheWholeDuration) {
+  Trace trace;
+  std::atomic<bool> stop{false};
+  auto env = environment(trace, stop, no_gpu_script());
+  auto o = quick(4.0);
+  o.cooldown_max_s = 1.0;
+  o.teardown_s = 1.0;
+  auto out = run_burnin(o, env);
+  const double took = std::chrono::duration<double>(Clock::now() - o.start).count();
+  EXPECT_LE(took, 4.0);
+  EXPECT_EQ(out.exit_code(), 0);
+  const auto* node = find(out.report, br::kNodeProbe);
+  ASSERT_NE(node, nullptr);
+  EXPECT_EQ(span_seconds(*node, "cooldown"), 0);
+  std::vector<std::string> spans;
+  for (const auto& s : node->info["phases"]) spans.push_back(br::phase_span_from_json(s).phase);
+  EXPECT_EQ(spans, (std::vector<std::string>{"hostmem", "storage", "all"}));
+  // 4 s less the second kept for the end, less what planning took (milliseconds here).
+  EXPECT_GE(span_seconds(*node, ""), 4.0 - 1.0 - 0.3);
+}
+
+// Each phase's minimum is one measured pass × the margin, `all` the sum of the others'; a duration below
+// their sum is refused before anything runs, naming the minimum and what makes it shorter.
+TEST(BurninRun, ADurationBelowOnePassOfEachPhaseIsRefusedNamingTheMinimum) {
+  Trace trace;
+  std::atomic<bool> stop{false};
+  auto env = environment(trace, stop, no_gpu_script());
+  env.phases.clear();
+  env.phases.push_back(std::make_unique<SleepPhase>(
+      PhaseId::host_memory, trace, std::nullopt, nullptr,
+      PassEstimate{3, "a write and check of 12.00 GiB of host memory", "--host-memory-share"}));
+  env.phases.push_back(std::make_unique<SleepPhase>(
+      PhaseId::storage, trace, std::nullopt, nullptr,
+      PassEstimate{1, "the 1.00 GiB scratch file created, written and read twice", "--storage-size"}));
+  auto o = quick(10);
+  o.teardown_s = 1;
+  int saves = 0;
+  try {
+    run_burnin(o, env, [&saves](const Report&) { ++saves; });
+    FAIL() << "a burn-in too short for one pass of each phase ran";
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    // 2 × (3 + 1) for the phases, as much for `all`, 1 s for the end, and the milliseconds spent planning:
+    // over 17 s.
+    EXPECT_NE(what.find("--duration 10s: one verified pass of each phase needs 18 s here"), std::string::npos)
+        << what;
+    EXPECT_NE(what.find("hostmem 6.0 s: a write and check of 12.00 GiB of host memory"), std::string::npos)
+        << what;
+    EXPECT_NE(what.find("give --duration 18s or more, or a smaller --host-memory-share or --storage-size"),
+              std::string::npos)
+        << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos);
+  }
+  EXPECT_TRUE(trace.starts.empty());
+  EXPECT_EQ(saves, 0);  // no report
+  o.duration_s = 18;    // enough: each phase gets at least its minimum
+  o.start = Clock::now();
+  auto out = run_burnin(o, env);
+  const auto* node = find(out.report, br::kNodeProbe);
+  ASSERT_NE(node, nullptr);
+  EXPECT_GE(span_seconds(*node, "hostmem"), 6.0 - 0.05);
+  EXPECT_GE(span_seconds(*node, "all"), 8.0 - 0.05);
+}
+
+TEST(BurninRun, SharesAreEqualAboveEachMinimum) {
+  EXPECT_EQ(split_time(9, {0, 0, 0}), (std::vector<double>{3, 3, 3}));
+  EXPECT_EQ(split_time(9, {5, 0, 0}), (std::vector<double>{5, 2, 2}));
+  EXPECT_EQ(split_time(9, {1, 6, 1}), (std::vector<double>{1.5, 6, 1.5}));
+  EXPECT_EQ(split_time(4, {6, 2}), (std::vector<double>{3, 1}));  // short: in proportion
+  EXPECT_EQ(split_time(-1, {1, 1}), (std::vector<double>{0, 0}));
+}
+
+// A phase that ran but stopped before one full verified pass: the node is incomplete, never a pass; exit 1;
+// its status is `failed` for every reader of statuses, and the banner says which phase and how far it got.
+TEST(BurninRun, APhaseStoppedBeforeAFullPassMakesTheNodeIncompleteNotPass) {
+  Trace trace;
+  std::atomic<bool> stop{false};
+  auto env = environment(trace, stop, no_gpu_script());
+  env.phases.clear();
+  env.phases.push_back(std::make_unique<SleepPhase>(PhaseId::host_memory, trace));
+  env.phases.push_back(std::make_unique<CutPhase>(PhaseId::storage));
+  auto o = quick(1.5);
+  o.phases = {PhaseId::host_memory, PhaseId::storage};
+  auto out = run_burnin(o, env);
+  EXPECT_EQ(out.verdict.verdict, br::Verdict::incomplete);
+  EXPECT_EQ(out.exit_code(), 1);
+  const auto* node = find(out.report, br::kNodeProbe);
+  ASSERT_NE(node, nullptr);
+  EXPECT_EQ(node->info["verdict"], "incomplete");
+  EXPECT_EQ(node->status, Status::failed);
+  EXPECT_EQ(node->reason,
+            "incomplete: /var/tmp/mlbench-burnin-1.dat: the storage write-verify-read is incomplete: stopped "
+            "after 40 % of one verified pass over the 1.00 GiB scratch file (0.2 s)");
+  EXPECT_EQ(br::verdict_banner(out.report.results),
+            "INCOMPLETE (1 of 2 phases passed, 1 incomplete; no GPU) — hostmem passed; storage incomplete: "
+            "stopped after 40 % of one verified pass over the 1.00 GiB scratch file (0.2 s)");
 }
 
 TEST(BurninRun, AnXidFailsItsGpuAndTheNode) {
@@ -326,6 +466,7 @@ TEST(BurninRun, APhaseThatSkipsIsSkippedAndOneThatErrsFailsTheNode) {
   bad.phases.push_back(
       std::make_unique<ThrowPhase<Error>>(PhaseId::storage, "the scratch folder is read-only"));
   o.phases = {PhaseId::storage};
+  o.start = Clock::now();  // --duration counts from here
   out = run_burnin(o, bad);
   const auto* storage = find(out.report, "burnin.storage");
   ASSERT_NE(storage, nullptr);

@@ -323,8 +323,116 @@ TEST(BurninVerdict, ExitCodes) {
   EXPECT_EQ(v.exit_code(), 0);
   v.verdict = Verdict::warn;
   EXPECT_EQ(v.exit_code(), 0);
+  v.verdict = Verdict::incomplete;
+  EXPECT_EQ(v.exit_code(), 1);
   v.verdict = Verdict::fail;
   EXPECT_EQ(v.exit_code(), 1);
+}
+
+// A phase result as a phase cut before its first full pass returns it.
+void cut_short(Result& r, const std::string& why) {
+  r.status = Status::skipped;
+  r.reason = why;
+  r.metrics.erase(r.metrics.begin());  // no rate: nothing whole was verified
+  r.info["iterations"] = 0;
+}
+
+TEST(BurninVerdict, APhaseStoppedBeforeAFullPassMakesTheNodeIncompleteNeverPass) {
+  Node node = healthy_node();
+  cut_short(node.result("burnin.storage", "/var/tmp/mlbench-burnin-1.dat"),
+            "stopped after 40 % of one verified pass over the 1.00 GiB scratch file (3.0 s)");
+  auto v = node.judge();
+  EXPECT_EQ(v.verdict, Verdict::incomplete);
+  EXPECT_EQ(v.exit_code(), 1);
+  EXPECT_EQ(v.reasons,
+            std::vector<std::string>{"/var/tmp/mlbench-burnin-1.dat: the storage write-verify-read is "
+                                     "incomplete: stopped after 40 % of one verified pass over the "
+                                     "1.00 GiB scratch file (3.0 s)"});
+  for (const auto& g : v.gpus) EXPECT_EQ(g.verdict, Verdict::pass);
+
+  // A GPU's phase cut short: the GPU is judged on what ran, the node is incomplete.
+  Node gpu_cut = healthy_node();
+  cut_short(gpu_cut.result("burnin.hbm", "gpu2"), "stopped after 10 % of one pattern pass");
+  v = gpu_cut.judge();
+  EXPECT_EQ(v.verdict, Verdict::incomplete);
+  EXPECT_EQ(v.gpus[2].verdict, Verdict::pass);
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0], "gpu2: the HBM pattern test is incomplete: stopped after 10 % of one pattern pass");
+
+  // A fail outranks it, and both are said.
+  node.gpus[1].lost = true;
+  v = node.judge();
+  EXPECT_EQ(v.verdict, Verdict::fail);
+  EXPECT_EQ(v.reasons.size(), 2u);
+}
+
+TEST(BurninVerdict, APhaseThatCouldNotRunIsSkippedNotIncomplete) {
+  Node node = healthy_node();
+  auto& mem = node.result("burnin.hostmem", "host");
+  mem.status = Status::skipped;
+  mem.reason =
+      "hostmem: 0.5 of the 1.20 GiB available, keeping 1.00 GiB free, is 0 B: under the 64.00 MiB "
+      "worth testing";
+  mem.metrics.clear();
+  auto v = node.judge();
+  EXPECT_EQ(v.verdict, Verdict::pass);
+  EXPECT_TRUE(v.reasons.empty());
+}
+
+// The verdict in words, from a report's results: the counts it rests on, then each phase passed (with its
+// verified passes), incomplete or failed, and the skipped ones grouped by reason.
+TEST(BurninBanner, SaysWhatPassedWhatWasSkippedAndWhyInWords) {
+  auto phase = [](const std::string& probe, const std::string& ran, const std::string& device, int passes) {
+    Result r = phase_result(probe, device, 1e9, 0, ran);
+    r.info["iterations"] = passes;
+    return r;
+  };
+  auto skipped = [](const std::string& probe, const std::string& why) {
+    Result r;
+    r.probe = "burnin." + probe;
+    r.params = Json{{"phase", probe}};
+    r.status = Status::skipped;
+    r.reason = why;
+    return r;
+  };
+  auto node = [](const std::string& verdict) {
+    Result r;
+    r.probe = "burnin.node";
+    r.info = Json{{"verdict", verdict}};
+    return r;
+  };
+  std::vector<Result> host = {skipped("gemm", "built without CUDA"),
+                              skipped("hbm", "built without CUDA"),
+                              phase("hostmem", "", "host", 3),
+                              phase("storage", "", "/var/tmp/s.dat", 1),
+                              phase("hostmem", "all", "host", 10),
+                              phase("storage", "all", "/var/tmp/s.dat", 4),
+                              node("pass")};
+  EXPECT_EQ(
+      burnin_report::verdict_banner(host),
+      "PASS (3 of 3 phases passed; 2 skipped; no GPU) — hostmem passed (3 verified passes); storage "
+      "passed (1 verified pass); all passed (hostmem 10, storage 4 verified passes); gemm, hbm skipped: "
+      "built without CUDA");
+
+  cut_short(host[3], "stopped after 40 % of one verified pass over the 1.00 GiB scratch file (3.0 s)");
+  host.back() = node("incomplete");
+  EXPECT_EQ(burnin_report::verdict_banner(host),
+            "INCOMPLETE (2 of 3 phases passed, 1 incomplete; 2 skipped; no GPU) — hostmem passed (3 verified "
+            "passes); storage incomplete: stopped after 40 % of one verified pass over the 1.00 GiB scratch "
+            "file (3.0 s); all passed (hostmem 10, storage 4 verified passes); gemm, hbm skipped: built "
+            "without CUDA");
+
+  std::vector<Result> gpus = {phase("gemm", "", "gpu0", 400), phase("gemm", "", "gpu1", 380)};
+  gpus[1].status = Status::incorrect;
+  for (const char* v : {"pass", "fail"}) {
+    Result g;
+    g.probe = "burnin.gpu";
+    g.info = Json{{"verdict", v}};
+    gpus.push_back(g);
+  }
+  gpus.push_back(node("fail"));
+  EXPECT_EQ(burnin_report::verdict_banner(gpus),
+            "FAIL (0 of 1 phase passed, 1 failed; 2 GPUs: 1 pass, 0 warn, 1 fail) — gemm failed on gpu1");
 }
 
 // A burn-in report of `rates` GEMM TFLOPS per GPU; the first GPU is named by the inventory (uuid), the others

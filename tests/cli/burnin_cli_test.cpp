@@ -1,12 +1,16 @@
 // `mlbench burnin` through the real binary, on this machine's host phases (host memory pattern test and
-// storage write-verify-read, run for real): a short burn-in passes with exit 0 and a report holding the node
-// verdict, the host timeline and the phase results; bad input is one line and exit 2 with no report; SIGINT
-// ends it with exit 130 and a valid report of what ran.
+// storage write-verify-read, run for real): a short burn-in passes with exit 0 within its --duration, says
+// in words what passed, and writes a report holding the node verdict, the host timeline and the phase
+// results; bad input, a --duration too short for one pass of each phase included, is one line and exit 2
+// with no report; SIGINT ends it with exit 130 and a valid report of what ran.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sys/statvfs.h>
+
+#include <cstdio>
 #include <cstring>
 #include <thread>
 
@@ -28,6 +32,18 @@ const Result* find(const Report& r, std::string_view probe, std::string_view pha
   return nullptr;
 }
 
+// The --host-memory-share that tests about 128 MiB here (above the 64 MiB the phase refuses below).
+std::string small_host_share() {
+  std::FILE* f = std::fopen("/proc/meminfo", "r");
+  char line[256];
+  unsigned long kb = 0;
+  while (f != nullptr && std::fgets(line, sizeof(line), f) != nullptr) {
+    if (std::sscanf(line, "MemAvailable: %lu kB", &kb) == 1) break;
+  }
+  if (f != nullptr) std::fclose(f);
+  return fmt::format("{:.6f}", kb == 0 ? 0.02 : std::min(0.9, 128.0 * 1024 / static_cast<double>(kb)));
+}
+
 std::vector<std::string> short_burnin(const TempDir& dir, const std::string& duration) {
   return {"burnin",
           "--duration",
@@ -41,22 +57,39 @@ std::vector<std::string> short_burnin(const TempDir& dir, const std::string& dur
           "--cooldown",
           "1s",
           "--host-memory-share",
-          "0.02",
+          small_host_share(),
           "-o",
           (dir / "burnin.json").string()};
 }
 
-TEST(BurninCli, AShortHostBurnInPassesAndWritesTheVerdict) {
+// The burn-in ends within --duration, its end (the sampler stopped, the verdict, the report written, the
+// summary printed) included: kTeardownAllowance is only the process's own start and exit.
+constexpr double kTeardownAllowance = 0.5;
+
+TEST(BurninCli, AShortHostBurnInPassesWithinItsDurationAndSaysWhatPassed) {
   TempDir dir("burnin-cli", kDiskTempParent);
+  const auto t0 = std::chrono::steady_clock::now();
   auto r = run_cli(short_burnin(dir, "12s"));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("verdict: pass"), std::string::npos) << r.out;
+  EXPECT_LE(took, 12 + kTeardownAllowance) << r.err;
+  RecordProperty("wall_s", fmt::format("{:.2f}", took));
+  // The verdict in words with the counts it rests on; no cooldown without a GPU phase.
+  EXPECT_NE(r.out.find("verdict: PASS (3 of 3 phases passed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("hostmem passed ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("storage passed ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("all passed (hostmem "), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("no cooldown (no GPU phase)"), std::string::npos) << r.err;
+  // A count has no unit: the node's row reads "gpus_failed 0".
+  EXPECT_NE(r.out.find("gpus_failed 0 "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("gpus_failed 0 1"), std::string::npos) << r.out;
   EXPECT_EQ(validate_report_schema(dir / "burnin.json"), "");
   const auto report = load_report(dir / "burnin.json");
   EXPECT_EQ(report.schema_version, kSchemaVersion);
   const auto* node = find(report, br::kNodeProbe);
   ASSERT_NE(node, nullptr);
   EXPECT_EQ(node->info["verdict"], "pass");
+  EXPECT_EQ(node->metric("gpus_failed")->unit, "");
   for (const auto* phase : {"hostmem", "storage", "all"}) {
     const auto* res =
         find(report, std::string(br::kPhaseProbePrefix) + (std::string(phase) == "all" ? "storage" : phase),
@@ -65,7 +98,11 @@ TEST(BurninCli, AShortHostBurnInPassesAndWritesTheVerdict) {
     EXPECT_EQ(res->status, Status::ok) << phase << ": " << res->reason;
     ASSERT_NE(res->metric("errors"), nullptr);
     EXPECT_EQ(res->metric("errors")->value, 0);
+    EXPECT_GE(res->info["iterations"].get<int>(), 1) << phase;
   }
+  std::vector<std::string> spans;
+  for (const auto& s : node->info["phases"]) spans.push_back(br::phase_span_from_json(s).phase);
+  EXPECT_EQ(spans, (std::vector<std::string>{"hostmem", "storage", "all"}));
   const auto* host = find(report, br::kHostProbe);
   ASSERT_NE(host, nullptr);
   const auto timeline = br::timeline_from_json(host->info["timeline"]);
@@ -89,7 +126,7 @@ TEST(BurninCli, AReportOnStdoutIsOneDocumentAndTheVerdictGoesToStderr) {
   ASSERT_NE(node, nullptr);
   EXPECT_EQ(node->info["verdict"], "pass");
   EXPECT_NE(find(report, "burnin.storage", "all"), nullptr);  // the last phase is in it
-  EXPECT_NE(r.err.find("verdict: pass"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("verdict: PASS ("), std::string::npos) << r.err;
 }
 
 TEST(BurninCli, AFifoGetsTheFinalReportOnce) {
@@ -138,6 +175,36 @@ TEST(BurninCli, BadInputIsOneLineAndExitTwoWithNoReport) {
     EXPECT_NE(r.err.find(expect), std::string::npos) << r.err;
     EXPECT_FALSE(std::filesystem::exists(out)) << args[1];
   }
+}
+
+// One verified pass of each phase does not fit in 10 s (an 8 GiB scratch file written and read twice, twice
+// over with `all`): refused before anything runs, one line naming the minimum and what shortens it.
+TEST(BurninCli, ADurationBelowOnePassOfEachPhaseIsRefusedUpFrontNamingTheMinimum) {
+  TempDir dir("burnin-cli", kDiskTempParent);
+  struct statvfs fs {};
+  if (::statvfs(dir.path().c_str(), &fs) != 0 || static_cast<double>(fs.f_bavail) * fs.f_frsize < 16e9)
+    GTEST_SKIP() << "under 16 GB free under " << dir.path();
+  const auto out = dir / "burnin.json";
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = run_cli({"burnin", "--duration", "10s", "--phases", "hostmem,storage,all", "--scratch-dir",
+                    dir.path().string(), "--storage-size", "8G", "--host-memory-share", small_host_share(),
+                    "-o", out.string()});
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10);
+  EXPECT_EQ(r.rc, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("mlbench: error: --duration 10s: one verified pass of each phase needs "),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("s or more, or a smaller --host-memory-share or --storage-size\n"), std::string::npos)
+      << r.err;
+  std::size_t error_lines = 0;
+  for (std::size_t at = r.err.find("mlbench: error:"); at != std::string::npos;
+       at = r.err.find("mlbench: error:", at + 1))
+    ++error_lines;
+  EXPECT_EQ(error_lines, 1u);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    ADD_FAILURE() << "left behind: " << e.path();
 }
 
 TEST(BurninCli, SigintEndsThePhaseAndLeavesAValidReport) {

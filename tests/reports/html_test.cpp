@@ -434,8 +434,11 @@ TEST(HtmlBurnin, FixturesLoadAsReports) {
 TEST(HtmlBurnin, TheVerdictAndItsReasonsComeFirstThenTheGpuTableThenTheCharts) {
   const std::string& html = pages().burnin_html;
   const auto verdict = html.find(
-      "<p class=\"verdict bad\">burn-in FAIL: 2 GPU(s) — 0 pass, 1 warn, 1 fail; 9 phase result(s), 1 not "
-      "ok</p>");
+      "<p class=\"verdict bad\">burn-in FAIL (4 of 5 phases passed, 1 failed; 2 GPUs: 0 pass, 1 warn, 1 "
+      "fail) "
+      "— gemm passed (gpu0 41200, gpu1 43300 verified passes); hbm passed (gpu0 96, gpu1 97 verified "
+      "passes); "
+      "hostmem passed (14 verified passes); storage passed (74 verified passes); all failed on gpu1</p>");
   const auto reason = html.find(
       "<li>gpu1: XID 79 at 1620 s: NVRM: Xid (PCI:0000:1b:00): 79, GPU has fallen off the bus.</li>");
   const auto table = html.find("<caption>burn-in verdict per GPU</caption>");
@@ -551,8 +554,11 @@ TEST(HtmlBurnin, TimelinesDrawEachGpuThePhasesAndTheEvents) {
 
 TEST(HtmlBurnin, WithoutGpusOnlyTheHostChartAndThePhases) {
   const std::string& html = pages().burnin_host_html;
-  EXPECT_NE(html.find("<p class=\"verdict good\">burn-in PASS: no GPUs; 4 phase result(s), 0 not ok</p>"),
-            std::string::npos);
+  EXPECT_NE(
+      html.find("<p class=\"verdict good\">burn-in PASS (3 of 3 phases passed; no GPU) — hostmem passed "
+                "(15 verified passes); storage passed (81 verified passes); all passed (host 14, "
+                "/var/tmp/mlbench-burnin.scratch 66 verified passes)</p>"),
+      std::string::npos);
   EXPECT_EQ(count(html, "<svg"), 1u);
   EXPECT_EQ(html.find("per GPU"), std::string::npos);
   const std::string host = chart_titled(html, "Host: CPU, memory and disks");
@@ -573,10 +579,38 @@ TEST(HtmlBurnin, AnInterruptedBurninSaysSo) {
   reports[0].report.run["interrupted"] = true;
   const std::string html = to_html_page(HtmlPage{"burn-in", &reports, {}, std::nullopt, 0.05, std::nullopt});
   EXPECT_NE(
-      html.find("<p class=\"verdict good\">burn-in PASS: no GPUs; 4 phase result(s), 0 not ok; interrupted: "
-                "the report holds the phases that ran</p>"),
+      html.find(
+          "<p class=\"verdict good\">burn-in PASS (3 of 3 phases passed; no GPU) — hostmem passed (15 "
+          "verified passes); storage passed (81 verified passes); all passed (host 14, "
+          "/var/tmp/mlbench-burnin.scratch 66 verified passes); interrupted: the report holds the phases "
+          "that ran</p>"),
       std::string::npos);
   EXPECT_EQ(pages().burnin_host_html.find("interrupted"), std::string::npos);
+}
+
+// A burn-in whose phase stopped before one full verified pass is not a pass: the banner says INCOMPLETE in
+// the colour of a fail, and which phase and how far it got.
+TEST(HtmlBurnin, AnIncompleteBurninIsNeverShownAsAPass) {
+  auto reports = pages().burnin_host;
+  for (auto& r : reports[0].report.results) {
+    if (r.probe == "burnin.node") {
+      r.info["verdict"] = "incomplete";
+      r.status = Status::failed;
+    }
+    if (r.probe == "burnin.storage") {
+      r.status = Status::skipped;
+      r.reason = "stopped after 40 % of one verified pass over the 1.00 GiB scratch file (3.0 s)";
+      r.metrics.erase(r.metrics.begin());
+      r.info["iterations"] = 0;
+    }
+  }
+  const std::string html = to_html_page(HtmlPage{"burn-in", &reports, {}, std::nullopt, 0.05, std::nullopt});
+  EXPECT_NE(
+      html.find("<p class=\"verdict bad\">burn-in INCOMPLETE (2 of 3 phases passed, 1 incomplete; no GPU) "
+                "— hostmem passed (15 verified passes); storage incomplete: stopped after 40 % of one "
+                "verified pass over the 1.00 GiB scratch file (3.0 s); all passed"),
+      std::string::npos);
+  EXPECT_EQ(html.find("burn-in PASS"), std::string::npos);
 }
 
 TEST(HtmlBurnin, AFleetOfBurninsIsOneLineWithoutPerNodeTablesOrTimelines) {
@@ -586,8 +620,9 @@ TEST(HtmlBurnin, AFleetOfBurninsIsOneLineWithoutPerNodeTablesOrTimelines) {
     fleet.back().file = fmt::format("node{:02}.json", i);
   }
   const std::string html = to_html_page(HtmlPage{"fleet", &fleet, {}, std::nullopt, 0.05, std::nullopt});
-  EXPECT_NE(html.find("<p class=\"verdict bad\">burn-in of 9 nodes: 3 pass, 0 warn, 6 fail</p>"),
-            std::string::npos);
+  EXPECT_NE(
+      html.find("<p class=\"verdict bad\">burn-in of 9 nodes: 3 pass, 0 warn, 0 incomplete, 6 fail</p>"),
+      std::string::npos);
   EXPECT_EQ(html.find("burn-in verdict per GPU"), std::string::npos);
   EXPECT_EQ(html.find("<svg"), std::string::npos);
 }
