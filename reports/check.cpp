@@ -46,6 +46,19 @@ double number_field(const Json& rule, const char* key, const std::string& where)
   return v.get<double>();
 }
 
+// A bound in the rule's unit: a number, or a quantity in the flags' grammar read by that unit
+// (bench/yaml_json.hpp quantity_value): "250us" with unit s, "700k" with 1/s, "5.5G" with B/s, "4k" with B.
+double bound_field(const Json& rule, const char* key, std::string_view unit, const std::string& where) {
+  try {
+    return quantity_value(rule.at(key), unit, key);
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format(
+        "{}: '{}' must be a number (SI units: FLOP/s, B/s, 1/s, s) or a quantity in the rule's unit (250us, "
+        "700k, 5.5G): {}",
+        where, key, e.what()));
+  }
+}
+
 std::string text_field(const Json& j, const char* key, const std::string& fallback,
                        const std::string& where) {
   if (!j.contains(key)) return fallback;
@@ -153,8 +166,9 @@ ExpectationSet expectations_from_json(const Json& j, const std::string& name) {
       if (!rule["match"].is_object()) throw UsageError(where + ": 'match' must map params to values");
       e.match = rule["match"];
     }
-    if (rule.contains("min")) e.min = number_field(rule, "min", where);
-    if (rule.contains("max")) e.max = number_field(rule, "max", where);
+    e.unit = text_field(rule, "unit", "", where);
+    if (rule.contains("min")) e.min = bound_field(rule, "min", e.unit, where);
+    if (rule.contains("max")) e.max = bound_field(rule, "max", e.unit, where);
     if (!e.min && !e.max) throw UsageError(where + ": give 'min' and/or 'max'");
     if (e.min && e.max && *e.min > *e.max) throw UsageError(where + ": 'min' is above 'max'");
     double warn_pct = rule.contains("warn") ? number_field(rule, "warn", where) : default_warn;
@@ -164,7 +178,6 @@ ExpectationSet expectations_from_json(const Json& j, const std::string& name) {
     if (select != "each" && select != "best") throw UsageError(where + ": 'select' is 'each' or 'best'");
     e.best = select == "best";
     e.note = text_field(rule, "note", "", where);
-    e.unit = text_field(rule, "unit", "", where);
     set.rules.push_back(std::move(e));
   }
   if (set.rules.empty()) throw UsageError(fmt::format("{}: 'rules' is empty", name));

@@ -193,6 +193,25 @@ TEST(Check, CatalogFloorsForTheFixtureH100) {
   EXPECT_FALSE(c.failed());
 }
 
+// Thresholds take the flags' suffixes, read by the rule's unit (base/units.hpp, the one parser): the same
+// bounds written with suffixes and as SI numbers are the same rules.
+TEST(Check, BoundsTakeTheFlagsSuffixesByTheRulesUnit) {
+  auto suffixed = rules(
+      "rules:\n"
+      "  - {probe: storage.io, metric: lat_p99, unit: s, max: 250us}\n"
+      "  - {probe: storage.io, metric: iops, unit: 1/s, min: 700k}\n"
+      "  - {probe: storage.io, metric: bandwidth, unit: B/s, min: 5.5G}\n"
+      "  - {probe: gpu.gemm, metric: tflops, unit: FLOP/s, min: 692T}\n"
+      "  - {probe: x, metric: size, unit: B, min: 4k}\n");
+  ASSERT_EQ(suffixed.rules.size(), 5u);
+  EXPECT_DOUBLE_EQ(*suffixed.rules[0].max, 250e-6);
+  EXPECT_DOUBLE_EQ(*suffixed.rules[1].min, 700e3);
+  EXPECT_DOUBLE_EQ(*suffixed.rules[2].min, 5.5e9);
+  EXPECT_DOUBLE_EQ(*suffixed.rules[3].min, 692e12);
+  EXPECT_DOUBLE_EQ(*suffixed.rules[4].min, 4096);
+  EXPECT_THROW(rules("rules:\n  - {probe: x, metric: y, unit: s, max: 2days}\n"), UsageError);
+}
+
 TEST(Check, CatalogFailsTheSlowGpu) {
   auto reports = load_reports({test::reports_data("fleet/node07.json").string()});
   auto c = check_report(reports[0].report, catalog_expectations(reports[0].report, catalog()));
