@@ -102,8 +102,8 @@ ArraySize array_size(std::optional<std::uint64_t> llc_total_bytes, std::optional
   if (hypervisor) {
     out.warnings.push_back(
         fmt::format("virtual machine (CPU flag 'hypervisor'): the last-level cache it reports ({}) may be "
-                    "smaller than the "
-                    "host's; the {} floor per array, not that figure, keeps the arrays out of the caches",
+                    "smaller than the host's; the {} floor per array, not that figure, keeps the arrays out "
+                    "of the caches",
                     llc_total_bytes ? format_bytes(static_cast<double>(*llc_total_bytes)) : "none",
                     format_bytes(static_cast<double>(kArrayFloorBytes))));
   }
@@ -111,8 +111,8 @@ ArraySize array_size(std::optional<std::uint64_t> llc_total_bytes, std::optional
     out.bytes = *requested;
     if (out.bytes < rule) {
       out.warnings.push_back(
-          fmt::format("each array ({}) is below the {}: a cache may hold part of them and "
-                      "the result include cache bandwidth",
+          fmt::format("each array ({}) is below the {}: a cache may hold part of them, so the result "
+                      "may include cache bandwidth",
                       format_bytes(static_cast<double>(out.bytes)), rule_text));
     }
     return out;
@@ -120,8 +120,8 @@ ArraySize array_size(std::optional<std::uint64_t> llc_total_bytes, std::optional
   out.bytes = rule;
   if (!llc_total_bytes) {
     out.warnings.push_back(
-        fmt::format("last-level cache size unknown: arrays use the {} floor, which a larger cache would "
-                    "hold; pass --size",
+        fmt::format("last-level cache size unknown: arrays use the {} floor, which a larger cache "
+                    "would hold; pass --size",
                     format_bytes(static_cast<double>(rule))));
   }
   if (available_bytes && 3.0 * static_cast<double>(rule) > kMaxMemoryShare * *available_bytes) {

@@ -73,8 +73,8 @@ std::vector<Chunk> partition(std::size_t n, int parts, std::size_t align);
 
 // The smallest default array. A VM reports a last-level cache of its hypervisor's choosing, often a fraction
 // of the host's, and 4x that figure (STREAM's rule) can still sit in the host's cache; 1 GiB per array puts
-// the 2-3 arrays a kernel streams (2-3 GiB) above the largest last-level cache per socket sold today (~1.1
-// GiB).
+// the 2-3 arrays a kernel streams (2-3 GiB) above the largest last-level cache per socket sold today
+// (about 1.1 GiB).
 inline constexpr std::uint64_t kArrayFloorBytes = 1ULL << 30;
 // The three default arrays never take more than this share of the memory still available.
 inline constexpr double kMaxMemoryShare = 0.5;
