@@ -17,8 +17,9 @@
 #     likwid-bench calls `stream` (A = B*c + C, 3 streams; its `triad` kernel is a 4-stream A = B*C + D and
 #     counts other bytes), with its _mem, _sse, _avx, _avx512 and _fma forms; each pair compares mlbench with
 #     the fastest of them in that pair (a variant that crashes, as stream_mem does in likwid 5.2, is left out;
-#     after the first pair only the variants within 15 % of its fastest run again);
-#   - alternating runs (mlbench, likwid-bench variants, mlbench, ...), so that drift on a shared machine hits both.
+#     after the first pair only the 4 fastest variants of that pair run again);
+#   - alternating runs: per pair and kernel, mlbench then likwid-bench's variants in odd pairs, the reverse in
+#     even pairs, so that drift on a shared machine hits both.
 #
 # Prints per pair and kernel the rates and the ratio mlbench / best likwid-bench, then the median ratio over the
 # pairs. Target: >= 0.95 on copy and triad. Every raw output is kept in OUT_DIR (mlbench JSON, likwid-bench text,
@@ -86,46 +87,55 @@ likwid_rate() {
   awk '/^MByte\/s:/ {print $2 * 1e6}' "$file"
 }
 
-# "kernel pass_rate headline_rate": pass_rate = sum of bytes / sum of seconds over the timed passes.
-mlbench_rates() {
-  "$mlbench" hostmem --kernels copy,triad --json "${extra[@]}" 2>/dev/null | tee "$1" |
+# "pass_rate headline_rate" of one kernel: pass_rate = sum of bytes / sum of seconds over the timed passes.
+mlbench_rate() {
+  "$mlbench" hostmem --kernels "$1" --json "${extra[@]}" 2>/dev/null | tee "$2" |
     python3 -c 'import json,sys
-for x in json.load(sys.stdin)["results"]:
-    assert x["status"] == "ok", x
-    t = x["samples"]
-    print(x["params"]["kernel"], x["work"]["bytes"] * len(t) / sum(t), x["metrics"][0]["value"])'
+x = json.load(sys.stdin)["results"][0]
+assert x["status"] == "ok", x
+t = x["samples"]
+print(x["work"]["bytes"] * len(t) / sum(t), x["metrics"][0]["value"])'
 }
 
+# Sets best and best_name to likwid-bench's fastest variant of kernel $1 in pair $2; after the first pair only
+# its 4 fastest variants run again (the slower ones are not the best on this machine).
+likwid_best() {
+  local k=$1 p=$2 kb lk r rates=()
+  kb=$(((streams[$k] * array_bytes + 999) / 1000))  # likwid-bench's kB is 1000 B
+  best=0 best_name=''
+  for lk in ${likwid_kernels[$k]}; do
+    r=$(likwid_rate "$lk" "$kb" "$out/pair$p-likwid-$lk.txt") || r=
+    if [[ -z $r ]]; then
+      echo "  pair $p $k likwid-bench $lk failed (see $out/pair$p-likwid-$lk.txt): left out"
+      continue
+    fi
+    rates+=("$lk=$r")
+    if python3 -c "import sys; sys.exit(0 if $r > $best else 1)"; then best=$r best_name=$lk; fi
+    printf '  pair %d %-5s likwid-bench %-18s %7.2f GB/s\n' "$p" "$k" "$lk" "$(python3 -c "print($r / 1e9)")"
+  done
+  [[ -n $best_name ]] || { echo "every likwid-bench $k kernel failed" >&2; exit 1; }
+  if ((p == 1)); then
+    likwid_kernels[$k]=$(python3 -c 'import sys
+r = sorted((float(v), n) for n, v in (a.split("=") for a in sys.argv[1:]))
+print(" ".join(n for _, n in r[-4:]))' "${rates[@]}")
+  fi
+}
+
+# Per pair and kernel, mlbench and likwid-bench's variants run back to back, mlbench first in odd pairs and
+# last in even ones, so that drift during a pair favours neither.
 printf 'pair\tkernel\tmlbench_Bps\tmlbench_headline_Bps\tlikwid_best_Bps\tlikwid_best\tratio\n' >"$out/pairs.tsv"
 for ((p = 1; p <= pairs; p++)); do
-  declare -A ml=() head=()
-  while read -r k v h; do ml[$k]=$v; head[$k]=$h; done < <(mlbench_rates "$out/pair$p-mlbench.json")
   for k in copy triad; do
-    kb=$(((streams[$k] * array_bytes + 999) / 1000))  # likwid-bench's kB is 1000 B
-    best=0 best_name='' rates=()
-    for lk in ${likwid_kernels[$k]}; do
-      r=$(likwid_rate "$lk" "$kb" "$out/pair$p-likwid-$lk.txt") || r=
-      if [[ -z $r ]]; then
-        echo "  pair $p $k likwid-bench $lk failed (see $out/pair$p-likwid-$lk.txt): left out"
-        continue
-      fi
-      rates+=("$lk=$r")
-      if python3 -c "import sys; sys.exit(0 if $r > $best else 1)"; then best=$r best_name=$lk; fi
-      printf '  pair %d %-5s likwid-bench %-18s %7.2f GB/s\n' "$p" "$k" "$lk" "$(python3 -c "print($r / 1e9)")"
-    done
-    [[ -n $best_name ]] || { echo "every likwid-bench $k kernel failed" >&2; exit 1; }
-    # After the first pair only the variants within 15 % of its fastest run again: the slow ones cannot be best.
-    if ((p == 1)); then
-      likwid_kernels[$k]=$(python3 -c 'import sys
-r = dict(a.split("=") for a in sys.argv[1:]); best = max(map(float, r.values()))
-print(" ".join(n for n, v in r.items() if float(v) >= 0.85 * best))' "${rates[@]}")
-    fi
-    ratio=$(python3 -c "print(${ml[$k]} / $best)")
+    if ((p % 2 == 0)); then likwid_best "$k" "$p"; fi
+    ml='' head=''
+    read -r ml head < <(mlbench_rate "$k" "$out/pair$p-mlbench-$k.json") || true
+    [[ -n $ml ]] || { echo "mlbench hostmem --kernels $k failed: see $out/pair$p-mlbench-$k.json" >&2; exit 1; }
+    if ((p % 2 == 1)); then likwid_best "$k" "$p"; fi
+    ratio=$(python3 -c "print($ml / $best)")
     printf '  pair %d %-5s mlbench %7.2f GB/s (headline %.2f)  best likwid-bench %s %.2f GB/s  ratio %.3f\n' \
-      "$p" "$k" "$(python3 -c "print(${ml[$k]} / 1e9)")" "$(python3 -c "print(${head[$k]} / 1e9)")" \
+      "$p" "$k" "$(python3 -c "print($ml / 1e9)")" "$(python3 -c "print($head / 1e9)")" \
       "$best_name" "$(python3 -c "print($best / 1e9)")" "$ratio"
-    printf '%d\t%s\t%s\t%s\t%s\t%s\t%s\n' "$p" "$k" "${ml[$k]}" "${head[$k]}" "$best" "$best_name" "$ratio" \
-      >>"$out/pairs.tsv"
+    printf '%d\t%s\t%s\t%s\t%s\t%s\t%s\n' "$p" "$k" "$ml" "$head" "$best" "$best_name" "$ratio" >>"$out/pairs.tsv"
   done
 done
 
