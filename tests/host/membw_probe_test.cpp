@@ -58,7 +58,8 @@ TEST(MembwPlan, FixtureHostGetsOneCasePerRun) {
   EXPECT_EQ(cases[0].params["threads"], 2);
   // 4x both sockets' L3 (840 MiB) is below the floor, so each array is 1 GiB, in the quick profile too.
   EXPECT_EQ(cases[0].params["array_bytes"], 1ULL << 30);
-  EXPECT_EQ(cases[0].params["array_bytes"], array_size(2 * 107520ULL * 1024, 250e9, false).bytes);
+  EXPECT_EQ(cases[0].params["array_bytes"],
+            array_size(2 * 107520ULL * 1024, available_memory(host), false).bytes);
   EXPECT_EQ(cases[0].config["stores"], "nt");
   Json too_big{{"size", "100T"}};
   EXPECT_THROW(probe->plan(PlanContext{Profile::quick, host, too_big}), UsageError);
