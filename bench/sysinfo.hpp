@@ -9,7 +9,7 @@
 //   hostname, kernel, os
 //   cpu:    {model, vendor, sockets, cores, threads, caches:[{level, type, size_bytes, shared_cpu_count}],
 //            llc_bytes (one LLC instance), llc_total_bytes (all instances), governor, flags:[avx2, avx512f,
-//            ...], core_cpus:[first logical CPU of each physical core]}
+//            ..., hypervisor (a VM)], core_cpus:[first logical CPU of each physical core]}
 //   memory: {total_bytes, available_bytes, hugepages:{size_bytes, total, free}, transparent_hugepage,
 //            dimms:[{locator, size_bytes, speed_mts, type}], channels, theoretical_bandwidth (B/s)}
 //   numa:   [{node, cpus:[...], memory_bytes}]

@@ -20,11 +20,12 @@ using Json = nlohmann::json;
 
 namespace {
 
-// The CPU features that change what the compute and memory probes can do.
+// The CPU features that change what the compute and memory probes can do; `hypervisor` marks a VM, whose
+// cache sizes may not be the host's.
 constexpr std::array kFlagsOfInterest{"sse4_2",   "avx",      "avx2",        "fma",         "avx512f",
                                       "avx512bw", "avx512vl", "avx512_bf16", "avx512_fp16", "amx_tile",
                                       "amx_bf16", "amx_int8", "sha_ni",      "aes",         "sve",
-                                      "sve2",     "asimd"};
+                                      "sve2",     "asimd",    "hypervisor"};
 
 struct CpuTopo {
   int cpu;

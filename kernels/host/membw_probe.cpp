@@ -20,8 +20,6 @@ namespace {
 // first-touched by two threads; 4 KiB otherwise, which keeps vector stores aligned.
 constexpr std::size_t kHugeAlign = (2u << 20) / sizeof(double);
 constexpr std::size_t kPageAlign = 4096 / sizeof(double);
-// The default working set never takes more than this share of the memory still available.
-constexpr double kMaxMemoryShare = 0.5;
 // The ETA assumes this bandwidth; measure() honours the real deadline whatever it is.
 constexpr double kAssumedBandwidth = 10e9;
 constexpr double kFirstTouchRate = 1e9;  // B/s per thread
@@ -35,6 +33,12 @@ std::vector<int> process_cpus() {
     if (CPU_ISSET(c, &set)) cpus.push_back(c);
   }
   return cpus;
+}
+
+// A virtual machine: x86 guests see the CPUID hypervisor bit as the `hypervisor` flag (host.cpu.flags).
+bool on_hypervisor(const Json& host) {
+  const Json& flags = host.value("cpu", Json::object()).value("flags", Json::array());
+  return std::find(flags.begin(), flags.end(), "hypervisor") != flags.end();
 }
 
 constexpr EnumName<Stores> kStoresNames[] = {
@@ -58,7 +62,7 @@ constexpr OptionSpec kOptions[] = {
      .help = "Threads, pinned one per CPU"},
     {.name = "size",
      .type = OptionType::size,
-     .def = "each array >= 4x the last-level caches",
+     .def = "each array >= 1 GiB and >= 4x the last-level caches",
      .unit = "B",
      .min = 1,
      .help = "Total bytes of the three arrays, e.g. 6G"},
@@ -121,34 +125,18 @@ class MembwProbe final : public Probe {
           ctx.source.name("threads"), *opts.threads, allowed.size()));
     }
     auto llc = llc_size(ctx.host);
-    std::uint64_t array_bytes = 0;
     const std::optional<double> available = available_memory(ctx.host);
-    if (opts.size_bytes) {
-      array_bytes = *opts.size_bytes / 3;
-      if (available && 3.0 * static_cast<double>(array_bytes) > kBufferMemoryShare * *available) {
-        throw UsageError(fmt::format(
-            "{0} {1} does not fit in the {2} of memory available; use a smaller {0}", ctx.source.name("size"),
-            format_bytes(static_cast<double>(*opts.size_bytes)), format_bytes(*available)));
-      }
-      if (llc && array_bytes < 4 * llc->bytes) {
-        warnings.push_back(fmt::format(
-            "each array ({}) is smaller than 4x the last-level caches ({}): the "
-            "result includes cache bandwidth",
-            format_bytes(static_cast<double>(array_bytes)), format_bytes(static_cast<double>(llc->bytes))));
-      }
-    } else {
-      array_bytes = default_array_bytes(llc ? llc->bytes : 0);
-      if (!llc) {
-        warnings.push_back(
-            "last-level cache size unknown: arrays use the 64 MiB minimum, which a large cache "
-            "may hold; pass --size");
-      }
-      if (available && 3.0 * static_cast<double>(array_bytes) > kMaxMemoryShare * *available) {
-        array_bytes = static_cast<std::uint64_t>(kMaxMemoryShare * *available / 3.0) & ~((2ULL << 20) - 1);
-        warnings.push_back(fmt::format("arrays shrunk to {} each to fit in half of the available memory",
-                                       format_bytes(static_cast<double>(array_bytes))));
-      }
+    if (opts.size_bytes && available &&
+        3.0 * static_cast<double>(*opts.size_bytes / 3) > kBufferMemoryShare * *available) {
+      throw UsageError(fmt::format(
+          "{0} {1} does not fit in the {2} of memory available; use a smaller {0}", ctx.source.name("size"),
+          format_bytes(static_cast<double>(*opts.size_bytes)), format_bytes(*available)));
     }
+    const bool hypervisor = on_hypervisor(ctx.host);
+    auto sized = array_size(llc ? std::optional(llc->bytes) : std::nullopt, available, hypervisor,
+                            opts.size_bytes ? std::optional(*opts.size_bytes / 3) : std::nullopt);
+    const std::uint64_t array_bytes = sized.bytes;
+    warnings.insert(warnings.end(), sized.warnings.begin(), sized.warnings.end());
     std::uint64_t elements = array_bytes / sizeof(double);
     if (elements < kPageAlign * cpus.size()) {
       throw UsageError(fmt::format("{} {} is too small for {} threads; use at least {}",
@@ -191,6 +179,7 @@ class MembwProbe final : public Probe {
                                     {"min_time_s", policy.min_time_s},
                                     {"max_time_s", policy.max_time_s}}}};
     if (llc) c.config["llc"] = Json{{"bytes", llc->bytes}, {"source", llc->source}};
+    if (hypervisor) c.config["llc"]["hypervisor"] = true;
     c.estimate_s = estimate;
     return {c};
   }

@@ -7,8 +7,11 @@
 // triad 24 B per element: 8 B per array read or written; the write-allocate read of regular stores is not
 // counted); t = last thread's end − first thread's start after a spin barrier. pct_of_peak = bandwidth /
 // host.memory.theoretical_bandwidth (channels × MT/s × 8 B, only when SMBIOS was readable).
-// Sizes: each array ≥ 4× all last-level caches together (STREAM's rule; host.cpu.llc_total_bytes, else the
-// CPUID value of the C library) and ≥ 64 MiB; `size` sets the total of the three arrays instead.
+// Sizes (array_size in kernels/host/stream.hpp), in every profile: each array ≥ 1 GiB and ≥ 4× all
+// last-level caches together (STREAM's rule; host.cpu.llc_total_bytes, else the CPUID value of the C
+// library), shrunk with a warning to fit half of the available memory. In a VM (CPU flag `hypervisor`) the
+// reported cache may be a fraction of the host's, so the 1 GiB floor keeps the arrays out of it; a warning
+// says so. `size` sets the total of the three arrays instead, honoured and warned when below the rule.
 // Warm-up and sampling (bench/measure.hpp): quick 1 warm-up + ≥5 samples (≤3 s per kernel), default 2 + ≥20
 // samples and ≥1 s, full 3 + ≥50 samples and ≥3 s; one sample = one pass of the kernel over the arrays.
 // Verification: array i holds alpha·x_i + beta (x_i = 1 + (i mod 1024)/1024, exact in binary64); after each

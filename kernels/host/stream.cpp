@@ -4,7 +4,10 @@
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "base/error.hpp"
+#include "base/units.hpp"
 
 namespace mlbench::hostmem {
 
@@ -87,11 +90,49 @@ std::vector<Chunk> partition(std::size_t n, int parts, std::size_t align) {
   return out;
 }
 
-std::uint64_t default_array_bytes(std::uint64_t llc_total_bytes) {
-  constexpr std::uint64_t kMin = 64ULL << 20;
+ArraySize array_size(std::optional<std::uint64_t> llc_total_bytes, std::optional<double> available_bytes,
+                     bool hypervisor, std::optional<std::uint64_t> requested) {
   constexpr std::uint64_t kRound = 2ULL << 20;
-  std::uint64_t bytes = std::max(kMin, 4 * llc_total_bytes);
-  return (bytes + kRound - 1) / kRound * kRound;
+  const std::uint64_t rule =
+      (std::max(kArrayFloorBytes, 4 * llc_total_bytes.value_or(0)) + kRound - 1) / kRound * kRound;
+  const std::string rule_text = fmt::format("{} the rule asks (at least {}, and 4x the last-level caches)",
+                                            format_bytes(static_cast<double>(rule)),
+                                            format_bytes(static_cast<double>(kArrayFloorBytes)));
+  ArraySize out;
+  if (hypervisor) {
+    out.warnings.push_back(
+        fmt::format("virtual machine (CPU flag 'hypervisor'): the last-level cache it reports ({}) may be "
+                    "smaller than the host's; the {} floor per array, not that figure, keeps the arrays out "
+                    "of the caches",
+                    llc_total_bytes ? format_bytes(static_cast<double>(*llc_total_bytes)) : "none",
+                    format_bytes(static_cast<double>(kArrayFloorBytes))));
+  }
+  if (requested) {
+    out.bytes = *requested;
+    if (out.bytes < rule) {
+      out.warnings.push_back(
+          fmt::format("each array ({}) is below the {}: a cache may hold part of them, so the result "
+                      "may include cache bandwidth",
+                      format_bytes(static_cast<double>(out.bytes)), rule_text));
+    }
+    return out;
+  }
+  out.bytes = rule;
+  if (!llc_total_bytes) {
+    out.warnings.push_back(
+        fmt::format("last-level cache size unknown: arrays use the {} floor, which a larger cache "
+                    "would hold; pass --size",
+                    format_bytes(static_cast<double>(rule))));
+  }
+  if (available_bytes && 3.0 * static_cast<double>(rule) > kMaxMemoryShare * *available_bytes) {
+    out.bytes = static_cast<std::uint64_t>(kMaxMemoryShare * *available_bytes / 3.0) / kRound * kRound;
+    out.warnings.push_back(fmt::format(
+        "arrays shrunk to {} each to fit in {:.0f}% of the {} of memory available: below the {}, a cache may "
+        "hold part of them",
+        format_bytes(static_cast<double>(out.bytes)), 100 * kMaxMemoryShare, format_bytes(*available_bytes),
+        rule_text));
+  }
+  return out;
 }
 
 int node_of_cpu(const nlohmann::json& host, int cpu) {

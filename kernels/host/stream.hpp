@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -70,9 +71,25 @@ Mismatch merge(const std::vector<Mismatch>& parts);
 // elements (the last chunk takes the remainder).
 std::vector<Chunk> partition(std::size_t n, int parts, std::size_t align);
 
-// Elements per array so that each array is at least 4× all last-level caches together (STREAM's rule), and at
-// least 64 MiB; rounded up to 2 MiB.
-std::uint64_t default_array_bytes(std::uint64_t llc_total_bytes);
+// The smallest default array. A VM reports a last-level cache of its hypervisor's choosing, often a fraction
+// of the host's, and 4x that figure (STREAM's rule) can still sit in the host's cache; 1 GiB per array puts
+// the 2-3 arrays a kernel streams (2-3 GiB) above the largest last-level cache per socket sold today
+// (about 1.1 GiB).
+inline constexpr std::uint64_t kArrayFloorBytes = 1ULL << 30;
+// The three default arrays never take more than this share of the memory still available.
+inline constexpr double kMaxMemoryShare = 0.5;
+
+struct ArraySize {
+  std::uint64_t bytes = 0;            // per array
+  std::vector<std::string> warnings;  // why the size may let a cache in, or cannot be trusted
+};
+// Bytes per array. The rule: max(kArrayFloorBytes, 4x all last-level caches together) rounded up to 2 MiB.
+// `requested` (per array, from the size option) is honoured as given, with a warning when it is below the
+// rule. Otherwise the rule's size, shrunk to a 2 MiB multiple when three arrays exceed kMaxMemoryShare of
+// `available_bytes`, with a warning. `hypervisor` (running in a VM) adds a warning that the reported cache
+// size may be smaller than the host's, so the floor is what keeps the arrays out of the caches.
+ArraySize array_size(std::optional<std::uint64_t> llc_total_bytes, std::optional<double> available_bytes,
+                     bool hypervisor, std::optional<std::uint64_t> requested = std::nullopt);
 
 // One CPU per thread: the first logical CPU of each physical core (host.cpu.core_cpus, else every CPU),
 // restricted to `allowed` (the process affinity), taken round-robin across NUMA nodes so that every node's

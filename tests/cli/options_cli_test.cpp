@@ -166,7 +166,7 @@ TEST(OptionsCli, DryRunShowsTheEffectiveOptions) {
   EXPECT_EQ(effective["kernels"], (json{"triad", "copy"}));
   EXPECT_EQ(effective["stores"], "auto") << "the table's default";
   EXPECT_EQ(effective["numa"], true);
-  EXPECT_EQ(effective["size"], "each array >= 4x the last-level caches") << "a default in words";
+  EXPECT_EQ(effective["size"], "each array >= 1 GiB and >= 4x the last-level caches") << "a default in words";
 
   r = run_cli({"storage", "--dry-run", "--target", ".", "--iodepth", "16", "--bs", "128k"});
   ASSERT_EQ(r.rc, 0) << r.err;

@@ -56,13 +56,39 @@ TEST(MembwPlan, FixtureHostGetsOneCasePerRun) {
   auto cases = probe->plan(PlanContext{Profile::quick, host, options});
   ASSERT_EQ(cases.size(), 1u);
   EXPECT_EQ(cases[0].params["threads"], 2);
-  // Each array is 4x both sockets' L3, rounded to 2 MiB.
-  EXPECT_EQ(cases[0].params["array_bytes"], default_array_bytes(2 * 107520ULL * 1024));
+  // 4x both sockets' L3 (840 MiB) is below the floor, so each array is 1 GiB, in the quick profile too.
+  EXPECT_EQ(cases[0].params["array_bytes"], 1ULL << 30);
+  EXPECT_EQ(cases[0].params["array_bytes"],
+            array_size(2 * 107520ULL * 1024, available_memory(host), false).bytes);
   EXPECT_EQ(cases[0].config["stores"], "nt");
   Json too_big{{"size", "100T"}};
   EXPECT_THROW(probe->plan(PlanContext{Profile::quick, host, too_big}), UsageError);
   Json too_small{{"size", 1024}};
   EXPECT_THROW(probe->plan(PlanContext{Profile::quick, host, too_small}), UsageError);
+}
+
+// A hypervisor (the x86 `hypervisor` CPU flag in the host inventory) makes the plan say that the cache size
+// it reports may be the VM's, not the host's.
+TEST(MembwPlan, HypervisorFlagSaysTheCacheReadingMayBeVirtual) {
+  auto host = collect_host_info(SysReader(std::filesystem::path(MLBENCH_TEST_DATA_DIR) / "sysfs/two_socket"));
+  auto probe = make_membw_probe();
+  Json options{{"threads", 2}};
+  auto bare = probe->plan(PlanContext{Profile::quick, host, options});
+  EXPECT_EQ(bare[0].config["warnings"].dump().find("virtual machine"), std::string::npos);
+  EXPECT_FALSE(bare[0].config["llc"].contains("hypervisor"));
+  host["cpu"]["flags"].push_back("hypervisor");
+  auto vm = probe->plan(PlanContext{Profile::quick, host, options});
+  ASSERT_EQ(vm.size(), 1u);
+  const auto warnings = vm[0].config["warnings"].dump();
+  EXPECT_NE(warnings.find("virtual machine"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("210.00 MiB"), std::string::npos) << warnings;
+  EXPECT_EQ(vm[0].config["llc"]["hypervisor"], true);
+  EXPECT_EQ(vm[0].params["array_bytes"], 1ULL << 30);
+  // An explicit size below the rule is honoured, with a warning.
+  Json small{{"threads", 2}, {"size", "192M"}};
+  auto s = probe->plan(PlanContext{Profile::quick, host, small});
+  EXPECT_EQ(s[0].params["array_bytes"], 64ULL << 20);
+  EXPECT_NE(s[0].config["warnings"].dump().find("below the 1.00 GiB"), std::string::npos);
 }
 
 TEST(MembwPlan, MoreThreadsThanCpusWarns) {

@@ -2,6 +2,7 @@
 // every ISA this CPU has, and the thread team.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <numeric>
 
@@ -57,11 +58,65 @@ TEST(StreamChunks, CoverEverythingOnAlignedBoundaries) {
   EXPECT_THROW(partition(10, 0, 1), Error);
 }
 
-TEST(StreamSizes, DefaultIsFourTimesTheCachesAndAtLeast64MiB) {
-  EXPECT_EQ(default_array_bytes(0), 64ULL << 20);
-  EXPECT_EQ(default_array_bytes(100ULL << 20), 400ULL << 20);
-  EXPECT_EQ(default_array_bytes(220200960), 840ULL << 20);           // 4 × 210 MiB
-  EXPECT_EQ(default_array_bytes((100ULL << 20) + 1), 402ULL << 20);  // rounded up to 2 MiB
+bool mentions(const std::vector<std::string>& warnings, std::string_view text) {
+  return std::any_of(warnings.begin(), warnings.end(),
+                     [&](const std::string& w) { return w.find(text) != std::string::npos; });
+}
+
+constexpr std::uint64_t kMiB = 1ULL << 20;
+constexpr std::uint64_t kGiB = 1ULL << 30;
+constexpr double kPlenty = 512.0 * kGiB;
+
+TEST(StreamSizes, SmallCacheGetsTheOneGiBFloor) {
+  auto s = array_size(32 * kMiB, kPlenty, false);
+  EXPECT_EQ(s.bytes, kGiB);
+  EXPECT_TRUE(s.warnings.empty()) << s.warnings.front();
+  EXPECT_EQ(array_size(220200960, kPlenty, false).bytes, kGiB);  // 4 × 210 MiB is still below the floor
+  EXPECT_EQ(array_size(0, kPlenty, false).bytes, kGiB);
+}
+
+TEST(StreamSizes, HugeCacheGetsFourTimesItRoundedTo2MiB) {
+  EXPECT_EQ(array_size(1536 * kMiB, kPlenty, false).bytes, 6 * kGiB);  // e.g. two sockets of stacked L3
+  EXPECT_EQ(array_size(300 * kMiB + 1, kPlenty, false).bytes, 1202 * kMiB);
+  EXPECT_TRUE(array_size(1536 * kMiB, std::nullopt, false).warnings.empty());  // available unknown: no cap
+}
+
+TEST(StreamSizes, LittleMemoryGetsWhatFitsWithAWarning) {
+  // Three arrays in half of 4 GiB: 682.67 MiB each, down to a 2 MiB multiple.
+  auto s = array_size(32 * kMiB, 4.0 * kGiB, false);
+  EXPECT_EQ(s.bytes, 682 * kMiB);
+  ASSERT_EQ(s.warnings.size(), 1u);
+  EXPECT_TRUE(mentions(s.warnings, "arrays shrunk to 682.00 MiB each")) << s.warnings[0];
+  EXPECT_TRUE(mentions(s.warnings, "below the 1.00 GiB")) << s.warnings[0];
+  EXPECT_EQ(array_size(32 * kMiB, 6.0 * kGiB, false).bytes, kGiB);  // exactly fits
+}
+
+TEST(StreamSizes, UnknownCacheUsesTheFloorAndSaysSo) {
+  auto s = array_size(std::nullopt, kPlenty, false);
+  EXPECT_EQ(s.bytes, kGiB);
+  EXPECT_TRUE(mentions(s.warnings, "last-level cache size unknown")) << s.warnings.size();
+}
+
+TEST(StreamSizes, HypervisorSaysTheCacheReadingMayBeVirtual) {
+  auto s = array_size(16 * kMiB, kPlenty, true);
+  EXPECT_EQ(s.bytes, kGiB);
+  ASSERT_EQ(s.warnings.size(), 1u);
+  EXPECT_TRUE(mentions(s.warnings, "virtual machine")) << s.warnings[0];
+  EXPECT_TRUE(mentions(s.warnings, "16.00 MiB")) << s.warnings[0];
+  EXPECT_TRUE(mentions(s.warnings, "1.00 GiB floor")) << s.warnings[0];
+  EXPECT_FALSE(mentions(array_size(16 * kMiB, kPlenty, false).warnings, "virtual machine"));
+}
+
+TEST(StreamSizes, RequestedSizeIsHonouredAndWarnedBelowTheRule) {
+  auto s = array_size(32 * kMiB, kPlenty, false, 64 * kMiB);
+  EXPECT_EQ(s.bytes, 64 * kMiB);
+  EXPECT_TRUE(mentions(s.warnings, "below the 1.00 GiB")) << s.warnings.size();
+  auto big = array_size(1536 * kMiB, kPlenty, false, 2 * kGiB);  // above the floor, below 4 × the LLC
+  EXPECT_EQ(big.bytes, 2 * kGiB);
+  EXPECT_TRUE(mentions(big.warnings, "below the 6.00 GiB")) << big.warnings.size();
+  auto fine = array_size(32 * kMiB, kPlenty, false, 3 * kGiB + 8);  // not rounded: the user's size stays
+  EXPECT_EQ(fine.bytes, 3 * kGiB + 8);
+  EXPECT_TRUE(fine.warnings.empty());
 }
 
 TEST(StreamPlacement, OnePerCoreRoundRobinAcrossNodes) {

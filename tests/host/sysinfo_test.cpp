@@ -352,6 +352,20 @@ TEST(HostInfoTree, OsReleaseQuotesAreStrippedOnlyInPairs) {
   EXPECT_EQ(os_of("PRETTY_NAME=\"Debian \xc6\xaa\n"), "\"Debian \xc6\xaa");
 }
 
+// The x86 `hypervisor` CPU flag (set in every guest) reaches the inventory: host.membw reads it to say that
+// the cache sizes a VM reports may not be the host's.
+TEST(HostInfoTree, HypervisorFlagIsKept) {
+  test::TempDir dir("mlbench-hv");
+  const std::filesystem::path& root = dir.path();
+  std::filesystem::create_directories(root / "proc");
+  auto flags_of = [&](const std::string& flags) {
+    std::ofstream(root / "proc/cpuinfo") << "processor\t: 0\nflags\t\t: " << flags << "\n";
+    return collect_host_info(SysReader(root))["cpu"]["flags"];
+  };
+  EXPECT_EQ(flags_of("fpu sse2 avx2 hypervisor lahf_lm"), Json::array({"avx2", "hypervisor"}));
+  EXPECT_EQ(flags_of("fpu sse2 avx2 lahf_lm"), Json::array({"avx2"}));
+}
+
 // A missing SMBIOS table (most VMs) is not a permission problem: the note must not send root to get root.
 TEST(HostInfoTree, AbsentSmbiosTableIsNotBlamedOnPermissions) {
   test::TempDir dir("mlbench-dmi");
