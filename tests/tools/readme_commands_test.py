@@ -21,6 +21,8 @@ against the binary itself, so a renamed subcommand, flag or file fails here:
      file), naming a stand-in as having too little free space (the reader's drive is larger than this
      machine's /tmp), or because this build has no CUDA (the GPU probes are not in it); anything else fails.
 Inline spans and commands without --dry-run (compare, check, size, export, ...) get checks 1-3.
+And the README's test command (its code-block line that runs ctest) is a line of .ci/run as printed: CI runs
+what the README tells a reader to run.
 """
 import os
 import re
@@ -170,10 +172,18 @@ for doc in docs:
                 if why:
                     failures.append(f"{where}\n    {why}")
 
+ci_lines = {line.strip() for line in (root / ".ci/run").read_text().splitlines()}
+readme_test_commands = [t.strip() for _, t, block in code_texts(root / "README.md") if block and "ctest " in t]
+if not readme_test_commands:
+    failures.append("README.md: no test command (a code-block line running ctest)")
+for command in readme_test_commands:
+    if command not in ci_lines:
+        failures.append(f"README.md: the test command is not a line of .ci/run: {command}")
+
 if checked == 0:
     sys.exit("readme_commands_test: found no mlbench command in the documentation")
 for f in failures:
     print(f"readme_commands_test: FAIL: {f}")
 print(f"readme_commands_test: {checked} commands in {len(docs)} files, {dry_runs} run with --dry-run, "
-      f"{len(failures)} failures")
+      f"{len(failures)} failed")
 sys.exit(1 if failures else 0)
