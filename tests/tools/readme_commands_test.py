@@ -19,7 +19,8 @@ against the binary itself, so a renamed subcommand, flag or file fails here:
      as a temporary stand-in: a folder, or a new file's path when its name has a suffix. It may instead exit 2
      naming one of the command's own relative names that does not exist (my_workload.yaml: the reader's
      file), naming a stand-in as having too little free space (the reader's drive is larger than this
-     machine's /tmp), or because this build has no CUDA (the GPU probes are not in it); anything else fails.
+     machine's /tmp), or because this build has no CUDA or this machine no GPU (a GPU command naming --devices
+     0); anything else fails.
 Inline spans and commands without --dry-run (compare, check, size, export, ...) get checks 1-3.
 And the README's test command (its code-block line that runs ctest) is a line of .ci/run as printed: CI runs
 what the README tells a reader to run.
@@ -133,6 +134,7 @@ def dry_run(args):
         stand_in_too_small = str(tmp / "stand-in") in err and re.search(r"needs .* only .* is free", err)
         if r.returncode == 2 and (
             "built without CUDA" in err
+            or "this machine has no CUDA GPU" in err
             or stand_in_too_small
             or any(n in err and not (work / n).exists() for n in own_names)
         ):
