@@ -21,7 +21,6 @@
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
-export DEBIAN_FRONTEND=noninteractive
 
 missing=()
 for p in "$@"; do
@@ -76,7 +75,7 @@ create_guard "$preset" 644 '# mlbench set-up (scripts/apt-install-no-services.sh
 disable *'
 
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 
 for name in $(comm -13 <(printf '%s\n' "$services_before") <(services)); do
   if service "$name" status >/dev/null 2>&1; then
