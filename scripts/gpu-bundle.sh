@@ -30,7 +30,7 @@ host_lib='^(linux-vdso|ld-linux-x86-64|libc|libm|libdl|libpthread|librt|libresol
 runtime_lib='^lib(stdc\+\+|gcc_s)\.so'
 cuda_lib='^lib(cuda|cudart|cublas|cublasLt|cudnn[a-z_]*|nccl|nvrtc[a-z.-]*|nvJitLink|nvidia-ml)\.so'
 
-command -v patchelf >/dev/null || die "patchelf not found (apt-get install patchelf; scripts/setup-debian.sh installs it)"
+command -v patchelf >/dev/null || die "patchelf not found (apt-get install patchelf; scripts/setup-debian-tests.sh installs it)"
 if [[ ! -f $build/CMakeCache.txt ]]; then
   [[ $build == "$src/build/default" ]] || die "no build in $build (MLBENCH_BUILD must name a configured build folder)"
   log "no build in $build: configuring the default preset"
