@@ -145,7 +145,7 @@ TEST(Console, AnUnknownFlagOrSubcommandSuggestsTheClosestAndExitsTwo) {
   EXPECT_NE(r.err.find("--iodeph"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("did you mean --iodepth?"), std::string::npos) << r.err;
 
-  r = run_cli({"storage", "--target", disk.path().string(), "--rwmixread=70"});
+  r = run_cli({"storage", "--target", disk.path().string(), "--rwmix-reed=70"});
   EXPECT_EQ(r.rc, 2) << r.err;
   EXPECT_NE(r.err.find("did you mean --rwmix-read?"), std::string::npos) << r.err;
 

@@ -29,7 +29,7 @@ TEST(ErrorsCli, EveryParseErrorIsOneLineWithThePrefixAndTheFlagAsTyped) {
   };
   const Case cases[] = {
       {{"size"}, "--workload is required"},
-      {{"storage"}, "--target is required"},
+      {{"storage"}, "give --target PATH (fio: --filename, --directory) or --job FILE.fio"},
       {{"check"}, "report is required"},
       {{"size", "--workload", workload, "--prices", "/nonexistent-mlbench/p.yaml"},
        "--prices: File does not exist"},
