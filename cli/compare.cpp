@@ -149,10 +149,7 @@ int run_compare(const CompareFlags& f) {
       doc.tables = comparison_tables(c);
       fit_terminal(doc, f.output);
       doc.notes = c.notes;
-      doc.closing = fmt::format(
-          "{} regression(s), {} improvement(s), {} within noise, {} not judged, {} status change(s)",
-          c.count(Verdict::regression), c.count(Verdict::improvement), c.count(Verdict::noise),
-          c.count(Verdict::not_judged), c.status_changes.size());
+      doc.closing = compare_verdict(c);
       text += render(doc, format, colour) + "\n";
     }
   }

@@ -298,6 +298,15 @@ Comparison compare_reports(const NamedReport& base, const NamedReport& other, co
   return out;
 }
 
+std::string compare_verdict(const Comparison& c) {
+  return fmt::format(
+      "compare: {} — {} regression(s), {} improvement(s), {} within noise, {} not judged of {} metrics; {} "
+      "status change(s), {} result(s) in one report only",
+      c.has_regression() ? "regression" : "pass", c.count(Verdict::regression), c.count(Verdict::improvement),
+      c.count(Verdict::noise), c.count(Verdict::not_judged), c.changes.size(), c.status_changes.size(),
+      c.only_in_base.size() + c.only_in_other.size());
+}
+
 std::vector<Table> comparison_tables(const Comparison& c) {
   std::vector<Table> tables;
   Table changes{fmt::format("{} ({}) -> {} ({})", c.base_file, c.base_host, c.other_file, c.other_host),

@@ -155,6 +155,11 @@ struct Comparison {
 // both measured (every common result not ok in both or without a metric of both: nothing to compare).
 Comparison compare_reports(const NamedReport& base, const NamedReport& other, const CompareOptions& opts);
 
+// The comparison's verdict line, with the counts it rests on: "compare: regression — 2 regression(s), 4
+// improvement(s), 75 within noise, 2 not judged of 83 metrics; 1 status change(s), 0 result(s) in one report
+// only" (pass when nothing regressed). The console's closing line and the HTML page's both print it.
+std::string compare_verdict(const Comparison& c);
+
 // Views of comparisons for the writers.
 std::vector<Table> comparison_tables(const Comparison& c);
 // The data for spreadsheets (Format::csv): one row per metric change (numbers unformatted, in the unit of

@@ -736,14 +736,8 @@ std::string verdicts(const HtmlPage& page, const std::vector<NamedReport>& repor
                         check_verdict(c));
   }
   for (const auto& c : page.comparisons) {
-    const std::size_t regressions = c.count(Verdict::regression);
-    out += verdict_line(
-        c.has_regression() ? Tone::bad : Tone::good,
-        fmt::format("{} against {}: {} regression(s), {} improvement(s), {} within noise of {} metrics "
-                    "compared; {} status change(s), {} result(s) in one report only",
-                    c.other_file, c.base_file, regressions, c.count(Verdict::improvement),
-                    c.count(Verdict::noise), c.changes.size(), c.status_changes.size(),
-                    c.only_in_base.size() + c.only_in_other.size()));
+    out += verdict_line(c.has_regression() ? Tone::bad : Tone::good,
+                        fmt::format("{} against {}: {}", c.other_file, c.base_file, compare_verdict(c)));
     out += what_went_wrong(c);
   }
   if (page.fleet) {

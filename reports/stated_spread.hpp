@@ -40,9 +40,9 @@ inline constexpr std::string_view kMembw[] = {"bandwidth", "pct_of_peak"};
 inline constexpr std::string_view kStatedSpreadSource = "docs/notes/2026-12-06-between-run-spread.md";
 
 inline constexpr StatedSpread kStatedSpreads[] = {
-    {"storage.io", "rates", kStorageRates, 0.454, 10},     {"storage.io", "cpu", kStorageCpu, 0.177, 10},
-    {"storage.io", "latency", kStorageLatency, 1.708, 10}, {"storage.io", "tail", kStorageTail, 0.598, 10},
-    {"host.membw", "bandwidth", kMembw, 0.988, 10},
+    {"storage.io", "rates", kStorageRates, 0.100, 10},     {"storage.io", "cpu", kStorageCpu, 0.175, 10},
+    {"storage.io", "latency", kStorageLatency, 0.217, 10}, {"storage.io", "tail", kStorageTail, 0.640, 10},
+    {"host.membw", "bandwidth", kMembw, 0.316, 10},
 };
 
 // The row of `table` for a probe's metric (a read_/write_ metric by its name without the direction); none

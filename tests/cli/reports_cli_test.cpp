@@ -150,8 +150,14 @@ TEST(ReportsCli, CompareTwoRunsFailsOnTheRegression) {
   EXPECT_NE(r.out.find("status changes"), std::string::npos);
   EXPECT_NE(r.out.find("results in one report only"), std::string::npos);
   EXPECT_EQ(r.out.find('\033'), std::string::npos);  // not a terminal: no colour
+  // The last line is the verdict with the counts it rests on.
+  EXPECT_NE(r.out.find("compare: regression — "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" metrics; "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("result(s) in one report only"), std::string::npos) << r.out;
   EXPECT_EQ(run_cli({"compare", "--no-fail", data("run_a.json"), data("run_b.json")}).rc, 0);
-  EXPECT_EQ(run_cli({"compare", data("run_a.json"), data("run_a.json")}).rc, 0);
+  r = run_cli({"compare", data("run_a.json"), data("run_a.json")});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_NE(r.out.find("compare: pass — 0 regression(s)"), std::string::npos) << r.out;
 }
 
 // --base-runs: more runs of the base's machine give its reports the spread between runs (a note says so);
