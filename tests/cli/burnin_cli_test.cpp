@@ -19,6 +19,7 @@
 #include "reports/report.hpp"
 #include "reports/report_burnin.hpp"
 #include "tests/cli/cli_util.hpp"
+#include "tests/common/sanitizers.hpp"
 
 namespace mlbench::test {
 namespace {
@@ -43,6 +44,10 @@ std::string small_host_share() {
   if (f != nullptr) std::fclose(f);
   return fmt::format("{:.6f}", kb == 0 ? 0.02 : std::min(0.9, 128.0 * 1024 / static_cast<double>(kb)));
 }
+
+// A short burn-in's --duration, in seconds: the burn-in refuses one below a verified pass of each phase,
+// timed on a sample, and under the sanitizers the host-memory pattern runs 10-50 times slower.
+constexpr int kShortSeconds = test::kSanitized ? 40 : 10;
 
 std::vector<std::string> short_burnin(const TempDir& dir, const std::string& duration) {
   return {"burnin",
@@ -69,10 +74,11 @@ constexpr double kTeardownAllowance = 0.5;
 TEST(BurninCli, AShortHostBurnInPassesWithinItsDurationAndSaysWhatPassed) {
   TempDir dir("burnin-cli", kDiskTempParent);
   const auto t0 = std::chrono::steady_clock::now();
-  auto r = run_cli(short_burnin(dir, "12s"));
+  const int duration = kShortSeconds + 2;
+  auto r = run_cli(short_burnin(dir, fmt::format("{}s", duration)));
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
-  EXPECT_LE(took, 12 + kTeardownAllowance) << r.err;
+  EXPECT_LE(took, duration + kTeardownAllowance) << r.err;
   RecordProperty("wall_s", fmt::format("{:.2f}", took));
   // The verdict in words with the counts it rests on; no cooldown without a GPU phase.
   EXPECT_NE(r.out.find("verdict: PASS (3 of 3 phases passed"), std::string::npos) << r.out;
@@ -115,7 +121,7 @@ TEST(BurninCli, AShortHostBurnInPassesWithinItsDurationAndSaysWhatPassed) {
 
 TEST(BurninCli, AReportOnStdoutIsOneDocumentAndTheVerdictGoesToStderr) {
   TempDir dir("burnin-cli", kDiskTempParent);
-  auto args = short_burnin(dir, "10s");
+  auto args = short_burnin(dir, fmt::format("{}s", kShortSeconds));
   args.back() = "-";  // -o -
   auto r = run_cli(args);
   ASSERT_EQ(r.rc, 0) << r.err;
@@ -142,7 +148,7 @@ TEST(BurninCli, AFifoGetsTheFinalReportOnce) {
       received.append(buf, static_cast<std::size_t>(n));
     if (fd >= 0) close(fd);
   });
-  auto args = short_burnin(dir, "10s");
+  auto args = short_burnin(dir, fmt::format("{}s", kShortSeconds));
   args.back() = fifo.string();
   auto r = run_cli(args);
   // A reader still waiting for a writer (none came) gets the end of the stream.
@@ -210,7 +216,8 @@ TEST(BurninCli, ADurationBelowOnePassOfEachPhaseIsRefusedUpFrontNamingTheMinimum
 TEST(BurninCli, SigintEndsThePhaseAndLeavesAValidReport) {
   TempDir dir("burnin-cli", kDiskTempParent);
   auto p = spawn_cli(short_burnin(dir, "10m"));
-  std::this_thread::sleep_for(std::chrono::seconds(4));
+  // Into the first phase: past the phases' timing on samples, seconds under the sanitizers.
+  std::this_thread::sleep_for(std::chrono::seconds(test::kSanitized ? 20 : 4));
   p.kill(SIGINT);
   auto r = p.wait_for(std::chrono::seconds(30));
   ASSERT_TRUE(r.has_value()) << "still running 30 s after SIGINT";

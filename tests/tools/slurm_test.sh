@@ -1,7 +1,7 @@
 #!/bin/bash
 # The Slurm launch files on a real Slurm: a one-node cluster (munged, slurmctld, slurmd as root; cons_tres over
 # this machine's real CPUs and memory, from slurmd -C) in a temporary folder, and `sbatch --wait` of
-#   1. configs/launch/fleet-slurm.sbatch running its default, `mlbench burnin` (20 s of the hostmem phase on 5 % of the free memory),
+#   1. configs/launch/fleet-slurm.sbatch running `mlbench burnin` (45 s of the hostmem phase over about 128 MiB),
 #      with the hosts expected = this node + two that never start: the fleet verdict (the job's exit status)
 #      is 1 and names both as missing, and this node's burn-in report is there with its node verdict;
 #   2. the same with three per-node commands on this one node (three reports, as a 3-node fleet writes): the
@@ -10,8 +10,8 @@
 #   3. configs/launch/nccl-slurm.sbatch on one node, two tasks, no GPUs requested: with no GPU every rank
 #      records net.nccl as skipped and rank 0 writes the cluster report (README, "Launch modes"), exit 0.
 # The three commands of job 2 are short host-memory runs (`mlbench hostmem`): three burn-ins would each size
-# their pattern test to the free memory at once. About 70 s on two cores, most of it sbatch --wait polling at
-# growing intervals (job 1's 22 s of work is seen done at ~42 s, with a 10 s burn-in too). Every daemon is stopped and the folder removed on exit.
+# their pattern test to the free memory at once. About 95 s on two cores, much of it sbatch --wait polling at
+# growing intervals. Every daemon is stopped and the folder removed on exit.
 #
 # Usage: tests/tools/slurm_test.sh PATH/TO/mlbench     (CTest: tools.slurm; exit 77 = skipped)
 set -uo pipefail
@@ -122,8 +122,11 @@ json() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($
 export MLBENCH MLBENCH_FLEET_DIR=$tmp/fleet
 fleet="$SRC/configs/launch/fleet-slurm.sbatch"
 
-# 1. One node burns in, two expected nodes never report.
-MLBENCH_FLEET_EXPECT="$host,node-a,node-b" MLBENCH_FLEET_COMMAND="burnin --duration 20s --phases hostmem --host-memory-share 0.05" \
+# 1. One node burns in, two expected nodes never report. Its pattern test covers about 128 MiB (the share of the
+# free memory that makes it) for 45 s: the burn-in refuses a duration below its timing on a sample and one
+# verified pass, which take ~25 s in a sanitizer build (the pattern runs at ~35 MB/s there).
+share=$(awk '/^MemAvailable:/ { printf "%.6f", 131072 / $2 }' /proc/meminfo)
+MLBENCH_FLEET_EXPECT="$host,node-a,node-b" MLBENCH_FLEET_COMMAND="burnin --duration 45s --phases hostmem --host-memory-share $share" \
   submit -N 1 --gpus-per-node=0 --output="$tmp/fleet-%j.log" "$fleet"
 log="$tmp/fleet-$job.log"
 [ "$rc" -eq 1 ] || fail "fleet with two missing nodes: job $job exited $rc, not 1: $(cat "$log")"
