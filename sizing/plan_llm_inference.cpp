@@ -204,7 +204,9 @@ void Planner::plan_inference(const LlmInference& w) {
                          {"crossover_batch", sp->crossover},
                          {"eta_prefill", eta_prefill.value},
                          {"eta_decode", eta_decode.value},
-                         {"kv_cache_gib_per_gpu", sp->kv_budget / sp->t / gib}});
+                         {"kv_cache_gib_per_gpu", sp->kv_budget / sp->t / gib},
+                         {"kv_cache_tokens", sp->kv_budget / sp->kv_per_token},
+                         {"weights_gib_per_gpu", sp->weights_per_gpu / gib}});
   if (queue)
     sheet_.figures["queue"] = {{"model", "M/D/c (Allen-Cunneen), c = batch slots"},
                                {"lambda_per_instance", queue->lambda},

@@ -1,8 +1,11 @@
-// The development cases of METHODS.md and issue 16, each run from its published set-up only (model, tokens or
-// batch, sequence, hardware, count, precision, and the layout and recompute mode where the source states
-// them) with the engine's default assumptions: no report, no per-case knob. Target: within +-15 % of the
-// published figure; a case outside records its signed error and names the model term responsible. The
-// whole table (published, model, signed error) is printed by the Table test.
+// Published runs, each from its published set-up only (model, tokens or batch, sequence, hardware, count,
+// precision, and the layout and recompute mode where the source states them) with the engine's default
+// assumptions: no report, no per-case knob. The development cases of METHODS.md first, then the cases found
+// since: training throughput on H100/B200 (FP8 and BF16), whole-run GPU-hours, A100 runs from before 2023,
+// serving throughput and latency (offline and latency-bound, dense and MoE, TP 1-8), KV capacity and weights
+// in memory, checkpoint sizes; each workload file quotes its source. Target: within +-15 % of the published
+// figure; a case outside records its signed error and names the model term responsible. The whole table
+// (published, model, signed error, term, source) is printed by the Table test.
 #include <cmath>
 #include <cstdio>
 
@@ -58,10 +61,57 @@ constexpr const char* kProductionCluster =
 // GEMMs 28.7, KV read 13.2, TP 4.8): 62.2 ms where the published 21,805.8 / 4 tokens/s leave 53.9 ms; the
 // rest is the FP8 GEMM efficiency (48.3 ms of GEMMs per request at 0.71).
 
+// The terms responsible for the cases outside +-15 % today, named after the sizing issue's mechanisms (the
+// errors move as those land; each case records its error so that a change shows up).
+constexpr const char* kHeadroomRecompute =
+    "memory fit uses (1 - headroom) x HBM as the limit: recompute auto is forced to full (the sheet's "
+    "recompute line), where the published run fits without it";
+constexpr const char* kHeadroomRecomputeVp =
+    "memory fit uses (1 - headroom) x HBM as the limit (recompute forced to full: 1.3 s of the 8.4 s step), "
+    "data-parallel gradients at 4 B per parameter (0.75 s exposed); the published VP 8 with Megatron's "
+    "uneven "
+    "split cannot be stated";
+constexpr const char* kSmallGemms =
+    "GEMM efficiency is shape-blind (0.80 x 0.85 for every matrix): the hidden 2,048 / 4,096 GEMMs of a "
+    "small "
+    "model at TP 1-2 run below it";
+constexpr const char* kOptFlops =
+    "counting convention: the paper does not say whether its 147 TFLOP/s include the recomputed forward; the "
+    "sheet's hardware FLOPs (HFU x peak) give 158.6 (+7.9 %)";
+constexpr const char* kServingBudget =
+    "decode at the batch the engine's KV budget holds (hundreds of sequences), its GEMMs at the shape-blind "
+    "FP8 efficiency 0.71; TensorRT-LLM's own KV fraction and batch scheduling are not modelled";
+constexpr const char* kMoeServing =
+    "MoE serving runs the expert GEMMs at dense efficiency with batch x k / E rows each, with no routing or "
+    "grouped-GEMM cost";
+constexpr const char* kSmallMDecode =
+    "decode at batch 1: GEMMs of M = 1 are taken at the HBM roofline (weights / bandwidth); the memory-bound "
+    "efficiency of small-M GEMMs and the per-layer fixed costs are not modelled";
+constexpr const char* kPrefillShapes =
+    "prefill GEMMs at the shape-blind FP8 efficiency 0.71 (TP 2 split); NIM's TTFT also holds the request "
+    "path (HTTP, tokenizer, scheduler), not modelled";
+constexpr const char* kModerateDecode =
+    "decode at a moderate batch (50 sequences of 5,000-5,500 tokens): GEMM efficiency shape-blind, attention "
+    "read at the HBM rate";
+constexpr const char* kMaxNumSeqs =
+    "the batch is what the KV cache holds (1,948 sequences) where vLLM caps it at max_num_seqs (256 by "
+    "default); the 999-request job's ramp and tail are not modelled";
+constexpr const char* kFp8PerTensor =
+    "weights at one precision for every tensor: Meta's FP8 405B keeps self-attention, the first and last "
+    "layers and the embeddings in BF16 (Llama 3 paper, section 6.2): 62 GB per GPU";
+
 constexpr const char* kLlama2 = "Llama 2 paper, Table 2";
 constexpr const char* kKorthikanti = "Korthikanti 2022, Table 5";
 constexpr const char* kLlama3 = "Llama 3 paper, Table 4 (seq 131,072 row)";
 constexpr const char* kTrtLlm = "TensorRT-LLM A100 performance table";
+constexpr const char* kNemo = "Megatron-Bridge performance summary, NeMo 25.11 pre-training table";
+constexpr const char* kLlama3Rows = "Llama 3 paper, Table 4 (seq 8,192 rows)";
+constexpr const char* kMegatron = "Megatron-LM README model table (Megatron-Core r0.8.0, H100)";
+constexpr const char* kNarayanan = "Narayanan 2021, Table 1";
+constexpr const char* kTrtPerf = "TensorRT-LLM perf-overview.md throughput tables";
+constexpr const char* kNim = "NVIDIA NIM LLM benchmarking, Llama-3.3-70b-instruct 1.8.0";
+constexpr const char* kGraniteLog = "vLLM 0.11 start-up log, IBM Code Engine Granite 4 tutorial";
+constexpr const char* kHfIndex = "Hugging Face model.safetensors.index.json total_size";
 
 constexpr Case kCases[] = {
     {"Llama 2 7B", "llama2-7b-a100.yaml", "gpu_hours", 184320, "GPU-h", kLlama2},
@@ -89,9 +139,99 @@ constexpr Case kCases[] = {
      547, "tokens/s", kTrtLlm},
     {"TRT-LLM LLaMA-7B, batch 16, 2048/2048", "trtllm-llama7b-a100-b16-2048-2048.yaml",
      "tokens_per_s_instance", 613, "tokens/s", kTrtLlm},
+    // Training step throughput on H100 / B200, FP8 and BF16.
+    {"NeMo Llama 3 8B FP8, 8 H100", "nemo-llama3-8b-h100-fp8.yaml", "tokens_per_s_gpu", 14451, "tokens/s/GPU",
+     kNemo},
+    {"NeMo Llama 3 70B FP8, 64 H100, TP4 PP8 VP5", "nemo-llama3-70b-h100-fp8.yaml", "tokens_per_s_gpu", 1602,
+     "tokens/s/GPU", kNemo, -0.280, kHeadroomRecompute},
+    {"NeMo Llama 3.1 405B FP8, 1,024 H100, TP8 PP8 CP2 VP8", "nemo-llama31-405b-h100-fp8.yaml",
+     "tokens_per_s_gpu", 292, "tokens/s/GPU", kNemo},
+    {"NeMo Llama 3 8B FP8, 8 B200", "nemo-llama3-8b-b200-fp8.yaml", "tokens_per_s_gpu", 30624, "tokens/s/GPU",
+     kNemo},
+    {"NeMo Llama 3.1 405B FP8, 128 B200, TP4 PP8 CP2 VP8", "nemo-llama31-405b-b200-fp8.yaml",
+     "tokens_per_s_gpu", 661, "tokens/s/GPU", kNemo, -0.258, kHeadroomRecomputeVp},
+    {"Llama 3 405B, seq 8,192, 8,192 H100, TP8 PP16 DP64", "llama3-405b-h100-8192gpu.yaml",
+     "model_tflops_per_gpu", 430, "TFLOP/s per GPU", kLlama3Rows, -0.161, kHeadroomRecompute},
+    {"Llama 3 405B, seq 8,192, 16,384 H100, TP8 PP16 DP128", "llama3-405b-h100-16384gpu.yaml",
+     "model_tflops_per_gpu", 400, "TFLOP/s per GPU", kLlama3Rows, -0.162, kHeadroomRecompute},
+    {"Megatron GPT 1.7B, 48 H100, TP1", "megatron-gpt-1.7b-h100.yaml", "model_tflops_per_gpu", 408.8,
+     "TFLOP/s per GPU", kMegatron, +0.255, kSmallGemms},
+    {"Megatron GPT 7.1B, 96 H100, TP2", "megatron-gpt-7.1b-h100.yaml", "model_tflops_per_gpu", 465.9,
+     "TFLOP/s per GPU", kMegatron, +0.192, kSmallGemms},
+    {"Megatron GPT 70B, 768 H100, TP8 PP2", "megatron-gpt-70b-h100.yaml", "model_tflops_per_gpu", 419.7,
+     "TFLOP/s per GPU", kMegatron},
+    {"Megatron GPT 177B, 2,304 H100, TP8 PP6", "megatron-gpt-177b-h100.yaml", "model_tflops_per_gpu", 432.8,
+     "TFLOP/s per GPU", kMegatron},
+    {"Megatron GPT 462B, 6,144 H100, TP8 PP16", "megatron-gpt-462b-h100.yaml", "model_tflops_per_gpu", 459.9,
+     "TFLOP/s per GPU", kMegatron},
+    // Whole-run GPU-hours.
+    {"Llama 3 405B, 15.6T tokens, 16,384 H100", "llama3-405b-h100-gpu-hours.yaml", "gpu_hours", 30.84e6,
+     "GPU-h", "Llama 3.1 model card (GPU hours) + Llama 3 paper (tokens, layout)", +0.223,
+     kHeadroomRecompute},
+    {"LLaMA 65B, 1.4T tokens, 2,048 A100", "llama1-65b-a100.yaml", "gpu_hours", 1022362, "GPU-h",
+     "LLaMA paper, Tables 2 and 15"},
+    {"BLOOM 176B, 366B tokens, 384 A100", "bloom-176b-a100.yaml", "gpu_hours", 1082990, "GPU-h",
+     "BLOOM paper, section 3.5"},
+    // Before 2023: A100, standard attention, full recompute.
+    {"Narayanan GPT 1.7B, 32 A100, TP1", "narayanan-1.7b-a100.yaml", "hardware_tflops_per_gpu", 137,
+     "TFLOP/s per GPU", kNarayanan},
+    {"Narayanan GPT 18B, 256 A100, TP8", "narayanan-18b-a100.yaml", "hardware_tflops_per_gpu", 135,
+     "TFLOP/s per GPU", kNarayanan},
+    {"Narayanan GPT 145B, 1,536 A100, TP8 PP8", "narayanan-145b-a100.yaml", "hardware_tflops_per_gpu", 148,
+     "TFLOP/s per GPU", kNarayanan},
+    {"Narayanan GPT 530B, 2,520 A100, TP8 PP35", "narayanan-530b-a100.yaml", "hardware_tflops_per_gpu", 163,
+     "TFLOP/s per GPU", kNarayanan},
+    {"OPT-175B, 992 A100, TP8 DP124", "opt-175b-a100.yaml", "model_tflops_per_gpu", 147, "TFLOP/s per GPU",
+     "OPT paper, section 2.5", -0.190, kOptFlops},
+    // Serving throughput: offline and latency-bound, dense and MoE, TP1 to TP8.
+    {"TRT-LLM Llama 3.1 8B FP8, H100 TP1, 1000/1000", "trtllm-llama31-8b-h100-1000-1000.yaml",
+     "tokens_per_s_instance", 15220, "tokens/s", kTrtPerf, +0.181, kServingBudget},
+    {"TRT-LLM Llama 3.1 8B FP8, H200 TP1, 2048/2048", "trtllm-llama31-8b-h200-2048-2048.yaml",
+     "tokens_per_s_instance", 12194, "tokens/s", kTrtPerf, +0.174, kServingBudget},
+    {"TRT-LLM Llama 3.3 70B FP8, H100 TP2, 1000/1000", "trtllm-llama33-70b-h100-tp2-1000-1000.yaml",
+     "tokens_per_s_instance", 4205, "tokens/s", kTrtPerf, +0.505, kServingBudget},
+    {"TRT-LLM Llama 3.3 70B FP8, H200 TP1, 500/2000", "trtllm-llama33-70b-h200-tp1-500-2000.yaml",
+     "tokens_per_s_instance", 3666, "tokens/s", kTrtPerf, +0.494, kServingBudget},
+    {"TRT-LLM Llama 3.1 405B FP8, H100 TP8, 1000/1000", "trtllm-llama31-405b-h100-tp8-1000-1000.yaml",
+     "tokens_per_s_instance", 2919, "tokens/s", kTrtPerf, +0.415, kServingBudget},
+    {"TRT-LLM Llama 4 Scout (MoE) FP8, H100 TP4, 1000/1000", "trtllm-llama4-scout-h100-tp4-1000-1000.yaml",
+     "tokens_per_s_instance", 12129, "tokens/s", kTrtPerf, +1.444, kMoeServing},
+    {"TRT-LLM Llama 4 Scout (MoE) FP8, H200 TP4, 2048/2048", "trtllm-llama4-scout-h200-tp4-2048-2048.yaml",
+     "tokens_per_s_instance", 14949, "tokens/s", kTrtPerf, +0.748, kMoeServing},
+    {"NIM Llama 3.3 70B fp8, H100 TP2, 5000/500, concurrency 1: ITL", "nim-llama33-70b-h100-tp2-c1.yaml",
+     "tpot_s", 0.01858, "s", kNim, -0.330, kSmallMDecode},
+    {"NIM Llama 3.3 70B fp8, H100 TP2, 5000/500, concurrency 1: TTFT", "nim-llama33-70b-h100-tp2-c1.yaml",
+     "ttft_s", 0.40677, "s", kNim, -0.234, kPrefillShapes},
+    {"NIM Llama 3.3 70B fp8, H100 TP2, 5000/500, concurrency 50", "nim-llama33-70b-h100-tp2-c50.yaml",
+     "tokens_per_s_instance", 814.37, "tokens/s", kNim, +0.236, kModerateDecode},
+    {"vLLM Granite-4.0-micro fp8, 1 L40S, offline", "vllm-granite4-micro-l40s.yaml", "tokens_per_s_instance",
+     5011.58, "tokens/s", kGraniteLog, +2.291, kMaxNumSeqs},
+    // KV capacity and memory.
+    {"vLLM Granite-4.0-micro, L40S: KV cache memory", "vllm-granite4-micro-l40s.yaml", "kv_cache_gib_per_gpu",
+     35.34, "GiB", kGraniteLog},
+    {"vLLM Granite-4.0-micro, L40S: KV cache tokens", "vllm-granite4-micro-l40s.yaml", "kv_cache_tokens",
+     463136, "tokens", kGraniteLog},
+    {"vLLM Granite-4.0-micro, L40S: weights", "vllm-granite4-micro-l40s.yaml", "weights_gib_per_gpu", 3.4244,
+     "GiB", kGraniteLog},
+    {"vLLM Llama 3.1 405B FP8, H100 TP8: weights per GPU", "vllm-llama31-405b-fp8-h100-tp8.yaml",
+     "weights_gib_per_gpu", 57.752, "GiB", "vLLM issue #6746 start-up log", -0.182, kFp8PerTensor},
+    // Checkpoint sizes.
+    {"Llama 3.1 8B BF16 checkpoint", "ckpt-llama31-8b-bf16.yaml", "/storage/weights_bytes", 16060522496, "B",
+     kHfIndex},
+    {"Llama 3.3 70B BF16 checkpoint", "ckpt-llama33-70b-bf16.yaml", "/storage/weights_bytes", 141107412992,
+     "B", kHfIndex},
+    {"Mixtral 8x7B BF16 checkpoint", "ckpt-mixtral-8x7b-bf16.yaml", "/storage/weights_bytes", 93405585408,
+     "B", kHfIndex},
+    {"BLOOM 176B checkpoint with optimizer states (2.3 TiB)", "bloom-176b-a100.yaml",
+     "/storage/checkpoint_bytes", 2.3 * 1099511627776.0, "B", "BigScience BLOOM training page"},
 };
 
-double predicted(const Case& c) { return plan_file(data_dir() / c.file).figures.at(c.figure).get<double>(); }
+// A figure by its top-level key, or by a JSON pointer ("/storage/weights_bytes") for a nested one.
+double predicted(const Case& c) {
+  const auto figures = plan_file(data_dir() / c.file).figures;
+  if (c.figure[0] == '/') return figures.at(nlohmann::json::json_pointer(c.figure)).get<double>();
+  return figures.at(c.figure).get<double>();
+}
 
 class Validation : public ::testing::TestWithParam<Case> {};
 
@@ -117,7 +257,7 @@ TEST(ValidationTable, PrintsEveryCaseWithItsSignedError) {
   for (const auto& c : kCases) {
     double model = predicted(c);
     table +=
-        fmt::format("| {} | {:.4g} {} | {:.4g} | {:+.1f} % | {} | {} |\n", c.name, c.published, c.unit, model,
+        fmt::format("| {} | {:.7g} {} | {:.4g} | {:+.1f} % | {} | {} |\n", c.name, c.published, c.unit, model,
                     100 * (model / c.published - 1), c.responsible ? c.responsible : "-", c.source);
   }
   std::fputs(table.c_str(), stdout);
