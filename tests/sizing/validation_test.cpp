@@ -204,6 +204,9 @@ constexpr Case kCases[] = {
      "ttft_s", 0.40677, "s", kNim, -0.234, kPrefillShapes},
     {"NIM Llama 3.3 70B fp8, H100 TP2, 5000/500, concurrency 50", "nim-llama33-70b-h100-tp2-c50.yaml",
      "tokens_per_s_instance", 814.37, "tokens/s", kNim, +0.236, kModerateDecode},
+    {"MLPerf v4.1 Llama-2-70B server (TTFT 2 s, TPOT 0.2 s p99), 8x H100",
+     "mlperf41-llama2-70b-server-h100.yaml", "tokens_per_s_node", 21605.79, "tokens/s",
+     "MLPerf Inference v4.1, NVIDIA DGX-H100 server summary"},
     {"vLLM Granite-4.0-micro fp8, 1 L40S, offline", "vllm-granite4-micro-l40s.yaml", "tokens_per_s_instance",
      5011.58, "tokens/s", kGraniteLog, +2.291, kMaxNumSeqs},
     // KV capacity and memory.
