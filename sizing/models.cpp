@@ -96,15 +96,20 @@ std::string_view to_string(Recompute r) { return name_of(kRecomputeNames, r); }
 
 GemmCost training_flops_per_token(const TransformerModel& m, int seq_len) {
   double matrix_params = m.active_params - static_cast<double>(m.vocab) * m.hidden;
-  return {6 * matrix_params, 12.0 * m.layers * m.hidden * seq_len, 6.0 * m.vocab * m.hidden};
+  // Attention: 3 x the forward's QK^T and AV against the whole sequence, 2 L a (d_qk + d_v) s (12 L h s
+  // when the heads are hidden / heads wide).
+  return {6 * matrix_params, 3 * m.attention_flops_per_context_token() * seq_len, 6.0 * m.vocab * m.hidden};
 }
 
 std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int tokens, int t) {
   double M = tokens, h = m.hidden, f = m.ffn_hidden;
-  double qkv = h + 2.0 * m.kv_heads * m.head_dim();
+  // Attention projections as one GEMM of the layer's attention parameters less O (a d_v x h): the fused QKV
+  // (MLA: its down and up projections, summed).
+  double attn_out = static_cast<double>(m.heads) * m.v_dim();
+  double qkv = m.attention_params() / h - attn_out;
   double ffn_rows = m.moe() ? std::max(1.0, M * m.top_k / m.experts) : M;  // an expert's share of the tokens
   return {{M, qkv / t, h},
-          {M, h, h / t},
+          {M, h, attn_out / t},
           {ffn_rows, (m.gated_ffn ? 2 : 1) * f / t, h},
           {ffn_rows, h, f / t},
           {M, static_cast<double>(m.vocab) / t, h}};
@@ -357,7 +362,7 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   const GpuSpec& gpu = *node.gpu;
   int gpus = l.gpus();
   int nodes = std::max(1, gpus / node.gpus);
-  double peak = gpu.peak_for(w.precision).value_or(0);
+  double peak = gpu.peak_for(peak_precision(w.precision)).value_or(0);
   double tokens_gpu = w.global_batch_tokens / gpus;  // tokens one GPU computes per step
   auto flops = training_flops_per_token(m, w.seq_len);
   double eta = cal.gemm.value * assumption::kTrainingGemmDerate.value;
@@ -449,7 +454,9 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     // Ring attention: c - 1 exchanges of this rank's K and V per layer forward; the backward sends K, V
     // and their gradients (2x). Hidden behind the chunk's attention compute where that lasts longer.
     st.cp_busbw = l.t * l.c <= node.domain ? nvlink : per_gpu_nic;
-    double kv = 2.0 * tokens_mb * m.kv_heads * m.head_dim() * kActivationBytes / l.t;
+    // The K and V each rank passes on: kv_heads (MLA: every head's, rebuilt from the latent) x d_qk + d_v.
+    double kv_width = (m.mla() ? m.heads : m.kv_heads) * static_cast<double>(m.qk_head_dim() + m.v_dim());
+    double kv = tokens_mb * kv_width * kActivationBytes / l.t;
     double per_layer = 3 * (l.c - 1) * (kv / st.cp_busbw + latency);
     double attention_per_layer =
         (st.t_attention + (l.recompute == Recompute::none ? 0 : st.t_recompute)) / layer_mbs;
@@ -522,7 +529,7 @@ template Formula model_flops_utilisation<Formula>(const TrainingStep&);
 
 CvStep cv_step(const CvTraining& w, const NodeFacts& node, const Calibration& cal, int gpus) {
   CvStep st;
-  double peak = node.gpu->peak_for(w.precision).value_or(0);
+  double peak = node.gpu->peak_for(peak_precision(w.precision)).value_or(0);
   double compute = st.batch_per_gpu * 3 * w.flops_per_image / (peak * cal.conv.value);
   if (gpus > 1) {
     Layout l{1, 1, gpus};
@@ -620,6 +627,8 @@ Num ttft_at_rate(const RequestQueue& q) {
 template double ttft_at_rate<double>(const RequestQueue&);
 template Formula ttft_at_rate<Formula>(const RequestQueue&);
 
+int kv_shards(const TransformerModel& m, int t) { return m.mla() ? 1 : std::min(t, m.kv_heads); }
+
 double serving_allreduce_latency(const GpuSpec& gpu) {
   return gpu.link.starts_with("NVLink") ? assumption::kServingAllReduceLatency.value
                                         : assumption::kCollectiveLatency.value;
@@ -630,11 +639,11 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                                           double headroom, std::string* why_not) {
   const GpuSpec& gpu = *node.gpu;
   const TransformerModel& m = w.model;
-  double peak = gpu.peak_for(w.precision).value_or(0);
+  double peak = gpu.peak_for(peak_precision(w.precision)).value_or(0);
   double hbm = gpu.memory_bandwidth * cal.hbm.value;
   double bytes = bytes_per_element(w.precision);
   double weights = m.params * bytes;
-  double kv_token = 2.0 * m.layers * m.kv_heads * m.head_dim() * bytes_per_element(w.kv_precision);
+  double kv_token = m.kv_elements_per_token() * bytes_per_element(w.kv_precision);
   double in = w.input_tokens, out = w.output_tokens;
   double ctx_avg = in + out / 2;
   double per_token_flops = 2 * m.active_params;
@@ -646,16 +655,17 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     ServingPoint sp;
     sp.t = t;
     sp.kv_per_token = kv_token;
+    sp.kv_shards = kv_shards(m, t);
     sp.weights_per_gpu = weights / t;
     sp.kv = {
         gpu.memory_bytes, 1 - assumption::kServingReserve.value, sp.weights_per_gpu,
         profile_activation_peak(m, assumption::kMaxBatchedTokens.value, assumption::kMaxNumSeqs.value, t),
         assumption::kRuntimeOverhead.value};
-    sp.kv_budget = kv_cache_per_gpu<double>(sp.kv) * t;
+    sp.kv_budget = kv_cache_per_gpu<double>(sp.kv) * sp.kv_shards;
     sp.max_batch = std::floor(sp.kv_budget / (kv_token * ctx_avg));
     if (sp.kv_budget <= kv_token * (in + out) || sp.max_batch < 1) {
       rejected = fmt::format("TP {}: KV cache {} per GPU after weights, activations and runtime", t,
-                             format_bytes(sp.kv_budget / t));
+                             format_bytes(sp.kv_budget / sp.kv_shards));
       continue;
     }
     if (w.batch && *w.batch > sp.max_batch) {
@@ -680,11 +690,11 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     };
     auto decode = [&](double batch) {
       return DecodeStep{weights_read(batch),
-                        batch * ctx_avg * kv_token / t,
+                        batch * ctx_avg * kv_token / sp.kv_shards,
                         hbm,
                         batch,
                         per_token_flops,
-                        4.0 * m.layers * m.hidden * ctx_avg,
+                        m.attention_flops_per_context_token(true) * ctx_avg,
                         static_cast<double>(t),
                         peak,
                         eta_decode,
@@ -692,7 +702,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     };
     sp.prefill = {in,
                   per_token_flops,
-                  2.0 * m.layers * m.hidden * in * in,
+                  0.5 * m.attention_flops_per_context_token() * in * in,
                   static_cast<double>(t),
                   peak,
                   eta_prefill,
@@ -771,7 +781,7 @@ Num decode_attention_time(const DecodeStep& d) {
   Num hbm = named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
   return maximum(named<Num>("kv_read", d.kv_read, bytes_shown("KV read")) / hbm,
                  named<Num>("batch", d.batch, count_shown("batch")) *
-                     named<Num>("attention_flops", d.attention_flops, flops_shown("attention 4 L h ctx")) /
+                     named<Num>("attention_flops", d.attention_flops, flops_shown("attention")) /
                      instance_flops<Num>(d.t, d.peak, d.eta));
 }
 
@@ -794,7 +804,7 @@ template <typename Num>
 Num prefill_time(const Prefill& p) {
   Num compute = (named<Num>("flops_per_token", p.flops_per_token, flops_shown("2 N_act")) *
                      named<Num>("prompt", p.tokens, count_shown("prompt tokens")) +
-                 named<Num>("attention_flops", p.attention_flops, flops_shown("attention 2 L h s^2"))) /
+                 named<Num>("attention_flops", p.attention_flops, flops_shown("attention"))) /
                 instance_flops<Num>(p.t, p.peak, p.eta);
   if (p.t > 1) compute = compute + named<Num>("t_tp_prefill", p.tp_s, seconds_shown("TP all-reduces", 4));
   return compute;
@@ -808,7 +818,7 @@ Num time_to_first_token(const Prefill& p, double decode_step_s) {
 template <typename Num>
 Num serving_hbm_per_gpu(const ServingPoint& sp) {
   return named<Num>("weights", sp.weights_per_gpu, bytes_shown("weights")) +
-         named<Num>("kv_budget", sp.kv_budget / sp.t, bytes_shown("KV cache"));
+         named<Num>("kv_budget", sp.kv_budget / sp.kv_shards, bytes_shown("KV cache"));
 }
 
 template <typename Num>

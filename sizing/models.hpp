@@ -196,11 +196,11 @@ double profile_activation_peak(const TransformerModel& m, double tokens, double 
 // The inputs of one decode step of a serving instance, per GPU of its t.
 struct DecodeStep {
   double weights = 0;          // weight bytes read per GPU per step (MoE: the experts the batch routes to)
-  double kv_read = 0;          // KV-cache bytes read per GPU: batch x context x KV per token / t
+  double kv_read = 0;          // KV-cache bytes read per GPU: batch x context x KV per token / kv_shards
   double hbm = 0;              // B/s, datasheet x calibrated efficiency
   double batch = 0;            // sequences decoded together
   double flops_per_token = 0;  // 2 N_act
-  double attention_flops = 0;  // per token: 4 L h x average context
+  double attention_flops = 0;  // per token: 2 L a (d_qk + d_v) x average context (MLA: absorbed)
   double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at decode shapes (batch rows)
   double tp_s = 0;                  // the tensor-parallel all-reduces of the step (t > 1)
 };
@@ -221,7 +221,7 @@ Num decode_crossover_batch(const DecodeStep& d);
 struct Prefill {
   double tokens = 0;                // prompt length
   double flops_per_token = 0;       // 2 N_act
-  double attention_flops = 0;       // whole prompt: 2 L h s^2
+  double attention_flops = 0;       // whole prompt, causal: L a (d_qk + d_v) s^2
   double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at prefill shapes (batched prompt tokens)
   double tp_s = 0;
 };
@@ -261,6 +261,7 @@ struct ServingPoint {
   double batch = 0, max_batch = 0;  // the batch served; the most the KV cache holds
   KvCapacity kv;                    // per GPU
   double weights_per_gpu = 0, kv_per_token = 0, kv_budget = 0;  // kv budget for the instance (t GPUs)
+  int kv_shards = 1;  // the ways the instance's KV cache is split (kv_shards())
   double step_s = 0, prefill_s = 0, ttft_s = 0, crossover = 0;
   double tokens_per_s_instance = 0, tokens_per_s_node = 0;
   std::string bound;  // "memory" or "compute" (the decode GEMMs)
@@ -271,6 +272,9 @@ struct ServingPoint {
   int instances = 1;         // per node: its GPUs / t
   std::string batch_rule;    // how the batch was chosen
 };
+// The ways t tensor-parallel GPUs split a KV cache: by KV head, min(t, kv_heads), the rest holding copies;
+// latent attention's one latent per token is whole on every GPU (1).
+int kv_shards(const TransformerModel& m, int t);
 // The fixed cost of one tensor-parallel all-reduce when serving on `gpu`: the custom one-shot kernel's
 // (kServingAllReduceLatency) when the GPUs share NVLink, which that kernel needs (peer-to-peer loads and
 // stores); on PCIe the serving engines fall back to NCCL (kCollectiveLatency).

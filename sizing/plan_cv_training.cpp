@@ -12,7 +12,8 @@ void Planner::plan_cv_training(const CvTraining& w) {
   for (const auto& r : req_.reports)
     for (const auto& res : r.results)
       if (res.probe == "gpu.conv" && res.status == Status::ok) {
-        if (const Metric* tf = res.metric("tflops"); tf && facts_.gpu->peak_for(w.precision)) {
+        if (const Metric* tf = res.metric("tflops");
+            tf && facts_.gpu->peak_for(peak_precision(w.precision))) {
           double eff = assumption::kConvShareOfNetwork.value * tf->value / pk;
           if (eff > cal_.conv.value || cal_.conv.source == Source::assumed)
             cal_.conv = {eff, report_gpu(r, cat_) == facts_.gpu ? Source::measured : Source::transferred,

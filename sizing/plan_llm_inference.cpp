@@ -164,10 +164,16 @@ void Planner::plan_inference(const LlmInference& w) {
   auto kv = kv_cache_per_gpu<Formula>(sp->kv);
   double gib = 1024.0 * 1024 * 1024;
   line("Memory", "KV cache per GPU", kv, gib, "GiB",
-       fmt::format("{} per token ({} layers x 2 x {} KV heads x {} x {}); holds {:.0f} sequences of {:.0f} "
-                   "tokens on the instance",
-                   format_bytes(sp->kv_per_token), m.layers, m.kv_heads, m.head_dim(), w.kv_precision,
-                   sp->max_batch, w.input_tokens + w.output_tokens / 2),
+       fmt::format("{} per token ({}); holds {:.0f} sequences of {:.0f} tokens on the instance{}",
+                   format_bytes(sp->kv_per_token),
+                   m.mla() ? fmt::format("{} layers x (kv_lora_rank {} + rope {}) latent x {}", m.layers,
+                                         m.kv_lora_rank, m.qk_rope_head_dim, w.kv_precision)
+                           : fmt::format("{} layers x 2 x {} KV heads x head_dim {} x {}", m.layers,
+                                         m.kv_heads, m.head_dim(), w.kv_precision),
+                   sp->max_batch, w.input_tokens + w.output_tokens / 2,
+                   sp->kv_shards < sp->t
+                       ? fmt::format(", split {} ways over TP {} (copies on the rest)", sp->kv_shards, sp->t)
+                       : ""),
        fmt::format(
            "as vLLM sizes it: HBM x utilisation - weights / t - activation peak of a {:.0f}-token profile "
            "pass - runtime: {} = {}",
@@ -180,7 +186,7 @@ void Planner::plan_inference(const LlmInference& w) {
        fmt::format("{} {}", format_bytes(facts_.gpu->memory_bytes), facts_.gpu->memory_type),
        fmt::format("{} = {}; batch {:.0f} x {:.0f} tokens x {} per token / t = {} of the KV cache in use",
                    hbm.shown(), format_bytes(hbm.value()), sp->batch, ctx, format_bytes(sp->kv_per_token),
-                   format_bytes(sp->batch * ctx * sp->kv_per_token / sp->t)),
+                   format_bytes(sp->batch * ctx * sp->kv_per_token / sp->kv_shards)),
        fmt::format("utilisation {:.2f} of HBM by the serving engine", 1 - assumption::kServingReserve.value),
        "model");
   double weights = w.model.params * bytes_per_element(w.precision);
@@ -204,7 +210,7 @@ void Planner::plan_inference(const LlmInference& w) {
                          {"crossover_batch", sp->crossover},
                          {"eta_prefill", eta_prefill.value},
                          {"eta_decode", eta_decode.value},
-                         {"kv_cache_gib_per_gpu", sp->kv_budget / sp->t / gib},
+                         {"kv_cache_gib_per_gpu", sp->kv_budget / sp->kv_shards / gib},
                          {"kv_cache_tokens", sp->kv_budget / sp->kv_per_token},
                          {"weights_gib_per_gpu", sp->weights_per_gpu / gib}});
   if (queue)

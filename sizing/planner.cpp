@@ -76,7 +76,7 @@ void Planner::calibrate_for(const std::string& precision, std::vector<GemmShape>
 }
 
 double Planner::peak(const std::string& precision) const {
-  auto p = facts_.gpu->peak_for(precision);
+  auto p = facts_.gpu->peak_for(peak_precision(precision));
   if (!p)
     throw UsageError(fmt::format("{} has no {} peak in the catalog: choose another precision or --hardware",
                                  facts_.gpu->name, precision));

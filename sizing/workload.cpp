@@ -1,5 +1,6 @@
 #include "sizing/workload.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -102,13 +103,47 @@ std::string choice(const Fields& f, const char* key, const std::set<std::string>
   return v;
 }
 
+// Latent attention (DeepSeek-V2/V3's config.json names): kv_lora_rank with qk_rope_head_dim,
+// qk_nope_head_dim and v_head_dim; q_lora_rank optional. Every head has its own K and V (no kv_heads), and
+// the per-head widths replace head_dim.
+void parse_latent_attention(const Fields& f, TransformerModel& m) {
+  static constexpr const char* kParts[] = {"qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim"};
+  if (!f.has("kv_lora_rank")) {
+    for (const char* key : {"q_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim"})
+      if (f.has(key))
+        throw UsageError(fmt::format("{}: '{}' needs 'kv_lora_rank' (latent attention)", f.where(), key));
+    return;
+  }
+  for (const char* key : {"kv_heads", "head_dim"})
+    if (f.has(key))
+      throw UsageError(fmt::format(
+          "{}: '{}' does not apply to latent attention (kv_lora_rank): every head has its own K and V, "
+          "widths qk_nope_head_dim + qk_rope_head_dim and v_head_dim",
+          f.where(), key));
+  m.kv_lora_rank = f.whole("kv_lora_rank");
+  for (const char* key : kParts)
+    if (!f.has(key))
+      throw UsageError(fmt::format("{}: '{}' is required with 'kv_lora_rank' (all of: {})", f.where(), key,
+                                   fmt::join(kParts, ", ")));
+  m.qk_rope_head_dim = f.whole("qk_rope_head_dim");
+  m.qk_nope_head_dim = f.whole("qk_nope_head_dim");
+  m.v_head_dim = f.whole("v_head_dim");
+  m.q_lora_rank = f.whole_or("q_lora_rank", 0);
+}
+
 TransformerModel parse_model(const Fields& top) {
   if (!top.has("model") || !top.at("model").is_object())
     throw UsageError(fmt::format("{}: 'model' must be a mapping (architecture or params)", top.where()));
   Fields f(top.at("model"), top.where() + ": model");
-  f.only({"params", "active_params", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab",
-          "gated_ffn", "norm", "rotary", "experts", "top_k", "shared_experts"});
+  f.only({"params",           "active_params", "layers",
+          "hidden",           "heads",         "kv_heads",
+          "head_dim",         "ffn_hidden",    "vocab",
+          "gated_ffn",        "norm",          "rotary",
+          "experts",          "top_k",         "shared_experts",
+          "kv_lora_rank",     "q_lora_rank",   "qk_rope_head_dim",
+          "qk_nope_head_dim", "v_head_dim"});
   TransformerModel m;
+  parse_latent_attention(f, m);
   if (f.has("experts")) {
     m.experts = f.whole("experts");
     if (!f.has("top_k"))
@@ -137,14 +172,23 @@ TransformerModel parse_model(const Fields& top) {
     m.hidden = f.whole("hidden");
     m.heads = f.whole("heads");
     m.kv_heads = f.whole_or("kv_heads", m.heads);
+    m.explicit_head_dim = f.whole_or("head_dim", 0);
     m.ffn_hidden = f.whole_or("ffn_hidden", 4 * m.hidden);
-    if (m.hidden % m.heads != 0 || m.heads % m.kv_heads != 0)
-      throw UsageError(fmt::format("{}: hidden must divide by heads and heads by kv_heads", f.where()));
+    if (m.heads % m.kv_heads != 0)
+      throw UsageError(fmt::format("{}: heads must divide by kv_heads", f.where()));
+    if (!m.explicit_head_dim && !m.mla() && m.hidden % m.heads != 0)
+      throw UsageError(fmt::format(
+          "{}: hidden {} does not divide by heads {}: give 'head_dim' (the attention width per head)",
+          f.where(), m.hidden, m.heads));
     // Embedding and output matrices (untied), norms are negligible.
     m.params = m.layers * m.layer_matrix_params() + 2.0 * m.vocab * m.hidden;
     m.active_params = m.layers * m.layer_active_params() + 2.0 * m.vocab * m.hidden;
     if (f.has("params")) m.params = f.positive("params");
   } else {
+    for (const char* key : {"head_dim", "kv_lora_rank"})
+      if (f.has(key))
+        throw UsageError(
+            fmt::format("{}: '{}' needs the architecture (layers, hidden, heads)", f.where(), key));
     m.params = f.positive("params");
     m.derived_shape = true;
     // N ~ 12 L h^2 with h = 128 L (Llama-class aspect ratio), h rounded to a multiple of 128.
@@ -215,6 +259,35 @@ void check_ep(const std::string& where, const TransformerModel& m, const LayoutS
                     where, *l.ep, *l.dp, *l.dp, m.experts));
 }
 
+FineTune parse_finetune(const Fields& top) {
+  FineTune ft;
+  if (!top.has("finetune")) return ft;
+  if (!top.at("finetune").is_object())
+    throw UsageError(fmt::format("{}: 'finetune' must be a mapping of method, rank, targets", top.where()));
+  Fields f(top.at("finetune"), top.where() + ": finetune");
+  f.only({"method", "rank", "targets"});
+  choice(f, "method", {"lora"}, "lora", "");
+  ft.rank = f.whole("rank");
+  std::set<std::string> known(std::begin(kLoraTargets), std::end(kLoraTargets));
+  if (!f.has("targets")) {
+    ft.targets.assign(std::begin(kLoraTargets), std::end(kLoraTargets));
+    return ft;
+  }
+  const auto& t = f.at("targets");
+  auto bad = [&] {
+    return UsageError(fmt::format("{}: 'targets' must be a non-empty list of distinct {} (got {})", f.where(),
+                                  fmt::join(kLoraTargets, ", "), t.dump()));
+  };
+  if (!t.is_array() || t.empty()) throw bad();
+  for (const auto& e : t) {
+    if (!e.is_string() || !known.contains(e.get<std::string>())) throw bad();
+    if (std::find(ft.targets.begin(), ft.targets.end(), e.get<std::string>()) != ft.targets.end())
+      throw bad();
+    ft.targets.push_back(e.get<std::string>());
+  }
+  return ft;
+}
+
 Checkpointing parse_checkpoint(const Fields& top) {
   Checkpointing c;
   if (!top.has("checkpoint")) return c;
@@ -236,11 +309,35 @@ std::optional<int> LayoutSpec::gpus() const {
 
 double TransformerModel::ffn_params() const { return (gated_ffn ? 3.0 : 2.0) * hidden * ffn_hidden; }
 
+double TransformerModel::attention_params() const {
+  double h = hidden, a = heads;
+  if (mla()) {
+    // Q: h x a (nope + rope), or down h x q_lora then up q_lora x a (nope + rope); KV: down h x (kv_lora +
+    // rope), up kv_lora x a (nope + v); O: a v x h.
+    double q_out = a * qk_head_dim();
+    double q = q_lora_rank > 0 ? h * q_lora_rank + static_cast<double>(q_lora_rank) * q_out : h * q_out;
+    double kv = h * (kv_lora_rank + qk_rope_head_dim) + kv_lora_rank * a * (qk_nope_head_dim + v_head_dim);
+    return q + kv + a * v_head_dim * h;
+  }
+  double d = head_dim();
+  return 2.0 * h * a * d + 2.0 * h * kv_heads * d;
+}
+
+double TransformerModel::kv_elements_per_token() const {
+  if (mla()) return static_cast<double>(layers) * (kv_lora_rank + qk_rope_head_dim);
+  return 2.0 * layers * kv_heads * head_dim();
+}
+
+double TransformerModel::attention_flops_per_context_token(bool absorbed) const {
+  double per_head = absorbed && mla() ? 2.0 * kv_lora_rank + qk_rope_head_dim
+                                      : static_cast<double>(qk_head_dim()) + v_dim();
+  return 2.0 * layers * heads * per_head;
+}
+
 namespace {
-// Attention QKV + O and the router of one layer (every token runs them).
+// Attention projections and the router of one layer (every token runs them).
 double dense_layer_params(const TransformerModel& m) {
-  double kv = 2.0 * m.hidden * m.kv_heads * m.head_dim();
-  return 2.0 * m.hidden * m.hidden + kv + static_cast<double>(m.hidden) * m.experts;
+  return m.attention_params() + static_cast<double>(m.hidden) * m.experts;
 }
 }  // namespace
 
@@ -252,12 +349,31 @@ double TransformerModel::layer_active_params() const {
   return dense_layer_params(*this) + ffns_per_token() * ffn_params();
 }
 
-double bytes_per_element(const std::string& precision) {
-  if (precision == "fp32" || precision == "tf32") return 4;
-  if (precision == "bf16" || precision == "fp16") return 2;
-  if (precision == "fp8" || precision == "int8") return 1;
-  throw UsageError(
-      fmt::format("unknown precision '{}' (use fp32, tf32, bf16, fp16, fp8 or int8)", precision));
+namespace {
+// Each precision's storage bits per element with its block scales and the catalog peak its GEMMs run at.
+// NVFP4: 16 e2m1 elements share an fp8 (e4m3) scale, 4 + 8/16 = 4.5 bits; MXFP4 (OCP Microscaling v1.0):
+// 32 share an 8-bit e8m0 scale, 4 + 8/32 = 4.25 bits. Blackwell's tensor cores run both at the FP4 rate.
+struct PrecisionSpec {
+  std::string_view name;
+  double bits;
+  std::string_view peak;
+};
+constexpr PrecisionSpec kPrecisions[] = {{"fp32", 32, "fp32"},  {"tf32", 32, "tf32"},  {"bf16", 16, "bf16"},
+                                         {"fp16", 16, "fp16"},  {"fp8", 8, "fp8"},     {"int8", 8, "int8"},
+                                         {"nvfp4", 4.5, "fp4"}, {"mxfp4", 4.25, "fp4"}};
+const PrecisionSpec& precision_spec(const std::string& precision) {
+  for (const auto& p : kPrecisions)
+    if (p.name == precision) return p;
+  std::vector<std::string_view> names;
+  for (const auto& p : kPrecisions) names.push_back(p.name);
+  throw UsageError(fmt::format("unknown precision '{}' (use {})", precision, fmt::join(names, ", ")));
+}
+}  // namespace
+
+double bytes_per_element(const std::string& precision) { return precision_spec(precision).bits / 8; }
+
+std::string peak_precision(const std::string& precision) {
+  return std::string(precision_spec(precision).peak);
 }
 
 Workload load_workload(const std::filesystem::path& path) {
@@ -282,7 +398,7 @@ Workload load_workload(const std::filesystem::path& path) {
   if (w.kind == "llm-training") {
     f.only(with({"model", "tokens", "seq_len", "global_batch_tokens", "micro_batch", "precision", "optimizer",
                  "checkpoint", "dataset_bytes", "recompute", "sequence_parallel", "attention", "schedule",
-                 "layout", "ep"}));
+                 "layout", "ep", "finetune"}));
     LlmTraining t;
     t.model = parse_model(f);
     t.tokens = f.positive("tokens");
@@ -316,6 +432,7 @@ Workload load_workload(const std::filesystem::path& path) {
     if (t.optimizer != "adam" && t.optimizer != "adam-fp32-grads")
       throw UsageError(fmt::format("{}: optimizer must be 'adam' or 'adam-fp32-grads'", path.string()));
     t.checkpoint = parse_checkpoint(f);
+    t.finetune = parse_finetune(f);
     t.dataset_bytes = f.positive_or("dataset_bytes", t.tokens * 4);
     if (t.global_batch_tokens < t.seq_len)
       throw UsageError(fmt::format("{}: global_batch_tokens is smaller than one sequence", path.string()));
@@ -334,7 +451,7 @@ Workload load_workload(const std::filesystem::path& path) {
     w.spec = c;
   } else if (w.kind == "llm-inference") {
     f.only(with({"model", "precision", "kv_precision", "request_rate", "concurrent_users", "input_tokens",
-                 "output_tokens", "ttft_s", "tpot_s", "offline", "tp", "batch"}));
+                 "output_tokens", "ttft_s", "tpot_s", "offline", "scenario", "tp", "batch"}));
     LlmInference s;
     s.model = parse_model(f);
     if (f.has("tp")) {
@@ -352,6 +469,17 @@ Workload load_workload(const std::filesystem::path& path) {
     s.ttft_s = f.positive_or("ttft_s", 0);
     s.tpot_s = f.positive_or("tpot_s", 0);
     s.offline = f.flag_or("offline", false);
+    if (f.has("scenario")) {
+      s.scenario = choice(f, "scenario", {"offline", "server", "interactive"}, kScenarios, "");
+      if (f.has("offline") && s.offline != (s.scenario == "offline"))
+        throw UsageError(fmt::format("{}: 'offline: {}' and 'scenario: {}' disagree (give one)",
+                                     path.string(), s.offline, s.scenario));
+      s.offline = s.scenario == "offline";
+      if (!s.offline && (s.ttft_s <= 0 || s.tpot_s <= 0))
+        throw UsageError(fmt::format(
+            "{}: 'scenario: {}' needs its p99 targets 'ttft_s' and 'tpot_s' (MLPerf sets them per model)",
+            path.string(), s.scenario));
+    }
     if (f.has("request_rate")) {
       s.request_rate = f.positive("request_rate");
     } else if (f.has("concurrent_users")) {

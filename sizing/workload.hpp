@@ -1,9 +1,10 @@
 // Workload descriptions (configs/workloads/*.yaml): what must be trained or served, and by when.
 //
 // kind: llm-training | cv-training | llm-inference. A transformer is given by its architecture (layers,
-// hidden, heads, kv_heads, ffn_hidden, vocab) or by a parameter count alone, in which case the architecture
-// is derived with the usual aspect ratio (hidden = 128 x layers, N = 12 L h^2) and the sheet says so. Unknown
-// keys, missing fields and non-positive quantities are refused with a UsageError naming the file and key.
+// hidden, heads, kv_heads, head_dim, ffn_hidden, vocab; latent attention's ranks) or by a parameter count
+// alone, in which case the architecture is derived with the usual aspect ratio (hidden = 128 x layers,
+// N = 12 L h^2) and the sheet says so. Unknown keys, missing fields and non-positive quantities are refused
+// with a UsageError naming the file and key.
 #pragma once
 
 #include <filesystem>
@@ -25,9 +26,28 @@ struct TransformerModel {
   // Mixture of experts: each layer's FFN is `experts` routed FFNs of ffn_hidden (each token runs `top_k` of
   // them, picked by a router of h x experts) plus `shared_experts` FFNs every token runs. 0: a dense FFN.
   int experts = 0, top_k = 0, shared_experts = 0;
+  // Attention width per head when the model gives it apart from hidden / heads (Qwen3, GPT-OSS: the
+  // projections are h x heads head_dim); 0: hidden / heads.
+  int explicit_head_dim = 0;
+  // Multi-head latent attention (DeepSeek-V2/V3): K and V are rebuilt per head from a kv_lora_rank latent
+  // that, with the qk_rope_head_dim decoupled rotary key, is all the KV cache holds per token and layer; the
+  // query goes through a q_lora_rank latent (0: a full h x heads (nope + rope) projection). 0: none.
+  int kv_lora_rank = 0, q_lora_rank = 0, qk_rope_head_dim = 0, qk_nope_head_dim = 0, v_head_dim = 0;
 
-  int head_dim() const { return hidden / heads; }
+  int head_dim() const { return explicit_head_dim > 0 ? explicit_head_dim : hidden / heads; }
   bool moe() const { return experts > 0; }
+  bool mla() const { return kv_lora_rank > 0; }
+  // Per head: the query-key dot product's width and the value's (MLA: nope + rope and v_head_dim).
+  int qk_head_dim() const { return mla() ? qk_nope_head_dim + qk_rope_head_dim : head_dim(); }
+  int v_dim() const { return mla() ? v_head_dim : head_dim(); }
+  // Parameters of one layer's attention projections (Q, K, V, O; MLA: its down and up projections).
+  double attention_params() const;
+  // KV-cache elements per token over all layers: 2 L kv_heads head_dim, MLA L (kv_lora_rank + rope).
+  double kv_elements_per_token() const;
+  // Forward attention FLOPs of one query token against one context token over all layers: QK^T and AV,
+  // 2 L heads (d_qk + d_v) (= 4 L h with d = h / heads). absorbed: MLA's decode form, the up projections
+  // folded into the query and output, so each head dots against the latent: 2 L heads (2 kv_lora + rope).
+  double attention_flops_per_context_token(bool absorbed = false) const;
   // Parameters of one FFN (one expert's, or the dense layer's).
   double ffn_params() const;
   // Parameters in one layer's matrices (attention QKV+O, every FFN and expert, the router): the weights.
@@ -48,6 +68,16 @@ struct Checkpointing {
   // until drained to shared storage); false: RAID-0 may lose it and the previous one is re-read.
   bool survive_drive_loss = false;
 };
+
+// Fine-tuning with frozen base weights (LoRA, Hu et al. 2021): each targeted matrix W (d_in x d_out) gains
+// trainable A (d_in x r) and B (r x d_out); only those carry gradients and optimizer state, and the base's
+// weight-gradient GEMMs are skipped (forward + input gradient: 4 instead of 6 FLOPs per weight and token).
+struct FineTune {
+  int rank = 0;                      // 0: full training
+  std::vector<std::string> targets;  // of kLoraTargets
+  bool lora() const { return rank > 0; }
+};
+inline constexpr const char* kLoraTargets[] = {"q", "k", "v", "o", "gate", "up", "down"};
 
 // The fields of a training layout the workload fixes; the planner searches the others.
 struct LayoutSpec {
@@ -72,12 +102,14 @@ struct LlmTraining {
   std::string schedule = "interleaved";  // 1f1b or interleaved (v virtual stages per GPU)
   LayoutSpec layout;                     // micro_batch: the workload's `micro_batch` or layout.micro_batch
   Checkpointing checkpoint;
+  FineTune finetune;
   double dataset_bytes = 0;  // 0: tokens x 4 B (token ids as stored, with headroom for metadata)
 };
 
 inline constexpr const char* kRecomputeModes = "none, selective, full, auto";
 inline constexpr const char* kAttentionKinds = "flash, standard";
 inline constexpr const char* kSchedules = "1f1b, interleaved";
+inline constexpr const char* kScenarios = "offline, server, interactive";
 
 struct CvTraining {
   double params = 0;
@@ -94,10 +126,14 @@ struct LlmInference {
   std::string kv_precision = "fp8";
   double request_rate = 0;  // requests/s (or derived from concurrent users)
   double input_tokens = 0, output_tokens = 0;
-  double ttft_s = 0, tpot_s = 0;  // 0: no target
-  bool offline = false;           // maximise throughput, no latency targets
-  std::optional<int> tp;          // tensor-parallel degree of an instance, fixed (else searched)
-  std::optional<int> batch;       // sequences decoded together, fixed (a published benchmark's batch)
+  double ttft_s = 0,
+         tpot_s = 0;     // p99 targets, as MLPerf's server and interactive scenarios set them; 0: none
+  bool offline = false;  // maximise throughput, no latency targets
+  // MLPerf's scenario: offline, server or interactive (server's queue at tighter p99 targets); empty: a
+  // request rate with optional targets.
+  std::string scenario;
+  std::optional<int> tp;     // tensor-parallel degree of an instance, fixed (else searched)
+  std::optional<int> batch;  // sequences decoded together, fixed (a published benchmark's batch)
 };
 
 struct Workload {
@@ -108,7 +144,10 @@ struct Workload {
 };
 
 Workload load_workload(const std::filesystem::path& path);
-// Bytes per element of a precision name (fp32 4, tf32 4, bf16/fp16 2, fp8/int8 1); UsageError otherwise.
+// Bytes per element of a precision name, block scales included (fp32 4, tf32 4, bf16/fp16 2, fp8/int8 1,
+// nvfp4 4.5 bits, mxfp4 4.25 bits); UsageError otherwise.
 double bytes_per_element(const std::string& precision);
+// The catalog's peak_tflops key a precision's GEMMs run at (nvfp4 and mxfp4: fp4).
+std::string peak_precision(const std::string& precision);
 
 }  // namespace mlbench::sizing

@@ -1,8 +1,10 @@
 #include <cmath>
+#include <fstream>
 
 #include <gtest/gtest.h>
 
 #include "sizing/models.hpp"
+#include "tests/common/files.hpp"
 #include "tests/sizing/test_util.hpp"
 
 namespace mlbench::sizing::test {
@@ -346,6 +348,82 @@ TEST(Serving, AllReduceLatencyFollowsTheLink) {
   EXPECT_EQ(serving_allreduce_latency(find("H100-SXM")), assumption::kServingAllReduceLatency.value);
   EXPECT_EQ(serving_allreduce_latency(find("L40S")), assumption::kCollectiveLatency.value);
   EXPECT_EQ(serving_allreduce_latency(find("T4")), assumption::kCollectiveLatency.value);
+}
+
+TransformerModel model_of(const std::string& yaml_model) {
+  static const mlbench::test::TempDir dir("mlbench-shapes");
+  auto p = dir / "m.yaml";
+  std::ofstream(p) << "kind: llm-inference\nmodel: " << yaml_model
+                   << "\nrequest_rate: 1\ninput_tokens: 1k\noutput_tokens: 1k\n";
+  return std::get<LlmInference>(load_workload(p).spec).model;
+}
+
+// Qwen3-32B: 64 heads x head_dim 128 = 8192 wide on a 5120 hidden. The attention FLOPs, the QKV and O GEMMs
+// and the KV cache follow the heads' width, not hidden.
+TEST(Shapes, ExplicitHeadDimDrivesAttentionFlopsGemmsAndKvCache) {
+  auto m = model_of(
+      "{layers: 64, hidden: 5120, heads: 64, kv_heads: 8, head_dim: 128, ffn_hidden: 25600, vocab: 151936}");
+  auto f = training_flops_per_token(m, 4096);
+  EXPECT_DOUBLE_EQ(f.attention, 12.0 * 64 * 8192 * 4096);
+  auto shapes = training_gemm_shapes(m, 4096, 2);
+  EXPECT_DOUBLE_EQ(shapes[0][1], (8192 + 2 * 8 * 128) / 2.0);  // fused QKV
+  EXPECT_DOUBLE_EQ(shapes[1][2], 8192 / 2.0);                  // O
+  LlmInference w;
+  w.model = m;
+  w.precision = w.kv_precision = "bf16";
+  w.input_tokens = 1024;
+  w.output_tokens = 1024;
+  w.offline = true;
+  w.tp = 2;
+  w.batch = 8;
+  Calibration cal = flat_calibration(0.8);
+  const auto& c = shipped_catalog();
+  NodeFacts h100{&c.gpu("H100-SXM"), 8, 8, 8 * 400e9 / 8};
+  auto sp = serving_point(w, h100, cal, 0.8, 0.8, 0.25, nullptr);
+  ASSERT_TRUE(sp);
+  EXPECT_DOUBLE_EQ(sp->kv_per_token, 2.0 * 64 * 8 * 128 * 2);
+  EXPECT_DOUBLE_EQ(sp->decode.attention_flops, 4.0 * 64 * 8192 * 1536);
+  EXPECT_DOUBLE_EQ(sp->prefill.attention_flops, 2.0 * 64 * 8192 * 1024 * 1024);
+}
+
+// DeepSeek-V3's latent attention on 8 B200: the KV cache is 61 x (512 + 64) elements per token, whole on each
+// of the TP ranks (every rank's heads need the whole latent), so a decode step reads all of it on each GPU;
+// decode runs the absorbed form, 2 x 61 x 128 x (2 x 512 + 64) FLOPs per context token; NVFP4 weights take
+// 4.5 bits each and run at the B200's FP4 peak.
+TEST(Shapes, LatentAttentionAndFp4Serving) {
+  auto m = model_of(
+      "{layers: 61, hidden: 7168, heads: 128, q_lora_rank: 1536, kv_lora_rank: 512, qk_rope_head_dim: 64, "
+      "qk_nope_head_dim: 128, v_head_dim: 128, ffn_hidden: 2048, vocab: 129280, experts: 256, top_k: 8, "
+      "shared_experts: 1}");
+  LlmInference w;
+  w.model = m;
+  w.precision = "fp8";
+  w.kv_precision = "fp8";
+  w.input_tokens = 1024;
+  w.output_tokens = 1024;
+  w.offline = true;
+  w.tp = 8;
+  w.batch = 64;
+  Calibration cal = flat_calibration(0.8);
+  const auto& c = shipped_catalog();
+  NodeFacts b200{&c.gpu("B200"), 8, 8, 8 * 400e9 / 8};
+  auto sp = serving_point(w, b200, cal, 0.8, 0.8, 0.25, nullptr);
+  ASSERT_TRUE(sp);
+  EXPECT_DOUBLE_EQ(sp->kv_per_token, 61.0 * 576);
+  EXPECT_EQ(sp->kv_shards, 1);
+  EXPECT_DOUBLE_EQ(sp->decode.kv_read, 64 * 1536.0 * 61 * 576);
+  EXPECT_DOUBLE_EQ(sp->decode.attention_flops, 2.0 * 61 * 128 * 1088 * 1536);
+  EXPECT_DOUBLE_EQ(sp->decode.peak, 4500e12);
+  w.precision = "nvfp4";
+  auto fp4 = serving_point(w, b200, cal, 0.8, 0.8, 0.25, nullptr);
+  ASSERT_TRUE(fp4);
+  EXPECT_DOUBLE_EQ(fp4->weights_per_gpu, m.params * 4.5 / 8 / 8);
+  EXPECT_DOUBLE_EQ(fp4->decode.peak, 9000e12);
+  EXPECT_DOUBLE_EQ(fp4->prefill.peak, 9000e12);
+  EXPECT_GT(fp4->max_batch, sp->max_batch);  // the weights' saving goes to the KV cache
+  // A grouped-query model splits its cache by KV head, at most kv_heads ways.
+  EXPECT_EQ(kv_shards(model_of("{layers: 2, hidden: 1024, heads: 16, kv_heads: 4}"), 8), 4);
+  EXPECT_EQ(kv_shards(model_of("{layers: 2, hidden: 1024, heads: 16, kv_heads: 4}"), 2), 2);
 }
 
 }  // namespace

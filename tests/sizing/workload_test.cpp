@@ -178,5 +178,123 @@ TEST(Workload, BadExpertSettingsNameTheKeyAndTheAllowedValues) {
   EXPECT_EQ(std::get<LlmTraining>(w.spec).layout.ep, 4);
 }
 
+// Qwen3-32B (config.json: hidden 5120, 64 heads of head_dim 128, 8 KV heads, 64 layers, intermediate 25600,
+// vocab 151936, untied embeddings): the attention is 64 x 128 = 8192 wide, not hidden; 32.8B parameters
+// (model card). GPT-OSS-120B (hidden 2880, 64 heads x 64, 8 KV heads, 36 layers, 128 experts of 2880, top-4,
+// vocab 201088): 116.8B (model card).
+TEST(Workload, ExplicitHeadDimSetsTheAttentionWidth) {
+  auto qwen = load_workload(write_temp(
+      "qwen3",
+      "kind: llm-inference\nmodel: {layers: 64, hidden: 5120, heads: 64, kv_heads: 8, head_dim: 128, "
+      "ffn_hidden: 25600, vocab: 151936}\nrequest_rate: 1\ninput_tokens: 1k\noutput_tokens: 256\n"));
+  const auto& q = std::get<LlmInference>(qwen.spec).model;
+  EXPECT_EQ(q.head_dim(), 128);
+  EXPECT_DOUBLE_EQ(q.attention_params(), 2.0 * 5120 * 8192 + 2.0 * 5120 * 8 * 128);
+  EXPECT_NEAR(q.params / 32.8e9, 1, 0.005);
+  EXPECT_DOUBLE_EQ(q.kv_elements_per_token(), 2.0 * 64 * 8 * 128);
+  auto oss = load_workload(write_temp(
+      "gptoss",
+      "kind: llm-inference\nmodel: {layers: 36, hidden: 2880, heads: 64, kv_heads: 8, head_dim: 64, "
+      "ffn_hidden: 2880, vocab: 201088, experts: 128, top_k: 4}\nrequest_rate: 1\n"
+      "input_tokens: 1k\noutput_tokens: 256\nprecision: mxfp4\n"));
+  const auto& g = std::get<LlmInference>(oss.spec);
+  EXPECT_NEAR(g.model.params / 116.8e9, 1, 0.005);
+  EXPECT_EQ(g.precision, "mxfp4");
+  // Without head_dim a hidden that heads do not divide is refused, naming the key that fixes it.
+  try {
+    load_workload(write_temp("nohd",
+                             "kind: llm-inference\nmodel: {layers: 2, hidden: 100, heads: 3}\n"
+                             "request_rate: 1\ninput_tokens: 1k\noutput_tokens: 256\n"));
+    FAIL() << "accepted hidden 100 / 3 heads";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("give 'head_dim'"), std::string::npos) << e.what();
+  }
+}
+
+// DeepSeek-V3's attention (config.json): 128 heads, q_lora_rank 1536, kv_lora_rank 512, qk_rope_head_dim
+// 64, qk_nope_head_dim 128, v_head_dim 128, 61 layers. The KV cache holds the 512-wide latent and the
+// 64-wide rotary key per layer and token: 61 x 576 elements (DeepSeek-V2 paper, section 2.1: (d_c + d_h^R)
+// l).
+TEST(Workload, LatentAttentionCachesTheLatentAndTheRotaryKey) {
+  std::string base =
+      "kind: llm-inference\nmodel: {layers: 61, hidden: 7168, heads: 128, kv_lora_rank: 512, "
+      "qk_rope_head_dim: 64, qk_nope_head_dim: 128, v_head_dim: 128";
+  auto w = load_workload(write_temp(
+      "mla", base + ", q_lora_rank: 1536, ffn_hidden: 2048, vocab: 129280, experts: 256, top_k: 8, "
+                    "shared_experts: 1}\nrequest_rate: 1\ninput_tokens: 1k\noutput_tokens: 256\n"));
+  const auto& m = std::get<LlmInference>(w.spec).model;
+  EXPECT_TRUE(m.mla());
+  EXPECT_DOUBLE_EQ(m.kv_elements_per_token(), 61.0 * 576);
+  EXPECT_DOUBLE_EQ(m.attention_params(), 7168.0 * 1536 + 1536.0 * 128 * 192 + 7168.0 * 576 +
+                                             512.0 * 128 * 256 + 128.0 * 128 * 7168);
+  // Un-absorbed (training, prefill): heads x (192 + 128) per layer; absorbed decode: heads x (2 x 512 + 64).
+  EXPECT_DOUBLE_EQ(m.attention_flops_per_context_token(), 2.0 * 61 * 128 * 320);
+  EXPECT_DOUBLE_EQ(m.attention_flops_per_context_token(true), 2.0 * 61 * 128 * 1088);
+  std::string tail = "\nrequest_rate: 1\ninput_tokens: 1k\noutput_tokens: 256\n";
+  for (auto [model, says] : {
+           std::pair{base + ", kv_heads: 8}", "'kv_heads' does not apply to latent attention"},
+           std::pair{std::string("kind: llm-inference\nmodel: {layers: 2, hidden: 64, heads: 4, "
+                                 "v_head_dim: 16}"),
+                     "'v_head_dim' needs 'kv_lora_rank'"},
+           std::pair{std::string("kind: llm-inference\nmodel: {layers: 2, hidden: 64, heads: 4, "
+                                 "kv_lora_rank: 16}"),
+                     "'qk_rope_head_dim' is required with 'kv_lora_rank'"},
+       }) {
+    try {
+      load_workload(write_temp("badmla", model + tail));
+      ADD_FAILURE() << "accepted " << model;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  }
+}
+
+// NVFP4: 16 FP4 values + one FP8 scale = 4.5 bits each; MXFP4: 32 + one 8-bit scale = 4.25 bits. Both run
+// at the catalog's fp4 peak.
+TEST(Workload, Fp4PrecisionsCountTheirBlockScales) {
+  EXPECT_DOUBLE_EQ(bytes_per_element("nvfp4"), 4.5 / 8);
+  EXPECT_DOUBLE_EQ(bytes_per_element("mxfp4"), 4.25 / 8);
+  EXPECT_EQ(peak_precision("nvfp4"), "fp4");
+  EXPECT_EQ(peak_precision("bf16"), "bf16");
+  EXPECT_THROW(bytes_per_element("fp4"), UsageError);
+}
+
+TEST(Workload, LoraFineTuneAndServingScenarioKeys) {
+  std::string train =
+      "kind: llm-training\nmodel: {layers: 32, hidden: 4096, heads: 32}\ntokens: 1B\nseq_len: 4096\n"
+      "deadline_days: 1\n";
+  auto w = load_workload(write_temp("lora", train + "finetune: {method: lora, rank: 16, targets: [q, v]}\n"));
+  const auto& ft = std::get<LlmTraining>(w.spec).finetune;
+  EXPECT_TRUE(ft.lora());
+  EXPECT_EQ(ft.rank, 16);
+  EXPECT_EQ(ft.targets, (std::vector<std::string>{"q", "v"}));
+  auto all = load_workload(write_temp("lora", train + "finetune: {method: lora, rank: 8}\n"));
+  EXPECT_EQ(std::get<LlmTraining>(all.spec).finetune.targets.size(), 7u);
+  std::string serve =
+      "kind: llm-inference\nmodel: {params: 7B}\nrequest_rate: 1\ninput_tokens: 1k\n"
+      "output_tokens: 256\n";
+  auto s = load_workload(write_temp("scen", serve + "scenario: interactive\nttft_s: 450ms\ntpot_s: 40ms\n"));
+  EXPECT_EQ(std::get<LlmInference>(s.spec).scenario, "interactive");
+  EXPECT_FALSE(std::get<LlmInference>(s.spec).offline);
+  auto off = load_workload(write_temp("scen", serve + "scenario: offline\n"));
+  EXPECT_TRUE(std::get<LlmInference>(off.spec).offline);
+  for (auto [text, says] : {
+           std::pair{train + "finetune: {method: dora, rank: 8}\n", "'method' must be one of lora"},
+           std::pair{train + "finetune: {method: lora, rank: 8, targets: [qkv]}\n", "'targets' must be"},
+           std::pair{train + "finetune: {method: lora}\n", "'rank' is required"},
+           std::pair{train + "finetune: {method: lora, rank: 8, alpha: 16}\n", "unknown key 'alpha'"},
+           std::pair{serve + "scenario: server\nttft_s: 2\n", "needs its p99 targets"},
+           std::pair{serve + "scenario: batch\n", "'scenario' must be one of offline, server, interactive"},
+           std::pair{serve + "scenario: server\noffline: true\nttft_s: 2\ntpot_s: 0.2\n", "disagree"},
+       }) {
+    try {
+      load_workload(write_temp("bad", text));
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace mlbench::sizing::test
