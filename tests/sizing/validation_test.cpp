@@ -100,6 +100,22 @@ constexpr const char* kFp8PerTensor =
     "weights at one precision for every tensor: Meta's FP8 405B keeps self-attention, the first and last "
     "layers and the embeddings in BF16 (Llama 3 paper, section 6.2): 62 GB per GPU";
 
+constexpr const char* kMoeTraining =
+    "MoE training runs the expert GEMMs at dense efficiency (grouped GEMMs of a few hundred to a thousand "
+    "rows "
+    "per expert) with no token permutation or routing cost";
+constexpr const char* kDeepSeekAllToAll =
+    "the expert-parallel all-to-all is taken as BF16 to every EP rank and not overlapped (28 s of a 44 s "
+    "step); "
+    "DeepSeek dispatches FP8 to at most 4 nodes per token and overlaps it with DualPipe";
+constexpr const char* kFp4Serving =
+    "NVFP4 decode and prefill GEMMs at the shape-blind efficiency 0.80 of the FP4 dense peak, at the batch "
+    "the "
+    "engine's KV budget holds";
+constexpr const char* kServingReserve =
+    "the serving budget: the MoE activation peak at max_num_batched_tokens, CUDA graphs and non-torch memory "
+    "exceed the engine's profile-pass estimate (the run also loaded LMCache's KV connector)";
+
 constexpr const char* kLlama2 = "Llama 2 paper, Table 2";
 constexpr const char* kKorthikanti = "Korthikanti 2022, Table 5";
 constexpr const char* kLlama3 = "Llama 3 paper, Table 4 (seq 131,072 row)";
@@ -164,6 +180,10 @@ constexpr Case kCases[] = {
      "TFLOP/s per GPU", kMegatron},
     {"Megatron GPT 462B, 6,144 H100, TP8 PP16", "megatron-gpt-462b-h100.yaml", "model_tflops_per_gpu", 459.9,
      "TFLOP/s per GPU", kMegatron},
+    {"NeMo Qwen3 30B-A3B (MoE) FP8, 16 H100, PP2 VP24 EP8", "nemo-qwen3-30b-a3b-h100-fp8.yaml",
+     "tokens_per_s_gpu", 5275, "tokens/s/GPU", kNemo, +0.907, kMoeTraining},
+    {"NeMo GPT-OSS 120B (MoE) BF16, 64 H100, PP4 EP8", "nemo-gpt-oss-120b-h100-bf16.yaml", "tokens_per_s_gpu",
+     5630, "tokens/s/GPU", kNemo, +0.330, kMoeTraining},
     // Whole-run GPU-hours.
     {"Llama 3 405B, 15.6T tokens, 16,384 H100", "llama3-405b-h100-gpu-hours.yaml", "gpu_hours", 30.84e6,
      "GPU-h", "Llama 3.1 model card (GPU hours) + Llama 3 paper (tokens, layout)", +0.223,
@@ -172,6 +192,8 @@ constexpr Case kCases[] = {
      "LLaMA paper, Tables 2 and 15"},
     {"BLOOM 176B, 366B tokens, 384 A100", "bloom-176b-a100.yaml", "gpu_hours", 1082990, "GPU-h",
      "BLOOM paper, section 3.5"},
+    {"DeepSeek-V3 pre-training, 14.8T tokens, 2,048 H800", "deepseek-v3-h800-gpu-hours.yaml", "gpu_hours",
+     2.664e6, "GPU-h", "DeepSeek-V3 technical report, Table 1", +1.478, kDeepSeekAllToAll},
     // Before 2023: A100, standard attention, full recompute.
     {"Narayanan GPT 1.7B, 32 A100, TP1", "narayanan-1.7b-a100.yaml", "hardware_tflops_per_gpu", 137,
      "TFLOP/s per GPU", kNarayanan},
@@ -198,6 +220,16 @@ constexpr Case kCases[] = {
      "tokens_per_s_instance", 12129, "tokens/s", kTrtPerf, +1.444, kMoeServing},
     {"TRT-LLM Llama 4 Scout (MoE) FP8, H200 TP4, 2048/2048", "trtllm-llama4-scout-h200-tp4-2048-2048.yaml",
      "tokens_per_s_instance", 14949, "tokens/s", kTrtPerf, +0.748, kMoeServing},
+    {"TRT-LLM Llama 3.3 70B NVFP4, B200 TP1, 1000/1000", "trtllm-llama33-70b-b200-fp4-1000-1000.yaml",
+     "tokens_per_s_instance", 7007, "tokens/s", kTrtPerf, +0.941, kFp4Serving},
+    {"TRT-LLM Llama 3.1 405B NVFP4, B200 TP4, 1000/1000", "trtllm-llama31-405b-b200-fp4-tp4-1000-1000.yaml",
+     "tokens_per_s_instance", 5209, "tokens/s", kTrtPerf, +0.831, kFp4Serving},
+    {"TRT-LLM Qwen3-235B-A22B (MoE) NVFP4, B200 TP8, 1000/1000",
+     "trtllm-qwen3-235b-b200-fp4-tp8-1000-1000.yaml", "tokens_per_s_instance", 42391, "tokens/s", kTrtPerf,
+     +0.659, kMoeServing},
+    {"TRT-LLM Qwen3-235B-A22B (MoE) FP8, H100 TP8, 1000/1000",
+     "trtllm-qwen3-235b-h100-fp8-tp8-1000-1000.yaml", "tokens_per_s_instance", 14898, "tokens/s", kTrtPerf,
+     +0.712, kMoeServing},
     {"NIM Llama 3.3 70B fp8, H100 TP2, 5000/500, concurrency 1: ITL", "nim-llama33-70b-h100-tp2-c1.yaml",
      "tpot_s", 0.01858, "s", kNim, -0.330, kSmallMDecode},
     {"NIM Llama 3.3 70B fp8, H100 TP2, 5000/500, concurrency 1: TTFT", "nim-llama33-70b-h100-tp2-c1.yaml",
@@ -218,6 +250,8 @@ constexpr Case kCases[] = {
      "GiB", kGraniteLog},
     {"vLLM Llama 3.1 405B FP8, H100 TP8: weights per GPU", "vllm-llama31-405b-fp8-h100-tp8.yaml",
      "weights_gib_per_gpu", 57.752, "GiB", "vLLM issue #6746 start-up log", -0.182, kFp8PerTensor},
+    {"vLLM Qwen3-235B-A22B FP8, H100 TP4: KV cache memory", "vllm-qwen3-235b-fp8-h100-tp4.yaml",
+     "kv_cache_gib_per_gpu", 8.11, "GiB", "vLLM issue #21348 start-up log", +0.848, kServingReserve},
     // Checkpoint sizes.
     {"Llama 3.1 8B BF16 checkpoint", "ckpt-llama31-8b-bf16.yaml", "/storage/weights_bytes", 16060522496, "B",
      kHfIndex},
