@@ -128,6 +128,8 @@ struct ServingBatchDefault {
   bool large_gpu, offline;
   int max_num_batched_tokens, max_num_seqs;
 };
+inline constexpr double kVllmLargeGpuBytes = 70.0 * 1024 * 1024 * 1024;
+inline constexpr std::string_view kVllmSmallDefaultsGpu = "A100";  // large but kept on the smaller defaults
 inline constexpr ServingBatchDefault kVllmBatchDefaults[] = {{true, true, 16384, 1024},
                                                              {true, false, 8192, 1024},
                                                              {false, true, 8192, 256},

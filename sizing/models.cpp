@@ -559,16 +559,17 @@ template Formula cv_images_per_s_gpu<Formula>(const CvStep&);
 
 template <typename Num>
 Num time_to_train(const char* work, double amount, const char* rate, double per_s, double goodput) {
-  return named<Num>("work", amount, [work](double v) { return fmt::format("{} {:.3g}", work, v); }) /
-         named<Num>("rate", per_s, [rate](double v) { return fmt::format("{} {:.4g}/s", rate, v); }) /
-         named<Num>("goodput", goodput, fraction_shown("goodput"));
+  return named<Num>("work", amount, [work](double v) { return fmt::format("{} {:.7g}", work, v); }) /
+         named<Num>("rate", per_s, [rate](double v) { return fmt::format("{} {:.7g}/s", rate, v); }) /
+         named<Num>("goodput", goodput, [](double v) { return fmt::format("goodput {:.6g}", v); });
 }
 template double time_to_train<double>(const char*, double, const char*, double, double);
 template Formula time_to_train<Formula>(const char*, double, const char*, double, double);
 
 ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu) {
   ServingBudget b;
-  bool large = gpu.memory_bytes >= 70.0 * 1024 * 1024 * 1024 && !gpu.name.starts_with("A100");
+  bool large = gpu.memory_bytes >= assumption::kVllmLargeGpuBytes &&
+               !gpu.name.starts_with(assumption::kVllmSmallDefaultsGpu);
   const auto* d =
       std::find_if(std::begin(assumption::kVllmBatchDefaults), std::end(assumption::kVllmBatchDefaults),
                    [&](const auto& x) { return x.large_gpu == large && x.offline == w.offline; });

@@ -413,7 +413,7 @@ TEST(SheetForProcurement, ACheckpointTheWorkloadDidNotGiveIsNotCalledTheWorkload
 // The numbers of a driver, in order, separators removed ("1,103.04 h" -> 1103.04).
 std::vector<double> numbers_in(const std::string& text) {
   std::vector<double> out;
-  std::regex number(R"((\d[\d,]*(\.\d+)?))");
+  std::regex number(R"((\d[\d,]*(\.\d+)?(e[+-]?\d+)?))");
   for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it) {
     std::string digits = (*it)[1].str();
     digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
@@ -450,6 +450,13 @@ TEST(SheetForProcurement, PrintedOperandsReproduceTheirResult) {
     ASSERT_GE(c.size(), 5u) << cost->driver;
     EXPECT_EQ(format_quantity(c[0] / c[1] * c[2] / c[3] + c[4]), format_quantity(cost->quantity))
         << cost->driver;
+    // Training: tokens / rate / goodput = the seconds printed, to the last digit.
+    for (const auto& l : s.lines)
+      if (l.item == "Time to train") {
+        auto t = numbers_in(l.driver.substr(0, l.driver.find(';')));
+        ASSERT_GE(t.size(), 4u) << l.driver;
+        EXPECT_NEAR(t[0] / t[1] / t[2], t[3], 1) << l.driver;
+      }
   }
 }
 
