@@ -684,8 +684,8 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     sp.kv_budget = kv_cache_per_gpu<double>(sp.kv) * t;
     sp.max_batch = std::floor(sp.kv_budget / (kv_token * ctx_avg));
     if (sp.kv_budget <= kv_token * (in + out) || sp.max_batch < 1) {
-      rejected = fmt::format("TP {}: KV cache {} per GPU after weights, activations and runtime", t,
-                             format_bytes(sp.kv_budget / t));
+      rejected = fmt::format("TP {}: KV cache {} per GPU after weights, activations, runtime and CUDA graphs",
+                             t, format_bytes(sp.kv_budget / t));
       continue;
     }
     if (w.batch && *w.batch > sp.max_batch) {

@@ -175,7 +175,11 @@ void Planner::plan_inference(const LlmInference& w) {
            "logits) - non-torch runtime (CUDA context, cuBLAS workspace{}) - CUDA graphs: {} = {}",
            sp->budget.max_num_batched_tokens, sp->budget.max_num_batched_tokens, m.gated_ffn ? 3 : 2,
            sp->budget.max_num_seqs, sp->t > 1 ? ", NCCL" : "", kv.shown(), format_bytes(kv.value())),
-       "-", sp->budget.utilisation_given || sp->budget.batched_tokens_given ? "workload/model" : "model");
+       "-",
+       sp->budget.utilisation_given || sp->budget.batched_tokens_given || sp->budget.seqs_given ||
+               sp->budget.graphs_given
+           ? "workload/model"
+           : "model");
   // The HBM the instance fills: its weights and the KV cache.
   auto hbm = serving_hbm_per_gpu<Formula>(*sp);
   double ctx = w.input_tokens + w.output_tokens / 2;

@@ -42,6 +42,7 @@ void Planner::pick_node() {
       const GpuSpec* g = report_gpu(r, cat_);
       int count = r.host.contains("gpus") ? static_cast<int>(r.host["gpus"].size()) : 0;
       node_is_measured_ = g && g->name == node_->gpu && count == node_->gpus;
+      if (node_is_measured_) sheet_.hardware += fmt::format(" (the node measured: {} x {})", count, g->name);
     }
   } else if (!req_.reports.empty()) {
     const Report& r = req_.reports.front();
