@@ -8,9 +8,10 @@ std::span<const Assumption* const> engine_assumptions() {
                                                   &kTrainingGemmDerate,
                                                   &kAttentionRelative,
                                                   &kOverlapHidden,
-                                                  &kRuntimeOverhead,
+                                                  &kCudaContext,
+                                                  &kCublasWorkspace,
+                                                  &kNcclCommunicator,
                                                   &kFragmentation,
-                                                  &kServingReserve,
                                                   &kAveragePowerShare,
                                                   &kNodeMtbfHours,
                                                   &kRestartTime,
@@ -26,8 +27,6 @@ std::span<const Assumption* const> engine_assumptions() {
                                                   &kConvShareOfNetwork,
                                                   &kZero3Traffic,
                                                   &kModelVersions,
-                                                  &kMaxBatchedTokens,
-                                                  &kMaxNumSeqs,
                                                   &kServingAllReduceLatency};
   return kListed;
 }

@@ -72,20 +72,73 @@ inline constexpr Assumption kAttentionRelative{"Attention vs GEMM efficiency", 0
                                                "flash-attention kernels, causal"};
 inline constexpr Assumption kOverlapHidden{"Overlapped DP traffic hidden", 0.90,
                                            "of gradient sync within the last backward"};
-inline constexpr Assumption kRuntimeOverhead{
-    "Runtime overhead per GPU", 2.0e9, "CUDA context, NCCL, workspaces", 1e9, "", "GB"};
-inline constexpr Assumption kFragmentation{"Fragmentation", 0.05, "of modelled GPU memory"};
-inline constexpr Assumption kServingReserve{"Serving HBM reserve", 0.10,
-                                            "serving engines keep ~10 % of HBM free"};
-// The KV cache as a serving engine sizes it (vLLM's memory profiling): HBM x utilisation (1 - the reserve
-// above: vLLM's gpu_memory_utilization default 0.9) - weights - the activation peak of a profile forward pass
-// of max_num_batched_tokens (logits of max_num_seqs sequences) - runtime.
-inline constexpr Assumption kMaxBatchedTokens{
-    "Serving max batched tokens", 8192, "vLLM max_num_batched_tokens (chunked prefill) of the profile pass",
-    1, "llm-inference"};
-inline constexpr Assumption kMaxNumSeqs{"Serving sequences in the profile pass", 256,
-                                        "vLLM max_num_seqs default: logits rows of the profile pass", 1,
-                                        "llm-inference"};
+// The runtime's reserve on each GPU: device memory the framework holds outside its tensors. A GPU fits what
+// its HBM holds less this reserve (the training layouts, serving's KV cache); the planning headroom is a
+// margin on time, throughput and capacity, not on memory.
+inline constexpr Assumption kCudaContext{
+    "CUDA context per GPU",
+    287047680,
+    "PyTorch PR #86509: a CUDA context under lazy module loading (CUDA_MODULE_LOADING=LAZY, the default "
+    "since CUDA 12.2) holds 287,047,680 B of device memory, 666,632,192 B loaded eagerly",
+    1e9,
+    "",
+    "GB"};
+inline constexpr Assumption kCublasWorkspace{
+    "cuBLAS workspace per GPU",
+    32.0 * 1024 * 1024,
+    "cuBLAS documentation (cublasSetWorkspace): 32 MiB recommended on Hopper, 4 MiB before it",
+    1e9,
+    "",
+    "GB"};
+// NCCL holds its FIFOs and connections per communicator, linear in its channels (NCCL issue #986); a
+// training GPU belongs to one communicator per parallel dimension it splits (tensor, pipeline, data, context,
+// expert), a serving GPU to its tensor-parallel one.
+inline constexpr Assumption kNcclCommunicator{
+    "NCCL buffers per communicator",
+    1.6e9,
+    "NCCL issue #864: ~1.6 GB per GPU for one communicator after its all_reduce; vLLM PR #10511 measured "
+    "1.79 GiB more non-torch memory at TP 2 than TP 1 on H100",
+    1e9,
+    "",
+    "GB"};
+inline constexpr Assumption kFragmentation{
+    "Fragmentation", 0.05,
+    "of the tensors' bytes: the caching allocator's reserved but unallocated blocks; assumed, no published "
+    "per-step measurement found",
+    1, "llm-training"};
+// The KV cache as vLLM sizes it (its memory profiling, vLLM PR #10511): HBM x gpu_memory_utilization -
+// weights - the activation peak of a profile forward pass of max_num_batched_tokens tokens (logits of
+// max_num_seqs sequences) - the non-torch runtime (the reserve above) - CUDA graphs. Each default is vLLM's
+// and the workload's keys of the same names override it; the sheet lists the values a plan used (not in
+// engine_assumptions(): a workload may replace them).
+inline constexpr Assumption kGpuMemoryUtilization{
+    "Serving gpu_memory_utilization", 0.90,
+    "vLLM's default (CacheConfig.gpu_memory_utilization): the share of HBM the engine fills", 1,
+    "llm-inference"};
+inline constexpr Assumption kCudaGraphs{
+    "Serving CUDA graphs per GPU",
+    1024.0 * 1024 * 1024,
+    "vLLM model_runner: \"CUDA graphs can take additional 1~3 GiB memory per GPU\", the lower figure",
+    1024.0 * 1024 * 1024,
+    "llm-inference",
+    "GiB"};
+// vLLM's batch defaults (EngineArgs.get_batch_defaults, vllm/engine/arg_utils.py): GPUs of 70 GiB or more
+// other than the A100 get the larger ones; the offline LLM class batches more tokens than the API server.
+struct ServingBatchDefault {
+  bool large_gpu, offline;
+  int max_num_batched_tokens, max_num_seqs;
+};
+inline constexpr double kVllmLargeGpuBytes = 70.0 * 1024 * 1024 * 1024;
+inline constexpr std::string_view kVllmSmallDefaultsGpu = "A100";  // large but kept on the smaller defaults
+inline constexpr ServingBatchDefault kVllmBatchDefaults[] = {{true, true, 16384, 1024},
+                                                             {true, false, 8192, 1024},
+                                                             {false, true, 8192, 256},
+                                                             {false, false, 2048, 256}};
+inline constexpr std::string_view kVllmBatchDefaultsBasis =
+    "vLLM EngineArgs.get_batch_defaults (vllm/engine/arg_utils.py): 16,384 tokens and 1,024 sequences for "
+    "the "
+    "offline LLM class and 8,192 and 1,024 for the API server on GPUs of 70 GiB or more other than A100, "
+    "8,192 / 2,048 tokens and 256 sequences on others";
 inline constexpr Assumption kAveragePowerShare{"Average / nameplate power", 0.80, "busy node"};
 inline constexpr Assumption kNodeMtbfHours{
     "Node MTBF", 6000, "Llama 3: 419 interruptions in 54 days on 2,048 nodes", 1, "", "h"};

@@ -356,9 +356,10 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
             host_bw / theory, Source::measured,
             fmt::format("host.membw {:.0f} GB/s of {:.0f} GB/s theoretical", host_bw / 1e9, theory / 1e9)};
     } else if (read > 0 || write > 0 || host_bw > 0) {
-      c.warnings.push_back(
-          "storage/host memory measured on another node: not used, the sized node's datasheet "
-          "figures are assumed");
+      c.warnings.push_back(fmt::format(
+          "storage/host memory were measured on the reporting node, which is not the node sized (a {} "
+          "template): not used, the template's datasheet figures are assumed",
+          target.name));
     }
   }
   // No alltoall measured: its busbw efficiency is taken as the all_reduce one's, and says so.

@@ -13,8 +13,6 @@ namespace {
 
 constexpr double kActivationBytes = 2;  // 16-bit activations
 
-double grad_bytes(const LlmTraining& w) { return w.optimizer == "adam-fp32-grads" ? 4 : 2; }
-
 // Elementwise (non-GEMM) passes of one transformer layer per token, forward, as a PyTorch training step runs
 // them (RMSNorm and rotary upcast to fp32, unfused SwiGLU): bytes read + written per element, elements in
 // units of hidden (h) or FFN width (f), and whether the pass runs inside the tensor-parallel region (split t
@@ -94,6 +92,8 @@ bool standard_attention(const LlmTraining& w) { return w.attention == "standard"
 
 std::string_view to_string(Recompute r) { return name_of(kRecomputeNames, r); }
 
+double grad_bytes(const LlmTraining& w) { return w.optimizer == "adam-fp32-grads" ? 4 : 2; }
+
 GemmCost training_flops_per_token(const TransformerModel& m, int seq_len) {
   double matrix_params = m.active_params - static_cast<double>(m.vocab) * m.hidden;
   // Attention: 3 x the forward's QK^T and AV against the whole sequence, 2 L a (d_qk + d_v) s (12 L h s
@@ -149,7 +149,14 @@ Num memory_total(const MemoryBreakdown& b) {
          named<Num>("gradients", b.gradients, bytes_shown("gradients")) +
          named<Num>("optimizer", b.optimizer, bytes_shown("optimizer")) +
          named<Num>("activations", b.activations, bytes_shown("activations")) +
-         named<Num>("overhead", b.overhead, bytes_shown("overhead"));
+         named<Num>("cuda_context", b.cuda_context, bytes_shown("CUDA context")) +
+         named<Num>("workspace", b.workspace, bytes_shown("cuBLAS workspace")) +
+         named<Num>("nccl", b.nccl,
+                    [&b](double v) {
+                      return fmt::format("NCCL {} communicator{} {}", b.communicators,
+                                         b.communicators == 1 ? "" : "s", format_bytes(v));
+                    }) +
+         named<Num>("fragmentation", b.fragmentation, bytes_shown("fragmentation"));
 }
 template double memory_total<double>(const MemoryBreakdown&);
 template Formula memory_total<Formula>(const MemoryBreakdown&);
@@ -205,8 +212,12 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
     b.activations += layer_activation_bytes(m, w, whole);
   }
   b.activations += static_cast<double>(w.seq_len) / l.c * l.micro_batch * m.vocab * 4.0 / l.t;  // fp32 logits
-  double modelled = b.weights + b.gradients + b.optimizer + b.activations;
-  b.overhead = assumption::kRuntimeOverhead.value + assumption::kFragmentation.value * modelled;
+  b.cuda_context = assumption::kCudaContext.value;
+  b.workspace = assumption::kCublasWorkspace.value;
+  b.communicators = (l.t > 1) + (l.p > 1) + (static_cast<long long>(l.d) * l.c > 1) + (l.c > 1) + (l.e > 1);
+  b.nccl = b.communicators * assumption::kNcclCommunicator.value;
+  b.fragmentation =
+      assumption::kFragmentation.value * (b.weights + b.gradients + b.optimizer + b.activations);
   return b;
 }
 
@@ -294,18 +305,15 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
 }  // namespace
 
 LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
-                           const Calibration& cal, int gpus, double headroom) {
+                           const Calibration& cal, int gpus) {
   LayoutChoice out;
-  double limit = (1 - headroom) * node.gpu->memory_bytes;
-  const LayoutSpec& fix = w.layout;
-  bool fixed = fix.gpus() && fix.micro_batch && w.recompute != "auto";
+  double limit = node.gpu->memory_bytes;
   auto candidates = layout_candidates(m, w, node, gpus);
   std::vector<RankedLayout> fitting;
   MemoryBreakdown best_memory;
   for (const auto& c : candidates) {
     auto mem = training_memory(m, w, c);
-    bool over = mem.total() > limit;
-    if (over && !(fixed && mem.total() <= node.gpu->memory_bytes)) {
+    if (mem.total() > limit) {
       if (fitting.empty()) {
         out.most_sharded = c;
         out.memory = mem;
@@ -314,10 +322,7 @@ LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, cons
     }
     double step = training_step(m, w, node, cal, c).step_s;
     // Strictly faster only, so equal step times keep the earlier candidate (the tie-break order).
-    if (fitting.empty() || step < fitting.front().step_s) {
-      best_memory = mem;
-      out.over_headroom = over;
-    }
+    if (fitting.empty() || step < fitting.front().step_s) best_memory = mem;
     // One entry per layout shape: ZeRO stages of the same shape differ by little, the best one stands.
     auto same_shape = [&](const RankedLayout& r) {
       Layout a = r.layout;
@@ -346,11 +351,8 @@ LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, cons
                           "{} GPUs allow no tensor/pipeline/context split of {} heads, {} layers and {} "
                           "tokens with the layout given",
                           gpus, m.heads, m.layers, w.seq_len)
-                    : fmt::format(
-                          "nothing fits {} (1 - headroom {:.2f}) of {} HBM; the most sharded layout tried "
-                          "({}) needs {}",
-                          format_bytes(limit), headroom, format_bytes(node.gpu->memory_bytes),
-                          out.most_sharded.describe(), out.memory.describe());
+                    : fmt::format("nothing fits the {} HBM; the most sharded layout tried ({}) needs {}",
+                                  format_bytes(limit), out.most_sharded.describe(), out.memory.describe());
   return out;
 }
 
@@ -470,10 +472,11 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   if (dp_ranks > 1) {
     st.dp_busbw = dp_busbw(node, cal, l, nodes);
     // Each parameter's gradient is reduced over the ranks holding it: the dense ones over dp x cp, the
-    // routed experts' over dp x cp / e.
+    // routed experts' over dp x cp / e; in the precision the optimizer keeps gradients in (grad_bytes).
     auto reduce = [&](double params, double ranks) {
-      return ranks > 1 ? params * 4 * 2 * (ranks - 1) / ranks / st.dp_busbw + latency * 2 * std::log2(ranks)
-                       : 0.0;
+      return ranks > 1 && params > 0 ? params * grad_bytes(w) * 2 * (ranks - 1) / ranks / st.dp_busbw +
+                                           latency * 2 * std::log2(ranks)
+                                     : 0.0;
     };
     double all_reduce = reduce(split.dense, dp_ranks) + reduce(split.expert, dp_ranks / l.e);
     // ZeRO 0-2: one gradient all-reduce per step, final only in the last micro-batch's backward (2/3 of its
@@ -563,12 +566,30 @@ template Formula cv_images_per_s_gpu<Formula>(const CvStep&);
 
 template <typename Num>
 Num time_to_train(const char* work, double amount, const char* rate, double per_s, double goodput) {
-  return named<Num>("work", amount, [work](double v) { return fmt::format("{} {:.3g}", work, v); }) /
-         named<Num>("rate", per_s, [rate](double v) { return fmt::format("{} {:.4g}/s", rate, v); }) /
-         named<Num>("goodput", goodput, fraction_shown("goodput"));
+  return named<Num>("work", amount, [work](double v) { return fmt::format("{} {:.7g}", work, v); }) /
+         named<Num>("rate", per_s, [rate](double v) { return fmt::format("{} {:.7g}/s", rate, v); }) /
+         named<Num>("goodput", goodput, [](double v) { return fmt::format("goodput {:.6g}", v); });
 }
 template double time_to_train<double>(const char*, double, const char*, double, double);
 template Formula time_to_train<Formula>(const char*, double, const char*, double, double);
+
+ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu) {
+  ServingBudget b;
+  bool large = gpu.memory_bytes >= assumption::kVllmLargeGpuBytes &&
+               !gpu.name.starts_with(assumption::kVllmSmallDefaultsGpu);
+  const auto* d =
+      std::find_if(std::begin(assumption::kVllmBatchDefaults), std::end(assumption::kVllmBatchDefaults),
+                   [&](const auto& x) { return x.large_gpu == large && x.offline == w.offline; });
+  b.utilisation = w.gpu_memory_utilization.value_or(assumption::kGpuMemoryUtilization.value);
+  b.max_num_batched_tokens = w.max_num_batched_tokens.value_or(d->max_num_batched_tokens);
+  b.max_num_seqs = w.max_num_seqs.value_or(d->max_num_seqs);
+  b.cuda_graphs = w.cuda_graph_bytes.value_or(assumption::kCudaGraphs.value);
+  b.utilisation_given = w.gpu_memory_utilization.has_value();
+  b.batched_tokens_given = w.max_num_batched_tokens.has_value();
+  b.seqs_given = w.max_num_seqs.has_value();
+  b.graphs_given = w.cuda_graph_bytes.has_value();
+  return b;
+}
 
 double profile_activation_peak(const TransformerModel& m, double tokens, double seqs, int t) {
   double ffn = (m.gated_ffn ? 3.0 : 2.0) * m.ffn_hidden * m.ffns_per_token() / t;
@@ -578,10 +599,13 @@ double profile_activation_peak(const TransformerModel& m, double tokens, double 
 template <typename Num>
 Num kv_cache_per_gpu(const KvCapacity& k) {
   return named<Num>("hbm", k.hbm, bytes_shown("HBM")) *
-             named<Num>("utilisation", k.utilisation, fraction_shown("utilisation")) -
+             named<Num>("utilisation", k.utilisation, fraction_shown("gpu_memory_utilization")) -
          named<Num>("weights", k.weights, bytes_shown("weights")) -
          named<Num>("activation_peak", k.activation_peak, bytes_shown("activation peak")) -
-         named<Num>("runtime", k.runtime, bytes_shown("runtime"));
+         (named<Num>("cuda_context", k.cuda_context, bytes_shown("CUDA context")) +
+          named<Num>("workspace", k.workspace, bytes_shown("cuBLAS workspace")) +
+          named<Num>("nccl", k.nccl, bytes_shown("NCCL"))) -
+         named<Num>("cuda_graphs", k.cuda_graphs, bytes_shown("CUDA graphs"));
 }
 template double kv_cache_per_gpu<double>(const KvCapacity&);
 template Formula kv_cache_per_gpu<Formula>(const KvCapacity&);
@@ -648,6 +672,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
   double ctx_avg = in + out / 2;
   double per_token_flops = 2 * m.active_params;
   double tpot_limit = w.tpot_s > 0 ? w.tpot_s * (1 - headroom) : 0;
+  const ServingBudget budget = serving_budget(w, gpu);
   std::optional<ServingPoint> best;
   std::string rejected;
   for (int t = 1; t <= node.domain; t *= 2) {
@@ -657,15 +682,20 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     sp.kv_per_token = kv_token;
     sp.kv_shards = kv_shards(m, t);
     sp.weights_per_gpu = weights / t;
-    sp.kv = {
-        gpu.memory_bytes, 1 - assumption::kServingReserve.value, sp.weights_per_gpu,
-        profile_activation_peak(m, assumption::kMaxBatchedTokens.value, assumption::kMaxNumSeqs.value, t),
-        assumption::kRuntimeOverhead.value};
+    sp.budget = budget;
+    sp.kv = {gpu.memory_bytes,
+             budget.utilisation,
+             sp.weights_per_gpu,
+             profile_activation_peak(m, budget.max_num_batched_tokens, budget.max_num_seqs, t),
+             assumption::kCudaContext.value,
+             assumption::kCublasWorkspace.value,
+             t > 1 ? assumption::kNcclCommunicator.value : 0,
+             budget.cuda_graphs};
     sp.kv_budget = kv_cache_per_gpu<double>(sp.kv) * sp.kv_shards;
     sp.max_batch = std::floor(sp.kv_budget / (kv_token * ctx_avg));
     if (sp.kv_budget <= kv_token * (in + out) || sp.max_batch < 1) {
-      rejected = fmt::format("TP {}: KV cache {} per GPU after weights, activations and runtime", t,
-                             format_bytes(sp.kv_budget / sp.kv_shards));
+      rejected = fmt::format("TP {}: KV cache {} per GPU after weights, activations, runtime and CUDA graphs",
+                             t, format_bytes(sp.kv_budget / sp.kv_shards));
       continue;
     }
     if (w.batch && *w.batch > sp.max_batch) {
@@ -706,7 +736,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                   static_cast<double>(t),
                   peak,
                   eta_prefill,
-                  tp_time(in, in / std::max(in, assumption::kMaxBatchedTokens.value))};
+                  tp_time(in, in / std::max(in, budget.max_num_batched_tokens))};
     sp.prefill_s = prefill_time<double>(sp.prefill);
     sp.output_tokens = out;
     sp.instances = node.gpus / t;
@@ -848,11 +878,43 @@ template Formula time_to_first_token<Formula>(const Prefill&, double);
 template double serving_hbm_per_gpu<double>(const ServingPoint&);
 template Formula serving_hbm_per_gpu<Formula>(const ServingPoint&);
 
-double node_nameplate_w(const NodeTemplate& n, const HardwareCatalog& c, const CoolingSpec& cool) {
+template <typename Num>
+Num node_nameplate(const NodeTemplate& n, const HardwareCatalog& c, const CoolingSpec& cool) {
   const auto& gpu = c.gpu(n.gpu);
-  return n.gpus * gpu.tdp_w * cool.gpu_power_factor + n.sockets * c.cpu(n.cpu).tdp_w +
-         n.ram_bytes / 1e9 * assumption::kDramWattsPerGb.value + n.nics * c.nic(n.nic).power_w +
-         n.drives * c.drive(n.drive).power_w + n.other_w;
+  auto count = [](const char* label) {
+    return [label](double v) { return fmt::format("{:.0f} {}", v, label); };
+  };
+  auto watts = [](double v) { return fmt::format("{:g} W", v); };
+  return named<Num>("gpus", n.gpus, count("GPUs")) * named<Num>("gpu_w", gpu.tdp_w, watts) *
+             named<Num>("gpu_factor", cool.gpu_power_factor,
+                        [&](double v) { return fmt::format("{} cooling {:.4f}", cool.name, v); }) +
+         named<Num>("sockets", n.sockets, count("CPUs")) * named<Num>("cpu_w", c.cpu(n.cpu).tdp_w, watts) +
+         named<Num>("dram_gb", n.ram_bytes / 1e9, [](double v) { return fmt::format("DRAM {:g} GB", v); }) *
+             named<Num>("dram_w_per_gb", assumption::kDramWattsPerGb.value,
+                        [](double v) { return fmt::format("{:g} W/GB", v); }) +
+         named<Num>("nics", n.nics, count("NICs")) * named<Num>("nic_w", c.nic(n.nic).power_w, watts) +
+         named<Num>("drives", n.drives, count("drives")) *
+             named<Num>("drive_w", c.drive(n.drive).power_w, watts) +
+         named<Num>("other_w", n.other_w, [](double v) { return fmt::format("other {:g} W", v); });
 }
+template double node_nameplate<double>(const NodeTemplate&, const HardwareCatalog&, const CoolingSpec&);
+template Formula node_nameplate<Formula>(const NodeTemplate&, const HardwareCatalog&, const CoolingSpec&);
+
+double node_nameplate_w(const NodeTemplate& n, const HardwareCatalog& c, const CoolingSpec& cool) {
+  return node_nameplate<double>(n, c, cool);
+}
+
+template <typename Num>
+Num energy_kwh(const EnergyUse& e) {
+  return (named<Num>("nodes", e.nodes, [](double v) { return fmt::format("{:.0f} nodes", v); }) *
+              named<Num>("node_w", e.node_w, [](double v) { return fmt::format("{:.1f} W", v); }) *
+              named<Num>("average_share", e.average_share,
+                         [](double v) { return fmt::format("average / nameplate {:g}", v); }) +
+          named<Num>("switch_w", e.switch_w, [](double v) { return fmt::format("switches {:.1f} W", v); })) /
+         1000 * named<Num>("hours", e.hours, [](double v) { return fmt::format("{:.2f} h", v); }) *
+         named<Num>("pue", e.pue, [](double v) { return fmt::format("PUE {:g}", v); });
+}
+template double energy_kwh<double>(const EnergyUse&);
+template Formula energy_kwh<Formula>(const EnergyUse&);
 
 }  // namespace mlbench::sizing

@@ -55,8 +55,13 @@ struct Layout {
   std::string describe() const;
 };
 
+// One GPU's memory: the tensors, then the runtime's reserve (sizing/assumptions.hpp): the CUDA context, the
+// cuBLAS workspace, NCCL's buffers of each communicator the GPU belongs to and the allocator's fragmentation
+// of the tensors' bytes. A layout fits when the total is within the GPU's HBM.
 struct MemoryBreakdown {
-  double weights = 0, gradients = 0, optimizer = 0, activations = 0, overhead = 0;
+  double weights = 0, gradients = 0, optimizer = 0, activations = 0;
+  double cuda_context = 0, workspace = 0, nccl = 0, fragmentation = 0;
+  int communicators = 0;  // NCCL communicators of the GPU: one per parallel dimension it splits
   double total() const;
   std::string describe() const;  // the total's formula with its numbers and the result
 };
@@ -65,7 +70,7 @@ struct MemoryBreakdown {
 // computes the value the search and the planner use, Num = Formula the same value with the sheet's text.
 // Instantiated for double and Formula.
 
-// weights + gradients + optimizer + activations + overhead.
+// weights + gradients + optimizer + activations + CUDA context + cuBLAS workspace + NCCL + fragmentation.
 template <typename Num>
 Num memory_total(const MemoryBreakdown& b);
 
@@ -86,6 +91,9 @@ ParamSplit params_per_gpu(const TransformerModel& m, const Layout& l);
 double layer_activation_bytes(const TransformerModel& m, const LlmTraining& w, const Layout& l);
 
 MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w, const Layout& l);
+// Bytes per gradient element as the optimizer keeps and reduces them: 2 (bf16, `adam`) or 4
+// (`adam-fp32-grads`).
+double grad_bytes(const LlmTraining& w);
 
 // The node facts the models need.
 struct NodeFacts {
@@ -106,19 +114,18 @@ struct LayoutChoice {
   std::string why_not;                 // when nothing fits
   std::vector<RankedLayout> compared;  // the fastest fitting candidates, best first (at most 3)
   int fitting = 0;                     // candidates that fit
-  bool over_headroom = false;          // a fixed layout above (1 - headroom) x HBM but within HBM
 };
-// The fastest layout (shortest training_step) among those that fit memory <= (1 - headroom) x HBM. The
+// The fastest layout (shortest training_step) among those whose memory, the runtime's reserve included, fits
+// the GPU's HBM (the planning headroom is a margin on time, not on memory). The
 // workload's layout fields are fixed; the others are searched: recompute (auto: none, selective, full),
 // micro-batch (1, 2, 4, 8), tensor parallel (powers of two within the NVLink domain dividing the heads),
 // pipeline (powers of two up to the layers), context parallel (powers of two keeping >= 4096 tokens per
 // rank), virtual stages (the divisors of floor(L / p) with the interleaved schedule) and the ZeRO stage.
 // Ties keep the earlier candidate: less recomputation, smaller micro-batch, smaller t p, then ZeRO stage.
 // `gpus` total GPUs; d = min(floor(gpus / (t p c)), sequences per step / micro-batch) unless fixed, so a
-// node count that t p c does not divide, or more GPUs than the batch can use, leaves the remainder idle. A
-// layout the workload fixes completely may exceed (1 - headroom) x HBM (over_headroom) but not HBM.
+// node count that t p c does not divide, or more GPUs than the batch can use, leaves the remainder idle.
 LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
-                           const Calibration& cal, int gpus, double headroom);
+                           const Calibration& cal, int gpus);
 
 // Pipeline bubble as idle time relative to the ideal compute time, (p - 1) / (v m) (METHODS), with v virtual
 // stages per GPU (1: plain 1F1B) and m micro-batches per replica per step.
@@ -181,11 +188,20 @@ Num time_to_train(const char* work, double amount, const char* rate, double per_
 // batch (its FLOPs per byte are 2 a / (n_kv bytes)). The GEMMs and the attention are separate kernels, so the
 // step is the sum of the two rooflines, not the roofline of the sums.
 
+// The serving engine's memory settings of a workload on a GPU: the workload's keys, else vLLM's defaults
+// (sizing/assumptions.hpp); `given` says which the workload set.
+struct ServingBudget {
+  double utilisation = 0, max_num_batched_tokens = 0, max_num_seqs = 0, cuda_graphs = 0;
+  bool utilisation_given = false, batched_tokens_given = false, seqs_given = false, graphs_given = false;
+};
+ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu);
+
 // KV-cache capacity per GPU as serving engines compute it (vLLM's memory profiling): HBM x
 // gpu_memory_utilization - weights - the activation peak of a profile forward pass of max_num_batched_tokens
-// - the runtime outside the allocator (CUDA context, NCCL, CUDA graphs).
+// - the non-torch runtime (CUDA context, cuBLAS workspace, NCCL with t > 1) - CUDA graphs.
 struct KvCapacity {
-  double hbm = 0, utilisation = 0, weights = 0, activation_peak = 0, runtime = 0;
+  double hbm = 0, utilisation = 0, weights = 0, activation_peak = 0;
+  double cuda_context = 0, workspace = 0, nccl = 0, cuda_graphs = 0;
 };
 template <typename Num>
 Num kv_cache_per_gpu(const KvCapacity& k);
@@ -260,6 +276,7 @@ struct ServingPoint {
   int t = 1;
   double batch = 0, max_batch = 0;  // the batch served; the most the KV cache holds
   KvCapacity kv;                    // per GPU
+  ServingBudget budget;             // the engine settings the KV cache was sized with
   double weights_per_gpu = 0, kv_per_token = 0, kv_budget = 0;  // kv budget for the instance (t GPUs)
   int kv_shards = 1;  // the ways the instance's KV cache is split (kv_shards())
   double step_s = 0, prefill_s = 0, ttft_s = 0, crossover = 0;
@@ -295,7 +312,16 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                                           double headroom, std::string* why_not);
 
 // Node nameplate with `cooling`: GPUs x TDP x its GPU power factor + CPUs + DRAM (0.375 W/GB) + NICs +
-// drives + other.
+// drives + other, in W.
+template <typename Num>
+Num node_nameplate(const NodeTemplate& n, const HardwareCatalog& c, const CoolingSpec& cooling);
 double node_nameplate_w(const NodeTemplate& n, const HardwareCatalog& c, const CoolingSpec& cooling);
+
+// The energy of a run: (nodes x nameplate x average share + switches) / 1000 x hours x PUE, in kWh.
+struct EnergyUse {
+  double nodes = 0, node_w = 0, average_share = 0, switch_w = 0, hours = 0, pue = 1;
+};
+template <typename Num>
+Num energy_kwh(const EnergyUse& e);
 
 }  // namespace mlbench::sizing

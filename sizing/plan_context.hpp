@@ -75,6 +75,11 @@ class Planner {
     sheet_.totals.push_back({"Total", std::move(item), q, std::move(unit), "", std::move(driver), "", ""});
   }
   std::string src(const Figure& f) const { return std::string(to_string(f.source)); }
+  // Where a node count not searched for came from: --nodes, the workload's `nodes:`, else the workload's
+  // layout (a training layout fixing tp, pp, dp and cp fixes the GPUs).
+  std::string nodes_given() const {
+    return req_.nodes ? "--nodes" : req_.workload.nodes ? "the workload's nodes" : "the workload's layout";
+  }
   SheetLine* find_line(std::string_view item);  // the first line of that item, or nullptr
 
   // planner.cpp: the node, its calibration, the search.

@@ -45,8 +45,8 @@ void Planner::plan_cv_training(const CvTraining& w) {
   line("Compute", "Nodes", nodes, "nodes", node_->name,
        inverse ? fmt::format("smallest N with T x (1 + {:.2f}) = {:.2f} h <= deadline {:.2f} h", h_,
                              time_s * (1 + h_) / 3600, *wl.deadline_s / 3600)
-               : "given",
-       inverse ? plus_h(h_) + " on time" : "-", "workload");
+               : "given by " + nodes_given(),
+       inverse ? plus_h(h_) + " on time" : "-", inverse || !req_.nodes ? "workload" : "--nodes");
   line("Compute", "GPUs", gpus, "GPUs",
        fmt::format("{} ({:.0f} TFLOPS {})", facts_.gpu->name, pk / 1e12, w.precision),
        fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus), "-", "catalog");

@@ -18,8 +18,9 @@ void Planner::plan_inference(const LlmInference& w) {
   // Each phase at its own GEMM shapes: prefill at a batched chunk of prompt tokens, decode at the batch's
   // rows (recalibrated once the batch is known).
   int tp_guess = w.tp.value_or(1);
+  const ServingBudget budget = serving_budget(w, *facts_.gpu);
   calibrate_for(w.precision,
-                training_gemm_shapes(m, static_cast<int>(assumption::kMaxBatchedTokens.value), tp_guess));
+                training_gemm_shapes(m, static_cast<int>(budget.max_num_batched_tokens), tp_guess));
   Figure eta_prefill = cal_.gemm;
   std::string why;
   auto sp = serving_point(w, facts_, cal_, eta_prefill.value, eta_prefill.value, h_, &why);
@@ -97,8 +98,8 @@ void Planner::plan_inference(const LlmInference& w) {
                              nodes > throughput_nodes
                                  ? fmt::format(", raised to {} for the request queue's latency", nodes)
                                  : "")
-               : "given",
-       inverse ? plus_h(h_) + " on throughput" : "-", "workload");
+               : "given by " + nodes_given(),
+       inverse ? plus_h(h_) + " on throughput" : "-", inverse || !req_.nodes ? "workload" : "--nodes");
   line("Compute", "GPUs", gpus, "GPUs",
        fmt::format("{} ({:.0f} TFLOPS {})", facts_.gpu->name, pk / 1e12, w.precision),
        fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus), "-", "catalog");
@@ -175,10 +176,16 @@ void Planner::plan_inference(const LlmInference& w) {
                        ? fmt::format(", split {} ways over TP {} (copies on the rest)", sp->kv_shards, sp->t)
                        : ""),
        fmt::format(
-           "as vLLM sizes it: HBM x utilisation - weights / t - activation peak of a {:.0f}-token profile "
-           "pass - runtime: {} = {}",
-           assumption::kMaxBatchedTokens.value, kv.shown(), format_bytes(kv.value())),
-       "-", "model");
+           "as vLLM sizes it: HBM x gpu_memory_utilization - weights / t - activation peak of a profile pass "
+           "of max_num_batched_tokens {:.0f} ({:.0f} x (2 h + {} f / t) x 2 B) and max_num_seqs {:.0f} (fp32 "
+           "logits) - non-torch runtime (CUDA context, cuBLAS workspace{}) - CUDA graphs: {} = {}",
+           sp->budget.max_num_batched_tokens, sp->budget.max_num_batched_tokens, m.gated_ffn ? 3 : 2,
+           sp->budget.max_num_seqs, sp->t > 1 ? ", NCCL" : "", kv.shown(), format_bytes(kv.value())),
+       "-",
+       sp->budget.utilisation_given || sp->budget.batched_tokens_given || sp->budget.seqs_given ||
+               sp->budget.graphs_given
+           ? "workload/model"
+           : "model");
   // The HBM the instance fills: its weights and the KV cache.
   auto hbm = serving_hbm_per_gpu<Formula>(*sp);
   double ctx = w.input_tokens + w.output_tokens / 2;
@@ -187,8 +194,22 @@ void Planner::plan_inference(const LlmInference& w) {
        fmt::format("{} = {}; batch {:.0f} x {:.0f} tokens x {} per token / t = {} of the KV cache in use",
                    hbm.shown(), format_bytes(hbm.value()), sp->batch, ctx, format_bytes(sp->kv_per_token),
                    format_bytes(sp->batch * ctx * sp->kv_per_token / sp->kv_shards)),
-       fmt::format("utilisation {:.2f} of HBM by the serving engine", 1 - assumption::kServingReserve.value),
+       fmt::format("gpu_memory_utilization {:.2f} of HBM by the serving engine", sp->budget.utilisation),
        "model");
+  // The engine settings the KV cache was sized with, each the workload's or vLLM's default.
+  const auto& b = sp->budget;
+  auto setting = [&](const char* name, double value, const char* unit, bool given, std::string_view basis) {
+    sheet_.assumptions.push_back({fmt::format("Serving {}{}", name, *unit ? fmt::format(" ({})", unit) : ""),
+                                  format_quantity(value), given ? "workload" : "assumed",
+                                  given ? fmt::format("the workload's {}", name) : std::string(basis), value,
+                                  *unit ? unit : "fraction"});
+  };
+  setting("gpu_memory_utilization", b.utilisation, "", b.utilisation_given,
+          assumption::kGpuMemoryUtilization.basis);
+  setting("max_num_batched_tokens", b.max_num_batched_tokens, "tokens", b.batched_tokens_given,
+          assumption::kVllmBatchDefaultsBasis);
+  setting("max_num_seqs", b.max_num_seqs, "sequences", b.seqs_given, assumption::kVllmBatchDefaultsBasis);
+  setting("cuda_graph_bytes", b.cuda_graphs / kGiB, "GiB", b.graphs_given, assumption::kCudaGraphs.basis);
   double weights = w.model.params * bytes_per_element(w.precision);
   add_storage_inference(weights, nodes);
   add_network(nodes, 0, sp->t > facts_.gpus);

@@ -36,7 +36,7 @@ std::string fixed_layout_text(const LlmTraining& w) {
   add("micro_batch", f.micro_batch);
   if (w.recompute != "auto") given.push_back("recompute " + w.recompute);
   std::string searched =
-      "fastest layout that fits (1 - headroom) x HBM, ties to less recomputation, then tensor "
+      "fastest layout that fits HBM less the runtime's reserve, ties to less recomputation, then tensor "
       "within the NVLink domain, then pipeline, then data";
   if (given.empty()) return searched;
   return fmt::format("{} fixed by the workload; {}", fmt::join(given, ", "), searched);
@@ -46,7 +46,7 @@ std::string fixed_layout_text(const LlmTraining& w) {
 
 Planner::TrainEval Planner::eval_llm(const LlmTraining& w, int nodes) {
   TrainEval e;
-  e.choice = choose_layout(w.model, w, facts_, cal_, nodes * facts_.gpus, h_);
+  e.choice = choose_layout(w.model, w, facts_, cal_, nodes * facts_.gpus);
   if (!e.choice.layout) return e;
   e.step = training_step(w.model, w, facts_, cal_, *e.choice.layout);
   e.time_s = time_to_train<double>("tokens", w.tokens, "tokens", e.step.tokens_per_s, goodput(w.checkpoint));
@@ -141,8 +141,8 @@ void Planner::plan_llm_training(const LlmTraining& w) {
   line("Compute", "Nodes", nodes, "nodes", node_->name,
        inverse ? fmt::format("smallest N with T x (1 + {:.2f}) = {} <= deadline {}", h_,
                              duration(e.time_s * (1 + h_)), duration(*req_.workload.deadline_s))
-               : "given",
-       inverse ? plus_h(h_) + " on time" : "-", "workload");
+               : "given by " + nodes_given(),
+       inverse ? plus_h(h_) + " on time" : "-", inverse || !req_.nodes ? "workload" : "--nodes");
   line("Compute", "GPUs", gpus, "GPUs",
        fmt::format("{} ({:.0f} TFLOPS {} dense peak, {} HBM)", facts_.gpu->name, pk / 1e12, w.precision,
                    format_bytes(facts_.gpu->memory_bytes)),
@@ -197,17 +197,16 @@ void Planner::plan_llm_training(const LlmTraining& w) {
     line("Compute", "Layouts compared", e.choice.fitting, "layouts", "the fastest 3 that fit, step time each",
          ranked, "-", "model");
   }
-  if (e.choice.over_headroom)
-    sheet_.warnings.push_back(
-        fmt::format("the workload's layout needs {} per GPU, above (1 - headroom {:.2f}) x HBM = {} (it "
-                    "fits the {} HBM)",
-                    format_bytes(st.memory.total()), h_, format_bytes((1 - h_) * facts_.gpu->memory_bytes),
-                    format_bytes(facts_.gpu->memory_bytes)));
   line("Memory", "HBM per GPU (modelled)", memory_total<Formula>(st.memory), kGiB, "GiB",
-       fmt::format("{} of {} {}", format_bytes(st.memory.total()), format_bytes(facts_.gpu->memory_bytes),
-                   facts_.gpu->memory_type),
+       fmt::format(
+           "{} of {} {}; with the runtime's reserve: CUDA context, cuBLAS workspace, NCCL buffers "
+           "per communicator (one per parallel dimension split), fragmentation {:.0f} % of the tensors "
+           "(each with its basis under assumptions)",
+           format_bytes(st.memory.total()), format_bytes(facts_.gpu->memory_bytes), facts_.gpu->memory_type,
+           100 * assumption::kFragmentation.value),
        st.memory.describe(),
-       fmt::format("<= (1 - {:.2f}) x HBM = {}", h_, format_bytes((1 - h_) * facts_.gpu->memory_bytes)),
+       fmt::format("<= HBM {}: the reserve is in the total, the headroom applies to time",
+                   format_bytes(facts_.gpu->memory_bytes)),
        "model");
   if (m.moe()) {
     auto split = params_per_gpu(m, l);
@@ -254,19 +253,22 @@ void Planner::plan_llm_training(const LlmTraining& w) {
              "exposed after overlap with the chunk's attention",
              st.t_cp_exposed),
          "-", l.t * l.c <= facts_.domain ? src(cal_.nvlink) : src(cal_.network));
+  std::string grads = fmt::format("{:.0f} B ({} gradients, optimizer {})", grad_bytes(w),
+                                  grad_bytes(w) == 4 ? "fp32" : "bf16", w.optimizer);
   if (l.d * l.c > 1)
     line("Network", "Data-parallel gradient sync", st.t_dp, "s/step",
          fmt::format("all_reduce busbw {} per DP group", gbs(st.dp_busbw)),
          l.zero >= 3
              ? fmt::format(
-                   "ZeRO-3 gathers and reduce-scatters: {} x (N/(t p) x 4 B x 2(r-1)/r / busbw + 2 log2 r "
+                   "ZeRO-3 gathers and reduce-scatters: {} x (N/(t p) x {} x 2(r-1)/r / busbw + 2 log2 r "
                    "latency) x {:.1f} micro-batches, r = dp x cp = {} ranks = {:.3f} s; {:.3f} s exposed "
                    "after overlap with the whole forward and backward",
-                   assumption::kZero3Traffic.value, st.micro_batches, l.d * l.c, st.t_dp, st.t_dp_exposed)
+                   assumption::kZero3Traffic.value, grads, st.micro_batches, l.d * l.c, st.t_dp,
+                   st.t_dp_exposed)
              : fmt::format(
-                   "N/(t p) x 4 B x 2(r-1)/r / busbw + 2 log2 r latency, r = dp x cp = {} ranks = {:.3f} "
+                   "N/(t p) x {} x 2(r-1)/r / busbw + 2 log2 r latency, r = dp x cp = {} ranks = {:.3f} "
                    "s; {:.3f} s exposed after overlap with the last backward",
-                   l.d * l.c, st.t_dp, st.t_dp_exposed),
+                   grads, l.d * l.c, st.t_dp, st.t_dp_exposed),
          "-", nodes > 1 ? src(cal_.network) : src(cal_.nvlink));
 
   nlohmann::json compared = nlohmann::json::array();

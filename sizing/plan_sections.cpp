@@ -80,11 +80,16 @@ void Planner::add_storage(double ckpt, const Checkpointing& c, double dataset_by
                    ckpt / assumption::kCheckpointBytesPerParam.value),
        "-", "model");
   double write_need = ckpt / c.allowed_stall_s;
+  // A checkpoint figure the workload did not give is the engine's default, and the line says so.
+  auto given = [](bool g, const char* key) {
+    return g ? fmt::format("the workload's checkpoint.{}", key)
+             : fmt::format("the default (the workload gives no checkpoint.{})", key);
+  };
   line("Storage", "Shared write bandwidth", write_need * (1 + h_) / 1e9, "GB/s",
        "parallel file system, aggregate",
-       fmt::format("checkpoint {} / allowed stall {:.0f} s = {}", decimal_bytes(ckpt), c.allowed_stall_s,
-                   gbs(write_need)),
-       plus_h(h_), "workload");
+       fmt::format("checkpoint {} / allowed stall {:.0f} s ({}) = {}", decimal_bytes(ckpt), c.allowed_stall_s,
+                   given(c.stall_given, "allowed_stall_s"), gbs(write_need)),
+       plus_h(h_), c.stall_given ? "workload" : "assumed");
   // Young/Daly: the interval that loses the least to checkpoint stalls (delta / tau) plus re-done work after
   // interruptions (tau / 2 MTBF).
   double mtbf_s = assumption::kNodeMtbfHours.value * 3600 / nodes;
@@ -93,20 +98,20 @@ void Planner::add_storage(double ckpt, const Checkpointing& c, double dataset_by
   std::string why = "at the optimum";
   if (std::abs(c.interval_s - young) > 0.05 * young) {
     why = fmt::format(
-        "the workload's checkpoint.interval_h, not the optimum: it loses {:.1f} % of the run to stalls and "
-        "re-done work vs {:.1f} % at {:.2f} h",
-        100 * waste(c.interval_s), 100 * waste(young), young / 3600);
+        "{}, not the optimum: it loses {:.1f} % of the run to stalls and re-done work vs {:.1f} % at {:.2f} "
+        "h",
+        given(c.interval_given, "interval_h"), 100 * waste(c.interval_s), 100 * waste(young), young / 3600);
   }
   line("Storage", "Checkpoint interval", c.interval_s / 3600, "hours",
        fmt::format("retention {} checkpoints", c.retention),
        fmt::format("{}; Young/Daly optimum sqrt(2 x stall {:.0f} s x cluster MTBF {:.2f} h) = {:.2f} h", why,
                    c.allowed_stall_s, mtbf_s / 3600, young / 3600),
-       "-", "workload");
+       "-", c.interval_given ? "workload" : "assumed");
   double capacity = ckpt * c.retention + dataset_bytes;
   line("Storage", "Shared capacity", capacity * (1 + h_) / 1e12, "TB", "usable, after RAID/erasure coding",
-       fmt::format("{} checkpoints x {} + dataset {}", c.retention, decimal_bytes(ckpt),
-                   decimal_bytes(dataset_bytes)),
-       plus_h(h_), "workload");
+       fmt::format("{} checkpoints ({}) x {} + dataset {}", c.retention,
+                   given(c.retention_given, "retention"), decimal_bytes(ckpt), decimal_bytes(dataset_bytes)),
+       plus_h(h_), c.retention_given ? "workload" : "assumed");
   line("Storage", "Shared read bandwidth", read_rate * (1 + h_) / 1e9, "GB/s", "aggregate training-data read",
        fmt::format("{} for the whole cluster = {:.3f} GB/s per GPU", gbs(read_rate),
                    read_rate / (nodes * facts_.gpus) / 1e9),
@@ -385,34 +390,31 @@ void Planner::add_power_host_cost(int nodes, double run_s, double ckpt, const st
                                   double tokens) {
   const auto& cool = *cooling_;
   const auto& cpu = cat_.cpu(node_->cpu);
-  double node_w = node_nameplate_w(*node_, cat_, cool);
+  auto nameplate = node_nameplate<Formula>(*node_, cat_, cool);
+  double node_w = nameplate.value();
   double switch_w = net_.switches * net_.sw->power_w;
-  double it_w = nodes * node_w + switch_w;
+  auto it = Formula::term("nodes", nodes, fmt::format("{} nodes", with_separators(nodes))) *
+                Formula::term("node_w", node_w, fmt::format("{:.1f} W", node_w)) +
+            Formula::term("switches", net_.switches, fmt::format("{} switches", net_.switches)) *
+                Formula::term("switch_w", net_.sw->power_w, fmt::format("{:g} W", net_.sw->power_w));
+  double it_w = it.value();
   int per_rack = std::max(1, static_cast<int>(cool.rack_w / node_w));
   int racks = (nodes + per_rack - 1) / per_rack;
-  double avg_w = nodes * node_w * assumption::kAveragePowerShare.value + switch_w;
-  double mwh = avg_w * run_s / 3600 / 1e6 * cool.pue;
-  line("Power", "Node power (nameplate)", node_w / 1e3, "kW",
-       fmt::format("{} cooling, GPU power x {:.2f} ({} W vs {} W per A100: {})", cool.name,
+  auto energy = energy_kwh<Formula>({static_cast<double>(nodes), node_w, assumption::kAveragePowerShare.value,
+                                     switch_w, run_s / 3600, cool.pue});
+  double mwh = energy.value() / 1000;
+  line("Power", "Node power (nameplate)", nameplate, 1e3, "kW",
+       fmt::format("{} cooling, GPU power x {:.4f} ({} W vs {} W per A100: {})", cool.name,
                    cool.gpu_power_factor, cool.gpu_w, cat_.cooling_spec(cat_.reference_cooling).gpu_w,
                    cool.figures_source),
-       fmt::format(
-           "{} GPUs x {:.0f} W x {:.2f} + {} CPUs x {:.0f} W + DRAM {:.0f} GB x {} W + NICs + drives + "
-           "{:.0f} W other",
-           node_->gpus, facts_.gpu->tdp_w, cool.gpu_power_factor, node_->sockets, cpu.tdp_w,
-           node_->ram_bytes / 1e9, assumption::kDramWattsPerGb.value, node_->other_w),
-       "nameplate", "catalog");
-  line("Power", "IT power", it_w / 1e3, "kW", "nodes + network switches",
-       fmt::format("{} x {:.2f} kW + {} switches x {:.0f} W", with_separators(nodes), node_w / 1e3,
-                   net_.switches, net_.sw->power_w),
-       "nameplate", "catalog");
+       fmt::format("{} = {:.1f} W", nameplate.shown(), node_w), "nameplate", "catalog");
+  line("Power", "IT power", it, 1e3, "kW", "nodes + network switches",
+       fmt::format("{} = {:.1f} W", it.shown(), it_w), "nameplate", "catalog");
   line("Power", "Racks", racks, "racks", fmt::format("{:.0f} kW per rack ({})", cool.rack_w / 1e3, cool.name),
        fmt::format("ceil({} nodes / {} per rack)", with_separators(nodes), per_rack), "nameplate per rack",
        "catalog");
-  line("Power", "Energy", mwh, "MWh", per,
-       fmt::format("{} kW average ({:.0f} % of nodes' nameplate) x {} h x PUE {:.2f} ({})",
-                   with_separators(avg_w / 1e3), 100 * assumption::kAveragePowerShare.value,
-                   with_separators(run_s / 3600), cool.pue, cool.pue_source),
+  line("Power", "Energy", energy, 1e3, "MWh", per,
+       fmt::format("{} = {} kWh; PUE: {}", energy.shown(), with_separators(energy.value()), cool.pue_source),
        "-", "assumed");
 
   double cores_needed = node_->gpus * cores_per_gpu(req_.workload.kind).value * (1 + h_);
@@ -509,7 +511,7 @@ void Planner::add_cost(int nodes, double run_s, double mwh, const std::string& p
   double capital = nodes * *node_price + net_.switches * switch_price + net_.cables * cable_price +
                    storage_tb * prices_.storage_per_tb;
   line("Cost", "Capital", capital, cur, label,
-       fmt::format("{} nodes x {} + {} switches x {} + {} cables x {} + {:.1f} TB x {}",
+       fmt::format("{} nodes x {} + {} switches x {} + {} cables x {} + {:.4f} TB x {}",
                    with_separators(nodes), with_separators(*node_price), with_separators(net_.switches),
                    with_separators(switch_price), with_separators(net_.cables), with_separators(cable_price),
                    storage_tb, with_separators(prices_.storage_per_tb)),
@@ -517,23 +519,25 @@ void Planner::add_cost(int nodes, double run_s, double mwh, const std::string& p
   sheet_.lines.back().live = fmt::format("{}", fmt::join(capital_items, "+"));
   double energy_cost = mwh * 1000 * prices_.energy_per_kwh;
   line("Cost", "Energy cost", energy_cost, cur, per,
-       fmt::format("{} kWh x {:.3f} {}/kWh", with_separators(mwh * 1000), prices_.energy_per_kwh, cur), "-",
+       fmt::format("{} kWh x {:g} {}/kWh", with_separators(mwh * 1000, 1), prices_.energy_per_kwh, cur), "-",
        label);
   sheet_.lines.back().live = "{Energy:cost}";
   double years = run_s / kSecondsPerYear;
   double amortised = capital * years / prices_.amortisation_years;
   const char* per_item = tokens > 0 ? "Cost per year" : "Cost per run";
   line("Cost", per_item, amortised + energy_cost, cur, per,
-       fmt::format("capital over {:.0f} years x {:.2f} years + energy = {} + {}", prices_.amortisation_years,
-                   years, with_separators(amortised), with_separators(energy_cost)),
+       fmt::format("capital {} / {:g} years x {:.0f} s / {:.0f} s per year + energy {} = {} + {}",
+                   with_separators(capital, 2), prices_.amortisation_years, run_s, kSecondsPerYear,
+                   with_separators(energy_cost, 2), with_separators(amortised, 2),
+                   with_separators(energy_cost, 2)),
        "-", label);
   sheet_.lines.back().live =
       fmt::format("{{Capital}}*{}/{}+{{Energy cost}}", years, prices_.amortisation_years);
   if (tokens > 0) {
     line("Cost", "Cost per million tokens", (amortised + energy_cost) / (tokens / 1e6), cur,
          "output tokens at the planned load",
-         fmt::format("({} + {}) / {} M tokens", with_separators(amortised), with_separators(energy_cost),
-                     with_separators(tokens / 1e6)),
+         fmt::format("({} + {}) / {} M tokens", with_separators(amortised, 2),
+                     with_separators(energy_cost, 2), with_separators(tokens / 1e6, 3)),
          "-", label);
     sheet_.lines.back().live = fmt::format("{{Cost per year}}/{}", tokens / 1e6);
   }

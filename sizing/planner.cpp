@@ -36,6 +36,14 @@ void Planner::pick_node() {
   if (!req_.hardware.empty()) {
     node_ = &cat_.node(req_.hardware);
     sheet_.hardware = fmt::format("{} (--hardware): {}", node_->name, node_->description);
+    // The template named may be the node measured: its GPU and GPU count.
+    if (!req_.reports.empty()) {
+      const Report& r = req_.reports.front();
+      const GpuSpec* g = report_gpu(r, cat_);
+      int count = r.host.contains("gpus") ? static_cast<int>(r.host["gpus"].size()) : 0;
+      node_is_measured_ = g && g->name == node_->gpu && count == node_->gpus;
+      if (node_is_measured_) sheet_.hardware += fmt::format(" (the node measured: {} x {})", count, g->name);
+    }
   } else if (!req_.reports.empty()) {
     const Report& r = req_.reports.front();
     const GpuSpec* g = report_gpu(r, cat_);
@@ -56,9 +64,13 @@ void Planner::pick_node() {
       sheet_.hardware =
           fmt::format("{}: {}, so the default template is sized: {}", node_->name, why, node_->description);
       sheet_.warnings.push_back(
-          fmt::format("{}: sizing the {} template; its GPU figures are transferred from "
-                      "another measured GPU or assumed (METHODS defaults)",
-                      why, node_->name));
+          count == 0
+              ? fmt::format("{}: sizing the {} template; no GPU was measured, so its GPU figures are "
+                            "assumed (METHODS defaults)",
+                            why, node_->name)
+              : fmt::format("{}: sizing the {} template; its GPU efficiencies are transferred from the "
+                            "measured GPU where the report has them, else assumed (METHODS defaults)",
+                            why, node_->name));
     }
   } else {
     node_ = &cat_.node(fallback);
@@ -112,6 +124,11 @@ Sheet plan(const PlanRequest& req, const HardwareCatalog& catalog) {
   if (req.nodes && *req.nodes <= 0) throw UsageError("--nodes must be a positive whole number");
   Sheet s = planning::Planner(req, catalog).run();
   if (!warning.empty()) s.warnings.insert(s.warnings.begin(), warning);
+  // Each warning once (several reports can give the same one), in the order first given.
+  std::vector<std::string> once;
+  for (auto& w : s.warnings)
+    if (std::find(once.begin(), once.end(), w) == once.end()) once.push_back(std::move(w));
+  s.warnings = std::move(once);
   group_sections(s);
   use_readable_units(s);
   return s;

@@ -72,8 +72,10 @@ std::string format_quantity(double v) {
   if (a >= 10) return fmt::format("{:.1f}", v);
   if (a >= 1) return fmt::format("{:.2f}", v);
   if (a == 0) return "0";
+  // Below a millionth a quantity is too small to matter on a sheet: it says so rather than print zeros.
+  if (a < 1e-6) return v > 0 ? "< 0.000001" : "> -0.000001";
   // Three significant figures in fixed notation: 0.000123, not 1.23e-04.
-  int decimals = std::min(12, 2 - static_cast<int>(std::floor(std::log10(a))));
+  int decimals = 2 - static_cast<int>(std::floor(std::log10(a)));
   return fmt::format("{:.{}f}", v, decimals);
 }
 

@@ -57,7 +57,8 @@ struct Sheet {
 };
 
 // A quantity as the sheet prints it, for a procurement reader: thousands separators and no scientific
-// notation below 1e15 (763,000,000), whole numbers plainly, others with 3 significant figures.
+// notation below 1e15 (763,000,000), whole numbers plainly, others with 3 significant figures down to a
+// millionth; below that "< 0.000001".
 std::string format_quantity(double v);
 // `v` with thousands separators and `decimals` decimals: with_separators(2820.4, 0) = "2,820".
 std::string with_separators(double v, int decimals = 0);

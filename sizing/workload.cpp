@@ -297,6 +297,9 @@ Checkpointing parse_checkpoint(const Fields& top) {
   c.retention = f.whole_or("retention", 5);
   c.allowed_stall_s = f.positive_or("allowed_stall_s", 60);
   c.survive_drive_loss = f.flag_or("survive_drive_loss", false);
+  c.interval_given = f.has("interval_h");
+  c.retention_given = f.has("retention");
+  c.stall_given = f.has("allowed_stall_s");
   return c;
 }
 
@@ -451,7 +454,8 @@ Workload load_workload(const std::filesystem::path& path) {
     w.spec = c;
   } else if (w.kind == "llm-inference") {
     f.only(with({"model", "precision", "kv_precision", "request_rate", "concurrent_users", "input_tokens",
-                 "output_tokens", "ttft_s", "tpot_s", "offline", "scenario", "tp", "batch"}));
+                 "output_tokens", "ttft_s", "tpot_s", "offline", "scenario", "tp", "batch",
+                 "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs", "cuda_graph_bytes"}));
     LlmInference s;
     s.model = parse_model(f);
     if (f.has("tp")) {
@@ -462,6 +466,18 @@ Workload load_workload(const std::filesystem::path& path) {
                         path.string(), *s.tp, s.model.heads, s.model.heads));
     }
     if (f.has("batch")) s.batch = f.whole("batch");
+    // The serving engine's memory settings, vLLM's names; unset: its defaults.
+    if (f.has("gpu_memory_utilization")) {
+      s.gpu_memory_utilization = f.positive("gpu_memory_utilization");
+      if (*s.gpu_memory_utilization > 1)
+        throw UsageError(
+            fmt::format("{}: 'gpu_memory_utilization' {} exceeds 1 (allowed: a fraction of HBM, "
+                        "0 < x <= 1, vLLM's default 0.9)",
+                        path.string(), *s.gpu_memory_utilization));
+    }
+    if (f.has("max_num_batched_tokens")) s.max_num_batched_tokens = f.whole("max_num_batched_tokens");
+    if (f.has("max_num_seqs")) s.max_num_seqs = f.whole("max_num_seqs");
+    if (f.has("cuda_graph_bytes")) s.cuda_graph_bytes = f.positive("cuda_graph_bytes");
     s.precision = precision_field(f, "precision", "fp8");
     s.kv_precision = precision_field(f, "kv_precision", s.precision);
     s.input_tokens = f.positive("input_tokens");

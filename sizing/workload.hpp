@@ -67,6 +67,8 @@ struct Checkpointing {
   // The local array must keep the staged checkpoint through a drive failure (it is the only recent copy
   // until drained to shared storage); false: RAID-0 may lose it and the previous one is re-read.
   bool survive_drive_loss = false;
+  // Which of the above the workload gave (the others are these defaults); the sheet says which.
+  bool interval_given = false, retention_given = false, stall_given = false;
 };
 
 // Fine-tuning with frozen base weights (LoRA, Hu et al. 2021): each targeted matrix W (d_in x d_out) gains
@@ -134,6 +136,10 @@ struct LlmInference {
   std::string scenario;
   std::optional<int> tp;     // tensor-parallel degree of an instance, fixed (else searched)
   std::optional<int> batch;  // sequences decoded together, fixed (a published benchmark's batch)
+  // The serving engine's memory settings (vLLM's names); unset: vLLM's defaults (sizing/models.hpp
+  // serving_budget).
+  std::optional<double> gpu_memory_utilization, cuda_graph_bytes;
+  std::optional<int> max_num_batched_tokens, max_num_seqs;
 };
 
 struct Workload {

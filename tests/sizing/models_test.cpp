@@ -48,12 +48,12 @@ TEST(Models, FastestLayoutThatFits) {
   auto node = a100_node();
   Calibration cal;
   cal.gemm.value = cal.hbm.value = cal.nvlink.value = cal.network.value = 0.8;
-  auto c = choose_layout(w.model, w, node, cal, 512, 0.25);
+  auto c = choose_layout(w.model, w, node, cal, 512);
   ASSERT_TRUE(c.layout);
   EXPECT_EQ(c.layout->t * c.layout->p, 1);
-  EXPECT_LE(c.memory.total(), 0.75 * 80e9);
+  EXPECT_LE(c.memory.total(), node.gpu->memory_bytes);
   // One GPU cannot hold 16 B/param of 6.7e9 parameters: the breakdown explains why.
-  auto none = choose_layout(w.model, w, node, cal, 1, 0.25);
+  auto none = choose_layout(w.model, w, node, cal, 1);
   EXPECT_FALSE(none.layout);
   EXPECT_NE(none.why_not.find("optimizer"), std::string::npos) << none.why_not;
 }
@@ -192,7 +192,8 @@ TEST(Models, ExpertParallelAllToAllAndGradientReduction) {
   // Expert gradients reduce over 64 / 8 = 8 ranks instead of 64: less DP traffic than without EP.
   auto split = params_per_gpu(w.model, l);
   double bw = ep8.dp_busbw;
-  auto reduce = [&](double p, double r) { return p * 8 * (r - 1) / r / bw + latency * 2 * std::log2(r); };
+  // 2 (r - 1) / r of the gradients, bf16 (2 B) with the workload's adam.
+  auto reduce = [&](double p, double r) { return p * 4 * (r - 1) / r / bw + latency * 2 * std::log2(r); };
   EXPECT_NEAR(ep8.t_dp, reduce(split.dense, 64) + reduce(split.expert, 8), 1e-9 * ep8.t_dp);
   EXPECT_LT(ep8.t_dp, none.t_dp);
   // ep 16 with TP 1 spans two 8-GPU nodes: the all-to-all runs over the fabric, far slower.
@@ -204,6 +205,25 @@ TEST(Models, ExpertParallelAllToAllAndGradientReduction) {
   EXPECT_DOUBLE_EQ(across.ep_busbw, node.nic_bytes_per_s * 0.8 / 8);
   // The sheet's step time carries the term.
   EXPECT_NE(step_time<Formula>(ep8).symbolic().find("t_ep"), std::string::npos);
+}
+
+// Data-parallel gradients are reduced in the precision the optimizer keeps them in: bf16 (2 B) with adam,
+// fp32 (4 B) with adam-fp32-grads.
+TEST(Models, DataParallelTrafficFollowsTheGradientPrecision) {
+  auto w = llama7b();
+  auto cal = flat_calibration(0.8);
+  auto node = a100_node();
+  Layout l{1, 1, 64, 1, Recompute::none};
+  w.optimizer = "adam";
+  auto bf16 = training_step(w.model, w, node, cal, l);
+  w.optimizer = "adam-fp32-grads";
+  auto fp32 = training_step(w.model, w, node, cal, l);
+  double latency = assumption::kCollectiveLatency.value * 2 * std::log2(64.0);
+  auto reduce = [&](double bytes) {
+    return params_per_gpu(w.model, l).total() * bytes * 2 * 63 / 64 / bf16.dp_busbw + latency;
+  };
+  EXPECT_NEAR(bf16.t_dp, reduce(2), 1e-9 * bf16.t_dp);
+  EXPECT_NEAR(fp32.t_dp, reduce(4), 1e-9 * fp32.t_dp);
 }
 
 // The shipped MoE workload plans end to end: the sheet names the experts, active vs total, and the layout.
@@ -239,10 +259,13 @@ TEST(Models, NormAndRotaryPassesFollowTheArchitecture) {
 
 // The KV cache as vLLM sizes it: HBM x utilisation - weights - the profile pass's activation peak - runtime.
 TEST(Models, KvCacheIsHbmTimesUtilisationLessWeightsActivationPeakAndRuntime) {
-  KvCapacity k{80.0 * (1ull << 30), 0.9, 13.5e9, 1.2e9, 2e9};
-  EXPECT_DOUBLE_EQ(kv_cache_per_gpu<double>(k), 0.9 * 80 * (1ull << 30) - 13.5e9 - 1.2e9 - 2e9);
+  KvCapacity k{80.0 * (1ull << 30), 0.9, 13.5e9, 1.2e9, 0.3e9, 0.03e9, 1.6e9, 1e9};
+  EXPECT_DOUBLE_EQ(kv_cache_per_gpu<double>(k),
+                   0.9 * 80 * (1ull << 30) - 13.5e9 - 1.2e9 - (0.3e9 + 0.03e9 + 1.6e9) - 1e9);
   auto f = kv_cache_per_gpu<Formula>(k);
-  EXPECT_EQ(f.symbolic(), "hbm x utilisation - weights - activation_peak - runtime");
+  EXPECT_EQ(
+      f.symbolic(),
+      "hbm x utilisation - weights - activation_peak - (cuda_context + workspace + nccl) - cuda_graphs");
   // The profile pass of 8192 tokens on LLaMA-7B (SwiGLU 11008): 8192 x (2 x 4096 + 3 x 11008) x 2 B plus 256
   // rows of fp32 logits.
   TransformerModel m;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -384,6 +385,87 @@ TEST(SheetForProcurement, ShortfallsAndIdleGpusAreWarnings) {
   EXPECT_TRUE(has(s, "host RAM: 3,028 GB needed per node, 2,048 GB installed")) << nlohmann::json(s.warnings);
   auto idle = planned("llm-7b-pretraining", 100000);
   EXPECT_TRUE(has(idle, "GPUs idle")) << nlohmann::json(idle.warnings);
+}
+
+// A checkpoint setting the workload did not give is the engine's default and the line says so, not "the
+// workload's checkpoint.interval_h".
+TEST(SheetForProcurement, ACheckpointTheWorkloadDidNotGiveIsNotCalledTheWorkloads) {
+  mlbench::test::TempDir dir;
+  auto path = dir.path() / "no-checkpoint.yaml";
+  std::ofstream(path) << "kind: llm-training\nmodel: {params: 7e9}\ntokens: 1e11\nseq_len: 4096\nnodes: 64\n";
+  PlanRequest req;
+  req.workload = load_workload(path);
+  auto s = plan(req, shipped_catalog());
+  for (const char* item : {"Checkpoint interval", "Shared write bandwidth", "Shared capacity"}) {
+    const auto& l = line_of(s, item);
+    EXPECT_EQ(l.driver.find("the workload's checkpoint"), std::string::npos) << item << ": " << l.driver;
+    EXPECT_EQ(l.source, "assumed") << item;
+  }
+  EXPECT_NE(line_of(s, "Checkpoint interval").driver.find("the workload gives no checkpoint.interval_h"),
+            std::string::npos);
+  // Given, it is the workload's.
+  auto with = planned("llm-405b-pretraining");  // interval 1 h, off its optimum
+  const auto& given = line_of(with, "Checkpoint interval");
+  EXPECT_NE(given.driver.find("the workload's checkpoint.interval_h"), std::string::npos) << given.driver;
+  EXPECT_EQ(given.source, "workload");
+}
+
+// The numbers of a driver, in order, separators removed ("1,103.04 h" -> 1103.04).
+std::vector<double> numbers_in(const std::string& text) {
+  std::vector<double> out;
+  std::regex number(R"((\d[\d,]*(\.\d+)?(e[+-]?\d+)?))");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it) {
+    std::string digits = (*it)[1].str();
+    digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
+    out.push_back(std::stod(digits));
+  }
+  return out;
+}
+
+TEST(SheetForProcurement, PrintedOperandsReproduceTheirResult) {
+  PlanRequest one;
+  one.workload = load_workload(source_dir() / "configs" / "workloads" / "llm-70b-serving.yaml");
+  one.nodes = 1;
+  std::vector<Sheet> sheets{plan(one, shipped_catalog()), planned("llm-70b-pretraining"), planned("default")};
+  for (const auto& s : sheets) {
+    SCOPED_TRACE(s.title);
+    // (nodes x node W x share + switches W) / 1000 x hours x PUE, in kWh.
+    const auto& energy = line_of(s, "Energy");
+    auto e = numbers_in(energy.driver.substr(0, energy.driver.find(" = ")));
+    ASSERT_GE(e.size(), 7u) << energy.driver;
+    double kwh = (e[0] * e[1] * e[2] + e[3]) / e[4] * e[5] * e[6];
+    EXPECT_EQ(format_quantity(kwh / (energy.unit == "kWh" ? 1 : 1000)), format_quantity(energy.quantity))
+        << energy.driver;
+    // nodes x node W + switches x switch W, in kW.
+    const auto& it = line_of(s, "IT power");
+    auto p = numbers_in(it.driver.substr(0, it.driver.find(" = ")));
+    ASSERT_GE(p.size(), 4u) << it.driver;
+    EXPECT_EQ(format_quantity((p[0] * p[1] + p[2] * p[3]) / 1000), format_quantity(it.quantity)) << it.driver;
+    // capital / years x run s / s per year + energy.
+    const SheetLine* cost = nullptr;
+    for (const auto& l : s.lines)
+      if (l.item == "Cost per run" || l.item == "Cost per year") cost = &l;
+    ASSERT_NE(cost, nullptr);
+    auto c = numbers_in(cost->driver.substr(0, cost->driver.find(" = ")));
+    ASSERT_GE(c.size(), 5u) << cost->driver;
+    EXPECT_EQ(format_quantity(c[0] / c[1] * c[2] / c[3] + c[4]), format_quantity(cost->quantity))
+        << cost->driver;
+    // Training: tokens / rate / goodput = the seconds printed, to the last digit.
+    for (const auto& l : s.lines)
+      if (l.item == "Time to train") {
+        auto t = numbers_in(l.driver.substr(0, l.driver.find(';')));
+        ASSERT_GE(t.size(), 4u) << l.driver;
+        EXPECT_NEAR(t[0] / t[1] / t[2], t[3], 1) << l.driver;
+      }
+  }
+}
+
+// A queue wait of 1e-20 s is not printed as twelve zeros.
+TEST(SheetForProcurement, NoQuantityPrintsAsARowOfZeros) {
+  EXPECT_EQ(format_quantity(3e-20), "< 0.000001");
+  auto s = planned("llm-70b-serving");
+  for (const auto& l : s.lines)
+    EXPECT_EQ(format_quantity(l.quantity).find("0.0000000"), std::string::npos) << l.item;
 }
 
 TEST(SheetForProcurement, EachSectionOnce) {

@@ -105,6 +105,30 @@ TEST(Workload, UnknownKeyAndKindAreRefused) {
                UsageError);
 }
 
+// The serving engine's memory settings take vLLM's names; a utilisation above 1 and unknown keys are refused.
+TEST(Workload, ServingEngineSettingsAreReadAndChecked) {
+  std::string base =
+      "kind: llm-inference\nmodel: {params: 8e9}\nrequest_rate: 1\ninput_tokens: 100\noutput_tokens: 100\n";
+  auto w = std::get<LlmInference>(
+      load_workload(write_temp("engine", base + "gpu_memory_utilization: 0.8\nmax_num_batched_tokens: 16384\n"
+                                                "max_num_seqs: 512\ncuda_graph_bytes: 2G\n"))
+          .spec);
+  EXPECT_DOUBLE_EQ(*w.gpu_memory_utilization, 0.8);
+  EXPECT_EQ(*w.max_num_batched_tokens, 16384);
+  EXPECT_EQ(*w.max_num_seqs, 512);
+  EXPECT_DOUBLE_EQ(*w.cuda_graph_bytes, 2.0 * 1024 * 1024 * 1024);
+  auto unset = std::get<LlmInference>(load_workload(write_temp("engine-unset", base)).spec);
+  EXPECT_FALSE(unset.gpu_memory_utilization || unset.max_num_batched_tokens || unset.max_num_seqs ||
+               unset.cuda_graph_bytes);
+  try {
+    load_workload(write_temp("engine-over", base + "gpu_memory_utilization: 1.5\n"));
+    ADD_FAILURE() << "no UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("gpu_memory_utilization"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(load_workload(write_temp("engine-typo", base + "gpu_memory_utilisation: 0.8\n")), UsageError);
+}
+
 TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
   std::string base =
       "kind: llm-training\nmodel: {layers: 32, hidden: 4096, heads: 32}\ntokens: 1e9\nseq_len: 4096\n"
