@@ -212,6 +212,21 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
 
 double pipeline_bubble(int p, int v, double micro_batches) { return (p - 1) / (v * micro_batches); }
 
+bool runnable(const Layout& l, double sequences) {
+  double per_step = static_cast<double>(l.micro_batch) * l.d;
+  if (sequences != std::floor(sequences) || std::fmod(sequences, per_step) != 0) return false;
+  double micro_batches = sequences / per_step;
+  return l.v <= 1 || std::fmod(micro_batches, l.p) == 0;
+}
+
+double runnable_batch_tokens(const LlmTraining& w) {
+  const LayoutSpec& f = w.layout;
+  double granule = static_cast<double>(f.micro_batch.value_or(1)) * f.dp.value_or(1) *
+                   (f.vp && *f.vp > 1 && f.pp ? *f.pp : 1);
+  double sequences = std::max(1.0, std::round(w.global_batch_tokens / w.seq_len / granule)) * granule;
+  return sequences * w.seq_len;
+}
+
 int virtual_stages(int layers, int p) { return p > 1 ? std::max(1, layers / p) : 1; }
 
 namespace {
@@ -272,8 +287,16 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
           if (wide > gpus) continue;
           int model_gpus = static_cast<int>(wide);
           // More replicas than micro-batches in a step have nothing to compute: those GPUs idle.
-          int d = fix.dp ? *fix.dp : static_cast<int>(std::min<double>(gpus / model_gpus, sequences / mb));
-          if (d < 1 || static_cast<long long>(d) * model_gpus > gpus) continue;
+          int d_max =
+              fix.dp ? *fix.dp : static_cast<int>(std::min<double>(gpus / model_gpus, sequences / mb));
+          if (d_max < 1 || static_cast<long long>(d_max) * model_gpus > gpus) continue;
+          // The most replicas (a multiple of e) that split the batch the way Megatron-LM runs it; fewer
+          // leave GPUs idle, which the planner reports.
+          auto replicas = [&](int e, int v) {
+            for (int d = d_max; d >= 1 && (!fix.dp || d == *fix.dp); --d)
+              if (d % e == 0 && runnable(Layout{t, p, d, 0, mode, v, mb, c, e}, sequences)) return d;
+            return 0;
+          };
           std::vector<int> vs{1};
           if (w.schedule == "interleaved" && p > 1) {
             int vmax = virtual_stages(m.layers, p);
@@ -283,10 +306,13 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
               for (int v = 2; v <= vmax; ++v)
                 if (vmax % v == 0) vs.push_back(v);
           }
-          for (int e : es)
-            if (d % e == 0)
-              for (int zero = 0; zero <= 3; ++zero)
-                for (int v : vs) out.push_back({t, p, d, zero, mode, v, mb, c, e});
+          for (int e : es) {
+            std::vector<int> ds;
+            for (int v : vs) ds.push_back(replicas(e, v));
+            for (int zero = 0; zero <= 3; ++zero)
+              for (std::size_t i = 0; i < vs.size(); ++i)
+                if (ds[i]) out.push_back({t, p, ds[i], zero, mode, vs[i], mb, c, e});
+          }
         }
   return out;
 }

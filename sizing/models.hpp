@@ -120,6 +120,17 @@ struct LayoutChoice {
 LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
                            const Calibration& cal, int gpus, double headroom);
 
+// Whether Megatron-LM runs the layout on `sequences` per step: a whole number of them that micro_batch x d
+// divides (num_microbatches_calculator.py asserts global_batch_size % (micro_batch_size x data_parallel_size)
+// == 0), and with the interleaved schedule (v > 1) micro-batches per replica a multiple of p (schedules.py,
+// forward_backward_pipelining_with_interleaving: M must fill whole groups of
+// microbatch_group_size_per_vp_stage, p by default). The layout search keeps only these.
+bool runnable(const Layout& l, double sequences);
+// The workload's global batch rounded to the nearest one its fixed layout fields can run: whole sequences, a
+// multiple of micro_batch x dp (each 1 when not fixed) and of pp too when vp > 1 is fixed. Equal to
+// global_batch_tokens when that already runs.
+double runnable_batch_tokens(const LlmTraining& w);
+
 // Pipeline bubble as idle time relative to the ideal compute time, (p - 1) / (v m) (METHODS), with v virtual
 // stages per GPU (1: plain 1F1B) and m micro-batches per replica per step.
 double pipeline_bubble(int p, int v, double micro_batches);

@@ -111,7 +111,19 @@ int Planner::find_nodes_llm(const LlmTraining& w, bool* inverse) {
   return *n;
 }
 
-void Planner::plan_llm_training(const LlmTraining& w) {
+void Planner::plan_llm_training(const LlmTraining& given) {
+  // Plan the batch Megatron-LM can run with the workload's fixed layout fields (the nearest one when the
+  // workload's does not divide), and say so.
+  LlmTraining w = given;
+  w.global_batch_tokens = runnable_batch_tokens(given);
+  std::string rounded;
+  if (w.global_batch_tokens != given.global_batch_tokens) {
+    rounded = fmt::format(
+        "global batch rounded from {:.0f} to {:.0f} tokens ({:.0f} sequences of {}): the nearest that the "
+        "workload's layout splits into whole micro-batches per replica",
+        given.global_batch_tokens, w.global_batch_tokens, w.global_batch_tokens / w.seq_len, w.seq_len);
+    sheet_.warnings.push_back(rounded);
+  }
   const auto& m = w.model;
   double pk = peak(w.precision);
   calibrate_for(w.precision, training_gemm_shapes(m, w.layout.micro_batch.value_or(1) * w.seq_len, 1));
@@ -185,9 +197,12 @@ void Planner::plan_llm_training(const LlmTraining& w) {
        fmt::format("per optimizer step of {:.0f} tokens", w.global_batch_tokens),
        fmt::format("{} = {:.3f} s", step.shown(), step.value()), "-", src(cal_.gemm));
   line("Compute", "Parallel layout", active, "GPUs", l.describe(),
-       fmt::format("{}; {:.1f} micro-batches of {} x {} per replica per step{}", fixed_layout_text(w),
-                   st.micro_batches, l.micro_batch, w.seq_len,
-                   active < gpus ? fmt::format("; {} of {} GPUs idle", gpus - active, gpus) : ""),
+       fmt::format("{}; {:.0f} micro-batches of {} x {} per replica per step (global batch / (micro-batch x "
+                   "dp), whole{}, as Megatron-LM requires){}{}",
+                   fixed_layout_text(w), st.micro_batches, l.micro_batch, w.seq_len,
+                   l.v > 1 ? fmt::format(" and a multiple of pp {} for the interleaved schedule", l.p) : "",
+                   active < gpus ? fmt::format("; {} of {} GPUs idle", gpus - active, gpus) : "",
+                   rounded.empty() ? "" : "; " + rounded),
        "-", "model");
   if (e.choice.fitting > 1) {
     std::string ranked;

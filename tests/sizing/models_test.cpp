@@ -426,5 +426,25 @@ TEST(Shapes, LatentAttentionAndFp4Serving) {
   EXPECT_EQ(kv_shards(model_of("{layers: 2, hidden: 1024, heads: 16, kv_heads: 4}"), 2), 2);
 }
 
+// Megatron-LM's conditions: sequences % (micro_batch x d) == 0; interleaved, micro-batches % p == 0.
+TEST(Models, RunnableLayoutsSplitTheBatchWhole) {
+  Layout l{4, 4, 2, 1, Recompute::none, 2, 1};
+  EXPECT_TRUE(runnable(l, 24));   // 12 micro-batches per replica, 3 per stage group
+  EXPECT_FALSE(runnable(l, 20));  // 10: not a multiple of p 4 with interleaving
+  l.v = 1;
+  EXPECT_TRUE(runnable(l, 20));
+  EXPECT_FALSE(runnable(l, 21));    // 10.5 micro-batches
+  EXPECT_FALSE(runnable(l, 20.5));  // not whole sequences
+  LlmTraining w;
+  w.seq_len = 4096;
+  w.global_batch_tokens = 4194304;
+  EXPECT_DOUBLE_EQ(runnable_batch_tokens(w), 4194304);
+  w.layout.dp = 3;
+  EXPECT_DOUBLE_EQ(runnable_batch_tokens(w), 1023.0 * 4096);
+  w.layout = {};
+  w.global_batch_tokens = 1000;  // less than a sequence: one
+  EXPECT_DOUBLE_EQ(runnable_batch_tokens(w), 4096);
+}
+
 }  // namespace
 }  // namespace mlbench::sizing::test
