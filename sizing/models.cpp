@@ -94,11 +94,39 @@ bool standard_attention(const LlmTraining& w) { return w.attention == "standard"
 
 std::string_view to_string(Recompute r) { return name_of(kRecomputeNames, r); }
 
-GemmCost training_flops_per_token(const TransformerModel& m, int seq_len) {
+AdapterParams lora_params(const TransformerModel& m, const FineTune& ft) {
+  AdapterParams a;
+  double h = m.hidden, f = m.ffn_hidden, kv = m.mla() ? m.heads : m.kv_heads;
+  double q_out = static_cast<double>(m.heads) * m.qk_head_dim(),
+         o_in = static_cast<double>(m.heads) * m.v_dim();
+  double ffns = m.moe() ? m.experts + m.shared_experts : 1;
+  for (const auto& t : ft.targets) {
+    double attention = t == "q"   ? h + q_out
+                       : t == "k" ? h + kv * m.qk_head_dim()
+                       : t == "v" ? h + kv * m.v_dim()
+                       : t == "o" ? o_in + h
+                                  : 0;
+    double ffn = (t == "gate" && m.gated_ffn) || t == "up" || t == "down" ? h + f : 0;
+    a.total += ft.rank * m.layers * (attention + ffns * ffn);
+    a.active += ft.rank * m.layers * (attention + m.ffns_per_token() * ffn);
+  }
+  return a;
+}
+
+double trainable_share(const TransformerModel& m, const FineTune& ft) {
+  return ft.lora() ? lora_params(m, ft).total / m.params : 1;
+}
+
+GemmCost training_flops_per_token(const TransformerModel& m, int seq_len, const FineTune& ft) {
   double matrix_params = m.active_params - static_cast<double>(m.vocab) * m.hidden;
   // Attention: 3 x the forward's QK^T and AV against the whole sequence, 2 L a (d_qk + d_v) s (12 L h s
-  // when the heads are hidden / heads wide).
-  return {6 * matrix_params, 3 * m.attention_flops_per_context_token() * seq_len, 6.0 * m.vocab * m.hidden};
+  // when the heads are hidden / heads wide); it has no weights, so a frozen base still runs all three.
+  double attention = 3 * m.attention_flops_per_context_token() * seq_len;
+  if (!ft.lora()) return {6 * matrix_params, attention, 6.0 * m.vocab * m.hidden};
+  // Frozen weights skip their weight-gradient GEMMs: forward 2 + input gradient 2 FLOPs per weight.
+  double adapters = 6 * lora_params(m, ft).active;
+  return {4 * matrix_params + adapters, attention, 4.0 * m.vocab * m.hidden,
+          (4 * matrix_params + adapters) / (2 * matrix_params + adapters / 3)};
 }
 
 std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int tokens, int t) {
@@ -190,9 +218,12 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
     return bytes_per_param *
            (params.dense / (sharded ? shards : 1) + params.expert / (sharded ? shards / l.e : 1));
   };
-  b.weights = held(2, 3);
-  b.gradients = held(grad_bytes(w), 2);
-  b.optimizer = held(12, 1);
+  // LoRA: the frozen base holds its 16-bit weights only; the adapters (the trainable share, sharded as the
+  // base) hold weights, gradients and optimizer state.
+  double trainable = trainable_share(m, w.finetune);
+  b.weights = held(2, 3) * (w.finetune.lora() ? 1 + trainable : 1);
+  b.gradients = held(grad_bytes(w), 2) * trainable;
+  b.optimizer = held(12, 1) * trainable;
   double micro_batches = w.global_batch_tokens / (static_cast<double>(l.d) * l.micro_batch * w.seq_len);
   // 1F1B keeps min(p, m) micro-batches of L/p layers in flight on the first stage; the interleaved
   // schedule x (1 + (p - 1) / (p v)) (Korthikanti et al.).
@@ -390,7 +421,8 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   int nodes = std::max(1, gpus / node.gpus);
   double peak = gpu.peak_for(peak_precision(w.precision)).value_or(0);
   double tokens_gpu = w.global_batch_tokens / gpus;  // tokens one GPU computes per step
-  auto flops = training_flops_per_token(m, w.seq_len);
+  auto flops = training_flops_per_token(m, w.seq_len, w.finetune);
+  double trainable = trainable_share(m, w.finetune);
   double eta = cal.gemm.value * assumption::kTrainingGemmDerate.value;
   bool standard = standard_attention(w);
   st.t_gemm = tokens_gpu * flops.gemm / (peak * eta);
@@ -399,13 +431,14 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   st.t_attention =
       standard ? tokens_gpu * flops.attention / (peak * eta)
                : tokens_gpu * flops.attention * 0.5 / (peak * eta * assumption::kAttentionRelative.value);
-  // Recomputation redoes forwards (a third of forward + backward): full, every layer's (not the output
-  // layer's); selective, the attention core's, which flash attention's backward already redoes inside its
-  // kernel time.
+  // Recomputation redoes forwards (a third of forward + backward, a half of a frozen GEMM's): full, every
+  // layer's (not the output layer's); selective, the attention core's, which flash attention's backward
+  // already redoes inside its kernel time.
   double recompute_flops = 0;
   if (l.recompute == Recompute::full) {
-    st.t_recompute = (st.t_gemm * (flops.gemm - flops.logits) / flops.gemm + st.t_attention) / 3;
-    recompute_flops = tokens_gpu * (flops.gemm - flops.logits + flops.attention) / 3;
+    st.t_recompute =
+        st.t_gemm * (flops.gemm - flops.logits) / flops.gemm / flops.gemm_passes + st.t_attention / 3;
+    recompute_flops = tokens_gpu * ((flops.gemm - flops.logits) / flops.gemm_passes + flops.attention / 3);
   } else if (l.recompute == Recompute::selective && standard) {
     st.t_recompute = st.t_attention / 3;
     recompute_flops = tokens_gpu * flops.attention / 3;
@@ -427,11 +460,11 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   }
   // The cross-entropy, gradient accumulation per micro-batch, the optimizer step over this rank's shard.
   bytes += tokens_gpu * kCrossEntropyBytesPerVocab * m.vocab / (l.t * l.p);
-  bytes += st.micro_batches * params_gpu * 3 * grad_bytes(w);
+  bytes += st.micro_batches * params_gpu * trainable * 3 * grad_bytes(w);
   double dp_ranks = static_cast<double>(l.d) * l.c;  // gradients are reduced over data and context ranks
   double optimizer_params =
       l.zero >= 1 ? split.dense / dp_ranks + split.expert / (dp_ranks / l.e) : params_gpu;
-  bytes += optimizer_params * (26 + grad_bytes(w));
+  bytes += optimizer_params * trainable * (26 + grad_bytes(w));
   st.t_nongemm = bytes / hbm;
   double t_compute = st.t_gemm + st.t_attention + st.t_recompute;
   st.virtual_stages = l.v;
@@ -501,7 +534,8 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
       return ranks > 1 ? params * 4 * 2 * (ranks - 1) / ranks / st.dp_busbw + latency * 2 * std::log2(ranks)
                        : 0.0;
     };
-    double all_reduce = reduce(split.dense, dp_ranks) + reduce(split.expert, dp_ranks / l.e);
+    double all_reduce =
+        reduce(split.dense * trainable, dp_ranks) + reduce(split.expert * trainable, dp_ranks / l.e);
     // ZeRO 0-2: one gradient all-reduce per step, final only in the last micro-batch's backward (2/3 of its
     // compute), so it overlaps there. ZeRO-3/FSDP: weight all-gathers and gradient reduce-scatters, ~1.5x the
     // all-reduce volume, in every micro-batch, overlapping the whole forward and backward.

@@ -28,11 +28,23 @@ namespace mlbench::sizing {
 struct GemmCost {
   double gemm = 0, attention = 0;  // FLOPs per token, forward + backward (training) or forward (inference)
   double logits = 0;               // the output layer's share of `gemm` (never recomputed)
+  double gemm_passes = 3;          // `gemm` in forwards: 3 (forward, input and weight gradients), 2 frozen
   double total() const { return gemm + attention; }
 };
 // Model FLOPs per token of training (3x forward): GEMMs 6 (N_act - V h), the output layer's 6 V h (logits)
-// among them, attention 12 L h s.
-GemmCost training_flops_per_token(const TransformerModel& m, int seq_len);
+// among them, attention 2 L a (d_qk + d_v) s (12 L h s). LoRA (`ft`): the frozen base runs its forward and
+// input gradient only, 4 (N_act - V h) with 4 V h logits, and the adapters 6 x their active parameters.
+GemmCost training_flops_per_token(const TransformerModel& m, int seq_len, const FineTune& ft = {});
+
+// LoRA's adapter parameters: r (d_in + d_out) per targeted matrix and layer, the FFN targets once per FFN
+// (each expert's; active: the FFNs a token runs). q h x a d_qk, k h x kv d_qk, v h x kv d_v, o a d_v x h,
+// gate and up h x f (gate only with a gated FFN), down f x h.
+struct AdapterParams {
+  double total = 0, active = 0;
+};
+AdapterParams lora_params(const TransformerModel& m, const FineTune& ft);
+// The share of the parameters that train: 1, or LoRA's adapters / the base's parameters.
+double trainable_share(const TransformerModel& m, const FineTune& ft);
 // The workload's GEMMs per micro-batch and tensor-parallel rank: QKV, O, FFN up, FFN down, logits (m, n, k).
 std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int tokens_per_micro_batch, int t);
 

@@ -446,5 +446,41 @@ TEST(Models, RunnableLayoutsSplitTheBatchWhole) {
   EXPECT_DOUBLE_EQ(runnable_batch_tokens(w), 4096);
 }
 
+// LoRA on Llama-2-7B's q and v at rank 16: 16 x 32 layers x 2 x (4096 + 4096) = 8,388,608 adapter
+// parameters (PEFT prints 4,194,304 trainable at rank 8). The frozen base keeps its 16-bit weights but no
+// gradients or optimizer state, runs 4 FLOPs per weight and token instead of 6, and syncs only the adapters'
+// gradients over data parallelism.
+TEST(Models, LoraFreezesTheBase) {
+  auto full = llama7b();
+  auto w = full;
+  w.finetune = {16, {"q", "v"}};
+  const auto& m = w.model;
+  double adapters = 16.0 * 32 * 2 * (4096 + 4096);
+  EXPECT_DOUBLE_EQ(lora_params(m, w.finetune).total, adapters);
+  auto f = training_flops_per_token(m, w.seq_len, w.finetune);
+  double matrices = m.params - 32000.0 * 4096;
+  EXPECT_DOUBLE_EQ(f.gemm, 4 * matrices + 6 * adapters);
+  EXPECT_DOUBLE_EQ(f.logits, 4 * 32000.0 * 4096);
+  EXPECT_DOUBLE_EQ(f.attention, training_flops_per_token(m, w.seq_len).attention);
+  Layout l{1, 1, 8, 0, Recompute::none};
+  auto mem = training_memory(m, w, l);
+  EXPECT_DOUBLE_EQ(mem.weights, 2 * (m.params + adapters));
+  EXPECT_DOUBLE_EQ(mem.gradients, 2 * adapters);
+  EXPECT_DOUBLE_EQ(mem.optimizer, 12 * adapters);
+  Calibration cal = flat_calibration(0.8);
+  l.d = 512;
+  auto base = training_step(m, full, a100_node(), cal, l);
+  auto lora = training_step(m, w, a100_node(), cal, l);
+  EXPECT_NEAR(lora.t_gemm / base.t_gemm, (4 * matrices + 6 * adapters) / (6 * matrices), 1e-12);
+  EXPECT_LT(lora.t_dp, base.t_dp / 20);
+  EXPECT_LT(lora.step_s, base.step_s);
+  // Full recomputation redoes the frozen GEMMs' forward: half of their 4 FLOPs per weight.
+  l.recompute = Recompute::full;
+  auto rc = training_step(m, w, a100_node(), cal, l);
+  EXPECT_NEAR(rc.t_recompute, rc.t_gemm * (f.gemm - f.logits) / f.gemm / f.gemm_passes + rc.t_attention / 3,
+              1e-12);
+  EXPECT_NEAR(f.gemm_passes, 2, 0.01);
+}
+
 }  // namespace
 }  // namespace mlbench::sizing::test

@@ -254,5 +254,21 @@ TEST(Planner, BatchThatNoFixedLayoutSplitsIsRoundedAndSaid) {
   EXPECT_NE(find_line(s, "Parallel layout")->driver.find("341 micro-batches"), std::string::npos);
 }
 
+// A LoRA fine-tune's sheet says what trains, and its checkpoints hold the adapters and their optimizer state.
+TEST(Planner, LoraSheetCountsTheAdaptersOnly) {
+  static const mlbench::test::TempDir dir("mlbench-lora");
+  auto p = dir / "lora.yaml";
+  std::ofstream(p)
+      << "kind: llm-training\nhardware: 8xH100-SXM\nmodel: {layers: 32, hidden: 4096, heads: 32, "
+         "ffn_hidden: 11008}\ntokens: 1B\nseq_len: 4096\nglobal_batch_tokens: 1M\nnodes: 1\n"
+         "finetune: {method: lora, rank: 16, targets: [q, v]}\n";
+  auto s = plan(request(p), shipped_catalog());
+  const auto* lora = find_line(s, "LoRA fine-tuning");
+  ASSERT_NE(lora, nullptr);
+  EXPECT_DOUBLE_EQ(lora->quantity, 16.0 * 32 * 2 * 8192);
+  EXPECT_NEAR(find_line(s, "Checkpoint size")->quantity, 14 * 16.0 * 32 * 2 * 8192 / 1e9, 1e-9);
+  EXPECT_NE(find_line(s, "Training compute")->driver.find("4 (N_act - V h) frozen"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace mlbench::sizing::test
