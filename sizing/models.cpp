@@ -664,8 +664,59 @@ RequestQueue request_queue(double lambda, double servers, double prefill_s, doub
   q.stable = true;
   q.p_wait = erlang_c(servers, lambda * q.service_s);
   q.wait_s = queue_wait<double>(q);
+  q.wait_p99_s = queue_wait_p99<double>(q);
+  q.prefills_p99 = poisson_quantile(lambda * out * q.tpot_s, kLatencyPercentile);
+  q.tpot_p99_s = tpot_p99<double>(q);
   return q;
 }
+
+double poisson_quantile(double mean, double q) {
+  double cdf = 0;
+  double limit = mean + 20 * std::sqrt(mean) + 20;
+  for (double n = 0; n <= limit; ++n) {
+    cdf += std::exp(n * std::log(mean) - mean - std::lgamma(n + 1));
+    if (cdf >= q) return n;
+  }
+  return std::ceil(limit);
+}
+
+template <typename Num>
+Num queue_wait_p99(const RequestQueue& q) {
+  double tail = 1 - kLatencyPercentile;
+  if (q.p_wait <= tail) return named<Num>("wait_p99", 0, seconds_shown("wait p99 (P(wait) below 1 %)", 4));
+  double ln_tail = std::log(q.p_wait / tail);
+  return 0.5 *
+         named<Num>("ln_wait_tail", ln_tail,
+                    [&](double v) {
+                      return fmt::format("ln(P(wait) Erlang C {:.3f} / 0.01) {:.3f}", q.p_wait, v);
+                    }) /
+         (named<Num>("slots", q.servers, count_shown("slots")) /
+              named<Num>("service", q.service_s, seconds_shown("service")) -
+          named<Num>("lambda", q.lambda, [](double v) { return fmt::format("lambda {:.3f}/s", v); }));
+}
+template double queue_wait_p99<double>(const RequestQueue&);
+template Formula queue_wait_p99<Formula>(const RequestQueue&);
+
+template <typename Num>
+Num ttft_p99(const RequestQueue& q) {
+  Num prefill = named<Num>("t_prefill", q.prefill_s, seconds_shown("prefill", 4));
+  Num lambda = named<Num>("lambda", q.lambda, [](double v) { return fmt::format("lambda {:.3f}/s", v); });
+  return queue_wait_p99<Num>(q) + prefill +
+         named<Num>("t_step", q.step_s, seconds_shown("decode step", 4)) / (1 - lambda * prefill);
+}
+template double ttft_p99<double>(const RequestQueue&);
+template Formula ttft_p99<Formula>(const RequestQueue&);
+
+template <typename Num>
+Num tpot_p99(const RequestQueue& q) {
+  Num out = named<Num>("out", q.out, count_shown("out"));
+  return (out * named<Num>("t_step", q.step_s, seconds_shown("decode step", 4)) +
+          named<Num>("prefills_p99", q.prefills_p99, count_shown("prefills p99")) *
+              named<Num>("t_prefill", q.prefill_s, seconds_shown("prefill", 4))) /
+         out;
+}
+template double tpot_p99<double>(const RequestQueue&);
+template Formula tpot_p99<Formula>(const RequestQueue&);
 
 template <typename Num>
 Num queue_wait(const RequestQueue& q) {

@@ -266,8 +266,15 @@ struct RequestQueue {
   double step_s = 0;     // the decode step at the full batch
   double out = 0;        // output tokens per request
   double prefill_share = 0, tpot_s = 0, service_s = 0, load = 0, p_wait = 0, wait_s = 0;
+  // At the latency percentile (kLatencyPercentile): the queue wait, the prefills that land in one request's
+  // decode and its TPOT.
+  double wait_p99_s = 0, prefills_p99 = 0, tpot_p99_s = 0;
   bool stable = false;  // load < 1 and prefill share < 1
 };
+// MLPerf's server and interactive scenarios bound TTFT and TPOT at the 99th percentile of requests.
+inline constexpr double kLatencyPercentile = 0.99;
+// The smallest n with P(N <= n) >= q for N ~ Poisson(mean).
+double poisson_quantile(double mean, double q);
 RequestQueue request_queue(double lambda, double servers, double prefill_s, double step_s, double out);
 // Erlang C: P(wait) of an M/M/c queue with c servers and offered load a = lambda x service (Erlang B
 // recursion, stable for thousands of servers).
@@ -278,6 +285,21 @@ Num queue_wait(const RequestQueue& q);
 // wait + prefill + TPOT at the rate (step / (1 - lambda x prefill)).
 template <typename Num>
 Num ttft_at_rate(const RequestQueue& q);
+// The p99 of the queue wait. M/M/c's wait is exponential past P(wait): P(W > t) = C(c, a) e^-(c mu - lambda) t
+// (Gross and Harris, Fundamentals of Queueing Theory, M/M/c waiting-time distribution); for general service
+// the wait given waiting is taken exponential with its mean scaled by (1 + C_s^2) / 2, as Allen-Cunneen scales
+// the mean (Whitt 1993, Approximations for the GI/G/m queue): t_q = (1 + C_s^2)/2 x ln(P_wait / (1 - q)) /
+// (c / service - lambda), 0 when P_wait <= 1 - q; C_s = 0.
+template <typename Num>
+Num queue_wait_p99(const RequestQueue& q);
+// p99 wait + prefill + TPOT at the rate: the percentile falls on the wait, the rest is deterministic.
+template <typename Num>
+Num ttft_p99(const RequestQueue& q);
+// (out x step + n99 x prefill) / out: the request's decode steps plus the prefills that arrive during them, n99
+// the Poisson(lambda x out x TPOT) count's 99th percentile (arrivals are Poisson; each prefill stalls the
+// batch's decode). Its mean is the queue's TPOT, step / (1 - lambda x prefill).
+template <typename Num>
+Num tpot_p99(const RequestQueue& q);
 
 struct ServingPoint {
   int t = 1;

@@ -482,5 +482,26 @@ TEST(Models, LoraFreezesTheBase) {
   EXPECT_NEAR(f.gemm_passes, 2, 0.01);
 }
 
+// The p99s: Poisson quantiles as tabulated (Poisson(2): P(N <= 5) = 0.983, P(N <= 6) = 0.995); the wait's
+// p99 is M/M/c's exponential tail past P(wait), halved for deterministic service; the TPOT's adds the p99
+// count of prefills landing in one request's decode.
+TEST(Models, RequestQueuePercentiles) {
+  EXPECT_EQ(poisson_quantile(2, 0.99), 6);
+  EXPECT_EQ(poisson_quantile(0.01, 0.99), 0);
+  EXPECT_NEAR(poisson_quantile(10000, 0.99), 10000 + 2.326 * 100, 3);  // normal limit
+  auto q = request_queue(2.6, 4, 0.1, 0.02, 50);
+  ASSERT_TRUE(q.stable);
+  ASSERT_GT(q.p_wait, 0.01);
+  EXPECT_NEAR(q.wait_p99_s, 0.5 * std::log(q.p_wait / 0.01) / (4 / q.service_s - 2.6), 1e-12);
+  EXPECT_GT(q.wait_p99_s, q.wait_s);
+  EXPECT_NEAR(ttft_p99<double>(q) - ttft_at_rate<double>(q), q.wait_p99_s - q.wait_s, 1e-12);
+  double n99 = poisson_quantile(2.6 * 50 * q.tpot_s, 0.99);
+  EXPECT_DOUBLE_EQ(q.prefills_p99, n99);
+  EXPECT_DOUBLE_EQ(q.tpot_p99_s, (50 * 0.02 + n99 * 0.1) / 50);
+  EXPECT_GT(q.tpot_p99_s, q.tpot_s);
+  // A queue that rarely waits has no p99 wait.
+  EXPECT_EQ(request_queue(0.1, 64, 0.1, 0.02, 50).wait_p99_s, 0);
+}
+
 }  // namespace
 }  // namespace mlbench::sizing::test

@@ -270,5 +270,34 @@ TEST(Planner, LoraSheetCountsTheAdaptersOnly) {
   EXPECT_NE(find_line(s, "Training compute")->driver.find("4 (N_act - V h) frozen"), std::string::npos);
 }
 
+// TTFT and TPOT targets bound the 99th percentile of requests, as MLPerf's server and interactive scenarios
+// set them: a target between the mean and the p99 is missed, and the inverse planner adds nodes for it.
+TEST(Planner, LatencyTargetsArePercentilesNotMeans) {
+  auto req = request(source_dir() / "configs" / "workloads" / "llm-70b-serving.yaml");
+  auto& serve = std::get<LlmInference>(req.workload.spec);
+  serve.tp = 2;
+  serve.batch = 8;  // few slots: requests wait
+  serve.request_rate = 4;
+  serve.ttft_s = 0;
+  req.nodes = 1;
+  auto s = plan(req, shipped_catalog());
+  const auto& q = s.figures.at("queue");
+  ASSERT_TRUE(q.at("stable").get<bool>());
+  double mean = s.figures.at("ttft_s").get<double>(), p99 = q.at("ttft_p99_s").get<double>();
+  EXPECT_GT(p99, mean * 1.05);
+  EXPECT_NEAR(p99 - mean, q.at("wait_p99_s").get<double>() - q.at("wait_s").get<double>(), 1e-12);
+  EXPECT_GT(q.at("tpot_p99_s").get<double>(), q.at("tpot_at_rate_s").get<double>());
+  EXPECT_NE(find_line(s, "Time per output token p99"), nullptr);
+  serve.ttft_s = (mean + p99) / 2 / (1 - kDefaultHeadroom);
+  auto missed = plan(req, shipped_catalog());
+  bool said = false;
+  for (const auto& w : missed.warnings) said |= w.find("p99 TTFT") != std::string::npos;
+  EXPECT_TRUE(said);
+  req.nodes.reset();
+  auto sized = plan(req, shipped_catalog());
+  EXPECT_GT(sized.figures.at("nodes").get<int>(), 1);
+  EXPECT_LE(sized.figures.at("queue").at("ttft_p99_s").get<double>(), serve.ttft_s * (1 - kDefaultHeadroom));
+}
+
 }  // namespace
 }  // namespace mlbench::sizing::test
