@@ -190,9 +190,10 @@ void Planner::plan_inference(const LlmInference& w) {
                            : fmt::format("{} layers x 2 x {} KV heads x head_dim {} x {}", m.layers,
                                          m.kv_heads, m.head_dim(), w.kv_precision),
                    sp->max_batch, w.input_tokens + w.output_tokens / 2,
-                   sp->kv_shards < sp->t
-                       ? fmt::format(", split {} ways over TP {} (copies on the rest)", sp->kv_shards, sp->t)
-                       : ""),
+                   sp->kv_shards == sp->t ? ""
+                   : m.mla()              ? fmt::format(", the latent whole on each of the TP {} GPUs", sp->t)
+                             : fmt::format(", split {} ways by KV head over TP {}, copies on the rest",
+                                           sp->kv_shards, sp->t)),
        fmt::format(
            "as vLLM sizes it: HBM x utilisation - weights / t - activation peak of a {:.0f}-token profile "
            "pass - runtime: {} = {}",
