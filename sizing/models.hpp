@@ -126,9 +126,10 @@ struct LayoutChoice {
 // pipeline (powers of two up to the layers), context parallel (powers of two keeping >= 4096 tokens per
 // rank), virtual stages (the divisors of floor(L / p) with the interleaved schedule) and the ZeRO stage.
 // Ties keep the earlier candidate: less recomputation, smaller micro-batch, smaller t p, then ZeRO stage.
-// `gpus` total GPUs; d = min(floor(gpus / (t p c)), sequences per step / micro-batch) unless fixed, so a
-// node count that t p c does not divide, or more GPUs than the batch can use, leaves the remainder idle. A
-// layout the workload fixes completely may exceed (1 - headroom) x HBM (over_headroom) but not HBM.
+// `gpus` total GPUs; d is the largest runnable() one (a multiple of e) up to min(floor(gpus / (t p c)),
+// sequences per step / micro-batch) unless fixed, so a node count that t p c d does not fill, or more GPUs
+// than the batch can use, leaves the remainder idle. A layout the workload fixes completely may exceed
+// (1 - headroom) x HBM (over_headroom) but not HBM.
 LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
                            const Calibration& cal, int gpus, double headroom);
 
