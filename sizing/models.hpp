@@ -286,18 +286,18 @@ Num queue_wait(const RequestQueue& q);
 // wait + prefill + TPOT at the rate (step / (1 - lambda x prefill)).
 template <typename Num>
 Num ttft_at_rate(const RequestQueue& q);
-// The p99 of the queue wait. M/M/c's wait is exponential past P(wait): P(W > t) = C(c, a) e^-(c mu - lambda) t
-// (Gross and Harris, Fundamentals of Queueing Theory, M/M/c waiting-time distribution); for general service
-// the wait given waiting is taken exponential with its mean scaled by (1 + C_s^2) / 2, as Allen-Cunneen scales
-// the mean (Whitt 1993, Approximations for the GI/G/m queue): t_q = (1 + C_s^2)/2 x ln(P_wait / (1 - q)) /
-// (c / service - lambda), 0 when P_wait <= 1 - q; C_s = 0.
+// The p99 of the queue wait. M/M/c's wait is exponential past P(wait), P(W > t) = C(c, a) exp(-(c mu -
+// lambda) t) (Gross and Harris, Fundamentals of Queueing Theory, M/M/c waiting-time distribution); for other
+// service times the wait given waiting is taken exponential with its mean scaled by (1 + C_s^2) / 2, as
+// Allen-Cunneen scales the mean (Whitt 1993, Approximations for the GI/G/m queue):
+// t_q = (1 + C_s^2) / 2 x ln(P_wait / (1 - q)) / (c / service - lambda), 0 when P_wait <= 1 - q; C_s = 0.
 template <typename Num>
 Num queue_wait_p99(const RequestQueue& q);
 // p99 wait + prefill + TPOT at the rate: the percentile falls on the wait, the rest is deterministic.
 template <typename Num>
 Num ttft_p99(const RequestQueue& q);
-// (out x step + n99 x prefill) / out: the request's decode steps plus the prefills that arrive during them, n99
-// the Poisson(lambda x out x TPOT) count's 99th percentile (arrivals are Poisson; each prefill stalls the
+// (out x step + n99 x prefill) / out: the request's decode steps plus the prefills that arrive during them,
+// n99 the Poisson(lambda x out x TPOT) count's 99th percentile (arrivals are Poisson; each prefill stalls the
 // batch's decode). Its mean is the queue's TPOT, step / (1 - lambda x prefill).
 template <typename Num>
 Num tpot_p99(const RequestQueue& q);
