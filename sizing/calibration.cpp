@@ -8,6 +8,7 @@
 
 #include "base/error.hpp"
 #include "base/units.hpp"
+#include "sizing/workload.hpp"
 
 namespace mlbench::sizing {
 namespace {
@@ -135,6 +136,7 @@ Figure from_measurement(double eff, const std::string& measured_gpu, const GpuSp
 std::string_view to_string(Source s) { return name_of(kSourceNames, s); }
 
 const Assumption& default_gemm_efficiency(std::string_view precision) {
+  if (peak_precision(std::string(precision)) == "fp4") return assumption::kGemm4;
   return precision == "fp8" || precision == "int8" ? assumption::kGemm8 : assumption::kGemm16;
 }
 

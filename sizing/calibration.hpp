@@ -30,7 +30,7 @@ struct Figure {
   std::string basis;  // where the number comes from, in words with its numbers
 };
 
-// The default GEMM efficiency of a precision (assumption::kGemm16 or kGemm8).
+// The default GEMM efficiency of a precision (assumption::kGemm16, kGemm8 or kGemm4).
 const Assumption& default_gemm_efficiency(std::string_view precision);
 
 struct Calibration {

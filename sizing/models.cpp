@@ -94,11 +94,39 @@ std::string_view to_string(Recompute r) { return name_of(kRecomputeNames, r); }
 
 double grad_bytes(const LlmTraining& w) { return w.optimizer == "adam-fp32-grads" ? 4 : 2; }
 
-GemmCost training_flops_per_token(const TransformerModel& m, int seq_len) {
+AdapterParams lora_params(const TransformerModel& m, const FineTune& ft) {
+  AdapterParams a;
+  double h = m.hidden, f = m.ffn_hidden, kv = m.mla() ? m.heads : m.kv_heads;
+  double q_out = static_cast<double>(m.heads) * m.qk_head_dim(),
+         o_in = static_cast<double>(m.heads) * m.v_dim();
+  double ffns = m.moe() ? m.experts + m.shared_experts : 1;
+  for (const auto& t : ft.targets) {
+    double attention = t == "q"   ? h + q_out
+                       : t == "k" ? h + kv * m.qk_head_dim()
+                       : t == "v" ? h + kv * m.v_dim()
+                       : t == "o" ? o_in + h
+                                  : 0;
+    double ffn = (t == "gate" && m.gated_ffn) || t == "up" || t == "down" ? h + f : 0;
+    a.total += ft.rank * m.layers * (attention + ffns * ffn);
+    a.active += ft.rank * m.layers * (attention + m.ffns_per_token() * ffn);
+  }
+  return a;
+}
+
+double trainable_share(const TransformerModel& m, const FineTune& ft) {
+  return ft.lora() ? lora_params(m, ft).total / m.params : 1;
+}
+
+GemmCost training_flops_per_token(const TransformerModel& m, int seq_len, const FineTune& ft) {
   double matrix_params = m.active_params - static_cast<double>(m.vocab) * m.hidden;
   // Attention: 3 x the forward's QK^T and AV against the whole sequence, 2 L a (d_qk + d_v) s (12 L h s
-  // when the heads are hidden / heads wide).
-  return {6 * matrix_params, 3 * m.attention_flops_per_context_token() * seq_len, 6.0 * m.vocab * m.hidden};
+  // when the heads are hidden / heads wide); it has no weights, so a frozen base still runs all three.
+  double attention = 3 * m.attention_flops_per_context_token() * seq_len;
+  if (!ft.lora()) return {6 * matrix_params, attention, 6.0 * m.vocab * m.hidden};
+  // Frozen weights skip their weight-gradient GEMMs: forward 2 + input gradient 2 FLOPs per weight.
+  double adapters = 6 * lora_params(m, ft).active;
+  return {4 * matrix_params + adapters, attention, 4.0 * m.vocab * m.hidden,
+          (4 * matrix_params + adapters) / (2 * matrix_params + adapters / 3)};
 }
 
 std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int tokens, int t) {
@@ -197,9 +225,12 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
     return bytes_per_param *
            (params.dense / (sharded ? shards : 1) + params.expert / (sharded ? shards / l.e : 1));
   };
-  b.weights = held(2, 3);
-  b.gradients = held(grad_bytes(w), 2);
-  b.optimizer = held(12, 1);
+  // LoRA: the frozen base holds its 16-bit weights only; the adapters (the trainable share, sharded as the
+  // base) hold weights, gradients and optimizer state.
+  double trainable = trainable_share(m, w.finetune);
+  b.weights = held(2, 3) * (w.finetune.lora() ? 1 + trainable : 1);
+  b.gradients = held(grad_bytes(w), 2) * trainable;
+  b.optimizer = held(12, 1) * trainable;
   double micro_batches = w.global_batch_tokens / (static_cast<double>(l.d) * l.micro_batch * w.seq_len);
   // 1F1B keeps min(p, m) micro-batches of L/p layers in flight on the first stage; the interleaved
   // schedule x (1 + (p - 1) / (p v)) (Korthikanti et al.).
@@ -222,6 +253,21 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
 }
 
 double pipeline_bubble(int p, int v, double micro_batches) { return (p - 1) / (v * micro_batches); }
+
+bool runnable(const Layout& l, double sequences) {
+  double per_step = static_cast<double>(l.micro_batch) * l.d;
+  if (sequences != std::floor(sequences) || std::fmod(sequences, per_step) != 0) return false;
+  double micro_batches = sequences / per_step;
+  return l.v <= 1 || std::fmod(micro_batches, l.p) == 0;
+}
+
+double runnable_batch_tokens(const LlmTraining& w) {
+  const LayoutSpec& f = w.layout;
+  double granule = static_cast<double>(f.micro_batch.value_or(1)) * f.dp.value_or(1) *
+                   (f.vp && *f.vp > 1 && f.pp ? *f.pp : 1);
+  double sequences = std::max(1.0, std::round(w.global_batch_tokens / w.seq_len / granule)) * granule;
+  return sequences * w.seq_len;
+}
 
 int virtual_stages(int layers, int p) { return p > 1 ? std::max(1, layers / p) : 1; }
 
@@ -283,8 +329,16 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
           if (wide > gpus) continue;
           int model_gpus = static_cast<int>(wide);
           // More replicas than micro-batches in a step have nothing to compute: those GPUs idle.
-          int d = fix.dp ? *fix.dp : static_cast<int>(std::min<double>(gpus / model_gpus, sequences / mb));
-          if (d < 1 || static_cast<long long>(d) * model_gpus > gpus) continue;
+          int d_max =
+              fix.dp ? *fix.dp : static_cast<int>(std::min<double>(gpus / model_gpus, sequences / mb));
+          if (d_max < 1 || static_cast<long long>(d_max) * model_gpus > gpus) continue;
+          // The most replicas (a multiple of e) that split the batch the way Megatron-LM runs it; fewer
+          // leave GPUs idle, which the planner reports.
+          auto replicas = [&](int e, int v) {
+            for (int d = d_max; d >= 1 && (!fix.dp || d == *fix.dp); --d)
+              if (d % e == 0 && runnable(Layout{t, p, d, 0, mode, v, mb, c, e}, sequences)) return d;
+            return 0;
+          };
           std::vector<int> vs{1};
           if (w.schedule == "interleaved" && p > 1) {
             int vmax = virtual_stages(m.layers, p);
@@ -294,10 +348,13 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
               for (int v = 2; v <= vmax; ++v)
                 if (vmax % v == 0) vs.push_back(v);
           }
-          for (int e : es)
-            if (d % e == 0)
-              for (int zero = 0; zero <= 3; ++zero)
-                for (int v : vs) out.push_back({t, p, d, zero, mode, v, mb, c, e});
+          for (int e : es) {
+            std::vector<int> ds;
+            for (int v : vs) ds.push_back(replicas(e, v));
+            for (int zero = 0; zero <= 3; ++zero)
+              for (std::size_t i = 0; i < vs.size(); ++i)
+                if (ds[i]) out.push_back({t, p, ds[i], zero, mode, vs[i], mb, c, e});
+          }
         }
   return out;
 }
@@ -366,7 +423,8 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   int nodes = std::max(1, gpus / node.gpus);
   double peak = gpu.peak_for(peak_precision(w.precision)).value_or(0);
   double tokens_gpu = w.global_batch_tokens / gpus;  // tokens one GPU computes per step
-  auto flops = training_flops_per_token(m, w.seq_len);
+  auto flops = training_flops_per_token(m, w.seq_len, w.finetune);
+  double trainable = trainable_share(m, w.finetune);
   double eta = cal.gemm.value * assumption::kTrainingGemmDerate.value;
   bool standard = standard_attention(w);
   st.t_gemm = tokens_gpu * flops.gemm / (peak * eta);
@@ -375,13 +433,14 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   st.t_attention =
       standard ? tokens_gpu * flops.attention / (peak * eta)
                : tokens_gpu * flops.attention * 0.5 / (peak * eta * assumption::kAttentionRelative.value);
-  // Recomputation redoes forwards (a third of forward + backward): full, every layer's (not the output
-  // layer's); selective, the attention core's, which flash attention's backward already redoes inside its
-  // kernel time.
+  // Recomputation redoes forwards (a third of forward + backward, a half of a frozen GEMM's): full, every
+  // layer's (not the output layer's); selective, the attention core's, which flash attention's backward
+  // already redoes inside its kernel time.
   double recompute_flops = 0;
   if (l.recompute == Recompute::full) {
-    st.t_recompute = (st.t_gemm * (flops.gemm - flops.logits) / flops.gemm + st.t_attention) / 3;
-    recompute_flops = tokens_gpu * (flops.gemm - flops.logits + flops.attention) / 3;
+    st.t_recompute =
+        st.t_gemm * (flops.gemm - flops.logits) / flops.gemm / flops.gemm_passes + st.t_attention / 3;
+    recompute_flops = tokens_gpu * ((flops.gemm - flops.logits) / flops.gemm_passes + flops.attention / 3);
   } else if (l.recompute == Recompute::selective && standard) {
     st.t_recompute = st.t_attention / 3;
     recompute_flops = tokens_gpu * flops.attention / 3;
@@ -403,11 +462,11 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   }
   // The cross-entropy, gradient accumulation per micro-batch, the optimizer step over this rank's shard.
   bytes += tokens_gpu * kCrossEntropyBytesPerVocab * m.vocab / (l.t * l.p);
-  bytes += st.micro_batches * params_gpu * 3 * grad_bytes(w);
+  bytes += st.micro_batches * params_gpu * trainable * 3 * grad_bytes(w);
   double dp_ranks = static_cast<double>(l.d) * l.c;  // gradients are reduced over data and context ranks
   double optimizer_params =
       l.zero >= 1 ? split.dense / dp_ranks + split.expert / (dp_ranks / l.e) : params_gpu;
-  bytes += optimizer_params * (26 + grad_bytes(w));
+  bytes += optimizer_params * trainable * (26 + grad_bytes(w));
   st.t_nongemm = bytes / hbm;
   double t_compute = st.t_gemm + st.t_attention + st.t_recompute;
   st.virtual_stages = l.v;
@@ -478,7 +537,8 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
                                            latency * 2 * std::log2(ranks)
                                      : 0.0;
     };
-    double all_reduce = reduce(split.dense, dp_ranks) + reduce(split.expert, dp_ranks / l.e);
+    double all_reduce =
+        reduce(split.dense * trainable, dp_ranks) + reduce(split.expert * trainable, dp_ranks / l.e);
     // ZeRO 0-2: one gradient all-reduce per step, final only in the last micro-batch's backward (2/3 of its
     // compute), so it overlaps there. ZeRO-3/FSDP: weight all-gathers and gradient reduce-scatters, ~1.5x the
     // all-reduce volume, in every micro-batch, overlapping the whole forward and backward.
@@ -628,8 +688,59 @@ RequestQueue request_queue(double lambda, double servers, double prefill_s, doub
   q.stable = true;
   q.p_wait = erlang_c(servers, lambda * q.service_s);
   q.wait_s = queue_wait<double>(q);
+  q.wait_p99_s = queue_wait_p99<double>(q);
+  q.prefills_p99 = poisson_quantile(lambda * out * q.tpot_s, kLatencyPercentile);
+  q.tpot_p99_s = tpot_p99<double>(q);
   return q;
 }
+
+double poisson_quantile(double mean, double q) {
+  double cdf = 0;
+  double limit = mean + 20 * std::sqrt(mean) + 20;
+  for (double n = 0; n <= limit; ++n) {
+    cdf += std::exp(n * std::log(mean) - mean - std::lgamma(n + 1));
+    if (cdf >= q) return n;
+  }
+  return std::ceil(limit);
+}
+
+template <typename Num>
+Num queue_wait_p99(const RequestQueue& q) {
+  double tail = 1 - kLatencyPercentile;
+  if (q.p_wait <= tail) return named<Num>("wait_p99", 0, seconds_shown("wait p99 (P(wait) below 1 %)", 4));
+  double ln_tail = std::log(q.p_wait / tail);
+  return 0.5 *
+         named<Num>("ln_wait_tail", ln_tail,
+                    [&](double v) {
+                      return fmt::format("ln(P(wait) Erlang C {:.3f} / 0.01) {:.3f}", q.p_wait, v);
+                    }) /
+         (named<Num>("slots", q.servers, count_shown("slots")) /
+              named<Num>("service", q.service_s, seconds_shown("service")) -
+          named<Num>("lambda", q.lambda, [](double v) { return fmt::format("lambda {:.3f}/s", v); }));
+}
+template double queue_wait_p99<double>(const RequestQueue&);
+template Formula queue_wait_p99<Formula>(const RequestQueue&);
+
+template <typename Num>
+Num ttft_p99(const RequestQueue& q) {
+  Num prefill = named<Num>("t_prefill", q.prefill_s, seconds_shown("prefill", 4));
+  Num lambda = named<Num>("lambda", q.lambda, [](double v) { return fmt::format("lambda {:.3f}/s", v); });
+  return queue_wait_p99<Num>(q) + prefill +
+         named<Num>("t_step", q.step_s, seconds_shown("decode step", 4)) / (1 - lambda * prefill);
+}
+template double ttft_p99<double>(const RequestQueue&);
+template Formula ttft_p99<Formula>(const RequestQueue&);
+
+template <typename Num>
+Num tpot_p99(const RequestQueue& q) {
+  Num out = named<Num>("out", q.out, count_shown("out"));
+  return (out * named<Num>("t_step", q.step_s, seconds_shown("decode step", 4)) +
+          named<Num>("prefills_p99", q.prefills_p99, count_shown("prefills p99")) *
+              named<Num>("t_prefill", q.prefill_s, seconds_shown("prefill", 4))) /
+         out;
+}
+template double tpot_p99<double>(const RequestQueue&);
+template Formula tpot_p99<Formula>(const RequestQueue&);
 
 template <typename Num>
 Num queue_wait(const RequestQueue& q) {

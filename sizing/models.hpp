@@ -28,11 +28,23 @@ namespace mlbench::sizing {
 struct GemmCost {
   double gemm = 0, attention = 0;  // FLOPs per token, forward + backward (training) or forward (inference)
   double logits = 0;               // the output layer's share of `gemm` (never recomputed)
+  double gemm_passes = 3;          // `gemm` in forwards: 3 (forward, input and weight gradients), 2 frozen
   double total() const { return gemm + attention; }
 };
 // Model FLOPs per token of training (3x forward): GEMMs 6 (N_act - V h), the output layer's 6 V h (logits)
-// among them, attention 12 L h s.
-GemmCost training_flops_per_token(const TransformerModel& m, int seq_len);
+// among them, attention 2 L a (d_qk + d_v) s (12 L h s). LoRA (`ft`): the frozen base runs its forward and
+// input gradient only, 4 (N_act - V h) with 4 V h logits, and the adapters 6 x their active parameters.
+GemmCost training_flops_per_token(const TransformerModel& m, int seq_len, const FineTune& ft = {});
+
+// LoRA's adapter parameters: r (d_in + d_out) per targeted matrix and layer, the FFN targets once per FFN
+// (each expert's; active: the FFNs a token runs). q h x a d_qk, k h x kv d_qk, v h x kv d_v, o a d_v x h,
+// gate and up h x f (gate only with a gated FFN), down f x h.
+struct AdapterParams {
+  double total = 0, active = 0;
+};
+AdapterParams lora_params(const TransformerModel& m, const FineTune& ft);
+// The share of the parameters that train: 1, or LoRA's adapters / the base's parameters.
+double trainable_share(const TransformerModel& m, const FineTune& ft);
 // The workload's GEMMs per micro-batch and tensor-parallel rank: QKV, O, FFN up, FFN down, logits (m, n, k).
 std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int tokens_per_micro_batch, int t);
 
@@ -122,10 +134,22 @@ struct LayoutChoice {
 // pipeline (powers of two up to the layers), context parallel (powers of two keeping >= 4096 tokens per
 // rank), virtual stages (the divisors of floor(L / p) with the interleaved schedule) and the ZeRO stage.
 // Ties keep the earlier candidate: less recomputation, smaller micro-batch, smaller t p, then ZeRO stage.
-// `gpus` total GPUs; d = min(floor(gpus / (t p c)), sequences per step / micro-batch) unless fixed, so a
-// node count that t p c does not divide, or more GPUs than the batch can use, leaves the remainder idle.
+// `gpus` total GPUs; d is the largest runnable() one (a multiple of e) up to min(floor(gpus / (t p c)),
+// sequences per step / micro-batch) unless fixed, so a node count that t p c d does not fill, or more GPUs
+// than the batch can use, leaves the remainder idle.
 LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
                            const Calibration& cal, int gpus);
+
+// Whether Megatron-LM runs the layout on `sequences` per step: a whole number of them that micro_batch x d
+// divides (num_microbatches_calculator.py asserts global_batch_size % (micro_batch_size x data_parallel_size)
+// == 0), and with the interleaved schedule (v > 1) micro-batches per replica a multiple of p (schedules.py,
+// forward_backward_pipelining_with_interleaving: M must fill whole groups of
+// microbatch_group_size_per_vp_stage, p by default). The layout search keeps only these.
+bool runnable(const Layout& l, double sequences);
+// The workload's global batch rounded to the nearest one its fixed layout fields can run: whole sequences, a
+// multiple of micro_batch x dp (each 1 when not fixed) and of pp too when vp > 1 is fixed. Equal to
+// global_batch_tokens when that already runs.
+double runnable_batch_tokens(const LlmTraining& w);
 
 // Pipeline bubble as idle time relative to the ideal compute time, (p - 1) / (v m) (METHODS), with v virtual
 // stages per GPU (1: plain 1F1B) and m micro-batches per replica per step.
@@ -259,8 +283,15 @@ struct RequestQueue {
   double step_s = 0;     // the decode step at the full batch
   double out = 0;        // output tokens per request
   double prefill_share = 0, tpot_s = 0, service_s = 0, load = 0, p_wait = 0, wait_s = 0;
+  // At the latency percentile (kLatencyPercentile): the queue wait, the prefills that land in one request's
+  // decode and its TPOT.
+  double wait_p99_s = 0, prefills_p99 = 0, tpot_p99_s = 0;
   bool stable = false;  // load < 1 and prefill share < 1
 };
+// MLPerf's server and interactive scenarios bound TTFT and TPOT at the 99th percentile of requests.
+inline constexpr double kLatencyPercentile = 0.99;
+// The smallest n with P(N <= n) >= q for N ~ Poisson(mean).
+double poisson_quantile(double mean, double q);
 RequestQueue request_queue(double lambda, double servers, double prefill_s, double step_s, double out);
 // Erlang C: P(wait) of an M/M/c queue with c servers and offered load a = lambda x service (Erlang B
 // recursion, stable for thousands of servers).
@@ -271,6 +302,21 @@ Num queue_wait(const RequestQueue& q);
 // wait + prefill + TPOT at the rate (step / (1 - lambda x prefill)).
 template <typename Num>
 Num ttft_at_rate(const RequestQueue& q);
+// The p99 of the queue wait. M/M/c's wait is exponential past P(wait), P(W > t) = C(c, a) exp(-(c mu -
+// lambda) t) (Gross and Harris, Fundamentals of Queueing Theory, M/M/c waiting-time distribution); for other
+// service times the wait given waiting is taken exponential with its mean scaled by (1 + C_s^2) / 2, as
+// Allen-Cunneen scales the mean (Whitt 1993, Approximations for the GI/G/m queue):
+// t_q = (1 + C_s^2) / 2 x ln(P_wait / (1 - q)) / (c / service - lambda), 0 when P_wait <= 1 - q; C_s = 0.
+template <typename Num>
+Num queue_wait_p99(const RequestQueue& q);
+// p99 wait + prefill + TPOT at the rate: the percentile falls on the wait, the rest is deterministic.
+template <typename Num>
+Num ttft_p99(const RequestQueue& q);
+// (out x step + n99 x prefill) / out: the request's decode steps plus the prefills that arrive during them,
+// n99 the Poisson(lambda x out x TPOT) count's 99th percentile (arrivals are Poisson; each prefill stalls the
+// batch's decode). Its mean is the queue's TPOT, step / (1 - lambda x prefill).
+template <typename Num>
+Num tpot_p99(const RequestQueue& q);
 
 struct ServingPoint {
   int t = 1;

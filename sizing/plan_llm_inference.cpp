@@ -62,9 +62,10 @@ void Planner::plan_inference(const LlmInference& w) {
     }
     return q;
   };
+  // The targets are p99s (MLPerf's): the queue's TTFT and TPOT at the 99th percentile of requests.
   auto queue_meets = [&](const RequestQueue& q) {
-    return q.stable && (w.ttft_s <= 0 || ttft_at_rate<double>(q) <= w.ttft_s * (1 - h_)) &&
-           (w.tpot_s <= 0 || q.tpot_s <= w.tpot_s);
+    return q.stable && (w.ttft_s <= 0 || ttft_p99<double>(q) <= w.ttft_s * (1 - h_)) &&
+           (w.tpot_s <= 0 || q.tpot_p99_s <= w.tpot_s);
   };
   if (w.request_rate > 0 && !w.offline) {
     queue = queue_at(nodes);
@@ -81,8 +82,8 @@ void Planner::plan_inference(const LlmInference& w) {
                       nodes, queue->lambda, sp->batch, queue->load, queue->prefill_share));
     else if (!queue_meets(*queue))
       sheet_.warnings.push_back(fmt::format(
-          "at {:.1f} req/s on {} nodes TTFT {:.3f} s / TPOT {:.4f} s miss the targets with headroom",
-          w.request_rate, nodes, ttft_at_rate<double>(*queue), queue->tpot_s));
+          "at {:.1f} req/s on {} nodes p99 TTFT {:.3f} s / TPOT {:.4f} s miss the targets with headroom",
+          w.request_rate, nodes, ttft_p99<double>(*queue), queue->tpot_p99_s));
   }
   int gpus = nodes * facts_.gpus;
   sheet_.title = fmt::format("Sizing sheet: {}", wl.name);
@@ -90,8 +91,9 @@ void Planner::plan_inference(const LlmInference& w) {
                               "inverse: smallest node count serving {:.1f} req/s x {:.0f} output tokens "
                               "with +{:.0f} % capacity{}",
                               w.request_rate, w.output_tokens, 100 * h_,
-                              queue ? " and a request queue meeting the latency targets" : "")
+                              queue ? " and a request queue meeting the p99 latency targets" : "")
                         : fmt::format("forward: {} nodes given", nodes);
+  if (!w.scenario.empty()) sheet_.mode += fmt::format(" (MLPerf {} scenario)", w.scenario);
   line("Compute", "Nodes", nodes, "nodes", node_->name,
        inverse ? fmt::format("ceil(demand {:.0f} tokens/s x (1 + {:.2f}) / {:.0f} tokens/s per node) = {}{}",
                              demand, h_, sp->tokens_per_s_node, throughput_nodes,
@@ -137,11 +139,26 @@ void Planner::plan_inference(const LlmInference& w) {
   if (queue && queue->stable) {
     auto ttft = ttft_at_rate<Formula>(*queue);
     line("Compute", "Time to first token", ttft, 1, "s",
-         fmt::format("{:.0f}-token prompt at {:.3f} req/s per instance", w.input_tokens, queue->lambda),
+         fmt::format("mean, {:.0f}-token prompt at {:.3f} req/s per instance", w.input_tokens, queue->lambda),
          fmt::format("queue wait + prefill + decode step / (1 - lambda x prefill): {} = {:.4f} s",
                      ttft.shown(), ttft.value()),
-         w.ttft_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.2f} s target", h_, w.ttft_s) : "-",
+         "-", src(eta_prefill));
+    std::string scenario = w.scenario.empty() ? "" : fmt::format(", MLPerf {} scenario", w.scenario);
+    auto ttft99 = ttft_p99<Formula>(*queue);
+    line("Compute", "Time to first token p99", ttft99, 1, "s",
+         fmt::format("99th percentile of requests{}", scenario),
+         fmt::format("p99 queue wait + prefill + decode step / (1 - lambda x prefill): {} = {:.4f} s",
+                     ttft99.shown(), ttft99.value()),
+         w.ttft_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.2f} s p99 target", h_, w.ttft_s) : "-",
          src(eta_prefill));
+    auto tpot99 = tpot_p99<Formula>(*queue);
+    line("Compute", "Time per output token p99", tpot99, 1, "s",
+         fmt::format("99th percentile of requests{}; mean {:.4f} s", scenario, queue->tpot_s),
+         fmt::format(
+             "(out x decode step + prefills p99 x prefill) / out, the prefills landing in one "
+             "request's decode Poisson(lambda x out x TPOT = {:.2f}), its 99th percentile: {} = {:.4f} s",
+             queue->lambda * w.output_tokens * queue->tpot_s, tpot99.shown(), tpot99.value()),
+         w.tpot_s > 0 ? fmt::format("<= {:.3f} s p99 target", w.tpot_s) : "-", src(cal_.hbm));
     auto wait = queue_wait<Formula>(*queue);
     line("Compute", "Request queue wait", wait, 1, "s",
          fmt::format("M/D/c per instance: c = {:.0f} batch slots, service {:.2f} s (prefill + {:.0f} x TPOT "
@@ -151,8 +168,10 @@ void Planner::plan_inference(const LlmInference& w) {
                      queue->lambda * queue->service_s),
          fmt::format(
              "Allen-Cunneen (1 + C_s^2)/2 x Erlang C wait, C_s = 0: {} = {:.4f} s; load {:.3f}, prefill "
-             "share {:.3f}",
-             wait.shown(), wait.value(), queue->load, queue->prefill_share),
+             "share {:.3f}; p99 {} = {:.4f} s (the wait past P(wait) exponential, M/M/c's, its mean scaled "
+             "as Allen-Cunneen scales the mean; Whitt 1993)",
+             wait.shown(), wait.value(), queue->load, queue->prefill_share,
+             queue_wait_p99<Formula>(*queue).shown(), queue->wait_p99_s),
          "-", "model");
   } else {
     auto ttft = time_to_first_token<Formula>(sp->prefill, sp->step_s);
@@ -172,9 +191,10 @@ void Planner::plan_inference(const LlmInference& w) {
                            : fmt::format("{} layers x 2 x {} KV heads x head_dim {} x {}", m.layers,
                                          m.kv_heads, m.head_dim(), w.kv_precision),
                    sp->max_batch, w.input_tokens + w.output_tokens / 2,
-                   sp->kv_shards < sp->t
-                       ? fmt::format(", split {} ways over TP {} (copies on the rest)", sp->kv_shards, sp->t)
-                       : ""),
+                   sp->kv_shards == sp->t ? ""
+                   : m.mla()              ? fmt::format(", the latent whole on each of the TP {} GPUs", sp->t)
+                             : fmt::format(", split {} ways by KV head over TP {}, copies on the rest",
+                                           sp->kv_shards, sp->t)),
        fmt::format(
            "as vLLM sizes it: HBM x gpu_memory_utilization - weights / t - activation peak of a profile pass "
            "of max_num_batched_tokens {:.0f} ({:.0f} x (2 h + {} f / t) x 2 B) and max_num_seqs {:.0f} (fp32 "
@@ -240,7 +260,10 @@ void Planner::plan_inference(const LlmInference& w) {
                                {"load", queue->load},
                                {"p_wait", queue->p_wait},
                                {"wait_s", queue->wait_s},
+                               {"wait_p99_s", queue->wait_p99_s},
                                {"tpot_at_rate_s", queue->tpot_s},
+                               {"ttft_p99_s", ttft_p99<double>(*queue)},
+                               {"tpot_p99_s", queue->tpot_p99_s},
                                {"stable", queue->stable}};
 }
 

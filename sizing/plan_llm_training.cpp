@@ -111,7 +111,19 @@ int Planner::find_nodes_llm(const LlmTraining& w, bool* inverse) {
   return *n;
 }
 
-void Planner::plan_llm_training(const LlmTraining& w) {
+void Planner::plan_llm_training(const LlmTraining& given) {
+  // Plan the batch Megatron-LM can run with the workload's fixed layout fields (the nearest one when the
+  // workload's does not divide), and say so.
+  LlmTraining w = given;
+  w.global_batch_tokens = runnable_batch_tokens(given);
+  std::string rounded;
+  if (w.global_batch_tokens != given.global_batch_tokens) {
+    rounded = fmt::format(
+        "global batch rounded from {:.0f} to {:.0f} tokens ({:.0f} sequences of {}): the nearest that the "
+        "workload's layout splits into whole micro-batches per replica",
+        given.global_batch_tokens, w.global_batch_tokens, w.global_batch_tokens / w.seq_len, w.seq_len);
+    sheet_.warnings.push_back(rounded);
+  }
   const auto& m = w.model;
   double pk = peak(w.precision);
   calibrate_for(w.precision, training_gemm_shapes(m, w.layout.micro_batch.value_or(1) * w.seq_len, 1));
@@ -131,7 +143,7 @@ void Planner::plan_llm_training(const LlmTraining& w) {
         fmt::format("{} of {} GPUs idle: the layout ({}) uses {}; plan fewer nodes or "
                     "one whose GPU count the layout divides",
                     gpus - active, gpus, l.describe(), active));
-  auto flops = training_flops_per_token(m, w.seq_len);
+  auto flops = training_flops_per_token(m, w.seq_len, w.finetune);
   double total_flops = w.tokens * flops.total();
   double gpu_hours = gpus * e.time_s / 3600;
   sheet_.title = fmt::format("Sizing sheet: {}", req_.workload.name);
@@ -149,8 +161,9 @@ void Planner::plan_llm_training(const LlmTraining& w) {
        fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus), "-", "catalog");
   line("Compute", "Training compute", total_flops, "FLOP",
        fmt::format("{:.3g} params{}, {:.3g} tokens", m.params, shape, w.tokens),
-       fmt::format("D x (6 (N_act - V h) + 12 L h s) = {:.3g} x ({:.3g} + {:.3g}) FLOP/token (6ND = {:.3g})",
-                   w.tokens, flops.gemm, flops.attention, 6 * m.active_params * w.tokens),
+       fmt::format("D x ({} + 6 L a (d_qk + d_v) s) = {:.3g} x ({:.3g} + {:.3g}) FLOP/token (6ND = {:.3g})",
+                   w.finetune.lora() ? "4 (N_act - V h) frozen + 6 N_adapters" : "6 (N_act - V h)", w.tokens,
+                   flops.gemm, flops.attention, 6 * m.active_params * w.tokens),
        "-", "workload");
   std::string ran = fmt::format("recompute {}{}, {} attention, sequence parallel {}, {} schedule",
                                 to_string(l.recompute), w.recompute == "auto" ? " (auto)" : "", w.attention,
@@ -185,9 +198,12 @@ void Planner::plan_llm_training(const LlmTraining& w) {
        fmt::format("per optimizer step of {:.0f} tokens", w.global_batch_tokens),
        fmt::format("{} = {:.3f} s", step.shown(), step.value()), "-", src(cal_.gemm));
   line("Compute", "Parallel layout", active, "GPUs", l.describe(),
-       fmt::format("{}; {:.1f} micro-batches of {} x {} per replica per step{}", fixed_layout_text(w),
-                   st.micro_batches, l.micro_batch, w.seq_len,
-                   active < gpus ? fmt::format("; {} of {} GPUs idle", gpus - active, gpus) : ""),
+       fmt::format("{}; {:.0f} micro-batches of {} x {} per replica per step (global batch / (micro-batch x "
+                   "dp), whole{}, as Megatron-LM requires){}{}",
+                   fixed_layout_text(w), st.micro_batches, l.micro_batch, w.seq_len,
+                   l.v > 1 ? fmt::format(" and a multiple of pp {} for the interleaved schedule", l.p) : "",
+                   active < gpus ? fmt::format("; {} of {} GPUs idle", gpus - active, gpus) : "",
+                   rounded.empty() ? "" : "; " + rounded),
        "-", "model");
   if (e.choice.fitting > 1) {
     std::string ranked;
@@ -208,6 +224,17 @@ void Planner::plan_llm_training(const LlmTraining& w) {
        fmt::format("<= HBM {}: the reserve is in the total, the headroom applies to time",
                    format_bytes(facts_.gpu->memory_bytes)),
        "model");
+  if (w.finetune.lora()) {
+    auto adapters = lora_params(m, w.finetune);
+    line("Compute", "LoRA fine-tuning", adapters.total, "trainable params",
+         fmt::format("rank {} on {} of every layer; base {:.3g} params frozen", w.finetune.rank,
+                     fmt::join(w.finetune.targets, ", "), m.params),
+         fmt::format("r (d_in + d_out) per targeted matrix x {} layers = {:.3g} params ({:.4f} of the base): "
+                     "gradients, optimizer state, gradient sync and checkpoints cover these only; the frozen "
+                     "GEMMs run forward + input gradient (4 FLOPs per weight and token, no weight gradient)",
+                     m.layers, adapters.total, adapters.total / m.params),
+         "-", "workload");
+  }
   if (m.moe()) {
     auto split = params_per_gpu(m, l);
     line("Compute", "Mixture of experts", m.active_params, "active params",
@@ -274,7 +301,8 @@ void Planner::plan_llm_training(const LlmTraining& w) {
   nlohmann::json compared = nlohmann::json::array();
   for (const auto& c : e.choice.compared)
     compared.push_back({{"layout", layout_json(c.layout)}, {"step_s", c.step_s}});
-  double ckpt = assumption::kCheckpointBytesPerParam.value * m.params;
+  // A LoRA run checkpoints its adapters and their optimizer state; the frozen base is already stored.
+  double ckpt = assumption::kCheckpointBytesPerParam.value * m.params * trainable_share(m, w.finetune);
   add_storage(ckpt, w.checkpoint, w.dataset_bytes, st.tokens_per_s * w.dataset_bytes / w.tokens, nodes);
   add_network(nodes, st.comm_share, nodes > 1);
   double run_s = e.time_s;

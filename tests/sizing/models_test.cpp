@@ -449,5 +449,82 @@ TEST(Shapes, LatentAttentionAndFp4Serving) {
   EXPECT_EQ(kv_shards(model_of("{layers: 2, hidden: 1024, heads: 16, kv_heads: 4}"), 2), 2);
 }
 
+// Megatron-LM's conditions: sequences % (micro_batch x d) == 0; interleaved, micro-batches % p == 0.
+TEST(Models, RunnableLayoutsSplitTheBatchWhole) {
+  Layout l{4, 4, 2, 1, Recompute::none, 2, 1};
+  EXPECT_TRUE(runnable(l, 24));   // 12 micro-batches per replica, 3 per stage group
+  EXPECT_FALSE(runnable(l, 20));  // 10: not a multiple of p 4 with interleaving
+  l.v = 1;
+  EXPECT_TRUE(runnable(l, 20));
+  EXPECT_FALSE(runnable(l, 21));    // 10.5 micro-batches
+  EXPECT_FALSE(runnable(l, 20.5));  // not whole sequences
+  LlmTraining w;
+  w.seq_len = 4096;
+  w.global_batch_tokens = 4194304;
+  EXPECT_DOUBLE_EQ(runnable_batch_tokens(w), 4194304);
+  w.layout.dp = 3;
+  EXPECT_DOUBLE_EQ(runnable_batch_tokens(w), 1023.0 * 4096);
+  w.layout = {};
+  w.global_batch_tokens = 1000;  // less than a sequence: one
+  EXPECT_DOUBLE_EQ(runnable_batch_tokens(w), 4096);
+}
+
+// LoRA on Llama-2-7B's q and v at rank 16: 16 x 32 layers x 2 x (4096 + 4096) = 8,388,608 adapter
+// parameters (PEFT prints 4,194,304 trainable at rank 8). The frozen base keeps its 16-bit weights but no
+// gradients or optimizer state, runs 4 FLOPs per weight and token instead of 6, and syncs only the adapters'
+// gradients over data parallelism.
+TEST(Models, LoraFreezesTheBase) {
+  auto full = llama7b();
+  auto w = full;
+  w.finetune = {16, {"q", "v"}};
+  const auto& m = w.model;
+  double adapters = 16.0 * 32 * 2 * (4096 + 4096);
+  EXPECT_DOUBLE_EQ(lora_params(m, w.finetune).total, adapters);
+  auto f = training_flops_per_token(m, w.seq_len, w.finetune);
+  double matrices = m.params - 32000.0 * 4096;
+  EXPECT_DOUBLE_EQ(f.gemm, 4 * matrices + 6 * adapters);
+  EXPECT_DOUBLE_EQ(f.logits, 4 * 32000.0 * 4096);
+  EXPECT_DOUBLE_EQ(f.attention, training_flops_per_token(m, w.seq_len).attention);
+  Layout l{1, 1, 8, 0, Recompute::none};
+  auto mem = training_memory(m, w, l);
+  EXPECT_DOUBLE_EQ(mem.weights, 2 * (m.params + adapters));
+  EXPECT_DOUBLE_EQ(mem.gradients, 2 * adapters);
+  EXPECT_DOUBLE_EQ(mem.optimizer, 12 * adapters);
+  Calibration cal = flat_calibration(0.8);
+  l.d = 512;
+  auto base = training_step(m, full, a100_node(), cal, l);
+  auto lora = training_step(m, w, a100_node(), cal, l);
+  EXPECT_NEAR(lora.t_gemm / base.t_gemm, (4 * matrices + 6 * adapters) / (6 * matrices), 1e-12);
+  EXPECT_LT(lora.t_dp, base.t_dp / 20);
+  EXPECT_LT(lora.step_s, base.step_s);
+  // Full recomputation redoes the frozen GEMMs' forward: half of their 4 FLOPs per weight.
+  l.recompute = Recompute::full;
+  auto rc = training_step(m, w, a100_node(), cal, l);
+  EXPECT_NEAR(rc.t_recompute, rc.t_gemm * (f.gemm - f.logits) / f.gemm / f.gemm_passes + rc.t_attention / 3,
+              1e-12);
+  EXPECT_NEAR(f.gemm_passes, 2, 0.01);
+}
+
+// The p99s: Poisson quantiles as tabulated (Poisson(2): P(N <= 5) = 0.983, P(N <= 6) = 0.995); the wait's
+// p99 is M/M/c's exponential tail past P(wait), halved for deterministic service; the TPOT's adds the p99
+// count of prefills landing in one request's decode.
+TEST(Models, RequestQueuePercentiles) {
+  EXPECT_EQ(poisson_quantile(2, 0.99), 6);
+  EXPECT_EQ(poisson_quantile(0.01, 0.99), 0);
+  EXPECT_NEAR(poisson_quantile(10000, 0.99), 10000 + 2.326 * 100, 3);  // normal limit
+  auto q = request_queue(2.6, 4, 0.1, 0.02, 50);
+  ASSERT_TRUE(q.stable);
+  ASSERT_GT(q.p_wait, 0.01);
+  EXPECT_NEAR(q.wait_p99_s, 0.5 * std::log(q.p_wait / 0.01) / (4 / q.service_s - 2.6), 1e-12);
+  EXPECT_GT(q.wait_p99_s, q.wait_s);
+  EXPECT_NEAR(ttft_p99<double>(q) - ttft_at_rate<double>(q), q.wait_p99_s - q.wait_s, 1e-12);
+  double n99 = poisson_quantile(2.6 * 50 * q.tpot_s, 0.99);
+  EXPECT_DOUBLE_EQ(q.prefills_p99, n99);
+  EXPECT_DOUBLE_EQ(q.tpot_p99_s, (50 * 0.02 + n99 * 0.1) / 50);
+  EXPECT_GT(q.tpot_p99_s, q.tpot_s);
+  // A queue that rarely waits has no p99 wait.
+  EXPECT_EQ(request_queue(0.1, 64, 0.1, 0.02, 50).wait_p99_s, 0);
+}
+
 }  // namespace
 }  // namespace mlbench::sizing::test

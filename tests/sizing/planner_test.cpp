@@ -1,10 +1,12 @@
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <regex>
 
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
+#include "tests/common/files.hpp"
 #include "tests/sizing/test_util.hpp"
 
 namespace mlbench::sizing::test {
@@ -271,6 +273,93 @@ TEST(Planner, SearchedLayoutListsTheFastestThree) {
   EXPECT_LE(compared[0].at("step_s").get<double>(), compared[1].at("step_s").get<double>());
   EXPECT_LE(compared[1].at("step_s").get<double>(), compared[2].at("step_s").get<double>());
   EXPECT_NE(find_line(s, "Layouts compared"), nullptr);
+}
+
+// Megatron-LM runs a layout only when micro_batch x dp divides the global batch's sequences
+// (num_microbatches_calculator.py) and, interleaved, when p divides the micro-batches per replica
+// (schedules.py). On 68 nodes the 70B example once planned DP 17: 60.2 micro-batches per replica.
+TEST(Planner, LayoutsSplitTheBatchIntoWholeMicroBatches) {
+  auto req = request(source_dir() / "configs" / "workloads" / "llm-70b-pretraining.yaml");
+  req.nodes = 68;
+  auto s = plan(req, shipped_catalog());
+  double sequences = 4194304.0 / 4096;
+  auto check = [&](const nlohmann::json& l) {
+    SCOPED_TRACE(l.dump());
+    int per_step = l.at("micro_batch").get<int>() * l.at("d").get<int>();
+    EXPECT_EQ(std::fmod(sequences, per_step), 0);
+    if (l.at("v").get<int>() > 1) {
+      EXPECT_EQ(std::fmod(sequences / per_step, l.at("p").get<int>()), 0);
+    }
+  };
+  check(s.figures.at("layout"));
+  for (const auto& c : s.figures.at("layouts_compared")) check(c.at("layout"));
+  const auto* line = find_line(s, "Parallel layout");
+  ASSERT_NE(line, nullptr);
+  EXPECT_EQ(line->driver.find(".2 micro-batches"), std::string::npos) << line->driver;
+}
+
+// A workload whose fixed dp does not divide its batch is planned at the nearest batch that runs, said so.
+TEST(Planner, BatchThatNoFixedLayoutSplitsIsRoundedAndSaid) {
+  static const mlbench::test::TempDir dir("mlbench-runnable");
+  auto p = dir / "dp3.yaml";
+  std::ofstream(p)
+      << "kind: llm-training\nhardware: 8xH100-SXM\nmodel: {layers: 32, hidden: 4096, heads: 32}\n"
+         "tokens: 10B\nseq_len: 4096\nglobal_batch_tokens: 4194304\nnodes: 3\n"
+         "layout: {tp: 8, pp: 1, dp: 3, cp: 1, micro_batch: 1}\n";
+  auto s = plan(request(p), shipped_catalog());
+  // 1024 sequences / 3 replicas: the nearest multiple of 3 is 1023.
+  EXPECT_DOUBLE_EQ(s.figures.at("tokens_per_s").get<double>() * s.figures.at("step_s").get<double>(),
+                   1023.0 * 4096);
+  bool said = false;
+  for (const auto& w : s.warnings)
+    said |= w.find("rounded from 4194304 to 4190208 tokens") != std::string::npos;
+  EXPECT_TRUE(said);
+  EXPECT_NE(find_line(s, "Parallel layout")->driver.find("341 micro-batches"), std::string::npos);
+}
+
+// A LoRA fine-tune's sheet says what trains, and its checkpoints hold the adapters and their optimizer state.
+TEST(Planner, LoraSheetCountsTheAdaptersOnly) {
+  static const mlbench::test::TempDir dir("mlbench-lora");
+  auto p = dir / "lora.yaml";
+  std::ofstream(p)
+      << "kind: llm-training\nhardware: 8xH100-SXM\nmodel: {layers: 32, hidden: 4096, heads: 32, "
+         "ffn_hidden: 11008}\ntokens: 1B\nseq_len: 4096\nglobal_batch_tokens: 1M\nnodes: 1\n"
+         "finetune: {method: lora, rank: 16, targets: [q, v]}\n";
+  auto s = plan(request(p), shipped_catalog());
+  const auto* lora = find_line(s, "LoRA fine-tuning");
+  ASSERT_NE(lora, nullptr);
+  EXPECT_DOUBLE_EQ(lora->quantity, 16.0 * 32 * 2 * 8192);
+  EXPECT_NEAR(find_line(s, "Checkpoint size")->quantity, 14 * 16.0 * 32 * 2 * 8192 / 1e9, 1e-9);
+  EXPECT_NE(find_line(s, "Training compute")->driver.find("4 (N_act - V h) frozen"), std::string::npos);
+}
+
+// TTFT and TPOT targets bound the 99th percentile of requests, as MLPerf's server and interactive scenarios
+// set them: a target between the mean and the p99 is missed, and the inverse planner adds nodes for it.
+TEST(Planner, LatencyTargetsArePercentilesNotMeans) {
+  auto req = request(source_dir() / "configs" / "workloads" / "llm-70b-serving.yaml");
+  auto& serve = std::get<LlmInference>(req.workload.spec);
+  serve.tp = 2;
+  serve.batch = 8;  // few slots: requests wait
+  serve.request_rate = 4;
+  serve.ttft_s = 0;
+  req.nodes = 1;
+  auto s = plan(req, shipped_catalog());
+  const auto& q = s.figures.at("queue");
+  ASSERT_TRUE(q.at("stable").get<bool>());
+  double mean = s.figures.at("ttft_s").get<double>(), p99 = q.at("ttft_p99_s").get<double>();
+  EXPECT_GT(p99, mean * 1.05);
+  EXPECT_NEAR(p99 - mean, q.at("wait_p99_s").get<double>() - q.at("wait_s").get<double>(), 1e-12);
+  EXPECT_GT(q.at("tpot_p99_s").get<double>(), q.at("tpot_at_rate_s").get<double>());
+  EXPECT_NE(find_line(s, "Time per output token p99"), nullptr);
+  serve.ttft_s = (mean + p99) / 2 / (1 - kDefaultHeadroom);
+  auto missed = plan(req, shipped_catalog());
+  bool said = false;
+  for (const auto& w : missed.warnings) said |= w.find("p99 TTFT") != std::string::npos;
+  EXPECT_TRUE(said);
+  req.nodes.reset();
+  auto sized = plan(req, shipped_catalog());
+  EXPECT_GT(sized.figures.at("nodes").get<int>(), 1);
+  EXPECT_LE(sized.figures.at("queue").at("ttft_p99_s").get<double>(), serve.ttft_s * (1 - kDefaultHeadroom));
 }
 
 }  // namespace

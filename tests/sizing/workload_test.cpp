@@ -33,6 +33,15 @@ TEST(Workload, EveryShippedExampleLoads) {
   }
 }
 
+// The examples of each model shape (head_dim, latent attention with FP4 weights, LoRA) plan to a sheet.
+TEST(Workload, ShapeExamplesPlan) {
+  for (const char* name : {"qwen3-32b-server", "deepseek-v3-fp4-offline", "llama3-8b-lora"}) {
+    SCOPED_TRACE(name);
+    auto s = plan_file(source_dir() / "configs" / "workloads" / (std::string(name) + ".yaml"));
+    EXPECT_GE(s.figures.at("nodes").get<int>(), 1);
+  }
+}
+
 TEST(Workload, ParameterCountAloneDerivesAShape) {
   auto p = write_temp("params",
                       "kind: llm-training\nmodel: {params: 7.0e9}\ntokens: 1e12\nseq_len: 4096\n"
