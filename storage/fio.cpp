@@ -333,7 +333,14 @@ struct Resolver {
 
 }  // namespace
 
+constexpr std::uint64_t kFioBounds[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000};
+constexpr std::uint64_t kFioMsBounds[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000};
+constexpr FioLatencyRanges kFioLatencyRanges[] = {{"latency_ns", 1, kFioBounds, false},
+                                                  {"latency_us", 1000, kFioBounds, false},
+                                                  {"latency_ms", 1000000, kFioMsBounds, true}};
+
 std::span<const FioOption> fio_options() { return kFioOptions; }
+std::span<const FioLatencyRanges> fio_latency_ranges() { return kFioLatencyRanges; }
 std::span<const FioEngine> fio_engines() { return kFioEngines; }
 
 FioOptions from_fio(const std::vector<std::pair<std::string, json>>& given, bool cli) {
