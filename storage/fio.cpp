@@ -47,8 +47,8 @@ constexpr FioOption kFioOptions[] = {
     {"bssplit", FioTake::refused, "", false,
      "mlbench has one block size per job: give --bs, or one job per block size in a job file (--job)"},
     {"output-format", FioTake::output, "", false,
-     "json: the report as JSON on stdout (--json); normal: the "
-     "summary table"},
+     "json: the report as JSON on stdout (--json); fio-json: fio's JSON schema on stdout (jobs[].read.iops, "
+     "clat_ns, disk_util: what fio-plot reads); normal: the summary table"},
 };
 
 constexpr FioEngine kFioEngines[] = {
@@ -284,9 +284,13 @@ struct Resolver {
         const std::string s = text_of(v);
         if (s == "json") {
           out.json = true;
+        } else if (s == "fio-json") {
+          out.fio_json = true;
         } else if (s != "normal") {
           throw UsageError(fmt::format(
-              "{}={}: mlbench prints normal (its summary table) or json; use {}=json", name, s, name));
+              "{}={}: mlbench prints normal (its summary table), json (its report) or fio-json (fio's JSON "
+              "schema); use {}=json",
+              name, s, name));
         }
         return;
       }

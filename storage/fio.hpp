@@ -62,7 +62,8 @@ std::span<const FioEngine> fio_engines();
 struct FioOptions {
   nlohmann::json options = nlohmann::json::object();
   std::vector<std::string> ignored;
-  bool json = false;  // --output-format=json: the command line's --json
+  bool json = false;      // --output-format=json: the command line's --json
+  bool fio_json = false;  // --output-format=fio-json: fio's JSON schema on stdout (reports/fio_json.hpp)
 };
 FioOptions from_fio(const std::vector<std::pair<std::string, nlohmann::json>>& given, bool cli);
 

@@ -441,6 +441,7 @@ class Worker {
     into.lat_max.push_back(static_cast<double>(window.max()) * 1e-9);
     into.lat_min.push_back(static_cast<double>(window.min()) * 1e-9);
     into.lat_mean.push_back(window.mean() * 1e-9);
+    into.lat_stdev.push_back(window.stddev() * 1e-9);
     window.reset();
   }
 
@@ -547,6 +548,7 @@ void append(IntervalSeries& to, const IntervalSeries& from) {
   to.lat_max.insert(to.lat_max.end(), from.lat_max.begin(), from.lat_max.end());
   to.lat_min.insert(to.lat_min.end(), from.lat_min.begin(), from.lat_min.end());
   to.lat_mean.insert(to.lat_mean.end(), from.lat_mean.begin(), from.lat_mean.end());
+  to.lat_stdev.insert(to.lat_stdev.end(), from.lat_stdev.begin(), from.lat_stdev.end());
 }
 void append(DirectionIntervals& to, const DirectionIntervals& from) {
   append(to.all, from.all);

@@ -33,7 +33,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "storage/diskstats.hpp"
+#include "bench/disk_stats.hpp"
 #include "storage/engine.hpp"
 #include "storage/histogram.hpp"
 #include "storage/job_spec.hpp"
@@ -155,9 +155,10 @@ struct IntervalSeries {
   // what moves a tail from run to run; the order-statistic interval from the whole window's count
   // (storage/probe.cpp) assumes independent I/Os and cannot see that (a stall delays every I/O in flight).
   std::array<std::vector<double>, kLatencyPercentiles.size()> lat;
-  std::vector<double> lat_max;   // s, each interval's slowest I/O, per job thread
-  std::vector<double> lat_min;   // s, each interval's fastest I/O, per job thread
-  std::vector<double> lat_mean;  // s, each interval's mean latency, per job thread
+  std::vector<double> lat_max;    // s, each interval's slowest I/O, per job thread
+  std::vector<double> lat_min;    // s, each interval's fastest I/O, per job thread
+  std::vector<double> lat_mean;   // s, each interval's mean latency, per job thread
+  std::vector<double> lat_stdev;  // s, each interval's latency standard deviation, per job thread
 };
 
 // The interval series of one set of I/Os, every I/O and each direction.

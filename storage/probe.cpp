@@ -14,9 +14,9 @@
 #include <fmt/format.h>
 
 #include "base/units.hpp"
+#include "bench/disk_stats.hpp"
 #include "bench/sysinfo_reader.hpp"
 #include "storage/cpus.hpp"
-#include "storage/diskstats.hpp"
 #include "storage/fio.hpp"
 #include "storage/job.hpp"
 #include "storage/job_spec.hpp"
@@ -385,6 +385,7 @@ void add_direction(Result& r, const std::string& prefix, std::uint64_t ios, cons
   mean.stats = interval_stats(in.lat_mean);
   if (n > 1) mean.ci = sigma_ci(mean.value, stdev / std::sqrt(n));
   Metric& sd = r.add_metric(prefix + "lat_stdev", stdev, "s", Better::lower);
+  sd.stats = interval_stats(in.lat_stdev);
   if (n > 1) sd.ci = sigma_ci(stdev, stdev / std::sqrt(2 * (n - 1)));
 }
 

@@ -12,7 +12,7 @@
 // lines and the fio JSON (reports/fio_json.hpp): io_latency (per direction slat_ns, clat_ns with fio's
 // percentile list, lat_ns: min, max, mean, stddev, N; IoTotals, storage/job.hpp, says when an I/O has a
 // slat: io_uring submitting per I/O, not batched or psync), latency_distribution (fio's latency_ns/us/ms),
-// rusage (ctx, majf, minf) and disk_stats (storage/diskstats.hpp: each disk of the targets over the window,
+// rusage (ctx, majf, minf) and disk_stats (bench/disk_stats.hpp: each disk of the targets over the window,
 // with util). The I/O totals are the result's work (ios, bytes, reads, writes, seconds).
 //
 // Formulas: iops = I/Os completed after the warm-up / (last job done − warm-up end); bandwidth = bytes / the

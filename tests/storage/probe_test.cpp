@@ -17,7 +17,7 @@
 
 #include "bench/sysinfo_reader.hpp"
 #include "storage/buffer.hpp"
-#include "storage/diskstats.hpp"
+#include "bench/disk_stats.hpp"
 #include "storage/engine.hpp"
 #include "storage/target.hpp"
 #include "tests/storage/storage_test_util.hpp"

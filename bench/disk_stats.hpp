@@ -16,7 +16,7 @@
 
 #include "bench/sysinfo_reader.hpp"
 
-namespace mlbench::storage {
+namespace mlbench {
 
 struct DiskStat {
   std::string name;
@@ -45,4 +45,4 @@ std::vector<std::string> stat_disks(const std::string& disk, const SysReader& sy
 // /sys/class/block/<name>/stat now (a disk or a partition); nullopt when it cannot be read or parsed.
 std::optional<DiskStat> read_disk_stat(const std::string& name, const SysReader& sys);
 
-}  // namespace mlbench::storage
+}  // namespace mlbench

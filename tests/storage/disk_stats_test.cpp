@@ -1,4 +1,4 @@
-#include "storage/diskstats.hpp"
+#include "bench/disk_stats.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 
 #include "tests/storage/storage_test_util.hpp"
 
-namespace mlbench::storage {
+namespace mlbench {
 namespace {
 
 // A 5.x kernel's /sys/block/nvme0n1/stat: 17 fields (reads, writes, in flight, io_ticks, time_in_queue,
@@ -66,7 +66,7 @@ TEST(DiskStats, DeltaAndUtilisationOverTheWindow) {
 // The disks of a target: its own, and for a device-mapper or md device those under it, each read from
 // /sys/class/block (a slave may be a partition).
 TEST(DiskStats, ReadsTheDiskAndTheDisksUnderIt) {
-  test::TempDir root;
+  storage::test::TempDir root;
   const auto write = [&](const std::string& rel, const std::string& text) {
     std::filesystem::create_directories((root.path() / rel).parent_path());
     std::ofstream(root.path() / rel) << text;
@@ -85,4 +85,4 @@ TEST(DiskStats, ReadsTheDiskAndTheDisksUnderIt) {
 }
 
 }  // namespace
-}  // namespace mlbench::storage
+}  // namespace mlbench

@@ -1,9 +1,9 @@
-#include "storage/diskstats.hpp"
+#include "bench/disk_stats.hpp"
 
 #include <algorithm>
 #include <charconv>
 
-namespace mlbench::storage {
+namespace mlbench {
 
 std::optional<DiskStat> parse_disk_stat(std::string_view name, std::string_view text) {
   std::vector<std::uint64_t> f;
@@ -122,4 +122,4 @@ std::optional<DiskStat> read_disk_stat(const std::string& name, const SysReader&
   return parse_disk_stat(name, *text);
 }
 
-}  // namespace mlbench::storage
+}  // namespace mlbench
