@@ -217,7 +217,8 @@ int execute(RunOptions opts, const CommonRunFlags& flags) {
   live.clear();
   // `-o -`: the report is what stdout holds; the summary would break it.
   const bool report_on_stdout = opts.output && *opts.output == "-";
-  if (flags.fio_json && !report_on_stdout && !runner.interrupted()) {
+  // fio's JSON holds the storage jobs that ran; a run without one (each failed) prints the summary instead.
+  if (flags.fio_json && !report_on_stdout && has_fio_figures(report)) {
     std::cout << to_fio_json(report, "the run").dump(2) << "\n";
   } else if (flags.json && !report_on_stdout) {
     std::cout << to_json(report).dump(2) << "\n";

@@ -97,7 +97,17 @@ std::int64_t epoch_of(const std::string& utc) {
   return static_cast<std::int64_t>(::timegm(&tm));
 }
 
+// A storage job's own result (not a multi-target job's per-target row) with fio's figures.
+bool fio_job(const Result& r) {
+  return r.probe == "storage.io" && r.status == Status::ok && r.info.contains("io_latency") &&
+         !(r.params.is_object() && r.params.value("scope", "") == "target");
+}
+
 }  // namespace
+
+bool has_fio_figures(const Report& report) {
+  return std::any_of(report.results.begin(), report.results.end(), fio_job);
+}
 
 Json to_fio_json(const Report& report, std::string_view origin) {
   const double elapsed = report.run.value("duration_s", 0.0);
@@ -105,8 +115,7 @@ Json to_fio_json(const Report& report, std::string_view origin) {
   std::vector<Json> options;
   std::vector<DiskStat> disks;
   for (const Result& r : report.results) {
-    if (r.probe != "storage.io" || r.status != Status::ok || !r.info.contains("io_latency")) continue;
-    if (r.params.is_object() && r.params.value("scope", "") == "target") continue;
+    if (!fio_job(r)) continue;
     const std::string rw = r.params.value("rw", std::string());
     const std::string name = r.params.value("job", rw);
     const Json& lat = r.info["io_latency"];
@@ -139,7 +148,7 @@ Json to_fio_json(const Report& report, std::string_view origin) {
       }
     }
   }
-  if (jobs.empty()) {
+  if (!has_fio_figures(report)) {
     throw UsageError(fmt::format(
         "{}: no storage.io result with fio's figures (io_latency: reports of mlbench storage since schema "
         "1.3); run the job again with this mlbench",

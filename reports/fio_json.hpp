@@ -18,8 +18,10 @@
 
 namespace mlbench {
 
-// UsageError naming `origin` when the report has no storage.io result with fio's figures (a report written
-// before mlbench measured them, or one without a storage job).
+// Whether the report has a storage.io result with fio's figures (a job that ran; a report written since
+// mlbench measures them).
+bool has_fio_figures(const Report& report);
+// UsageError naming `origin` when it has none.
 Json to_fio_json(const Report& report, std::string_view origin);
 
 }  // namespace mlbench

@@ -15,9 +15,9 @@
 
 #include <fmt/format.h>
 
+#include "bench/disk_stats.hpp"
 #include "bench/sysinfo_reader.hpp"
 #include "storage/buffer.hpp"
-#include "bench/disk_stats.hpp"
 #include "storage/engine.hpp"
 #include "storage/target.hpp"
 #include "tests/storage/storage_test_util.hpp"
