@@ -17,6 +17,7 @@
 #include "bench/signals.hpp"
 #include "bench/sysinfo.hpp"
 #include "cli/progress.hpp"
+#include "reports/fio_json.hpp"
 #include "reports/summary.hpp"
 
 namespace mlbench::cli {
@@ -183,8 +184,8 @@ int execute(RunOptions opts, const CommonRunFlags& flags) {
     return 0;
   }
   SignalGuard guard;
-  const ProgressStyle style =
-      progress_style(::isatty(STDERR_FILENO) == 1, flags.json, std::getenv("NO_COLOR"), std::getenv("TERM"));
+  const ProgressStyle style = progress_style(::isatty(STDERR_FILENO) == 1, flags.json || flags.fio_json,
+                                             std::getenv("NO_COLOR"), std::getenv("TERM"));
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   auto now = [t0] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
@@ -216,7 +217,10 @@ int execute(RunOptions opts, const CommonRunFlags& flags) {
   live.clear();
   // `-o -`: the report is what stdout holds; the summary would break it.
   const bool report_on_stdout = opts.output && *opts.output == "-";
-  if (flags.json && !report_on_stdout) {
+  // fio's JSON holds the storage jobs that ran; a run without one (each failed) prints the summary instead.
+  if (flags.fio_json && !report_on_stdout && has_fio_figures(report)) {
+    std::cout << to_fio_json(report, "the run").dump(2) << "\n";
+  } else if (flags.json && !report_on_stdout) {
     std::cout << to_json(report).dump(2) << "\n";
   } else if (!report_on_stdout) {
     print_summary(std::cout, report, terminal_width(STDOUT_FILENO));

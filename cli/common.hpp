@@ -21,6 +21,7 @@ struct CommonRunFlags {
   bool dry_run = false;
   bool json = false;
   std::vector<std::string> require;  // probes that must measure something, else exit 1
+  bool fio_json = false;  // print the report's storage jobs as fio's JSON (storage --output-format=fio-json)
 };
 void add_common_run_flags(CLI::App& cmd, CommonRunFlags& flags);
 

@@ -1,5 +1,6 @@
-// `mlbench export REPORT --format prometheus|html`: a report for other tools.
+// `mlbench export REPORT --format prometheus|html|fio`: a report for other tools.
 #include "cli/commands.hpp"
+#include "reports/fio_json.hpp"
 #include "reports/html.hpp"
 #include "reports/inputs.hpp"
 #include "reports/prometheus.hpp"
@@ -18,6 +19,8 @@ int run_export(const ExportFlags& f) {
   auto reports = load_reports({f.report});
   if (f.format == "prometheus") {
     emit(f.output, to_prometheus(reports.front()));
+  } else if (f.format == "fio") {
+    emit(f.output, to_fio_json(reports.front().report, f.report).dump(2) + "\n");
   } else {
     HtmlPage page{"mlbench report: " + f.report, &reports, {}, std::nullopt, 0.05, std::nullopt};
     emit(f.output, to_html_page(page));
@@ -30,11 +33,14 @@ int run_export(const ExportFlags& f) {
 void add_export_command(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand(
       "export",
-      "Export a report: Prometheus textfile-collector format (node_exporter) or a self-contained HTML page");
+      "Export a report: Prometheus textfile-collector format (node_exporter), a self-contained HTML page or "
+      "fio's JSON (its storage jobs)");
   auto flags = std::make_shared<ExportFlags>();
   cmd->add_option("report", flags->report, "The report to export")->required();
-  cmd->add_option("--format", flags->format, "prometheus | html")
-      ->check(CLI::IsMember({"prometheus", "html"}))
+  cmd->add_option(
+         "--format", flags->format,
+         "prometheus | html | fio (the storage jobs in fio's JSON schema, for fio-plot and fio's readers)")
+      ->check(CLI::IsMember({"prometheus", "html", "fio"}))
       ->required();
   cmd->add_option(
       "-o,--output", flags->output,

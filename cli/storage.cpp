@@ -72,6 +72,7 @@ void add_storage_command(CLI::App& app, Action& action) {
         throw UsageError("give --target PATH (fio: --filename, --directory) or --job FILE.fio");
       CommonRunFlags flags = *common;
       flags.json = flags.json || translated.json;
+      flags.fio_json = translated.fio_json;
       return execute_family("storage.io", translated.options, flags);
     };
   });

@@ -85,6 +85,45 @@ std::vector<std::string> io_lines(const Result& r) {
   return lines;
 }
 
+// fio's lines under its headline, from the figures a storage result has in fio's shape (storage/probe.hpp):
+// per direction "clat (usec): min=.., max=.., avg=.., stdev=.." for slat (when the engine split it), clat
+// and lat, in the unit fio would pick for the mean; "cpu: usr=.., sys=.., ctx=.."; and per disk "disk vda:
+// ios=r/w, merge=r/w, ticks=r/w, in_queue=.., util=..%" (fio's "Disk stats (read/write)").
+std::vector<std::string> fio_lines(const Result& r) {
+  std::vector<std::string> lines;
+  if (r.status != Status::ok || !r.info.contains("io_latency")) return lines;
+  const Json& dirs = r.info["io_latency"];
+  for (const auto& [dir, lat] : dirs.items()) {
+    const std::string lead = dirs.size() > 1 ? fmt::format("{:<6}", dir) : "";
+    for (const char* key : {"slat_ns", "clat_ns", "lat_ns"}) {
+      const Json& l = lat.value(key, Json::object());
+      if (l.value("N", 0) == 0) continue;
+      const double mean = l.value("mean", 0.0);
+      const auto [unit, div] = mean < 1e3   ? std::pair{"nsec", 1.0}
+                               : mean < 1e6 ? std::pair{"usec", 1e3}
+                                            : std::pair{"msec", 1e6};
+      lines.push_back(fmt::format("{}{:>4} ({}): min={:.0f}, max={:.0f}, avg={:.2f}, stdev={:.2f}", lead,
+                                  std::string_view(key).substr(0, std::string_view(key).find('_')), unit,
+                                  l.value("min", 0.0) / div, l.value("max", 0.0) / div, mean / div,
+                                  l.value("stddev", 0.0) / div));
+    }
+  }
+  const Metric* usr = r.metric("usr_cpu");
+  const Metric* sys = r.metric("sys_cpu");
+  if (usr != nullptr && sys != nullptr) {
+    lines.push_back(fmt::format("cpu: usr={:.2f}%, sys={:.2f}%, ctx={}", usr->value, sys->value,
+                                r.info.value("rusage", Json::object()).value("ctx", 0)));
+  }
+  for (const auto& d : r.info.value("disk_stats", Json::array())) {
+    auto n = [&d](const char* key) { return d.value(key, std::uint64_t{0}); };
+    lines.push_back(fmt::format("disk {}: ios={}/{}, merge={}/{}, ticks={}/{}, in_queue={}, util={:.2f}%",
+                                d.value("name", std::string("?")), n("read_ios"), n("write_ios"),
+                                n("read_merges"), n("write_merges"), n("read_ticks"), n("write_ticks"),
+                                n("in_queue"), d.value("util", 0.0)));
+  }
+  return lines;
+}
+
 // The params column of a row: a multi-target job's aggregate is labelled, its per-target rows name only their
 // target, indented beneath it.
 std::string row_params(const Result& r) {
@@ -158,6 +197,7 @@ void print_summary(std::ostream& out, const Report& report, std::size_t width) {
     const Result& r = results[i];
     line(rows[i]);
     for (const auto& io : io_lines(r)) out << indent << io << "\n";
+    for (const auto& fio : fio_lines(r)) out << indent << fio << "\n";
     // Consecutive rows with the same reason (every GPU probe on a host without a GPU) show it once, under
     // the last of them.
     const bool next_shares_it = i + 1 < results.size() && results[i + 1].reason == r.reason;

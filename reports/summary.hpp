@@ -21,9 +21,11 @@ inline constexpr std::size_t kDefaultConsoleWidth = 120;
 // One line per result: probe, key params, status, headline metric (the first), % of peak when present,
 // within `width` columns (the params column takes what the others leave and is cut with "..."); under it the
 // I/O summary of a storage result (IOPS, bandwidth, latency p50/p99/p99.9, CPU per I/O; read and write
-// apart when the result has both), the reason (once for consecutive rows that share it) and each of its
-// warnings; last, the warning count. A multi-target storage job's aggregate row is labelled "aggregate of N
-// targets" and its per-target rows are indented beneath it, naming only their target.
+// apart when the result has both) and fio's lines after it (slat/clat/lat min, max, avg, stdev; cpu usr/sys
+// and context switches; each disk's ios, merges, ticks, in_queue and util), the reason (once for consecutive
+// rows that share it) and each of its warnings; last, the warning count. A multi-target storage job's
+// aggregate row is labelled "aggregate of N targets" and its per-target rows are indented beneath it, naming
+// only their target.
 void print_summary(std::ostream& out, const Report& report, std::size_t width = kDefaultConsoleWidth);
 void print_host(std::ostream& out, const Json& host);
 

@@ -47,8 +47,8 @@ constexpr FioOption kFioOptions[] = {
     {"bssplit", FioTake::refused, "", false,
      "mlbench has one block size per job: give --bs, or one job per block size in a job file (--job)"},
     {"output-format", FioTake::output, "", false,
-     "json: the report as JSON on stdout (--json); normal: the "
-     "summary table"},
+     "json: the report as JSON on stdout (--json); fio-json: fio's JSON schema on stdout (jobs[].read.iops, "
+     "clat_ns, disk_util: what fio-plot reads); normal: the summary table"},
 };
 
 constexpr FioEngine kFioEngines[] = {
@@ -284,9 +284,13 @@ struct Resolver {
         const std::string s = text_of(v);
         if (s == "json") {
           out.json = true;
+        } else if (s == "fio-json") {
+          out.fio_json = true;
         } else if (s != "normal") {
           throw UsageError(fmt::format(
-              "{}={}: mlbench prints normal (its summary table) or json; use {}=json", name, s, name));
+              "{}={}: mlbench prints normal (its summary table), json (its report) or fio-json (fio's JSON "
+              "schema); use {}=json",
+              name, s, name));
         }
         return;
       }
@@ -333,7 +337,14 @@ struct Resolver {
 
 }  // namespace
 
+constexpr std::uint64_t kFioBounds[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000};
+constexpr std::uint64_t kFioMsBounds[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000};
+constexpr FioLatencyRanges kFioLatencyRanges[] = {{"latency_ns", 1, kFioBounds, false},
+                                                  {"latency_us", 1000, kFioBounds, false},
+                                                  {"latency_ms", 1000000, kFioMsBounds, true}};
+
 std::span<const FioOption> fio_options() { return kFioOptions; }
+std::span<const FioLatencyRanges> fio_latency_ranges() { return kFioLatencyRanges; }
 std::span<const FioEngine> fio_engines() { return kFioEngines; }
 
 FioOptions from_fio(const std::vector<std::pair<std::string, json>>& given, bool cli) {

@@ -16,6 +16,7 @@
 // file as written). Errors name the file and line.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -61,9 +62,24 @@ std::span<const FioEngine> fio_engines();
 struct FioOptions {
   nlohmann::json options = nlohmann::json::object();
   std::vector<std::string> ignored;
-  bool json = false;  // --output-format=json: the command line's --json
+  bool json = false;      // --output-format=json: the command line's --json
+  bool fio_json = false;  // --output-format=fio-json: fio's JSON schema on stdout (reports/fio_json.hpp)
 };
 FioOptions from_fio(const std::vector<std::pair<std::string, nlohmann::json>>& given, bool cli);
+
+// fio's default clat percentiles (its percentile_list), as its JSON names them ("99.990000").
+inline constexpr double kFioPercentiles[] = {1,  5,  10, 20, 30,   40,   50,    60,   70,
+                                             80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+// fio's latency distribution: the share of I/Os (%) in each range, by the range's upper bound, per unit
+// (latency_ns, latency_us, latency_ms); an I/O of 30 us counts under latency_us "50" (20 to 50 us). The
+// last ms range, ">=2000", has no upper bound.
+struct FioLatencyRanges {
+  std::string_view key;  // latency_ns, latency_us, latency_ms
+  std::uint64_t unit_ns;
+  std::span<const std::uint64_t> bounds;  // upper bounds in the unit, ascending
+  bool open_last;                         // a last range ">=" the last bound
+};
+std::span<const FioLatencyRanges> fio_latency_ranges();
 
 // One job of a job file: its section name, its options (the [global] sections before it, then its own) as
 // storage.io's options JSON, and the options ignored.

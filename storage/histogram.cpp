@@ -38,6 +38,7 @@ void LatencyHistogram::merge(const LatencyHistogram& other) {
   for (std::size_t i = 0; i < kBuckets; ++i) counts_[i] += other.counts_[i];
   total_ += other.total_;
   sum_ += other.sum_;
+  sum_sq_ += other.sum_sq_;
   max_ = std::max(max_, other.max_);
   min_ = std::min(min_, other.min_);
 }
@@ -48,6 +49,26 @@ void LatencyHistogram::reset() {
   max_ = 0;
   min_ = UINT64_MAX;
   sum_ = 0;
+  sum_sq_ = 0;
+}
+
+double LatencyHistogram::stddev() const {
+  if (total_ < 2) return 0.0;
+  const auto n = static_cast<double>(total_);
+  const double mean = static_cast<double>(sum_) / n;
+  return std::sqrt(std::max(0.0, (sum_sq_ - n * mean * mean) / (n - 1)));
+}
+
+std::uint64_t LatencyHistogram::count_below(std::uint64_t ns) const {
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i < kBuckets; ++i) {
+    // The bucket's midpoint; a bucket of width 1 holds one exact value. Buckets ascend: the first at or
+    // above `ns` ends the count.
+    const std::uint64_t width = bucket_width(i);
+    if (bucket_low(i) + width / 2 >= ns) break;
+    n += counts_[i];
+  }
+  return n;
 }
 
 double LatencyHistogram::percentile(double q) const {

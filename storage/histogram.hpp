@@ -45,6 +45,8 @@ class LatencyHistogram {
     if (ns > max_) max_ = ns;
     if (ns < min_) min_ = ns;
     sum_ += ns;
+    const auto x = static_cast<double>(ns);
+    sum_sq_ += x * x;
   }
   void merge(const LatencyHistogram& other);
   void reset();
@@ -53,6 +55,13 @@ class LatencyHistogram {
   std::uint64_t max() const { return total_ ? max_ : 0; }
   std::uint64_t min() const { return total_ ? min_ : 0; }
   double mean() const { return total_ ? static_cast<double>(sum_) / static_cast<double>(total_) : 0.0; }
+  // The sample standard deviation of the recorded values in ns (n − 1 in the denominator, as fio's stdev),
+  // from their sum and sum of squares; 0 for fewer than two.
+  double stddev() const;
+  // How many recorded values lie below `ns`: exact below kSub, else the buckets whose midpoint is below it
+  // (a value within its bucket's width, <= 0.4 %, of `ns` may fall on either side). fio's latency
+  // distribution (the share of I/Os in 2-4 us, 4-10 us, ...) is read from it.
+  std::uint64_t count_below(std::uint64_t ns) const;
   // The q-quantile (q in [0, 1]) in ns: the midpoint of the bucket holding the ceil(q × count)-th value,
   // clamped to [min, max]; 0 for an empty histogram.
   double percentile(double q) const;
@@ -70,6 +79,7 @@ class LatencyHistogram {
 
   std::vector<std::uint64_t> counts_;
   std::uint64_t total_ = 0, max_ = 0, min_ = UINT64_MAX, sum_ = 0;
+  double sum_sq_ = 0;  // of the values in ns, for stddev(): 1e10² overflows 64 bits
 };
 
 // Gives `m`, the q-quantile of `h` in seconds, its 95 % confidence interval in seconds (percentile_ci) and,

@@ -30,13 +30,29 @@ inline std::uint64_t now_ns() {
 
 std::uint64_t to_ns(double s) { return static_cast<std::uint64_t>(s * 1e9); }
 
-double cpu_seconds() {
+// The process's CPU use so far (getrusage RUSAGE_SELF).
+struct CpuUse {
+  double usr = 0, sys = 0;
+  std::uint64_t ctx = 0, majf = 0, minf = 0;
+  double total() const { return usr + sys; }
+};
+CpuUse cpu_use() {
   rusage ru{};
   ::getrusage(RUSAGE_SELF, &ru);
   auto tv = [](const timeval& t) {
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
   };
-  return tv(ru.ru_utime) + tv(ru.ru_stime);
+  auto n = [](long v) { return static_cast<std::uint64_t>(std::max(0L, v)); };
+  return {tv(ru.ru_utime), tv(ru.ru_stime), n(ru.ru_nvcsw) + n(ru.ru_nivcsw), n(ru.ru_majflt),
+          n(ru.ru_minflt)};
+}
+
+// The statistics of `disks` now, those that can be read.
+std::vector<DiskStat> read_disk_stats(const std::vector<std::string>& disks, const SysReader& sys) {
+  std::vector<DiskStat> out;
+  for (const auto& d : disks)
+    if (auto st = read_disk_stat(d, sys)) out.push_back(std::move(*st));
+  return out;
 }
 
 // splitmix64 stream: one add and the finalizer per number.
@@ -307,8 +323,14 @@ class Worker {
     const JobTarget& jt = plan_.targets[t];
     if (write && verify_writes_) fill_pattern(bufs_[slot], target_seed(plan_.write_seed, t), jt.base + o);
     engine_->queue({slot, t, static_cast<std::uint32_t>(bs), write, jt.base + o});
-    if (submission_->per_io(now)) engine_->submit();
-    slots_[slot] = {now, o, t, write};
+    // Submitted on its own: the time the submission returned splits its latency into slat and clat
+    // (IoTotals).
+    std::uint64_t submitted = 0;
+    if (submission_->per_io(now)) {
+      engine_->submit();
+      if (queued_) submitted = now_ns();
+    }
+    slots_[slot] = {now, submitted, o, t, write};
     ++issued_;
     ++inflight_;
   }
@@ -348,6 +370,9 @@ class Worker {
       ++tt.ios;
       tt.bytes += bs;
       const std::uint64_t lat = now - io.start;
+      const std::uint64_t clat = io.submitted > 0 ? now - std::min(now, io.submitted) : lat;
+      if (io.submitted > 0) (io.write ? tt.write_slat : tt.read_slat).record(io.submitted - io.start);
+      (io.write ? tt.write_clat : tt.read_clat).record(clat);
       if (io.write) {
         ++tt.writes;
         tt.write_lat.record(lat);
@@ -414,6 +439,9 @@ class Worker {
     for (std::size_t q = 0; q < kLatencyPercentiles.size(); ++q)
       into.lat[q].push_back(window.percentile(kLatencyPercentiles[q].second) * 1e-9);
     into.lat_max.push_back(static_cast<double>(window.max()) * 1e-9);
+    into.lat_min.push_back(static_cast<double>(window.min()) * 1e-9);
+    into.lat_mean.push_back(window.mean() * 1e-9);
+    into.lat_stdev.push_back(window.stddev() * 1e-9);
     window.reset();
   }
 
@@ -438,8 +466,9 @@ class Worker {
 
   // What is in flight in a slot.
   struct Slot {
-    std::uint64_t start = 0;   // issue time
-    std::uint64_t offset = 0;  // inside the target's region
+    std::uint64_t start = 0;      // issue time
+    std::uint64_t submitted = 0;  // when its own submission returned; 0: submitted with the wait (batched)
+    std::uint64_t offset = 0;     // inside the target's region
     std::uint32_t target = 0;
     bool write = false;
   };
@@ -517,6 +546,9 @@ void append(IntervalSeries& to, const IntervalSeries& from) {
   for (std::size_t q = 0; q < kLatencyPercentiles.size(); ++q)
     to.lat[q].insert(to.lat[q].end(), from.lat[q].begin(), from.lat[q].end());
   to.lat_max.insert(to.lat_max.end(), from.lat_max.begin(), from.lat_max.end());
+  to.lat_min.insert(to.lat_min.end(), from.lat_min.begin(), from.lat_min.end());
+  to.lat_mean.insert(to.lat_mean.end(), from.lat_mean.begin(), from.lat_mean.end());
+  to.lat_stdev.insert(to.lat_stdev.end(), from.lat_stdev.begin(), from.lat_stdev.end());
 }
 void append(DirectionIntervals& to, const DirectionIntervals& from) {
   append(to.all, from.all);
@@ -593,6 +625,24 @@ JobOutcome merge_rounds(const std::vector<JobOutcome>& rounds) {
     out.last_done_s += r.last_done_s;
     out.warmup_s += r.warmup_s;
     out.cpu_s += r.cpu_s;
+    out.usr_s += r.usr_s;
+    out.sys_s += r.sys_s;
+    out.cpu_wall_s += r.cpu_wall_s;
+    out.ctx += r.ctx;
+    out.majf += r.majf;
+    out.minf += r.minf;
+    for (auto [to, from] : {std::pair{&out.interval_usr_cpu, &r.interval_usr_cpu},
+                            std::pair{&out.interval_sys_cpu, &r.interval_sys_cpu}})
+      to->insert(to->end(), from->begin(), from->end());
+    for (const auto& d : r.disk_stats) {
+      auto it = std::find_if(out.disk_stats.begin(), out.disk_stats.end(),
+                             [&](const DiskStat& x) { return x.name == d.name; });
+      if (it == out.disk_stats.end()) {
+        out.disk_stats.push_back(d);
+      } else {
+        add_disk_stat(*it, d);
+      }
+    }
     join(out.intervals, r.intervals);
     join(out.read_intervals, r.read_intervals);
     join(out.write_intervals, r.write_intervals);
@@ -622,6 +672,10 @@ void IoTotals::merge(const IoTotals& o) {
   lat.merge(o.lat);
   read_lat.merge(o.read_lat);
   write_lat.merge(o.write_lat);
+  read_clat.merge(o.read_clat);
+  write_clat.merge(o.write_clat);
+  read_slat.merge(o.read_slat);
+  write_slat.merge(o.write_slat);
 }
 
 JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
@@ -703,11 +757,14 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
   const std::uint64_t ramp_end = t0 + to_ns(warmup);
   constexpr auto kPoll = std::chrono::milliseconds(10);
   while (now_ns() < ramp_end && !all_done()) std::this_thread::sleep_for(kPoll);
-  const double cpu0 = cpu_seconds();
+  const SysReader sys;
+  const std::vector<DiskStat> disks0 = read_disk_stats(plan.disks, sys);
+  const std::uint64_t window0 = now_ns();
+  const CpuUse cpu0 = cpu_use();
   const double interval_s = plan.interval_s > 0 ? plan.interval_s : sampling_interval_s(s);
   std::uint64_t tick = now_ns();
   Counts last = counts();
-  double last_cpu = cpu0;
+  CpuUse last_cpu = cpu0;
   out.per_target_intervals.resize(ntargets);
   // One interval's rates of every I/O and of each direction, from the I/Os and reads it completed.
   auto add_rates = [](IntervalSeries& all, IntervalSeries& read, IntervalSeries& write, std::uint64_t done,
@@ -732,7 +789,7 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
     std::uint64_t now = now_ns();
     if (now - tick >= to_ns(interval_s) && !all_done()) {
       const Counts c = counts();
-      const double cpu = cpu_seconds();
+      const CpuUse cpu = cpu_use();
       const double seconds = static_cast<double>(now - tick) * 1e-9;
       for (std::uint32_t t = 0; t < ntargets; ++t) {
         DirectionIntervals& pt = out.per_target_intervals[t];
@@ -741,14 +798,31 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
       const std::uint64_t done = sum(c.ios) - sum(last.ios);
       add_rates(out.intervals, out.read_intervals, out.write_intervals, done, sum(c.reads) - sum(last.reads),
                 seconds);
-      if (done > 0) out.interval_cpu_per_io.push_back((cpu - last_cpu) / static_cast<double>(done));
+      if (done > 0)
+        out.interval_cpu_per_io.push_back((cpu.total() - last_cpu.total()) / static_cast<double>(done));
+      const double thread_s = seconds * static_cast<double>(n);
+      out.interval_usr_cpu.push_back(100.0 * (cpu.usr - last_cpu.usr) / thread_s);
+      out.interval_sys_cpu.push_back(100.0 * (cpu.sys - last_cpu.sys) / thread_s);
       last = c;
       last_cpu = cpu;
       tick = now;
     }
   }
   threads.clear();
-  out.cpu_s = cpu_seconds() - cpu0;
+  const CpuUse cpu1 = cpu_use();
+  const std::uint64_t window1 = now_ns();
+  out.cpu_s = cpu1.total() - cpu0.total();
+  out.usr_s = cpu1.usr - cpu0.usr;
+  out.sys_s = cpu1.sys - cpu0.sys;
+  out.ctx = cpu1.ctx - cpu0.ctx;
+  out.majf = cpu1.majf - cpu0.majf;
+  out.minf = cpu1.minf - cpu0.minf;
+  out.cpu_wall_s = static_cast<double>(window1 - window0) * 1e-9;
+  for (const auto& after : read_disk_stats(plan.disks, sys)) {
+    for (const auto& before : disks0)
+      if (before.name == after.name)
+        out.disk_stats.push_back(disk_delta(after, before, out.cpu_wall_s * 1e3));
+  }
 
   if (!sh.error.empty()) throw Error(sh.error);
   if (stop.load()) throw Interrupted();

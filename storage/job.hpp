@@ -33,6 +33,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/disk_stats.hpp"
 #include "storage/engine.hpp"
 #include "storage/histogram.hpp"
 #include "storage/job_spec.hpp"
@@ -52,9 +53,10 @@ struct JobPlan {
   EngineKind engine = EngineKind::uring;
   bool iopoll = false;
   std::vector<JobTarget> targets;
-  std::uint64_t fill_seed = 0;   // pattern the prefilled targets hold
-  std::uint64_t write_seed = 0;  // pattern written under --verify
-  std::vector<int> cpus;         // job thread i is pinned to cpus[i % size]; empty = not pinned
+  std::uint64_t fill_seed = 0;     // pattern the prefilled targets hold
+  std::uint64_t write_seed = 0;    // pattern written under --verify
+  std::vector<int> cpus;           // job thread i is pinned to cpus[i % size]; empty = not pinned
+  std::vector<std::string> disks;  // /sys/block names whose statistics are read over the window (disk_stats)
   // A round of a job measured in rounds (the profile suite's, kSuiteRounds): sequential threads start this
   // fraction into their slices (round k of R at k/R), so the rounds spread over the region instead of each
   // re-reading its start from a cache below O_DIRECT; and the sampling interval is the whole job's
@@ -123,10 +125,17 @@ double warmup_s(const JobSpec& s, bool queued);
 // submission queue: `queued`).
 bool tries_submission(const JobSpec& s, bool queued);
 
+// A direction's latencies as fio splits them: lat = issue to completion (every I/O); slat = issue to the
+// return of the submission that handed it to the kernel, and clat = from there to its completion, for the
+// I/Os submitted one at a time (io_uring per-I/O submission). Where submission and completion are one step —
+// io_uring batched (the submission rides on the wait's system call), psync (the call returns when the I/O is
+// done) — the engine cannot tell them apart: the I/O has no slat and its clat is its lat, as fio reports
+// its synchronous engines.
 struct IoTotals {
   std::uint64_t ios = 0, bytes = 0, reads = 0, writes = 0;
   LatencyHistogram lat;                  // every I/O
   LatencyHistogram read_lat, write_lat;  // by direction
+  LatencyHistogram read_clat, write_clat, read_slat, write_slat;
   void merge(const IoTotals& o);
 };
 
@@ -146,7 +155,10 @@ struct IntervalSeries {
   // what moves a tail from run to run; the order-statistic interval from the whole window's count
   // (storage/probe.cpp) assumes independent I/Os and cannot see that (a stall delays every I/O in flight).
   std::array<std::vector<double>, kLatencyPercentiles.size()> lat;
-  std::vector<double> lat_max;  // s, each interval's slowest I/O, per job thread
+  std::vector<double> lat_max;    // s, each interval's slowest I/O, per job thread
+  std::vector<double> lat_min;    // s, each interval's fastest I/O, per job thread
+  std::vector<double> lat_mean;   // s, each interval's mean latency, per job thread
+  std::vector<double> lat_stdev;  // s, each interval's latency standard deviation, per job thread
 };
 
 // The interval series of one set of I/Os, every I/O and each direction.
@@ -164,7 +176,16 @@ struct JobOutcome {
   double first_done_s = 0, last_done_s = 0;  // from the end of the warm-up
   double warmup_s = 0;                       // excluded before the window (warmup_s above)
   double cpu_s = 0;                          // process user+sys in the measured window
-  IntervalSeries intervals;                  // every I/O
+  // The process's user and system CPU seconds, context switches (voluntary and not) and page faults (major,
+  // minor) over cpu_wall_s, the measured window to the job threads' end (getrusage RUSAGE_SELF: the job
+  // threads and mlbench's sampler): fio's usr_cpu, sys_cpu, ctx, majf and minf. usr_cpu = 100 × usr_s /
+  // (cpu_wall_s × threads), the mean per job thread, as fio's group_reporting sums its threads' times.
+  double usr_s = 0, sys_s = 0, cpu_wall_s = 0;
+  std::uint64_t ctx = 0, majf = 0, minf = 0;
+  std::vector<double> interval_usr_cpu, interval_sys_cpu;  // % per job thread in each sampling interval
+  // Each disk of JobPlan::disks over the same window (/sys/block/<disk>/stat after − before), when readable.
+  std::vector<DiskStat> disk_stats;
+  IntervalSeries intervals;  // every I/O
   IntervalSeries read_intervals, write_intervals;
   std::vector<double> interval_cpu_per_io;  // process CPU seconds per I/O in each sampling interval
   unsigned threads = 0;

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "base/units.hpp"
+#include "bench/disk_stats.hpp"
 #include "bench/sysinfo_reader.hpp"
 #include "storage/cpus.hpp"
 #include "storage/fio.hpp"
@@ -28,15 +29,18 @@ constexpr const char* kId = "storage.io";
 // The params its results carry: the job's (case_params), its targets or suite job name, and per-target scope.
 constexpr std::string_view kParams[] = {"rw",     "bs",     "iodepth", "jobs",      "direct", "rwmix_read",
                                         "stripe", "target", "job",     "rate_iops", "scope"};
-// Every I/O's figures (kLatencyPercentiles), for rw and randrw each direction's too (read_, write_), CPU per
-// I/O, the share of the link, and a count-bound job's times (add_job_metrics).
+// Every I/O's figures (kLatencyPercentiles, the maximum, minimum, mean and standard deviation), for rw and
+// randrw each direction's too (read_, write_), CPU per I/O and fio's usr/sys CPU %, the share of the link,
+// and a count-bound job's times (add_job_metrics).
 constexpr std::string_view kMetrics[] = {
-    "iops",          "bandwidth",      "lat_p50",         "lat_p90",       "lat_p99",
-    "lat_p999",      "lat_p9999",      "lat_max",         "read_iops",     "read_bandwidth",
-    "read_lat_p50",  "read_lat_p90",   "read_lat_p99",    "read_lat_p999", "read_lat_p9999",
-    "read_lat_max",  "write_iops",     "write_bandwidth", "write_lat_p50", "write_lat_p90",
-    "write_lat_p99", "write_lat_p999", "write_lat_p9999", "write_lat_max", "cpu_per_io",
-    "pct_of_link",   "first_done",     "last_done"};
+    "iops",          "bandwidth",      "lat_p50",         "lat_p90",         "lat_p99",
+    "lat_p999",      "lat_p9999",      "lat_max",         "lat_min",         "lat_mean",
+    "lat_stdev",     "read_iops",      "read_bandwidth",  "read_lat_p50",    "read_lat_p90",
+    "read_lat_p99",  "read_lat_p999",  "read_lat_p9999",  "read_lat_max",    "read_lat_min",
+    "read_lat_mean", "read_lat_stdev", "write_iops",      "write_bandwidth", "write_lat_p50",
+    "write_lat_p90", "write_lat_p99",  "write_lat_p999",  "write_lat_p9999", "write_lat_max",
+    "write_lat_min", "write_lat_mean", "write_lat_stdev", "cpu_per_io",      "usr_cpu",
+    "sys_cpu",       "pct_of_link",    "first_done",      "last_done"};
 // Rough fill rate for time estimates only.
 constexpr double kFillRate = 500e6;
 constexpr double kRoundOverhead = 0.1;  // s: a job's threads started and drained, per round (an estimate)
@@ -367,6 +371,58 @@ void add_direction(Result& r, const std::string& prefix, std::uint64_t ios, cons
   max.stats = interval_stats(in.lat_max);
   if (const double sigma = maximum_standard_deviation(in.lat_max); sigma > 0)
     max.ci = symmetric_ci(max.value, sigma);
+  // fio's min, avg and stdev. The minimum is an extreme, as the maximum: the Gumbel spread of the two fastest
+  // intervals. The mean's ci is its standard error (stdev / sqrt(I/Os)); the standard deviation's is
+  // stdev / sqrt(2 (n − 1)), a normal sample's, which a heavy tail widens: a floor, stated as such.
+  Metric& min = r.add_metric(prefix + "lat_min", static_cast<double>(lat.min()) * 1e-9, "s", Better::lower);
+  min.stats = interval_stats(in.lat_min);
+  std::vector<double> negated;
+  for (double x : in.lat_min) negated.push_back(-x);
+  if (const double sigma = maximum_standard_deviation(negated); sigma > 0)
+    min.ci = symmetric_ci(min.value, sigma);
+  const double stdev = lat.stddev() * 1e-9, n = static_cast<double>(lat.count());
+  Metric& mean = r.add_metric(prefix + "lat_mean", lat.mean() * 1e-9, "s", Better::lower);
+  mean.stats = interval_stats(in.lat_mean);
+  if (n > 1) mean.ci = sigma_ci(mean.value, stdev / std::sqrt(n));
+  Metric& sd = r.add_metric(prefix + "lat_stdev", stdev, "s", Better::lower);
+  sd.stats = interval_stats(in.lat_stdev);
+  if (n > 1) sd.ci = sigma_ci(stdev, stdev / std::sqrt(2 * (n - 1)));
+}
+
+// One latency as fio's JSON writes it (ns): min, max, mean, stddev, N, and with `percentiles` fio's default
+// percentile list ("99.990000": ns).
+Json fio_latency(const LatencyHistogram& h, bool percentiles) {
+  Json j{{"min", h.min()}, {"max", h.max()}, {"mean", h.mean()}, {"stddev", h.stddev()}, {"N", h.count()}};
+  if (percentiles && h.count() > 0) {
+    Json p = Json::object();
+    for (double q : kFioPercentiles)
+      p[fmt::format("{:f}", q)] = static_cast<std::uint64_t>(std::llround(h.percentile(q / 100)));
+    j["percentile"] = p;
+  }
+  return j;
+}
+
+// fio's latency distribution of `h`: per range of fio_latency_ranges(), the share of I/Os in it (%), at least
+// 0.01 where any I/O is (fio's stat_calc_lat).
+Json fio_latency_distribution(const LatencyHistogram& h) {
+  Json out = Json::object();
+  const auto total = static_cast<double>(h.count());
+  for (const auto& r : fio_latency_ranges()) {
+    Json part = Json::object();
+    std::uint64_t below = h.count_below(r.unit_ns == 1 ? 0 : r.unit_ns);
+    auto share = [&](std::uint64_t n) {
+      const double pct = total > 0 ? 100.0 * static_cast<double>(n) / total : 0.0;
+      return n > 0 ? std::max(pct, 0.01) : 0.0;
+    };
+    for (std::uint64_t b : r.bounds) {
+      const std::uint64_t upto = h.count_below(b * r.unit_ns);
+      part[std::to_string(b)] = share(upto - below);
+      below = upto;
+    }
+    if (r.open_last) part[fmt::format(">={}", r.bounds.back())] = share(h.count() - below);
+    out[std::string(r.key)] = part;
+  }
+  return out;
 }
 
 // Every I/O's metrics, and for randrw each direction's apart (read_iops ... write_lat_max, as fio's read and
@@ -380,8 +436,21 @@ void add_io_metrics(Result& r, const IoTotals& t, double seconds, const JobSpec&
   }
   r.work = Json{
       {"ios", t.ios}, {"bytes", t.bytes}, {"reads", t.reads}, {"writes", t.writes}, {"seconds", seconds}};
-  r.info["lat_mean"] = t.lat.mean() * 1e-9;
-  r.info["lat_min"] = static_cast<double>(t.lat.min()) * 1e-9;
+  // Each direction's latencies as fio's JSON has them (IoTotals says when an I/O has a slat), and fio's
+  // latency distribution, of the completion latencies as fio's.
+  Json directions = Json::object();
+  LatencyHistogram clat;
+  for (auto [name, n, slat, c, total] :
+       {std::tuple{"read", t.reads, &t.read_slat, &t.read_clat, &t.read_lat},
+        std::tuple{"write", t.writes, &t.write_slat, &t.write_clat, &t.write_lat}}) {
+    if (n == 0) continue;
+    directions[name] = {{"slat_ns", fio_latency(*slat, false)},
+                        {"clat_ns", fio_latency(*c, true)},
+                        {"lat_ns", fio_latency(*total, false)}};
+    clat.merge(*c);
+  }
+  r.info["io_latency"] = directions;
+  r.info["latency_distribution"] = fio_latency_distribution(clat);
 }
 
 // A count-bound job's time to finish as it would have been at each interval's rate: value × mean rate / the
@@ -428,6 +497,14 @@ void add_job_metrics(Result& r, const JobOutcome& out, const JobSpec& s, double 
       r.add_metric("cpu_per_io", out.cpu_s / static_cast<double>(out.total.ios), "s", Better::lower);
   cpu.stats = interval_stats(out.interval_cpu_per_io);
   cpu.ci = relative_ci(cpu.value, mean_relative_error(cpu.stats));
+  // fio's usr_cpu and sys_cpu: % of one CPU per job thread (JobOutcome says how).
+  const double thread_s = out.cpu_wall_s * static_cast<double>(std::max(1u, out.threads));
+  for (auto [name, seconds, intervals] : {std::tuple{"usr_cpu", out.usr_s, &out.interval_usr_cpu},
+                                          std::tuple{"sys_cpu", out.sys_s, &out.interval_sys_cpu}}) {
+    Metric& m = r.add_metric(name, thread_s > 0 ? 100.0 * seconds / thread_s : 0.0, "%", Better::lower);
+    m.stats = interval_stats(*intervals);
+    m.ci = relative_ci(m.value, mean_relative_error(m.stats));
+  }
   if (link > 0) {
     Metric& pct = r.add_metric("pct_of_link",
                                100.0 * static_cast<double>(out.total.bytes) / out.last_done_s / link, "%");
@@ -575,6 +652,10 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
   }
   std::set<std::string> disks;
   for (const auto& t : infos) disks.insert(t.disk);
+  for (const auto& d : disks)
+    for (auto& name : stat_disks(d, sys))
+      if (std::find(plan.disks.begin(), plan.disks.end(), name) == plan.disks.end())
+        plan.disks.push_back(name);
   plan.iopoll =
       engine.iopoll && s.direct && nvme_poll_queues(sys) &&
       std::all_of(disks.begin(), disks.end(), [](const std::string& d) { return d.rfind("nvme", 0) == 0; });
@@ -611,6 +692,10 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
   info["warmup_s"] = out.warmup_s;
   info["region_bytes"] = plan.targets[0].size;
   info["devices"] = Json(std::vector<std::string>(disks.begin(), disks.end()));
+  info["rusage"] = {{"ctx", out.ctx}, {"majf", out.majf}, {"minf", out.minf}};
+  Json disk_stats = Json::array();
+  for (const auto& d : out.disk_stats) disk_stats.push_back(to_json(d));
+  info["disk_stats"] = disk_stats;
   if (s.keep) {
     Json kept = Json::array();
     for (const auto& o : opened)

@@ -2,18 +2,27 @@
 // fio-style jobs, through io_uring (psync fallback), on files mlbench creates or on existing files/devices.
 //
 // Metrics (names are stable; compare, fleet, check and the acceptance files read them): iops, bandwidth,
-// lat_p50, lat_p90, lat_p99, lat_p999, lat_p9999, lat_max, cpu_per_io, pct_of_link (when the drive's PCIe
-// link is known), first_done and last_done (count-bound jobs); a randrw job adds each direction apart, as
-// fio's read and write sections: read_iops, read_bandwidth, read_lat_p50 ... read_lat_p9999, read_lat_max,
-// and the same with write_. Per-target results of several targets carry the I/O metrics (no cpu_per_io).
+// lat_p50, lat_p90, lat_p99, lat_p999, lat_p9999, lat_max, lat_min, lat_mean, lat_stdev, cpu_per_io,
+// usr_cpu, sys_cpu, pct_of_link (when the drive's PCIe link is known), first_done and last_done (count-bound
+// jobs); a randrw job adds each direction apart, as fio's read and write sections: read_iops,
+// read_bandwidth, read_lat_p50 ... read_lat_p9999, read_lat_max ... read_lat_stdev, and the same with
+// write_. Per-target results of several targets carry the I/O metrics (no cpu_per_io, usr_cpu, sys_cpu).
+//
+// What fio prints beside them goes to the result's info in fio's own shape, for the console's fio-style
+// lines and the fio JSON (reports/fio_json.hpp): io_latency (per direction slat_ns, clat_ns with fio's
+// percentile list, lat_ns: min, max, mean, stddev, N; IoTotals, storage/job.hpp, says when an I/O has a
+// slat: io_uring submitting per I/O, not batched or psync), latency_distribution (fio's latency_ns/us/ms),
+// rusage (ctx, majf, minf) and disk_stats (bench/disk_stats.hpp: each disk of the targets over the window,
+// with util). The I/O totals are the result's work (ios, bytes, reads, writes, seconds).
 //
 // Formulas: iops = I/Os completed after the warm-up / (last job done − warm-up end); bandwidth = bytes / the
 // same; lat_* = submission→completion latency percentiles from a log-linear histogram (≤ 0.4 % bucket
-// error); cpu_per_io = process user+sys CPU seconds in the window / I/Os; pct_of_link = bandwidth / PCIe link
-// bandwidth of the drive(s) (host inventory) × 100. Warm-up: --ramp seconds excluded, or the submission
-// trial's automatic ramp (storage/job.hpp, SubmissionTrial) when --ramp is shorter; one measured window per
-// case, except the profile suite's, which measure in kSuiteRounds rounds the runner interleaves across the
-// suite (storage/job_spec.hpp), their totals and intervals joined (merge_rounds, storage/job.hpp).
+// error), lat_min/mean/stdev exact; cpu_per_io = process user+sys CPU seconds in the window / I/Os; usr_cpu
+// (sys_cpu) = process user (system) CPU seconds / (window × job threads) × 100; pct_of_link = bandwidth /
+// PCIe link bandwidth of the drive(s) (host inventory) × 100. Warm-up: --ramp seconds excluded, or the
+// submission trial's automatic ramp (storage/job.hpp, SubmissionTrial) when --ramp is shorter; one measured
+// window per case, except the profile suite's, which measure in kSuiteRounds rounds the runner interleaves
+// across the suite (storage/job_spec.hpp), their totals and intervals joined (merge_rounds, storage/job.hpp).
 //
 // Spread — every metric carries one, so that compare and the fleet judge a difference against the run's own
 // noise: ~20 sampling intervals give stats of IOPS and bandwidth, CPU per I/O, lat_max (each interval's

@@ -33,7 +33,7 @@ TEST(ErrorsCli, EveryParseErrorIsOneLineWithThePrefixAndTheFlagAsTyped) {
       {{"check"}, "report is required"},
       {{"size", "--workload", workload, "--prices", "/nonexistent-mlbench/p.yaml"},
        "--prices: File does not exist"},
-      {{"export", report, "--format", "pdf"}, "--format: pdf not in {prometheus,html}"},
+      {{"export", report, "--format", "pdf"}, "--format: pdf not in {prometheus,html,fio}"},
       {{"sysinfo", "--nope"}, "unknown option --nope"},
       {{"storage", "--target", dir.path().string(), "--iodeph", "4"},
        "unknown option --iodeph; did you mean --iodepth?"},

@@ -169,6 +169,48 @@ TEST(Summary, ARandrwRowShowsReadAndWriteApart) {
   EXPECT_TRUE(lines[4].ends_with("cpu/io 4.0 us")) << lines[4];
 }
 
+// Under the headline lines, fio's: slat (when the engine split it), clat and lat in the unit fio picks,
+// "cpu: usr=, sys=, ctx=", and a "disk" line per disk with fio's Disk stats figures.
+TEST(Summary, AStorageRowCarriesFiosLatencyCpuAndDiskLines) {
+  Report report;
+  Result r = storage_result(Json{{"rw", "randread"}, {"bs", 4096}}, 31500);
+  r.add_metric("usr_cpu", 2.6, "%", Better::lower);
+  r.add_metric("sys_cpu", 26.2, "%", Better::lower);
+  auto lat = [](double min, double max, double mean, double sd, int n) {
+    return Json{{"min", min}, {"max", max}, {"mean", mean}, {"stddev", sd}, {"N", n}};
+  };
+  r.info["io_latency"] = {{"read",
+                           {{"slat_ns", lat(2534, 3125124, 6334.6, 31129.5, 36081)},
+                            {"clat_ns", lat(90, 22821920, 104343.3, 556826.1, 36081)},
+                            {"lat_ns", lat(32438, 22824835, 110677.9, 557708.5, 36081)}}}};
+  r.info["rusage"] = {{"ctx", 9010}, {"majf", 0}, {"minf", 14}};
+  r.info["disk_stats"] = Json::array({{{"name", "vda"},
+                                       {"read_ios", 31739},
+                                       {"write_ios", 228},
+                                       {"read_merges", 0},
+                                       {"write_merges", 4},
+                                       {"read_ticks", 1925},
+                                       {"write_ticks", 2281},
+                                       {"in_queue", 4259},
+                                       {"util", 56.040609}}});
+  report.results.push_back(r);
+  const auto lines = lines_of(summary_of(report));
+  ASSERT_EQ(lines.size(), 8u) << summary_of(report);
+  EXPECT_NE(lines[3].find("slat (usec): min=3, max=3125, avg=6.33, stdev=31.13"), std::string::npos)
+      << lines[3];
+  EXPECT_NE(lines[4].find("clat (usec): min=0, max=22822, avg=104.34, stdev=556.83"), std::string::npos)
+      << lines[4];
+  EXPECT_NE(lines[5].find(" lat (usec): min=32, max=22825, avg=110.68, stdev=557.71"), std::string::npos)
+      << lines[5];
+  EXPECT_NE(lines[6].find("cpu: usr=2.60%, sys=26.20%, ctx=9010"), std::string::npos) << lines[6];
+  EXPECT_NE(lines[7].find("disk vda: ios=31739/228, merge=0/4, ticks=1925/2281, in_queue=4259, util=56.04%"),
+            std::string::npos)
+      << lines[7];
+  // Without a split (batched io_uring, psync) there is no slat line.
+  report.results[0].info["io_latency"]["read"]["slat_ns"] = lat(0, 0, 0, 0, 0);
+  EXPECT_EQ(summary_of(report).find("slat"), std::string::npos) << summary_of(report);
+}
+
 // compare's, check's and the fleet's text tables on a terminal: the widest text columns give way, numbers
 // never, and without a width nothing is cut.
 TEST(TextTable, TheWidestTextColumnsGiveWayToFitTheWidth) {

@@ -80,6 +80,48 @@ TEST(LatencyHistogram, MergeEqualsRecordingEverything) {
   EXPECT_EQ(a.percentile(0.99), 0.0);
 }
 
+// The standard deviation fio prints (lat/clat/slat stdev) is the exact sample one of the recorded values, and
+// a merge keeps it; a single value has none.
+TEST(LatencyHistogram, StddevIsTheSampleStandardDeviationOfTheValues) {
+  LatencyHistogram a, b, all;
+  std::vector<double> values;
+  for (std::uint64_t v = 1000; v < 9000000; v = v * 2 + 17) {
+    (v % 3 ? a : b).record(v);
+    all.record(v);
+    values.push_back(static_cast<double>(v));
+  }
+  double mean = 0;
+  for (double v : values) mean += v;
+  mean /= static_cast<double>(values.size());
+  double ss = 0;
+  for (double v : values) ss += (v - mean) * (v - mean);
+  const double sd = std::sqrt(ss / static_cast<double>(values.size() - 1));
+  EXPECT_NEAR(all.stddev(), sd, sd * 1e-9);
+  a.merge(b);
+  EXPECT_NEAR(a.stddev(), sd, sd * 1e-9);
+  LatencyHistogram one;
+  one.record(5000);
+  EXPECT_EQ(one.stddev(), 0.0);
+  EXPECT_EQ(LatencyHistogram().stddev(), 0.0);
+}
+
+// fio's latency distribution (latency_ns/us/ms: the share of I/Os in each range) reads the counts below a
+// bound: exact in the exact range, to the bucket (<= 0.4 %) above it.
+TEST(LatencyHistogram, CountBelowABound) {
+  LatencyHistogram h;
+  for (std::uint64_t v = 1; v <= 100; ++v) h.record(v);  // exact range
+  for (int i = 0; i < 50; ++i) h.record(40'000);         // 40 us
+  for (int i = 0; i < 25; ++i) h.record(3'000'000);      // 3 ms
+  EXPECT_EQ(h.count_below(0), 0u);
+  EXPECT_EQ(h.count_below(10), 9u);  // 1..9
+  EXPECT_EQ(h.count_below(101), 100u);
+  EXPECT_EQ(h.count_below(39'000), 100u);
+  EXPECT_EQ(h.count_below(41'000), 150u);
+  EXPECT_EQ(h.count_below(2'900'000), 150u);
+  EXPECT_EQ(h.count_below(3'100'000), 175u);
+  EXPECT_EQ(h.count_below(UINT64_MAX), h.count());
+}
+
 TEST(LatencyHistogram, SmallValuesAreExact) {
   LatencyHistogram h;
   for (std::uint64_t v = 1; v <= 100; ++v) h.record(v);

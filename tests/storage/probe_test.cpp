@@ -15,6 +15,8 @@
 
 #include <fmt/format.h>
 
+#include "bench/disk_stats.hpp"
+#include "bench/sysinfo_reader.hpp"
 #include "storage/buffer.hpp"
 #include "storage/engine.hpp"
 #include "storage/target.hpp"
@@ -153,6 +155,80 @@ TEST(StorageProbe, RandrwReportsReadsAndWritesApart) {
   // A read-only job has no direction metrics: its totals are its reads.
   auto plain = test::run_probe(json{{"target", dir.path().string()}, {"size", "1M"}, {"number_ios", 50}});
   EXPECT_EQ(plain[0].metric("read_iops"), nullptr);
+}
+
+// What fio prints beside the percentiles, as figures of the result: latency min/mean/stdev (metrics, each
+// with a spread), each direction's slat/clat/lat in fio's shape, usr/sys CPU %, context switches, and the
+// target disk's statistics over the window. io_uring submitting per I/O splits submission from completion
+// (slat + clat = lat per I/O); batched submission rides on the wait and psync's call returns when the I/O is
+// done, so those have no slat and clat is lat, as fio reports its synchronous engines.
+TEST(StorageProbe, ReportsFioLatencySplitCpuAndDiskFigures) {
+  test::TempDir dir;
+  const bool uring = uring_unavailable_reason().empty();
+  for (const char* mode : {"per_io", "batched", "psync"}) {
+    SCOPED_TRACE(mode);
+    if (!uring && std::string(mode) != "psync") continue;
+    json options{{"target", dir.path().string()}, {"rw", "randread"}, {"size", "16M"}, {"runtime", "0.5"}};
+    if (std::string(mode) == "psync") {
+      options["engine"] = "psync";
+    } else {
+      options["iodepth"] = 4;
+      options["submission"] = mode;
+    }
+    auto results = test::run_probe(options);
+    ASSERT_EQ(results.size(), 1u);
+    const Result& r = results[0];
+    ASSERT_EQ(r.status, Status::ok) << r.reason;
+    const double lo = metric(r, "lat_min"), mean = metric(r, "lat_mean"), hi = metric(r, "lat_max");
+    EXPECT_GT(lo, 0);
+    EXPECT_LE(lo, mean);
+    EXPECT_LE(mean, hi);
+    EXPECT_GT(metric(r, "lat_stdev"), 0);
+    for (const char* name : {"lat_min", "lat_mean", "lat_stdev", "usr_cpu", "sys_cpu"}) {
+      const Metric* m = r.metric(name);
+      ASSERT_NE(m, nullptr) << name;
+      EXPECT_TRUE(m->stats || m->ci) << name;
+    }
+    EXPECT_GT(metric(r, "usr_cpu") + metric(r, "sys_cpu"), 0);
+    EXPECT_LE(metric(r, "usr_cpu") + metric(r, "sys_cpu"), 100 * 1.5);  // per job thread; the sampler adds
+    const std::uint64_t reads = r.work["reads"];
+    ASSERT_TRUE(r.info["io_latency"].contains("read")) << r.info.dump();
+    EXPECT_FALSE(r.info["io_latency"].contains("write"));
+    const json& read = r.info["io_latency"]["read"];
+    EXPECT_EQ(read["lat_ns"]["N"], reads);
+    EXPECT_EQ(read["clat_ns"]["N"], reads);
+    EXPECT_NEAR(read["lat_ns"]["mean"].get<double>() * 1e-9, mean, mean * 1e-9);
+    EXPECT_EQ(read["clat_ns"]["percentile"].size(), 17u);
+    const double p50 = read["clat_ns"]["percentile"]["50.000000"],
+                 p99 = read["clat_ns"]["percentile"]["99.000000"];
+    EXPECT_LE(p50, p99);
+    if (std::string(mode) == "per_io") {
+      EXPECT_EQ(read["slat_ns"]["N"], reads);
+      EXPECT_GT(read["slat_ns"]["mean"].get<double>(), 0);
+      EXPECT_LT(read["clat_ns"]["mean"].get<double>(), read["lat_ns"]["mean"].get<double>());
+      EXPECT_NEAR(read["slat_ns"]["mean"].get<double>() + read["clat_ns"]["mean"].get<double>(),
+                  read["lat_ns"]["mean"].get<double>(), read["lat_ns"]["mean"].get<double>() * 1e-6);
+    } else {
+      EXPECT_EQ(read["slat_ns"]["N"], 0);
+      EXPECT_EQ(read["clat_ns"]["mean"], read["lat_ns"]["mean"]);
+    }
+    double shares = 0;
+    for (const auto& part : r.info["latency_distribution"]) {
+      for (const auto& v : part) shares += v.get<double>();
+    }
+    EXPECT_NEAR(shares, 100, 0.2);
+    EXPECT_GT(r.info["rusage"]["ctx"].get<double>(), 0);
+    // The file's disk, read before and after the window: O_DIRECT reads reach it.
+    ASSERT_FALSE(r.info["devices"].empty());
+    ASSERT_EQ(r.info["disk_stats"].size(), stat_disks(r.info["devices"][0], SysReader()).size())
+        << r.info.dump();
+    const json& disk = r.info["disk_stats"][0];
+    EXPECT_EQ(disk["name"], r.info["devices"][0]);
+    EXPECT_GE(disk["read_ios"].get<double>(), 0.5 * static_cast<double>(reads)) << disk.dump();
+    EXPECT_GT(disk["util"].get<double>(), 0);
+    EXPECT_LE(disk["util"].get<double>(), 100);
+    EXPECT_NEAR(disk["msec"].get<double>(), 1e3 * r.work["seconds"].get<double>(), 300);
+  }
 }
 
 // fio's --filename habit: a path that does not exist yet in an existing folder is mlbench's own scratch file,
