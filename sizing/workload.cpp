@@ -334,7 +334,7 @@ Workload load_workload(const std::filesystem::path& path) {
     w.spec = c;
   } else if (w.kind == "llm-inference") {
     f.only(with({"model", "precision", "kv_precision", "request_rate", "concurrent_users", "input_tokens",
-                 "output_tokens", "ttft_s", "tpot_s", "offline", "tp", "batch"}));
+                 "output_tokens", "ttft_s", "tpot_s", "offline", "tp", "batch", "served_model"}));
     LlmInference s;
     s.model = parse_model(f);
     if (f.has("tp")) {
@@ -352,6 +352,7 @@ Workload load_workload(const std::filesystem::path& path) {
     s.ttft_s = f.positive_or("ttft_s", 0);
     s.tpot_s = f.positive_or("tpot_s", 0);
     s.offline = f.flag_or("offline", false);
+    s.served_model = f.text_or("served_model", w.name);
     if (f.has("request_rate")) {
       s.request_rate = f.positive("request_rate");
     } else if (f.has("concurrent_users")) {

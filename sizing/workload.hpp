@@ -98,6 +98,9 @@ struct LlmInference {
   bool offline = false;           // maximise throughput, no latency targets
   std::optional<int> tp;          // tensor-parallel degree of an instance, fixed (else searched)
   std::optional<int> batch;       // sequences decoded together, fixed (a published benchmark's batch)
+  // The model name the serving endpoint answers to (a serve.llm report's params.model): a measurement of that
+  // model sizes the workload (default: the workload's name).
+  std::string served_model;
 };
 
 struct Workload {
