@@ -240,7 +240,7 @@ ServingMeasurement serving_measurement(const std::vector<Report>& reports, const
                           "; the report does not say what served it (mlbench serve --node-gpu, "
                           "--node-gpus): taken as one {}",
                           want.node)
-          : gpus == want.gpus ? fmt::format(" on {:g} GPUs, as a {}", gpus, want.node)
+          : gpus == want.gpus ? fmt::format(" on {:g} GPUs, as one {}", gpus, want.node)
                               : fmt::format(" on {:g} GPUs, scaled to the {} GPUs of a {}: x {} / {:g}", gpus,
                                             want.gpus, want.node, want.gpus, gpus);
       out.per_node = Figure{per_node, Source::measured, what + scale};
