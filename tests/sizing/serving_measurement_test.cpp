@@ -134,7 +134,15 @@ INSTANTIATE_TEST_SUITE_P(
         Mismatch{"OtherGpu", [](Result& r) { r.info["node"]["gpu"] = "L4"; }, nullptr, "served on L4"},
         Mismatch{"Errors", [](Result& r) { set_metric(r, "error_rate", 5); }, nullptr,
                  "5 % of requests failed"},
-        Mismatch{"Failed", [](Result& r) { r.status = Status::failed; }, nullptr, "status failed"}),
+        Mismatch{"Failed", [](Result& r) { r.status = Status::failed; }, nullptr, "status failed"},
+        Mismatch{"ThroughputOutOfRange", [](Result& r) { set_metric(r, "output_tokens_per_s", 1e300); },
+                 nullptr, "output_tokens_per_s = 1e+300 token/s is outside its physical range"},
+        Mismatch{"LatencyInAnotherUnit",
+                 [](Result& r) {
+                   for (auto& m : r.metrics)
+                     if (m.name == "ttft_p99") m.unit = "ms";
+                 },
+                 nullptr, "ttft_p99 is in 'ms', not 's'"}),
     [](const ::testing::TestParamInfo<Mismatch>& i) { return std::string(i.param.name); });
 
 // A report that does not say what served it is taken as one node of the sized template, and says so.
