@@ -76,7 +76,8 @@ Fault flags (or per request: header `X-Fake-Fault: KIND[:AFTER]`):
   --fault-every N            the fault hits every N-th generation request (default 1: all)
 
 Log (--log PATH): one JSON line per request when it ends: id, request_id (X-Request-Id), endpoint, stream,
-model, status, outcome (ok | client_closed | http500 | http429 | stall | close | malformed | wrong-usage),
+model, status, outcome (ok | client_closed | http500 | http429 | stall | close | malformed | wrong-usage |
+stopped: still in flight at SIGTERM),
 finish_reason, prompt_tokens, max_tokens, output_tokens (sent), arrival_s, first_token_s, last_token_s,
 token_times_s (each token's send time). Times are CLOCK_MONOTONIC seconds.
 
@@ -305,6 +306,7 @@ struct Conn {
   bool keep_alive = true;
   bool closing = false;  // close once `out` is written
   bool want_out = false;
+  bool continued = false;  // "100 Continue" sent for the request being read
 };
 
 class Server {
@@ -546,7 +548,16 @@ void Server::process(Conn& c) {
       c.closing = true;
       break;
     }
-    if (c.in.size() < end + 4 + length) break;
+    if (c.in.size() < end + 4 + length) {
+      // curl and others wait for this before a large body.
+      if (auto e = headers.find("expect");
+          e != headers.end() && lower(e->second) == "100-continue" && !c.continued) {
+        c.continued = true;
+        send(c, "HTTP/1.1 100 Continue\r\n\r\n");
+      }
+      break;
+    }
+    c.continued = false;
     std::string body = c.in.substr(end + 4, length);
     c.in.erase(0, end + 4 + length);
     auto conn = headers.find("connection");
@@ -878,7 +889,7 @@ int Server::run() {
         ssize_t r = read(timer_, &expirations, sizeof expirations);
         (void)r;
       } else if (fd == sig_) {
-        for (auto& [id, r] : reqs_) log(r, 200, r.stalled ? "stall" : "client_closed", "");
+        for (auto& [id, r] : reqs_) log(r, 200, r.stalled ? "stall" : "stopped", "");
         if (log_fd_ >= 0) ::close(log_fd_);
         return 0;
       } else {

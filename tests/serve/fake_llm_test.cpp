@@ -163,6 +163,9 @@ class Client {
     EXPECT_EQ(write(fd_, req.data(), req.size()), static_cast<ssize_t>(req.size()));
     return t;
   }
+  void raw(const std::string& bytes) {
+    EXPECT_EQ(write(fd_, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+  }
   void get(const std::string& path) {
     std::string req = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
     EXPECT_EQ(write(fd_, req.data(), req.size()), static_cast<ssize_t>(req.size()));
@@ -188,6 +191,10 @@ class Client {
         r.headers[k] = line.substr(line.find_first_not_of(' ', c + 1));
       }
       pos = e;
+    }
+    if (r.status == 100) {
+      r.complete = true;
+      return r;
     }
     if (r.headers.count("content-length")) {
       std::size_t n = std::stoul(r.headers["content-length"]);
@@ -422,6 +429,22 @@ TEST(FakeLlmServer, IgnoreEosRunsToMaxTokensElseTheNaturalEnd) {
   j = json::parse(c.read().body);
   EXPECT_EQ(j["usage"]["completion_tokens"], 8);
   EXPECT_EQ(j["choices"][0]["finish_reason"], "length");
+}
+
+// A client that sends "Expect: 100-continue" (curl, for a large body) gets the interim response, then the
+// answer.
+TEST(FakeLlmServer, ExpectContinueIsAnsweredBeforeTheBody) {
+  FakeLlmServer srv;
+  Client c(srv.port());
+  std::string body = json{{"prompt", words(2000)}, {"max_tokens", 1}}.dump();
+  std::string head = "POST /v1/completions HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: " +
+                     std::to_string(body.size()) + "\r\n\r\n";
+  c.raw(head);
+  EXPECT_EQ(c.read().status, 100);
+  c.raw(body);
+  Response r = c.read();
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(json::parse(r.body)["usage"]["prompt_tokens"], 2000);
 }
 
 TEST(FakeLlmServer, UnknownModelRouteAndBodyAreOpenAiErrors) {
