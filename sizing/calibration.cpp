@@ -232,8 +232,10 @@ ServingMeasurement serving_measurement(const std::vector<Report>& reports, const
       best = per_node;
       std::string what = fmt::format(
           "serve.llm {} point{}: {:.0f} output tokens/s at TTFT p99 {}, TPOT p99 {}", param_text(r, "mode"),
-          r.params.contains("rate") ? fmt::format(" at {:g} req/s", param_number(r, "rate")) : "", tps->value,
-          r.metric("ttft_p99") ? fmt::format("{:.3g} s", r.metric("ttft_p99")->value) : "-",
+          r.params.contains("rate") ? fmt::format(" at {:g} req/s", param_number(r, "rate"))
+          : r.metric("max_rate")    ? fmt::format(" at {:g} req/s", r.metric("max_rate")->value)
+                                    : "",
+          tps->value, r.metric("ttft_p99") ? fmt::format("{:.3g} s", r.metric("ttft_p99")->value) : "-",
           r.metric("tpot_p99") ? fmt::format("{:.3g} s", r.metric("tpot_p99")->value) : "-");
       std::string scale =
           gpus <= 0 ? fmt::format(

@@ -56,7 +56,7 @@ TEST(ServingMeasurement, MeasuredThroughputAtTheTargetsSizesTheNodesAndTheModelI
   ASSERT_NE(measured, nullptr) << warnings(s);
   EXPECT_DOUBLE_EQ(measured->quantity, 3072);
   EXPECT_EQ(measured->source, "measured");
-  EXPECT_NE(measured->driver.find("serve.llm"), std::string::npos) << measured->driver;
+  EXPECT_NE(measured->driver.find("serve.llm search point at 12 req/s"), std::string::npos) << measured->driver;
   // The model's estimate stays on the sheet, beside it.
   const SheetLine* estimate = find(s, "Throughput per node");
   ASSERT_NE(estimate, nullptr);
