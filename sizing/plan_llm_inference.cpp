@@ -42,8 +42,7 @@ void Planner::plan_inference(const LlmInference& w) {
                            facts_.gpus, node_->name});
   if (!served.not_used.empty())
     sheet_.warnings.push_back(
-        fmt::format("serve.llm measurement not used, the model's throughput sizes the "
-                    "nodes: {}",
+        fmt::format("serve.llm measurement not used, the model's throughput sizes the nodes: {}",
                     fmt::join(served.not_used, "; ")));
   const double per_node = served.per_node ? served.per_node->value : sp->tokens_per_s_node;
   double demand = w.request_rate * w.output_tokens;
@@ -85,7 +84,13 @@ void Planner::plan_inference(const LlmInference& w) {
         nodes = n;
         queue = queue_at(n);
       }
-    if (!queue->stable)
+    if (served.per_node) {
+      if (nodes * per_node < demand)
+        sheet_.warnings.push_back(fmt::format(
+            "measured {:.0f} tokens/s per node x {} nodes = {:.0f} tokens/s is below the demand of {:.0f} "
+            "tokens/s: plan more nodes",
+            per_node, nodes, nodes * per_node, demand));
+    } else if (!queue->stable)
       sheet_.warnings.push_back(
           fmt::format("the request queue is unstable on {} nodes: {:.2f} req/s per instance load the {:.0f} "
                       "slots to {:.2f} "

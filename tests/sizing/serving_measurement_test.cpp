@@ -56,7 +56,8 @@ TEST(ServingMeasurement, MeasuredThroughputAtTheTargetsSizesTheNodesAndTheModelI
   ASSERT_NE(measured, nullptr) << warnings(s);
   EXPECT_DOUBLE_EQ(measured->quantity, 3072);
   EXPECT_EQ(measured->source, "measured");
-  EXPECT_NE(measured->driver.find("serve.llm search point at 12 req/s"), std::string::npos) << measured->driver;
+  EXPECT_NE(measured->driver.find("serve.llm search point at 12 req/s"), std::string::npos)
+      << measured->driver;
   // The model's estimate stays on the sheet, beside it.
   const SheetLine* estimate = find(s, "Throughput per node");
   ASSERT_NE(estimate, nullptr);
@@ -76,6 +77,35 @@ TEST(ServingMeasurement, ScaledByGpuCountWhereTheNodeDiffersAndSaysSo) {
   EXPECT_NE(measured->driver.find("scaled"), std::string::npos) << measured->driver;
   EXPECT_NE(measured->driver.find("4 GPUs"), std::string::npos) << measured->driver;
   EXPECT_EQ(s.figures["nodes"].get<int>(), static_cast<int>(std::ceil(40 * 256 * 1.25 / 6144)));
+}
+
+// The measurement, not the model's request queue, sets the node count: measured above the model's estimate,
+// the nodes follow it and the model's queue adds none, nor warns of its own.
+TEST(ServingMeasurement, AMeasurementAboveTheModelSetsTheNodesWithoutTheModelsQueue) {
+  // 400 req/s x 256 tokens x 1.25 = 128,000 tokens/s: one node at the measured 200,000, where the model's
+  // queue (about 12,600 tokens/s per node) would be unstable.
+  Sheet s = plan_serving({edited([](Result& r) { set_metric(r, "output_tokens_per_s", 200000); })},
+                         [](LlmInference& w) { w.request_rate = 400; });
+  ASSERT_NE(find(s, "Measured throughput per node"), nullptr) << warnings(s);
+  EXPECT_EQ(s.figures["nodes"].get<int>(), 1);
+  EXPECT_EQ(warnings(s).find("request queue"), std::string::npos) << warnings(s);
+  EXPECT_EQ(warnings(s).find("miss the targets"), std::string::npos) << warnings(s);
+}
+
+// Forward planning (nodes given) says when the nodes' measured throughput falls short of the demand.
+TEST(ServingMeasurement, GivenNodesShortOfTheDemandAtTheMeasuredRateWarn) {
+  PlanRequest req;
+  req.workload = load_workload(data_dir() / "serve-llama2-70b-h100.yaml");
+  req.reports = {serve_report()};
+  req.nodes = 2;
+  Sheet s = plan(req, shipped_catalog());
+  EXPECT_NE(
+      warnings(s).find("measured 3072 tokens/s per node x 2 nodes = 6144 tokens/s is below the demand of "
+                       "10240 tokens/s"),
+      std::string::npos)
+      << warnings(s);
+  req.nodes = 4;
+  EXPECT_EQ(warnings(plan(req, shipped_catalog())).find("below the demand"), std::string::npos);
 }
 
 // A point is used only when it meets the workload's own targets: at 1 s TTFT the search's point (1.6 s)
