@@ -6,6 +6,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -110,19 +111,40 @@ TEST(FakeLlmTruth, PercentileInterpolatesLikeNumpy) {
   EXPECT_NEAR(mlbench::fake_llm::percentile({0, 10}, 99), 9.9, 1e-12);
 }
 
-TEST(FakeLlmTruth, CommandLineFindRateIsTheLibrarysAnswer) {
-  std::string cmd = std::string(mlbench::fake_llm::server_path()) +
-                    " --find-rate --isl 200 --osl 50 --ttft 0.5 --tpot 0.03 --requests 500 --seed 4"
-                    " --max-batch 8 --prefill-ms-per-token 0.2 --step-ms 10 --step-ms-per-seq 2";
+// The server's command line with `args`: its exit status and stdout.
+std::pair<int, std::string> run_server(const std::string& args) {
+  std::string cmd = std::string(mlbench::fake_llm::server_path()) + " " + args + " 2>/dev/null";
   FILE* f = popen(cmd.c_str(), "r");
-  ASSERT_NE(f, nullptr);
+  if (!f) return {-1, ""};
   char buf[512] = {};
   std::string out;
   while (fgets(buf, sizeof buf, f)) out += buf;
-  ASSERT_EQ(pclose(f), 0);
-  auto j = json::parse(out);
+  int st = pclose(f);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+TEST(FakeLlmTruth, CommandLineFindRateAndSimulateAreTheLibrarysAnswers) {
+  const std::string model = " --max-batch 8 --prefill-ms-per-token 0.2 --step-ms 10 --step-ms-per-seq 2";
+  auto [rc, out] =
+      run_server("--find-rate --isl 200 --osl 50 --ttft 0.5 --tpot 0.03 --requests 500 --seed 4" + model);
+  ASSERT_EQ(rc, 0);
   auto truth = mlbench::fake_llm::find_rate({8, 0.2e-3, 10e-3, 2e-3}, 200, 50, 0.5, 0.03, 500, 4);
-  EXPECT_DOUBLE_EQ(j["rate"].get<double>(), truth.rate);
+  EXPECT_DOUBLE_EQ(json::parse(out)["rate"].get<double>(), truth.rate);
+  auto [src, sout] = run_server("--simulate --rate 3 --isl 200 --osl 50 --requests 300 --seed 4" + model);
+  ASSERT_EQ(src, 0);
+  auto sim = mlbench::fake_llm::simulate({8, 0.2e-3, 10e-3, 2e-3}, 200, 50, 3, 300, 4);
+  auto j = json::parse(sout);
+  EXPECT_DOUBLE_EQ(j["ttft_p99_s"].get<double>(), sim.ttft_p99);
+  EXPECT_DOUBLE_EQ(j["tpot_p50_s"].get<double>(), sim.tpot_p50);
+  EXPECT_DOUBLE_EQ(j["output_tokens_per_s"].get<double>(), sim.output_tokens_per_s);
+}
+
+TEST(FakeLlmTruth, BadCommandLinesExitTwo) {
+  EXPECT_EQ(run_server("--max-batch 0 --port-file x").first, 2);
+  EXPECT_EQ(run_server("--fault meltdown --port-file x").first, 2);
+  EXPECT_EQ(run_server("--frobnicate 1").first, 2);
+  EXPECT_EQ(run_server("--simulate --isl 10 --osl 10").first, 2);  // no --rate
+  EXPECT_EQ(run_server("--help").first, 0);
 }
 
 // ---- a minimal HTTP client: what arrived and when
