@@ -1,8 +1,10 @@
 #include "sizing/calibration.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -28,6 +30,11 @@ constexpr PhysicalRange kPhysicalRanges[] = {
     {"write_bandwidth", "B/s", 1e3, 1e15},
     {"samples_per_s", "1/s", 1e-6, 1e12},
     {"accelerators_supported", "", 0, 1e9},
+    // A serving measurement: output tokens/s of a node, p99 latencies, the share of failed requests.
+    {"output_tokens_per_s", "token/s", 1e-6, 1e12},
+    {"ttft_p99", "s", 0, 1e6},
+    {"tpot_p99", "s", 0, 1e6},
+    {"error_rate", "%", 0, 100},
     // Facts of the report's host inventory the efficiencies are taken against.
     {"memory.theoretical_bandwidth", "B/s", 1e3, 1e15},
     {"infiniband.rate_gbps", "Gb/s", 1e-3, 1e6},
@@ -134,6 +141,120 @@ Figure from_measurement(double eff, const std::string& measured_gpu, const GpuSp
 }  // namespace
 
 std::string_view to_string(Source s) { return name_of(kSourceNames, s); }
+
+namespace {
+
+std::string lowered(std::string s) {
+  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+}  // namespace
+
+ServingMeasurement serving_measurement(const std::vector<Report>& reports, const HardwareCatalog& catalog,
+                                       const ServingWant& want) {
+  ServingMeasurement out;
+  std::vector<std::string> reasons;
+  Intake intake(reasons);
+  auto reason = [&](std::string why) { reasons.push_back(std::move(why)); };
+  double best = 0;
+  for (const auto& report : reports) {
+    for (const auto& r : report.results) {
+      if (r.probe != "serve.llm") continue;
+      if (r.status != Status::ok) {
+        reason(fmt::format("a load point has status {}", to_string(r.status)));
+        continue;
+      }
+      const std::string model = param_text(r, "model");
+      if (lowered(model) != lowered(want.model)) {
+        reason(fmt::format("it measured model '{}', the workload serves '{}' (its served_model)", model,
+                           want.model));
+        continue;
+      }
+      const double isl = param_number(r, "isl"), osl = param_number(r, "osl");
+      if (isl <= 0 || osl <= 0) {
+        reason("a load point has no fixed input/output lengths (a prompt file or a distribution)");
+        continue;
+      }
+      auto off = [](double got, double wanted) {
+        return std::abs(got - wanted) > kServingLengthTolerance * wanted;
+      };
+      if (off(isl, want.input_tokens) || off(osl, want.output_tokens)) {
+        reason(
+            fmt::format("it measured input {:g} tokens, output {:g} tokens; the workload's are {:g} and {:g} "
+                        "(±{:.0f} %)",
+                        isl, osl, want.input_tokens, want.output_tokens, 100 * kServingLengthTolerance));
+        continue;
+      }
+      const Metric* tps = intake.metric(r, "output_tokens_per_s");
+      if (!tps) {
+        reason("a load point has no output_tokens_per_s");
+        continue;
+      }
+      bool meets = true;
+      for (auto [name, label, target] :
+           {std::tuple{"ttft_p99", "TTFT", want.ttft_s}, std::tuple{"tpot_p99", "TPOT", want.tpot_s}}) {
+        if (target <= 0) continue;
+        const Metric* m = intake.metric(r, name);
+        if (!m || m->value > target) {
+          meets = false;
+          reason(m ? fmt::format("{} p99 {:.3g} s misses the {:g} s target at {:.0f} output tokens/s", label,
+                                 m->value, target, tps->value)
+                   : fmt::format("a load point has no {} p99 to check the target with", label));
+        }
+      }
+      if (!meets) continue;
+      if (const Metric* err = intake.metric(r, "error_rate"); err && err->value > kServingMaxErrorPct) {
+        reason(fmt::format("{:g} % of requests failed (at most {:g} %)", err->value, kServingMaxErrorPct));
+        continue;
+      }
+      const Json node =
+          r.info.contains("node") && r.info["node"].is_object() ? r.info["node"] : Json::object();
+      const std::string gpu_name =
+          node.contains("gpu") && node["gpu"].is_string() ? node["gpu"].get<std::string>() : "";
+      if (!gpu_name.empty()) {
+        // The catalog's GPU of that name, or a family name of the sized GPU ("H100" of H100-SXM, not "L4" of
+        // L40S).
+        const GpuSpec* g = find_gpu(catalog.gpus, gpu_name);
+        if (!g) g = match_gpu(catalog.gpus, gpu_name, "");
+        const std::string family = lowered(gpu_name), sized = lowered(want.gpu->name);
+        if (!g && sized.rfind(family, 0) == 0 &&
+            (sized.size() == family.size() || sized[family.size()] == '-' || sized[family.size()] == ' '))
+          g = want.gpu;
+        if (g != want.gpu) {
+          reason(fmt::format("it was served on {}, the sized node has {}", g ? g->name : "'" + gpu_name + "'",
+                             want.gpu->name));
+          continue;
+        }
+      }
+      const double gpus = node.contains("gpus") && node["gpus"].is_number() ? node["gpus"].get<double>() : 0;
+      const double per_node = gpus > 0 ? tps->value * want.gpus / gpus : tps->value;
+      if (per_node <= best) continue;
+      best = per_node;
+      std::string what = fmt::format(
+          "serve.llm {} point{}: {:.0f} output tokens/s at TTFT p99 {}, TPOT p99 {}", param_text(r, "mode"),
+          r.params.contains("rate") ? fmt::format(" at {:g} req/s", param_number(r, "rate"))
+          : r.metric("max_rate")    ? fmt::format(" at {:g} req/s", r.metric("max_rate")->value)
+                                    : "",
+          tps->value, r.metric("ttft_p99") ? fmt::format("{:.3g} s", r.metric("ttft_p99")->value) : "-",
+          r.metric("tpot_p99") ? fmt::format("{:.3g} s", r.metric("tpot_p99")->value) : "-");
+      std::string scale =
+          gpus <= 0 ? fmt::format(
+                          "; the report does not say what served it (mlbench serve --node-gpu, "
+                          "--node-gpus): taken as one {}",
+                          want.node)
+          : gpus == want.gpus ? fmt::format(" on {:g} GPUs, as one {}", gpus, want.node)
+                              : fmt::format(" on {:g} GPUs, scaled to the {} GPUs of a {}: x {} / {:g}", gpus,
+                                            want.gpus, want.node, want.gpus, gpus);
+      out.per_node = Figure{per_node, Source::measured, what + scale};
+    }
+  }
+  if (!out.per_node)
+    for (auto& why : reasons)
+      if (std::find(out.not_used.begin(), out.not_used.end(), why) == out.not_used.end())
+        out.not_used.push_back(std::move(why));
+  return out;
+}
 
 const Assumption& default_gemm_efficiency(std::string_view precision) {
   if (peak_precision(std::string(precision)) == "fp4") return assumption::kGemm4;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,6 +69,31 @@ const PhysicalRange& physical_range(std::string_view name);
 
 Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog& catalog,
                       const CalibrationInput& in);
+
+// What a serving workload asks of a serving measurement (probe serve.llm, `mlbench serve`) to size from it.
+struct ServingWant {
+  std::string model;  // the served model's name, matched case-insensitively with the result's params.model
+  double input_tokens = 0, output_tokens = 0;
+  double ttft_s = 0, tpot_s = 0;  // p99 targets; 0 = none
+  const GpuSpec* gpu = nullptr;   // the sized node: its GPU, GPU count and template name
+  int gpus = 0;
+  std::string node;
+};
+// A load point is used when its isl and osl are each within this share of the workload's lengths, and when
+// at most this per cent of its requests failed.
+inline constexpr double kServingLengthTolerance = 0.10;
+inline constexpr double kServingMaxErrorPct = 1.0;
+
+struct ServingMeasurement {
+  // Output tokens/s per sized node (source measured), from the serve.llm load point with the most output
+  // tokens/s among those of the same model and lengths whose TTFT p99 and TPOT p99 meet the targets, scaled
+  // by the sized node's GPUs over the GPUs that served it (info.node.gpus; taken as one node when the report
+  // does not say). None when no load point qualifies.
+  std::optional<Figure> per_node;
+  std::vector<std::string> not_used;  // why serve.llm results were left out, each reason once
+};
+ServingMeasurement serving_measurement(const std::vector<Report>& reports, const HardwareCatalog& catalog,
+                                       const ServingWant& want);
 
 // The catalog GPU of a report's host inventory (first GPU), or nullptr.
 const GpuSpec* report_gpu(const Report& r, const HardwareCatalog& catalog);

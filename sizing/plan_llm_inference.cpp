@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "base/error.hpp"
 #include "base/units.hpp"
@@ -35,10 +36,20 @@ void Planner::plan_inference(const LlmInference& w) {
                     "s), TPOT {:.4f} s "
                     "(target {:.4f} s), each with headroom {:.2f}",
                     node_->name, sp->batch, sp->ttft_s, w.ttft_s, sp->step_s, w.tpot_s, h_));
+  // A serving measurement of this model at these lengths and targets replaces the model's tokens/s per node.
+  const ServingMeasurement served =
+      serving_measurement(req_.reports, cat_,
+                          {w.served_model, w.input_tokens, w.output_tokens, w.ttft_s, w.tpot_s, facts_.gpu,
+                           facts_.gpus, node_->name});
+  if (!served.not_used.empty())
+    sheet_.warnings.push_back(
+        fmt::format("serve.llm measurement not used, the model's throughput sizes the nodes: {}",
+                    fmt::join(served.not_used, "; ")));
+  const double per_node = served.per_node ? served.per_node->value : sp->tokens_per_s_node;
   double demand = w.request_rate * w.output_tokens;
   bool inverse = !(req_.nodes || wl.nodes);
   int nodes = req_.nodes ? *req_.nodes : wl.nodes ? *wl.nodes : 0;
-  if (inverse) nodes = std::max(1, static_cast<int>(std::ceil(demand * (1 + h_) / sp->tokens_per_s_node)));
+  if (inverse) nodes = std::max(1, static_cast<int>(std::ceil(demand * (1 + h_) / per_node)));
   int throughput_nodes = nodes;
   // The request queue at the rate: more nodes (fewer requests per instance) until it is stable, its TTFT
   // meets the target with the headroom and its TPOT (the decode step, chosen within the TPOT target with the
@@ -69,12 +80,19 @@ void Planner::plan_inference(const LlmInference& w) {
   };
   if (w.request_rate > 0 && !w.offline) {
     queue = queue_at(nodes);
-    if (inverse)
+    // A measurement at the targets already holds the queue's latency: the model's queue raises no nodes.
+    if (inverse && !served.per_node)
       for (int n = nodes + 1; !queue_meets(*queue) && n <= 4 * throughput_nodes + 16; ++n) {
         nodes = n;
         queue = queue_at(n);
       }
-    if (!queue->stable)
+    if (served.per_node) {
+      if (nodes * per_node < demand)
+        sheet_.warnings.push_back(fmt::format(
+            "measured {:.0f} tokens/s per node x {} nodes = {:.0f} tokens/s is below the demand of {:.0f} "
+            "tokens/s: plan more nodes",
+            per_node, nodes, nodes * per_node, demand));
+    } else if (!queue->stable)
       sheet_.warnings.push_back(
           fmt::format("the request queue is unstable on {} nodes: {:.2f} req/s per instance load the {:.0f} "
                       "slots to {:.2f} "
@@ -95,12 +113,13 @@ void Planner::plan_inference(const LlmInference& w) {
                         : fmt::format("forward: {} nodes given", nodes);
   if (!w.scenario.empty()) sheet_.mode += fmt::format(" (MLPerf {} scenario)", w.scenario);
   line("Compute", "Nodes", nodes, "nodes", node_->name,
-       inverse ? fmt::format("ceil(demand {:.0f} tokens/s x (1 + {:.2f}) / {:.0f} tokens/s per node) = {}{}",
-                             demand, h_, sp->tokens_per_s_node, throughput_nodes,
-                             nodes > throughput_nodes
-                                 ? fmt::format(", raised to {} for the request queue's latency", nodes)
-                                 : "")
-               : "given by " + nodes_given(),
+       inverse
+           ? fmt::format("ceil(demand {:.0f} tokens/s x (1 + {:.2f}) / {:.0f} tokens/s per node{}) = {}{}",
+                         demand, h_, per_node, served.per_node ? " measured" : "", throughput_nodes,
+                         nodes > throughput_nodes
+                             ? fmt::format(", raised to {} for the request queue's latency", nodes)
+                             : "")
+           : "given by " + nodes_given(),
        inverse ? plus_h(h_) + " on throughput" : "-", inverse || !req_.nodes ? "workload" : "--nodes");
   line("Compute", "GPUs", gpus, "GPUs",
        fmt::format("{} ({:.0f} TFLOPS {})", facts_.gpu->name, pk / 1e12, w.precision),
@@ -117,6 +136,11 @@ void Planner::plan_inference(const LlmInference& w) {
   line("Compute", "Throughput per node", thr, 1, "tokens/s",
        fmt::format("{:.0f} output tokens/s per instance", sp->tokens_per_s_instance),
        fmt::format("{} = {:.0f}", thr.shown(), thr.value()), "-", src(cal_.hbm) + "/" + src(eta_decode));
+  if (served.per_node)
+    line("Compute", "Measured throughput per node", served.per_node->value, "tokens/s",
+         fmt::format("sizes the nodes instead of the model's {:.0f} tokens/s ({:+.0f} %)", thr.value(),
+                     100 * (served.per_node->value / thr.value() - 1)),
+         served.per_node->basis, "-", src(*served.per_node));
   auto prefill = prefill_time<Formula>(sp->prefill);
   line("Compute", "Prefill phase", prefill, 1, "s",
        fmt::format("compute-bound, {:.0f}-token prompt at eta_GEMM {:.3f} (prefill shapes)", w.input_tokens,
@@ -234,8 +258,7 @@ void Planner::plan_inference(const LlmInference& w) {
   add_storage_inference(weights, nodes);
   add_network(nodes, 0, sp->t > facts_.gpus);
   double year = kSecondsPerYear;
-  double tokens_year =
-      std::min(demand > 0 ? demand : nodes * sp->tokens_per_s_node, nodes * sp->tokens_per_s_node) * year;
+  double tokens_year = std::min(demand > 0 ? demand : nodes * per_node, nodes * per_node) * year;
   add_power_host_cost(nodes, year, weights, "per year of service", tokens_year);
   double ttft_s = queue && queue->stable ? ttft_at_rate<double>(*queue) : sp->ttft_s;
   sheet_.figures.update({{"nodes", nodes},
@@ -254,6 +277,7 @@ void Planner::plan_inference(const LlmInference& w) {
                          {"kv_cache_gib_per_gpu", sp->kv_budget / sp->kv_shards / gib},
                          {"kv_cache_tokens", sp->kv_budget / sp->kv_per_token},
                          {"weights_gib_per_gpu", sp->weights_per_gpu / gib}});
+  if (served.per_node) sheet_.figures["measured_tokens_per_s_node"] = served.per_node->value;
   if (queue)
     sheet_.figures["queue"] = {{"model", "M/D/c (Allen-Cunneen), c = batch slots"},
                                {"lambda_per_instance", queue->lambda},

@@ -7,6 +7,19 @@
 #include "base/error.hpp"
 
 namespace mlbench::sizing::planning {
+namespace {
+
+// The first report that measured its own host: a serving measurement (serve.llm results only) measured a
+// server behind a URL from a load client, whose inventory says nothing of the node that served.
+const Report* first_node_report(const std::vector<Report>& reports) {
+  for (const auto& r : reports)
+    if (r.results.empty() || !std::all_of(r.results.begin(), r.results.end(),
+                                          [](const Result& x) { return x.probe == "serve.llm"; }))
+      return &r;
+  return nullptr;
+}
+
+}  // namespace
 
 Planner::Planner(const PlanRequest& req, const HardwareCatalog& cat)
     : req_(req), cat_(cat), h_(req.headroom) {
@@ -37,15 +50,15 @@ void Planner::pick_node() {
     node_ = &cat_.node(req_.hardware);
     sheet_.hardware = fmt::format("{} (--hardware): {}", node_->name, node_->description);
     // The template named may be the node measured: its GPU and GPU count.
-    if (!req_.reports.empty()) {
-      const Report& r = req_.reports.front();
+    if (const Report* measured = first_node_report(req_.reports)) {
+      const Report& r = *measured;
       const GpuSpec* g = report_gpu(r, cat_);
       int count = r.host.contains("gpus") ? static_cast<int>(r.host["gpus"].size()) : 0;
       node_is_measured_ = g && g->name == node_->gpu && count == node_->gpus;
       if (node_is_measured_) sheet_.hardware += fmt::format(" (the node measured: {} x {})", count, g->name);
     }
-  } else if (!req_.reports.empty()) {
-    const Report& r = req_.reports.front();
+  } else if (const Report* measured = first_node_report(req_.reports)) {
+    const Report& r = *measured;
     const GpuSpec* g = report_gpu(r, cat_);
     int count = r.host.contains("gpus") ? static_cast<int>(r.host["gpus"].size()) : 0;
     if (g) {

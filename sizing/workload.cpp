@@ -454,7 +454,7 @@ Workload load_workload(const std::filesystem::path& path) {
     w.spec = c;
   } else if (w.kind == "llm-inference") {
     f.only(with({"model", "precision", "kv_precision", "request_rate", "concurrent_users", "input_tokens",
-                 "output_tokens", "ttft_s", "tpot_s", "offline", "scenario", "tp", "batch",
+                 "output_tokens", "ttft_s", "tpot_s", "offline", "scenario", "tp", "batch", "served_model",
                  "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs", "cuda_graph_bytes"}));
     LlmInference s;
     s.model = parse_model(f);
@@ -496,6 +496,7 @@ Workload load_workload(const std::filesystem::path& path) {
             "{}: 'scenario: {}' needs its p99 targets 'ttft_s' and 'tpot_s' (MLPerf sets them per model)",
             path.string(), s.scenario));
     }
+    s.served_model = f.text_or("served_model", w.name);
     if (f.has("request_rate")) {
       s.request_rate = f.positive("request_rate");
     } else if (f.has("concurrent_users")) {

@@ -140,6 +140,9 @@ struct LlmInference {
   // serving_budget).
   std::optional<double> gpu_memory_utilization, cuda_graph_bytes;
   std::optional<int> max_num_batched_tokens, max_num_seqs;
+  // The model name the serving endpoint answers to (a serve.llm report's params.model): a measurement of that
+  // model sizes the workload (default: the workload's name).
+  std::string served_model;
 };
 
 struct Workload {

@@ -49,6 +49,24 @@ TEST(SizeCli, ReportWithoutGpuSizesTheDefaultTemplateAndSaysSo) {
   EXPECT_NE(r.err.find("warning"), std::string::npos);
 }
 
+// A serving measurement of the workload's served model, lengths and targets sizes the nodes as a measured
+// line beside the model's estimate; of another model, it is not used and the warning says why.
+TEST(SizeCli, ServingReportIsAMeasuredLineOrAWarningSayingWhyNot) {
+  auto r = run_cli({"size", "--workload", fixture("serve-llama2-70b-h100.yaml"), "--report",
+                    fixture("report-serve-llama2-70b-h100.json")});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(Measured throughput per node +3,072 +tokens/s)")))
+      << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(Throughput per node +[0-9,]+ +tokens/s)"))) << r.out;
+  EXPECT_EQ(r.err.find("not used"), std::string::npos) << r.err;
+  auto other = run_cli({"size", "--workload", workload("llm-70b-serving.yaml"), "--report",
+                        fixture("report-serve-llama2-70b-h100.json")});
+  ASSERT_EQ(other.rc, 0) << other.err;
+  EXPECT_EQ(other.out.find("Measured throughput per node"), std::string::npos);
+  EXPECT_NE(other.err.find("serve.llm measurement not used"), std::string::npos) << other.err;
+  EXPECT_NE(other.err.find("model 'meta-llama/Llama-2-70b-chat-hf'"), std::string::npos) << other.err;
+}
+
 TEST(SizeCli, WritesEachFormatToAFile) {
   TempDir dir;
   for (const char* f : {"md", "csv", "json", "html", "xlsx"}) {
