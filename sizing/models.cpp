@@ -110,6 +110,108 @@ std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int token
           {M, static_cast<double>(m.vocab) / t, h}};
 }
 
+GemmRates gemm_rates(const GpuSpec& gpu, std::string_view precision, const Calibration& cal) {
+  std::string prec(precision);
+  return {gpu.peak_for(precision).value_or(0),    cal.gemm.value,
+          gpu.memory_bandwidth * cal.hbm.value,   bytes_per_element(prec),
+          std::max(2.0, bytes_per_element(prec)), cal.gemm.source == Source::assumed ? gpu.sms : 0};
+}
+
+GemmShapeModel gemm_shape_efficiency(const NamedGemm& g, const GemmRates& r) {
+  auto [m, n, k] = g.shape;
+  double flops = 2 * m * n * k * g.group * g.count;
+  double io_bytes = ((m * k + k * n) * r.in_bytes + m * n * r.out_bytes) * g.group * g.count;
+  auto timed = [&](GemmShapeModel x) {
+    x.flops = flops;
+    // Split-K's reduction writes each slice's fp32 partial output and reads them back after the GEMM.
+    double partials = x.split > 1 ? 2.0 * x.split * m * n * 4 * g.group * g.count : 0;
+    x.compute_s = flops / (r.peak * r.asymptote * x.quantization);
+    x.memory_s = io_bytes / r.hbm;
+    x.reduction_s = partials / r.hbm;
+    x.eta = flops / (r.peak * x.time_s());
+    return x;
+  };
+  GemmShapeModel best = timed({g});
+  if (r.sms <= 0) return best;
+  best.eta = 0;
+  for (const auto& tile : assumption::kGemmTiles)
+    for (int split = 1; split <= assumption::kGemmMaxSplitK; ++split) {
+      if (split > 1 && k / split < assumption::kGemmMinSplitKDepth) break;
+      double tiles = std::ceil(m / tile.m) * std::ceil(n / tile.n) * g.group * split;
+      double waves = std::ceil(tiles / r.sms);
+      // Of the SMs' time over the waves, the share doing useful multiply-adds.
+      double q = m * n * g.group * split / (waves * r.sms * tile.m * tile.n);
+      auto x = timed({g, tile.m, tile.n, split, tiles, waves, q});
+      if (x.eta > best.eta) best = x;
+    }
+  return best;
+}
+
+GemmPhase gemm_phase(const std::vector<NamedGemm>& gemms, const GemmRates& r) {
+  GemmPhase p;
+  p.asymptote = r.asymptote;
+  double flops = 0, time = 0, compute = 0;
+  for (const auto& g : gemms) {
+    p.classes.push_back(gemm_shape_efficiency(g, r));
+    const auto& c = p.classes.back();
+    flops += c.flops;
+    time += c.time_s();
+    compute += c.compute_s + c.reduction_s;
+  }
+  p.eta = flops / (r.peak * time);
+  p.eta_compute = flops / (r.peak * compute);
+  return p;
+}
+
+std::string describe(const GemmPhase& p) {
+  std::string out;
+  for (const auto& c : p.classes) {
+    auto [m, n, k] = c.gemm.shape;
+    out += fmt::format("{}{} {:.0f}x{:.0f}x{:.0f}{}: ", out.empty() ? "" : "; ", c.gemm.name, m, n, k,
+                       c.gemm.group > 1 ? fmt::format(" x {:.0f} grouped", c.gemm.group) : "");
+    if (c.tile_m > 0)
+      out += fmt::format("{}x{} tiles{} {:.0f} in {:.0f} wave{}, quantization {:.3f}, ", c.tile_m, c.tile_n,
+                         c.split > 1 ? fmt::format(" split-K {}", c.split) : "", c.tiles, c.waves,
+                         c.waves == 1 ? "" : "s", c.quantization);
+    out += fmt::format("{}-bound, eta {:.3f}", c.memory_bound() ? "memory" : "compute", c.eta);
+  }
+  return out;
+}
+
+std::vector<NamedGemm> layer_gemms(const TransformerModel& m, double rows, int t, int ep, bool backward) {
+  double M = rows, h = m.hidden, f = m.ffn_hidden, up = (m.gated_ffn ? 2 : 1) * f / t, L = m.layers;
+  double qkv = h + 2.0 * m.kv_heads * m.head_dim();
+  std::vector<NamedGemm> out{{"QKV", {M, qkv / t, h}, 1, L}, {"O", {M, h, h / t}, 1, L}};
+  if (!m.moe()) {
+    out.push_back({"FFN up", {M, up, h}, 1, L});
+    out.push_back({"FFN down", {M, h, f / t}, 1, L});
+  } else {
+    if (m.shared_experts > 0) {
+      double shared = m.shared_experts;
+      out.push_back({"shared FFN up", {M, up, h}, shared, L});
+      out.push_back({"shared FFN down", {M, h, f / t}, shared, L});
+    }
+    // Expert parallelism brings the routed tokens of ep ranks to this GPU's E / ep experts.
+    double E = m.experts, tokens = M * ep, touched = E * (1 - std::pow(1 - m.top_k / E, tokens));
+    double expert_rows = std::max(1.0, tokens * m.top_k / touched);
+    double group = std::max(1.0, touched / ep);
+    out.push_back({"experts up", {expert_rows, up, h}, group, L});
+    out.push_back({"experts down", {expert_rows, h, f / t}, group, L});
+    out.push_back({"router", {M, E, h}, 1, L});
+  }
+  out.push_back({"logits", {M, static_cast<double>(m.vocab) / t, h}});
+  if (backward) {
+    std::size_t forward = out.size();
+    for (std::size_t i = 0; i < forward; ++i) {
+      const NamedGemm g = out[i];
+      auto [gm, gn, gk] = g.shape;
+      out.push_back({g.name + " dgrad", {gm, gk, gn}, g.group, g.count});
+      out.push_back({g.name + " wgrad", {gn, gk, gm}, g.group, g.count});
+    }
+  }
+  return out;
+}
+
 std::string Layout::describe() const {
   return fmt::format("TP {} x PP {} x DP {}{}{}, {}ZeRO-{}, micro-batch {}, recompute {}", t, p, d,
                      c > 1 ? fmt::format(" x CP {}", c) : "", e > 1 ? fmt::format(" (EP {})", e) : "",
@@ -362,7 +464,10 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   auto flops = training_flops_per_token(m, w.seq_len);
   double eta = cal.gemm.value * assumption::kTrainingGemmDerate.value;
   bool standard = standard_attention(w);
-  st.t_gemm = tokens_gpu * flops.gemm / (peak * eta);
+  // The GEMMs at the micro-batch's shapes, their efficiency weighted by their FLOPs.
+  st.gemm = gemm_phase(layer_gemms(m, static_cast<double>(l.micro_batch) * w.seq_len / l.c, l.t, l.e, true),
+                       gemm_rates(gpu, w.precision, cal));
+  st.t_gemm = tokens_gpu * flops.gemm / (peak * st.gemm.eta * assumption::kTrainingGemmDerate.value);
   // Causal flash attention computes half of the full-sequence FLOPs the model counts, in its own kernels;
   // standard attention runs the whole s x s products as batched GEMMs and masks afterwards.
   st.t_attention =
@@ -679,16 +784,12 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
       return ((m.params - expert) + expert * touched) * bytes / t;
     };
     auto decode = [&](double batch) {
-      return DecodeStep{weights_read(batch),
-                        batch * ctx_avg * kv_token / t,
-                        hbm,
-                        batch,
-                        per_token_flops,
-                        4.0 * m.layers * m.hidden * ctx_avg,
-                        static_cast<double>(t),
-                        peak,
-                        eta_decode,
-                        tp_time(batch, 1)};
+      return DecodeStep{weights_read(batch), batch * ctx_avg * kv_token / t, hbm, batch, per_token_flops,
+                        4.0 * m.layers * m.hidden * ctx_avg, static_cast<double>(t), peak, eta_decode,
+                        tp_time(batch, 1),
+                        // The batch's k routed copies of h per MoE layer, permuted to their experts and back
+                        // and scaled by the router weights (the training step's passes, forward only).
+                        m.moe() ? batch * m.layers * kMoePermuteBytes * m.top_k * m.hidden / t : 0.0};
     };
     sp.prefill = {in,
                   per_token_flops,
@@ -778,6 +879,10 @@ Num decode_attention_time(const DecodeStep& d) {
 template <typename Num>
 Num decode_step_time(const DecodeStep& d) {
   Num step = decode_gemm_time<Num>(d) + decode_attention_time<Num>(d);
+  if (d.moe_bytes > 0)
+    step =
+        step + named<Num>("moe_bytes", d.moe_bytes, bytes_shown("MoE permute")) /
+                   named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
   if (d.t > 1) step = step + named<Num>("t_tp", d.tp_s, seconds_shown("TP all-reduces", 4));
   return step;
 }

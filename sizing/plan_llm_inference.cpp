@@ -16,18 +16,32 @@ void Planner::plan_inference(const LlmInference& w) {
   const auto& m = w.model;
   double pk = peak(w.precision);
   // Each phase at its own GEMM shapes: prefill at a batched chunk of prompt tokens, decode at the batch's
-  // rows (recalibrated once the batch is known).
-  int tp_guess = w.tp.value_or(1);
-  calibrate_for(w.precision,
-                training_gemm_shapes(m, static_cast<int>(assumption::kMaxBatchedTokens.value), tp_guess));
-  Figure eta_prefill = cal_.gemm;
+  // rows, on the tensor-parallel degree served. Calibrated (a report's measured shapes nearest them) and then
+  // the shape model (tile and wave quantization of the assumed asymptote) per phase; the batch and degree
+  // they give are planned again with their own phases until they settle.
+  double chunk = assumption::kMaxBatchedTokens.value;
+  int t = w.tp.value_or(1);
+  double batch = chunk;
+  GemmPhase prefill_gemm, decode_gemm;
+  Figure eta_prefill, eta_decode;
   std::string why;
-  auto sp = serving_point(w, facts_, cal_, eta_prefill.value, eta_prefill.value, h_, &why);
-  if (!sp) throw UsageError(fmt::format("{} fits no layout on {}: {}", wl.name, node_->name, why));
-  calibrate_for(w.precision, training_gemm_shapes(m, std::max(1, static_cast<int>(sp->batch)), sp->t));
-  Figure eta_decode = cal_.gemm;
-  sp = serving_point(w, facts_, cal_, eta_prefill.value, eta_decode.value, h_, &why);
-  if (!sp) throw UsageError(fmt::format("{} fits no layout on {}: {}", wl.name, node_->name, why));
+  std::optional<ServingPoint> sp;
+  for (int pass = 0; pass < 4; ++pass) {
+    calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(chunk), t));
+    eta_prefill = cal_.gemm;
+    prefill_gemm = gemm_phase(layer_gemms(m, chunk, t, 1, false), gemm_rates(*facts_.gpu, w.precision, cal_));
+    calibrate_for(w.precision, training_gemm_shapes(m, std::max(1, static_cast<int>(batch)), t));
+    eta_decode = cal_.gemm;
+    decode_gemm = gemm_phase(layer_gemms(m, std::max(1.0, batch), t, 1, false),
+                             gemm_rates(*facts_.gpu, w.precision, cal_));
+    sp = serving_point(w, facts_, cal_, prefill_gemm.eta_compute, decode_gemm.eta_compute, h_, &why);
+    if (!sp) throw UsageError(fmt::format("{} fits no layout on {}: {}", wl.name, node_->name, why));
+    if (sp->t == t && sp->batch == batch) break;
+    t = sp->t;
+    batch = sp->batch;
+  }
+  eta_prefill.value = prefill_gemm.eta_compute;
+  eta_decode.value = decode_gemm.eta_compute;
   if (!sp->meets_targets)
     sheet_.warnings.push_back(
         fmt::format("latency targets not met on {} even at batch 1-{:.0f}: TTFT {:.3f} s (target {:.3f} "
@@ -119,6 +133,20 @@ void Planner::plan_inference(const LlmInference& w) {
        fmt::format("compute-bound, {:.0f}-token prompt at eta_GEMM {:.3f} (prefill shapes)", w.input_tokens,
                    eta_prefill.value),
        fmt::format("{} = {:.4f} s", prefill.shown(), prefill.value()), "-", src(eta_prefill));
+  auto phase_line = [&](const char* item, const char* phase, const GemmPhase& g, const Figure& f) {
+    line("Compute", item, g.eta_compute, "fraction",
+         fmt::format("{} GEMMs at asymptote {:.3f}: {}", phase, g.asymptote, f.basis),
+         fmt::format("compute FLOP-weighted over the GEMM classes at asymptote x tile/wave quantization (the "
+                     "memory roofline is the step's max with weights / HBM): {}",
+                     describe(g)),
+         "-", src(f));
+  };
+  phase_line("GEMM efficiency (prefill)",
+             fmt::format("prefill ({:.0f}-token chunks)", assumption::kMaxBatchedTokens.value).c_str(),
+             prefill_gemm, eta_prefill);
+  phase_line("GEMM efficiency (decode)",
+             fmt::format("decode ({:.0f}-row)", decode_gemm.classes.front().gemm.shape[0]).c_str(),
+             decode_gemm, eta_decode);
   auto decode = decode_step_time<Formula>(sp->decode);
   line("Compute", "Decode step (TPOT)", decode, 1, "s",
        fmt::format("GEMMs {}-bound at batch {:.0f}, attention memory-bound; eta_GEMM {:.3f} (decode shapes)",

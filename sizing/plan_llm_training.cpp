@@ -158,11 +158,18 @@ void Planner::plan_llm_training(const LlmTraining& w) {
   auto mfu = model_flops_utilisation<Formula>(st);
   line("Compute", "Predicted MFU", mfu, 1, "fraction",
        "model FLOPs (6ND-style, no recomputation) / (GPU peak x step time)",
-       fmt::format(
-           "{}: {} = {:.3f}; bubble (p-1)/(v m) with v = {}; eta_GEMM {:.3f} x training derate {:.2f}, "
-           "flash attention at {:.2f} x that",
-           ran, mfu.shown(), mfu.value(), st.virtual_stages, cal_.gemm.value,
-           assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value),
+       fmt::format("{}: {} = {:.3f}; bubble (p-1)/(v m) with v = {}; eta_GEMM {:.3f} (by shape) x training "
+                   "derate {:.2f}, "
+                   "flash attention at {:.2f} x the asymptote",
+                   ran, mfu.shown(), mfu.value(), st.virtual_stages, st.gemm.eta,
+                   assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value),
+       "-", src(cal_.gemm));
+  line("Compute", "GEMM efficiency", st.gemm.eta, "fraction",
+       fmt::format("the micro-batch's GEMMs (forward, input and weight gradients) at asymptote {:.3f}: {}",
+                   cal_.gemm.value, cal_.gemm.basis),
+       fmt::format("FLOP-weighted over the GEMM classes, each max(compute at asymptote x tile/wave "
+                   "quantization, A + B + C bytes / HBM): {}",
+                   describe(st.gemm)),
        "-", src(cal_.gemm));
   line("Compute", "Predicted HFU", st.hfu, "fraction",
        "hardware FLOPs (model + recomputed forward) / (GPU peak x step time)",
