@@ -1,11 +1,13 @@
 // The shape model of GEMM efficiency (sizing/models.hpp): tile and wave quantization over the GPU's SMs, the
 // memory roofline of few-row GEMMs, grouped expert GEMMs, and where the sheets show it.
 #include <cmath>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "sizing/models.hpp"
+#include "tests/common/files.hpp"
 #include "tests/sizing/test_util.hpp"
 
 namespace mlbench::sizing::test {
@@ -165,6 +167,35 @@ TEST(GemmShapeModel, ServingPhasesRunAtTheirOwnShapes) {
   EXPECT_NEAR(d->quantity, decode, 1e-12);
   EXPECT_NE(d->driver.find("QKV 32x12288x4096"), std::string::npos) << d->driver;
   ASSERT_NE(find_line(s, "GEMM efficiency (prefill)"), nullptr);
+}
+
+// MoE serving: the decode step's experts are grouped GEMMs of batch x k / E rows (8 experts of 16 rows at batch
+// 64, top-2 of 8), memory-bound, and the routed copies' permutation to their experts and back is HBM traffic:
+// 64 x 32 layers x 12 B x 2 copies x 4,096 / TP 2 = 96 MiB per GPU per step.
+TEST(GemmShapeModel, MoeDecodeRunsGroupedExpertsAndPaysThePermutation) {
+  mlbench::test::TempDir dir("mlbench-gemm-model");
+  auto path = dir / "mixtral.yaml";
+  std::ofstream(path) << R"(kind: llm-inference
+name: Mixtral 8x7B offline, batch 64
+hardware: 8xH100-SXM
+nodes: 1
+offline: true
+tp: 2
+batch: 64
+model: {layers: 32, hidden: 4096, heads: 32, kv_heads: 8, ffn_hidden: 14336, vocab: 32000, experts: 8, top_k: 2}
+precision: bf16
+kv_precision: bf16
+input_tokens: 512
+output_tokens: 256
+)";
+  auto s = plan_file(path);
+  const SheetLine* gemms = find_line(s, "GEMM efficiency (decode)");
+  ASSERT_NE(gemms, nullptr);
+  EXPECT_NE(gemms->driver.find("experts up 16x14336x4096 x 8 grouped"), std::string::npos) << gemms->driver;
+  EXPECT_NE(gemms->driver.find("router 64x8x4096"), std::string::npos) << gemms->driver;
+  const SheetLine* step = find_line(s, "Decode step (TPOT)");
+  ASSERT_NE(step, nullptr);
+  EXPECT_NE(step->driver.find("MoE permute 96.00 MiB"), std::string::npos) << step->driver;
 }
 
 }  // namespace
