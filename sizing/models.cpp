@@ -5,6 +5,7 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "base/units.hpp"
 
@@ -176,6 +177,17 @@ std::string describe(const GemmPhase& p) {
     out += fmt::format("{}-bound, eta {:.3f}", c.memory_bound() ? "memory" : "compute", c.eta);
   }
   return out;
+}
+
+std::string gemm_probe_command(const GemmPhase& p, std::string_view precision) {
+  auto up16 = [](double d) { return static_cast<long long>(std::ceil(d / 16) * 16); };
+  std::vector<std::string> shapes;
+  for (const auto& c : p.classes) {
+    auto [m, n, k] = c.gemm.shape;
+    std::string s = fmt::format("{}x{}x{}", up16(m), up16(n), up16(k));
+    if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) shapes.push_back(s);
+  }
+  return fmt::format("mlbench gemm --precisions {} --shapes {}", precision, fmt::join(shapes, ","));
 }
 
 std::vector<NamedGemm> layer_gemms(const TransformerModel& m, double rows, int t, int ep, bool backward) {

@@ -90,6 +90,12 @@ GemmPhase gemm_phase(const std::vector<NamedGemm>& gemms, const GemmRates& r);
 // quantization 0.889, compute-bound, eta 0.772; ...".
 std::string describe(const GemmPhase& p);
 
+// The gpu.gemm command that measures the phase's GEMM shapes (each distinct m x n x k once, a grouped GEMM's
+// single shape, each dimension rounded up to a multiple of 16 as FP8/INT8 tensor-core GEMMs need), so that a
+// report of it calibrates the phase at its own shapes: "mlbench gemm --precisions bf16 --shapes
+// 2048x7680x20480,...".
+std::string gemm_probe_command(const GemmPhase& p, std::string_view precision);
+
 // The transformer layers' GEMMs (L launches of each) and the output layer's logits (one) on one GPU of a
 // tensor-parallel group of t, for `rows` tokens: QKV, O, FFN up and down at `rows` rows; a MoE layer's routed
 // experts as grouped GEMMs of the ep ranks' rows x ep x top_k / touched rows each, touched = E (1 - (1 -

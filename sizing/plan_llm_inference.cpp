@@ -135,7 +135,8 @@ void Planner::plan_inference(const LlmInference& w) {
        fmt::format("{} = {:.4f} s", prefill.shown(), prefill.value()), "-", src(eta_prefill));
   auto phase_line = [&](const char* item, const char* phase, const GemmPhase& g, const Figure& f) {
     line("Compute", item, g.eta_compute, "fraction",
-         fmt::format("{} GEMMs at asymptote {:.3f}: {}", phase, g.asymptote, f.basis),
+         fmt::format("{} GEMMs at asymptote {:.3f}: {}; measure them: {}", phase, g.asymptote, f.basis,
+                     gemm_probe_command(g, w.precision)),
          fmt::format("compute FLOP-weighted over the GEMM classes at asymptote x tile/wave quantization (the "
                      "memory roofline is the step's max with weights / HBM): {}",
                      describe(g)),

@@ -165,8 +165,9 @@ void Planner::plan_llm_training(const LlmTraining& w) {
                    assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value),
        "-", src(cal_.gemm));
   line("Compute", "GEMM efficiency", st.gemm.eta, "fraction",
-       fmt::format("the micro-batch's GEMMs (forward, input and weight gradients) at asymptote {:.3f}: {}",
-                   cal_.gemm.value, cal_.gemm.basis),
+       fmt::format("the micro-batch's GEMMs (forward, input and weight gradients) at asymptote {:.3f}: {}; "
+                   "measure them: {}",
+                   cal_.gemm.value, cal_.gemm.basis, gemm_probe_command(st.gemm, w.precision)),
        fmt::format("FLOP-weighted over the GEMM classes, each max(compute at asymptote x tile/wave "
                    "quantization, A + B + C bytes / HBM): {}",
                    describe(st.gemm)),

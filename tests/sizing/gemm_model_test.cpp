@@ -153,6 +153,20 @@ TEST(GemmShapeModel, TrainingSheetShowsEachGemmClass) {
   EXPECT_GT(l->quantity, 0.6);
   for (const char* part : {"QKV 2048x7680x20480", "waves", "quantization", "FFN down wgrad", "logits"})
     EXPECT_NE(l->driver.find(part), std::string::npos) << part << " in " << l->driver;
+  // The gpu.gemm run that would measure these shapes (the probe takes MxNxK shapes).
+  EXPECT_NE(l->spec.find("mlbench gemm --precisions fp16 --shapes 2048x7680x20480,2048x20480x2560,"),
+            std::string::npos)
+      << l->spec;
+}
+
+// A grouped GEMM is measured as its one shape; dimensions round up to multiples of 16 (FP8 needs them).
+TEST(GemmShapeModel, ProbeCommandMeasuresEachShapeOnce) {
+  GemmPhase p;
+  for (NamedGemm g : {NamedGemm{"a", {584, 5120, 8192}}, NamedGemm{"b", {16, 14336, 4096}, 8},
+                      NamedGemm{"c", {584, 5120, 8192}, 1, 80}, NamedGemm{"d", {1, 8, 4096}}})
+    p.classes.push_back({g});
+  EXPECT_EQ(gemm_probe_command(p, "fp8"),
+            "mlbench gemm --precisions fp8 --shapes 592x5120x8192,16x14336x4096,16x16x4096");
 }
 
 // Serving: prefill runs 8,192-token chunks, decode the batch's rows; 32 rows of LLaMA-7B quantize far worse
@@ -169,9 +183,9 @@ TEST(GemmShapeModel, ServingPhasesRunAtTheirOwnShapes) {
   ASSERT_NE(find_line(s, "GEMM efficiency (prefill)"), nullptr);
 }
 
-// MoE serving: the decode step's experts are grouped GEMMs of batch x k / E rows (8 experts of 16 rows at batch
-// 64, top-2 of 8), memory-bound, and the routed copies' permutation to their experts and back is HBM traffic:
-// 64 x 32 layers x 12 B x 2 copies x 4,096 / TP 2 = 96 MiB per GPU per step.
+// MoE serving: the decode step's experts are grouped GEMMs of batch x k / E rows (8 experts of 16 rows at
+// batch 64, top-2 of 8), memory-bound, and the routed copies' permutation to their experts and back is HBM
+// traffic: 64 x 32 layers x 12 B x 2 copies x 4,096 / TP 2 = 96 MiB per GPU per step.
 TEST(GemmShapeModel, MoeDecodeRunsGroupedExpertsAndPaysThePermutation) {
   mlbench::test::TempDir dir("mlbench-gemm-model");
   auto path = dir / "mixtral.yaml";
