@@ -1,6 +1,7 @@
 #include "sizing/models.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 
@@ -120,32 +121,48 @@ GemmRates gemm_rates(const GpuSpec& gpu, std::string_view precision, const Calib
 
 GemmShapeModel gemm_shape_efficiency(const NamedGemm& g, const GemmRates& r) {
   auto [m, n, k] = g.shape;
-  double flops = 2 * m * n * k * g.group * g.count;
-  double io_bytes = ((m * k + k * n) * r.in_bytes + m * n * r.out_bytes) * g.group * g.count;
-  auto timed = [&](GemmShapeModel x) {
-    x.flops = flops;
-    // Split-K's reduction writes each slice's fp32 partial output and reads them back after the GEMM.
-    double partials = x.split > 1 ? 2.0 * x.split * m * n * 4 * g.group * g.count : 0;
-    x.compute_s = flops / (r.peak * r.asymptote * x.quantization);
-    x.memory_s = io_bytes / r.hbm;
-    x.reduction_s = partials / r.hbm;
-    x.eta = flops / (r.peak * x.time_s());
-    return x;
+  double launches = g.group * g.count;
+  GemmShapeModel x{g};
+  x.flops = 2 * m * n * k * launches;
+  double io_bytes = ((m * k + k * n) * r.in_bytes + m * n * r.out_bytes) * launches;
+  x.memory_s = io_bytes / r.hbm;
+  // The time of a tiling: compute at its quantization, the roofline, and split-K's reduction, which writes
+  // each slice's fp32 partial output and reads them back after the GEMM.
+  auto time = [&](double quantization, int split, double* compute, double* reduction) {
+    *compute = x.flops / (r.peak * r.asymptote * quantization);
+    *reduction = split > 1 ? 2.0 * split * m * n * 4 * launches / r.hbm : 0;
+    return std::max(*compute, x.memory_s) + *reduction;
   };
-  GemmShapeModel best = timed({g});
-  if (r.sms <= 0) return best;
-  best.eta = 0;
-  for (const auto& tile : assumption::kGemmTiles)
-    for (int split = 1; split <= assumption::kGemmMaxSplitK; ++split) {
-      if (split > 1 && k / split < assumption::kGemmMinSplitKDepth) break;
-      double tiles = std::ceil(m / tile.m) * std::ceil(n / tile.n) * g.group * split;
-      double waves = std::ceil(tiles / r.sms);
-      // Of the SMs' time over the waves, the share doing useful multiply-adds.
-      double q = m * n * g.group * split / (waves * r.sms * tile.m * tile.n);
-      auto x = timed({g, tile.m, tile.n, split, tiles, waves, q});
-      if (x.eta > best.eta) best = x;
+  double best = time(1, 1, &x.compute_s, &x.reduction_s);
+  if (r.sms > 0) {
+    best = 0;
+    for (const auto& tile : assumption::kGemmTiles) {
+      double unsplit = std::ceil(m / tile.m) * std::ceil(n / tile.n) * g.group;
+      // Split-K is for GEMMs whose tiles leave SMs of the first wave idle.
+      int splits = unsplit < r.sms ? assumption::kGemmMaxSplitK : 1;
+      for (int split = 1; split <= splits; ++split) {
+        if (split > 1 && k / split < assumption::kGemmMinSplitKDepth) break;
+        double tiles = unsplit * split;
+        double waves = std::ceil(tiles / r.sms);
+        // Of the SMs' time over the waves, the share doing useful multiply-adds.
+        double q = m * n * g.group * split / (waves * r.sms * tile.m * tile.n);
+        double compute = 0, reduction = 0, t = time(q, split, &compute, &reduction);
+        if (best == 0 || t < best) {
+          best = t;
+          x.tile_m = tile.m;
+          x.tile_n = tile.n;
+          x.split = split;
+          x.tiles = tiles;
+          x.waves = waves;
+          x.quantization = q;
+          x.compute_s = compute;
+          x.reduction_s = reduction;
+        }
+      }
     }
-  return best;
+  }
+  x.eta = x.flops / (r.peak * best);
+  return x;
 }
 
 GemmPhase gemm_phase(const std::vector<NamedGemm>& gemms, const GemmRates& r) {
@@ -168,7 +185,10 @@ std::string describe(const GemmPhase& p) {
   std::string out;
   for (const auto& c : p.classes) {
     auto [m, n, k] = c.gemm.shape;
-    out += fmt::format("{}{} {:.0f}x{:.0f}x{:.0f}{}: ", out.empty() ? "" : "; ", c.gemm.name, m, n, k,
+    const char* pass = c.gemm.pass == GemmPass::dgrad   ? " dgrad"
+                       : c.gemm.pass == GemmPass::wgrad ? " wgrad"
+                                                        : "";
+    out += fmt::format("{}{}{} {:.0f}x{:.0f}x{:.0f}{}: ", out.empty() ? "" : "; ", c.gemm.name, pass, m, n, k,
                        c.gemm.group > 1 ? fmt::format(" x {:.0f} grouped", c.gemm.group) : "");
     if (c.tile_m > 0)
       out += fmt::format("{}x{} tiles{} {:.0f} in {:.0f} wave{}, quantization {:.3f}, ", c.tile_m, c.tile_n,
@@ -217,8 +237,8 @@ std::vector<NamedGemm> layer_gemms(const TransformerModel& m, double rows, int t
     for (std::size_t i = 0; i < forward; ++i) {
       const NamedGemm g = out[i];
       auto [gm, gn, gk] = g.shape;
-      out.push_back({g.name + " dgrad", {gm, gk, gn}, g.group, g.count});
-      out.push_back({g.name + " wgrad", {gn, gk, gm}, g.group, g.count});
+      out.push_back({g.name, {gm, gk, gn}, g.group, g.count, GemmPass::dgrad});
+      out.push_back({g.name, {gn, gk, gm}, g.group, g.count, GemmPass::wgrad});
     }
   }
   return out;
@@ -409,6 +429,7 @@ LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, cons
   const LayoutSpec& fix = w.layout;
   bool fixed = fix.gpus() && fix.micro_batch && w.recompute != "auto";
   auto candidates = layout_candidates(m, w, node, gpus);
+  std::vector<std::pair<std::array<int, 4>, GemmPhase>> phases;
   std::vector<RankedLayout> fitting;
   MemoryBreakdown best_memory;
   for (const auto& c : candidates) {
@@ -421,7 +442,12 @@ LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, cons
       }
       continue;
     }
-    double step = training_step(m, w, node, cal, c).step_s;
+    // The GEMM phase depends on the micro-batch's rows and the t and e splits only.
+    auto key = std::array{c.micro_batch, c.c, c.t, c.e};
+    auto phase = std::find_if(phases.begin(), phases.end(), [&](const auto& p) { return p.first == key; });
+    if (phase == phases.end())
+      phase = phases.insert(phases.end(), {key, training_gemm_phase(m, w, *node.gpu, cal, c)});
+    double step = training_step(m, w, node, cal, c, &phase->second).step_s;
     // Strictly faster only, so equal step times keep the earlier candidate (the tie-break order).
     if (fitting.empty() || step < fitting.front().step_s) {
       best_memory = mem;
@@ -463,8 +489,14 @@ LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, cons
   return out;
 }
 
+GemmPhase training_gemm_phase(const TransformerModel& m, const LlmTraining& w, const GpuSpec& gpu,
+                              const Calibration& cal, const Layout& l) {
+  return gemm_phase(layer_gemms(m, static_cast<double>(l.micro_batch) * w.seq_len / l.c, l.t, l.e, true),
+                    gemm_rates(gpu, w.precision, cal));
+}
+
 TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
-                           const Calibration& cal, const Layout& l) {
+                           const Calibration& cal, const Layout& l, const GemmPhase* gemm) {
   TrainingStep st;
   st.layout = l;
   st.memory = training_memory(m, w, l);
@@ -477,8 +509,7 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   double eta = cal.gemm.value * assumption::kTrainingGemmDerate.value;
   bool standard = standard_attention(w);
   // The GEMMs at the micro-batch's shapes, their efficiency weighted by their FLOPs.
-  st.gemm = gemm_phase(layer_gemms(m, static_cast<double>(l.micro_batch) * w.seq_len / l.c, l.t, l.e, true),
-                       gemm_rates(gpu, w.precision, cal));
+  st.gemm = gemm ? *gemm : training_gemm_phase(m, w, gpu, cal, l);
   st.t_gemm = tokens_gpu * flops.gemm / (peak * st.gemm.eta * assumption::kTrainingGemmDerate.value);
   // Causal flash attention computes half of the full-sequence FLOPs the model counts, in its own kernels;
   // standard attention runs the whole s x s products as batched GEMMs and masks afterwards.

@@ -41,13 +41,13 @@ std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int token
 // (assumption::kGemmTiles), each tile on one SM, the tiles in waves of the GPU's SM count: a GEMM of `tiles`
 // tiles takes ceil(tiles / SMs) waves, and the padding of its edge tiles and its last wave's idle SMs leave
 // the quantization m n / (waves x SMs x tile area) of the GPU working. A GEMM of few tiles and a deep k may
-// split k into s slices (split-K: s times the tiles, each 1/s as long; a reduction then writes and reads back
-// its s fp32 partial outputs), as cuBLAS's heuristics do. The kernel takes the tile and split with the
-// shortest time. Compute runs at the GPU's large-GEMM asymptote (a published best-shape figure, or the
-// measured efficiency of a report) x that quantization; the GEMM also reads A and B and writes C from HBM,
-// and takes max(compute, memory) (roofline): small-m GEMMs (decode, an expert's few routed rows) are
-// memory-bound. `group` GEMMs of one shape run as one grouped launch (a layer's experts on a GPU): their
-// tiles share the waves and each reads its own weights.
+// split k into s slices when its tiles leave SMs of the first wave idle (split-K: s times the tiles, each 1/s
+// as long; a reduction then writes and reads back its s fp32 partial outputs), as cuBLAS's heuristics do. The
+// kernel takes the tile and split with the shortest time. Compute runs at the GPU's large-GEMM asymptote (a
+// published best-shape figure, or the measured efficiency of a report) x that quantization; the GEMM also
+// reads A and B and writes C from HBM, and takes max(compute, memory) (roofline): small-m GEMMs (decode, an
+// expert's few routed rows) are memory-bound. `group` GEMMs of one shape run as one grouped launch (a layer's
+// experts on a GPU): their tiles share the waves and each reads its own weights.
 struct GemmRates {
   double peak = 0;       // FLOP/s at the precision
   double asymptote = 0;  // large-GEMM efficiency: published or measured
@@ -59,11 +59,15 @@ struct GemmRates {
 // asymptote is assumed (a published best-shape figure), not where a report measured the workload's shapes.
 GemmRates gemm_rates(const GpuSpec& gpu, std::string_view precision, const Calibration& cal);
 
+// A forward GEMM y = x W^T (m tokens, n outputs, k inputs) or one of its backward GEMMs: the input gradient
+// (m x k x n) or the weight gradient (n x k x m).
+enum class GemmPass { forward, dgrad, wgrad };
 struct NamedGemm {
-  std::string name;  // "QKV", "FFN up dgrad", "experts up"
+  std::string name;  // "QKV", "experts up"
   GemmShape shape;   // m, n, k
   double group = 1;  // GEMMs of this shape in one grouped launch (sharing its waves)
   double count = 1;  // launches per phase (a layer's GEMMs: one per layer)
+  GemmPass pass = GemmPass::forward;
 };
 struct GemmShapeModel {
   NamedGemm gemm;
@@ -216,8 +220,13 @@ struct TrainingStep {
   double hfu = 0;           // hardware FLOPs (with the recomputed forward) / (peak x step)
   double tokens_per_s = 0;  // whole cluster
 };
+// The micro-batch's GEMMs of `layout` by the shape model (training_step's st.gemm).
+GemmPhase training_gemm_phase(const TransformerModel& m, const LlmTraining& w, const GpuSpec& gpu,
+                              const Calibration& cal, const Layout& layout);
+// `gemm`: training_gemm_phase of the layout when the caller has it (a layout search shares it between the
+// layouts of one micro-batch shape), else computed.
 TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
-                           const Calibration& cal, const Layout& layout);
+                           const Calibration& cal, const Layout& layout, const GemmPhase* gemm = nullptr);
 
 // (GEMM + attention [+ recompute] + non-GEMM) [x (1 + bubble)] [+ TP] [+ EP all-to-all] [+ PP] [+ CP exposed]
 // [+ DP exposed]: the bracketed terms where the layout has them.
