@@ -98,11 +98,12 @@ inline constexpr PublishedHbm kPublishedHbm[] = {
 // ----- Engine assumptions (always applied, listed on every sheet in this order)
 inline constexpr Assumption kGoodput{"Goodput", 0.90,
                                      "restarts and checkpoint stalls at large scale (METHODS)"};
-// gpu.gemm measures forward GEMMs on a cool GPU for seconds; training adds the transposed dgrad/wgrad GEMMs
-// and runs for weeks at power-capped sustained clocks.
+// gpu.gemm measures forward (TN) GEMMs on a cool GPU for seconds; training adds the dgrad/wgrad GEMMs in the
+// transposed operand layouts and runs for weeks at power-capped sustained clocks. Their shapes (tiles, waves)
+// are the shape model's; this is the rest.
 inline constexpr Assumption kTrainingGemmDerate{
     "Training GEMM derate", 0.85,
-    "backward dgrad/wgrad GEMMs and power-capped sustained clocks vs a gpu.gemm run"};
+    "dgrad/wgrad operand layouts and power-capped sustained clocks vs a gpu.gemm run (shapes modelled)"};
 inline constexpr Assumption kAttentionRelative{"Attention vs GEMM efficiency", 0.60,
                                                "flash-attention kernels, causal"};
 inline constexpr Assumption kOverlapHidden{"Overlapped DP traffic hidden", 0.90,
