@@ -4,6 +4,7 @@
 #include <fstream>
 #include <string>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "sizing/models.hpp"
@@ -138,6 +139,10 @@ TEST(GemmShapeModel, DefaultAsymptoteIsTheGpusPublishedFigure) {
   EXPECT_DOUBLE_EQ(l40s.gemm.value, assumption::kGemm16.value);
 }
 
+Sheet planned_example(const char* name) {
+  return plan_file(source_dir() / "configs" / "workloads" / (std::string(name) + ".yaml"));
+}
+
 const SheetLine* find_line(const Sheet& s, const std::string& item) {
   for (const auto& l : s.lines)
     if (l.item == item) return &l;
@@ -182,6 +187,20 @@ TEST(GemmShapeModel, ServingPhasesRunAtTheirOwnShapes) {
   EXPECT_NEAR(d->quantity, decode, 1e-12);
   EXPECT_NE(d->driver.find("QKV 32x12288x4096"), std::string::npos) << d->driver;
   ASSERT_NE(find_line(s, "GEMM efficiency (prefill)"), nullptr);
+}
+
+// The decode GEMMs are planned at the batch served: where the batches their own shapes give cycle (the
+// shipped 70B fleet: 399, 360, 379 under the TPOT target), each is planned at its own rows and the best kept.
+TEST(GemmShapeModel, DecodeRunsAtTheShapesOfTheBatchServed) {
+  auto s = planned_example("llm-70b-serving");
+  double batch = s.figures.at("batch").get<double>();
+  const SheetLine* d = find_line(s, "GEMM efficiency (decode)");
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->spec.find(fmt::format("decode ({:.0f}-row)", batch)), std::string::npos)
+      << "batch " << batch << ": " << d->spec;
+  const SheetLine* layout = find_line(s, "Serving layout");
+  ASSERT_NE(layout, nullptr);
+  EXPECT_NE(layout->driver.find("cycle, the best of them kept"), std::string::npos) << layout->driver;
 }
 
 // MoE serving: the decode step's experts are grouped GEMMs of batch x k / E rows (8 experts of 16 rows at
