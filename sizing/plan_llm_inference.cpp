@@ -174,12 +174,15 @@ void Planner::plan_inference(const LlmInference& w) {
                    eta_prefill.value),
        fmt::format("{} = {:.4f} s", prefill.shown(), prefill.value()), "-", src(eta_prefill));
   auto phase_line = [&](const char* item, const char* phase, const GemmPhase& g, const Figure& f) {
+    bool measured = f.source != Source::assumed;  // its shapes' quantization is in the measurement
     line("Compute", item, g.eta_compute, "fraction",
-         fmt::format("{} GEMMs at asymptote {:.3f}: {}; measure them: {}", phase, g.asymptote, f.basis,
+         fmt::format("{} GEMMs at {} {:.3f}: {}; measure them: {}", phase,
+                     measured ? "the measured efficiency" : "asymptote", g.asymptote, f.basis,
                      gemm_probe_command(g, w.precision)),
-         fmt::format("compute FLOP-weighted over the GEMM classes at asymptote x tile/wave quantization (the "
-                     "memory roofline is the step's max with weights / HBM): {}",
-                     describe(g)),
+         fmt::format(
+             "compute FLOP-weighted over the GEMM classes at {} (the memory roofline is the step's max "
+             "with weights / HBM): {}",
+             measured ? "the measured efficiency" : "asymptote x tile/wave quantization", describe(g)),
          "-", src(f));
   };
   phase_line("GEMM efficiency (prefill)",

@@ -164,12 +164,14 @@ void Planner::plan_llm_training(const LlmTraining& w) {
                    ran, mfu.shown(), mfu.value(), st.virtual_stages, st.gemm.eta,
                    assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value),
        "-", src(cal_.gemm));
+  bool measured = cal_.gemm.source != Source::assumed;  // its shapes' quantization is in the measurement
   line("Compute", "GEMM efficiency", st.gemm.eta, "fraction",
-       fmt::format("the micro-batch's GEMMs (forward, input and weight gradients) at asymptote {:.3f}: {}; "
+       fmt::format("the micro-batch's GEMMs (forward, input and weight gradients) at {} {:.3f}: {}; "
                    "measure them: {}",
-                   cal_.gemm.value, cal_.gemm.basis, gemm_probe_command(st.gemm, w.precision)),
-       fmt::format("FLOP-weighted over the GEMM classes, each max(compute at asymptote x tile/wave "
-                   "quantization, A + B + C bytes / HBM): {}",
+                   measured ? "the measured efficiency" : "asymptote", cal_.gemm.value, cal_.gemm.basis,
+                   gemm_probe_command(st.gemm, w.precision)),
+       fmt::format("FLOP-weighted over the GEMM classes, each max(compute at {}, A + B + C bytes / HBM): {}",
+                   measured ? "the measured efficiency" : "asymptote x tile/wave quantization",
                    describe(st.gemm)),
        "-", src(cal_.gemm));
   // Megatron-LM's papers and logs count the recomputed forward in their "achieved TFLOP/s per GPU"
