@@ -827,12 +827,20 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
       return ((m.params - expert) + expert * touched) * bytes / t;
     };
     auto decode = [&](double batch) {
-      return DecodeStep{weights_read(batch), batch * ctx_avg * kv_token / t, hbm, batch, per_token_flops,
-                        4.0 * m.layers * m.hidden * ctx_avg, static_cast<double>(t), peak, eta_decode,
+      // The batch's k routed copies of h per MoE layer, permuted to their experts and back and scaled by the
+      // router weights (the training step's passes, forward only).
+      double moe_bytes = m.moe() ? batch * m.layers * kMoePermuteBytes * m.top_k * m.hidden / t : 0.0;
+      return DecodeStep{weights_read(batch),
+                        batch * ctx_avg * kv_token / t,
+                        hbm,
+                        batch,
+                        per_token_flops,
+                        4.0 * m.layers * m.hidden * ctx_avg,
+                        static_cast<double>(t),
+                        peak,
+                        eta_decode,
                         tp_time(batch, 1),
-                        // The batch's k routed copies of h per MoE layer, permuted to their experts and back
-                        // and scaled by the router weights (the training step's passes, forward only).
-                        m.moe() ? batch * m.layers * kMoePermuteBytes * m.top_k * m.hidden / t : 0.0};
+                        moe_bytes};
     };
     sp.prefill = {in,
                   per_token_flops,
