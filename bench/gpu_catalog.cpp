@@ -98,6 +98,13 @@ std::vector<GpuSpec> load_gpu_catalog(const std::filesystem::path& path) {
       g.pcie_gen = gen.get<int>();
     }
     g.tdp_w = positive(e, "tdp_w", where);
+    if (e.contains("sms")) {
+      const auto& sms = e["sms"];
+      if (!sms.is_number_integer() || sms.get<long long>() < 1 || sms.get<long long>() > 100000)
+        throw UsageError(
+            fmt::format("{}: 'sms' must be a count of streaming multiprocessors (1-100000)", where));
+      g.sms = sms.get<int>();
+    }
     g.unverified = strings(e, "unverified", where, false, "figure names");
     out.push_back(std::move(g));
   }

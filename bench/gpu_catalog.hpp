@@ -24,6 +24,7 @@ struct GpuSpec {
   double link_bandwidth = 0;    // B/s per direction
   int pcie_gen = 0;
   double tdp_w = 0;
+  int sms = 0;  // streaming multiprocessors (compute units); 0 when the catalog does not give them
   std::vector<std::string> unverified;
 
   // Peak for a precision, or nullopt when the GPU has none (FP8 on an A100).

@@ -32,13 +32,48 @@ namespace assumption {
 
 // ----- Calibration defaults (replaced by a measurement where a report has one)
 // Published best-shape GEMM results: H100 BF16 795/989 = 0.80, A100 271/312 = 0.87 -> 0.80 for 16-bit;
-// H100 FP8 1403/1979 = 0.71.
+// H100 FP8 1403/1979 = 0.71. For a GPU without its own published figure (kPublishedGemm below).
 inline constexpr Assumption kGemm16{"GEMM efficiency (eta_GEMM)", 0.80, "published best-shape results"};
 inline constexpr Assumption kGemm8{"GEMM efficiency (eta_GEMM)", 0.71, "published best-shape results"};
 // FP4 (NVFP4, MXFP4): no published best-shape GEMM result at the FP4 peak was found; the block-scaled 8-bit
 // figure stands in, and the sheet says so.
 inline constexpr Assumption kGemm4{"GEMM efficiency (eta_GEMM)", 0.71,
                                    "no published FP4 GEMM efficiency found: the FP8 best-shape figure"};
+// A GPU's large-GEMM asymptote: the best torch.matmul (cuBLAS) throughput a brute-force search over shapes
+// found, as a share of the dense datasheet peak ("Maximum Achievable Matmul FLOPS", S. Bekman, Machine
+// Learning Engineering, compute/accelerator/README.md, mean of 100 iterations per shape). The shape model
+// (sizing/models.hpp, gemm_shape_efficiency) scales it by the tile and wave quantization of each GEMM.
+struct PublishedGemm {
+  std::string_view gpu;      // catalog name
+  double bf16 = 0, fp8 = 0;  // MAMF / datasheet peak; 0: not published
+  std::string_view basis;
+};
+inline constexpr PublishedGemm kPublishedGemm[] = {
+    {"A100-SXM4-80GB", 271.2 / 312, 0, "MAMF A100 SXM BF16 271.2 of 312 TFLOPS (ml-engineering)"},
+    {"A100-SXM4-40GB", 271.2 / 312, 0, "MAMF A100 SXM BF16 271.2 of 312 TFLOPS (ml-engineering)"},
+    {"H100-SXM", 794.5 / 989, 1402.6 / 1979,
+     "MAMF H100 SXM BF16 794.5 of 989, FP8 1402.6 of 1979 TFLOPS (ml-engineering)"},
+    {"H200-SXM", 794.5 / 989, 1453.4 / 1979,
+     "MAMF H200 SXM BF16 as H100 794.5 of 989, FP8 1453.4 of 1979 TFLOPS (ml-engineering)"},
+    {"GH200", 828.6 / 989, 1535.0 / 1979,
+     "MAMF GH200 BF16 828.6 of 989, FP8 1535.0 of 1979 TFLOPS (ml-engineering)"},
+    {"B200", 1745.0 / 2250, 3432.5 / 4500,
+     "MAMF B200 SXM BF16 1745.0 of 2250, FP8 3432.5 of 4500 TFLOPS (ml-engineering)"},
+    {"GB200", 1822.0 / 2500, 3615.6 / 5000,
+     "MAMF GB200 BF16 1822.0 of 2500, FP8 3615.6 of 5000 TFLOPS (ml-engineering)"},
+    {"MI300X", 668.4 / 1300, 0, "MAMF MI300X BF16 668.4 of 1300 TFLOPS (ml-engineering)"},
+};
+// The CTA output tiles (rows x columns) of the Hopper/Ampere cuBLAS and CUTLASS tensor-core GEMM kernels the
+// shape model lets a GEMM choose from (the best for its shape, as cuBLAS's heuristic does): 128x256 and
+// 256x128 for large GEMMs, 128x128, and 64x128 (a 64-row wgmma warpgroup tile) for few rows.
+struct GemmTile {
+  int m, n;
+};
+inline constexpr GemmTile kGemmTiles[] = {{128, 256}, {256, 128}, {128, 128}, {64, 128}};
+// Split-K: at most this many k slices, each at least this deep (a 64-deep k step x 4 pipeline stages, so a
+// slice still fills the kernel's software pipeline).
+inline constexpr int kGemmMaxSplitK = 8;
+inline constexpr double kGemmMinSplitKDepth = 256;
 inline constexpr Assumption kHbm{"HBM bandwidth efficiency", 0.90,
                                  "METHODS default: good kernels reach ~90 % of datasheet HBM"};
 inline constexpr Assumption kNvlink{"NVLink all_reduce efficiency", 0.81,
@@ -67,11 +102,12 @@ inline constexpr PublishedHbm kPublishedHbm[] = {
 // ----- Engine assumptions (always applied, listed on every sheet in this order)
 inline constexpr Assumption kGoodput{"Goodput", 0.90,
                                      "restarts and checkpoint stalls at large scale (METHODS)"};
-// gpu.gemm measures forward GEMMs on a cool GPU for seconds; training adds the transposed dgrad/wgrad GEMMs
-// and runs for weeks at power-capped sustained clocks.
+// gpu.gemm measures forward (TN) GEMMs on a cool GPU for seconds; training adds the dgrad/wgrad GEMMs in the
+// transposed operand layouts and runs for weeks at power-capped sustained clocks. Their shapes (tiles, waves)
+// are the shape model's; this is the rest.
 inline constexpr Assumption kTrainingGemmDerate{
     "Training GEMM derate", 0.85,
-    "backward dgrad/wgrad GEMMs and power-capped sustained clocks vs a gpu.gemm run"};
+    "dgrad/wgrad operand layouts and power-capped sustained clocks vs a gpu.gemm run (shapes modelled)"};
 inline constexpr Assumption kAttentionRelative{"Attention vs GEMM efficiency", 0.60,
                                                "flash-attention kernels, causal"};
 inline constexpr Assumption kOverlapHidden{"Overlapped DP traffic hidden", 0.90,

@@ -274,6 +274,16 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
   const Assumption& gemm = default_gemm_efficiency(in.precision);
   c.gemm =
       assumed(gemm.value, fmt::format("METHODS default {} GEMM efficiency ({})", in.precision, gemm.basis));
+  // The target's own published asymptote at the precision, where there is one.
+  bool eight_bit = &gemm == &assumption::kGemm8,
+       sixteen_bit = in.precision == "bf16" || in.precision == "fp16";
+  for (const auto& published : assumption::kPublishedGemm) {
+    double eff = eight_bit ? published.fp8 : sixteen_bit ? published.bf16 : 0;
+    if (published.gpu == target.name && eff > 0)
+      c.gemm = assumed(eff, fmt::format("large-GEMM asymptote {}, scaled by each GEMM's tile and wave "
+                                        "quantization on {} SMs",
+                                        published.basis, target.sms));
+  }
   c.hbm = assumed(assumption::kHbm);
   bool published_hbm =
       false;  // a published measurement of the target itself beats one moved from another GPU

@@ -17,19 +17,73 @@ void Planner::plan_inference(const LlmInference& w) {
   const auto& m = w.model;
   double pk = peak(w.precision);
   // Each phase at its own GEMM shapes: prefill at a batched chunk of prompt tokens, decode at the batch's
-  // rows (recalibrated once the batch is known).
-  int tp_guess = w.tp.value_or(1);
+  // rows, on the tensor-parallel degree served. Calibrated (a report's measured shapes nearest them) and then
+  // the shape model (tile and wave quantization of the assumed asymptote) per phase; the batch and degree
+  // they give are planned again with their own phases until they settle. Quantization is not monotonic in
+  // the rows, so the batches can cycle: then each batch of the cycle is planned at its own shapes and the
+  // best kept.
   const ServingBudget budget = serving_budget(w, *facts_.gpu);
-  calibrate_for(w.precision,
-                training_gemm_shapes(m, static_cast<int>(budget.max_num_batched_tokens), tp_guess));
-  Figure eta_prefill = cal_.gemm;
+  double chunk = budget.max_num_batched_tokens;
+  struct Evaluated {
+    std::optional<ServingPoint> sp;
+    GemmPhase prefill_gemm, decode_gemm;
+    Figure eta_prefill, eta_decode;
+  };
   std::string why;
-  auto sp = serving_point(w, facts_, cal_, eta_prefill.value, eta_prefill.value, h_, &why);
-  if (!sp) throw UsageError(fmt::format("{} fits no layout on {}: {}", wl.name, node_->name, why));
-  calibrate_for(w.precision, training_gemm_shapes(m, std::max(1, static_cast<int>(sp->batch)), sp->t));
-  Figure eta_decode = cal_.gemm;
-  sp = serving_point(w, facts_, cal_, eta_prefill.value, eta_decode.value, h_, &why);
-  if (!sp) throw UsageError(fmt::format("{} fits no layout on {}: {}", wl.name, node_->name, why));
+  auto evaluate = [&](const LlmInference& load, int t, double batch) {
+    Evaluated e;
+    calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(chunk), t));
+    e.eta_prefill = cal_.gemm;
+    e.prefill_gemm =
+        gemm_phase(layer_gemms(m, chunk, t, 1, false), gemm_rates(*facts_.gpu, w.precision, cal_));
+    calibrate_for(w.precision, training_gemm_shapes(m, std::max(1, static_cast<int>(batch)), t));
+    e.eta_decode = cal_.gemm;
+    e.decode_gemm = gemm_phase(layer_gemms(m, std::max(1.0, batch), t, 1, false),
+                               gemm_rates(*facts_.gpu, w.precision, cal_));
+    e.sp = serving_point(load, facts_, cal_, e.prefill_gemm.eta_compute, e.decode_gemm.eta_compute, h_, &why);
+    if (!e.sp) throw UsageError(fmt::format("{} fits no layout on {}: {}", wl.name, node_->name, why));
+    e.eta_prefill.value = e.prefill_gemm.eta_compute;
+    e.eta_decode.value = e.decode_gemm.eta_compute;
+    return e;
+  };
+  int t = w.tp.value_or(1);
+  std::vector<double> batches{chunk};
+  Evaluated ev = evaluate(w, t, chunk);
+  // At most a few passes: the degree can change too (its shapes change), and the last pass stands.
+  for (int pass = 0; pass < 8 && !(ev.sp->t == t && ev.sp->batch == batches.back()); ++pass) {
+    if (ev.sp->t == t) {
+      auto seen = std::find(batches.begin(), batches.end(), ev.sp->batch);
+      if (seen != batches.end()) {  // a cycle: each of its batches at its own shapes
+        std::string rule = ev.sp->batch_rule, cycle;
+        std::optional<Evaluated> best;
+        for (auto b = seen; b != batches.end(); ++b) {
+          LlmInference fixed = w;
+          fixed.tp = t;
+          fixed.batch = static_cast<int>(*b);
+          Evaluated at = evaluate(fixed, t, *b);
+          cycle += fmt::format("{}{:.0f}", cycle.empty() ? "" : ", ", *b);
+          if (!best || (at.sp->meets_targets && !best->sp->meets_targets) ||
+              (at.sp->meets_targets == best->sp->meets_targets &&
+               at.sp->tokens_per_s_node > best->sp->tokens_per_s_node))
+            best = std::move(at);
+        }
+        ev = std::move(*best);
+        ev.sp->batch_rule = fmt::format(
+            "{}; at their own decode GEMM shapes the batches {} cycle, the best of "
+            "them kept",
+            rule, cycle);
+        break;
+      }
+    }
+    t = ev.sp->t;
+    batches.push_back(ev.sp->batch);
+    ev = evaluate(w, t, batches.back());
+  }
+  auto& sp = ev.sp;
+  const GemmPhase& prefill_gemm = ev.prefill_gemm;
+  const GemmPhase& decode_gemm = ev.decode_gemm;
+  const Figure& eta_prefill = ev.eta_prefill;
+  const Figure& eta_decode = ev.eta_decode;
   if (!sp->meets_targets)
     sheet_.warnings.push_back(
         fmt::format("latency targets not met on {} even at batch 1-{:.0f}: TTFT {:.3f} s (target {:.3f} "
@@ -146,6 +200,24 @@ void Planner::plan_inference(const LlmInference& w) {
        fmt::format("compute-bound, {:.0f}-token prompt at eta_GEMM {:.3f} (prefill shapes)", w.input_tokens,
                    eta_prefill.value),
        fmt::format("{} = {:.4f} s", prefill.shown(), prefill.value()), "-", src(eta_prefill));
+  auto phase_line = [&](const char* item, const char* phase, const GemmPhase& g, const Figure& f) {
+    bool measured = f.source != Source::assumed;  // its shapes' quantization is in the measurement
+    line("Compute", item, g.eta_compute, "fraction",
+         fmt::format("{} GEMMs at {} {:.3f}: {}; measure them: {}", phase,
+                     measured ? "the measured efficiency" : "asymptote", g.asymptote, f.basis,
+                     gemm_probe_command(g, w.precision)),
+         fmt::format(
+             "compute FLOP-weighted over the GEMM classes at {} (the memory roofline is the step's max "
+             "with weights / HBM): {}",
+             measured ? "the measured efficiency" : "asymptote x tile/wave quantization", describe(g)),
+         "-", src(f));
+  };
+  phase_line("GEMM efficiency (prefill)",
+             fmt::format("prefill ({:.0f}-token chunks)", chunk).c_str(),
+             prefill_gemm, eta_prefill);
+  phase_line("GEMM efficiency (decode)",
+             fmt::format("decode ({:.0f}-row)", decode_gemm.classes.front().gemm.shape[0]).c_str(),
+             decode_gemm, eta_decode);
   auto decode = decode_step_time<Formula>(sp->decode);
   line("Compute", "Decode step (TPOT)", decode, 1, "s",
        fmt::format("GEMMs {}-bound at batch {:.0f}, attention memory-bound; eta_GEMM {:.3f} (decode shapes)",

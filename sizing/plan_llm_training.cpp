@@ -171,14 +171,28 @@ void Planner::plan_llm_training(const LlmTraining& given) {
   auto mfu = model_flops_utilisation<Formula>(st);
   line("Compute", "Predicted MFU", mfu, 1, "fraction",
        "model FLOPs (6ND-style, no recomputation) / (GPU peak x step time)",
-       fmt::format(
-           "{}: {} = {:.3f}; bubble (p-1)/(v m) with v = {}; eta_GEMM {:.3f} x training derate {:.2f}, "
-           "flash attention at {:.2f} x that",
-           ran, mfu.shown(), mfu.value(), st.virtual_stages, cal_.gemm.value,
-           assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value),
+       fmt::format("{}: {} = {:.3f}; bubble (p-1)/(v m) with v = {}; eta_GEMM {:.3f} (by shape) x training "
+                   "derate {:.2f}, "
+                   "flash attention at {:.2f} x the asymptote",
+                   ran, mfu.shown(), mfu.value(), st.virtual_stages, st.gemm.eta,
+                   assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value),
        "-", src(cal_.gemm));
+  bool measured = cal_.gemm.source != Source::assumed;  // its shapes' quantization is in the measurement
+  line("Compute", "GEMM efficiency", st.gemm.eta, "fraction",
+       fmt::format("the micro-batch's GEMMs (forward, input and weight gradients) at {} {:.3f}: {}; "
+                   "measure them: {}",
+                   measured ? "the measured efficiency" : "asymptote", cal_.gemm.value, cal_.gemm.basis,
+                   gemm_probe_command(st.gemm, w.precision)),
+       fmt::format("FLOP-weighted over the GEMM classes, each max(compute at {}, A + B + C bytes / HBM): {}",
+                   measured ? "the measured efficiency" : "asymptote x tile/wave quantization",
+                   describe(st.gemm)),
+       "-", src(cal_.gemm));
+  // Megatron-LM's papers and logs count the recomputed forward in their "achieved TFLOP/s per GPU"
+  // (Narayanan et al. 2021, eq. 3: 96 B s l h^2 (1 + s / 6h + V / 16 l h) with recomputation): HFU x peak.
   line("Compute", "Predicted HFU", st.hfu, "fraction",
-       "hardware FLOPs (model + recomputed forward) / (GPU peak x step time)",
+       fmt::format("hardware FLOPs (model + recomputed forward) / (GPU peak x step time) = {:.1f} TFLOP/s "
+                   "per GPU, the figure Megatron-LM reports (model FLOPs: {:.1f})",
+                   st.hfu * pk / 1e12, st.mfu * pk / 1e12),
        fmt::format("{}: recomputation {:.3f} s of {:.3f} s compute per step; HFU = MFU when nothing is "
                    "recomputed",
                    ran, st.t_recompute, st.t_gemm + st.t_attention + st.t_recompute),
@@ -322,7 +336,8 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                          {"layout", layout_json(l)},
                          {"layouts_compared", compared},
                          {"hbm_bytes", st.memory.total()},
-                         {"gemm_efficiency", cal_.gemm.value},
+                         {"gemm_efficiency", st.gemm.eta},
+                         {"gemm_asymptote", cal_.gemm.value},
                          {"gemm_source", src(cal_.gemm)}});
 }
 

@@ -72,7 +72,8 @@ constexpr const char* kBf16Gradients =
 // FP8 eta_GEMM 0.71 + TP 4.9 ms) and 294 decode steps of 44.3 ms shared by the 554 sequences the KV cache
 // holds (vLLM's budget at its offline defaults, 16,384 batched tokens), 23.5 ms (per step GEMMs 27.2, KV read
 // 12.5, TP 4.6): 62.2 ms where the published 21,805.8 / 4 tokens/s leave 53.9 ms; the rest is the FP8 GEMM
-// efficiency (48.3 ms of GEMMs per request at 0.71).
+// efficiency (48.3 ms of GEMMs per request at 0.71). With the shape model the decode GEMMs of the KV
+// cache's rows (NVIDIA's engines ran 896) quantize below the published cuBLAS FP8 asymptote 0.709.
 
 // The terms responsible for the cases outside +-15 % today, named after the sizing issue's mechanisms (the
 // errors move as those land; each case records its error so that a change shows up).
@@ -135,6 +136,10 @@ constexpr const char* kServingReserve =
     "the serving budget: the MoE activation peak at max_num_batched_tokens, CUDA graphs and non-torch memory "
     "exceed the engine's profile-pass estimate (the run also loaded LMCache's KV connector)";
 
+constexpr const char* kMlperfDecodeShapes =
+    "decode GEMMs at the KV cache's 584 rows (NVIDIA ran batch 896): tile/wave quantization 0.62 of "
+    "the published cuBLAS H100 FP8 asymptote 0.709";
+
 constexpr const char* kLlama2 = "Llama 2 paper, Table 2";
 constexpr const char* kKorthikanti = "Korthikanti 2022, Table 5";
 constexpr const char* kLlama3 = "Llama 3 paper, Table 4 (seq 131,072 row)";
@@ -163,7 +168,7 @@ constexpr Case kCases[] = {
     {"530B SP + selective", "korthikanti-530b-seqsel.yaml", "step_s", 37.83, "s/iter", kKorthikanti},
     {"1T SP + selective", "korthikanti-1t-seqsel.yaml", "step_s", 71.49, "s/iter", kKorthikanti},
     {"MLPerf v4.0 Llama-2-70B offline 8x H100", "mlperf-llama2-70b-offline.yaml", "tokens_per_s_node",
-     21805.8, "tokens/s", "MLPerf Inference v4.0"},
+     21805.8, "tokens/s", "MLPerf Inference v4.0", -0.166, kMlperfDecodeShapes},
     {"Llama 3 405B, 128K, TP8 CP16 PP16 DP8, 16,384 H100", "llama3-405b-h100-cp16.yaml",
      "model_tflops_per_gpu", 380, "TFLOP/s per GPU", kLlama3},
     {"TRT-LLM LLaMA-7B fp16 A100, batch 256, 128/128", "trtllm-llama7b-a100-b256-128-128.yaml",

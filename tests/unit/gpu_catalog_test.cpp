@@ -49,5 +49,30 @@ TEST(GpuCatalog, BadFileNamesTheEntryAndField) {
   }
 }
 
+// `sms` (the GEMM wave quantization's SM count) is optional: absent it is 0; when given a positive count.
+TEST(GpuCatalog, SmCountIsOptionalAndPositive) {
+  test::TempDir dir;
+  const std::string entry =
+      "gpus:\n  - name: X1\n    match: [X1]\n    peak_tflops: {bf16: 100}\n    memory_gib: 16\n"
+      "    memory_bandwidth_tbps: 1\n    link_gbps_bidir: 64\n    tdp_w: 300\n";
+  auto none = dir / "none.yaml";
+  std::ofstream(none) << entry;
+  EXPECT_EQ(load_gpu_catalog(none).front().sms, 0);
+  auto some = dir / "some.yaml";
+  std::ofstream(some) << entry << "    sms: 66\n";
+  EXPECT_EQ(load_gpu_catalog(some).front().sms, 66);
+  for (const char* bad : {"0", "-4", "many", "1.5"}) {
+    auto path = dir / "bad.yaml";
+    std::ofstream(path) << entry << "    sms: " << bad << "\n";
+    try {
+      load_gpu_catalog(path);
+      ADD_FAILURE() << "sms " << bad << " accepted";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("gpu 'X1': 'sms'"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(find_gpu(gpu_catalog(), "A100-SXM4-80GB")->sms, 108);
+}
+
 }  // namespace
 }  // namespace mlbench
