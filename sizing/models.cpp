@@ -147,9 +147,9 @@ std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int token
 
 GemmRates gemm_rates(const GpuSpec& gpu, std::string_view precision, const Calibration& cal) {
   std::string prec(precision);
-  return {gpu.peak_for(peak_precision(prec)).value_or(0),    cal.gemm.value,
-          gpu.memory_bandwidth * cal.hbm.value,   bytes_per_element(prec),
-          std::max(2.0, bytes_per_element(prec)), cal.gemm.source == Source::assumed ? gpu.sms : 0};
+  return {gpu.peak_for(peak_precision(prec)).value_or(0), cal.gemm.value,
+          gpu.memory_bandwidth * cal.hbm.value,           bytes_per_element(prec),
+          std::max(2.0, bytes_per_element(prec)),         cal.gemm.source == Source::assumed ? gpu.sms : 0};
 }
 
 GemmShapeModel gemm_shape_efficiency(const NamedGemm& g, const GemmRates& r) {

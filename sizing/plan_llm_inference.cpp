@@ -212,8 +212,7 @@ void Planner::plan_inference(const LlmInference& w) {
              measured ? "the measured efficiency" : "asymptote x tile/wave quantization", describe(g)),
          "-", src(f));
   };
-  phase_line("GEMM efficiency (prefill)",
-             fmt::format("prefill ({:.0f}-token chunks)", chunk).c_str(),
+  phase_line("GEMM efficiency (prefill)", fmt::format("prefill ({:.0f}-token chunks)", chunk).c_str(),
              prefill_gemm, eta_prefill);
   phase_line("GEMM efficiency (decode)",
              fmt::format("decode ({:.0f}-row)", decode_gemm.classes.front().gemm.shape[0]).c_str(),
