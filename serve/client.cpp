@@ -609,7 +609,9 @@ LoadResult Client::run(const LoadRun& load, const std::atomic<bool>& stop) {
       }
       while (next < load.jobs.size() && out.records[next].scheduled <= t &&
              m.in_flight < load.max_in_flight) {
-        out.max_lag_s = std::max(out.max_lag_s, t - out.records[next].scheduled);
+        // The client's own lateness, where no cap held the request back (open loop without a cap).
+        if (load.max_in_flight >= load.jobs.size())
+          out.max_lag_s = std::max(out.max_lag_s, t - out.records[next].scheduled);
         m.dispatch(static_cast<int>(next++));
       }
       if (next == load.jobs.size() && m.in_flight == 0) break;
