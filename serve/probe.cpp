@@ -438,9 +438,7 @@ class ServeProbe final : public Probe {
     info["trials"] = trials;
     r.add_metric("max_rate", pass.value_or(0.0), "1/s");
     if (best) {
-      fill(r, s, *best, info);
-      r.metrics.insert(r.metrics.begin(), r.metrics.back());
-      r.metrics.pop_back();
+      fill(r, s, *best, info);  // after max_rate, which stays the headline
     } else {
       r.info = info;
       r.warnings.push_back(fmt::format("no rate down to {:g}/s met the targets: max_rate 0", kMinSearchRate));

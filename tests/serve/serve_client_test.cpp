@@ -241,6 +241,42 @@ TEST(ServeClient, InterruptKeepsWhatWasMeasured) {
   EXPECT_LT(took, 10.0);
 }
 
+// The server scenario's search against the rate the fixture's timing model predicts for the same targets
+// (its own simulation, 4,000 requests): within the noise of p99 over a trial's 150 requests and the search's
+// 10 % resolution.
+TEST(ServeClient, SearchFindsTheRateTheModelPredicts) {
+  const fake_llm::ModelParams model{
+      .max_batch = 8, .prefill_s_per_token = 25e-6, .step_s = 2e-3, .step_s_per_seq = 0.25e-3};
+  const double ttft = 0.05, tpot = 0.004;
+  const auto truth = fake_llm::find_rate(model, 100, 20, ttft, tpot, 4000, 1);
+  ASSERT_GT(truth.rate, 5);
+  FakeLlmServer server(
+      {"--max-batch", "8", "--prefill-ms-per-token", "0.025", "--step-ms", "2", "--step-ms-per-seq", "0.25"});
+  auto results = run_probe({{"url", server.url()},
+                            {"requests", 200},
+                            {"isl", 100},
+                            {"osl", 20},
+                            {"search", true},
+                            {"ttft", ttft},
+                            {"tpot", tpot},
+                            {"rate", truth.rate / 2},
+                            {"search_precision", 0.05}});
+  ASSERT_EQ(results.size(), 1u);
+  const Result& r = results[0];
+  ASSERT_EQ(r.status, Status::ok) << r.reason;
+  EXPECT_EQ(r.metrics.front().name, "max_rate");
+  const auto& trials = r.info.at("trials");
+  ASSERT_GE(trials.size(), 3u);
+  EXPECT_NEAR(metric(r, "max_rate"), truth.rate, 0.3 * truth.rate) << truth.rate << " " << trials.dump();
+  // The result's figures are those of the best passing trial.
+  double best = 0;
+  for (const auto& t : trials)
+    if (t.at("passed").get<bool>()) best = std::max(best, t.at("rate").get<double>());
+  EXPECT_EQ(metric(r, "max_rate"), best);
+  EXPECT_LE(metric(r, "ttft_p99"), ttft);
+  EXPECT_LE(metric(r, "tpot_p99"), tpot);
+}
+
 // A hostile peer: a socket that answers every connection with canned bytes (then holds it open or closes).
 class CannedServer {
  public:
