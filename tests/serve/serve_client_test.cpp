@@ -242,8 +242,9 @@ TEST(ServeClient, InterruptKeepsWhatWasMeasured) {
 }
 
 // The server scenario's search against the rate the fixture's timing model predicts for the same targets
-// (its own simulation, 4,000 requests): within the noise of p99 over a trial's 150 requests and the search's
-// 10 % resolution.
+// (its own simulation, 4,000 requests): within 30 %, the noise of p99 over a trial's 150 requests (other
+// arrivals than the simulation's), the search's 10 % resolution and a busy machine's late wake-ups at 2 ms
+// steps.
 TEST(ServeClient, SearchFindsTheRateTheModelPredicts) {
   const fake_llm::ModelParams model{
       .max_batch = 8, .prefill_s_per_token = 25e-6, .step_s = 2e-3, .step_s_per_seq = 0.25e-3};
