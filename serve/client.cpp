@@ -255,6 +255,7 @@ struct Client::Impl {
     }
     const bool ip = ep.url.host.find_first_not_of("0123456789.") == std::string::npos ||
                     ep.url.host.find(':') != std::string::npos;
+    SSL_set_connect_state(c.ssl);
     if (!ip) SSL_set_tlsext_host_name(c.ssl, ep.url.host.c_str());
     if (ep.verify) {
       X509_VERIFY_PARAM* param = SSL_get0_param(c.ssl);

@@ -7,10 +7,16 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <thread>
@@ -380,6 +386,136 @@ TEST(ServeHostile, AnErrorStatusKeepsABoundedMessage) {
   EXPECT_EQ(r.status, 503);
   EXPECT_LE(r.detail.size(), 300u);
   EXPECT_NE(r.detail.find("HTTP 503"), std::string::npos);
+}
+
+// An https peer: a self-signed certificate for IP 127.0.0.1 made here, and a TLS server thread that answers
+// each connection with one streamed completion of two tokens.
+class TlsServer {
+ public:
+  TlsServer() {
+    key_ = EVP_EC_gen("P-256");
+    cert_ = X509_new();
+    X509_set_version(cert_, 2);
+    ASN1_INTEGER_set(X509_get_serialNumber(cert_), 1);
+    X509_gmtime_adj(X509_getm_notBefore(cert_), -60);
+    X509_gmtime_adj(X509_getm_notAfter(cert_), 3600);
+    X509_set_pubkey(cert_, key_);
+    X509_NAME* name = X509_get_subject_name(cert_);
+    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
+                               reinterpret_cast<const unsigned char*>("mlbench test"), -1, -1, 0);
+    X509_set_issuer_name(cert_, name);
+    X509V3_CTX v3;
+    X509V3_set_ctx_nodb(&v3);
+    X509V3_set_ctx(&v3, cert_, cert_, nullptr, nullptr, 0);
+    for (auto [nid, value] : {std::pair{NID_subject_alt_name, "IP:127.0.0.1"},
+                              std::pair{NID_basic_constraints, "critical,CA:TRUE"}}) {
+      X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &v3, nid, value);
+      X509_add_ext(cert_, ext, -1);
+      X509_EXTENSION_free(ext);
+    }
+    X509_sign(cert_, key_, EVP_sha256());
+    pem_ =
+        std::filesystem::temp_directory_path() / ("mlbench-serve-ca-" + std::to_string(::getpid()) + ".pem");
+    FILE* f = std::fopen(pem_.c_str(), "w");
+    PEM_write_X509(f, cert_);
+    std::fclose(f);
+    ctx_ = SSL_CTX_new(TLS_server_method());
+    SSL_CTX_use_certificate(ctx_, cert_);
+    SSL_CTX_use_PrivateKey(ctx_, key_);
+    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    ::listen(fd_, 16);
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+    thread_ = std::thread([this] { serve(); });
+  }
+  ~TlsServer() {
+    done_ = true;
+    thread_.join();
+    ::close(fd_);
+    SSL_CTX_free(ctx_);
+    X509_free(cert_);
+    EVP_PKEY_free(key_);
+    std::filesystem::remove(pem_);
+  }
+  std::string url() const { return "https://127.0.0.1:" + std::to_string(port_); }
+  const std::filesystem::path& ca_file() const { return pem_; }
+
+ private:
+  void serve() {
+    const std::string reply =
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+        "23\r\ndata: {\"choices\":[{\"text\":\" a\"}]}\n\n\r\n"
+        "23\r\ndata: {\"choices\":[{\"text\":\" b\"}]}\n\n\r\n"
+        "e\r\ndata: [DONE]\n\n\r\n0\r\n\r\n";
+    while (!done_) {
+      pollfd p{fd_, POLLIN, 0};
+      if (::poll(&p, 1, 20) <= 0) continue;
+      const int c = ::accept(fd_, nullptr, nullptr);
+      if (c < 0) continue;
+      timeval tv{2, 0};
+      ::setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+      SSL* ssl = SSL_new(ctx_);
+      SSL_set_fd(ssl, c);
+      if (SSL_accept(ssl) == 1) {
+        char buf[4096];
+        if (SSL_read(ssl, buf, sizeof buf) > 0) SSL_write(ssl, reply.data(), static_cast<int>(reply.size()));
+        SSL_shutdown(ssl);
+      }
+      ERR_clear_error();
+      SSL_free(ssl);
+      ::close(c);
+    }
+  }
+  EVP_PKEY* key_ = nullptr;
+  X509* cert_ = nullptr;
+  SSL_CTX* ctx_ = nullptr;
+  std::filesystem::path pem_;
+  int fd_ = -1, port_ = 0;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+Record tls_call(const TlsServer& server, bool verify, std::string ca_file) {
+  Endpoint ep;
+  ep.url = parse_url(server.url());
+  ep.verify = verify;
+  ep.ca_file = std::move(ca_file);
+  Client client(ep, WireLimits{});
+  LoadRun run;
+  run.jobs = {Job{"POST", "/v1/completions", "{}", true}};
+  run.arrivals = {0};
+  run.timeout_s = 5;
+  run.stall_s = 5;
+  std::atomic<bool> stop{false};
+  return client.run(run, stop).records.at(0);
+}
+
+TEST(ServeTls, HttpsStreamsWithTheCertificateVerified) {
+  TlsServer server;
+  Record trusted = tls_call(server, true, server.ca_file());
+  EXPECT_EQ(trusted.error, ErrorKind::none) << trusted.detail;
+  EXPECT_EQ(trusted.chunks, 2);
+  // The system's CAs do not know the test certificate: refused, saying why and what to do.
+  Record untrusted = tls_call(server, true, "");
+  EXPECT_EQ(untrusted.error, ErrorKind::tls);
+  EXPECT_NE(untrusted.detail.find("certificate"), std::string::npos) << untrusted.detail;
+  EXPECT_NE(untrusted.detail.find("--ca-file"), std::string::npos) << untrusted.detail;
+  Record unchecked = tls_call(server, false, "");
+  EXPECT_EQ(unchecked.error, ErrorKind::none) << unchecked.detail;
+  EXPECT_EQ(unchecked.chunks, 2);
+}
+
+TEST(ServeTls, ACaFileWithoutCertificatesIsBadInput) {
+  TlsServer server;
+  Endpoint ep;
+  ep.url = parse_url(server.url());
+  ep.ca_file = "/dev/null";
+  EXPECT_THROW(Client(ep, WireLimits{}), UsageError);
 }
 
 }  // namespace
