@@ -88,6 +88,39 @@ struct Client::Impl {
   std::vector<std::string> events;  // scratch
 
   double now() const { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+  double t0_s = 0;  // t0 on CLOCK_MONOTONIC, s
+
+  // CLOCK_REALTIME − CLOCK_MONOTONIC now, s: turns a kernel receive time (real time) into the run's clock.
+  static double real_minus_steady() {
+    timespec r{}, m{};
+    ::clock_gettime(CLOCK_REALTIME, &r);
+    ::clock_gettime(CLOCK_MONOTONIC, &m);
+    return double(r.tv_sec - m.tv_sec) + double(r.tv_nsec - m.tv_nsec) * 1e-9;
+  }
+
+  // recv() that also returns the kernel's receive time of the first byte read (SO_TIMESTAMPNS, real time, s),
+  // 0 when it gives none.
+  static ssize_t recv_stamped(int fd, char* data, std::size_t size, double& stamp) {
+    iovec iov{data, size};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    const ssize_t n = ::recvmsg(fd, &msg, 0);
+    stamp = 0;
+    if (n > 0) {
+      for (cmsghdr* cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+        if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPNS) {
+          timespec ts{};
+          std::memcpy(&ts, CMSG_DATA(cm), sizeof ts);
+          stamp = double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+        }
+      }
+    }
+    return n;
+  }
 
   ~Impl() {
     if (ctx) SSL_CTX_free(ctx);
@@ -209,6 +242,7 @@ struct Client::Impl {
     ++opened;
     int one = 1;
     ::setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (!ctx) ::setsockopt(c.fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
     c.state = ConnState::connecting;
     epoll_event ev{};
     ev.events = EPOLLOUT;
@@ -404,6 +438,7 @@ struct Client::Impl {
     static thread_local std::array<char, kReadBytes> buf;
     for (;;) {
       ssize_t n = 0;
+      double kernel_t = 0;
       bool eof = false;
       if (c.ssl) {
         ERR_clear_error();
@@ -425,7 +460,7 @@ struct Client::Impl {
           }
         }
       } else {
-        n = ::recv(c.fd, buf.data(), buf.size(), 0);
+        n = recv_stamped(c.fd, buf.data(), buf.size(), kernel_t);
         if (n < 0) {
           if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return true;
           if (errno != ECONNRESET) {
@@ -437,7 +472,11 @@ struct Client::Impl {
           eof = true;
         }
       }
-      const double t = now();
+      // The kernel's arrival time of the bytes (plain sockets), else the time of this read: a token is timed
+      // when it reached the machine, not when this thread got to it behind other streams' events.
+      const double read_t = now();
+      double t = read_t;
+      if (kernel_t > 0) t = std::clamp(kernel_t - real_minus_steady() - t0_s, c.last_io, read_t);
       if (eof) {
         if (c.job < 0) {  // an idle connection the server closed
           close_conn(slot);
@@ -595,6 +634,7 @@ LoadResult Client::run(const LoadRun& load, const std::atomic<bool>& stop) {
   ignore.sa_handler = SIG_IGN;
   ::sigaction(SIGPIPE, &ignore, &m.old_pipe);
   m.t0 = Clock::now();
+  m.t0_s = std::chrono::duration<double>(m.t0.time_since_epoch()).count();
   std::size_t next = 0;
   double last_check = 0, last_progress = 0;
   std::vector<epoll_event> evs(1024);

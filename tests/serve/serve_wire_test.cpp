@@ -2,7 +2,11 @@
 // stream events, the URL, the metric definitions against hand-computed values, and the seeded arrivals.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -339,6 +343,39 @@ TEST(ServeWorkload, LengthsAndPromptsAreSeeded) {
   const std::string p = synthetic_prompt(300, r3);
   EXPECT_EQ(p, synthetic_prompt(300, r4));
   EXPECT_EQ(std::count(p.begin(), p.end(), ' '), 299);
+}
+
+// A prompt file as the probe reads it: ShareGPT's first human turn and the reply's words; JSONL's prompt and
+// max_tokens; entries without a prompt skipped; a file without one, or a bad line, refused naming the flag.
+TEST(ServeWorkload, PromptFilesShareGptAndJsonl) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("mlbench-serve-prompts-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto write = [&](const char* name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return dir / name;
+  };
+  auto share = load_prompt_file(
+      write("s.json",
+            R"([{"conversations":[{"from":"human","value":"hi there"},{"from":"gpt","value":"a b c"}]},
+                          {"conversations":[{"from":"human","value":"alone"}]},
+                          {"id":"no conversations"}])"),
+      "--prompts");
+  ASSERT_EQ(share.size(), 1u);
+  EXPECT_EQ(share[0].prompt, "hi there");
+  EXPECT_EQ(share[0].output_words, 3);
+  auto lines = load_prompt_file(
+      write("p.jsonl", "{\"prompt\": \"one\", \"max_tokens\": 7}\n\n{\"text\": \"two\"}\n"), "--prompts");
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].max_tokens, 7);
+  EXPECT_EQ(lines[1].prompt, "two");
+  EXPECT_THROW(load_prompt_file(write("bad.jsonl", "{\"prompt\": \"x\"}\nnot json\n"), "--prompts"),
+               UsageError);
+  EXPECT_THROW(load_prompt_file(write("neg.jsonl", "{\"prompt\": \"x\", \"max_tokens\": -1}\n"), "--prompts"),
+               UsageError);
+  EXPECT_THROW(load_prompt_file(write("none.json", "[]"), "--prompts"), UsageError);
+  EXPECT_THROW(load_prompt_file("/dev/zero", "--prompts"), UsageError);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
