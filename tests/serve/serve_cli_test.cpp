@@ -115,5 +115,29 @@ TEST(ServeCli, InterruptExits130KeepingTheFinishedRequests) {
   EXPECT_NE(res["warnings"].dump().find("interrupted after"), std::string::npos) << res["warnings"];
 }
 
+// `mlbench run --config` takes the same options (the probe's table) as `mlbench serve`'s flags, here with a
+// JSONL prompt file: its prompts reach the server with their max_tokens.
+TEST(ServeCli, RunConfigWithAPromptFile) {
+  FakeLlmServer server(kModel);
+  TempDir dir;
+  const auto prompts = dir.path() / "p.jsonl";
+  std::ofstream(prompts) << "{\"prompt\": \"one two three\", \"max_tokens\": 3}\n"
+                         << "{\"prompt\": \"four five\", \"max_tokens\": 2}\n";
+  const auto cfg = dir.path() / "c.yaml";
+  std::ofstream(cfg) << "probes: [serve.llm]\noptions:\n  serve.llm: {url: '" << server.url()
+                     << "', concurrency: 2, requests: 4, prompts: '" << prompts.string() << "'}\n";
+  auto r = run_cli({"run", "--config", cfg.string(), "--json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  json rep = json::parse(r.out);
+  ASSERT_EQ(rep["results"].size(), 1u);
+  EXPECT_EQ(rep["results"][0]["params"]["prompts"], "p.jsonl");
+  EXPECT_EQ(rep["results"][0]["work"]["output_tokens"], 10);  // 2 × 3 + 2 × 2
+  server.stop();
+  int words = 0;
+  for (const auto& e : server.read_log())
+    if (e.stream) words += e.prompt_tokens;
+  EXPECT_EQ(words, 10);  // 2 × 3 + 2 × 2 words
+}
+
 }  // namespace
 }  // namespace mlbench::test
