@@ -40,6 +40,9 @@ constexpr std::string_view kMetrics[] = {"max_rate",       "output_tokens_per_s"
 constexpr std::int64_t kCalibrationWords = 400;
 constexpr double kSetupTimeout = 60;  // s: /v1/models, /tokenize, the calibration request
 constexpr unsigned kMaxSearchTrials = 16;
+// Rounds of /tokenize that fit the synthetic prompts to their token lengths, and the calls in flight.
+constexpr unsigned kFitRounds = 3;
+constexpr unsigned kFitStreams = 32;
 constexpr double kMinSearchRate = 0.01;  // 1/s: below it the search stops with max_rate 0
 
 constexpr OptionSpec kOptions[] = {
@@ -474,13 +477,10 @@ class ServeProbe final : public Probe {
   static std::pair<double, std::string> calibrate(const Setup& s, Client& client, RunContext& ctx) {
     std::mt19937_64 rng(s.seed ^ 0x5eed);
     const std::string sample = synthetic_prompt(kCalibrationWords, rng);
-    json tok{{"model", s.model}, {"prompt", sample}};
-    Record t = client.call(Job{"POST", "/tokenize", tok.dump(), false}, kSetupTimeout, ctx.stop);
+    Record t = client.call(Job{"POST", "/tokenize", tokenize_body(s.api, s.model, sample), false},
+                           kSetupTimeout, ctx.stop);
     if (t.ok()) {
-      json j = json::parse(t.body, nullptr, false);
-      if (j.is_object() && j.contains("count") && j["count"].is_number_integer() &&
-          j["count"].get<std::int64_t>() > 0)
-        return {double(j["count"].get<std::int64_t>()) / kCalibrationWords, "tokenize"};
+      if (auto count = tokenize_count(t.body)) return {double(*count) / kCalibrationWords, "tokenize"};
     }
     Record u = client.call(Job{"POST", std::string(api_path(s.api)),
                                request_body(s.api, s.model, sample, 1, false, false), false},
@@ -494,6 +494,40 @@ class ServeProbe final : public Probe {
     return {1.0, "none"};
   }
 
+  // Tokenizes every prompt through the server's /tokenize (many at once) and adds or takes off words until
+  // it has its length in tokens, in at most kFitRounds rounds; returns how many have it exactly.
+  static std::size_t fit_to_tokens(const Setup& s, Client& client, RunContext& ctx,
+                                   std::vector<std::string>& prompts, const std::vector<std::int64_t>& tokens,
+                                   std::mt19937_64& rng) {
+    std::vector<std::size_t> open(prompts.size());
+    for (std::size_t i = 0; i < open.size(); ++i) open[i] = i;
+    std::size_t exact = 0;
+    for (unsigned round = 0; round < kFitRounds && !open.empty(); ++round) {
+      LoadRun run;
+      for (std::size_t i : open)
+        run.jobs.push_back(Job{"POST", "/tokenize", tokenize_body(s.api, s.model, prompts[i]), false});
+      run.arrivals.assign(run.jobs.size(), 0.0);
+      run.max_in_flight = kFitStreams;
+      run.timeout_s = run.stall_s = kSetupTimeout;
+      LoadResult out = client.run(run, ctx.stop);
+      if (out.interrupted) throw Interrupted();
+      std::vector<std::size_t> still;
+      for (std::size_t k = 0; k < open.size(); ++k) {
+        const std::size_t i = open[k];
+        const auto count = out.records[k].ok() ? tokenize_count(out.records[k].body) : std::nullopt;
+        if (!count) continue;  // the server did not say: the prompt stays as calibrated
+        if (*count == tokens[i]) {
+          ++exact;
+        } else if (round + 1 < kFitRounds) {  // resized only where a later round checks it
+          prompts[i] = resize_prompt(std::move(prompts[i]), tokens[i] - *count, rng);
+          still.push_back(i);
+        }
+      }
+      open = std::move(still);
+    }
+    return exact;
+  }
+
   static Prepared prepare(const Setup& s, Client& client, RunContext& ctx) {
     Prepared p;
     const auto n = static_cast<std::size_t>(s.requests);
@@ -503,11 +537,18 @@ class ServeProbe final : public Probe {
     std::vector<std::int64_t> outs = draw_lengths(n, s.osl, s.lengths, s.spread, rng);
     if (s.prompts_file.empty()) {
       std::vector<std::int64_t> ins = draw_lengths(n, s.isl, s.lengths, s.spread, rng);
+      std::vector<std::string> prompts;
+      for (std::size_t i = 0; i < n; ++i)
+        prompts.push_back(
+            synthetic_prompt(std::max<std::int64_t>(1, std::llround(double(ins[i]) / per_word)), rng));
+      if (method == "tokenize") {
+        const std::size_t exact = fit_to_tokens(s, client, ctx, prompts, ins, rng);
+        p.info["exact"] = exact;
+        p.info["approximate"] = exact < n;
+      }
       for (std::size_t i = 0; i < n; ++i) {
-        const auto words = std::max<std::int64_t>(1, std::llround(double(ins[i]) / per_word));
-        p.jobs.push_back(
-            Job{"POST", std::string(api_path(s.api)),
-                request_body(s.api, s.model, synthetic_prompt(words, rng), outs[i], s.ignore_eos)});
+        p.jobs.push_back(Job{"POST", std::string(api_path(s.api)),
+                             request_body(s.api, s.model, prompts[i], outs[i], s.ignore_eos)});
         p.input_tokens.push_back(ins[i]);
       }
       return p;

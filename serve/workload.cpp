@@ -69,6 +69,23 @@ std::string synthetic_prompt(std::int64_t words, std::mt19937_64& rng) {
   return s;
 }
 
+std::string resize_prompt(std::string prompt, std::int64_t delta, std::mt19937_64& rng) {
+  if (delta > 0) {
+    std::uniform_int_distribution<std::size_t> pick(0, std::size(kWords) - 1);
+    for (std::int64_t i = 0; i < delta; ++i) {
+      if (!prompt.empty()) prompt += ' ';
+      prompt += kWords[pick(rng)];
+    }
+    return prompt;
+  }
+  for (std::int64_t i = 0; i < -delta; ++i) {
+    const auto space = prompt.rfind(' ');
+    if (space == std::string::npos) break;
+    prompt.resize(space);
+  }
+  return prompt;
+}
+
 std::vector<FilePrompt> load_prompt_file(const std::filesystem::path& path, std::string_view flag) {
   const std::string text = read_input_file(path, InputKind::prompts);
   auto bad = [&](std::string_view why) {
@@ -153,6 +170,23 @@ std::string request_body(Api api, std::string_view model, std::string_view promp
   if (ignore_eos) j["ignore_eos"] = true;
   // Invalid UTF-8 in a prompt file is replaced, not refused: the server sees valid JSON.
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string tokenize_body(Api api, std::string_view model, std::string_view prompt) {
+  nlohmann::json j{{"model", model}};
+  if (api == Api::chat)
+    j["messages"] = nlohmann::json::array({{{"role", "user"}, {"content", prompt}}});
+  else
+    j["prompt"] = prompt;
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::optional<std::int64_t> tokenize_count(std::string_view body) {
+  nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  if (!j.is_object() || !j.contains("count") || !j["count"].is_number_integer() ||
+      j["count"].get<std::int64_t>() < 1)
+    return std::nullopt;
+  return j["count"].get<std::int64_t>();
 }
 
 }  // namespace mlbench::serve

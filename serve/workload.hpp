@@ -33,6 +33,10 @@ std::vector<std::int64_t> draw_lengths(std::size_t n, std::int64_t mean, Lengths
 // two prompts share a prefix a server could cache.
 std::string synthetic_prompt(std::int64_t words, std::mt19937_64& rng);
 
+// `prompt` with `delta` words added at its end (drawn from `rng`), or -delta words taken off (never below
+// one).
+std::string resize_prompt(std::string prompt, std::int64_t delta, std::mt19937_64& rng);
+
 // One prompt of a prompt file and the output length it asks for (0: none given, the --osl applies).
 struct FilePrompt {
   std::string prompt;
@@ -54,5 +58,10 @@ std::string_view api_path(Api api);  // "/v1/completions", "/v1/chat/completions
 // stream with stream_options.include_usage, and ignore_eos (vLLM, SGLang) when asked.
 std::string request_body(Api api, std::string_view model, std::string_view prompt, std::int64_t max_tokens,
                          bool ignore_eos, bool stream = true);
+// The body of the server's /tokenize (vLLM, SGLang) for the prompt as `api` sends it: {"prompt"} for
+// completions, {"messages"} for chat (its template's tokens counted too).
+std::string tokenize_body(Api api, std::string_view model, std::string_view prompt);
+// The "count" of a /tokenize answer, or nullopt when it has none.
+std::optional<std::int64_t> tokenize_count(std::string_view body);
 
 }  // namespace mlbench::serve

@@ -105,6 +105,9 @@ TEST(ServeClient, FiguresMatchTheServersLog) {
     EXPECT_EQ(r.work.at("output_tokens").get<std::int64_t>(), out);
     EXPECT_EQ(out, 60 * 20);
     EXPECT_EQ(r.info.at("tokens"), "usage");
+    EXPECT_EQ(r.info.at("prompts").at("calibration"), "tokenize");
+    EXPECT_EQ(r.info.at("prompts").at("exact"), 60);  // each prompt checked through /tokenize
+    EXPECT_EQ(r.info.at("prompts").at("approximate"), false);
     // Means: within 3 % plus 1 ms (loopback, the client's parsing, and a server step that wakes late).
     EXPECT_NEAR(metric(r, "ttft_mean"), mean(ttft), 0.03 * mean(ttft) + 1e-3) << load;
     EXPECT_NEAR(metric(r, "tpot_mean"), mean(tpot), 0.03 * mean(tpot) + 1e-3) << load;

@@ -343,6 +343,14 @@ TEST(ServeWorkload, LengthsAndPromptsAreSeeded) {
   const std::string p = synthetic_prompt(300, r3);
   EXPECT_EQ(p, synthetic_prompt(300, r4));
   EXPECT_EQ(std::count(p.begin(), p.end(), ' '), 299);
+  // Fitting a prompt to a token count adds or takes off whole words, never below one.
+  const std::string longer = resize_prompt(p, 5, r3);
+  EXPECT_EQ(longer.substr(0, p.size()), p);
+  EXPECT_EQ(std::count(longer.begin(), longer.end(), ' '), 304);
+  const std::string shorter = resize_prompt(p, -10, r3);
+  EXPECT_EQ(p.substr(0, shorter.size()), shorter);
+  EXPECT_EQ(std::count(shorter.begin(), shorter.end(), ' '), 289);
+  EXPECT_EQ(resize_prompt("one two", -5, r3), "one");
 }
 
 // A prompt file as the probe reads it: ShareGPT's first human turn and the reply's words; JSONL's prompt and
