@@ -151,15 +151,17 @@ std::vector<std::string> sse(const std::string& bytes, std::size_t step, WireErr
 
 TEST(ServeSse, EventsInAnySplitAndEveryLineEnding) {
   const std::string stream =
-      ": ping\n\ndata: one\n\ndata:two\r\n\r\nevent: x\ndata: a\ndata: b\n\ndata: c\r\rid: 7\ndata\n\n";
+      ": ping\n\ndata: one\n\ndata:two\r\n\r\nevent: x\ndata: a\ndata: b\n\ndata: c\r\rid: 7\ndata\n\n"
+      "data: d\r\ndata: e\r\n\r\n";
   for (std::size_t step : {0u, 1u, 2u, 5u}) {
     auto events = sse(stream, step);
-    ASSERT_EQ(events.size(), 5u) << step;
+    ASSERT_EQ(events.size(), 6u) << step;
     EXPECT_EQ(events[0], "one");
     EXPECT_EQ(events[1], "two");
     EXPECT_EQ(events[2], "a\nb");
     EXPECT_EQ(events[3], "c");
     EXPECT_EQ(events[4], "");
+    EXPECT_EQ(events[5], "d\ne");  // CRLF is one line end: the two lines are one event
   }
 }
 
