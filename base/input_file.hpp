@@ -15,7 +15,7 @@
 
 namespace mlbench {
 
-enum class InputKind { report, yaml, host_list, fio_job };
+enum class InputKind { report, yaml, host_list, fio_job, prompts };
 
 struct InputLimit {
   InputKind kind;
@@ -32,6 +32,7 @@ inline constexpr InputLimit kInputLimits[] = {
     {InputKind::yaml, "YAML file", std::size_t{1} << 20},
     {InputKind::host_list, "host list", std::size_t{16} << 20},
     {InputKind::fio_job, "fio job file", std::size_t{1} << 20},
+    {InputKind::prompts, "prompt file", std::size_t{1} << 30},
 };
 
 const InputLimit& input_limit(InputKind kind);

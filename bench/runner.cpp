@@ -209,6 +209,9 @@ Report Runner::run(const RunOptions& opts, const std::function<void(const Progre
       progress(done);
     }
   }
+  // A stop during the last case, whose probe returned what it measured before it ended (serve.llm keeps the
+  // requests that finished), is an interrupted run too.
+  if (stop_flag().load()) interrupted_ = true;
   report.run["interrupted"] = interrupted_;
   save();
   return report;

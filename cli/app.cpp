@@ -21,6 +21,7 @@ void build_app(CLI::App& app, Action& action) {
   add_nccl_command(app, action);
   add_storage_command(app, action);
   add_dataload_commands(app, action);
+  add_serve_command(app, action);
   add_compare_command(app, action);
   add_check_command(app, action);
   add_export_command(app, action);

@@ -9,6 +9,7 @@
 #include "kernels/gpu/probes.hpp"
 #endif
 #include "network/nccl_probe.hpp"      // always built: says "built without NCCL" when so
+#include "serve/probe.hpp"             // always built: sockets and OpenSSL
 #include "storage/checkpoint.hpp"      // always built: psync needs nothing optional
 #include "storage/dataload_probe.hpp"  // always built: plain calls need nothing optional
 #include "storage/probe.hpp"           // always built: psync needs nothing optional
@@ -22,6 +23,7 @@ Registry builtin_registry() {
   r.add(storage::make_dataload_probe());
   r.add(storage::make_checkpoint_probe());
   r.add(net::make_nccl_probe());
+  r.add(serve::make_serve_probe());
 #if MLBENCH_HAS_CUDA
   for (auto& p : gpu::make_gpu_probes()) r.add(std::move(p));
 #else

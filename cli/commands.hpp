@@ -22,6 +22,7 @@ void add_hostmem_command(CLI::App& app, Action& action);
 void add_nccl_command(CLI::App& app, Action& action);
 void add_storage_command(CLI::App& app, Action& action);
 void add_dataload_commands(CLI::App& app, Action& action);  // dataload, checkpoint
+void add_serve_command(CLI::App& app, Action& action);
 void add_compare_command(CLI::App& app, Action& action);
 void add_check_command(CLI::App& app, Action& action);
 void add_export_command(CLI::App& app, Action& action);

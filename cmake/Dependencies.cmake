@@ -16,8 +16,9 @@ find_package(GTest)
 find_package(benchmark)
 find_package(Threads REQUIRED)
 find_package(PkgConfig REQUIRED)
-# libcrypto: HMAC-SHA256 of the TCP rendezvous' challenge-response (network/bootstrap.hpp).
-find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+# libcrypto: HMAC-SHA256 of the TCP rendezvous' challenge-response (network/bootstrap.hpp); libssl: serve.llm's
+# https (serve/client.hpp).
+find_package(OpenSSL REQUIRED COMPONENTS Crypto SSL)
 
 # yaml-cpp 0.7 exports the target "yaml-cpp"; newer releases add the namespaced "yaml-cpp::yaml-cpp".
 if(NOT TARGET yaml-cpp::yaml-cpp)

@@ -29,6 +29,7 @@
 #include "reports/prometheus.hpp"
 #include "reports/report.hpp"
 #include "reports/summary.hpp"
+#include "serve/wire.hpp"
 #include "sizing/catalog.hpp"
 #include "sizing/workload.hpp"
 #include "storage/dataload_data.hpp"
@@ -362,6 +363,38 @@ void dataset_manifest(std::string_view data) {
     });
   } catch (const Error&) {
   }
+}
+
+void serve_stream(std::string_view data) {
+  if (data.empty()) return;
+  const std::size_t step = 1 + static_cast<unsigned char>(data[0]) % 64;
+  data.remove_prefix(1);
+  serve::WireLimits limits;
+  limits.header_bytes = 512;
+  limits.line_bytes = 256;
+  limits.chunk_bytes = 1024;
+  limits.event_bytes = 512;
+  limits.body_bytes = 4096;
+  serve::HttpResponseParser http(limits);
+  serve::SseParser sse(limits);
+  std::string body;
+  std::vector<std::string> events;
+  bool failed = false;
+  for (std::size_t i = 0; i < data.size() && !failed && !http.done(); i += step) {
+    std::size_t used = 0;
+    body.clear();
+    failed = static_cast<bool>(http.feed(data.substr(i, step), body, used));
+    if (failed || !http.headers_done()) continue;
+    if (http.body_bytes() > limits.body_bytes) throw std::logic_error("a body past its bound");
+    events.clear();
+    failed = static_cast<bool>(sse.feed(body, events));
+    for (const auto& e : events) {
+      if (e.size() > limits.event_bytes) throw std::logic_error("an event past its bound");
+      serve::StreamEvent ev;
+      (void)serve::parse_stream_event(e, limits, ev);
+    }
+  }
+  if (!failed) (void)http.eof();
 }
 
 void fio_job(std::string_view data) {

@@ -21,6 +21,11 @@
 //                        one printable line, is a finding.
 //   dataset_manifest:    the bytes of a dataset folder's .mlbench-dataset.json; a manifest that validates but
 //                        does not write back to the same manifest is a finding.
+//   serve_stream:        the first byte sets how many bytes each read delivers (1 to 64); the rest is what an
+//                        inference server sends serve.llm: an HTTP/1.1 response (small bounds, so that the
+//                        fuzzer reaches them), its body through the SSE parser, each event through
+//                        parse_stream_event. An exception of any kind, or a body or event past its bound, is
+//                        a finding: the parsers report errors as values.
 #pragma once
 
 #include <string_view>
@@ -41,6 +46,7 @@ void bootstrap(std::string_view data);    // the TCP rendezvous' framing and eve
 void dataset_manifest(std::string_view data);  // storage.dataload's manifest: parsed, and read from a folder
 void fio_job(
     std::string_view data);  // a fio job file (`mlbench storage --job`), each job then parsed as a spec
+void serve_stream(std::string_view data);  // an inference server's HTTP response, its SSE and stream events
 
 struct Target {
   std::string_view name;
@@ -58,6 +64,7 @@ inline constexpr Target kTargets[] = {
     {"bootstrap", bootstrap},
     {"dataset_manifest", dataset_manifest},
     {"fio_job", fio_job},
+    {"serve_stream", serve_stream},
 };
 
 }  // namespace mlbench::fuzz

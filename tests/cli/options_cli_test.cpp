@@ -51,6 +51,7 @@ TEST(OptionsCli, EachFamilySubcommandsFlagsAreExactlyItsProbesTable) {
                                                         {"storage.checkpoint", "checkpoint"},
                                                         {"host.membw", "hostmem"},
                                                         {"net.nccl", "nccl"},
+                                                        {"serve.llm", "serve"},
                                                         {"gpu.gemm", "gemm"},
                                                         {"gpu.hbm", "hbm"},
                                                         {"gpu.copy", "copy"},
