@@ -8,6 +8,7 @@
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -114,8 +115,8 @@ TEST(StorageCli, BinaryUnitsVerboseFiguresAndTheIntervalLog) {
   auto binary = run_cli({"storage", "--target", dir.string(), "--rw", "read", "--bs", "64k", "--size", "8M",
                          "--runtime", "0.5", "--units", "binary"});
   ASSERT_EQ(binary.rc, 0) << binary.err;
-  EXPECT_NE(binary.out.find("MiB/s"), std::string::npos) << binary.out;
-  EXPECT_EQ(binary.out.find("MB/s"), std::string::npos) << binary.out;
+  EXPECT_TRUE(std::regex_search(binary.out, std::regex(R"(bw [0-9.]+ [KMGT]iB/s)"))) << binary.out;
+  EXPECT_FALSE(std::regex_search(binary.out, std::regex(R"([0-9] [kMGT]B/s)"))) << binary.out;
 
   auto report = t.path() / "r.json";
   auto verbose = run_cli({"storage", "--target", dir.string(), "--size", "8M", "--runtime", "1",
@@ -135,7 +136,9 @@ TEST(StorageCli, BinaryUnitsVerboseFiguresAndTheIntervalLog) {
   std::uint64_t ios = 0;
   for (const auto& e : log["entries"]) {
     ios += e["ios"].get<std::uint64_t>();
-    EXPECT_GT(e["lat_p99"].get<double>(), 0) << e.dump();
+    if (e["ios"] != 0) {
+      EXPECT_GT(e["lat_p99"].get<double>(), 0) << e.dump();
+    }
   }
   EXPECT_EQ(ios, res["work"]["ios"].get<std::uint64_t>());
 }
@@ -194,7 +197,8 @@ TEST(StorageCli, SigintKeepsTheRunningJobsFiguresMarkedInterrupted) {
   while (disk.mlbench_files().empty() && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   ASSERT_FALSE(disk.mlbench_files().empty()) << "the probe never created its file";
-  std::this_thread::sleep_for(std::chrono::milliseconds(2000));  // the 8M fill, then a second of the job
+  // The 8M fill (slow under ASan), then some of the job.
+  std::this_thread::sleep_for(std::chrono::milliseconds(3000));
   run.kill(SIGINT);
   auto waited = run.wait_for(std::chrono::seconds(30));
   ASSERT_TRUE(waited.has_value()) << "still running 30 s after SIGINT";
