@@ -120,6 +120,16 @@ std::string format_rate(double value, std::string_view unit, UnitBase base) {
     value /= step;
     ++p;
   }
+  // Three significant digits never as an exponent ("1e+03"): from 100 up the whole number, which a value
+  // rounding to the step (999.7 M) gives to the next prefix (1 G); a binary 1000–1023 stays whole.
+  if (std::fabs(value) >= 100) {
+    if (std::fabs(std::round(value)) >= step && p + 1 < kDecimal.size()) {
+      value /= step;
+      ++p;
+    } else {
+      return fmt::format("{:.0f} {}{}", value, binary ? kBinary[p] : kDecimal[p], unit);
+    }
+  }
   return fmt::format("{:.3g} {}{}", value, binary ? kBinary[p] : kDecimal[p], unit);
 }
 
