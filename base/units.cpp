@@ -110,14 +110,27 @@ std::string format_bytes(double bytes) {
   return u == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.2f} {}", bytes, kUnits[u]);
 }
 
-std::string format_rate(double value, std::string_view unit) {
-  static constexpr std::array<const char*, 6> kPrefixes = {"", "k", "M", "G", "T", "P"};
+std::string format_rate(double value, std::string_view unit, UnitBase base) {
+  static constexpr std::array<const char*, 6> kDecimal = {"", "k", "M", "G", "T", "P"};
+  static constexpr std::array<const char*, 6> kBinary = {"", "Ki", "Mi", "Gi", "Ti", "Pi"};
+  const bool binary = base == UnitBase::binary;
+  const double step = binary ? 1024 : 1000;
   std::size_t p = 0;
-  while (std::fabs(value) >= 1000 && p + 1 < kPrefixes.size()) {
-    value /= 1000;
+  while (std::fabs(value) >= step && p + 1 < kDecimal.size()) {
+    value /= step;
     ++p;
   }
-  return fmt::format("{:.3g} {}{}", value, kPrefixes[p], unit);
+  // Three significant digits never as an exponent ("1e+03"): from 100 up the whole number, which a value
+  // rounding to the step (999.7 M) gives to the next prefix (1 G); a binary 1000–1023 stays whole.
+  if (std::fabs(value) >= 100) {
+    if (std::fabs(std::round(value)) >= step && p + 1 < kDecimal.size()) {
+      value /= step;
+      ++p;
+    } else {
+      return fmt::format("{:.0f} {}{}", value, binary ? kBinary[p] : kDecimal[p], unit);
+    }
+  }
+  return fmt::format("{:.3g} {}{}", value, binary ? kBinary[p] : kDecimal[p], unit);
 }
 
 }  // namespace mlbench

@@ -11,7 +11,18 @@
 #include <string>
 #include <string_view>
 
+#include "base/names.hpp"
+
 namespace mlbench {
+
+// How a console shows byte quantities: decimal multiples (MB/s, GB/s: 1000) or binary ones (MiB/s, GiB/s,
+// KiB: 1024, fio's kb_base=1024). Reports always store bytes; only the console's rendering changes.
+enum class UnitBase { decimal, binary };
+inline constexpr EnumName<UnitBase> kUnitBaseNames[] = {{UnitBase::decimal, "decimal"},
+                                                        {UnitBase::binary, "binary"}};
+static_assert(names_cover(kUnitBaseNames));
+// The option (a choice of kUnitBaseNames) by which a probe's results ask for one: storage.io's --units.
+inline constexpr std::string_view kUnitsOption = "units";
 
 // Throws UsageError naming `what` (e.g. "--bs") on a malformed or negative value.
 std::uint64_t parse_size(std::string_view text, std::string_view what);
@@ -28,7 +39,8 @@ double parse_quantity(std::string_view text, std::string_view unit, std::string_
 std::string format_size(double bytes);
 // "1.50 GiB", "512 B" — binary units for capacities.
 std::string format_bytes(double bytes);
-// "12.3 GB/s" — decimal units for rates (reports store B/s, writers convert).
-std::string format_rate(double value, std::string_view unit);
+// "12.3 GB/s" — decimal units for rates (reports store B/s, writers convert); with UnitBase::binary
+// "11.7 MiB/s" (for byte units: the prefix steps by 1024 and reads Ki, Mi, Gi...).
+std::string format_rate(double value, std::string_view unit, UnitBase base = UnitBase::decimal);
 
 }  // namespace mlbench

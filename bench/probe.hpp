@@ -2,7 +2,8 @@
 //
 // Adding a probe = one source file (or a folder for a family), one line in cli/builtin_probes.cpp and one
 // CMake entry. A probe never prints and never exits: plan() throws UsageError for bad options (before
-// anything runs), run() throws Error on failure or Skipped when a case cannot run here; the runner owns
+// anything runs), run() throws Error on failure or Skipped when a case cannot run here, and Interrupted when
+// the stop flag ends it (or returns what it measured until then, Status::interrupted); the runner owns
 // try/catch, the time budget, progress and the report; a long case may report its running rate through
 // RunContext::report_live for the live status line. The first metric a result carries is its headline
 // (summary tables show it).
@@ -34,6 +35,14 @@ class Skipped : public Error {
   using Error::Error;
 };
 
+// One figure of the headline set a console prints under a result's row (reports/summary.hpp): a metric the
+// probe declares (ProbeInfo::metrics), the label it reads as, and optionally a key of the result's info
+// shown beside it in the metric's unit, with its own label ("au 93.1 % (floor 90.0 %)").
+struct ConsoleField {
+  std::string_view metric, label;
+  std::string_view info = {}, info_label = {};
+};
+
 struct ProbeInfo {
   std::string id;                       // stable dotted id
   std::string description;              // one line
@@ -47,6 +56,9 @@ struct ProbeInfo {
   // match nothing and pass as "not measured"); tests/cli/registry_names_test.cpp fails on a report of a real
   // run or a fixture carrying a name its probe does not declare.
   std::span<const std::string_view> metrics;
+  // The headline set the console prints under each result's row, in order (fio's per-job summary for
+  // storage.io); a field whose metric a result lacks is left out; none: the row alone.
+  std::span<const ConsoleField> console = {};
 };
 
 // One unit of work the runner times and reports. `params` becomes the result's identity.
@@ -118,7 +130,9 @@ class Probe {
   // per-target or per-device results.
   virtual std::vector<Result> run(const Case& c, RunContext& ctx) = 0;
   // For a case with rounds > 1: measures round `round` (0-based) of c.rounds; the last round returns the
-  // case's results, the earlier ones nothing. A probe that plans cases with rounds implements it.
+  // case's results, the earlier ones nothing — except a round stopped by the stop flag, which may return
+  // what the case measured so far with Status::interrupted (the runner then records it and stops). A probe
+  // that plans cases with rounds implements it.
   virtual std::vector<Result> run_round(const Case& c, RunContext& ctx, unsigned round);
 };
 

@@ -199,7 +199,11 @@ Report Runner::run(const RunOptions& opts, const std::function<void(const Progre
     }
     done_estimate += step_estimate;
     done_elapsed = elapsed();
-    if (!last && !failed) continue;  // the case goes on in its next round
+    // A probe stopped partway may give what it measured until then, marked interrupted: the case ends
+    // with it (in whichever round), and so does the run.
+    const bool cut = std::any_of(results.begin(), results.end(),
+                                 [](const Result& r) { return r.status == Status::interrupted; });
+    if (!last && !failed && !cut) continue;  // the case goes on in its next round
     ended[i] = true;
     for (auto& r : results) report.results.push_back(std::move(r));
     if (each_case) save();
@@ -207,6 +211,10 @@ Report Runner::run(const RunOptions& opts, const std::function<void(const Progre
       ProgressEvent done = event(Phase::finished);
       done.finished = std::span<const Result>(report.results).last(results.size());
       progress(done);
+    }
+    if (cut) {
+      interrupted_ = true;
+      break;
     }
   }
   // A stop during the last case, whose probe returned what it measured before it ended (serve.llm keeps the

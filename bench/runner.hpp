@@ -53,7 +53,8 @@ struct PlannedCase {
 // consecutive cases of one probe with the same rounds > 1 and round_group interleaved (every case's round 1,
 // then every case's round 2, ...), every other case in one step, in plan order. A case's results enter the
 // report after its last round (or the round that failed or skipped it), so an interrupt loses every case
-// whose last round had not run. Pure; unit-tested.
+// whose last round had not run (unless the probe gives, stopped, what it measured so far:
+// Status::interrupted, which ends the case and the run). Pure; unit-tested.
 struct Step {
   std::size_t index;  // into the planned cases
   unsigned round;

@@ -64,6 +64,23 @@ struct FlagValues {
   std::vector<std::function<void(Json&)>> readers;  // each copies its flag, when given, into the options
 };
 
+// The summary's view of each probe: its headline set, and the unit base its options ask for (kUnitsOption,
+// validated when the run was planned); exact rates with --verbose.
+SummaryOptions summary_options(const Registry& registry, const RunOptions& opts,
+                               const CommonRunFlags& flags) {
+  SummaryOptions out;
+  out.exact = flags.verbose;
+  for (const auto& id : registry.ids()) {
+    ProbeConsole console{registry.find(id)->info().console};
+    const Json options = opts.probe_options.value(id, Json::object());
+    if (options.is_object() && options.contains(kUnitsOption) && options[kUnitsOption].is_string())
+      console.units =
+          value_of(kUnitBaseNames, options[kUnitsOption].get<std::string>()).value_or(console.units);
+    out.probes.emplace(id, console);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::function<Json()> add_option_flags(CLI::App& cmd, std::span<const OptionSpec> table) {
@@ -133,6 +150,8 @@ void add_common_run_flags(CLI::App& cmd, CommonRunFlags& flags) {
   cmd.add_flag("--dry-run", flags.dry_run,
                "Print the effective plan (cases, parameters, settings) as JSON and exit");
   cmd.add_flag("--json", flags.json, "Print the report as JSON on stdout instead of the summary table");
+  cmd.add_flag("--verbose", flags.verbose,
+               "Exact figures in the summary: every digit of a rate (iops 2995/s, bw 12268544 B/s)");
   cmd.add_option("--require", flags.require,
                  "Exit 1 when this probe measured nothing (all its cases skipped); repeatable");
 }
@@ -223,14 +242,21 @@ int execute(RunOptions opts, const CommonRunFlags& flags) {
   } else if (flags.json && !report_on_stdout) {
     std::cout << to_json(report).dump(2) << "\n";
   } else if (!report_on_stdout) {
-    print_summary(std::cout, report, terminal_width(STDOUT_FILENO));
+    print_summary(std::cout, report, terminal_width(STDOUT_FILENO), summary_options(registry, opts, flags));
     if (opts.output) std::cout << "report written to " << opts.output->string() << "\n";
   }
   if (runner.interrupted()) {
+    // fio's habit: what the running job measured until the signal is shown (and kept), marked as such.
+    const bool partial = std::any_of(report.results.begin(), report.results.end(),
+                                     [](const Result& r) { return r.status == Status::interrupted; });
+    const char* held = partial ? "the cases that finished and the running one's figures until the signal "
+                                 "(status interrupted)"
+                               : "the cases that finished";
     std::cerr << (opts.output
-                      ? "mlbench: interrupted; the report holds the cases that finished\n"
-                      : "mlbench: interrupted; no report file written (no -o); the output above holds the "
-                        "cases that finished\n");
+                      ? fmt::format("mlbench: interrupted; the report holds {}\n", held)
+                      : fmt::format("mlbench: interrupted; no report file written (no -o); the output "
+                                    "above holds {}\n",
+                                    held));
     return 130;
   }
   std::vector<const Result*> skipped;

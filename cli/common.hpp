@@ -14,12 +14,13 @@
 
 namespace mlbench::cli {
 
-// Flags every run-like subcommand has: -o, --profile, --dry-run, --json, --require.
+// Flags every run-like subcommand has: -o, --profile, --dry-run, --json, --verbose, --require.
 struct CommonRunFlags {
   std::string output;
   std::string profile = "default";
   bool dry_run = false;
   bool json = false;
+  bool verbose = false;              // the summary's rates with every digit (ValueStyle::exact)
   std::vector<std::string> require;  // probes that must measure something, else exit 1
   bool fio_json = false;  // print the report's storage jobs as fio's JSON (storage --output-format=fio-json)
 };

@@ -55,7 +55,8 @@ int run_multi_process(const net::LaunchInfo& launch, const Json& options, const 
     if (flags.json) {
       std::cout << to_json(outcome.report).dump(2) << "\n";
     } else {
-      print_summary(std::cout, outcome.report, terminal_width(STDOUT_FILENO));
+      print_summary(std::cout, outcome.report, terminal_width(STDOUT_FILENO),
+                    SummaryOptions{.exact = flags.verbose});
       if (run.output) std::cout << "cluster report written to " << run.output->string() << "\n";
     }
   }

@@ -21,7 +21,7 @@ namespace {
 std::string case_outcome(std::span<const Result> results) {
   const Result& r = results.front();
   std::string out(to_string(r.status));
-  if (r.status == Status::ok && !r.metrics.empty()) {
+  if (shows_figures(r.status) && !r.metrics.empty()) {
     const Metric& m = r.metrics.front();
     out += fmt::format(", {} {}", m.name, format_metric_value(m.value, m.unit));
   }

@@ -145,8 +145,10 @@ void check_text(Json& j, std::string_view message, const char* field) {
 int severity(Status s) {
   switch (s) {
     case Status::failed:
-      return 3;
+      return 4;
     case Status::incorrect:
+      return 3;
+    case Status::interrupted:
       return 2;
     case Status::skipped:
       return 1;

@@ -306,10 +306,11 @@ CheckResult check_report(const Report& report, const ExpectationSet& expectation
       const Result* best = nullptr;
       const Metric* best_metric = nullptr;
       for (const Result* r : results) {
-        if (r->status == Status::skipped) {
+        // Skipped, or stopped partway (its figures cover less than the case asked): not a measurement.
+        if (r->status == Status::skipped || r->status == Status::interrupted) {
           add(CheckItem{r->probe, r->params, device, e.metric, unit, std::nan(""), missing,
                         expected_text(e, unit),
-                        fmt::format("not measured: {} skipped — {}", r->probe, r->reason)});
+                        fmt::format("not measured: {} {} — {}", r->probe, to_string(r->status), r->reason)});
           continue;
         }
         if (r->status != Status::ok) {

@@ -4,7 +4,8 @@
 // below min × (1 + warn); `max` fails above it and warns above max × (1 − warn). With `select: best` the best
 // value among the matching results of one device is judged (a GEMM sweep passes on its best shape); with
 // `select: each` (default) every matching result is. A matching result that failed or is incorrect fails the
-// rule; one that was skipped and a rule that matches nothing are "not measured", which fails too (a node
+// rule; one that was skipped or interrupted (stopped partway: its figures cover less than asked) and a rule
+// that matches nothing are "not measured", which fails too (a node
 // whose driver is broken must not pass acceptance) unless CheckOptions::allow_missing makes it a warning.
 //
 // Without --expect the rules come from the GPU catalog: per GPU of the report's host, datasheet peak × an

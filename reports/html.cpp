@@ -218,12 +218,13 @@ Table summary_table(const NamedReport& nr, const std::string& machine) {
   for (const auto& r : nr.report.results) {
     if (is_burnin(r)) continue;  // in the burn-in's own tables
     std::string headline = "-", pct = "-";
-    if (r.status == Status::ok && !r.metrics.empty()) {
+    if (shows_figures(r.status) && !r.metrics.empty()) {
       headline =
           r.metrics.front().name + " " + format_metric_value(r.metrics.front().value, r.metrics.front().unit);
       if (const Metric* p = r.metric("pct_of_peak")) pct = fmt::format("{:.1f} %", p->value);
     }
-    Tone tone = r.status == Status::ok ? Tone::plain : (r.status == Status::skipped ? Tone::warn : Tone::bad);
+    const bool partial = r.status == Status::skipped || r.status == Status::interrupted;
+    Tone tone = r.status == Status::ok ? Tone::plain : (partial ? Tone::warn : Tone::bad);
     std::string why = r.reason;
     for (const auto& w : r.warnings) why += (why.empty() ? "warning: " : "; warning: ") + w;
     t.rows.push_back({Cell{r.probe}, Cell{device_label(r)}, Cell{short_params(r.params, {})},
@@ -771,7 +772,9 @@ std::string verdicts(const HtmlPage& page, const std::vector<NamedReport>& repor
   bool bad = by_status[static_cast<std::size_t>(Status::failed)] +
                  by_status[static_cast<std::size_t>(Status::incorrect)] >
              0;
-  bool warned = by_status[static_cast<std::size_t>(Status::skipped)] + warnings > 0;
+  bool warned = by_status[static_cast<std::size_t>(Status::skipped)] +
+                    by_status[static_cast<std::size_t>(Status::interrupted)] + warnings >
+                0;
   return verdict_line(bad ? Tone::bad : (warned ? Tone::warn : Tone::good), text);
 }
 

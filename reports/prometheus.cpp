@@ -174,7 +174,9 @@ std::string to_prometheus(const NamedReport& report) {
   std::string host = prometheus_escape(host_label(report));
   PromWriter out;
   std::set<std::string> seen;
-  const std::string status_help = "1 for the status of each mlbench result (ok, skipped, failed, incorrect)";
+  std::string statuses;
+  for (const auto& s : kStatusNames) statuses += fmt::format("{}{}", statuses.empty() ? "" : ", ", s.name);
+  const std::string status_help = fmt::format("1 for the status of each mlbench result ({})", statuses);
   for (const auto& r : report.report.results) {
     const std::string labels = result_labels(r, host);
     // Two results with one identity would be duplicate series, which Prometheus rejects: the first wins.

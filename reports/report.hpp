@@ -32,14 +32,20 @@ using Json = nlohmann::json;
 // 1.3: storage.io results carry fio's figures: the metrics lat_min, lat_mean, lat_stdev (and read_/write_
 // ones for mixed jobs), usr_cpu and sys_cpu, and info io_latency, latency_distribution, rusage and disk_stats
 // (storage/probe.hpp); info.lat_mean and info.lat_min, which no reader read, are now those metrics.
+//      the status `interrupted` (a storage.io job stopped by SIGINT/SIGTERM: the figures of what it measured
+// until then, with the reason; compare and check never judge it as a measurement) and storage.io's
+// info.interval_log (--log-interval: IOPS, bandwidth and latency percentiles per interval).
 inline constexpr std::string_view kSchemaVersion = "1.3.0";
 inline constexpr int kSchemaMajor = 1;
 
-enum class Status { ok, skipped, failed, incorrect };
+// interrupted: stopped by a signal partway, the figures those of the part measured (a shorter window than
+// asked, so never a measurement to judge: compare lists it as a status change, check as not measured).
+enum class Status { ok, skipped, failed, incorrect, interrupted };
 inline constexpr EnumName<Status> kStatusNames[] = {{Status::ok, "ok"},
                                                     {Status::skipped, "skipped"},
                                                     {Status::failed, "failed"},
-                                                    {Status::incorrect, "incorrect"}};
+                                                    {Status::incorrect, "incorrect"},
+                                                    {Status::interrupted, "interrupted"}};
 static_assert(names_cover(kStatusNames));
 
 enum class Better { higher, lower };
@@ -47,6 +53,8 @@ inline constexpr EnumName<Better> kBetterNames[] = {{Better::higher, "higher"}, 
 static_assert(names_cover(kBetterNames));
 
 inline std::string_view to_string(Status s) { return name_of(kStatusNames, s); }
+// Whether a result of this status carries figures a console shows: ok, or interrupted (the part measured).
+inline bool shows_figures(Status s) { return s == Status::ok || s == Status::interrupted; }
 inline std::string_view to_string(Better b) { return name_of(kBetterNames, b); }
 Status status_from_string(std::string_view s);  // throws Error on an unknown name
 

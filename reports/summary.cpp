@@ -13,7 +13,7 @@
 
 namespace mlbench {
 
-std::string format_metric_value(double value, const std::string& unit) {
+std::string format_metric_value(double value, const std::string& unit, ValueStyle style) {
   if (!std::isfinite(value)) return "n/a";
   if (unit == "s") {
     if (value < 1e-3) return fmt::format("{:.1f} us", value * 1e6);
@@ -22,7 +22,9 @@ std::string format_metric_value(double value, const std::string& unit) {
   }
   if (unit == "%") return fmt::format("{:.1f} %", value);
   if (unit == "B") return format_bytes(value);
-  if (unit == "1/s") return format_rate(value, "/s");
+  // Every digit of a rate whose three significant ones would round it (2995 I/Os per second, not 3 k).
+  const bool exact = style.exact && std::fabs(value) >= 100;
+  if (unit == "1/s") return exact ? fmt::format("{:.0f}/s", value) : format_rate(value, "/s");
   if (unit.empty()) {
     // A count or a ratio has no unit to print: a whole number below a million as it is, else SI-prefixed.
     if (value == std::floor(value) && std::fabs(value) < 1e6) return fmt::format("{:.0f}", value);
@@ -30,7 +32,8 @@ std::string format_metric_value(double value, const std::string& unit) {
     while (!out.empty() && out.back() == ' ') out.pop_back();
     return out;
   }
-  return format_rate(value, unit);
+  if (exact) return fmt::format("{:.0f} {}", value, unit);
+  return format_rate(value, unit, unit == "B/s" ? style.units : UnitBase::decimal);
 }
 
 namespace {
@@ -49,39 +52,37 @@ std::string pad(const std::string& s, std::size_t w, bool right_align = false) {
   return right_align ? fill + s : s + fill;
 }
 
-// The I/O summary fio users read per job, by metric name: "iops 31.5 k/s  bw 129 MB/s  lat p50 85.2 us  p99
-// 210 us  p99.9 1.20 ms". `prefix` picks a direction's own metrics ("read_", "write_"); empty when the result
-// has no IOPS of that prefix.
-struct IoField {
-  std::string_view metric, label;
-};
-constexpr IoField kIoFields[] = {
-    {"iops", "iops"}, {"bandwidth", "bw"}, {"lat_p50", "lat p50"}, {"lat_p99", "p99"}, {"lat_p999", "p99.9"}};
-
-std::string io_line(const Result& r, const std::string& prefix) {
-  if (r.metric(prefix + "iops") == nullptr) return "";
+// The figures of one headline set (ProbeInfo::console), each metric named `prefix` + its name, in order:
+// "iops 31.5 k/s  bw 129 MB/s  lat p50 85.2 us  p99 210 us"; empty when the result has none of them.
+std::string field_line(const Result& r, std::span<const ConsoleField> fields, const std::string& prefix,
+                       ValueStyle style) {
   std::string out;
-  for (const auto& f : kIoFields) {
-    if (const Metric* m = r.metric(prefix + std::string(f.metric)))
-      out += fmt::format("{}{} {}", out.empty() ? "" : "  ", f.label, format_metric_value(m->value, m->unit));
+  for (const auto& f : fields) {
+    const Metric* m = r.metric(prefix + std::string(f.metric));
+    if (m == nullptr) continue;
+    out += fmt::format("{}{} {}", out.empty() ? "" : "  ", f.label,
+                       format_metric_value(m->value, m->unit, style));
+    const std::string info(f.info);
+    if (!info.empty() && r.info.contains(info) && r.info[info].is_number())
+      out += fmt::format(" ({} {})", f.info_label,
+                         format_metric_value(r.info[info].get<double>(), m->unit, style));
   }
   return out;
 }
 
-// The lines under a storage result: one, or read / write / all when the result has each direction's own
-// metrics (randrw); CPU per I/O at the end of the last.
-std::vector<std::string> io_lines(const Result& r) {
+// The lines under a result: its headline set in one line, or read / write / all when the result has each
+// direction's own first figure (read_iops: a randrw job, as fio's read and write sections).
+std::vector<std::string> headline_lines(const Result& r, std::span<const ConsoleField> fields,
+                                        ValueStyle style) {
   std::vector<std::string> lines;
-  if (r.status != Status::ok || r.metric("bandwidth") == nullptr || r.metric("lat_p50") == nullptr)
-    return lines;
+  if (!shows_figures(r.status) || fields.empty()) return lines;
   for (const char* dir : {"read", "write"}) {
-    std::string line = io_line(r, std::string(dir) + "_");
-    if (!line.empty()) lines.push_back(fmt::format("{:<6}{}", dir, line));
+    const std::string prefix = std::string(dir) + "_";
+    if (r.metric(prefix + std::string(fields.front().metric)) == nullptr) continue;
+    lines.push_back(fmt::format("{:<6}{}", dir, field_line(r, fields, prefix, style)));
   }
-  std::string all = io_line(r, "");
+  std::string all = field_line(r, fields, "", style);
   if (!all.empty()) lines.push_back(lines.empty() ? all : fmt::format("{:<6}{}", "all", all));
-  if (const Metric* cpu = r.metric("cpu_per_io"); cpu != nullptr && !lines.empty())
-    lines.back() += fmt::format("  cpu/io {}", format_metric_value(cpu->value, cpu->unit));
   return lines;
 }
 
@@ -156,7 +157,8 @@ std::string format_params(const Json& params, std::size_t max_len) {
   return max_len == std::string::npos ? out : cut_to_width(out, max_len);
 }
 
-void print_summary(std::ostream& out, const Report& report, std::size_t width) {
+void print_summary(std::ostream& out, const Report& report, std::size_t width,
+                   const SummaryOptions& options) {
   const auto& results = report.results;
   struct Row {
     std::string probe, params, status, result, pct;
@@ -166,11 +168,16 @@ void print_summary(std::ostream& out, const Report& report, std::size_t width) {
   std::size_t w_probe = display_width(header.probe), w_params = display_width(header.params),
               w_status = display_width(header.status), w_result = display_width(header.result),
               w_pct = display_width(header.pct);
+  auto console_of = [&options](const Result& r) {
+    auto it = options.probes.find(r.probe);
+    return it != options.probes.end() ? it->second : ProbeConsole{};
+  };
+  auto style_of = [&](const Result& r) { return ValueStyle{console_of(r).units, options.exact}; };
   for (const Result& r : results) {
     Row row{r.probe, row_params(r), std::string(to_string(r.status)), "-", "-"};
-    if (r.status == Status::ok && !r.metrics.empty()) {
+    if (shows_figures(r.status) && !r.metrics.empty()) {
       const Metric& m = r.metrics.front();
-      row.result = fmt::format("{} {}", m.name, format_metric_value(m.value, m.unit));
+      row.result = fmt::format("{} {}", m.name, format_metric_value(m.value, m.unit, style_of(r)));
       if (const Metric* p = r.metric("pct_of_peak")) row.pct = fmt::format("{:.1f}", p->value);
     }
     w_probe = std::max(w_probe, display_width(row.probe));
@@ -196,7 +203,7 @@ void print_summary(std::ostream& out, const Report& report, std::size_t width) {
   for (std::size_t i = 0; i < results.size(); ++i) {
     const Result& r = results[i];
     line(rows[i]);
-    for (const auto& io : io_lines(r)) out << indent << io << "\n";
+    for (const auto& l : headline_lines(r, console_of(r).fields, style_of(r))) out << indent << l << "\n";
     for (const auto& fio : fio_lines(r)) out << indent << fio << "\n";
     // Consecutive rows with the same reason (every GPU probe on a host without a GPU) show it once, under
     // the last of them.

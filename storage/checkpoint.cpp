@@ -38,6 +38,12 @@ constexpr std::string_view kParams[] = {"model", "size", "ranks"};
 constexpr std::string_view kMetrics[] = {
     "write_bandwidth", "read_bandwidth", "stall", "fsync_max", "write_bandwidth_slowest_rank",
     "write_spread",    "read_spread"};
+// The console's headline set under each result: the save's and the load's bandwidth, the training stall
+// and the slowest fsync.
+constexpr ConsoleField kConsole[] = {{"write_bandwidth", "write"},
+                                     {"read_bandwidth", "read-back"},
+                                     {"stall", "stall"},
+                                     {"fsync_max", "fsync max"}};
 constexpr std::uint64_t kBlock = 4096;
 constexpr double kRateGuess = 500e6;  // B/s, for time estimates only
 
@@ -379,7 +385,8 @@ class CheckpointProbe final : public Probe {
             "a folder on the storage to test; io_uring, else psync",
             kOptions,
             kParams,
-            kMetrics};
+            kMetrics,
+            kConsole};
   }
   std::optional<std::string> unavailable(const Json&) const override { return std::nullopt; }
   std::vector<Case> plan(const PlanContext& ctx) const override {

@@ -31,6 +31,11 @@ constexpr std::string_view kMetrics[] = {
     "batch_wait_p99", "open_p50",   "open_p99",    "open_p999",
     "read_p50",       "read_p99",   "read_p999",   "close_p50",
     "close_p99",      "close_p999", "cpu_per_file"};
+// The console's headline set under each result: the training window's AU beside its floor (info.au_floor),
+// the flow that fed it, and how long the accelerators waited for their batches.
+constexpr ConsoleField kConsole[] = {{"au", "AU", "au_floor", "floor"}, {"bandwidth", "bw"},
+                                     {"files_per_s", "files"},          {"samples_per_s", "samples"},
+                                     {"batch_wait_mean", "batch wait"}, {"batch_wait_p99", "p99"}};
 constexpr double kGenerateRate = 300e6;   // B/s, for time estimates only
 constexpr double kMlperfRamFactor = 5.0;  // MLPerf: a dataset ≥ 5 × RAM, or the page cache answers
 constexpr std::uint64_t kMlperfSteps = 500;
@@ -298,7 +303,8 @@ class DataloadProbe final : public Probe {
             "a folder for a generated dataset, or your dataset; io_uring (plain calls otherwise)",
             kOptions,
             kParams,
-            kMetrics};
+            kMetrics,
+            kConsole};
   }
   std::optional<std::string> unavailable(const Json&) const override { return std::nullopt; }
 

@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <latch>
+#include <map>
 #include <mutex>
 #include <numeric>
 #include <optional>
@@ -107,6 +109,8 @@ struct alignas(64) TargetCount {
 
 struct alignas(64) Progress {
   std::vector<TargetCount> targets;  // per target (index of JobPlan::targets); only the thread's lane moves
+  // --log-interval: the interval the thread fills (the earlier ones are merged into Shared::log).
+  std::atomic<std::uint64_t> log_next{0};
   std::atomic<bool> finished{false};
 };
 
@@ -125,6 +129,9 @@ struct Shared {
   std::atomic<std::uint64_t> start_ns{0};
   std::atomic<bool> abort{false};
   SubmissionTrial::Tally trial;
+  // The --log-interval intervals not yet final, by index: the job threads' latencies merged (LogEntry).
+  std::mutex log_mu;
+  std::map<std::uint64_t, LatencyHistogram> log;
   std::mutex mu;
   std::string error;
   void fail(std::string what) {
@@ -191,6 +198,7 @@ class Worker {
         now = now_ns();
         submission_->completed(now, n);
         if (issuing_) check_stop(now);
+        if (now >= log_end_) roll_log(now);
         for (std::size_t i = 0; i < n; ++i) complete(done[i], now);
         release_due(now);
         for (std::uint32_t t : w_.lane) {
@@ -287,6 +295,10 @@ class Worker {
       next_due_ = t0;
     }
     window_end_ = ramp_end_ + interval_ns_;
+    if (s_.log_interval_s > 0) {
+      log_ns_ = to_ns(s_.log_interval_s);
+      log_end_ = ramp_end_ + log_ns_;
+    }
   }
 
   // Queues the next I/O in `slot`, issued at `now`.
@@ -394,6 +406,7 @@ class Worker {
       // the thread's reaping for the I/Os then in flight, which are what its tail percentiles read.
       window_.record(lat, io.write);
       if (!target_windows_.empty()) target_windows_[t].record(lat, io.write);
+      if (log_ns_ > 0) log_window_.record(lat);
       last_counted_ = now;
     }
     next_io(c.slot, now);
@@ -445,7 +458,25 @@ class Worker {
     window.reset();
   }
 
+  // The --log-interval interval this thread fills ends before `now`: its latencies go to the job's, and the
+  // thread moves on to the interval holding `now` (skipping any it had no completion in).
+  void roll_log(std::uint64_t now) {
+    merge_log();
+    log_k_ = (now - ramp_end_) / log_ns_;
+    log_end_ = ramp_end_ + (log_k_ + 1) * log_ns_;
+    prog_.log_next.store(log_k_);
+  }
+  void merge_log() {
+    if (log_window_.count() == 0) return;
+    if (log_k_ < kMaxLogIntervals) {
+      std::lock_guard lock(sh_.log_mu);
+      sh_.log[log_k_].merge(log_window_);
+    }
+    log_window_.reset();
+  }
+
   void finish() {
+    merge_log();
     if (queued_) {
       const bool per_io = submission_->per_io(UINT64_MAX);
       res_.features["submission"] = per_io ? "per_io" : "batched";
@@ -504,6 +535,9 @@ class Worker {
   Windows window_;
   std::vector<Windows> target_windows_;
   std::uint64_t interval_ns_ = 0, window_end_ = 0;
+  // --log-interval: this thread's latencies of interval log_k_, which ends at log_end_ (never without a log).
+  LatencyHistogram log_window_;
+  std::uint64_t log_ns_ = 0, log_k_ = 0, log_end_ = UINT64_MAX;
 };
 
 // Reads back every block a write job touched (and, on prefilled targets, the rest) and compares patterns.
@@ -653,6 +687,7 @@ JobOutcome merge_rounds(const std::vector<JobOutcome>& rounds) {
     }
     out.interval_cpu_per_io.insert(out.interval_cpu_per_io.end(), r.interval_cpu_per_io.begin(),
                                    r.interval_cpu_per_io.end());
+    out.interrupted = out.interrupted || r.interrupted;
     out.threads = std::max(out.threads, r.threads);
     out.thread_cpus = r.thread_cpus;
     for (const auto& w : r.warnings) keep_once(out.warnings, w);
@@ -773,6 +808,28 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
     read.iops.push_back(static_cast<double>(reads) / seconds);
     write.iops.push_back(static_cast<double>(done - reads) / seconds);
   };
+  // --log-interval: the intervals every job thread has moved past (or finished before), taken from the
+  // threads' merged latencies; `seconds` the length of each (the window's last may be shorter).
+  const std::uint64_t log_ns = s.log_interval_s > 0 ? to_ns(s.log_interval_s) : 0;
+  std::uint64_t logged = 0;
+  auto take_log = [&](std::uint64_t upto, auto seconds_of) {
+    upto = std::min<std::uint64_t>(upto, kMaxLogIntervals);
+    for (; logged < upto; ++logged) {
+      LogEntry e;
+      e.seconds = seconds_of(logged);
+      e.t_s = static_cast<double>(logged) * s.log_interval_s + e.seconds;
+      e.lat_p50 = e.lat_p99 = std::nan("");
+      std::lock_guard lock(sh.log_mu);
+      if (auto it = sh.log.find(logged); it != sh.log.end()) {
+        e.ios = it->second.count();
+        e.lat_p50 = it->second.percentile(0.50) * 1e-9;
+        e.lat_p99 = it->second.percentile(0.99) * 1e-9;
+        sh.log.erase(it);
+      }
+      out.log.push_back(e);
+    }
+  };
+  auto log_whole = [&](std::uint64_t) { return s.log_interval_s; };
   // The live rate for the console: measured I/Os completed over the last half second.
   std::uint64_t live_tick = tick, live_ios = sum(last.ios);
   auto report_live = [&] {
@@ -787,6 +844,12 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
     std::this_thread::sleep_for(kPoll);
     report_live();
     std::uint64_t now = now_ns();
+    if (log_ns > 0) {
+      std::uint64_t ready = now > ramp_end ? (now - ramp_end) / log_ns : 0;  // intervals that have ended
+      for (const auto& p : progress)
+        if (!p.finished.load()) ready = std::min(ready, p.log_next.load());
+      take_log(ready, log_whole);
+    }
     if (now - tick >= to_ns(interval_s) && !all_done()) {
       const Counts c = counts();
       const CpuUse cpu = cpu_use();
@@ -825,7 +888,7 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
   }
 
   if (!sh.error.empty()) throw Error(sh.error);
-  if (stop.load()) throw Interrupted();
+  const bool stopped = stop.load();
 
   out.per_target.resize(ntargets);
   std::uint64_t first_done = UINT64_MAX, last_done = 0;
@@ -860,9 +923,22 @@ JobOutcome run_job(const JobPlan& plan, const std::atomic<bool>& stop,
   for (const auto& r : results)                  // each thread's engine warns alike: keep one of each
     for (const auto& w : r.warnings) keep_once(out.warnings, w);
   if (out.total.ios == 0 || out.last_done_s <= 0) {
+    if (stopped) throw Interrupted();
     throw Error("no I/O completed after the ramp; lengthen --runtime or shorten --ramp");
   }
-  if (s.verify && writes(s.rw)) {
+  out.interrupted = stopped;
+  if (log_ns > 0) {
+    // The rest of the window's intervals, the last one ending with it.
+    const double whole = out.last_done_s / s.log_interval_s;
+    auto intervals = static_cast<std::uint64_t>(std::ceil(whole - 1e-9));
+    if (!sh.log.empty()) intervals = std::max(intervals, sh.log.rbegin()->first + 1);
+    out.log_truncated = intervals > kMaxLogIntervals;
+    take_log(intervals, [&](std::uint64_t k) {
+      const double left = out.last_done_s - static_cast<double>(k) * s.log_interval_s;
+      return left > 0 ? std::min(left, s.log_interval_s) : s.log_interval_s;
+    });
+  }
+  if (s.verify && writes(s.rw) && !stopped) {
     for (std::uint32_t t = 0; t < ntargets; ++t) {
       if (!written[t].empty()) verify_region(plan, t, written[t], out);
     }

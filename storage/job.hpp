@@ -166,7 +166,23 @@ struct DirectionIntervals {
   IntervalSeries all, read, write;
 };
 
+// One interval of the --log-interval log (fio's log_avg_msec): its end after the warm-up and its length (the
+// last one ends with the window), the I/Os completed in it, and their latency p50 and p99 (NaN without I/O).
+// Each job thread closes its own interval on the job's clock, before it counts the completions of a batch
+// reaped past the interval's end, and merges its latencies into the job's; the interval is final once every
+// thread has moved past it or finished.
+struct LogEntry {
+  double t_s = 0, seconds = 0;
+  std::uint64_t ios = 0;
+  double lat_p50 = 0, lat_p99 = 0;  // s
+};
+
 struct JobOutcome {
+  // Stopped by the stop flag (SIGINT/SIGTERM) after some I/Os were measured: the figures are those of the
+  // window until then (last_done_s), and no --verify read-back ran.
+  bool interrupted = false;
+  std::vector<LogEntry> log;   // --log-interval; at most kMaxLogIntervals entries
+  bool log_truncated = false;  // a count-bound job ran past kMaxLogIntervals intervals
   std::vector<IoTotals> per_target;
   // Per target (as per_target), the series of the I/Os that reached it: IOPS from the sampler's per-target
   // counts (they sum to the job's in each interval), latencies per job thread and target (a thread of a
@@ -213,7 +229,8 @@ void keep_once(std::vector<std::string>& list, const std::string& item);
 JobOutcome merge_rounds(const std::vector<JobOutcome>& rounds);
 
 // Runs the job; throws Error on an I/O error or short transfer (naming target, offset and errno), Interrupted
-// when `stop` is set, Error when `deadline` passes first. Verification (JobSpec::verify) checks reads of
+// when `stop` is set before any I/O was measured (after that: the outcome so far, `interrupted`), Error when
+// `deadline` passes first. Verification (JobSpec::verify) checks reads of
 // prefilled targets inline and, after writes, reads the region back.
 // `live`, when set, gets the job's completion rate (measured I/Os per second, after the ramp) about twice a
 // second, on the calling thread (the console's live status line).

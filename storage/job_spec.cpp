@@ -97,6 +97,19 @@ constexpr OptionSpec kOptions[] = {
      .min = 1,
      .help = "Cap each job thread at this many I/Os per second (fio's rate_iops; fio's --rate BYTES/s is "
              "--rate-iops rate / bs); latencies are then those of that load"},
+    {.name = "log_interval",
+     .type = OptionType::duration,
+     .unit = "s",
+     .min = 0.1,
+     .help = "Log IOPS, bandwidth and latency p50/p99 per interval of this length into the report "
+             "(info.interval_log: fio's log_avg_msec with write_iops_log, write_bw_log, write_lat_log); a "
+             "--runtime that would log too many intervals is refused, naming the shortest interval it takes"},
+    {.name = kUnitsOption,
+     .type = OptionType::choice,
+     .def = "decimal",
+     .choices = [] { return choices_of(kUnitBaseNames); },
+     .help = "How the console shows bandwidth: decimal (MB/s, GB/s) or binary (MiB/s, GiB/s: fio's "
+             "kb_base=1024); the report keeps B/s either way"},
     {.name = "direct",
      .type = OptionType::flag,
      .def = "true",
@@ -199,6 +212,13 @@ JobSpec parse_job_spec(const json& o, const OptionSource& source) {
   bool bounded = s.io_size > 0 || s.number_ios > 0;
   s.runtime_s = v.given<double>("runtime").value_or(bounded ? 0.0 : kDefaultRuntime);
   s.ramp_s = v.get<double>("ramp");
+  s.log_interval_s = v.given<double>("log_interval").value_or(0.0);
+  if (s.log_interval_s > 0 && s.runtime_s / s.log_interval_s > static_cast<double>(kMaxLogIntervals)) {
+    throw UsageError(fmt::format(
+        "{} {}s over {} {}s gives {:.0f} intervals; the report keeps at most {}: use {} {:.3g}s or more",
+        name("log_interval"), s.log_interval_s, name("runtime"), s.runtime_s, s.runtime_s / s.log_interval_s,
+        kMaxLogIntervals, name("log_interval"), s.runtime_s / static_cast<double>(kMaxLogIntervals)));
+  }
 
   s.direct = v.get<bool>("direct");
   s.engine = engine_from_string(v.get<std::string>("engine"));
@@ -254,6 +274,7 @@ json to_json(const JobSpec& s) {
   if (s.io_size > 0) j["io_size"] = s.io_size;
   if (s.number_ios > 0) j["number_ios"] = s.number_ios;
   if (s.rate_iops > 0) j["rate_iops"] = s.rate_iops;
+  if (s.log_interval_s > 0) j["log_interval"] = s.log_interval_s;
   if (s.stripe > 0) j["stripe"] = s.stripe;
   if (!s.name.empty()) j["name"] = s.name;
   return j;

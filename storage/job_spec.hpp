@@ -40,6 +40,9 @@ inline std::string_view to_string(Submission s) { return name_of(kSubmissionName
 
 inline constexpr unsigned kMaxIodepth = 4096;
 inline constexpr unsigned kMaxJobs = 256;
+// The most intervals a --log-interval log keeps in the report (an hour at 1 s): a time-bound job that would
+// log more is refused, a count-bound one keeps the first this many (with a warning).
+inline constexpr std::size_t kMaxLogIntervals = 3600;
 
 struct JobSpec {
   RwMode rw = RwMode::randread;
@@ -55,6 +58,7 @@ struct JobSpec {
   std::uint64_t io_size = 0;     // bytes per job thread; 0 = unbounded
   std::uint64_t number_ios = 0;  // I/Os per job thread; 0 = unbounded
   std::uint64_t rate_iops = 0;   // I/Os per second per job thread at most; 0 = as fast as it goes
+  double log_interval_s = 0;     // --log-interval: the per-interval log's interval; 0 = no log
   bool direct = true;
   EngineKind engine = EngineKind::uring;
   bool sqpoll = false;

@@ -41,6 +41,10 @@ constexpr std::string_view kMetrics[] = {
     "write_lat_p90", "write_lat_p99",  "write_lat_p999",  "write_lat_p9999", "write_lat_max",
     "write_lat_min", "write_lat_mean", "write_lat_stdev", "cpu_per_io",      "usr_cpu",
     "sys_cpu",       "pct_of_link",    "first_done",      "last_done"};
+// The console's headline set under each result (fio's per-job summary line): a randrw result shows it per
+// direction too (read_iops ...: reports/summary.hpp).
+constexpr ConsoleField kConsole[] = {{"iops", "iops"},   {"bandwidth", "bw"},   {"lat_p50", "lat p50"},
+                                     {"lat_p99", "p99"}, {"lat_p999", "p99.9"}, {"cpu_per_io", "cpu/io"}};
 // Rough fill rate for time estimates only.
 constexpr double kFillRate = 500e6;
 constexpr double kRoundOverhead = 0.1;  // s: a job's threads started and drained, per round (an estimate)
@@ -193,10 +197,10 @@ Case plan_job(const JobSpec& s, const OptionSource& o) {
 
 std::vector<Case> plan_suite(const PlanContext& ctx) {
   for (const auto& [key, _] : ctx.options.items()) {
-    if (key != "dir") {
+    if (key != "dir" && key != "units") {
       throw UsageError(
           fmt::format("option '{}' needs --target (a storage job); the profile suite only takes 'dir' "
-                      "(--storage-dir)",
+                      "(--storage-dir) and 'units'",
                       key));
     }
   }
@@ -533,7 +537,8 @@ ProbeInfo StorageProbe::info() const {
           "a folder on the drive to test (or a file/block device); io_uring, else psync",
           job_options(),
           kParams,
-          kMetrics};
+          kMetrics,
+          kConsole};
 }
 
 std::optional<std::string> StorageProbe::unavailable(const Json&) const { return std::nullopt; }
@@ -660,12 +665,20 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
       engine.iopoll && s.direct && nvme_poll_queues(sys) &&
       std::all_of(disks.begin(), disks.end(), [](const std::string& d) { return d.rfind("nvme", 0) == 0; });
 
-  done.push_back(run_job(plan, ctx.stop, ctx.deadline, [&ctx, &s](double iops) {
-    const LiveMetric live[] = {{"iops", iops, "1/s"}, {"bandwidth", iops * static_cast<double>(s.bs), "B/s"}};
-    ctx.report_live(live);
-  }));
+  try {
+    done.push_back(run_job(plan, ctx.stop, ctx.deadline, [&ctx, &s](double iops) {
+      const LiveMetric live[] = {{"iops", iops, "1/s"},
+                                 {"bandwidth", iops * static_cast<double>(s.bs), "B/s"}};
+      ctx.report_live(live);
+    }));
+  } catch (const Interrupted&) {
+    // Stopped before this round measured anything: the earlier rounds' figures are what the case has.
+    if (done.empty()) throw;
+    done.back().interrupted = true;
+  }
   for (const auto& w : warnings) keep_once(so_far.warnings, w);
-  if (round + 1 < rounds) return {};
+  // A stopped round ends the case with what its rounds measured so far (marked interrupted below).
+  if (round + 1 < rounds && !done.back().interrupted) return {};
   warnings = std::move(so_far.warnings);
   const JobOutcome out = merge_rounds(done);
 
@@ -691,6 +704,26 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
   info["ramp_s"] = s.ramp_s;
   info["warmup_s"] = out.warmup_s;
   info["region_bytes"] = plan.targets[0].size;
+  if (s.log_interval_s > 0) {
+    Json entries = Json::array();
+    for (const auto& e : out.log) {
+      auto lat = [](double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); };
+      entries.push_back(Json{{"t_s", e.t_s},
+                             {"seconds", e.seconds},
+                             {"ios", e.ios},
+                             {"iops", static_cast<double>(e.ios) / e.seconds},
+                             {"bandwidth", static_cast<double>(e.ios * s.bs) / e.seconds},
+                             {"lat_p50", lat(e.lat_p50)},
+                             {"lat_p99", lat(e.lat_p99)}});
+    }
+    info["interval_log"] = Json{
+        {"interval_s", s.log_interval_s}, {"max_entries", kMaxLogIntervals}, {"entries", std::move(entries)}};
+    if (out.log_truncated)
+      warnings.push_back(
+          fmt::format("the interval log holds the job's first {} intervals of {} s, the most "
+                      "it keeps; the job ran longer",
+                      kMaxLogIntervals, s.log_interval_s));
+  }
   info["devices"] = Json(std::vector<std::string>(disks.begin(), disks.end()));
   info["rusage"] = {{"ctx", out.ctx}, {"majf", out.majf}, {"minf", out.minf}};
   Json disk_stats = Json::array();
@@ -731,8 +764,23 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
       agg.status = Status::incorrect;
       agg.reason = fmt::format("verify: {} of {} blocks read back differ from what was written, first at {}",
                                out.verify_bad, out.verify_checked, out.verify_first_bad);
-    } else if (out.verify_checked == 0) {
+    } else if (out.verify_checked == 0 && !out.interrupted) {
       agg.warnings.push_back("verify: no block was checked");
+    }
+  }
+  // A stopped job's figures are those of a shorter window than asked: kept, never taken for the job's.
+  const std::string cut =
+      out.interrupted ? fmt::format(
+                            "interrupted after {:.2f} s of measurement{}: the figures are those of the I/Os "
+                            "measured until then",
+                            out.last_done_s,
+                            s.runtime_s > 0 ? fmt::format(" of the {} s asked", s.runtime_s) : std::string())
+                      : std::string();
+  if (out.interrupted) {
+    if (s.verify && writes(s.rw)) agg.warnings.push_back("verify: interrupted before the read-back");
+    if (agg.status == Status::ok) {
+      agg.status = Status::interrupted;
+      agg.reason = cut;
     }
   }
   rounds_.erase(c.label);
@@ -748,6 +796,10 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
       r.info["device"] = infos[i].disk;
       r.info["engine"] = to_string(plan.engine);
       if (r.metrics[0].value <= 0) r.warnings.push_back("no I/O reached this target");
+      if (out.interrupted) {
+        r.status = Status::interrupted;
+        r.reason = cut;
+      }
       results.push_back(std::move(r));
     }
   }

@@ -107,6 +107,13 @@ TEST(DataloadCli, GeneratedRunReportsFiguresAndRemovesTheDataset) {
   EXPECT_GE(emulation["overrun_mean_s"].get<double>(), 0.0);
   EXPECT_TRUE(train["info"]["trials"][0].contains("step_overrun_mean_s"));
   EXPECT_TRUE(fs::is_empty(disk.path())) << "the dataset was not removed";
+  // The console shows the training window's headline set under its row, not only the JSON.
+  const auto row = r.out.find("phase=train");
+  ASSERT_NE(row, std::string::npos) << r.out;
+  const auto set = r.out.find("\n", row) + 1;
+  const std::string line = r.out.substr(set, r.out.find("\n", set) - set);
+  for (const char* f : {"AU ", " % (floor ", "bw ", "files ", "samples ", "batch wait ", "p99 "})
+    EXPECT_NE(line.find(f), std::string::npos) << f << " in: " << line;
 }
 
 TEST(DataloadCli, SigintRemovesTheDatasetAndLeavesAValidReport) {
@@ -152,6 +159,13 @@ TEST(CheckpointCli, WritesReadsAndRemovesItsFolder) {
   EXPECT_EQ(res["work"]["bytes_written"], 8u << 20);
   EXPECT_EQ(res["work"]["bytes_read"], 8u << 20);
   EXPECT_TRUE(fs::is_empty(disk.path()));
+  // The console shows the headline set under the row, not only the JSON.
+  const auto row = r.out.find("storage.checkpoint");
+  ASSERT_NE(row, std::string::npos) << r.out;
+  const auto set = r.out.find("\n", row) + 1;
+  const std::string line = r.out.substr(set, r.out.find("\n", set) - set);
+  for (const char* f : {"write ", "B/s  read-back ", "stall ", "fsync max "})
+    EXPECT_NE(line.find(f), std::string::npos) << f << " in: " << line;
 }
 
 // The sizing sheet's local storage lines come from storage.dataload's training reads and storage.checkpoint's

@@ -29,8 +29,8 @@ json probes_listed() {
 std::set<std::string> help_flags(const std::string& command) {
   auto r = run_cli({command, "--help"});
   EXPECT_EQ(r.rc, 0) << r.err;
-  static const std::set<std::string> kCommon = {"--help",    "--output", "--profile",
-                                                "--dry-run", "--json",   "--require"};
+  static const std::set<std::string> kCommon = {"--help", "--output",  "--profile", "--dry-run",
+                                                "--json", "--verbose", "--require"};
   static const std::regex kOption(R"(^\s+(?:-\w,)?(--[a-z0-9_-]+)(?:,(--[a-z0-9_-]+))?)");
   std::set<std::string> out;
   std::istringstream lines(r.out);

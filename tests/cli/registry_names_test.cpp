@@ -4,6 +4,7 @@
 // fixtures and the golden report of a real quick run). A reader that asks for a name no probe writes matches
 // nothing and silently measures nothing (sizing once looked for GEMM "dtype" and NCCL "op"; the probes write
 // "precision" and "collective").
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -85,6 +86,22 @@ TEST(RegistryNames, EveryProbeDeclaresItsParams) {
 TEST(RegistryNames, EveryProbeDeclaresItsMetrics) {
   auto d = declared();
   for (const auto& id : d.ids) EXPECT_FALSE(d.metrics[id].empty()) << id << " declares no metrics";
+}
+
+// The console's headline sets (ProbeInfo::console) read the probe's own metrics: a field naming another
+// would silently show nothing. storage.io, storage.dataload and storage.checkpoint each have one.
+TEST(RegistryNames, ConsoleHeadlineSetsNameDeclaredMetrics) {
+  const auto registry = builtin_registry();
+  for (const auto& p : registry.all()) {
+    auto info = p->info();
+    for (const auto& f : info.console) {
+      EXPECT_NE(std::find(info.metrics.begin(), info.metrics.end(), f.metric), info.metrics.end())
+          << info.id << " shows undeclared metric " << f.metric;
+      EXPECT_FALSE(f.label.empty()) << info.id << " " << f.metric;
+    }
+  }
+  for (const char* id : {"storage.io", "storage.dataload", "storage.checkpoint"})
+    EXPECT_FALSE(registry.find(id)->info().console.empty()) << id;
 }
 
 TEST(RegistryNames, ReportsAndSizingSourcesUseOnlyDeclaredNames) {

@@ -8,8 +8,10 @@
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <thread>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_util.hpp"
@@ -103,6 +105,44 @@ TEST(StorageCli, RunWritesAValidReport) {
   EXPECT_TRUE(leftovers.empty());
 }
 
+// fio's output habits: --units binary shows bandwidth in MiB/s (kb_base=1024) where the report keeps B/s;
+// --verbose shows every digit of IOPS and bandwidth (IOPS=2995, not 3 k/s); --log-interval stores IOPS,
+// bandwidth and latency p50/p99 per interval in the report (fio's log_avg_msec with its iops/bw/lat logs).
+TEST(StorageCli, BinaryUnitsVerboseFiguresAndTheIntervalLog) {
+  TempDir t;
+  storage::test::TempDir disk;
+  const fs::path& dir = disk.path();
+  auto binary = run_cli({"storage", "--target", dir.string(), "--rw", "read", "--bs", "64k", "--size", "8M",
+                         "--runtime", "0.5", "--units", "binary"});
+  ASSERT_EQ(binary.rc, 0) << binary.err;
+  EXPECT_TRUE(std::regex_search(binary.out, std::regex(R"(bw [0-9.]+ [KMGT]iB/s)"))) << binary.out;
+  EXPECT_FALSE(std::regex_search(binary.out, std::regex(R"([0-9] [kMGT]B/s)"))) << binary.out;
+
+  auto report = t.path() / "r.json";
+  auto verbose = run_cli({"storage", "--target", dir.string(), "--size", "8M", "--runtime", "1",
+                          "--log-interval", "250ms", "--verbose", "-o", report.string()});
+  ASSERT_EQ(verbose.rc, 0) << verbose.err;
+  auto j = nlohmann::json::parse(std::ifstream(report));
+  EXPECT_EQ(validate_report_schema(report), "");
+  const auto& res = j["results"][0];
+  const double iops = res["metrics"][0]["value"].get<double>();
+  const double bw = res["metrics"][1]["value"].get<double>();
+  EXPECT_NE(verbose.out.find(fmt::format("iops {:.0f}/s  bw {:.0f} B/s", iops, bw)), std::string::npos)
+      << verbose.out;
+  EXPECT_EQ(j["run"]["options"]["storage.io"]["log_interval"], "250ms");
+  const auto& log = res["info"]["interval_log"];
+  EXPECT_EQ(log["interval_s"], 0.25);
+  ASSERT_EQ(log["entries"].size(), 4u) << log.dump();
+  std::uint64_t ios = 0;
+  for (const auto& e : log["entries"]) {
+    ios += e["ios"].get<std::uint64_t>();
+    if (e["ios"] != 0) {
+      EXPECT_GT(e["lat_p99"].get<double>(), 0) << e.dump();
+    }
+  }
+  EXPECT_EQ(ios, res["work"]["ios"].get<std::uint64_t>());
+}
+
 // A result's warnings reach the console under its row, and the run ends with their count (issue 19, point
 // 10).
 TEST(StorageCli, AResultWarningIsPrintedUnderItsRowAndCounted) {
@@ -141,6 +181,59 @@ TEST(StorageCli, SigintRemovesTheTestFileAndLeavesAValidReport) {
   EXPECT_EQ(validate_report_schema(report), "");
   auto j = nlohmann::json::parse(std::ifstream(report));
   EXPECT_EQ(j["run"]["interrupted"], true);
+}
+
+// Ctrl-C keeps what the running job measured, as fio prints its partial stats: the report holds the job's
+// figures until the signal with status interrupted, the console shows them under the row, exit 130; and
+// `check` never passes them as a measurement.
+TEST(StorageCli, SigintKeepsTheRunningJobsFiguresMarkedInterrupted) {
+  TempDir t;
+  storage::test::TempDir disk;
+  const fs::path& dir = disk.path();
+  auto report = t.path() / "r.json";
+  auto run = spawn_cli({"storage", "--target", dir.string(), "--size", "8M", "--runtime", "60",
+                        "--log-interval", "0.2", "-o", report.string()});
+  auto start = std::chrono::steady_clock::now();
+  while (disk.mlbench_files().empty() && std::chrono::steady_clock::now() - start < std::chrono::seconds(30))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_FALSE(disk.mlbench_files().empty()) << "the probe never created its file";
+  // The 8M fill (slow under ASan), then some of the job.
+  std::this_thread::sleep_for(std::chrono::milliseconds(3000));
+  run.kill(SIGINT);
+  auto waited = run.wait_for(std::chrono::seconds(30));
+  ASSERT_TRUE(waited.has_value()) << "still running 30 s after SIGINT";
+  const CliResult& r = *waited;
+  ASSERT_EQ(r.signal, 0) << "killed by signal " << r.signal;
+  EXPECT_EQ(r.rc, 130) << r.err;
+  ASSERT_TRUE(fs::exists(report));
+  EXPECT_EQ(validate_report_schema(report), "");
+  auto j = nlohmann::json::parse(std::ifstream(report));
+  EXPECT_EQ(j["run"]["interrupted"], true);
+  ASSERT_EQ(j["results"].size(), 1u) << j["results"].dump();
+  const auto& res = j["results"][0];
+  EXPECT_EQ(res["status"], "interrupted");
+  EXPECT_NE(res["reason"].get<std::string>().find("interrupted after"), std::string::npos) << res["reason"];
+  EXPECT_NE(res["reason"].get<std::string>().find("of the 60 s asked"), std::string::npos) << res["reason"];
+  ASSERT_FALSE(res["metrics"].empty());
+  EXPECT_EQ(res["metrics"][0]["name"], "iops");
+  EXPECT_GT(res["metrics"][0]["value"].get<double>(), 0);
+  const double seconds = res["work"]["seconds"].get<double>();
+  EXPECT_GT(seconds, 0);
+  EXPECT_LT(seconds, 50) << "the window ends at the signal, not at the runtime";
+  EXPECT_FALSE(res["info"]["interval_log"]["entries"].empty())
+      << "the log keeps the intervals until the signal";
+  // The console: the row says interrupted and carries the figures, the I/O line under it too.
+  const auto row = r.out.find("interrupted");
+  ASSERT_NE(row, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("iops ", row), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("lat p50", row), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("the running one's figures until the signal"), std::string::npos) << r.err;
+  // check: not a measurement, whatever the figures.
+  auto rules = t.path() / "rules.yaml";
+  std::ofstream(rules) << "name: any drive\nrules:\n  - probe: storage.io\n    metric: iops\n    min: 1\n";
+  auto checked = run_cli({"check", report.string(), "--expect", rules.string()});
+  EXPECT_EQ(checked.rc, 1) << checked.out << checked.err;
+  EXPECT_NE(checked.out.find("not measured: storage.io interrupted"), std::string::npos) << checked.out;
 }
 
 // The help of an on/off pair states its real default and shows no "{false}" that reads as one.

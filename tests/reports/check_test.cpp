@@ -130,6 +130,23 @@ TEST(Check, StatusesAndMissingResults) {
   EXPECT_EQ(allowed.items[2].grade, Grade::warn);
 }
 
+// A result stopped partway (interrupted) is not a measurement: "not measured", never a pass, whatever its
+// figures; --allow-missing makes it a warning as for a skipped one.
+TEST(Check, AnInterruptedResultIsNotMeasured) {
+  auto set = rules("rules:\n  - {probe: storage.io, metric: iops, min: 1}\n");
+  Report r;
+  r.results.push_back(make_result("storage.io", {{"rw", "randread"}}, "iops", 5e4, "1/s"));
+  r.results.back().status = Status::interrupted;
+  r.results.back().reason = "interrupted after 1.00 s of measurement";
+  auto c = check_report(r, set);
+  ASSERT_EQ(c.items.size(), 1u);
+  EXPECT_EQ(c.items[0].grade, Grade::fail);
+  EXPECT_EQ(c.items[0].detail,
+            "not measured: storage.io interrupted — interrupted after 1.00 s of measurement");
+  EXPECT_TRUE(std::isnan(c.items[0].value));
+  EXPECT_EQ(check_report(r, set, CheckOptions{.allow_missing = true}).items[0].grade, Grade::warn);
+}
+
 // A row without a value still says in which unit its bound is: from the report's other results of the
 // metric, else from the rule (the catalog's floors name theirs).
 TEST(Check, RowsWithoutAValueKeepTheirUnit) {

@@ -264,6 +264,28 @@ TEST(Compare, SkippedIsAStatusChangeButNotARegression) {
   EXPECT_FALSE(c.has_regression());
 }
 
+// A job stopped by Ctrl-C measured a shorter window than asked: its figures are never compared with a whole
+// one's, however they differ (a status change, not a regression or an improvement), nor with another
+// interrupted one's.
+TEST(Compare, AnInterruptedResultIsNotComparedWithAnything) {
+  auto ok = make_result("storage.io", {{"rw", "randread"}}, "iops", 1e5, "1/s");
+  auto cut = ok;
+  cut.status = Status::interrupted;
+  cut.reason = "interrupted after 1.00 s of measurement of the 60 s asked";
+  cut.metrics.front().value = 1e3;  // a hundred times slower: still not a regression to report
+  auto c = compare_reports(make_report("a.json", "h", {ok}), make_report("b.json", "h", {cut}), {});
+  EXPECT_TRUE(c.changes.empty());
+  ASSERT_EQ(c.status_changes.size(), 1u);
+  EXPECT_EQ(c.status_changes[0].other, Status::interrupted);
+  EXPECT_FALSE(c.status_changes[0].regression);
+  EXPECT_FALSE(c.has_regression());
+  auto other_ok = make_result("storage.io", {{"rw", "read"}}, "iops", 1e5, "1/s");
+  auto both = compare_reports(make_report("a.json", "h", {other_ok, cut}),
+                              make_report("b.json", "h", {other_ok, cut}), test::own_spread_only());
+  EXPECT_EQ(both.changes.size(), 1u) << "only the whole results";
+  EXPECT_TRUE(both.status_changes.empty());
+}
+
 TEST(Compare, JoinsOnProbeAndParamsAndListsOneSidedResults) {
   auto a =
       make_report("a.json", "h",

@@ -22,9 +22,20 @@ Result result(const char* probe, std::vector<std::string> warnings) {
   return r;
 }
 
-std::string summary_of(const Report& report) {
+// A headline set as a probe declares it (ProbeInfo::console): storage.io's shape.
+constexpr ConsoleField kIoFields[] = {{"iops", "iops"},   {"bandwidth", "bw"},   {"lat_p50", "lat p50"},
+                                      {"lat_p99", "p99"}, {"lat_p999", "p99.9"}, {"cpu_per_io", "cpu/io"}};
+
+SummaryOptions io_console(UnitBase units = UnitBase::decimal, bool exact = false) {
+  SummaryOptions o;
+  o.probes["storage.io"] = ProbeConsole{kIoFields, units};
+  o.exact = exact;
+  return o;
+}
+
+std::string summary_of(const Report& report, const SummaryOptions& options = io_console()) {
   std::ostringstream out;
-  print_summary(out, report);
+  print_summary(out, report, kDefaultConsoleWidth, options);
   return out.str();
 }
 
@@ -244,6 +255,80 @@ TEST(Summary, HostCountsAgreeWithTheirNumber) {
   EXPECT_NE(one.str().find("node 0: 1 cpu, "), std::string::npos) << one.str();
   print_host(two, Json{{"cpu", {{"model", "X"}, {"sockets", 2}, {"cores", 64}, {"threads", 128}}}});
   EXPECT_NE(two.str().find("X: 2 sockets, 64 cores, 128 threads, governor"), std::string::npos) << two.str();
+}
+
+// --units binary (fio's kb_base=1024): byte rates in MiB/s where the default shows MB/s; other units and
+// the report's numbers are untouched. --verbose: every digit of a rate (fio's IOPS=2995).
+TEST(Summary, BinaryUnitsAndExactRates) {
+  Report report;
+  Result r = storage_result(Json{{"rw", "read"}, {"bs", 4096}}, 2995);
+  std::swap(r.metrics[0], r.metrics[1]);  // a sequential job's headline is its bandwidth
+  report.results.push_back(r);
+  const std::string decimal = summary_of(report);
+  EXPECT_NE(decimal.find("bandwidth 12.3 MB/s"), std::string::npos) << decimal;
+  EXPECT_NE(decimal.find("iops 3 k/s  bw 12.3 MB/s"), std::string::npos) << decimal;
+  const std::string binary = summary_of(report, io_console(UnitBase::binary));
+  EXPECT_NE(binary.find("bandwidth 11.7 MiB/s"), std::string::npos) << binary;
+  EXPECT_NE(binary.find("iops 3 k/s  bw 11.7 MiB/s  lat p50 85.2 us"), std::string::npos) << binary;
+  const std::string exact = summary_of(report, io_console(UnitBase::binary, true));
+  EXPECT_NE(exact.find("bandwidth 12267520 B/s"), std::string::npos) << exact;
+  EXPECT_NE(exact.find("iops 2995/s  bw 12267520 B/s  lat p50 85.2 us"), std::string::npos) << exact;
+  EXPECT_EQ(format_metric_value(2.5e9, "B/s", {UnitBase::binary}), "2.33 GiB/s");
+  EXPECT_EQ(format_metric_value(2.5e12, "FLOP/s", {UnitBase::binary}), "2.5 TFLOP/s") << "bytes only";
+  EXPECT_EQ(format_metric_value(1536, "B", {UnitBase::decimal}), "1.50 KiB") << "sizes stay binary";
+  EXPECT_EQ(format_metric_value(12.5, "1/s", {UnitBase::decimal, true}), "12.5 /s") << "nothing to round";
+}
+
+// A job stopped by Ctrl-C keeps its figures (fio prints its partial stats): the row is marked interrupted,
+// and shows its headline, its headline set and why.
+TEST(Summary, AnInterruptedResultShowsItsFiguresAndWhy) {
+  Report report;
+  Result r = storage_result(Json{{"rw", "randread"}, {"bs", 4096}}, 31500);
+  r.status = Status::interrupted;
+  r.reason = "interrupted after 1.20 s of measurement of the 60 s asked";
+  report.results.push_back(r);
+  const auto lines = lines_of(summary_of(report));
+  ASSERT_EQ(lines.size(), 4u) << summary_of(report);
+  EXPECT_NE(lines[1].find("interrupted  iops 31.5 k/s"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[2].find("iops 31.5 k/s  bw 129 MB/s  lat p50 85.2 us"), std::string::npos) << lines[2];
+  EXPECT_NE(lines[3].find("interrupted after 1.20 s"), std::string::npos) << lines[3];
+}
+
+// Every probe with a headline set gets it under its rows, through the one mechanism: storage.dataload's AU
+// beside its floor (an info key), storage.checkpoint's bandwidths; a probe without one, the row alone.
+TEST(Summary, EachProbesHeadlineSetIsUnderItsRows) {
+  constexpr ConsoleField kLoad[] = {{"au", "AU", "au_floor", "floor"},
+                                    {"bandwidth", "bw"},
+                                    {"files_per_s", "files"},
+                                    {"batch_wait_mean", "batch wait"}};
+  constexpr ConsoleField kCheckpoint[] = {{"write_bandwidth", "write"}, {"read_bandwidth", "read-back"}};
+  Report report;
+  Result load;
+  load.probe = "storage.dataload";
+  load.add_metric("samples_per_s", 950, "1/s");
+  load.add_metric("bandwidth", 2.5e9, "B/s");
+  load.add_metric("files_per_s", 950, "1/s");
+  load.add_metric("au", 93.1, "%");
+  load.add_metric("batch_wait_mean", 1.2e-3, "s", Better::lower);
+  load.add_metric("read_p50", 1e-4, "s", Better::lower);  // not a direction of the set: one line
+  load.info["au_floor"] = 90;
+  report.results.push_back(load);
+  Result ck;
+  ck.probe = "storage.checkpoint";
+  ck.add_metric("write_bandwidth", 1.5e9, "B/s");
+  ck.add_metric("read_bandwidth", 3e9, "B/s");
+  report.results.push_back(ck);
+  report.results.push_back(result("host.membw", {}));
+  SummaryOptions o;
+  o.probes["storage.dataload"] = ProbeConsole{kLoad};
+  o.probes["storage.checkpoint"] = ProbeConsole{kCheckpoint};
+  const auto lines = lines_of(summary_of(report, o));
+  ASSERT_EQ(lines.size(), 6u) << summary_of(report, o);
+  EXPECT_NE(lines[2].find("AU 93.1 % (floor 90.0 %)  bw 2.5 GB/s  files 950 /s  batch wait 1.20 ms"),
+            std::string::npos)
+      << lines[2];
+  EXPECT_NE(lines[4].find("write 1.5 GB/s  read-back 3 GB/s"), std::string::npos) << lines[4];
+  EXPECT_TRUE(lines[5].starts_with("host.membw")) << lines[5];
 }
 
 TEST(Summary, NoWarningsNoCountLine) {

@@ -91,7 +91,22 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCase{{{"offset", 100}}, "--offset"}, BadCase{{{"bogus", 1}}, "bogus"},
                       BadCase{{{"cpus", "first"}}, "--cpus"}, BadCase{{{"cpus", "3-1"}}, "--cpus"},
                       BadCase{{{"submission", "each"}}, "--submission"},
-                      BadCase{{{"submission", "batched"}, {"engine", "psync"}}, "--engine uring"}));
+                      BadCase{{{"submission", "batched"}, {"engine", "psync"}}, "--engine uring"},
+                      BadCase{{{"log_interval", "0.05s"}}, "--log-interval"},
+                      BadCase{
+                          {{"log_interval", "0.1s"}, {"runtime", "1h"}},
+                          "--log-interval 0.1s over --runtime 3600s gives 36000 intervals; the report keeps "
+                          "at most 3600: use --log-interval 1s or more"},
+                      BadCase{{{"units", "metric"}}, "--units"}));
+
+// --log-interval sets the log's interval; --units is the console's (the job is the same either way).
+TEST(JobSpec, LogIntervalAndUnits) {
+  EXPECT_EQ(parse_job_spec(json{{"target", "/x"}, {"log_interval", "500ms"}}).log_interval_s, 0.5);
+  EXPECT_EQ(parse_job_spec(json{{"target", "/x"}}).log_interval_s, 0.0);
+  EXPECT_EQ(to_json(parse_job_spec(json{{"target", "/x"}, {"log_interval", "1s"}}))["log_interval"], 1.0);
+  EXPECT_EQ(to_json(parse_job_spec(json{{"target", "/x"}, {"units", "binary"}})),
+            to_json(parse_job_spec(json{{"target", "/x"}})));
+}
 
 // fio's spelling of an option given alone, as the command line gives it, translated and then parsed as a job.
 JobSpec fio_spec(const std::string& key, json value, bool cli = true) {

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <thread>
+
 #include "storage/cpus.hpp"
 #include "storage/engine.hpp"
 #include "storage/pattern.hpp"
@@ -510,6 +513,63 @@ TEST(RunJob, StopFlagInterrupts) {
   auto plan = make_plan(f, 1, 1 << 20, s);
   std::atomic<bool> stop{true};
   EXPECT_THROW(run_job(plan, stop, far_deadline()), Interrupted);
+}
+
+// A stop once I/Os were measured keeps them: the outcome covers the window until the stop, marked
+// interrupted (fio prints its partial stats on SIGINT), instead of throwing the job away.
+TEST(RunJob, AStopMidJobKeepsWhatWasMeasuredMarkedInterrupted) {
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::randread;
+  s.runtime_s = 30;
+  auto plan = make_plan(f, 1, 4 << 20, s);
+  std::atomic<bool> stop{false};
+  std::jthread stopper([&stop] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    stop = true;
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  auto out = run_job(plan, stop, far_deadline());
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(20)) << "the stop ends the job";
+  EXPECT_TRUE(out.interrupted);
+  EXPECT_GT(out.total.ios, 0u);
+  EXPECT_GT(out.last_done_s, 0.2);
+  EXPECT_LT(out.last_done_s, 20.0) << "the window ends at the stop";
+}
+
+// --log-interval: one entry per interval of the measured window, ending at each interval's end, whose I/Os
+// add up to the job's; each with its latency percentiles from that interval's I/Os.
+TEST(RunJob, TheIntervalLogHasAnEntryPerIntervalAddingUpToTheJob) {
+  Files f;
+  JobSpec s;
+  s.rw = RwMode::randread;
+  s.iodepth = 4;
+  s.jobs = 2;
+  s.runtime_s = 1.0;
+  s.log_interval_s = 0.25;
+  auto plan = make_plan(f, 1, 4 << 20, s);
+  auto out = run_job(plan, g_no_stop, far_deadline());
+  ASSERT_EQ(out.log.size(), 4u);
+  std::uint64_t ios = 0;
+  for (std::size_t k = 0; k < out.log.size(); ++k) {
+    const LogEntry& e = out.log[k];
+    EXPECT_NEAR(e.t_s, 0.25 * static_cast<double>(k + 1), 1e-9) << k;
+    EXPECT_NEAR(e.seconds, 0.25, 1e-9) << k;
+    ios += e.ios;
+    if (e.ios == 0) {  // a stall as long as the interval: no latency to give
+      EXPECT_TRUE(std::isnan(e.lat_p50)) << k;
+      continue;
+    }
+    EXPECT_GT(e.lat_p50, 0) << k;
+    EXPECT_GE(e.lat_p99, e.lat_p50) << k;
+    EXPECT_LE(e.lat_p99, static_cast<double>(out.total.lat.max()) * 1e-9 * 1.01) << k;
+  }
+  EXPECT_EQ(ios, out.total.ios) << "every measured I/O is in one interval";
+  EXPECT_FALSE(out.log_truncated);
+  // Without --log-interval: no log.
+  s.log_interval_s = 0;
+  s.runtime_s = 0.3;
+  EXPECT_TRUE(run_job(make_plan(f, 1, 4 << 20, s), g_no_stop, far_deadline()).log.empty());
 }
 
 TEST(RunJob, ReadPastTheEndIsAShortReadError) {

@@ -588,5 +588,30 @@ TEST(StorageProbe, QuickSuiteRunsInRoundsAndCleansUp) {
   EXPECT_TRUE(dir.mlbench_files().empty());
 }
 
+// A suite job stopped in a later round, before that round measured anything, ends with what its earlier
+// rounds measured, marked interrupted (the runner then records it and stops), not with nothing.
+TEST(StorageProbe, ASuiteJobStoppedInALaterRoundKeepsItsEarlierRounds) {
+  test::TempDir dir;
+  {
+    auto probe = make_storage_probe();
+    json host = json::object(), options{{"dir", dir.path().string()}};
+    auto cases = probe->plan(PlanContext{Profile::quick, host, options});
+    std::atomic<bool> stop{false};
+    RunContext ctx{host, std::chrono::steady_clock::now() + std::chrono::seconds(60), stop};
+    EXPECT_TRUE(probe->run_round(cases[0], ctx, 0).empty());
+    stop = true;
+    auto results = probe->run_round(cases[0], ctx, 1);
+    ASSERT_EQ(results.size(), 1u);
+    const Result& r = results[0];
+    EXPECT_EQ(r.status, Status::interrupted);
+    EXPECT_NE(r.reason.find("interrupted after"), std::string::npos) << r.reason;
+    EXPECT_FALSE(r.info.contains("rounds")) << "one round measured";
+    EXPECT_GT(metric(r, "iops"), 0);
+    // Stopped before its first round measured anything, a case has nothing to keep.
+    EXPECT_THROW(probe->run_round(cases[1], ctx, 0), Interrupted);
+  }
+  EXPECT_TRUE(dir.mlbench_files().empty());
+}
+
 }  // namespace
 }  // namespace mlbench::storage

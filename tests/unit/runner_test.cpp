@@ -18,7 +18,8 @@
 namespace mlbench {
 namespace {
 
-// Plans one case per entry of options["outcomes"] ("ok", "skip", "fail", "incorrect", "interrupt").
+// Plans one case per entry of options["outcomes"] ("ok", "skip", "fail", "incorrect", "interrupt", "partial":
+// stopped partway, giving what it measured marked interrupted).
 class ScriptedProbe : public Probe {
  public:
   explicit ScriptedProbe(std::string id, std::optional<std::string> unavailable = std::nullopt)
@@ -47,6 +48,13 @@ class ScriptedProbe : public Probe {
     if (o == "fail") throw Error("device exploded");
     if (o == "interrupt") stop_flag().store(true);
     Result r = ctx.make_result(id_, c);
+    if (o == "partial") {
+      stop_flag().store(true);
+      r.add_metric("bandwidth", 500.0, "B/s");
+      r.status = Status::interrupted;
+      r.reason = "interrupted after 0.5 s";
+      return {r};
+    }
     int calls = 0;
     MeasurePolicy policy;
     policy.warmup_iters = 1;
@@ -72,6 +80,7 @@ class ScriptedProbe : public Probe {
     const std::string o = c.params["outcome"];
     rounds_run.push_back(fmt::format("{}{}/{}", o, c.params["index"].get<int>(), round));
     if (o == "fail" && round == 1) throw Error("device exploded in round 2");
+    if (o == "partial" && round == 1) return run(c, ctx);
     return round + 1 == c.rounds ? run(c, ctx) : std::vector<Result>{};
   }
   std::vector<std::string> rounds_run;
@@ -160,6 +169,47 @@ TEST_F(RunnerTest, InterruptKeepsFinishedCasesInTheWrittenReport) {
   Report on_disk = load_report(*opts.output);
   EXPECT_EQ(on_disk.results.size(), 1u);
   EXPECT_EQ(on_disk.run["interrupted"], true);
+}
+
+// A probe stopped partway may give what it measured, marked interrupted: the runner records it (also from a
+// round before the last, and as the run's last case) in the written report, runs nothing after it, and says
+// the run was interrupted.
+TEST_F(RunnerTest, AnInterruptedResultIsKeptAndEndsTheRun) {
+  auto reg = make_registry();
+  for (const Json& outcomes : {Json{"ok", "partial", "ok"}, Json{"ok", "partial"}}) {
+    stop_flag().store(false);
+    Runner runner(reg, Json::object());
+    RunOptions opts;
+    opts.probe_ids = {"test.a"};
+    opts.probe_options = Json{{"test.a", {{"outcomes", outcomes}}}};
+    test::TempDir dir;
+    opts.output = dir / "interrupted.json";
+    Report rep = runner.run(opts);
+    EXPECT_TRUE(runner.interrupted()) << outcomes;
+    ASSERT_EQ(rep.results.size(), 2u) << outcomes;
+    EXPECT_EQ(rep.results[1].status, Status::interrupted);
+    Report on_disk = load_report(*opts.output);
+    ASSERT_EQ(on_disk.results.size(), 2u);
+    EXPECT_EQ(on_disk.results[1].status, Status::interrupted);
+    EXPECT_EQ(on_disk.results[1].reason, "interrupted after 0.5 s");
+    EXPECT_EQ(on_disk.run["interrupted"], true);
+    EXPECT_EQ(exit_code_for(rep), 0) << "the CLI exits 130 for it, not 1";
+  }
+  // In rounds: the case stopped in its second of three rounds ends there with its figures.
+  stop_flag().store(false);
+  Runner runner(reg, Json::object());
+  RunOptions opts;
+  opts.probe_ids = {"test.a"};
+  opts.probe_options = Json{{"test.a", {{"outcomes", {"ok", "partial", "ok"}}, {"rounds", 3}}}};
+  Report rep = runner.run(opts);
+  auto* probe = dynamic_cast<ScriptedProbe*>(reg.find("test.a"));
+  ASSERT_NE(probe, nullptr);
+  EXPECT_EQ(probe->rounds_run,
+            (std::vector<std::string>{"ok0/0", "partial1/0", "ok2/0", "ok0/1", "partial1/1"}));
+  EXPECT_TRUE(runner.interrupted());
+  ASSERT_EQ(rep.results.size(), 1u);
+  EXPECT_EQ(rep.results[0].status, Status::interrupted);
+  EXPECT_EQ(rep.results[0].params["index"], 1);
 }
 
 // A crash or SIGKILL before the first case has a result must leave the previous report as it was: the file is

@@ -94,4 +94,15 @@ TEST(Units, Formatting) {
   EXPECT_EQ(format_rate(950, "1/s"), "950 1/s");
 }
 
+// Three significant digits never read as an exponent: a value that rounds up to the next prefix takes it, and
+// a binary one from 1000 to 1023 of a prefix is written whole (fio's 1000MiB/s).
+TEST(Units, RatesNearAPrefixStepReadAsNumbers) {
+  EXPECT_EQ(format_rate(999.7e6, "B/s"), "1 GB/s");
+  EXPECT_EQ(format_rate(999.4e6, "B/s"), "999 MB/s");
+  EXPECT_EQ(format_rate(1000.0 * 1024 * 1024, "B/s", UnitBase::binary), "1000 MiB/s");
+  EXPECT_EQ(format_rate(1023.9 * 1024 * 1024, "B/s", UnitBase::binary), "1 GiB/s");
+  EXPECT_EQ(format_rate(1024.0 * 1024 * 1024, "B/s", UnitBase::binary), "1 GiB/s");
+  EXPECT_EQ(format_rate(11.7 * 1024 * 1024, "B/s", UnitBase::binary), "11.7 MiB/s");
+}
+
 }  // namespace mlbench
