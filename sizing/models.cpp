@@ -388,6 +388,13 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
 
 double pipeline_bubble(int p, int v, double micro_batches) { return (p - 1) / (v * micro_batches); }
 
+double dualpipe_bubble(int p, double micro_batches) {
+  // DeepSeek-V3 report, Table 2: (p/2 - 1)(F&B + B - 3W) against 1F1B's (p - 1)(F + B), with the overlapped
+  // F&B as long as F + B, the full backward B = 2F and its weight part W = F (2 FLOPs per weight each):
+  // 2 (p/2 - 1) F over the m micro-batches' 3 m F.
+  return 2 * (p / 2.0 - 1) / (3 * micro_batches);
+}
+
 bool runnable(const Layout& l, double sequences) {
   double per_step = static_cast<double>(l.micro_batch) * l.d;
   if (sequences != std::floor(sequences) || std::fmod(sequences, per_step) != 0) return false;
@@ -618,7 +625,8 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   st.t_nongemm = bytes / hbm;
   double t_compute = st.t_gemm + st.t_attention + st.t_recompute;
   st.virtual_stages = l.v;
-  st.bubble = pipeline_bubble(l.p, l.v, st.micro_batches);
+  bool dualpipe = w.schedule == "dualpipe";
+  st.bubble = dualpipe ? dualpipe_bubble(l.p, st.micro_batches) : pipeline_bubble(l.p, l.v, st.micro_batches);
 
   double latency = assumption::kCollectiveLatency.value;
   double tokens_mb = static_cast<double>(l.micro_batch) * w.seq_len / l.c;  // per GPU per micro-batch
@@ -655,9 +663,26 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     st.ep_busbw = st.ep_in_domain ? gpu.link_bandwidth * cal.alltoall_nvlink.value
                                   : node.nic_bytes_per_s * cal.alltoall_network.value / node.gpus;
     double tokens = tokens_mb / (w.sequence_parallel ? l.t : 1);
-    double size = tokens * m.top_k * m.hidden * kActivationBytes;
-    double calls = l.recompute == Recompute::full ? 6 : 4;
-    st.t_ep = layer_mbs * calls * (size * (l.e - 1) / l.e / st.ep_busbw + latency);
+    // Node-limited routing sends a token once to each node its experts are on, at most group_top_k groups'
+    // nodes (DeepSeek-V3 report, section 3.2.2: IB to each target node, then NVLink to the experts there);
+    // within the NVLink domain each routed copy goes to its expert's GPU.
+    st.ep_copies = m.top_k;
+    if (!st.ep_in_domain && m.expert_groups > 0) {
+      double ep_nodes = std::ceil(static_cast<double>(l.t) * l.c * l.e / node.domain);
+      st.ep_copies =
+          std::min({st.ep_copies, ep_nodes,
+                    m.group_top_k * std::max(1.0, ep_nodes / static_cast<double>(m.expert_groups))});
+    }
+    double size = tokens * st.ep_copies * m.hidden * (l.e - 1) / l.e;
+    // Bytes per element of each all-to-all: the forward's dispatch (and its recomputation) in the dispatch
+    // precision, the combine and the backward's two gradient all-to-alls in 16 bits.
+    double dispatch = w.ep_dispatch == "fp8" ? 1 : kActivationBytes;
+    double forwards = l.recompute == Recompute::full ? 2 : 1;
+    double calls = 2 * forwards + 2;
+    st.t_ep =
+        layer_mbs * (size * (forwards * (dispatch + kActivationBytes) + 2 * kActivationBytes) / st.ep_busbw +
+                     calls * latency);
+    st.t_ep_exposed = st.t_ep;
   }
   if (l.c > 1) {
     // Ring attention: c - 1 exchanges of this rank's K and V per layer forward; the backward sends K, V
@@ -695,7 +720,14 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     double overlapped = std::min(st.t_dp, window);
     st.t_dp_exposed = (st.t_dp - overlapped) + (1 - assumption::kOverlapHidden.value) * overlapped;
   }
-  double t_comm = st.t_tp_exposed + st.t_ep + st.t_pp + st.t_cp_exposed + st.t_dp_exposed;
+  if (dualpipe && st.t_ep > 0) {
+    // DualPipe pairs one micro-batch's forward chunk with another's backward chunk and runs each one's
+    // all-to-all under the other's computation (DeepSeek-V3 report, section 3.2.1): hidden as other
+    // overlapped traffic, up to the step's compute.
+    double overlapped = std::min(st.t_ep, t_compute + st.t_nongemm);
+    st.t_ep_exposed = st.t_ep - assumption::kOverlapHidden.value * overlapped;
+  }
+  double t_comm = st.t_tp_exposed + st.t_ep_exposed + st.t_pp + st.t_cp_exposed + st.t_dp_exposed;
   st.step_s = step_time<double>(st);
   double model_flops = tokens_gpu * flops.total();
   st.eta_compute = model_flops / (peak * t_compute);
@@ -719,7 +751,7 @@ Num step_time(const TrainingStep& st) {
   std::optional<Num> comm;
   auto add = [&](Num t) { comm = comm ? *comm + t : t; };
   if (l.t > 1) add(named<Num>("t_tp_exposed", st.t_tp_exposed, seconds_shown("TP exposed")));
-  if (l.e > 1) add(named<Num>("t_ep", st.t_ep, seconds_shown("EP all-to-all")));
+  if (l.e > 1) add(named<Num>("t_ep_exposed", st.t_ep_exposed, seconds_shown("EP exposed")));
   if (l.p > 1) add(named<Num>("t_pp", st.t_pp, seconds_shown("PP sends")));
   if (l.c > 1) add(named<Num>("t_cp_exposed", st.t_cp_exposed, seconds_shown("CP exposed")));
   if (l.d * l.c > 1) add(named<Num>("t_dp_exposed", st.t_dp_exposed, seconds_shown("DP exposed")));

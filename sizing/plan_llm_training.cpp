@@ -267,11 +267,21 @@ void Planner::plan_llm_training(const LlmTraining& given) {
     line("Network", "Expert-parallel all-to-all", st.t_ep, "s/step",
          fmt::format("alltoall busbw {} ({})", gbs(st.ep_busbw), st.ep_in_domain ? "NVLink" : "network"),
          fmt::format(
-             "{} all-to-alls (dispatch, combine; forward and backward) x (tokens/{} x top_k {} x h x 2 B "
+             "{} all-to-alls (dispatch, combine; forward and backward) x (tokens/{} x {} x h x {} B "
              "x (ep-1)/ep / busbw + latency) per MoE layer per micro-batch, ep {} over t x cp x ep = {} "
-             "GPUs {} the {}-GPU NVLink domain; not overlapped",
-             l.recompute == Recompute::full ? 6 : 4, w.sequence_parallel ? "t" : "1", m.top_k, l.e,
-             l.t * l.c * l.e, st.ep_in_domain ? "within" : "beyond", facts_.domain),
+             "GPUs {} the {}-GPU NVLink domain; {}",
+             l.recompute == Recompute::full ? 6 : 4, w.sequence_parallel ? "t" : "1",
+             st.ep_copies < m.top_k
+                 ? fmt::format("{:.0f} nodes (node-limited routing: top-{} of {} expert groups)",
+                               st.ep_copies, m.group_top_k, m.expert_groups)
+                 : fmt::format("top_k {}", m.top_k),
+             w.ep_dispatch == "fp8" ? "(1 for the forward dispatch in FP8, else 2)" : "2", l.e,
+             l.t * l.c * l.e, st.ep_in_domain ? "within" : "beyond", facts_.domain,
+             w.schedule == "dualpipe"
+                 ? fmt::format("{:.3f} s exposed per step: DualPipe runs it under other micro-batches' "
+                               "compute, hidden x {:.2f}",
+                               st.t_ep_exposed, assumption::kOverlapHidden.value)
+                 : std::string("not overlapped")),
          "-", st.ep_in_domain ? src(cal_.alltoall_nvlink) : src(cal_.alltoall_network));
   if (l.t > 1)
     line("Network", "Tensor-parallel traffic", st.t_tp, "s/step",

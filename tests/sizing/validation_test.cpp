@@ -115,10 +115,6 @@ constexpr const char* kMoeTraining =
     "MoE training runs the expert GEMMs at dense efficiency (grouped GEMMs of a few hundred to a thousand "
     "rows "
     "per expert) with no token permutation or routing cost";
-constexpr const char* kDeepSeekAllToAll =
-    "the expert-parallel all-to-all is taken as BF16 to every EP rank and not overlapped (28 s of a 44 s "
-    "step); "
-    "DeepSeek dispatches FP8 to at most 4 nodes per token and overlaps it with DualPipe";
 constexpr const char* kFp4Serving =
     "NVFP4 decode and prefill GEMMs at the shape-blind efficiency 0.80 of the FP4 dense peak, at the batch "
     "the "
@@ -208,7 +204,7 @@ constexpr Case kCases[] = {
     {"BLOOM 176B, 366B tokens, 384 A100", "bloom-176b-a100.yaml", "gpu_hours", 1082990, "GPU-h",
      "BLOOM paper, section 3.5", -0.165, kWholeRun},
     {"DeepSeek-V3 pre-training, 14.8T tokens, 2,048 H800", "deepseek-v3-h800-gpu-hours.yaml", "gpu_hours",
-     2.664e6, "GPU-h", "DeepSeek-V3 technical report, Table 1", +1.509, kDeepSeekAllToAll},
+     2.664e6, "GPU-h", "DeepSeek-V3 technical report, Table 1"},
     // Before 2023: A100, standard attention, full recompute.
     {"Narayanan GPT 1.7B, 32 A100, TP1", "narayanan-1.7b-a100.yaml", "hardware_tflops_per_gpu", 137,
      "TFLOP/s per GPU", kNarayanan},
