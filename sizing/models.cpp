@@ -831,9 +831,19 @@ ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu) {
   return b;
 }
 
+// vLLM's fused MoE (fused_moe.py, fused_experts_impl) runs the batch in chunks of VLLM_FUSED_MOE_CHUNK_SIZE
+// tokens (vllm/envs.py default 16 x 1024) and, per routed copy of a token, holds the gate/up output (2 f / t)
+// and the down output (h) in one shared buffer (intermediate_cache13, the larger of the two) and the
+// activated f / t apart (intermediate_cache2), in the activations' 16 bits.
+constexpr double kFusedMoeChunkTokens = 16 * 1024;
+
 double profile_activation_peak(const TransformerModel& m, double tokens, double seqs, int t) {
-  double ffn = (m.gated_ffn ? 3.0 : 2.0) * m.ffn_hidden * m.ffns_per_token() / t;
-  return tokens * (2.0 * m.hidden + ffn) * 2 + seqs * m.vocab * 4.0;
+  double up = (m.gated_ffn ? 2.0 : 1.0) * m.ffn_hidden / t, down_in = static_cast<double>(m.ffn_hidden) / t;
+  if (!m.moe()) return tokens * (2.0 * m.hidden + up + down_in) * 2 + seqs * m.vocab * 4.0;
+  double shared = m.shared_experts * (up + down_in);
+  double routed = m.top_k * (std::max(up, static_cast<double>(m.hidden)) + down_in);
+  return (tokens * (2.0 * m.hidden + shared) + std::min(tokens, kFusedMoeChunkTokens) * routed) * 2 +
+         seqs * m.vocab * 4.0;
 }
 
 template <typename Num>

@@ -312,7 +312,9 @@ struct KvCapacity {
 template <typename Num>
 Num kv_cache_per_gpu(const KvCapacity& k);
 // The profile forward pass's activation peak on one GPU of t: `tokens` x (residual + normed input h and the
-// FFN's (2|3) x f x FFNs per token / t intermediates) x 2 B, plus fp32 logits of `seqs` sequences x V.
+// FFN's (2|3) x f x FFNs per token / t intermediates) x 2 B, plus fp32 logits of `seqs` sequences x V. MoE:
+// the routed copies' intermediates as vLLM's fused MoE holds them, max(2 f / t, h) + f / t each, for at most
+// its 16,384-token chunk.
 double profile_activation_peak(const TransformerModel& m, double tokens, double seqs, int t);
 
 // The inputs of one decode step of a serving instance, per GPU of its t.

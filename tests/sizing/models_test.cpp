@@ -331,6 +331,22 @@ TEST(Models, KvCacheIsHbmTimesUtilisationLessWeightsActivationPeakAndRuntime) {
                    8192.0 * (2 * 4096 + 3 * 11008) * 2 + 256.0 * 32000 * 4);
   EXPECT_DOUBLE_EQ(profile_activation_peak(m, 8192, 256, 2),
                    8192.0 * (2 * 4096 + 3 * 11008 / 2.0) * 2 + 256.0 * 32000 * 4);
+  // MoE (Qwen3-235B-A22B at TP 4): vLLM's fused MoE holds, per routed copy, the gate/up output (2 f / t) and
+  // the down output (h) in one shared buffer of the larger, and the activated f / t apart, for at most its
+  // 16,384-token chunk; a shared expert is a dense MLP.
+  TransformerModel q;
+  q.hidden = 4096;
+  q.ffn_hidden = 1536;
+  q.vocab = 151936;
+  q.experts = 128;
+  q.top_k = 8;
+  EXPECT_DOUBLE_EQ(profile_activation_peak(q, 8192, 256, 4),
+                   8192.0 * (2 * 4096 + 8 * (4096 + 384)) * 2 + 256.0 * 151936 * 4);
+  EXPECT_DOUBLE_EQ(profile_activation_peak(q, 32768, 256, 4),
+                   32768.0 * 2 * 4096 * 2 + 16384.0 * 8 * (4096 + 384) * 2 + 256.0 * 151936 * 4);
+  q.shared_experts = 1;
+  EXPECT_DOUBLE_EQ(profile_activation_peak(q, 8192, 256, 4),
+                   8192.0 * (2 * 4096 + 3 * 1536 / 4.0 + 8 * (4096 + 384)) * 2 + 256.0 * 151936 * 4);
 }
 
 // Decode: the GEMMs are memory-bound below the crossover batch (weights / HBM = batch x 2 N_act / (t peak
