@@ -362,14 +362,18 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
   // LoRA: the frozen base holds its 16-bit weights only; the adapters (the trainable share, sharded as the
   // base) hold weights, gradients and optimizer state.
   double trainable = trainable_share(m, w.finetune);
-  b.weights = held(2, 3) * (w.finetune.lora() ? 1 + trainable : 1);
+  // DualPipe feeds micro-batches from both ends of the pipeline, so each GPU holds two stages' parameters
+  // and PP + 1 micro-batches in flight (DeepSeek-V3 report, Table 2).
+  bool dualpipe = w.schedule == "dualpipe";
+  b.weights = held(2, 3) * (w.finetune.lora() ? 1 + trainable : 1) * (dualpipe ? 2 : 1);
   b.gradients = held(grad_bytes(w), 2) * trainable;
   b.optimizer = held(12, 1) * trainable;
   double micro_batches = w.global_batch_tokens / (static_cast<double>(l.d) * l.micro_batch * w.seq_len);
   // 1F1B keeps min(p, m) micro-batches of L/p layers in flight on the first stage; the interleaved
   // schedule x (1 + (p - 1) / (p v)) (Korthikanti et al.).
   double interleave = l.v > 1 ? 1 + (l.p - 1.0) / (l.p * l.v) : 1;
-  double in_flight = m.layers / static_cast<double>(l.p) * std::min<double>(l.p, std::ceil(micro_batches));
+  double in_flight = m.layers / static_cast<double>(l.p) *
+                     std::min<double>(l.p + (dualpipe ? 1 : 0), std::ceil(micro_batches));
   b.activations = in_flight * layer_activation_bytes(m, w, l) * interleave;
   if (l.recompute == Recompute::full) {  // the layer being recomputed holds its whole activations
     Layout whole = l;

@@ -260,6 +260,11 @@ TEST(Models, DualPipeHidesTheAllToAllAndShrinksTheBubble) {
   double overlapped = std::min(st.t_ep, compute);
   EXPECT_NEAR(st.t_ep_exposed, st.t_ep - assumption::kOverlapHidden.value * overlapped, 1e-12);
   EXPECT_LT(st.step_s, plain.step_s);
+  // Its memory (the report's Table 2): two copies of the parameters, PP + 1 micro-batches of activations.
+  auto one = training_memory(w.model, w, l), two = training_memory(dual.model, dual, l);
+  EXPECT_DOUBLE_EQ(two.weights, 2 * one.weights);
+  double logits = 4096.0 * w.model.vocab * 4;
+  EXPECT_NEAR((two.activations - logits) / (one.activations - logits), 5.0 / 4, 1e-12);
 }
 
 // Data-parallel gradients are reduced in the precision the optimizer keeps them in: bf16 (2 B) with adam,
