@@ -364,7 +364,7 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
   double trainable = trainable_share(m, w.finetune);
   // DualPipe feeds micro-batches from both ends of the pipeline, so each GPU holds two stages' parameters
   // and PP + 1 micro-batches in flight (DeepSeek-V3 report, Table 2).
-  bool dualpipe = w.schedule == "dualpipe";
+  bool dualpipe = w.schedule == "dualpipe" && l.p > 1;
   b.weights = held(2, 3) * (w.finetune.lora() ? 1 + trainable : 1) * (dualpipe ? 2 : 1);
   b.gradients = held(grad_bytes(w), 2) * trainable;
   b.optimizer = held(12, 1) * trainable;
@@ -472,6 +472,7 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
         for (auto [t, p] : tp_pairs) {
           long long wide = static_cast<long long>(t) * p * c;  // fixed degrees can be large: no int overflow
           if (wide > gpus) continue;
+          if (w.schedule == "dualpipe" && p % 2 != 0 && p > 1) continue;  // two directions of p / 2 stages
           int model_gpus = static_cast<int>(wide);
           // More replicas than micro-batches in a step have nothing to compute: those GPUs idle.
           int d_max =
@@ -629,7 +630,7 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   st.t_nongemm = bytes / hbm;
   double t_compute = st.t_gemm + st.t_attention + st.t_recompute;
   st.virtual_stages = l.v;
-  bool dualpipe = w.schedule == "dualpipe";
+  bool dualpipe = w.schedule == "dualpipe" && l.p > 1;  // without a pipeline there is nothing to pair
   st.bubble = dualpipe ? dualpipe_bubble(l.p, st.micro_batches) : pipeline_bubble(l.p, l.v, st.micro_batches);
 
   double latency = assumption::kCollectiveLatency.value;

@@ -456,6 +456,11 @@ Workload load_workload(const std::filesystem::path& path) {
       t.layout.ep = ep;
     }
     check_ep(path.string(), t.model, t.layout);
+    if (t.schedule == "dualpipe" && t.layout.pp && *t.layout.pp > 1 && *t.layout.pp % 2 != 0)
+      throw UsageError(
+          fmt::format("{}: 'schedule: dualpipe' needs an even pp (got layout pp {}): it runs "
+                      "micro-batches from both ends of the pipeline",
+                      path.string(), *t.layout.pp));
     if (t.layout.vp && *t.layout.vp > 1 && t.schedule != "interleaved")
       throw UsageError(fmt::format("{}: layout 'vp' {} needs 'schedule: interleaved' (allowed with 1f1b: 1)",
                                    path.string(), *t.layout.vp));

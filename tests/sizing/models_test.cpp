@@ -260,6 +260,11 @@ TEST(Models, DualPipeHidesTheAllToAllAndShrinksTheBubble) {
   double overlapped = std::min(st.t_ep, compute);
   EXPECT_NEAR(st.t_ep_exposed, st.t_ep - assumption::kOverlapHidden.value * overlapped, 1e-12);
   EXPECT_LT(st.step_s, plain.step_s);
+  // Without a pipeline there is nothing to pair: the all-to-all stays exposed.
+  Layout flat{1, 1, 64, 1, Recompute::none};
+  flat.e = 16;
+  EXPECT_DOUBLE_EQ(training_step(dual.model, dual, node, cal, flat).step_s,
+                   training_step(w.model, w, node, cal, flat).step_s);
   // Its memory (the report's Table 2): two copies of the parameters, PP + 1 micro-batches of activations.
   auto one = training_memory(w.model, w, l), two = training_memory(dual.model, dual, l);
   EXPECT_DOUBLE_EQ(two.weights, 2 * one.weights);

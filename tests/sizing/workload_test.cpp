@@ -205,6 +205,8 @@ TEST(Workload, BadExpertSettingsNameTheKeyAndTheAllowedValues) {
            Bad{", n_group: 4, topk_group: 2}\n", "", "'n_group' needs 'experts'"},
            Bad{", experts: 8, top_k: 2}\n", "ep_dispatch: fp4\n", "'ep_dispatch' must be one of bf16, fp8"},
            Bad{", experts: 8, top_k: 2}\n", "schedule: zb\n", "1f1b, interleaved, dualpipe"},
+           Bad{", experts: 8, top_k: 2}\n", "schedule: dualpipe\nlayout: {pp: 3}\n",
+               "'schedule: dualpipe' needs an even pp (got layout pp 3)"},
        }) {
     try {
       load_workload(write_temp("moe", base + b.model + b.extra));
