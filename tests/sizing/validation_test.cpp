@@ -93,11 +93,13 @@ constexpr const char* kServingBudget =
     "decode at the batch the engine's KV budget holds (hundreds of sequences), its GEMMs at the shape-blind "
     "FP8 efficiency 0.71; TensorRT-LLM's own KV fraction and batch scheduling are not modelled";
 constexpr const char* kMoeServing =
-    "the dense TensorRT-LLM cases are +38 to +45 % under the same batch rule (the batch the engine's KV "
-    "budget holds, not TensorRT-LLM's scheduler); the MoE excess beyond that is the fused-MoE kernels' "
-    "achieved bandwidth and efficiency at tens of rows per expert, for which no published figure was found: "
+    "the dense FP8 70B and 405B TensorRT-LLM cases are +38 to +45 % under the same batch rule (the batch the "
+    "engine's KV budget holds, not TensorRT-LLM's scheduler); the MoE excess beyond that is not explained: "
     "the grouped expert GEMMs are shaped at batch x k / touched rows, the touched experts' weights read and "
-    "the permutation paid";
+    "the "
+    "permutation paid; the fused-MoE kernels' achieved bandwidth at tens of rows per expert, a candidate, "
+    "has "
+    "no published figure found";
 constexpr const char* kSmallMDecode =
     "decode at batch 1: GEMMs of M = 1 are taken at the HBM roofline (weights / bandwidth); the memory-bound "
     "efficiency of small-M GEMMs and the per-layer fixed costs are not modelled";
