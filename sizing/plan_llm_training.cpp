@@ -165,18 +165,25 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                    w.finetune.lora() ? "4 (N_act - V h) frozen + 6 N_adapters" : "6 (N_act - V h)", w.tokens,
                    flops.gemm, flops.attention, 6 * m.active_params * w.tokens),
        "-", "workload");
-  std::string ran = fmt::format("recompute {}{}, {} attention, sequence parallel {}, {} schedule",
-                                to_string(l.recompute), w.recompute == "auto" ? " (auto)" : "", w.attention,
-                                w.sequence_parallel ? "on" : "off", l.v > 1 ? "interleaved" : "1F1B");
+  bool dualpipe = w.schedule == "dualpipe" && l.p > 1;
+  std::string ran =
+      fmt::format("recompute {}{}, {} attention, sequence parallel {}, {} schedule", to_string(l.recompute),
+                  w.recompute == "auto" ? " (auto)" : "", w.attention, w.sequence_parallel ? "on" : "off",
+                  dualpipe  ? "DualPipe"
+                  : l.v > 1 ? "interleaved"
+                            : "1F1B");
   auto mfu = model_flops_utilisation<Formula>(st);
-  line("Compute", "Predicted MFU", mfu, 1, "fraction",
-       "model FLOPs (6ND-style, no recomputation) / (GPU peak x step time)",
-       fmt::format("{}: {} = {:.3f}; bubble (p-1)/(v m) with v = {}; eta_GEMM {:.3f} (by shape) x training "
-                   "derate {:.2f}, "
-                   "flash attention at {:.2f} x the asymptote",
-                   ran, mfu.shown(), mfu.value(), st.virtual_stages, st.gemm.eta,
-                   assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value),
-       "-", src(cal_.gemm));
+  line(
+      "Compute", "Predicted MFU", mfu, 1, "fraction",
+      "model FLOPs (6ND-style, no recomputation) / (GPU peak x step time)",
+      fmt::format(
+          "{}: {} = {:.3f}; bubble {}; eta_GEMM {:.3f} (by shape) x training derate {:.2f}, flash "
+          "attention at {:.2f} x the asymptote",
+          ran, mfu.shown(), mfu.value(),
+          dualpipe ? std::string("2 (p/2 - 1) / (3 m), DualPipe's (p/2 - 1)(F&B + B - 3W) with B = 2F, W = F")
+                   : fmt::format("(p-1)/(v m) with v = {}", st.virtual_stages),
+          st.gemm.eta, assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value),
+      "-", src(cal_.gemm));
   bool measured = cal_.gemm.source != Source::assumed;  // its shapes' quantization is in the measurement
   line("Compute", "GEMM efficiency", st.gemm.eta, "fraction",
        fmt::format("the micro-batch's GEMMs (forward, input and weight gradients) at {} {:.3f}: {}; "
