@@ -362,14 +362,18 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
   // LoRA: the frozen base holds its 16-bit weights only; the adapters (the trainable share, sharded as the
   // base) hold weights, gradients and optimizer state.
   double trainable = trainable_share(m, w.finetune);
-  b.weights = held(2, 3) * (w.finetune.lora() ? 1 + trainable : 1);
+  // DualPipe feeds micro-batches from both ends of the pipeline, so each GPU holds two stages' parameters
+  // and PP + 1 micro-batches in flight (DeepSeek-V3 report, Table 2).
+  bool dualpipe = w.schedule == "dualpipe" && l.p > 1;
+  b.weights = held(2, 3) * (w.finetune.lora() ? 1 + trainable : 1) * (dualpipe ? 2 : 1);
   b.gradients = held(grad_bytes(w), 2) * trainable;
   b.optimizer = held(12, 1) * trainable;
   double micro_batches = w.global_batch_tokens / (static_cast<double>(l.d) * l.micro_batch * w.seq_len);
   // 1F1B keeps min(p, m) micro-batches of L/p layers in flight on the first stage; the interleaved
   // schedule x (1 + (p - 1) / (p v)) (Korthikanti et al.).
   double interleave = l.v > 1 ? 1 + (l.p - 1.0) / (l.p * l.v) : 1;
-  double in_flight = m.layers / static_cast<double>(l.p) * std::min<double>(l.p, std::ceil(micro_batches));
+  double in_flight = m.layers / static_cast<double>(l.p) *
+                     std::min<double>(l.p + (dualpipe ? 1 : 0), std::ceil(micro_batches));
   b.activations = in_flight * layer_activation_bytes(m, w, l) * interleave;
   if (l.recompute == Recompute::full) {  // the layer being recomputed holds its whole activations
     Layout whole = l;
@@ -387,6 +391,13 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
 }
 
 double pipeline_bubble(int p, int v, double micro_batches) { return (p - 1) / (v * micro_batches); }
+
+double dualpipe_bubble(int p, double micro_batches) {
+  // DeepSeek-V3 report, Table 2: (p/2 - 1)(F&B + B - 3W) against 1F1B's (p - 1)(F + B), with the overlapped
+  // F&B as long as F + B, the full backward B = 2F and its weight part W = F (2 FLOPs per weight each):
+  // 2 (p/2 - 1) F over the m micro-batches' 3 m F.
+  return 2 * (p / 2.0 - 1) / (3 * micro_batches);
+}
 
 bool runnable(const Layout& l, double sequences) {
   double per_step = static_cast<double>(l.micro_batch) * l.d;
@@ -461,6 +472,7 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
         for (auto [t, p] : tp_pairs) {
           long long wide = static_cast<long long>(t) * p * c;  // fixed degrees can be large: no int overflow
           if (wide > gpus) continue;
+          if (w.schedule == "dualpipe" && p % 2 != 0 && p > 1) continue;  // two directions of p / 2 stages
           int model_gpus = static_cast<int>(wide);
           // More replicas than micro-batches in a step have nothing to compute: those GPUs idle.
           int d_max =
@@ -618,7 +630,8 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   st.t_nongemm = bytes / hbm;
   double t_compute = st.t_gemm + st.t_attention + st.t_recompute;
   st.virtual_stages = l.v;
-  st.bubble = pipeline_bubble(l.p, l.v, st.micro_batches);
+  bool dualpipe = w.schedule == "dualpipe" && l.p > 1;  // without a pipeline there is nothing to pair
+  st.bubble = dualpipe ? dualpipe_bubble(l.p, st.micro_batches) : pipeline_bubble(l.p, l.v, st.micro_batches);
 
   double latency = assumption::kCollectiveLatency.value;
   double tokens_mb = static_cast<double>(l.micro_batch) * w.seq_len / l.c;  // per GPU per micro-batch
@@ -655,9 +668,26 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     st.ep_busbw = st.ep_in_domain ? gpu.link_bandwidth * cal.alltoall_nvlink.value
                                   : node.nic_bytes_per_s * cal.alltoall_network.value / node.gpus;
     double tokens = tokens_mb / (w.sequence_parallel ? l.t : 1);
-    double size = tokens * m.top_k * m.hidden * kActivationBytes;
-    double calls = l.recompute == Recompute::full ? 6 : 4;
-    st.t_ep = layer_mbs * calls * (size * (l.e - 1) / l.e / st.ep_busbw + latency);
+    // Node-limited routing sends a token once to each node its experts are on, at most group_top_k groups'
+    // nodes (DeepSeek-V3 report, section 3.2.2: IB to each target node, then NVLink to the experts there);
+    // within the NVLink domain each routed copy goes to its expert's GPU.
+    st.ep_copies = m.top_k;
+    if (!st.ep_in_domain && m.expert_groups > 0) {
+      double ep_nodes = std::ceil(static_cast<double>(l.t) * l.c * l.e / node.domain);
+      st.ep_copies =
+          std::min({st.ep_copies, ep_nodes,
+                    m.group_top_k * std::max(1.0, ep_nodes / static_cast<double>(m.expert_groups))});
+    }
+    double size = tokens * st.ep_copies * m.hidden * (l.e - 1) / l.e;
+    // Bytes per element of each all-to-all: the forward's dispatch (and its recomputation) in the dispatch
+    // precision, the combine and the backward's two gradient all-to-alls in 16 bits.
+    double dispatch = w.ep_dispatch == "fp8" ? 1 : kActivationBytes;
+    double forwards = l.recompute == Recompute::full ? 2 : 1;
+    double calls = 2 * forwards + 2;
+    st.t_ep =
+        layer_mbs * (size * (forwards * (dispatch + kActivationBytes) + 2 * kActivationBytes) / st.ep_busbw +
+                     calls * latency);
+    st.t_ep_exposed = st.t_ep;
   }
   if (l.c > 1) {
     // Ring attention: c - 1 exchanges of this rank's K and V per layer forward; the backward sends K, V
@@ -695,7 +725,14 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     double overlapped = std::min(st.t_dp, window);
     st.t_dp_exposed = (st.t_dp - overlapped) + (1 - assumption::kOverlapHidden.value) * overlapped;
   }
-  double t_comm = st.t_tp_exposed + st.t_ep + st.t_pp + st.t_cp_exposed + st.t_dp_exposed;
+  if (dualpipe && st.t_ep > 0) {
+    // DualPipe pairs one micro-batch's forward chunk with another's backward chunk and runs each one's
+    // all-to-all under the other's computation (DeepSeek-V3 report, section 3.2.1): hidden as other
+    // overlapped traffic, up to the step's compute.
+    double overlapped = std::min(st.t_ep, t_compute + st.t_nongemm);
+    st.t_ep_exposed = st.t_ep - assumption::kOverlapHidden.value * overlapped;
+  }
+  double t_comm = st.t_tp_exposed + st.t_ep_exposed + st.t_pp + st.t_cp_exposed + st.t_dp_exposed;
   st.step_s = step_time<double>(st);
   double model_flops = tokens_gpu * flops.total();
   st.eta_compute = model_flops / (peak * t_compute);
@@ -719,7 +756,7 @@ Num step_time(const TrainingStep& st) {
   std::optional<Num> comm;
   auto add = [&](Num t) { comm = comm ? *comm + t : t; };
   if (l.t > 1) add(named<Num>("t_tp_exposed", st.t_tp_exposed, seconds_shown("TP exposed")));
-  if (l.e > 1) add(named<Num>("t_ep", st.t_ep, seconds_shown("EP all-to-all")));
+  if (l.e > 1) add(named<Num>("t_ep_exposed", st.t_ep_exposed, seconds_shown("EP exposed")));
   if (l.p > 1) add(named<Num>("t_pp", st.t_pp, seconds_shown("PP sends")));
   if (l.c > 1) add(named<Num>("t_cp_exposed", st.t_cp_exposed, seconds_shown("CP exposed")));
   if (l.d * l.c > 1) add(named<Num>("t_dp_exposed", st.t_dp_exposed, seconds_shown("DP exposed")));
@@ -799,9 +836,19 @@ ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu) {
   return b;
 }
 
+// vLLM's fused MoE (fused_moe.py, fused_experts_impl) runs the batch in chunks of VLLM_FUSED_MOE_CHUNK_SIZE
+// tokens (vllm/envs.py default 16 x 1024) and, per routed copy of a token, holds the gate/up output (2 f / t)
+// and the down output (h) in one shared buffer (intermediate_cache13, the larger of the two) and the
+// activated f / t apart (intermediate_cache2), in the activations' 16 bits.
+constexpr double kFusedMoeChunkTokens = 16 * 1024;
+
 double profile_activation_peak(const TransformerModel& m, double tokens, double seqs, int t) {
-  double ffn = (m.gated_ffn ? 3.0 : 2.0) * m.ffn_hidden * m.ffns_per_token() / t;
-  return tokens * (2.0 * m.hidden + ffn) * 2 + seqs * m.vocab * 4.0;
+  double up = (m.gated_ffn ? 2.0 : 1.0) * m.ffn_hidden / t, down_in = static_cast<double>(m.ffn_hidden) / t;
+  if (!m.moe()) return tokens * (2.0 * m.hidden + up + down_in) * 2 + seqs * m.vocab * 4.0;
+  double shared = m.shared_experts * (up + down_in);
+  double routed = m.top_k * (std::max(up, static_cast<double>(m.hidden)) + down_in);
+  return (tokens * (2.0 * m.hidden + shared) + std::min(tokens, kFusedMoeChunkTokens) * routed) * 2 +
+         seqs * m.vocab * 4.0;
 }
 
 template <typename Num>

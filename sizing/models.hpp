@@ -226,6 +226,8 @@ double runnable_batch_tokens(const LlmTraining& w);
 // Pipeline bubble as idle time relative to the ideal compute time, (p - 1) / (v m) (METHODS), with v virtual
 // stages per GPU (1: plain 1F1B) and m micro-batches per replica per step.
 double pipeline_bubble(int p, int v, double micro_batches);
+// DualPipe's bubble over m micro-batches on p stages (DeepSeek-V3), as a share of the compute.
+double dualpipe_bubble(int p, double micro_batches);
 // The most virtual stages per GPU the interleaved schedule allows: one layer per virtual stage at least,
 // v = floor(L / p); 1 without pipelining. The price, also modelled: v times the point-to-point sends.
 int virtual_stages(int layers, int p);
@@ -241,7 +243,9 @@ struct TrainingStep {
   double t_tp = 0, t_pp = 0, t_cp = 0, t_cp_exposed = 0, t_dp = 0, t_dp_exposed = 0;
   double t_tp_exposed = 0;              // t_tp less the backward's collectives hidden behind their GEMMs
   double tp_overlapped_reductions = 0;  // of the all-reduce volumes per layer, those overlapped
-  double t_ep = 0;                      // MoE all-to-all dispatch + combine, not overlapped
+  double t_ep = 0;                      // MoE all-to-all dispatch + combine
+  double t_ep_exposed = 0;              // of it, what no computation hides (all of it but under DualPipe)
+  double ep_copies = 0;  // copies of a token each all-to-all sends: top_k, or its nodes when node-limited
   double dp_busbw = 0, tp_busbw = 0, cp_busbw = 0, ep_busbw = 0;
   bool ep_in_domain = true;  // the expert-parallel group spans t c e GPUs within the NVLink domain
   double tp_calls = 0;  // tensor-parallel collective calls per layer and micro-batch, each paying the latency
@@ -308,7 +312,9 @@ struct KvCapacity {
 template <typename Num>
 Num kv_cache_per_gpu(const KvCapacity& k);
 // The profile forward pass's activation peak on one GPU of t: `tokens` x (residual + normed input h and the
-// FFN's (2|3) x f x FFNs per token / t intermediates) x 2 B, plus fp32 logits of `seqs` sequences x V.
+// FFN's (2|3) x f x FFNs per token / t intermediates) x 2 B, plus fp32 logits of `seqs` sequences x V. MoE:
+// the routed copies' intermediates as vLLM's fused MoE holds them, max(2 f / t, h) + f / t each, for at most
+// its 16,384-token chunk.
 double profile_activation_peak(const TransformerModel& m, double tokens, double seqs, int t);
 
 // The inputs of one decode step of a serving instance, per GPU of its t.

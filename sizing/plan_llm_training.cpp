@@ -165,18 +165,25 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                    w.finetune.lora() ? "4 (N_act - V h) frozen + 6 N_adapters" : "6 (N_act - V h)", w.tokens,
                    flops.gemm, flops.attention, 6 * m.active_params * w.tokens),
        "-", "workload");
-  std::string ran = fmt::format("recompute {}{}, {} attention, sequence parallel {}, {} schedule",
-                                to_string(l.recompute), w.recompute == "auto" ? " (auto)" : "", w.attention,
-                                w.sequence_parallel ? "on" : "off", l.v > 1 ? "interleaved" : "1F1B");
+  bool dualpipe = w.schedule == "dualpipe" && l.p > 1;
+  std::string ran =
+      fmt::format("recompute {}{}, {} attention, sequence parallel {}, {} schedule", to_string(l.recompute),
+                  w.recompute == "auto" ? " (auto)" : "", w.attention, w.sequence_parallel ? "on" : "off",
+                  dualpipe  ? "DualPipe"
+                  : l.v > 1 ? "interleaved"
+                            : "1F1B");
   auto mfu = model_flops_utilisation<Formula>(st);
-  line("Compute", "Predicted MFU", mfu, 1, "fraction",
-       "model FLOPs (6ND-style, no recomputation) / (GPU peak x step time)",
-       fmt::format("{}: {} = {:.3f}; bubble (p-1)/(v m) with v = {}; eta_GEMM {:.3f} (by shape) x training "
-                   "derate {:.2f}, "
-                   "flash attention at {:.2f} x the asymptote",
-                   ran, mfu.shown(), mfu.value(), st.virtual_stages, st.gemm.eta,
-                   assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value),
-       "-", src(cal_.gemm));
+  line(
+      "Compute", "Predicted MFU", mfu, 1, "fraction",
+      "model FLOPs (6ND-style, no recomputation) / (GPU peak x step time)",
+      fmt::format(
+          "{}: {} = {:.3f}; bubble {}; eta_GEMM {:.3f} (by shape) x training derate {:.2f}, flash "
+          "attention at {:.2f} x the asymptote",
+          ran, mfu.shown(), mfu.value(),
+          dualpipe ? std::string("2 (p/2 - 1) / (3 m), DualPipe's (p/2 - 1)(F&B + B - 3W) with B = 2F, W = F")
+                   : fmt::format("(p-1)/(v m) with v = {}", st.virtual_stages),
+          st.gemm.eta, assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value),
+      "-", src(cal_.gemm));
   bool measured = cal_.gemm.source != Source::assumed;  // its shapes' quantization is in the measurement
   line("Compute", "GEMM efficiency", st.gemm.eta, "fraction",
        fmt::format("the micro-batch's GEMMs (forward, input and weight gradients) at {} {:.3f}: {}; "
@@ -267,11 +274,21 @@ void Planner::plan_llm_training(const LlmTraining& given) {
     line("Network", "Expert-parallel all-to-all", st.t_ep, "s/step",
          fmt::format("alltoall busbw {} ({})", gbs(st.ep_busbw), st.ep_in_domain ? "NVLink" : "network"),
          fmt::format(
-             "{} all-to-alls (dispatch, combine; forward and backward) x (tokens/{} x top_k {} x h x 2 B "
+             "{} all-to-alls (dispatch, combine; forward and backward) x (tokens/{} x {} x h x {} B "
              "x (ep-1)/ep / busbw + latency) per MoE layer per micro-batch, ep {} over t x cp x ep = {} "
-             "GPUs {} the {}-GPU NVLink domain; not overlapped",
-             l.recompute == Recompute::full ? 6 : 4, w.sequence_parallel ? "t" : "1", m.top_k, l.e,
-             l.t * l.c * l.e, st.ep_in_domain ? "within" : "beyond", facts_.domain),
+             "GPUs {} the {}-GPU NVLink domain; {}",
+             l.recompute == Recompute::full ? 6 : 4, w.sequence_parallel ? "t" : "1",
+             st.ep_copies < m.top_k
+                 ? fmt::format("{:.0f} nodes (node-limited routing: top-{} of {} expert groups)",
+                               st.ep_copies, m.group_top_k, m.expert_groups)
+                 : fmt::format("top_k {}", m.top_k),
+             w.ep_dispatch == "fp8" ? "(1 for the forward dispatch in FP8, else 2)" : "2", l.e,
+             l.t * l.c * l.e, st.ep_in_domain ? "within" : "beyond", facts_.domain,
+             w.schedule == "dualpipe"
+                 ? fmt::format("{:.3f} s exposed per step: DualPipe runs it under other micro-batches' "
+                               "compute, hidden x {:.2f}",
+                               st.t_ep_exposed, assumption::kOverlapHidden.value)
+                 : std::string("not overlapped")),
          "-", st.ep_in_domain ? src(cal_.alltoall_nvlink) : src(cal_.alltoall_network));
   if (l.t > 1)
     line("Network", "Tensor-parallel traffic", st.t_tp, "s/step",

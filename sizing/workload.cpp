@@ -135,13 +135,28 @@ TransformerModel parse_model(const Fields& top) {
   if (!top.has("model") || !top.at("model").is_object())
     throw UsageError(fmt::format("{}: 'model' must be a mapping (architecture or params)", top.where()));
   Fields f(top.at("model"), top.where() + ": model");
-  f.only({"params",           "active_params", "layers",
-          "hidden",           "heads",         "kv_heads",
-          "head_dim",         "ffn_hidden",    "vocab",
-          "gated_ffn",        "norm",          "rotary",
-          "experts",          "top_k",         "shared_experts",
-          "kv_lora_rank",     "q_lora_rank",   "qk_rope_head_dim",
-          "qk_nope_head_dim", "v_head_dim"});
+  f.only({"params",
+          "active_params",
+          "layers",
+          "hidden",
+          "heads",
+          "kv_heads",
+          "head_dim",
+          "ffn_hidden",
+          "vocab",
+          "gated_ffn",
+          "norm",
+          "rotary",
+          "experts",
+          "top_k",
+          "shared_experts",
+          "n_group",
+          "topk_group",
+          "kv_lora_rank",
+          "q_lora_rank",
+          "qk_rope_head_dim",
+          "qk_nope_head_dim",
+          "v_head_dim"});
   TransformerModel m;
   parse_latent_attention(f, m);
   if (f.has("experts")) {
@@ -154,11 +169,24 @@ TransformerModel parse_model(const Fields& top) {
       throw UsageError(fmt::format("{}: 'top_k' {} exceeds the {} experts (allowed: 1 to {})", f.where(),
                                    m.top_k, m.experts, m.experts));
     if (f.has("shared_experts")) m.shared_experts = f.whole("shared_experts");
+    if (f.has("n_group") != f.has("topk_group"))
+      throw UsageError(
+          fmt::format("{}: 'n_group' and 'topk_group' go together (node-limited routing: "
+                      "the expert groups and how many of them a token's experts come from)",
+                      f.where()));
+    if (f.has("n_group")) {
+      m.expert_groups = f.whole("n_group");
+      m.group_top_k = f.whole("topk_group");
+      if (m.experts % m.expert_groups != 0 || m.group_top_k > m.expert_groups)
+        throw UsageError(
+            fmt::format("{}: 'n_group' {} must divide the {} experts and 'topk_group' {} must not exceed it",
+                        f.where(), m.expert_groups, m.experts, m.group_top_k));
+    }
     if (!f.has("layers") && !f.has("hidden"))
       throw UsageError(fmt::format(
           "{}: 'experts' needs the architecture (layers, hidden, heads, ffn_hidden per expert)", f.where()));
   } else {
-    for (const char* key : {"top_k", "shared_experts"})
+    for (const char* key : {"top_k", "shared_experts", "n_group", "topk_group"})
       if (f.has(key))
         throw UsageError(
             fmt::format("{}: '{}' needs 'experts' (the routed experts per layer)", f.where(), key));
@@ -401,7 +429,7 @@ Workload load_workload(const std::filesystem::path& path) {
   if (w.kind == "llm-training") {
     f.only(with({"model", "tokens", "seq_len", "global_batch_tokens", "micro_batch", "precision", "optimizer",
                  "checkpoint", "dataset_bytes", "recompute", "sequence_parallel", "attention", "schedule",
-                 "layout", "ep", "finetune"}));
+                 "layout", "ep", "ep_dispatch", "finetune"}));
     LlmTraining t;
     t.model = parse_model(f);
     t.tokens = f.positive("tokens");
@@ -410,7 +438,8 @@ Workload load_workload(const std::filesystem::path& path) {
     t.recompute = choice(f, "recompute", {"none", "selective", "full", "auto"}, kRecomputeModes, "auto");
     t.sequence_parallel = f.flag_or("sequence_parallel", true);
     t.attention = choice(f, "attention", {"flash", "standard"}, kAttentionKinds, "flash");
-    t.schedule = choice(f, "schedule", {"1f1b", "interleaved"}, kSchedules, "interleaved");
+    t.schedule = choice(f, "schedule", {"1f1b", "interleaved", "dualpipe"}, kSchedules, "interleaved");
+    t.ep_dispatch = choice(f, "ep_dispatch", {"bf16", "fp8"}, kDispatchPrecisions, "bf16");
     t.layout = parse_layout(f, t.model, t.seq_len);
     if (f.has("micro_batch")) {
       int mb = f.whole("micro_batch");
@@ -427,6 +456,11 @@ Workload load_workload(const std::filesystem::path& path) {
       t.layout.ep = ep;
     }
     check_ep(path.string(), t.model, t.layout);
+    if (t.schedule == "dualpipe" && t.layout.pp && *t.layout.pp > 1 && *t.layout.pp % 2 != 0)
+      throw UsageError(
+          fmt::format("{}: 'schedule: dualpipe' needs an even pp (got layout pp {}): it runs "
+                      "micro-batches from both ends of the pipeline",
+                      path.string(), *t.layout.pp));
     if (t.layout.vp && *t.layout.vp > 1 && t.schedule != "interleaved")
       throw UsageError(fmt::format("{}: layout 'vp' {} needs 'schedule: interleaved' (allowed with 1f1b: 1)",
                                    path.string(), *t.layout.vp));

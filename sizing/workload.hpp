@@ -26,6 +26,9 @@ struct TransformerModel {
   // Mixture of experts: each layer's FFN is `experts` routed FFNs of ffn_hidden (each token runs `top_k` of
   // them, picked by a router of h x experts) plus `shared_experts` FFNs every token runs. 0: a dense FFN.
   int experts = 0, top_k = 0, shared_experts = 0;
+  // Node-limited routing (DeepSeek-V3; Hugging Face config n_group, topk_group): the experts form
+  // expert_groups groups and a token's top_k experts come from its best group_top_k groups. 0: none.
+  int expert_groups = 0, group_top_k = 0;
   // Attention width per head when the model gives it apart from hidden / heads (Qwen3, GPT-OSS: the
   // projections are h x heads head_dim); 0: hidden / heads.
   int explicit_head_dim = 0;
@@ -99,10 +102,15 @@ struct LlmTraining {
   // Activation recomputation (Korthikanti et al. 2022): none, selective (the attention core), full (each
   // layer's forward from its input), or auto: the fastest mode whose layout fits.
   std::string recompute = "auto";
-  bool sequence_parallel = true;         // norms and dropouts split along the sequence over the TP group
-  std::string attention = "flash";       // flash (no s^2 tensors) or standard (materialised scores)
-  std::string schedule = "interleaved";  // 1f1b or interleaved (v virtual stages per GPU)
-  LayoutSpec layout;                     // micro_batch: the workload's `micro_batch` or layout.micro_batch
+  bool sequence_parallel = true;    // norms and dropouts split along the sequence over the TP group
+  std::string attention = "flash";  // flash (no s^2 tensors) or standard (materialised scores)
+  // 1f1b, interleaved (v virtual stages per GPU) or dualpipe (DeepSeek-V3: bidirectional, each chunk's
+  // all-to-all under another micro-batch's compute).
+  std::string schedule = "interleaved";
+  // Precision of the MoE dispatch all-to-all's tokens: bf16 (Megatron-LM's alltoall dispatcher) or fp8
+  // (DeepSeek-V3: quantized before the up-projection, then dispatched); the combine stays 16-bit.
+  std::string ep_dispatch = "bf16";
+  LayoutSpec layout;  // micro_batch: the workload's `micro_batch` or layout.micro_batch
   Checkpointing checkpoint;
   FineTune finetune;
   double dataset_bytes = 0;  // 0: tokens x 4 B (token ids as stored, with headroom for metadata)
@@ -110,7 +118,8 @@ struct LlmTraining {
 
 inline constexpr const char* kRecomputeModes = "none, selective, full, auto";
 inline constexpr const char* kAttentionKinds = "flash, standard";
-inline constexpr const char* kSchedules = "1f1b, interleaved";
+inline constexpr const char* kSchedules = "1f1b, interleaved, dualpipe";
+inline constexpr const char* kDispatchPrecisions = "bf16, fp8";
 inline constexpr const char* kScenarios = "offline, server, interactive";
 
 struct CvTraining {

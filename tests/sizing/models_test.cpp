@@ -207,6 +207,71 @@ TEST(Models, ExpertParallelAllToAllAndGradientReduction) {
   EXPECT_NE(step_time<Formula>(ep8).symbolic().find("t_ep"), std::string::npos);
 }
 
+// Node-limited routing (DeepSeek-V3's n_group / topk_group): a token crosses the fabric to at most the
+// nodes of its topk_group expert groups, once each, instead of to each of its top_k experts; an FP8 dispatch
+// halves the forward dispatch's bytes (combine and the backward's gradients stay 16-bit).
+TEST(Models, NodeLimitedRoutingAndFp8DispatchShrinkTheFabricAllToAll) {
+  auto w = moe8x7b();
+  w.model.experts = 64;
+  w.model.top_k = 8;
+  auto cal = flat_calibration(0.8);
+  auto node = a100_node();
+  Layout l{1, 1, 64, 1, Recompute::none};
+  l.e = 64;  // 8 nodes
+  auto latency_free = [&](const TrainingStep& st) {
+    return st.t_ep - st.micro_batches * 32 * 4 * assumption::kCollectiveLatency.value;
+  };
+  auto plain = training_step(w.model, w, node, cal, l);
+  EXPECT_FALSE(plain.ep_in_domain);
+  auto limited = w;
+  limited.model.expert_groups = 8;
+  limited.model.group_top_k = 4;
+  auto four = training_step(limited.model, limited, node, cal, l);
+  EXPECT_NEAR(latency_free(four), latency_free(plain) * 4 / 8, 1e-9 * plain.t_ep);
+  // Within one NVLink domain the copies go to every expert's GPU: no change.
+  Layout in{1, 1, 64, 1, Recompute::none};
+  in.e = 8;
+  EXPECT_DOUBLE_EQ(training_step(limited.model, limited, node, cal, in).t_ep,
+                   training_step(w.model, w, node, cal, in).t_ep);
+  auto fp8 = limited;
+  fp8.ep_dispatch = "fp8";
+  auto half = training_step(fp8.model, fp8, node, cal, l);
+  EXPECT_NEAR(latency_free(half), latency_free(four) * (1 + 2 + 2 + 2) / 8.0, 1e-9 * plain.t_ep);
+}
+
+// DualPipe (DeepSeek-V3 report, Table 2): bubble (p/2 - 1)(F&B + B - 3W) with F&B = F + B, B = 2F, W = F:
+// 2 (p/2 - 1) forward times over the m micro-batches' 3 m; its paired chunks run one micro-batch's
+// all-to-all under another's compute, hidden as other overlapped traffic.
+TEST(Models, DualPipeHidesTheAllToAllAndShrinksTheBubble) {
+  EXPECT_DOUBLE_EQ(dualpipe_bubble(16, 120), 2.0 * 7 / (3 * 120));
+  auto w = moe8x7b();
+  auto cal = flat_calibration(0.8);
+  auto node = a100_node();
+  Layout l{1, 4, 16, 1, Recompute::none};
+  l.e = 16;
+  auto plain = training_step(w.model, w, node, cal, l);
+  EXPECT_EQ(plain.t_ep_exposed, plain.t_ep);
+  auto dual = w;
+  dual.schedule = "dualpipe";
+  auto st = training_step(dual.model, dual, node, cal, l);
+  EXPECT_DOUBLE_EQ(st.bubble, dualpipe_bubble(4, st.micro_batches));
+  EXPECT_DOUBLE_EQ(st.t_ep, plain.t_ep);
+  double compute = st.t_gemm + st.t_attention + st.t_nongemm;
+  double overlapped = std::min(st.t_ep, compute);
+  EXPECT_NEAR(st.t_ep_exposed, st.t_ep - assumption::kOverlapHidden.value * overlapped, 1e-12);
+  EXPECT_LT(st.step_s, plain.step_s);
+  // Without a pipeline there is nothing to pair: the all-to-all stays exposed.
+  Layout flat{1, 1, 64, 1, Recompute::none};
+  flat.e = 16;
+  EXPECT_DOUBLE_EQ(training_step(dual.model, dual, node, cal, flat).step_s,
+                   training_step(w.model, w, node, cal, flat).step_s);
+  // Its memory (the report's Table 2): two copies of the parameters, PP + 1 micro-batches of activations.
+  auto one = training_memory(w.model, w, l), two = training_memory(dual.model, dual, l);
+  EXPECT_DOUBLE_EQ(two.weights, 2 * one.weights);
+  double logits = 4096.0 * w.model.vocab * 4;
+  EXPECT_NEAR((two.activations - logits) / (one.activations - logits), 5.0 / 4, 1e-12);
+}
+
 // Data-parallel gradients are reduced in the precision the optimizer keeps them in: bf16 (2 B) with adam,
 // fp32 (4 B) with adam-fp32-grads.
 TEST(Models, DataParallelTrafficFollowsTheGradientPrecision) {
@@ -276,6 +341,22 @@ TEST(Models, KvCacheIsHbmTimesUtilisationLessWeightsActivationPeakAndRuntime) {
                    8192.0 * (2 * 4096 + 3 * 11008) * 2 + 256.0 * 32000 * 4);
   EXPECT_DOUBLE_EQ(profile_activation_peak(m, 8192, 256, 2),
                    8192.0 * (2 * 4096 + 3 * 11008 / 2.0) * 2 + 256.0 * 32000 * 4);
+  // MoE (Qwen3-235B-A22B at TP 4): vLLM's fused MoE holds, per routed copy, the gate/up output (2 f / t) and
+  // the down output (h) in one shared buffer of the larger, and the activated f / t apart, for at most its
+  // 16,384-token chunk; a shared expert is a dense MLP.
+  TransformerModel q;
+  q.hidden = 4096;
+  q.ffn_hidden = 1536;
+  q.vocab = 151936;
+  q.experts = 128;
+  q.top_k = 8;
+  EXPECT_DOUBLE_EQ(profile_activation_peak(q, 8192, 256, 4),
+                   8192.0 * (2 * 4096 + 8 * (4096 + 384)) * 2 + 256.0 * 151936 * 4);
+  EXPECT_DOUBLE_EQ(profile_activation_peak(q, 32768, 256, 4),
+                   32768.0 * 2 * 4096 * 2 + 16384.0 * 8 * (4096 + 384) * 2 + 256.0 * 151936 * 4);
+  q.shared_experts = 1;
+  EXPECT_DOUBLE_EQ(profile_activation_peak(q, 8192, 256, 4),
+                   8192.0 * (2 * 4096 + 3 * 1536 / 4.0 + 8 * (4096 + 384)) * 2 + 256.0 * 151936 * 4);
 }
 
 // Decode: the GEMMs are memory-bound below the crossover batch (weights / HBM = batch x 2 N_act / (t peak

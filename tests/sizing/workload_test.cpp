@@ -199,6 +199,14 @@ TEST(Workload, BadExpertSettingsNameTheKeyAndTheAllowedValues) {
            Bad{", experts: 8, top_k: 2}\n", "layout: {dp: 6, ep: 4}\n", "'ep' 4 does not divide dp 6"},
            Bad{"}\n", "ep: 2\n", "'ep' 2 needs a mixture-of-experts model"},
            Bad{", norm: batchnorm}\n", "", "'norm' must be one of rmsnorm, layernorm (got 'batchnorm')"},
+           Bad{", experts: 8, top_k: 2, n_group: 4}\n", "", "'n_group' and 'topk_group' go together"},
+           Bad{", experts: 8, top_k: 2, n_group: 3, topk_group: 1}\n", "", "'n_group' 3 must divide the 8"},
+           Bad{", experts: 8, top_k: 2, n_group: 4, topk_group: 5}\n", "", "'topk_group' 5 must not exceed"},
+           Bad{", n_group: 4, topk_group: 2}\n", "", "'n_group' needs 'experts'"},
+           Bad{", experts: 8, top_k: 2}\n", "ep_dispatch: fp4\n", "'ep_dispatch' must be one of bf16, fp8"},
+           Bad{", experts: 8, top_k: 2}\n", "schedule: zb\n", "1f1b, interleaved, dualpipe"},
+           Bad{", experts: 8, top_k: 2}\n", "schedule: dualpipe\nlayout: {pp: 3}\n",
+               "'schedule: dualpipe' needs an even pp (got layout pp 3)"},
        }) {
     try {
       load_workload(write_temp("moe", base + b.model + b.extra));
@@ -209,6 +217,14 @@ TEST(Workload, BadExpertSettingsNameTheKeyAndTheAllowedValues) {
   }
   auto w = load_workload(write_temp("moe", base + ", experts: 8, top_k: 2}\nep: 4\n"));
   EXPECT_EQ(std::get<LlmTraining>(w.spec).layout.ep, 4);
+  auto dual = std::get<LlmTraining>(
+      load_workload(write_temp("moe", base + ", experts: 8, top_k: 2, n_group: 4, topk_group: 2}\n"
+                                             "schedule: dualpipe\nep_dispatch: fp8\n"))
+          .spec);
+  EXPECT_EQ(dual.model.expert_groups, 4);
+  EXPECT_EQ(dual.model.group_top_k, 2);
+  EXPECT_EQ(dual.schedule, "dualpipe");
+  EXPECT_EQ(dual.ep_dispatch, "fp8");
 }
 
 // Qwen3-32B (config.json: hidden 5120, 64 heads of head_dim 128, 8 KV heads, 64 layers, intermediate 25600,
