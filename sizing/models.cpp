@@ -810,6 +810,7 @@ ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu, int t) {
   b.graphs_given = w.cuda_graph_bytes.has_value();
   if (w.engine == "trtllm") {
     b.trtllm = true;
+    b.whole_sequences = w.capacity_scheduler_policy == "guaranteed_no_evict";
     const TrtllmBenchSettings bench = trtllm_bench_settings(w, gpu, t);
     b.utilisation = w.free_gpu_memory_fraction.value_or(assumption::kTrtllmFreeGpuMemoryFraction.value);
     b.max_num_batched_tokens = w.max_num_batched_tokens.value_or(bench.max_num_tokens);
@@ -989,9 +990,11 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
              budget.cuda_graphs,
              budget.trtllm};
     sp.kv_budget = kv_cache_per_gpu<double>(sp.kv) * sp.kv_shards;
-    // What a sequence holds of the cache when admitted: vLLM allocates blocks as tokens come (the average
-    // context), TensorRT-LLM's GUARANTEED_NO_EVICT reserves the whole input + output.
-    sp.reserved_tokens = budget.trtllm ? in + out : ctx_avg;
+    // What a sequence holds of the cache when admitted: vLLM (and TensorRT-LLM's MAX_UTILIZATION) allocate
+    // blocks as tokens come (the average context), TensorRT-LLM's GUARANTEED_NO_EVICT reserves the whole
+    // input
+    // + output.
+    sp.reserved_tokens = budget.whole_sequences ? in + out : ctx_avg;
     sp.max_batch = std::floor(sp.kv_budget / (kv_token * sp.reserved_tokens));
     if (sp.kv_budget <= kv_token * (in + out) || sp.max_batch < 1) {
       rejected = fmt::format("TP {}: KV cache {} per GPU after weights, activations, runtime and CUDA graphs",
@@ -1063,7 +1066,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
       if (w.offline && budget.trtllm) {
         // trtllm-bench sets max_batch_size itself and the scheduler admits every request the limit allows.
         sp.batch = limit;
-        sp.batch_rule = fmt::format("{}: trtllm-bench's requests all queued at once", held);
+        sp.batch_rule = fmt::format("{}: every offline request queued at once", held);
       } else if (w.offline) {
         // Offline: the batch with the most tokens/s, among powers of two and the limit.
         sp.batch = limit;

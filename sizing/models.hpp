@@ -294,7 +294,8 @@ Num time_to_train(const char* work, double amount, const char* rate, double per_
 // defaults (sizing/assumptions.hpp: vLLM's, or TensorRT-LLM's with trtllm-bench's batch settings);
 // `given` says which the workload set. The engine schedules at most max_num_seqs sequences together.
 struct ServingBudget {
-  bool trtllm = false;  // TensorRT-LLM: utilisation is free_gpu_memory_fraction, full sequences reserved
+  bool trtllm = false;           // TensorRT-LLM: utilisation is free_gpu_memory_fraction
+  bool whole_sequences = false;  // its GUARANTEED_NO_EVICT: a request reserves its input + output
   double utilisation = 0, max_num_batched_tokens = 0, max_num_seqs = 0, cuda_graphs = 0;
   bool utilisation_given = false, batched_tokens_given = false, seqs_given = false, graphs_given = false;
 };

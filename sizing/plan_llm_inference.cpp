@@ -300,11 +300,13 @@ void Planner::plan_inference(const LlmInference& w) {
                 "as TensorRT-LLM sizes it: (HBM - weights / t - activation peak of a warm-up pass of "
                 "max_num_tokens {:.0f} ({:.0f} x (2 h + {} f / t) x 2 B) and max_batch_size {:.0f} (fp32 "
                 "logits) - runtime (CUDA context, cuBLAS workspace{})) x free_gpu_memory_fraction, CUDA "
-                "graphs in the rest; GUARANTEED_NO_EVICT admits a sequence for its input + output {:.0f} "
-                "tokens: {} = {}",
+                "graphs in the rest; {} {:.0f} tokens: {} = {}",
                 sp->budget.max_num_batched_tokens, sp->budget.max_num_batched_tokens, m.gated_ffn ? 3 : 2,
-                sp->budget.max_num_seqs, sp->t > 1 ? ", NCCL" : "", sp->reserved_tokens, kv.shown(),
-                format_bytes(kv.value()))
+                sp->budget.max_num_seqs, sp->t > 1 ? ", NCCL" : "",
+                sp->budget.whole_sequences ? "GUARANTEED_NO_EVICT admits a sequence for its input + output"
+                                           : "MAX_UTILIZATION allocates a sequence's blocks as they fill, on "
+                                             "average",
+                sp->reserved_tokens, kv.shown(), format_bytes(kv.value()))
           : fmt::format(
                 "as vLLM sizes it: HBM x gpu_memory_utilization - weights / t - activation peak of a profile "
                 "pass of max_num_batched_tokens {:.0f} ({:.0f} x (2 h + {} f / t) x 2 B) and max_num_seqs "
@@ -345,8 +347,9 @@ void Planner::plan_inference(const LlmInference& w) {
     setting("max_num_tokens", b.max_num_batched_tokens, "tokens", b.batched_tokens_given,
             assumption::kTrtllmBenchBasis);
     setting("max_batch_size", b.max_num_seqs, "sequences", b.seqs_given, assumption::kTrtllmBenchBasis);
-    setting("tokens reserved per sequence (GUARANTEED_NO_EVICT)", sp->reserved_tokens, "tokens", false,
-            assumption::kTrtllmNoEvictBasis);
+    if (b.whole_sequences)
+      setting("tokens reserved per sequence (GUARANTEED_NO_EVICT)", sp->reserved_tokens, "tokens", false,
+              assumption::kTrtllmNoEvictBasis);
   } else {
     setting("gpu_memory_utilization", b.utilisation, "", b.utilisation_given,
             assumption::kGpuMemoryUtilization.basis);

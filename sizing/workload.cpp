@@ -456,7 +456,7 @@ Workload load_workload(const std::filesystem::path& path) {
     // The serving engine and its settings (vLLM's names, TensorRT-LLM's free_gpu_memory_fraction).
     std::set<std::string> keys{
         "engine",       "gpu_memory_utilization", "free_gpu_memory_fraction", "max_num_batched_tokens",
-        "max_num_seqs", "cuda_graph_bytes",       "cuda_graph_batch_sizes"};
+        "max_num_seqs", "cuda_graph_bytes",       "cuda_graph_batch_sizes",   "capacity_scheduler_policy"};
     keys.insert({"model", "precision", "kv_precision", "request_rate", "concurrent_users", "input_tokens",
                  "output_tokens", "ttft_s", "tpot_s", "offline", "scenario", "tp", "batch", "served_model"});
     f.only(with(keys));
@@ -493,6 +493,14 @@ Workload load_workload(const std::filesystem::path& path) {
           "{}: 'gpu_memory_utilization' and 'cuda_graph_bytes' are vLLM's settings (engine: {}); give "
           "'free_gpu_memory_fraction' for TensorRT-LLM",
           path.string(), s.engine));
+    if (f.has("capacity_scheduler_policy")) {
+      if (s.engine != "trtllm")
+        throw UsageError(
+            fmt::format("{}: 'capacity_scheduler_policy' is TensorRT-LLM's setting: add 'engine: trtllm'",
+                        path.string()));
+      s.capacity_scheduler_policy = choice(f, "capacity_scheduler_policy",
+                                           {"guaranteed_no_evict", "max_utilization"}, kCapacityPolicies, "");
+    }
     if (s.engine != "trtllm" && f.has("free_gpu_memory_fraction"))
       throw UsageError(fmt::format(
           "{}: 'free_gpu_memory_fraction' is TensorRT-LLM's setting: add 'engine: trtllm' or give vLLM's "

@@ -113,6 +113,7 @@ inline constexpr const char* kAttentionKinds = "flash, standard";
 inline constexpr const char* kSchedules = "1f1b, interleaved";
 inline constexpr const char* kScenarios = "offline, server, interactive";
 inline constexpr const char* kEngines = "vllm, trtllm";
+inline constexpr const char* kCapacityPolicies = "guaranteed_no_evict, max_utilization";
 
 struct CvTraining {
   double params = 0;
@@ -140,6 +141,9 @@ struct LlmInference {
   // The serving engine (kEngines): vLLM or TensorRT-LLM, which size the KV cache and admit requests
   // differently (sizing/models.hpp serving_budget).
   std::string engine = "vllm";
+  // TensorRT-LLM's capacity scheduler: guaranteed_no_evict (its default) reserves a request's whole input +
+  // output in the KV cache when admitted, max_utilization allocates as tokens come.
+  std::string capacity_scheduler_policy = "guaranteed_no_evict";
   // The serving engine's memory settings (vLLM's names; TensorRT-LLM's free_gpu_memory_fraction); unset: the
   // engine's defaults (sizing/models.hpp serving_budget).
   std::optional<double> gpu_memory_utilization, free_gpu_memory_fraction, cuda_graph_bytes;

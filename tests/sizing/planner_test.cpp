@@ -231,6 +231,12 @@ TEST(Planner, TensorRtLlmReservesWholeSequencesOfItsFreeMemory) {
   const SheetLine* l = find_line(s, "GEMM efficiency (decode)");
   ASSERT_NE(l, nullptr);
   EXPECT_NE(l->spec.find("decode (256-row)"), std::string::npos) << l->spec;
+  // MAX_UTILIZATION (NVIDIA's MLPerf harness) allocates as tokens come: the mean context 500 + 2000 / 2.
+  std::get<LlmInference>(req.workload.spec).capacity_scheduler_policy = "max_utilization";
+  auto util = plan(req, shipped_catalog());
+  EXPECT_EQ(util.figures.at("max_batch").get<double>(),
+            std::floor(util.figures.at("kv_cache_gib_per_gpu").get<double>() * (1ull << 30) /
+                       (160.0 * 1024 * 1500)));
 }
 
 TEST(Planner, ModelThatFitsNoLayoutIsExplainedWithItsMemory) {

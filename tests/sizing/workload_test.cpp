@@ -150,6 +150,13 @@ TEST(Workload, ServingEngineAndItsKeysAreChecked) {
   EXPECT_EQ(w.engine, "trtllm");
   EXPECT_DOUBLE_EQ(*w.free_gpu_memory_fraction, 0.95);
   EXPECT_EQ(w.cuda_graph_batch_sizes, (std::vector<int>{1, 8, 64}));
+  EXPECT_EQ(w.capacity_scheduler_policy, "guaranteed_no_evict");
+  EXPECT_EQ(std::get<LlmInference>(load_workload(write_temp("trt-util", base + "engine: trtllm\n"
+                                                                               "capacity_scheduler_policy: "
+                                                                               "max_utilization\n"))
+                                       .spec)
+                .capacity_scheduler_policy,
+            "max_utilization");
   EXPECT_EQ(std::get<LlmInference>(load_workload(write_temp("trt-unset", base)).spec).engine, "vllm");
   struct Bad {
     const char* extra;
@@ -160,7 +167,10 @@ TEST(Workload, ServingEngineAndItsKeysAreChecked) {
                         Bad{"free_gpu_memory_fraction: 0.9\n", "add 'engine: trtllm'"},
                         Bad{"engine: trtllm\nfree_gpu_memory_fraction: 1.2\n", "exceeds 1"},
                         Bad{"cuda_graph_batch_sizes: [8, 4]\n", "increasing positive whole"},
-                        Bad{"cuda_graph_batch_sizes: []\n", "non-empty list"}}) {
+                        Bad{"cuda_graph_batch_sizes: []\n", "non-empty list"},
+                        Bad{"capacity_scheduler_policy: max_utilization\n", "add 'engine: trtllm'"},
+                        Bad{"engine: trtllm\ncapacity_scheduler_policy: fcfs\n",
+                            "must be one of guaranteed_no_evict, max_utilization"}}) {
     try {
       load_workload(write_temp("trt-bad", base + b.extra));
       ADD_FAILURE() << b.extra << ": no UsageError";
