@@ -222,12 +222,19 @@ void Planner::plan_inference(const LlmInference& w) {
              fmt::format("decode ({:.0f}-row)", decode_gemm.classes.front().gemm.shape[0]).c_str(),
              decode_gemm, eta_decode);
   auto decode = decode_step_time<Formula>(sp->decode);
-  line("Compute", "Decode step (TPOT)", decode, 1, "s",
-       fmt::format("GEMMs {}-bound at batch {:.0f}, attention memory-bound; eta_GEMM {:.3f} (decode shapes)",
-                   sp->bound, sp->batch, eta_decode.value),
-       fmt::format("GEMMs max(weights / HBM, compute) + attention max(KV / HBM, compute): {} = {:.4f} s",
-                   decode.shown(), decode.value()),
-       w.tpot_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.3f} s target", h_, w.tpot_s) : "-", src(cal_.hbm));
+  line(
+      "Compute", "Decode step (TPOT)", decode, 1, "s",
+      fmt::format("GEMMs {}-bound at batch {:.0f}{}, attention memory-bound; eta_GEMM {:.3f} (decode shapes)",
+                  sp->bound, sp->batch,
+                  sp->decode.rows > sp->batch
+                      ? fmt::format(" padded to the CUDA graph of {:.0f} rows (the workload's "
+                                    "cuda_graph_batch_sizes)",
+                                    sp->decode.rows)
+                      : "",
+                  eta_decode.value),
+      fmt::format("GEMMs max(weights / HBM, compute) + attention max(KV / HBM, compute): {} = {:.4f} s",
+                  decode.shown(), decode.value()),
+      w.tpot_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.3f} s target", h_, w.tpot_s) : "-", src(cal_.hbm));
   auto crossover = decode_crossover_batch<Formula>(sp->decode);
   line("Compute", "Decode compute-bound from batch", crossover, 1, "sequences",
        fmt::format("decode GEMMs memory-bound below, compute-bound above; batch {:.0f} is {}", sp->batch,

@@ -231,6 +231,9 @@ TEST(Planner, TensorRtLlmReservesWholeSequencesOfItsFreeMemory) {
   const SheetLine* l = find_line(s, "GEMM efficiency (decode)");
   ASSERT_NE(l, nullptr);
   EXPECT_NE(l->spec.find("decode (256-row)"), std::string::npos) << l->spec;
+  const SheetLine* step = find_line(s, "Decode step (TPOT)");
+  ASSERT_NE(step, nullptr);
+  EXPECT_NE(step->spec.find("padded to the CUDA graph of 256 rows"), std::string::npos) << step->spec;
   // MAX_UTILIZATION (NVIDIA's MLPerf harness) allocates as tokens come: the mean context 500 + 2000 / 2.
   std::get<LlmInference>(req.workload.spec).capacity_scheduler_policy = "max_utilization";
   auto util = plan(req, shipped_catalog());
