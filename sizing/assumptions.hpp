@@ -179,6 +179,35 @@ inline constexpr std::string_view kVllmBatchDefaultsBasis =
     "the "
     "offline LLM class and 8,192 and 1,024 for the API server on GPUs of 70 GiB or more other than A100, "
     "8,192 / 2,048 tokens and 256 sequences on others";
+// TensorRT-LLM (engine: trtllm) sizes the KV cache from the memory free after loading: KvCacheConfig's
+// free_gpu_memory_fraction (tensorrt_llm/llmapi/llm_args.py, "Default is 90%") of what is left once the
+// weights, the warm-up forward's activation peak at max_num_tokens and the runtime are resident; CUDA graphs
+// are captured afterwards, in the rest. Its default capacity scheduler, GUARANTEED_NO_EVICT (SchedulerConfig
+// in the same file), admits a request only when the cache holds its whole prompt and output, so the batch is
+// the cache over input + output tokens, not over the average context.
+inline constexpr Assumption kTrtllmFreeGpuMemoryFraction{
+    "Serving free_gpu_memory_fraction", 0.90,
+    "TensorRT-LLM's default (KvCacheConfig.free_gpu_memory_fraction, llmapi/llm_args.py): the share of the "
+    "memory free after weights, activations and runtime that the KV cache takes",
+    1, "llm-inference"};
+inline constexpr std::string_view kTrtllmNoEvictBasis =
+    "TensorRT-LLM's default capacity scheduler GUARANTEED_NO_EVICT (SchedulerConfig, llmapi/llm_args.py) "
+    "admits a request when the KV cache holds its input + output tokens";
+// trtllm-bench throughput sets max_batch_size and max_num_tokens from the dataset when not given
+// (tensorrt_llm/bench/build/tuning.py, calc_engine_setting and finetune_setting): the requests of input +
+// output tokens that kv_fraction of (HBM x GPUs - weights) holds, with KV heads at least one per GPU, capped
+// at max_requests; tokens = that x (1 + input / output), capped at max_tokens; each rounded up ("slightly
+// optimistic"): batch to a multiple of 32 (at least 64) below 256, of 128 below 1,024, else of 256; tokens to
+// a multiple of 256 (at least 2,048) below 4,096, of 512 below 8,192, else of 1,024. TensorRT-LLM's NVIDIA
+// perf-overview runs (docs/source/performance/perf-overview.md) give neither, so these apply.
+struct TrtllmBenchTuning {
+  double kv_fraction = 0.95;
+  double max_requests = 4096, max_tokens = 32768;
+};
+inline constexpr TrtllmBenchTuning kTrtllmBenchTuning{};
+inline constexpr std::string_view kTrtllmBenchBasis =
+    "trtllm-bench's defaults from the dataset (bench/build/tuning.py finetune_setting): the requests 0.95 x "
+    "(HBM x GPUs - weights) holds at input + output tokens, rounded up; tokens = that x (1 + input / output)";
 inline constexpr Assumption kAveragePowerShare{"Average / nameplate power", 0.80, "busy node"};
 inline constexpr Assumption kNodeMtbfHours{
     "Node MTBF", 6000, "Llama 3: 419 interruptions in 54 days on 2,048 nodes", 1, "", "h"};

@@ -818,8 +818,42 @@ Num time_to_train(const char* work, double amount, const char* rate, double per_
 template double time_to_train<double>(const char*, double, const char*, double, double);
 template Formula time_to_train<Formula>(const char*, double, const char*, double, double);
 
-ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu) {
+TrtllmBenchSettings trtllm_bench_settings(const LlmInference& w, const GpuSpec& gpu, int t) {
+  const auto& tune = assumption::kTrtllmBenchTuning;
+  const TransformerModel& m = w.model;
+  double in = w.input_tokens, out = w.output_tokens;
+  // Its KV bytes per token: every layer's K and V of max(t, kv_heads) heads (one per GPU at least).
+  double kv_token =
+      2.0 * m.layers * std::max(t, m.kv_heads) * m.head_dim() * bytes_per_element(w.kv_precision);
+  double free = tune.kv_fraction * (gpu.memory_bytes * t - m.params * bytes_per_element(w.precision));
+  double raw_bs = std::min(std::max(0.0, free) / (kv_token * (in + out)), tune.max_requests);
+  double raw_tokens = std::min(raw_bs * (1 + in / out), tune.max_tokens);
+  auto up = [](double v, double step) { return step * std::ceil(v / step); };
+  TrtllmBenchSettings s;
+  s.max_batch_size = raw_bs < 256    ? std::max(64.0, up(raw_bs, 32))
+                     : raw_bs < 1024 ? up(raw_bs, 128)
+                                     : up(raw_bs, 256);
+  s.max_num_tokens = raw_tokens < 4096   ? std::max(2048.0, up(raw_tokens, 256))
+                     : raw_tokens < 8192 ? up(raw_tokens, 512)
+                                         : up(raw_tokens, 1024);
+  return s;
+}
+
+ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu, int t) {
   ServingBudget b;
+  b.utilisation_given = w.gpu_memory_utilization.has_value() || w.free_gpu_memory_fraction.has_value();
+  b.batched_tokens_given = w.max_num_batched_tokens.has_value();
+  b.seqs_given = w.max_num_seqs.has_value();
+  b.graphs_given = w.cuda_graph_bytes.has_value();
+  if (w.engine == "trtllm") {
+    b.trtllm = true;
+    b.whole_sequences = w.capacity_scheduler_policy == "guaranteed_no_evict";
+    const TrtllmBenchSettings bench = trtllm_bench_settings(w, gpu, t);
+    b.utilisation = w.free_gpu_memory_fraction.value_or(assumption::kTrtllmFreeGpuMemoryFraction.value);
+    b.max_num_batched_tokens = w.max_num_batched_tokens.value_or(bench.max_num_tokens);
+    b.max_num_seqs = w.max_num_seqs.value_or(bench.max_batch_size);
+    return b;
+  }
   bool large = gpu.memory_bytes >= assumption::kVllmLargeGpuBytes &&
                !gpu.name.starts_with(assumption::kVllmSmallDefaultsGpu);
   const auto* d =
@@ -829,10 +863,6 @@ ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu) {
   b.max_num_batched_tokens = w.max_num_batched_tokens.value_or(d->max_num_batched_tokens);
   b.max_num_seqs = w.max_num_seqs.value_or(d->max_num_seqs);
   b.cuda_graphs = w.cuda_graph_bytes.value_or(assumption::kCudaGraphs.value);
-  b.utilisation_given = w.gpu_memory_utilization.has_value();
-  b.batched_tokens_given = w.max_num_batched_tokens.has_value();
-  b.seqs_given = w.max_num_seqs.has_value();
-  b.graphs_given = w.cuda_graph_bytes.has_value();
   return b;
 }
 
@@ -853,6 +883,14 @@ double profile_activation_peak(const TransformerModel& m, double tokens, double 
 
 template <typename Num>
 Num kv_cache_per_gpu(const KvCapacity& k) {
+  if (k.of_free)
+    return (named<Num>("hbm", k.hbm, bytes_shown("HBM")) -
+            named<Num>("weights", k.weights, bytes_shown("weights")) -
+            named<Num>("activation_peak", k.activation_peak, bytes_shown("activation peak")) -
+            (named<Num>("cuda_context", k.cuda_context, bytes_shown("CUDA context")) +
+             named<Num>("workspace", k.workspace, bytes_shown("cuBLAS workspace")) +
+             named<Num>("nccl", k.nccl, bytes_shown("NCCL")))) *
+           named<Num>("utilisation", k.utilisation, fraction_shown("free_gpu_memory_fraction"));
   return named<Num>("hbm", k.hbm, bytes_shown("HBM")) *
              named<Num>("utilisation", k.utilisation, fraction_shown("gpu_memory_utilization")) -
          named<Num>("weights", k.weights, bytes_shown("weights")) -
@@ -978,11 +1016,11 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
   double ctx_avg = in + out / 2;
   double per_token_flops = 2 * m.active_params;
   double tpot_limit = w.tpot_s > 0 ? w.tpot_s * (1 - headroom) : 0;
-  const ServingBudget budget = serving_budget(w, gpu);
   std::optional<ServingPoint> best;
   std::string rejected;
   for (int t = 1; t <= node.domain; t *= 2) {
     if (w.tp ? t != *w.tp : m.heads % t != 0 || node.gpus % t != 0) continue;
+    const ServingBudget budget = serving_budget(w, gpu, t);
     ServingPoint sp;
     sp.t = t;
     sp.kv_per_token = kv_token;
@@ -996,9 +1034,15 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
              assumption::kCudaContext.value,
              assumption::kCublasWorkspace.value,
              t > 1 ? assumption::kNcclCommunicator.value : 0,
-             budget.cuda_graphs};
+             budget.cuda_graphs,
+             budget.trtllm};
     sp.kv_budget = kv_cache_per_gpu<double>(sp.kv) * sp.kv_shards;
-    sp.max_batch = std::floor(sp.kv_budget / (kv_token * ctx_avg));
+    // What a sequence holds of the cache when admitted: vLLM (and TensorRT-LLM's MAX_UTILIZATION) allocate
+    // blocks as tokens come (the average context), TensorRT-LLM's GUARANTEED_NO_EVICT reserves the whole
+    // input
+    // + output.
+    sp.reserved_tokens = budget.whole_sequences ? in + out : ctx_avg;
+    sp.max_batch = std::floor(sp.kv_budget / (kv_token * sp.reserved_tokens));
     if (sp.kv_budget <= kv_token * (in + out) || sp.max_batch < 1) {
       rejected = fmt::format("TP {}: KV cache {} per GPU after weights, activations, runtime and CUDA graphs",
                              t, format_bytes(sp.kv_budget / sp.kv_shards));
@@ -1032,6 +1076,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                         batch * ctx_avg * kv_token / sp.kv_shards,
                         hbm,
                         batch,
+                        cuda_graph_rows(w, batch),
                         per_token_flops,
                         m.attention_flops_per_context_token(true) * ctx_avg,
                         static_cast<double>(t),
@@ -1059,22 +1104,32 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     if (w.batch) {
       sp.batch = *w.batch;
       sp.batch_rule = "the workload's batch";
-    } else if (w.offline) {
-      // Offline: the batch with the most tokens/s, among powers of two and the KV cache's limit.
-      sp.batch = sp.max_batch;
-      for (double b = 1; b < sp.max_batch; b *= 2)
-        if (throughput(b) > throughput(sp.batch)) sp.batch = b;
-      sp.batch_rule = fmt::format("the best of batches 1, 2, 4, ... and the KV cache's {:.0f}", sp.max_batch);
     } else {
-      sp.batch = sp.max_batch;
-      if (tpot_limit > 0)
-        while (sp.batch > 1 && decode_step_time<double>(decode(sp.batch)) > tpot_limit)
-          sp.batch = std::floor(sp.batch * 0.95);
-      sp.batch_rule = tpot_limit > 0 ? fmt::format(
-                                           "the largest batch up to the KV cache's {:.0f} whose decode "
-                                           "step meets the TPOT target",
-                                           sp.max_batch)
-                                     : fmt::format("the KV cache's {:.0f} sequences", sp.max_batch);
+      // The engine schedules at most max_num_seqs sequences however many the KV cache holds.
+      double limit = std::min(sp.max_batch, budget.max_num_seqs);
+      std::string held = limit < sp.max_batch ? fmt::format("max_num_seqs {:.0f} (the KV cache holds {:.0f})",
+                                                            limit, sp.max_batch)
+                                              : fmt::format("the KV cache's {:.0f}", sp.max_batch);
+      if (w.offline && budget.trtllm) {
+        // trtllm-bench sets max_batch_size itself and the scheduler admits every request the limit allows.
+        sp.batch = limit;
+        sp.batch_rule = fmt::format("{}: every offline request queued at once", held);
+      } else if (w.offline) {
+        // Offline: the batch with the most tokens/s, among powers of two and the limit.
+        sp.batch = limit;
+        for (double b = 1; b < limit; b *= 2)
+          if (throughput(b) > throughput(sp.batch)) sp.batch = b;
+        sp.batch_rule = fmt::format("the best of batches 1, 2, 4, ... and {}", held);
+      } else {
+        sp.batch = limit;
+        if (tpot_limit > 0)
+          while (sp.batch > 1 && decode_step_time<double>(decode(sp.batch)) > tpot_limit)
+            sp.batch = std::floor(sp.batch * 0.95);
+        sp.batch_rule =
+            tpot_limit > 0
+                ? fmt::format("the largest batch up to {} whose decode step meets the TPOT target", held)
+                : fmt::format("{} sequences", held);
+      }
     }
     sp.decode = decode(sp.batch);
     sp.step_s = decode_step_time<double>(sp.decode);
@@ -1107,11 +1162,18 @@ Num instance_flops(double t, double peak, double eta) {
          named<Num>("eta", eta, fraction_shown("eta"));
 }
 
+double cuda_graph_rows(const LlmInference& w, double batch) {
+  for (int size : w.cuda_graph_batch_sizes)
+    if (size >= batch) return size;
+  return batch;
+}
+
 template <typename Num>
 Num decode_gemm_time(const DecodeStep& d) {
   Num hbm = named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
   return maximum(named<Num>("weights", d.weights, bytes_shown("weights read")) / hbm,
-                 named<Num>("batch", d.batch, count_shown("batch")) *
+                 (d.rows > d.batch ? named<Num>("rows", d.rows, count_shown("CUDA graph rows"))
+                                   : named<Num>("batch", d.batch, count_shown("batch"))) *
                      named<Num>("flops_per_token", d.flops_per_token, flops_shown("2 N_act")) /
                      instance_flops<Num>(d.t, d.peak, d.eta));
 }

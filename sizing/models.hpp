@@ -294,20 +294,31 @@ Num time_to_train(const char* work, double amount, const char* rate, double per_
 // batch (its FLOPs per byte are 2 a / (n_kv bytes)). The GEMMs and the attention are separate kernels, so the
 // step is the sum of the two rooflines, not the roofline of the sums.
 
-// The serving engine's memory settings of a workload on a GPU: the workload's keys, else vLLM's defaults
-// (sizing/assumptions.hpp); `given` says which the workload set.
+// The serving engine's memory settings of a workload on a GPU: the workload's keys, else its engine's
+// defaults (sizing/assumptions.hpp: vLLM's, or TensorRT-LLM's with trtllm-bench's batch settings);
+// `given` says which the workload set. The engine schedules at most max_num_seqs sequences together.
 struct ServingBudget {
+  bool trtllm = false;           // TensorRT-LLM: utilisation is free_gpu_memory_fraction
+  bool whole_sequences = false;  // its GUARANTEED_NO_EVICT: a request reserves its input + output
   double utilisation = 0, max_num_batched_tokens = 0, max_num_seqs = 0, cuda_graphs = 0;
   bool utilisation_given = false, batched_tokens_given = false, seqs_given = false, graphs_given = false;
 };
-ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu);
+ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu, int t);
+// trtllm-bench's max_batch_size and max_num_tokens for a workload on t GPUs (kTrtllmBenchTuning).
+struct TrtllmBenchSettings {
+  double max_batch_size = 0, max_num_tokens = 0;
+};
+TrtllmBenchSettings trtllm_bench_settings(const LlmInference& w, const GpuSpec& gpu, int t);
 
 // KV-cache capacity per GPU as serving engines compute it (vLLM's memory profiling): HBM x
 // gpu_memory_utilization - weights - the activation peak of a profile forward pass of max_num_batched_tokens
 // - the non-torch runtime (CUDA context, cuBLAS workspace, NCCL with t > 1) - CUDA graphs.
+// TensorRT-LLM (of_free): free_gpu_memory_fraction x (HBM - weights - activation peak - runtime), the CUDA
+// graphs in the rest.
 struct KvCapacity {
   double hbm = 0, utilisation = 0, weights = 0, activation_peak = 0;
   double cuda_context = 0, workspace = 0, nccl = 0, cuda_graphs = 0;
+  bool of_free = false;
 };
 template <typename Num>
 Num kv_cache_per_gpu(const KvCapacity& k);
@@ -323,13 +334,18 @@ struct DecodeStep {
   double kv_read = 0;          // KV-cache bytes read per GPU: batch x context x KV per token / kv_shards
   double hbm = 0;              // B/s, datasheet x calibrated efficiency
   double batch = 0;            // sequences decoded together
+  double rows = 0;             // the GEMMs' rows: the batch padded to its CUDA graph (cuda_graph_rows)
   double flops_per_token = 0;  // 2 N_act
   double attention_flops = 0;  // per token: 2 L a (d_qk + d_v) x average context (MLA: absorbed)
   double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at decode shapes (batch rows)
   double tp_s = 0;                  // the tensor-parallel all-reduces of the step (t > 1)
   double moe_bytes = 0;  // MoE: the routed copies' permutation to their experts and back, per GPU per step
 };
-// max(weights / HBM, batch x 2 N_act / (t x peak x eta)).
+// The rows a decode step of `batch` sequences runs its GEMMs at: the smallest of the workload's
+// cuda_graph_batch_sizes that holds the batch (the engine pads the step to that captured graph), else the
+// batch (no graphs given, or a batch above the largest one runs eagerly).
+double cuda_graph_rows(const LlmInference& w, double batch);
+// max(weights / HBM, rows x 2 N_act / (t x peak x eta)).
 template <typename Num>
 Num decode_gemm_time(const DecodeStep& d);
 // max(KV read / HBM, batch x attention / (t x peak x eta)).
@@ -409,7 +425,8 @@ struct ServingPoint {
   KvCapacity kv;                    // per GPU
   ServingBudget budget;             // the engine settings the KV cache was sized with
   double weights_per_gpu = 0, kv_per_token = 0, kv_budget = 0;  // kv budget for the instance (t GPUs)
-  int kv_shards = 1;  // the ways the instance's KV cache is split (kv_shards())
+  double reserved_tokens = 0;  // of the KV cache a sequence holds when admitted (ServingBudget::trtllm)
+  int kv_shards = 1;           // the ways the instance's KV cache is split (kv_shards())
   double step_s = 0, prefill_s = 0, ttft_s = 0, crossover = 0;
   double tokens_per_s_instance = 0, tokens_per_s_node = 0;
   std::string bound;  // "memory" or "compute" (the decode GEMMs)

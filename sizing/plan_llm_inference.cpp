@@ -22,8 +22,9 @@ void Planner::plan_inference(const LlmInference& w) {
   // they give are planned again with their own phases until they settle. Quantization is not monotonic in
   // the rows, so the batches can cycle: then each batch of the cycle is planned at its own shapes and the
   // best kept.
-  const ServingBudget budget = serving_budget(w, *facts_.gpu);
-  double chunk = budget.max_num_batched_tokens;
+  // The prefill chunk: the engine's max_num_batched_tokens at the degree being planned.
+  auto chunk_at = [&](int t) { return serving_budget(w, *facts_.gpu, t).max_num_batched_tokens; };
+  double chunk = chunk_at(w.tp.value_or(1));
   struct Evaluated {
     std::optional<ServingPoint> sp;
     GemmPhase prefill_gemm, decode_gemm;
@@ -32,14 +33,16 @@ void Planner::plan_inference(const LlmInference& w) {
   std::string why;
   auto evaluate = [&](const LlmInference& load, int t, double batch) {
     Evaluated e;
+    chunk = chunk_at(t);
     calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(chunk), t));
     e.eta_prefill = cal_.gemm;
     e.prefill_gemm =
         gemm_phase(layer_gemms(m, chunk, t, 1, false), gemm_rates(*facts_.gpu, w.precision, cal_));
-    calibrate_for(w.precision, training_gemm_shapes(m, std::max(1, static_cast<int>(batch)), t));
+    // The decode GEMMs at the batch's rows, padded to its CUDA graph.
+    double rows = std::max(1.0, cuda_graph_rows(w, batch));
+    calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(rows), t));
     e.eta_decode = cal_.gemm;
-    e.decode_gemm = gemm_phase(layer_gemms(m, std::max(1.0, batch), t, 1, false),
-                               gemm_rates(*facts_.gpu, w.precision, cal_));
+    e.decode_gemm = gemm_phase(layer_gemms(m, rows, t, 1, false), gemm_rates(*facts_.gpu, w.precision, cal_));
     e.sp = serving_point(load, facts_, cal_, e.prefill_gemm.eta_compute, e.decode_gemm.eta_compute, h_, &why);
     if (!e.sp) throw UsageError(fmt::format("{} fits no layout on {}: {}", wl.name, node_->name, why));
     e.eta_prefill.value = e.prefill_gemm.eta_compute;
@@ -121,6 +124,7 @@ void Planner::plan_inference(const LlmInference& w) {
       DecodeStep at = sp->decode;
       at.batch = std::clamp(lambda * q.service_s, 1.0, sp->batch);
       at.kv_read *= at.batch / sp->batch;
+      at.rows = cuda_graph_rows(w, at.batch);
       double next = decode_step_time<double>(at);
       if (std::abs(next - step) <= 1e-9 * step) break;
       step = next;
@@ -218,12 +222,19 @@ void Planner::plan_inference(const LlmInference& w) {
              fmt::format("decode ({:.0f}-row)", decode_gemm.classes.front().gemm.shape[0]).c_str(),
              decode_gemm, eta_decode);
   auto decode = decode_step_time<Formula>(sp->decode);
-  line("Compute", "Decode step (TPOT)", decode, 1, "s",
-       fmt::format("GEMMs {}-bound at batch {:.0f}, attention memory-bound; eta_GEMM {:.3f} (decode shapes)",
-                   sp->bound, sp->batch, eta_decode.value),
-       fmt::format("GEMMs max(weights / HBM, compute) + attention max(KV / HBM, compute): {} = {:.4f} s",
-                   decode.shown(), decode.value()),
-       w.tpot_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.3f} s target", h_, w.tpot_s) : "-", src(cal_.hbm));
+  line(
+      "Compute", "Decode step (TPOT)", decode, 1, "s",
+      fmt::format("GEMMs {}-bound at batch {:.0f}{}, attention memory-bound; eta_GEMM {:.3f} (decode shapes)",
+                  sp->bound, sp->batch,
+                  sp->decode.rows > sp->batch
+                      ? fmt::format(" padded to the CUDA graph of {:.0f} rows (the workload's "
+                                    "cuda_graph_batch_sizes)",
+                                    sp->decode.rows)
+                      : "",
+                  eta_decode.value),
+      fmt::format("GEMMs max(weights / HBM, compute) + attention max(KV / HBM, compute): {} = {:.4f} s",
+                  decode.shown(), decode.value()),
+      w.tpot_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.3f} s target", h_, w.tpot_s) : "-", src(cal_.hbm));
   auto crossover = decode_crossover_batch<Formula>(sp->decode);
   line("Compute", "Decode compute-bound from batch", crossover, 1, "sequences",
        fmt::format("decode GEMMs memory-bound below, compute-bound above; batch {:.0f} is {}", sp->batch,
@@ -278,40 +289,58 @@ void Planner::plan_inference(const LlmInference& w) {
   }
   auto kv = kv_cache_per_gpu<Formula>(sp->kv);
   double gib = 1024.0 * 1024 * 1024;
-  line("Memory", "KV cache per GPU", kv, gib, "GiB",
-       fmt::format("{} per token ({}); holds {:.0f} sequences of {:.0f} tokens on the instance{}",
-                   format_bytes(sp->kv_per_token),
-                   m.mla() ? fmt::format("{} layers x (kv_lora_rank {} + rope {}) latent x {}", m.layers,
-                                         m.kv_lora_rank, m.qk_rope_head_dim, w.kv_precision)
-                           : fmt::format("{} layers x 2 x {} KV heads x head_dim {} x {}", m.layers,
-                                         m.kv_heads, m.head_dim(), w.kv_precision),
-                   sp->max_batch, w.input_tokens + w.output_tokens / 2,
-                   sp->kv_shards == sp->t ? ""
-                   : m.mla()              ? fmt::format(", the latent whole on each of the TP {} GPUs", sp->t)
-                             : fmt::format(", split {} ways by KV head over TP {}, copies on the rest",
-                                           sp->kv_shards, sp->t)),
-       fmt::format(
-           "as vLLM sizes it: HBM x gpu_memory_utilization - weights / t - activation peak of a profile pass "
-           "of max_num_batched_tokens {:.0f} ({:.0f} x (2 h + {} f / t) x 2 B) and max_num_seqs {:.0f} (fp32 "
-           "logits) - non-torch runtime (CUDA context, cuBLAS workspace{}) - CUDA graphs: {} = {}",
-           sp->budget.max_num_batched_tokens, sp->budget.max_num_batched_tokens, m.gated_ffn ? 3 : 2,
-           sp->budget.max_num_seqs, sp->t > 1 ? ", NCCL" : "", kv.shown(), format_bytes(kv.value())),
-       "-",
-       sp->budget.utilisation_given || sp->budget.batched_tokens_given || sp->budget.seqs_given ||
-               sp->budget.graphs_given
-           ? "workload/model"
-           : "model");
+  line(
+      "Memory", "KV cache per GPU", kv, gib, "GiB",
+      fmt::format("{} per token ({}); holds {:.0f} sequences of {:.0f} tokens on the instance{}",
+                  format_bytes(sp->kv_per_token),
+                  m.mla() ? fmt::format("{} layers x (kv_lora_rank {} + rope {}) latent x {}", m.layers,
+                                        m.kv_lora_rank, m.qk_rope_head_dim, w.kv_precision)
+                          : fmt::format("{} layers x 2 x {} KV heads x head_dim {} x {}", m.layers,
+                                        m.kv_heads, m.head_dim(), w.kv_precision),
+                  sp->max_batch, sp->reserved_tokens,
+                  sp->kv_shards == sp->t ? ""
+                  : m.mla()              ? fmt::format(", the latent whole on each of the TP {} GPUs", sp->t)
+                            : fmt::format(", split {} ways by KV head over TP {}, copies on the rest",
+                                          sp->kv_shards, sp->t)),
+      sp->budget.trtllm
+          ? fmt::format(
+                "as TensorRT-LLM sizes it: (HBM - weights / t - activation peak of a warm-up pass of "
+                "max_num_tokens {:.0f} ({:.0f} x (2 h + {} f / t) x 2 B) and max_batch_size {:.0f} (fp32 "
+                "logits) - runtime (CUDA context, cuBLAS workspace{})) x free_gpu_memory_fraction, CUDA "
+                "graphs in the rest; {} {:.0f} tokens: {} = {}",
+                sp->budget.max_num_batched_tokens, sp->budget.max_num_batched_tokens, m.gated_ffn ? 3 : 2,
+                sp->budget.max_num_seqs, sp->t > 1 ? ", NCCL" : "",
+                sp->budget.whole_sequences ? "GUARANTEED_NO_EVICT admits a sequence for its input + output"
+                                           : "MAX_UTILIZATION allocates a sequence's blocks as they fill, on "
+                                             "average",
+                sp->reserved_tokens, kv.shown(), format_bytes(kv.value()))
+          : fmt::format(
+                "as vLLM sizes it: HBM x gpu_memory_utilization - weights / t - activation peak of a profile "
+                "pass of max_num_batched_tokens {:.0f} ({:.0f} x (2 h + {} f / t) x 2 B) and max_num_seqs "
+                "{:.0f} (fp32 logits) - non-torch runtime (CUDA context, cuBLAS workspace{}) - CUDA graphs: "
+                "{} = {}",
+                sp->budget.max_num_batched_tokens, sp->budget.max_num_batched_tokens, m.gated_ffn ? 3 : 2,
+                sp->budget.max_num_seqs, sp->t > 1 ? ", NCCL" : "", kv.shown(), format_bytes(kv.value())),
+      "-",
+      sp->budget.utilisation_given || sp->budget.batched_tokens_given || sp->budget.seqs_given ||
+              sp->budget.graphs_given
+          ? "workload/model"
+          : "model");
   // The HBM the instance fills: its weights and the KV cache.
   auto hbm = serving_hbm_per_gpu<Formula>(*sp);
   double ctx = w.input_tokens + w.output_tokens / 2;
-  line("Memory", "HBM per GPU", hbm, kGiB, "GiB",
-       fmt::format("{} {}", format_bytes(facts_.gpu->memory_bytes), facts_.gpu->memory_type),
-       fmt::format("{} = {}; batch {:.0f} x {:.0f} tokens x {} per token / t = {} of the KV cache in use",
-                   hbm.shown(), format_bytes(hbm.value()), sp->batch, ctx, format_bytes(sp->kv_per_token),
-                   format_bytes(sp->batch * ctx * sp->kv_per_token / sp->kv_shards)),
-       fmt::format("gpu_memory_utilization {:.2f} of HBM by the serving engine", sp->budget.utilisation),
-       "model");
-  // The engine settings the KV cache was sized with, each the workload's or vLLM's default.
+  line(
+      "Memory", "HBM per GPU", hbm, kGiB, "GiB",
+      fmt::format("{} {}", format_bytes(facts_.gpu->memory_bytes), facts_.gpu->memory_type),
+      fmt::format("{} = {}; batch {:.0f} x {:.0f} tokens x {} per token / t = {} of the KV cache in use",
+                  hbm.shown(), format_bytes(hbm.value()), sp->batch, ctx, format_bytes(sp->kv_per_token),
+                  format_bytes(sp->batch * ctx * sp->kv_per_token / sp->kv_shards)),
+      sp->budget.trtllm
+          ? fmt::format("free_gpu_memory_fraction {:.2f} of the memory left by the serving engine",
+                        sp->budget.utilisation)
+          : fmt::format("gpu_memory_utilization {:.2f} of HBM by the serving engine", sp->budget.utilisation),
+      "model");
+  // The engine settings the KV cache was sized with, each the workload's or its engine's default.
   const auto& b = sp->budget;
   auto setting = [&](const char* name, double value, const char* unit, bool given, std::string_view basis) {
     sheet_.assumptions.push_back({fmt::format("Serving {}{}", name, *unit ? fmt::format(" ({})", unit) : ""),
@@ -319,12 +348,23 @@ void Planner::plan_inference(const LlmInference& w) {
                                   given ? fmt::format("the workload's {}", name) : std::string(basis), value,
                                   *unit ? unit : "fraction"});
   };
-  setting("gpu_memory_utilization", b.utilisation, "", b.utilisation_given,
-          assumption::kGpuMemoryUtilization.basis);
-  setting("max_num_batched_tokens", b.max_num_batched_tokens, "tokens", b.batched_tokens_given,
-          assumption::kVllmBatchDefaultsBasis);
-  setting("max_num_seqs", b.max_num_seqs, "sequences", b.seqs_given, assumption::kVllmBatchDefaultsBasis);
-  setting("cuda_graph_bytes", b.cuda_graphs / kGiB, "GiB", b.graphs_given, assumption::kCudaGraphs.basis);
+  if (b.trtllm) {
+    setting("free_gpu_memory_fraction", b.utilisation, "", b.utilisation_given,
+            assumption::kTrtllmFreeGpuMemoryFraction.basis);
+    setting("max_num_tokens", b.max_num_batched_tokens, "tokens", b.batched_tokens_given,
+            assumption::kTrtllmBenchBasis);
+    setting("max_batch_size", b.max_num_seqs, "sequences", b.seqs_given, assumption::kTrtllmBenchBasis);
+    if (b.whole_sequences)
+      setting("tokens reserved per sequence (GUARANTEED_NO_EVICT)", sp->reserved_tokens, "tokens", false,
+              assumption::kTrtllmNoEvictBasis);
+  } else {
+    setting("gpu_memory_utilization", b.utilisation, "", b.utilisation_given,
+            assumption::kGpuMemoryUtilization.basis);
+    setting("max_num_batched_tokens", b.max_num_batched_tokens, "tokens", b.batched_tokens_given,
+            assumption::kVllmBatchDefaultsBasis);
+    setting("max_num_seqs", b.max_num_seqs, "sequences", b.seqs_given, assumption::kVllmBatchDefaultsBasis);
+    setting("cuda_graph_bytes", b.cuda_graphs / kGiB, "GiB", b.graphs_given, assumption::kCudaGraphs.basis);
+  }
   double weights = w.model.params * bytes_per_element(w.precision);
   add_storage_inference(weights, nodes);
   add_network(nodes, 0, sp->t > facts_.gpus);

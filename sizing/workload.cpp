@@ -487,9 +487,13 @@ Workload load_workload(const std::filesystem::path& path) {
     c.checkpoint = parse_checkpoint(f);
     w.spec = c;
   } else if (w.kind == "llm-inference") {
-    f.only(with({"model", "precision", "kv_precision", "request_rate", "concurrent_users", "input_tokens",
-                 "output_tokens", "ttft_s", "tpot_s", "offline", "scenario", "tp", "batch", "served_model",
-                 "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs", "cuda_graph_bytes"}));
+    // The serving engine and its settings (vLLM's names, TensorRT-LLM's free_gpu_memory_fraction).
+    std::set<std::string> keys{
+        "engine",       "gpu_memory_utilization", "free_gpu_memory_fraction", "max_num_batched_tokens",
+        "max_num_seqs", "cuda_graph_bytes",       "cuda_graph_batch_sizes",   "capacity_scheduler_policy"};
+    keys.insert({"model", "precision", "kv_precision", "request_rate", "concurrent_users", "input_tokens",
+                 "output_tokens", "ttft_s", "tpot_s", "offline", "scenario", "tp", "batch", "served_model"});
+    f.only(with(keys));
     LlmInference s;
     s.model = parse_model(f);
     if (f.has("tp")) {
@@ -508,6 +512,49 @@ Workload load_workload(const std::filesystem::path& path) {
             fmt::format("{}: 'gpu_memory_utilization' {} exceeds 1 (allowed: a fraction of HBM, "
                         "0 < x <= 1, vLLM's default 0.9)",
                         path.string(), *s.gpu_memory_utilization));
+    }
+    if (f.has("engine")) s.engine = choice(f, "engine", {"vllm", "trtllm"}, kEngines, "vllm");
+    if (f.has("free_gpu_memory_fraction")) {
+      s.free_gpu_memory_fraction = f.positive("free_gpu_memory_fraction");
+      if (*s.free_gpu_memory_fraction > 1)
+        throw UsageError(
+            fmt::format("{}: 'free_gpu_memory_fraction' {} exceeds 1 (allowed: a fraction of the memory left "
+                        "after weights, 0 < x <= 1, TensorRT-LLM's default 0.9)",
+                        path.string(), *s.free_gpu_memory_fraction));
+    }
+    if (s.engine != "vllm" && (f.has("gpu_memory_utilization") || f.has("cuda_graph_bytes")))
+      throw UsageError(fmt::format(
+          "{}: 'gpu_memory_utilization' and 'cuda_graph_bytes' are vLLM's settings (engine: {}); give "
+          "'free_gpu_memory_fraction' for TensorRT-LLM",
+          path.string(), s.engine));
+    if (f.has("capacity_scheduler_policy")) {
+      if (s.engine != "trtllm")
+        throw UsageError(
+            fmt::format("{}: 'capacity_scheduler_policy' is TensorRT-LLM's setting: add 'engine: trtllm'",
+                        path.string()));
+      s.capacity_scheduler_policy = choice(f, "capacity_scheduler_policy",
+                                           {"guaranteed_no_evict", "max_utilization"}, kCapacityPolicies, "");
+    }
+    if (s.engine != "trtllm" && f.has("free_gpu_memory_fraction"))
+      throw UsageError(fmt::format(
+          "{}: 'free_gpu_memory_fraction' is TensorRT-LLM's setting: add 'engine: trtllm' or give vLLM's "
+          "'gpu_memory_utilization'",
+          path.string()));
+    if (f.has("cuda_graph_batch_sizes")) {
+      const auto& sizes = f.at("cuda_graph_batch_sizes");
+      auto bad = [&] {
+        return UsageError(fmt::format(
+            "{}: 'cuda_graph_batch_sizes' must be a non-empty list of increasing positive whole batch sizes "
+            "(the engine's captured CUDA graphs, e.g. [1, 2, 4, 8]; got {})",
+            path.string(), sizes.dump()));
+      };
+      if (!sizes.is_array() || sizes.empty()) throw bad();
+      for (const auto& e : sizes) {
+        if (!e.is_number_integer() || e.get<long long>() < 1 ||
+            (!s.cuda_graph_batch_sizes.empty() && e.get<long long>() <= s.cuda_graph_batch_sizes.back()))
+          throw bad();
+        s.cuda_graph_batch_sizes.push_back(static_cast<int>(e.get<long long>()));
+      }
     }
     if (f.has("max_num_batched_tokens")) s.max_num_batched_tokens = f.whole("max_num_batched_tokens");
     if (f.has("max_num_seqs")) s.max_num_seqs = f.whole("max_num_seqs");

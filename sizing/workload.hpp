@@ -121,6 +121,8 @@ inline constexpr const char* kAttentionKinds = "flash, standard";
 inline constexpr const char* kSchedules = "1f1b, interleaved, dualpipe";
 inline constexpr const char* kDispatchPrecisions = "bf16, fp8";
 inline constexpr const char* kScenarios = "offline, server, interactive";
+inline constexpr const char* kEngines = "vllm, trtllm";
+inline constexpr const char* kCapacityPolicies = "guaranteed_no_evict, max_utilization";
 
 struct CvTraining {
   double params = 0;
@@ -145,10 +147,20 @@ struct LlmInference {
   std::string scenario;
   std::optional<int> tp;     // tensor-parallel degree of an instance, fixed (else searched)
   std::optional<int> batch;  // sequences decoded together, fixed (a published benchmark's batch)
-  // The serving engine's memory settings (vLLM's names); unset: vLLM's defaults (sizing/models.hpp
-  // serving_budget).
-  std::optional<double> gpu_memory_utilization, cuda_graph_bytes;
+  // The serving engine (kEngines): vLLM or TensorRT-LLM, which size the KV cache and admit requests
+  // differently (sizing/models.hpp serving_budget).
+  std::string engine = "vllm";
+  // TensorRT-LLM's capacity scheduler: guaranteed_no_evict (its default) reserves a request's whole input +
+  // output in the KV cache when admitted, max_utilization allocates as tokens come.
+  std::string capacity_scheduler_policy = "guaranteed_no_evict";
+  // The serving engine's memory settings (vLLM's names; TensorRT-LLM's free_gpu_memory_fraction); unset: the
+  // engine's defaults (sizing/models.hpp serving_budget).
+  std::optional<double> gpu_memory_utilization, free_gpu_memory_fraction, cuda_graph_bytes;
   std::optional<int> max_num_batched_tokens, max_num_seqs;
+  // The batch sizes the engine captured CUDA graphs at, padding a decode step up to the next one
+  // (TensorRT-LLM's cuda_graph_config with enable_padding, vLLM's cudagraph_capture_sizes); empty: the
+  // decode GEMMs run at the batch's own rows.
+  std::vector<int> cuda_graph_batch_sizes;
   // The model name the serving endpoint answers to (a serve.llm report's params.model): a measurement of that
   // model sizes the workload (default: the workload's name).
   std::string served_model;

@@ -322,6 +322,54 @@ TEST(Models, NormAndRotaryPassesFollowTheArchitecture) {
   EXPECT_NEAR(llama.t_nongemm - gpt.t_nongemm, bytes / (node.gpu->memory_bandwidth * 0.8), 1e-9);
 }
 
+// TensorRT-LLM's cache: free_gpu_memory_fraction of what weights, activations and the runtime leave.
+TEST(Models, TensorRtLlmKvCacheIsAFractionOfTheFreeMemory) {
+  KvCapacity k{80.0 * (1ull << 30), 0.9, 13.5e9, 1.2e9, 0.3e9, 0.03e9, 1.6e9, 1e9, true};
+  EXPECT_DOUBLE_EQ(kv_cache_per_gpu<double>(k),
+                   (80.0 * (1ull << 30) - 13.5e9 - 1.2e9 - (0.3e9 + 0.03e9 + 1.6e9)) * 0.9);
+  EXPECT_EQ(kv_cache_per_gpu<Formula>(k).symbolic(),
+            "(hbm - weights - activation_peak - (cuda_context + workspace + nccl)) x utilisation");
+}
+
+// trtllm-bench's settings (bench/build/tuning.py): Llama 3.1 8B FP8 on one 80 GiB GPU at 1000/1000 holds
+// 0.95 x (80 GiB - 8.03 GB) / (64 KiB x 2,000) = 564 requests -> max_batch_size 640 (a multiple of 128),
+// max_num_tokens 564 x 2 = 1,128 -> 2,048 (the floor).
+TEST(Models, TrtllmBenchSettingsFollowItsTuningRule) {
+  LlmInference w;
+  w.model.layers = 32;
+  w.model.hidden = 4096;
+  w.model.heads = 32;
+  w.model.kv_heads = 8;
+  w.model.params = 8.03e9;
+  w.precision = w.kv_precision = "fp8";
+  w.input_tokens = w.output_tokens = 1000;
+  GpuSpec gpu;
+  gpu.memory_bytes = 80.0 * (1ull << 30);
+  auto s = trtllm_bench_settings(w, gpu, 1);
+  double raw = 0.95 * (gpu.memory_bytes - 8.03e9) / (2.0 * 32 * 8 * 128 * 2000);
+  ASSERT_GT(raw, 512);
+  ASSERT_LT(raw, 640);
+  EXPECT_EQ(s.max_batch_size, 640);
+  EXPECT_EQ(s.max_num_tokens, 2048);
+  // 1000/100: 1,026 requests -> 1,280 (a multiple of 256); 1,026 x 11 = 11,290 tokens -> 12,288 (of 1,024).
+  w.output_tokens = 100;
+  s = trtllm_bench_settings(w, gpu, 1);
+  EXPECT_EQ(s.max_batch_size, 1280);
+  EXPECT_EQ(s.max_num_tokens, 12288);
+}
+
+// A decode step padded to its CUDA graph runs the GEMMs' compute for the graph's rows.
+TEST(Models, DecodeGemmsRunAtTheCudaGraphRows) {
+  LlmInference w;
+  w.cuda_graph_batch_sizes = {128, 256, 384};
+  EXPECT_EQ(cuda_graph_rows(w, 129), 256);
+  EXPECT_EQ(cuda_graph_rows(w, 256), 256);
+  EXPECT_EQ(cuda_graph_rows(w, 500), 500);  // above the largest graph: eager, unpadded
+  EXPECT_EQ(cuda_graph_rows(LlmInference{}, 129), 129);
+  DecodeStep d{1e9, 0, 1e12, 129, 256, 1e10, 0, 1, 1e15, 1, 0};
+  EXPECT_DOUBLE_EQ(decode_gemm_time<double>(d), 256 * 1e10 / 1e15);
+}
+
 // The KV cache as vLLM sizes it: HBM x utilisation - weights - the profile pass's activation peak - runtime.
 TEST(Models, KvCacheIsHbmTimesUtilisationLessWeightsActivationPeakAndRuntime) {
   KvCapacity k{80.0 * (1ull << 30), 0.9, 13.5e9, 1.2e9, 0.3e9, 0.03e9, 1.6e9, 1e9};
@@ -362,7 +410,7 @@ TEST(Models, KvCacheIsHbmTimesUtilisationLessWeightsActivationPeakAndRuntime) {
 // Decode: the GEMMs are memory-bound below the crossover batch (weights / HBM = batch x 2 N_act / (t peak
 // eta)) and compute-bound above it; the attention adds its own roofline (separate kernels).
 TEST(Models, DecodeStepIsGemmRooflinePlusAttentionRoofline) {
-  DecodeStep d{13.5e9, 0, 1.8e12, 1, 13.5e9, 0, 1, 312e12, 0.8, 0};
+  DecodeStep d{13.5e9, 0, 1.8e12, 1, 0, 13.5e9, 0, 1, 312e12, 0.8, 0};
   double crossover = decode_crossover_batch<double>(d);
   EXPECT_NEAR(crossover, 13.5e9 / 1.8e12 / (13.5e9 / (312e12 * 0.8)), 1e-9);
   d.batch = crossover / 2;

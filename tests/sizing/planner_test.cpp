@@ -203,6 +203,45 @@ TEST(Planner, ServingKvCacheMatchesVllmsMemoryProfile) {
   EXPECT_NEAR((base - longer) * 1024 * 1024 * 1024, (65536 - 8192) * (2.0 * 4096 + 3.0 * 14336) * 2, 1e3);
 }
 
+// The engine schedules at most max_num_seqs sequences: the Granite log's L40S KV cache holds ~1,950 of them
+// but vLLM's default on a GPU under 70 GiB is 256, and a smaller setting caps the batch again.
+TEST(Planner, ServingBatchIsCappedAtMaxNumSeqs) {
+  auto req = request(data_dir() / "vllm-granite4-micro-l40s.yaml");
+  auto s = plan(req, shipped_catalog());
+  EXPECT_GT(s.figures.at("max_batch").get<double>(), 1000);
+  EXPECT_EQ(s.figures.at("batch").get<double>(), 256);
+  std::get<LlmInference>(req.workload.spec).max_num_seqs = 100;
+  EXPECT_LE(plan(req, shipped_catalog()).figures.at("batch").get<double>(), 100);
+}
+
+// TensorRT-LLM sizes its KV cache as free_gpu_memory_fraction of the memory left after weights, activations
+// and runtime, and GUARANTEED_NO_EVICT admits a request for its whole input + output: Llama 3.3 70B FP8 on
+// one H200 at 500/2000 holds (141 GiB - 65.7 GiB - ...) x 0.9 / (160 KiB x 2,500) sequences, trtllm-bench
+// runs them all, and each decode step's GEMMs are padded to the next captured CUDA graph.
+TEST(Planner, TensorRtLlmReservesWholeSequencesOfItsFreeMemory) {
+  auto req = request(data_dir() / "trtllm-llama33-70b-h200-tp1-500-2000.yaml");
+  auto s = plan(req, shipped_catalog());
+  double kv = s.figures.at("kv_cache_gib_per_gpu").get<double>() * (1ull << 30);
+  double hbm = 141.0 * (1ull << 30), weights = 70.55e9;
+  EXPECT_LT(kv, 0.9 * (hbm - weights));
+  EXPECT_GT(kv, 0.9 * (hbm - weights) - 2e9);
+  double per_sequence = 160.0 * 1024 * 2500;
+  EXPECT_EQ(s.figures.at("max_batch").get<double>(), std::floor(kv / per_sequence));
+  EXPECT_EQ(s.figures.at("batch").get<double>(), s.figures.at("max_batch").get<double>());
+  const SheetLine* l = find_line(s, "GEMM efficiency (decode)");
+  ASSERT_NE(l, nullptr);
+  EXPECT_NE(l->spec.find("decode (256-row)"), std::string::npos) << l->spec;
+  const SheetLine* step = find_line(s, "Decode step (TPOT)");
+  ASSERT_NE(step, nullptr);
+  EXPECT_NE(step->spec.find("padded to the CUDA graph of 256 rows"), std::string::npos) << step->spec;
+  // MAX_UTILIZATION (NVIDIA's MLPerf harness) allocates as tokens come: the mean context 500 + 2000 / 2.
+  std::get<LlmInference>(req.workload.spec).capacity_scheduler_policy = "max_utilization";
+  auto util = plan(req, shipped_catalog());
+  EXPECT_EQ(util.figures.at("max_batch").get<double>(),
+            std::floor(util.figures.at("kv_cache_gib_per_gpu").get<double>() * (1ull << 30) /
+                       (160.0 * 1024 * 1500)));
+}
+
 TEST(Planner, ModelThatFitsNoLayoutIsExplainedWithItsMemory) {
   auto req = request(source_dir() / "configs" / "workloads" / "llm-405b-pretraining.yaml");
   req.nodes = 1;

@@ -138,6 +138,48 @@ TEST(Workload, ServingEngineSettingsAreReadAndChecked) {
   EXPECT_THROW(load_workload(write_temp("engine-typo", base + "gpu_memory_utilisation: 0.8\n")), UsageError);
 }
 
+// The engine key picks vLLM's or TensorRT-LLM's settings; each engine's keys are refused under the other, and
+// the CUDA graph sizes must be increasing whole batches.
+TEST(Workload, ServingEngineAndItsKeysAreChecked) {
+  std::string base =
+      "kind: llm-inference\nmodel: {params: 8e9}\nrequest_rate: 1\ninput_tokens: 100\noutput_tokens: 100\n";
+  auto w = std::get<LlmInference>(
+      load_workload(write_temp("trt", base + "engine: trtllm\nfree_gpu_memory_fraction: 0.95\n"
+                                             "cuda_graph_batch_sizes: [1, 8, 64]\n"))
+          .spec);
+  EXPECT_EQ(w.engine, "trtllm");
+  EXPECT_DOUBLE_EQ(*w.free_gpu_memory_fraction, 0.95);
+  EXPECT_EQ(w.cuda_graph_batch_sizes, (std::vector<int>{1, 8, 64}));
+  EXPECT_EQ(w.capacity_scheduler_policy, "guaranteed_no_evict");
+  EXPECT_EQ(std::get<LlmInference>(load_workload(write_temp("trt-util", base + "engine: trtllm\n"
+                                                                               "capacity_scheduler_policy: "
+                                                                               "max_utilization\n"))
+                                       .spec)
+                .capacity_scheduler_policy,
+            "max_utilization");
+  EXPECT_EQ(std::get<LlmInference>(load_workload(write_temp("trt-unset", base)).spec).engine, "vllm");
+  struct Bad {
+    const char* extra;
+    const char* says;
+  };
+  for (const auto& b : {Bad{"engine: sglang\n", "'engine' must be one of vllm, trtllm"},
+                        Bad{"engine: trtllm\ngpu_memory_utilization: 0.8\n", "are vLLM's settings"},
+                        Bad{"free_gpu_memory_fraction: 0.9\n", "add 'engine: trtllm'"},
+                        Bad{"engine: trtllm\nfree_gpu_memory_fraction: 1.2\n", "exceeds 1"},
+                        Bad{"cuda_graph_batch_sizes: [8, 4]\n", "increasing positive whole"},
+                        Bad{"cuda_graph_batch_sizes: []\n", "non-empty list"},
+                        Bad{"capacity_scheduler_policy: max_utilization\n", "add 'engine: trtllm'"},
+                        Bad{"engine: trtllm\ncapacity_scheduler_policy: fcfs\n",
+                            "must be one of guaranteed_no_evict, max_utilization"}}) {
+    try {
+      load_workload(write_temp("trt-bad", base + b.extra));
+      ADD_FAILURE() << b.extra << ": no UsageError";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(b.says), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
   std::string base =
       "kind: llm-training\nmodel: {layers: 32, hidden: 4096, heads: 32}\ntokens: 1e9\nseq_len: 4096\n"
