@@ -402,7 +402,11 @@ TEST(StorageProbe, PerTargetResultsHaveSpreadsOfTheirOwn) {
         ASSERT_TRUE(m.stats.has_value());
         EXPECT_GE(m.stats->n, 3u);
         EXPECT_TRUE(m.ci.has_value());
-        EXPECT_GT(relative_spread(m), 0);
+        // A rate varies between intervals; a tail percentile read from histogram buckets may land in the
+        // same bucket in every interval, a spread of zero that is real.
+        if (m.name == "iops" || m.name == "bandwidth") {
+          EXPECT_GT(relative_spread(m), 0);
+        }
       }
       for (const char* name : {"iops", "bandwidth"}) {  // means over the intervals, as the aggregate's
         const Metric* m = r.metric(name);
