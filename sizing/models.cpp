@@ -937,6 +937,15 @@ double poisson_quantile(double mean, double q) {
   return std::ceil(limit);
 }
 
+// The servers' spare rate: slots / service - lambda (the M/M/c tail's decay rate and the mean wait's
+// denominator).
+template <typename Num>
+Num spare_rate(const RequestQueue& q) {
+  return named<Num>("slots", q.servers, count_shown("slots")) /
+             named<Num>("service", q.service_s, seconds_shown("service")) -
+         named<Num>("lambda", q.lambda, [](double v) { return fmt::format("lambda {:.3f}/s", v); });
+}
+
 template <typename Num>
 Num queue_wait_p99(const RequestQueue& q) {
   double tail = 1 - kLatencyPercentile;
@@ -947,19 +956,24 @@ Num queue_wait_p99(const RequestQueue& q) {
                     [&](double v) {
                       return fmt::format("ln(P(wait) Erlang C {:.3f} / 0.01) {:.3f}", q.p_wait, v);
                     }) /
-         (named<Num>("slots", q.servers, count_shown("slots")) /
-              named<Num>("service", q.service_s, seconds_shown("service")) -
-          named<Num>("lambda", q.lambda, [](double v) { return fmt::format("lambda {:.3f}/s", v); }));
+         spare_rate<Num>(q);
 }
 template double queue_wait_p99<double>(const RequestQueue&);
 template Formula queue_wait_p99<Formula>(const RequestQueue&);
 
+// Time to the first token after a wait: the wait, the prefill, and the first decode step stretched by the
+// prefills that share the steps.
 template <typename Num>
-Num ttft_p99(const RequestQueue& q) {
+Num ttft_after_wait(const RequestQueue& q, Num wait) {
   Num prefill = named<Num>("t_prefill", q.prefill_s, seconds_shown("prefill", 4));
   Num lambda = named<Num>("lambda", q.lambda, [](double v) { return fmt::format("lambda {:.3f}/s", v); });
-  return queue_wait_p99<Num>(q) + prefill +
+  return wait + prefill +
          named<Num>("t_step", q.step_s, seconds_shown("decode step", 4)) / (1 - lambda * prefill);
+}
+
+template <typename Num>
+Num ttft_p99(const RequestQueue& q) {
+  return ttft_after_wait<Num>(q, queue_wait_p99<Num>(q));
 }
 template double ttft_p99<double>(const RequestQueue&);
 template Formula ttft_p99<Formula>(const RequestQueue&);
@@ -977,20 +991,14 @@ template Formula tpot_p99<Formula>(const RequestQueue&);
 
 template <typename Num>
 Num queue_wait(const RequestQueue& q) {
-  return 0.5 * named<Num>("p_wait", q.p_wait, fraction_shown("P(wait) Erlang C")) /
-         (named<Num>("slots", q.servers, count_shown("slots")) /
-              named<Num>("service", q.service_s, seconds_shown("service")) -
-          named<Num>("lambda", q.lambda, [](double v) { return fmt::format("lambda {:.3f}/s", v); }));
+  return 0.5 * named<Num>("p_wait", q.p_wait, fraction_shown("P(wait) Erlang C")) / spare_rate<Num>(q);
 }
 template double queue_wait<double>(const RequestQueue&);
 template Formula queue_wait<Formula>(const RequestQueue&);
 
 template <typename Num>
 Num ttft_at_rate(const RequestQueue& q) {
-  Num prefill = named<Num>("t_prefill", q.prefill_s, seconds_shown("prefill", 4));
-  Num lambda = named<Num>("lambda", q.lambda, [](double v) { return fmt::format("lambda {:.3f}/s", v); });
-  return queue_wait<Num>(q) + prefill +
-         named<Num>("t_step", q.step_s, seconds_shown("decode step", 4)) / (1 - lambda * prefill);
+  return ttft_after_wait<Num>(q, queue_wait<Num>(q));
 }
 template double ttft_at_rate<double>(const RequestQueue&);
 template Formula ttft_at_rate<Formula>(const RequestQueue&);
