@@ -88,7 +88,8 @@ std::vector<std::string> headline_lines(const Result& r, std::span<const Console
 
 // fio's lines under its headline, from the figures a storage result has in fio's shape (storage/probe.hpp):
 // per direction "clat (usec): min=.., max=.., avg=.., stdev=.." for slat (when the engine split it), clat
-// and lat, in the unit fio would pick for the mean; "cpu: usr=.., sys=.., ctx=.."; and per disk "disk vda:
+// and lat, in the unit fio would pick for the mean; "io: ios=r/w, bytes, run=..msec" (the window's totals);
+// "cpu: usr=.., sys=.., ctx=.."; and per disk "disk vda:
 // ios=r/w, merge=r/w, ticks=r/w, in_queue=.., util=..%" (fio's "Disk stats (read/write)").
 std::vector<std::string> fio_lines(const Result& r) {
   std::vector<std::string> lines;
@@ -108,6 +109,13 @@ std::vector<std::string> fio_lines(const Result& r) {
                                   l.value("min", 0.0) / div, l.value("max", 0.0) / div, mean / div,
                                   l.value("stddev", 0.0) / div));
     }
+  }
+  // fio's I/O totals and runtime ("io=..., run=...msec") over the measured window.
+  if (r.work.contains("ios") && r.work.contains("seconds")) {
+    lines.push_back(
+        fmt::format("io: ios={}/{} (read/write), {}, run={:.0f} msec",
+                    r.work.value("reads", std::uint64_t{0}), r.work.value("writes", std::uint64_t{0}),
+                    format_bytes(r.work.value("bytes", 0.0)), 1e3 * r.work.value("seconds", 0.0)));
   }
   const Metric* usr = r.metric("usr_cpu");
   const Metric* sys = r.metric("sys_cpu");

@@ -195,6 +195,7 @@ TEST(Summary, AStorageRowCarriesFiosLatencyCpuAndDiskLines) {
                             {"clat_ns", lat(90, 22821920, 104343.3, 556826.1, 36081)},
                             {"lat_ns", lat(32438, 22824835, 110677.9, 557708.5, 36081)}}}};
   r.info["rusage"] = {{"ctx", 9010}, {"majf", 0}, {"minf", 14}};
+  r.work = {{"ios", 36081}, {"bytes", 36081.0 * 4096}, {"reads", 36081}, {"writes", 0}, {"seconds", 1.146}};
   r.info["disk_stats"] = Json::array({{{"name", "vda"},
                                        {"read_ios", 31739},
                                        {"write_ios", 228},
@@ -206,17 +207,20 @@ TEST(Summary, AStorageRowCarriesFiosLatencyCpuAndDiskLines) {
                                        {"util", 56.040609}}});
   report.results.push_back(r);
   const auto lines = lines_of(summary_of(report));
-  ASSERT_EQ(lines.size(), 8u) << summary_of(report);
+  ASSERT_EQ(lines.size(), 9u) << summary_of(report);
   EXPECT_NE(lines[3].find("slat (usec): min=3, max=3125, avg=6.33, stdev=31.13"), std::string::npos)
       << lines[3];
   EXPECT_NE(lines[4].find("clat (usec): min=0, max=22822, avg=104.34, stdev=556.83"), std::string::npos)
       << lines[4];
   EXPECT_NE(lines[5].find(" lat (usec): min=32, max=22825, avg=110.68, stdev=557.71"), std::string::npos)
       << lines[5];
-  EXPECT_NE(lines[6].find("cpu: usr=2.60%, sys=26.20%, ctx=9010"), std::string::npos) << lines[6];
-  EXPECT_NE(lines[7].find("disk vda: ios=31739/228, merge=0/4, ticks=1925/2281, in_queue=4259, util=56.04%"),
+  // fio's I/O totals and runtime ("io=..., run=...msec"), of the measured window.
+  EXPECT_NE(lines[6].find("io: ios=36081/0 (read/write), 140.94 MiB, run=1146 msec"), std::string::npos)
+      << lines[6];
+  EXPECT_NE(lines[7].find("cpu: usr=2.60%, sys=26.20%, ctx=9010"), std::string::npos) << lines[7];
+  EXPECT_NE(lines[8].find("disk vda: ios=31739/228, merge=0/4, ticks=1925/2281, in_queue=4259, util=56.04%"),
             std::string::npos)
-      << lines[7];
+      << lines[8];
   // Without a split (batched io_uring, psync) there is no slat line.
   report.results[0].info["io_latency"]["read"]["slat_ns"] = lat(0, 0, 0, 0, 0);
   EXPECT_EQ(summary_of(report).find("slat"), std::string::npos) << summary_of(report);
