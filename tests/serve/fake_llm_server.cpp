@@ -57,7 +57,7 @@ Timing model (continuous batching, vLLM V0 style, prefill not chunked):
   --prefill-ms-per-token x (their prompt tokens), ending with each of them emitting its first token; else a
   DECODE step of --step-ms + --step-ms-per-seq x (sequences in the batch), ending with every sequence emitting
   one token. A lone request: TTFT = prefill x prompt tokens, TPOT = step + step-per-seq.
-  Tokenizer: one token per whitespace-separated word (a prompt of token ids counts its ids). Output: max_tokens
+  Tokenizer: --tokens-per-word tokens per whitespace-separated word (a prompt of token ids counts its ids). Output: max_tokens
   (default --default-max-tokens) tokens " w1", " w2", ...; with --eos-after N and ignore_eos not true, stops
   at min(N, max_tokens) with finish_reason "stop".
 
@@ -69,6 +69,9 @@ Model flags:
   --step-ms-per-seq B        default 0.5
   --eos-after N              default 0 (never: every request runs to max_tokens)
   --default-max-tokens N     default 16
+  --tokens-per-word K        default 1: the tokenizer counts K tokens per word (a server whose tokens are
+                             not the client's words)
+  --no-tokenize              POST /tokenize answers 404, as a server without the route does
 
 Fault flags (or per request: header `X-Fake-Fault: KIND[:AFTER]`):
   --fault KIND[:AFTER]       http500 | http429 | stall | close | malformed | wrong-usage; AFTER = tokens sent
@@ -128,6 +131,8 @@ struct Options {
   std::string port_file, log, model = "fake-llm";
   ModelParams p;
   int eos_after = 0, default_max_tokens = 16;
+  int tokens_per_word = 1;
+  bool tokenize = true;
   Fault fault;
   int fault_every = 1;
   bool simulate = false, find_rate = false;
@@ -166,6 +171,10 @@ Options parse(int argc, char** argv) {
       o.find_rate = true;
       continue;
     }
+    if (a == "--no-tokenize") {
+      o.tokenize = false;
+      continue;
+    }
     if (i + 1 >= argc) usage_error(std::string(a) + " needs a value");
     const char* v = argv[++i];
     if (a == "--port-file")
@@ -184,6 +193,8 @@ Options parse(int argc, char** argv) {
       o.p.step_s_per_seq = number(argv[i - 1], v, 0, 1e6) / 1e3;
     else if (a == "--eos-after")
       o.eos_after = static_cast<int>(number(argv[i - 1], v, 0, 1e9));
+    else if (a == "--tokens-per-word")
+      o.tokens_per_word = static_cast<int>(number(argv[i - 1], v, 1, 1000));
     else if (a == "--default-max-tokens")
       o.default_max_tokens = static_cast<int>(number(argv[i - 1], v, 1, 1e9));
     else if (a == "--fault") {
@@ -583,7 +594,7 @@ void Server::handle(Conn& c, std::string_view method, std::string_view path, con
     return;
   }
   const bool gen = path == "/v1/completions" || path == "/v1/chat/completions";
-  if (!gen && path != "/tokenize") {
+  if (!gen && (path != "/tokenize" || !o_.tokenize)) {
     error(c, 404, "Not Found", "no route " + std::string(path), "not_found_error");
     return;
   }
@@ -604,6 +615,7 @@ void Server::handle(Conn& c, std::string_view method, std::string_view path, con
       error(c, 400, "Bad Request", "give \"prompt\" (a string) or \"messages\"", "invalid_request_error");
       return;
     }
+    if (!text.empty()) n *= o_.tokens_per_word;
     json ids = json::array();
     if (text.empty() && j.contains("prompt") && j["prompt"].is_array()) {
       ids = j["prompt"];
@@ -612,7 +624,7 @@ void Server::handle(Conn& c, std::string_view method, std::string_view path, con
       for (const auto& w : words(text)) {
         std::uint32_t h = 2166136261u;
         for (unsigned char ch : w) h = (h ^ ch) * 16777619u;
-        ids.push_back(h % 32000);
+        for (int k = 0; k < o_.tokens_per_word; ++k) ids.push_back((h + k) % 32000);
       }
     }
     respond(c, 200, "OK", json{{"count", n}, {"max_model_len", 1 << 20}, {"tokens", ids}}.dump());
@@ -639,6 +651,7 @@ void Server::generate(Conn& c, const std::string& path, const json& body,
           "invalid_request_error");
     return;
   }
+  if (!text.empty()) prompt *= o_.tokens_per_word;
   int max_tokens = o_.default_max_tokens;
   for (const char* key : {"max_tokens", "max_completion_tokens"}) {
     if (!body.contains(key) || body[key].is_null()) continue;

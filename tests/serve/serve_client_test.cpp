@@ -127,6 +127,28 @@ TEST(ServeClient, FiguresMatchTheServersLog) {
   }
 }
 
+// A server without /tokenize (404) whose tokens are not words: the words per token come from one request's
+// usage, the prompts are made to length from it and marked approximate, and they reach their length.
+TEST(ServeClient, WithoutTokenizeThePromptsAreCalibratedFromUsage) {
+  FakeLlmServer server(with(kModel, {"--no-tokenize", "--tokens-per-word", "2"}));
+  auto results =
+      run_probe(json{{"url", server.url()}, {"requests", 8}, {"concurrency", 4}, {"isl", 64}, {"osl", 4}});
+  server.stop();
+  ASSERT_EQ(results.size(), 1u);
+  const Result& r = results[0];
+  ASSERT_EQ(r.status, Status::ok) << r.reason;
+  EXPECT_EQ(r.info.at("prompts").at("calibration"), "usage");
+  EXPECT_EQ(r.info.at("prompts").at("approximate"), true);
+  EXPECT_DOUBLE_EQ(r.info.at("prompts").at("tokens_per_word").get<double>(), 2.0);
+  int streamed = 0;
+  for (const auto& e : server.read_log()) {
+    if (!e.stream) continue;  // the calibration request
+    ++streamed;
+    EXPECT_EQ(e.prompt_tokens, 64) << "a prompt made from the usage calibration is off its length";
+  }
+  EXPECT_EQ(streamed, 8);
+}
+
 TEST(ServeClient, KeepAliveReusesOneConnectionPerStream) {
   FakeLlmServer server(kModel);
   auto results =
