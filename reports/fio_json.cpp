@@ -167,7 +167,9 @@ Json to_fio_json(const Report& report, std::string_view origin) {
   // The options every job has alike, as fio's [global] section (a reader that merges them into each job's,
   // as fio-plot does, gets the same values).
   Json global = Json::object();
-  for (const auto& [key, value] : options.front().items()) {
+  for (const auto& item : options.front().items()) {
+    const std::string& key = item.key();
+    const Json& value = item.value();
     if (key == "name") continue;
     if (std::all_of(options.begin(), options.end(),
                     [&](const Json& o) { return o.value(key, Json()) == value; }))

@@ -153,7 +153,7 @@ GemmRates gemm_rates(const GpuSpec& gpu, std::string_view precision, const Calib
 }
 
 GemmShapeModel gemm_shape_efficiency(const NamedGemm& g, const GemmRates& r) {
-  auto [m, n, k] = g.shape;
+  const double m = g.shape[0], n = g.shape[1], k = g.shape[2];
   double launches = g.group * g.count;
   GemmShapeModel x{g};
   x.flops = 2 * m * n * k * launches;
@@ -469,7 +469,8 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
   for (auto mode : modes)
     for (int mb : mbs)
       for (int c : cs)
-        for (auto [t, p] : tp_pairs) {
+        for (const auto& tp : tp_pairs) {
+          const int t = tp.first, p = tp.second;
           long long wide = static_cast<long long>(t) * p * c;  // fixed degrees can be large: no int overflow
           if (wide > gpus) continue;
           if (w.schedule == "dualpipe" && p % 2 != 0 && p > 1) continue;  // two directions of p / 2 stages
