@@ -8,7 +8,7 @@ It runs N concurrent streams (default 2,000) and compares:
   - ITL p99 as the client measured it against ITL p99 of the server's own log (the gaps between the times it
     wrote consecutive tokens): the difference is what the client adds;
   - the client process's CPU seconds (user + system) per 1,000 tokens.
-Targets (issue: a 2-core machine): >= 2,000 streams, >= 50,000 tokens/s, < 1 ms added to ITL p99. The server
+Targets on a 2-core machine: >= 2,000 streams, >= 50,000 tokens/s, < 1 ms added to ITL p99. The server
 and the client share the machine's cores, so the tokens/s is the pair's; the script says which one was busy.
 
 Usage: scripts/serve-overhead.py [--build build/cpu] [--streams 2000] [--osl 100] [--step-ms 20] [--json]
