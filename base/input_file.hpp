@@ -15,7 +15,7 @@
 
 namespace mlbench {
 
-enum class InputKind { report, yaml, host_list, fio_job, prompts };
+enum class InputKind { report, yaml, host_list, fio_job, prompts, certificates };
 
 struct InputLimit {
   InputKind kind;
@@ -26,13 +26,16 @@ struct InputLimit {
 // The size limits, one row per kind. A report of 10,000 results with their raw samples is a few MB; a YAML
 // file (a run config, workload, thresholds, catalog, DLIO config, prices) is a few KB, and yaml-cpp holds a
 // few hundred bytes per value parsed, so 1 MiB (at most about 500,000 values) keeps a parse within a few
-// hundred MB; a host list of 100,000 names is about 2 MB; a fio job file of a few dozen jobs is a few KB.
+// hundred MB; a host list of 100,000 names is about 2 MB; a fio job file of a few dozen jobs is a few KB; a
+// prompt file as large as ShareGPT's (about 650 MB) fits 1 GiB; a CA bundle of every public root is about
+// 200 KB.
 inline constexpr InputLimit kInputLimits[] = {
     {InputKind::report, "report", std::size_t{256} << 20},
     {InputKind::yaml, "YAML file", std::size_t{1} << 20},
     {InputKind::host_list, "host list", std::size_t{16} << 20},
     {InputKind::fio_job, "fio job file", std::size_t{1} << 20},
     {InputKind::prompts, "prompt file", std::size_t{1} << 30},
+    {InputKind::certificates, "CA certificate file", std::size_t{16} << 20},
 };
 
 const InputLimit& input_limit(InputKind kind);

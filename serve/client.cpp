@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
@@ -25,6 +26,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "base/input_file.hpp"
 
 namespace mlbench::serve {
 namespace {
@@ -43,6 +45,25 @@ std::string ssl_error_text() {
   ERR_error_string_n(e, buf.data(), buf.size());
   ERR_clear_error();
   return buf.data();
+}
+
+// Adds the PEM certificates of `path` to the context's trust store: 1 when at least one was added, else 0
+// (OpenSSL's error queue says why). The file comes through the bounded reader.
+int add_ca_certificates(SSL_CTX* ctx, const std::string& path) {
+  const std::string pem = read_input_file(path, InputKind::certificates);
+  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+  if (!bio) return 0;
+  STACK_OF(X509_INFO)* infos = PEM_X509_INFO_read_bio(bio, nullptr, nullptr, nullptr);
+  BIO_free(bio);
+  if (!infos) return 0;
+  int added = 0;
+  X509_STORE* store = SSL_CTX_get_cert_store(ctx);
+  for (int i = 0; i < sk_X509_INFO_num(infos); ++i) {
+    X509_INFO* info = sk_X509_INFO_value(infos, i);
+    if (info->x509 && X509_STORE_add_cert(store, info->x509) == 1) ++added;
+  }
+  sk_X509_INFO_pop_free(infos, X509_INFO_free);
+  return added > 0 ? 1 : 0;
 }
 
 enum class ConnState { connecting, handshake, writing, reading, idle, closed };
@@ -593,9 +614,10 @@ Client::Client(Endpoint endpoint, WireLimits limits)
     SSL_CTX_set_min_proto_version(impl_->ctx, TLS1_2_VERSION);
     if (endpoint_.verify) {
       SSL_CTX_set_verify(impl_->ctx, SSL_VERIFY_PEER, nullptr);
-      const int ok = endpoint_.ca_file.empty()
-                         ? SSL_CTX_set_default_verify_paths(impl_->ctx)
-                         : SSL_CTX_load_verify_locations(impl_->ctx, endpoint_.ca_file.c_str(), nullptr);
+      // --ca-file is read through the bounded reader (a regular file under its size limit, never a FIFO
+      // that would block) and its PEM certificates added from memory.
+      const int ok = endpoint_.ca_file.empty() ? SSL_CTX_set_default_verify_paths(impl_->ctx)
+                                               : add_ca_certificates(impl_->ctx, endpoint_.ca_file);
       if (ok != 1)
         throw UsageError(fmt::format("--ca-file '{}' holds no certificate OpenSSL reads: {}",
                                      endpoint_.ca_file, ssl_error_text()));

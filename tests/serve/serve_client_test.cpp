@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
@@ -541,6 +542,22 @@ TEST(ServeTls, ACaFileWithoutCertificatesIsBadInput) {
   ep.url = parse_url(server.url());
   ep.ca_file = "/dev/null";
   EXPECT_THROW(Client(ep, WireLimits{}), UsageError);
+  // A FIFO (nobody writing) is refused at once by the bounded reader, never waited on; a regular file with
+  // no certificate in it is refused by its content.
+  const auto dir = std::filesystem::temp_directory_path() / ("mlbench-ca-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);
+  ep.ca_file = (dir / "fifo").string();
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_THROW(Client(ep, WireLimits{}), UsageError);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  std::FILE* f = std::fopen((dir / "empty.pem").c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs("not a certificate\n", f);
+  std::fclose(f);
+  ep.ca_file = (dir / "empty.pem").string();
+  EXPECT_THROW(Client(ep, WireLimits{}), UsageError);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
