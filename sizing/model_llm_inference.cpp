@@ -1,0 +1,462 @@
+#include "sizing/models.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "base/units.hpp"
+#include "sizing/model_terms.hpp"
+
+namespace mlbench::sizing {
+
+using namespace terms;
+
+TrtllmBenchSettings trtllm_bench_settings(const LlmInference& w, const GpuSpec& gpu, int t) {
+  const auto& tune = assumption::kTrtllmBenchTuning;
+  const TransformerModel& m = w.model;
+  double in = w.input_tokens, out = w.output_tokens;
+  // Its KV bytes per token: every layer's K and V of max(t, kv_heads) heads (one per GPU at least).
+  double kv_token =
+      2.0 * m.layers * std::max(t, m.kv_heads) * m.head_dim() * bytes_per_element(w.kv_precision);
+  double free = tune.kv_fraction * (gpu.memory_bytes * t - m.params * bytes_per_element(w.precision));
+  double raw_bs = std::min(std::max(0.0, free) / (kv_token * (in + out)), tune.max_requests);
+  double raw_tokens = std::min(raw_bs * (1 + in / out), tune.max_tokens);
+  auto up = [](double v, double step) { return step * std::ceil(v / step); };
+  TrtllmBenchSettings s;
+  s.max_batch_size = raw_bs < 256    ? std::max(64.0, up(raw_bs, 32))
+                     : raw_bs < 1024 ? up(raw_bs, 128)
+                                     : up(raw_bs, 256);
+  s.max_num_tokens = raw_tokens < 4096   ? std::max(2048.0, up(raw_tokens, 256))
+                     : raw_tokens < 8192 ? up(raw_tokens, 512)
+                                         : up(raw_tokens, 1024);
+  return s;
+}
+
+ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu, int t) {
+  ServingBudget b;
+  b.utilisation_given = w.gpu_memory_utilization.has_value() || w.free_gpu_memory_fraction.has_value();
+  b.batched_tokens_given = w.max_num_batched_tokens.has_value();
+  b.seqs_given = w.max_num_seqs.has_value();
+  b.graphs_given = w.cuda_graph_bytes.has_value();
+  if (w.engine == "trtllm") {
+    b.trtllm = true;
+    b.whole_sequences = w.capacity_scheduler_policy == "guaranteed_no_evict";
+    const TrtllmBenchSettings bench = trtllm_bench_settings(w, gpu, t);
+    b.utilisation = w.free_gpu_memory_fraction.value_or(assumption::kTrtllmFreeGpuMemoryFraction.value);
+    b.max_num_batched_tokens = w.max_num_batched_tokens.value_or(bench.max_num_tokens);
+    b.max_num_seqs = w.max_num_seqs.value_or(bench.max_batch_size);
+    return b;
+  }
+  bool large = gpu.memory_bytes >= assumption::kVllmLargeGpuBytes &&
+               !gpu.name.starts_with(assumption::kVllmSmallDefaultsGpu);
+  const auto* d =
+      std::find_if(std::begin(assumption::kVllmBatchDefaults), std::end(assumption::kVllmBatchDefaults),
+                   [&](const auto& x) { return x.large_gpu == large && x.offline == w.offline; });
+  b.utilisation = w.gpu_memory_utilization.value_or(assumption::kGpuMemoryUtilization.value);
+  b.max_num_batched_tokens = w.max_num_batched_tokens.value_or(d->max_num_batched_tokens);
+  b.max_num_seqs = w.max_num_seqs.value_or(d->max_num_seqs);
+  b.cuda_graphs = w.cuda_graph_bytes.value_or(assumption::kCudaGraphs.value);
+  return b;
+}
+
+// vLLM's fused MoE (fused_moe.py, fused_experts_impl) runs the batch in chunks of VLLM_FUSED_MOE_CHUNK_SIZE
+// tokens (vllm/envs.py default 16 x 1024) and, per routed copy of a token, holds the gate/up output (2 f / t)
+// and the down output (h) in one shared buffer (intermediate_cache13, the larger of the two) and the
+// activated f / t apart (intermediate_cache2), in the activations' 16 bits.
+constexpr double kFusedMoeChunkTokens = 16 * 1024;
+
+double profile_activation_peak(const TransformerModel& m, double tokens, double seqs, int t) {
+  double up = (m.gated_ffn ? 2.0 : 1.0) * m.ffn_hidden / t, down_in = static_cast<double>(m.ffn_hidden) / t;
+  if (!m.moe()) return tokens * (2.0 * m.hidden + up + down_in) * 2 + seqs * m.vocab * 4.0;
+  double shared = m.shared_experts * (up + down_in);
+  double routed = m.top_k * (std::max(up, static_cast<double>(m.hidden)) + down_in);
+  return (tokens * (2.0 * m.hidden + shared) + std::min(tokens, kFusedMoeChunkTokens) * routed) * 2 +
+         seqs * m.vocab * 4.0;
+}
+
+template <typename Num>
+Num kv_cache_per_gpu(const KvCapacity& k) {
+  if (k.of_free)
+    return (named<Num>("hbm", k.hbm, bytes_shown("HBM")) -
+            named<Num>("weights", k.weights, bytes_shown("weights")) -
+            named<Num>("activation_peak", k.activation_peak, bytes_shown("activation peak")) -
+            (named<Num>("cuda_context", k.cuda_context, bytes_shown("CUDA context")) +
+             named<Num>("workspace", k.workspace, bytes_shown("cuBLAS workspace")) +
+             named<Num>("nccl", k.nccl, bytes_shown("NCCL")))) *
+           named<Num>("utilisation", k.utilisation, fraction_shown("free_gpu_memory_fraction"));
+  return named<Num>("hbm", k.hbm, bytes_shown("HBM")) *
+             named<Num>("utilisation", k.utilisation, fraction_shown("gpu_memory_utilization")) -
+         named<Num>("weights", k.weights, bytes_shown("weights")) -
+         named<Num>("activation_peak", k.activation_peak, bytes_shown("activation peak")) -
+         (named<Num>("cuda_context", k.cuda_context, bytes_shown("CUDA context")) +
+          named<Num>("workspace", k.workspace, bytes_shown("cuBLAS workspace")) +
+          named<Num>("nccl", k.nccl, bytes_shown("NCCL"))) -
+         named<Num>("cuda_graphs", k.cuda_graphs, bytes_shown("CUDA graphs"));
+}
+template double kv_cache_per_gpu<double>(const KvCapacity&);
+template Formula kv_cache_per_gpu<Formula>(const KvCapacity&);
+
+double erlang_c(double servers, double offered) {
+  if (offered >= servers) return 1;
+  double b = 1;  // Erlang B with 0 servers
+  for (int k = 1; k <= static_cast<int>(servers); ++k) b = offered * b / (k + offered * b);
+  return servers * b / (servers - offered * (1 - b));
+}
+
+RequestQueue request_queue(double lambda, double servers, double prefill_s, double step_s, double out) {
+  RequestQueue q{lambda, servers, prefill_s, step_s, out};
+  q.prefill_share = lambda * prefill_s;
+  if (q.prefill_share >= 1) return q;
+  q.tpot_s = step_s / (1 - q.prefill_share);
+  q.service_s = prefill_s + out * q.tpot_s;
+  q.load = lambda * q.service_s / servers;
+  if (q.load >= 1) return q;
+  q.stable = true;
+  q.p_wait = erlang_c(servers, lambda * q.service_s);
+  q.wait_s = queue_wait<double>(q);
+  q.wait_p99_s = queue_wait_p99<double>(q);
+  q.prefills_p99 = poisson_quantile(lambda * out * q.tpot_s, kLatencyPercentile);
+  q.tpot_p99_s = tpot_p99<double>(q);
+  return q;
+}
+
+double poisson_quantile(double mean, double q) {
+  double cdf = 0;
+  double limit = mean + 20 * std::sqrt(mean) + 20;
+  for (double n = 0; n <= limit; ++n) {
+    cdf += std::exp(n * std::log(mean) - mean - std::lgamma(n + 1));
+    if (cdf >= q) return n;
+  }
+  return std::ceil(limit);
+}
+
+// The servers' spare rate: slots / service - lambda (the M/M/c tail's decay rate and the mean wait's
+// denominator).
+template <typename Num>
+Num spare_rate(const RequestQueue& q) {
+  return named<Num>("slots", q.servers, count_shown("slots")) /
+             named<Num>("service", q.service_s, seconds_shown("service")) -
+         named<Num>("lambda", q.lambda, [](double v) { return fmt::format("lambda {:.3f}/s", v); });
+}
+
+template <typename Num>
+Num queue_wait_p99(const RequestQueue& q) {
+  double tail = 1 - kLatencyPercentile;
+  if (q.p_wait <= tail) return named<Num>("wait_p99", 0, seconds_shown("wait p99 (P(wait) below 1 %)", 4));
+  double ln_tail = std::log(q.p_wait / tail);
+  return 0.5 *
+         named<Num>("ln_wait_tail", ln_tail,
+                    [&](double v) {
+                      return fmt::format("ln(P(wait) Erlang C {:.3f} / 0.01) {:.3f}", q.p_wait, v);
+                    }) /
+         spare_rate<Num>(q);
+}
+template double queue_wait_p99<double>(const RequestQueue&);
+template Formula queue_wait_p99<Formula>(const RequestQueue&);
+
+// Time to the first token after a wait: the wait, the prefill, and the first decode step stretched by the
+// prefills that share the steps.
+template <typename Num>
+Num ttft_after_wait(const RequestQueue& q, Num wait) {
+  Num prefill = named<Num>("t_prefill", q.prefill_s, seconds_shown("prefill", 4));
+  Num lambda = named<Num>("lambda", q.lambda, [](double v) { return fmt::format("lambda {:.3f}/s", v); });
+  return wait + prefill +
+         named<Num>("t_step", q.step_s, seconds_shown("decode step", 4)) / (1 - lambda * prefill);
+}
+
+template <typename Num>
+Num ttft_p99(const RequestQueue& q) {
+  return ttft_after_wait<Num>(q, queue_wait_p99<Num>(q));
+}
+template double ttft_p99<double>(const RequestQueue&);
+template Formula ttft_p99<Formula>(const RequestQueue&);
+
+template <typename Num>
+Num tpot_p99(const RequestQueue& q) {
+  Num out = named<Num>("out", q.out, count_shown("out"));
+  return (out * named<Num>("t_step", q.step_s, seconds_shown("decode step", 4)) +
+          named<Num>("prefills_p99", q.prefills_p99, count_shown("prefills p99")) *
+              named<Num>("t_prefill", q.prefill_s, seconds_shown("prefill", 4))) /
+         out;
+}
+template double tpot_p99<double>(const RequestQueue&);
+template Formula tpot_p99<Formula>(const RequestQueue&);
+
+template <typename Num>
+Num queue_wait(const RequestQueue& q) {
+  return 0.5 * named<Num>("p_wait", q.p_wait, fraction_shown("P(wait) Erlang C")) / spare_rate<Num>(q);
+}
+template double queue_wait<double>(const RequestQueue&);
+template Formula queue_wait<Formula>(const RequestQueue&);
+
+template <typename Num>
+Num ttft_at_rate(const RequestQueue& q) {
+  return ttft_after_wait<Num>(q, queue_wait<Num>(q));
+}
+template double ttft_at_rate<double>(const RequestQueue&);
+template Formula ttft_at_rate<Formula>(const RequestQueue&);
+
+int kv_shards(const TransformerModel& m, int t) { return m.mla() ? 1 : std::min(t, m.kv_heads); }
+
+double serving_allreduce_latency(const GpuSpec& gpu) {
+  return gpu.link.starts_with("NVLink") ? assumption::kServingAllReduceLatency.value
+                                        : assumption::kCollectiveLatency.value;
+}
+
+std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts& node,
+                                          const Calibration& cal, double eta_prefill, double eta_decode,
+                                          double headroom, std::string* why_not) {
+  const GpuSpec& gpu = *node.gpu;
+  const TransformerModel& m = w.model;
+  double peak = gpu.peak_for(peak_precision(w.precision)).value_or(0);
+  double hbm = gpu.memory_bandwidth * cal.hbm.value;
+  double bytes = bytes_per_element(w.precision);
+  double weights = m.params * bytes;
+  double kv_token = m.kv_elements_per_token() * bytes_per_element(w.kv_precision);
+  double in = w.input_tokens, out = w.output_tokens;
+  double ctx_avg = in + out / 2;
+  double per_token_flops = 2 * m.active_params;
+  double tpot_limit = w.tpot_s > 0 ? w.tpot_s * (1 - headroom) : 0;
+  std::optional<ServingPoint> best;
+  std::string rejected;
+  for (int t = 1; t <= node.domain; t *= 2) {
+    if (w.tp ? t != *w.tp : m.heads % t != 0 || node.gpus % t != 0) continue;
+    const ServingBudget budget = serving_budget(w, gpu, t);
+    ServingPoint sp;
+    sp.t = t;
+    sp.kv_per_token = kv_token;
+    sp.kv_shards = kv_shards(m, t);
+    sp.weights_per_gpu = weights / t;
+    sp.budget = budget;
+    sp.kv = {gpu.memory_bytes,
+             budget.utilisation,
+             sp.weights_per_gpu,
+             profile_activation_peak(m, budget.max_num_batched_tokens, budget.max_num_seqs, t),
+             assumption::kCudaContext.value,
+             assumption::kCublasWorkspace.value,
+             t > 1 ? assumption::kNcclCommunicator.value : 0,
+             budget.cuda_graphs,
+             budget.trtllm};
+    sp.kv_budget = kv_cache_per_gpu<double>(sp.kv) * sp.kv_shards;
+    // What a sequence holds of the cache when admitted: vLLM (and TensorRT-LLM's MAX_UTILIZATION) allocate
+    // blocks as tokens come (the average context), TensorRT-LLM's GUARANTEED_NO_EVICT reserves the whole
+    // input
+    // + output.
+    sp.reserved_tokens = budget.whole_sequences ? in + out : ctx_avg;
+    sp.max_batch = std::floor(sp.kv_budget / (kv_token * sp.reserved_tokens));
+    if (sp.kv_budget <= kv_token * (in + out) || sp.max_batch < 1) {
+      rejected = fmt::format("TP {}: KV cache {} per GPU after weights, activations, runtime and CUDA graphs",
+                             t, format_bytes(sp.kv_budget / sp.kv_shards));
+      continue;
+    }
+    if (w.batch && *w.batch > sp.max_batch) {
+      rejected = fmt::format("TP {}: batch {} needs {} of KV cache, {} left", t, *w.batch,
+                             format_bytes(*w.batch * ctx_avg * kv_token), format_bytes(sp.kv_budget));
+      continue;
+    }
+    double tp_busbw = gpu.link_bandwidth * cal.nvlink.value;
+    // 2 all-reduces per layer of the step's tokens; each call's latency is paid once per step, which a
+    // prompt shares with the others batched with it (chunked prefill of max_num_batched_tokens): its share.
+    auto tp_time = [&](double tokens, double latency_share) {
+      if (t == 1) return 0.0;
+      double msg = tokens * m.hidden * 2.0 * 2 * (t - 1) / t;
+      return 2.0 * m.layers * (serving_allreduce_latency(gpu) * latency_share + msg / tp_busbw);
+    };
+    // MoE: a step reads the experts its batch routes to, E (1 - (1 - k/E)^batch) of them per layer.
+    auto weights_read = [&](double batch) {
+      if (!m.moe()) return sp.weights_per_gpu;
+      double expert = std::min(m.params, m.expert_params());
+      double touched = 1 - std::pow(1 - static_cast<double>(m.top_k) / m.experts, batch);
+      return ((m.params - expert) + expert * touched) * bytes / t;
+    };
+    auto decode = [&](double batch) {
+      // The batch's k routed copies of h per MoE layer, permuted to their experts and back and scaled by the
+      // router weights (the training step's passes, forward only).
+      double moe_bytes = m.moe() ? batch * m.layers * kMoePermuteBytes * m.top_k * m.hidden / t : 0.0;
+      return DecodeStep{weights_read(batch),
+                        batch * ctx_avg * kv_token / sp.kv_shards,
+                        hbm,
+                        batch,
+                        cuda_graph_rows(w, batch),
+                        per_token_flops,
+                        m.attention_flops_per_context_token(true) * ctx_avg,
+                        static_cast<double>(t),
+                        peak,
+                        eta_decode,
+                        tp_time(batch, 1),
+                        moe_bytes};
+    };
+    sp.prefill = {in,
+                  per_token_flops,
+                  0.5 * m.attention_flops_per_context_token() * in * in,
+                  static_cast<double>(t),
+                  peak,
+                  eta_prefill,
+                  tp_time(in, in / std::max(in, budget.max_num_batched_tokens))};
+    sp.prefill_s = prefill_time<double>(sp.prefill);
+    sp.output_tokens = out;
+    sp.instances = node.gpus / t;
+    auto throughput = [&](double batch) {
+      ServingPoint at = sp;
+      at.batch = batch;
+      at.step_s = decode_step_time<double>(decode(batch));
+      return serving_tokens_per_s_node<double>(at);
+    };
+    if (w.batch) {
+      sp.batch = *w.batch;
+      sp.batch_rule = "the workload's batch";
+    } else {
+      // The engine schedules at most max_num_seqs sequences however many the KV cache holds.
+      double limit = std::min(sp.max_batch, budget.max_num_seqs);
+      std::string held = limit < sp.max_batch ? fmt::format("max_num_seqs {:.0f} (the KV cache holds {:.0f})",
+                                                            limit, sp.max_batch)
+                                              : fmt::format("the KV cache's {:.0f}", sp.max_batch);
+      if (w.offline && budget.trtllm) {
+        // trtllm-bench sets max_batch_size itself and the scheduler admits every request the limit allows.
+        sp.batch = limit;
+        sp.batch_rule = fmt::format("{}: every offline request queued at once", held);
+      } else if (w.offline) {
+        // Offline: the batch with the most tokens/s, among powers of two and the limit.
+        sp.batch = limit;
+        for (double b = 1; b < limit; b *= 2)
+          if (throughput(b) > throughput(sp.batch)) sp.batch = b;
+        sp.batch_rule = fmt::format("the best of batches 1, 2, 4, ... and {}", held);
+      } else {
+        sp.batch = limit;
+        if (tpot_limit > 0)
+          while (sp.batch > 1 && decode_step_time<double>(decode(sp.batch)) > tpot_limit)
+            sp.batch = std::floor(sp.batch * 0.95);
+        sp.batch_rule =
+            tpot_limit > 0
+                ? fmt::format("the largest batch up to {} whose decode step meets the TPOT target", held)
+                : fmt::format("{} sequences", held);
+      }
+    }
+    sp.decode = decode(sp.batch);
+    sp.step_s = decode_step_time<double>(sp.decode);
+    sp.crossover = decode_crossover_batch<double>(sp.decode);
+    sp.bound = sp.batch < sp.crossover ? "memory" : "compute";
+    sp.ttft_s = time_to_first_token<double>(sp.prefill, sp.step_s);
+    sp.meets_targets = (tpot_limit <= 0 || sp.step_s <= tpot_limit) &&
+                       (w.ttft_s <= 0 || sp.ttft_s <= w.ttft_s * (1 - headroom));
+    sp.tokens_per_s_node = serving_tokens_per_s_node<double>(sp);
+    sp.tokens_per_s_instance = sp.tokens_per_s_node / sp.instances;
+    bool better = !best || (sp.meets_targets && !best->meets_targets) ||
+                  (sp.meets_targets == best->meets_targets && sp.tokens_per_s_node > best->tokens_per_s_node);
+    if (better) best = sp;
+  }
+  if (!best && why_not)
+    *why_not = fmt::format("{} of {} weights plus {} fit no tensor-parallel degree {} on {}{}",
+                           format_bytes(weights), w.precision,
+                           w.batch ? fmt::format("a batch of {} {}-token contexts", *w.batch, in + out)
+                                   : fmt::format("one {}-token context", in + out),
+                           w.tp ? fmt::format("{} (given)", *w.tp) : fmt::format("up to {}", node.domain),
+                           gpu.name, rejected.empty() ? "" : " (" + rejected + ")");
+  return best;
+}
+
+// The FLOP rate of t GPUs at the calibrated efficiency, shared by decode and prefill.
+template <typename Num>
+Num instance_flops(double t, double peak, double eta) {
+  return named<Num>("t", t, count_shown("t")) *
+         named<Num>("peak", peak, [](double v) { return fmt::format("peak {:.0f} TFLOPS", v / 1e12); }) *
+         named<Num>("eta", eta, fraction_shown("eta"));
+}
+
+double cuda_graph_rows(const LlmInference& w, double batch) {
+  for (int size : w.cuda_graph_batch_sizes)
+    if (size >= batch) return size;
+  return batch;
+}
+
+template <typename Num>
+Num decode_gemm_time(const DecodeStep& d) {
+  Num hbm = named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
+  return maximum(named<Num>("weights", d.weights, bytes_shown("weights read")) / hbm,
+                 (d.rows > d.batch ? named<Num>("rows", d.rows, count_shown("CUDA graph rows"))
+                                   : named<Num>("batch", d.batch, count_shown("batch"))) *
+                     named<Num>("flops_per_token", d.flops_per_token, flops_shown("2 N_act")) /
+                     instance_flops<Num>(d.t, d.peak, d.eta));
+}
+
+template <typename Num>
+Num decode_attention_time(const DecodeStep& d) {
+  Num hbm = named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
+  return maximum(named<Num>("kv_read", d.kv_read, bytes_shown("KV read")) / hbm,
+                 named<Num>("batch", d.batch, count_shown("batch")) *
+                     named<Num>("attention_flops", d.attention_flops, flops_shown("attention")) /
+                     instance_flops<Num>(d.t, d.peak, d.eta));
+}
+
+template <typename Num>
+Num decode_step_time(const DecodeStep& d) {
+  Num step = decode_gemm_time<Num>(d) + decode_attention_time<Num>(d);
+  if (d.moe_bytes > 0)
+    step =
+        step + named<Num>("moe_bytes", d.moe_bytes, bytes_shown("MoE permute")) /
+                   named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
+  if (d.t > 1) step = step + named<Num>("t_tp", d.tp_s, seconds_shown("TP all-reduces", 4));
+  return step;
+}
+
+template <typename Num>
+Num decode_crossover_batch(const DecodeStep& d) {
+  return named<Num>("weights", d.weights, bytes_shown("weights read")) /
+         named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); }) /
+         (named<Num>("flops_per_token", d.flops_per_token, flops_shown("2 N_act")) /
+          instance_flops<Num>(d.t, d.peak, d.eta));
+}
+
+template <typename Num>
+Num prefill_time(const Prefill& p) {
+  Num compute = (named<Num>("flops_per_token", p.flops_per_token, flops_shown("2 N_act")) *
+                     named<Num>("prompt", p.tokens, count_shown("prompt tokens")) +
+                 named<Num>("attention_flops", p.attention_flops, flops_shown("attention"))) /
+                instance_flops<Num>(p.t, p.peak, p.eta);
+  if (p.t > 1) compute = compute + named<Num>("t_tp_prefill", p.tp_s, seconds_shown("TP all-reduces", 4));
+  return compute;
+}
+
+template <typename Num>
+Num time_to_first_token(const Prefill& p, double decode_step_s) {
+  return prefill_time<Num>(p) + named<Num>("decode_step", decode_step_s, seconds_shown("decode step", 4));
+}
+
+template <typename Num>
+Num serving_hbm_per_gpu(const ServingPoint& sp) {
+  return named<Num>("weights", sp.weights_per_gpu, bytes_shown("weights")) +
+         named<Num>("kv_budget", sp.kv_budget / sp.kv_shards, bytes_shown("KV cache"));
+}
+
+template <typename Num>
+Num serving_tokens_per_s_node(const ServingPoint& sp) {
+  Num out = named<Num>("out", sp.output_tokens, count_shown("out"));
+  return out /
+         (out * named<Num>("t_step", sp.step_s, seconds_shown("decode step", 4)) /
+              named<Num>("batch", sp.batch, count_shown("batch")) +
+          named<Num>("t_prefill", sp.prefill_s, seconds_shown("prefill", 4))) *
+         named<Num>("instances", sp.instances, count_shown("instances"));
+}
+template double serving_tokens_per_s_node<double>(const ServingPoint&);
+template Formula serving_tokens_per_s_node<Formula>(const ServingPoint&);
+
+template double decode_gemm_time<double>(const DecodeStep&);
+template Formula decode_gemm_time<Formula>(const DecodeStep&);
+template double decode_attention_time<double>(const DecodeStep&);
+template Formula decode_attention_time<Formula>(const DecodeStep&);
+template double decode_step_time<double>(const DecodeStep&);
+template Formula decode_step_time<Formula>(const DecodeStep&);
+template double decode_crossover_batch<double>(const DecodeStep&);
+template Formula decode_crossover_batch<Formula>(const DecodeStep&);
+template double prefill_time<double>(const Prefill&);
+template Formula prefill_time<Formula>(const Prefill&);
+template double time_to_first_token<double>(const Prefill&, double);
+template Formula time_to_first_token<Formula>(const Prefill&, double);
+template double serving_hbm_per_gpu<double>(const ServingPoint&);
+template Formula serving_hbm_per_gpu<Formula>(const ServingPoint&);
+
+}  // namespace mlbench::sizing

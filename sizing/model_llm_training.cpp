@@ -1,0 +1,614 @@
+#include "sizing/models.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "base/units.hpp"
+#include "sizing/model_terms.hpp"
+
+namespace mlbench::sizing {
+
+using namespace terms;
+
+namespace {
+
+// Elementwise (non-GEMM) passes of one transformer layer per token, forward, as a PyTorch training step runs
+// them (RMSNorm and rotary upcast to fp32, unfused SwiGLU): bytes read + written per element, elements in
+// units of hidden (h) or FFN width (f), and whether the pass runs inside the tensor-parallel region (split t
+// ways by heads or FFN columns) or outside it (norms, residuals: split only by sequence parallelism, else
+// every TP rank repeats it). Backward costs twice the forward. Which passes a layer has follows its
+// architecture: RMSNorm as the reference code writes it (six elementwise kernels) or LayerNorm, one kernel
+// (torch.nn.LayerNorm, Megatron's fused LayerNorm: read 2 B, write 2 B); rotary embeddings or none (GPT's
+// learned positions are added once at the embedding).
+enum class PassOf { every_layer, rms_norm, layer_norm, rotary };
+struct ElementwisePass {
+  const char* op;
+  double h_elements, f_elements, bytes;
+  bool in_tp_region;
+  PassOf of = PassOf::every_layer;
+};
+constexpr ElementwisePass kElementwisePasses[] = {
+    {"2x RMSNorm: upcast 6, square 8, mean 4, scale 8, downcast 6, weight 4", 2, 0, 36, false,
+     PassOf::rms_norm},
+    {"2x LayerNorm: one kernel, read 2, write 2", 2, 0, 4, false, PassOf::layer_norm},
+    {"rotary on q and k: upcast, complex multiply, downcast", 2, 0, 20, true, PassOf::rotary},
+    {"attention kernel q, k, v in / o out + layout copies", 1, 0, 20, true},
+    {"2x residual add", 2, 0, 6, false},
+    {"SwiGLU: silu, multiply", 0, 1, 10, true},
+};
+
+bool has_pass(const TransformerModel& m, PassOf of) {
+  switch (of) {
+    case PassOf::rms_norm:
+      return m.rms_norm;
+    case PassOf::layer_norm:
+      return !m.rms_norm;
+    case PassOf::rotary:
+      return m.rotary;
+    case PassOf::every_layer:
+      return true;
+  }
+  return true;
+}
+
+// Forward elementwise bytes per token and layer on one GPU of a TP group of t (tokens counted per group).
+double nongemm_bytes_per_token_layer(const TransformerModel& m, int t, bool sequence_parallel) {
+  double forward = 0;
+  for (const auto& p : kElementwisePasses) {
+    if (!has_pass(m, p.of)) continue;
+    double f_elements = m.gated_ffn ? p.f_elements : p.f_elements * 0.4;  // plain FFN: one GeLU pass
+    double bytes = (p.h_elements * m.hidden + f_elements * m.ffns_per_token() * m.ffn_hidden) * p.bytes;
+    forward += p.in_tp_region || sequence_parallel ? bytes / t : bytes;
+  }
+  if (m.moe()) forward += kMoePermuteBytes * m.top_k * m.hidden / t;
+  return forward;
+}
+
+// Standard attention materialises the a x s x s scores per layer: QK^T writes them (2 B), scale + mask +
+// softmax reads and writes (4 B), dropout reads, writes and stores its mask (5 B), AV reads them (2 B).
+constexpr double kScoreBytesForward = 13;
+
+// Cross-entropy over the vocabulary per token, fp32: upcast, softmax, loss, forward + backward.
+constexpr double kCrossEntropyBytesPerVocab = 60;
+
+bool standard_attention(const LlmTraining& w) { return w.attention == "standard"; }
+
+}  // namespace
+
+namespace terms {
+
+// Bus bandwidth a data-parallel group sees: in-node NVLink while it stays in one node, else its share of the
+// node's NICs (all groups of a node share them), capped by NVLink.
+double dp_busbw(const NodeFacts& node, const Calibration& cal, const Layout& l, int nodes) {
+  double nvlink = node.gpu->link_bandwidth * cal.nvlink.value;
+  if (nodes <= 1) return nvlink;
+  int groups_per_node = std::min(node.gpus, l.t * l.p);
+  double network = node.nic_bytes_per_s * cal.network.value / groups_per_node;
+  return std::min(nvlink, network);
+}
+
+}  // namespace terms
+
+std::string_view to_string(Recompute r) { return name_of(kRecomputeNames, r); }
+
+double grad_bytes(const LlmTraining& w) { return w.optimizer == "adam-fp32-grads" ? 4 : 2; }
+
+AdapterParams lora_params(const TransformerModel& m, const FineTune& ft) {
+  AdapterParams a;
+  double h = m.hidden, f = m.ffn_hidden, kv = m.mla() ? m.heads : m.kv_heads;
+  double q_out = static_cast<double>(m.heads) * m.qk_head_dim(),
+         o_in = static_cast<double>(m.heads) * m.v_dim();
+  double ffns = m.moe() ? m.experts + m.shared_experts : 1;
+  for (const auto& t : ft.targets) {
+    double attention = t == "q"   ? h + q_out
+                       : t == "k" ? h + kv * m.qk_head_dim()
+                       : t == "v" ? h + kv * m.v_dim()
+                       : t == "o" ? o_in + h
+                                  : 0;
+    double ffn = (t == "gate" && m.gated_ffn) || t == "up" || t == "down" ? h + f : 0;
+    a.total += ft.rank * m.layers * (attention + ffns * ffn);
+    a.active += ft.rank * m.layers * (attention + m.ffns_per_token() * ffn);
+  }
+  return a;
+}
+
+double trainable_share(const TransformerModel& m, const FineTune& ft) {
+  return ft.lora() ? lora_params(m, ft).total / m.params : 1;
+}
+
+GemmCost training_flops_per_token(const TransformerModel& m, int seq_len, const FineTune& ft) {
+  double matrix_params = m.active_params - static_cast<double>(m.vocab) * m.hidden;
+  // Attention: 3 x the forward's QK^T and AV against the whole sequence, 2 L a (d_qk + d_v) s (12 L h s
+  // when the heads are hidden / heads wide); it has no weights, so a frozen base still runs all three.
+  double attention = 3 * m.attention_flops_per_context_token() * seq_len;
+  if (!ft.lora()) return {6 * matrix_params, attention, 6.0 * m.vocab * m.hidden};
+  // Frozen weights skip their weight-gradient GEMMs: forward 2 + input gradient 2 FLOPs per weight.
+  double adapters = 6 * lora_params(m, ft).active;
+  return {4 * matrix_params + adapters, attention, 4.0 * m.vocab * m.hidden,
+          (4 * matrix_params + adapters) / (2 * matrix_params + adapters / 3)};
+}
+
+std::string Layout::describe() const {
+  return fmt::format("TP {} x PP {} x DP {}{}{}, {}ZeRO-{}, micro-batch {}, recompute {}", t, p, d,
+                     c > 1 ? fmt::format(" x CP {}", c) : "", e > 1 ? fmt::format(" (EP {})", e) : "",
+                     v > 1 ? fmt::format("interleaved v {}, ", v) : "", zero, micro_batch,
+                     to_string(recompute));
+}
+
+template <typename Num>
+Num memory_total(const MemoryBreakdown& b) {
+  return named<Num>("weights", b.weights, bytes_shown("weights")) +
+         named<Num>("gradients", b.gradients, bytes_shown("gradients")) +
+         named<Num>("optimizer", b.optimizer, bytes_shown("optimizer")) +
+         named<Num>("activations", b.activations, bytes_shown("activations")) +
+         named<Num>("cuda_context", b.cuda_context, bytes_shown("CUDA context")) +
+         named<Num>("workspace", b.workspace, bytes_shown("cuBLAS workspace")) +
+         named<Num>("nccl", b.nccl,
+                    [&b](double v) {
+                      return fmt::format("NCCL {} communicator{} {}", b.communicators,
+                                         b.communicators == 1 ? "" : "s", format_bytes(v));
+                    }) +
+         named<Num>("fragmentation", b.fragmentation, bytes_shown("fragmentation"));
+}
+template double memory_total<double>(const MemoryBreakdown&);
+template Formula memory_total<Formula>(const MemoryBreakdown&);
+
+double MemoryBreakdown::total() const { return memory_total<double>(*this); }
+
+std::string MemoryBreakdown::describe() const {
+  return fmt::format("{} = {}", memory_total<Formula>(*this).shown(), format_bytes(total()));
+}
+
+ParamSplit params_per_gpu(const TransformerModel& m, const Layout& l) {
+  double expert = std::min(m.params, m.expert_params());
+  return {(m.params - expert) / (l.t * l.p), expert / (static_cast<double>(l.t) * l.p * l.e)};
+}
+
+double layer_activation_bytes(const TransformerModel& m, const LlmTraining& w, const Layout& l) {
+  double s = static_cast<double>(w.seq_len) / l.c, b = l.micro_batch, h = m.hidden, t = l.t;
+  bool sp = w.sequence_parallel;
+  if (l.recompute == Recompute::full) return 2 * s * b * h / (sp ? t : 1);
+  double per_layer = s * b * h * (sp ? 34 / t : 10 + 24 / t);
+  if (m.moe()) {
+    double ffn = m.ffns_per_token() * (m.gated_ffn ? 3 : 2) * 2.0 * m.ffn_hidden;  // bytes per token
+    per_layer += s * b * (ffn - 16 * h + 2.0 * (m.top_k - 1) * h) / t;
+  }
+  // Scores of this rank's s queries against the whole sequence's keys.
+  if (standard_attention(w) && l.recompute == Recompute::none)
+    per_layer += 5.0 * m.heads * s * w.seq_len * b / t;
+  return per_layer;
+}
+
+MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w, const Layout& l) {
+  MemoryBreakdown b;
+  ParamSplit params = params_per_gpu(m, l);
+  // Ranks holding the same weights: data x context parallel for the dense part, that / e for the experts.
+  double shards = static_cast<double>(l.d) * l.c;
+  auto held = [&](double bytes_per_param, int from_stage) {
+    bool sharded = l.zero >= from_stage;
+    return bytes_per_param *
+           (params.dense / (sharded ? shards : 1) + params.expert / (sharded ? shards / l.e : 1));
+  };
+  // LoRA: the frozen base holds its 16-bit weights only; the adapters (the trainable share, sharded as the
+  // base) hold weights, gradients and optimizer state.
+  double trainable = trainable_share(m, w.finetune);
+  // DualPipe feeds micro-batches from both ends of the pipeline, so each GPU holds two stages' parameters
+  // and PP + 1 micro-batches in flight (DeepSeek-V3 report, Table 2).
+  bool dualpipe = w.schedule == "dualpipe" && l.p > 1;
+  b.weights = held(2, 3) * (w.finetune.lora() ? 1 + trainable : 1) * (dualpipe ? 2 : 1);
+  b.gradients = held(grad_bytes(w), 2) * trainable;
+  b.optimizer = held(12, 1) * trainable;
+  double micro_batches = w.global_batch_tokens / (static_cast<double>(l.d) * l.micro_batch * w.seq_len);
+  // 1F1B keeps min(p, m) micro-batches of L/p layers in flight on the first stage; the interleaved
+  // schedule x (1 + (p - 1) / (p v)) (Korthikanti et al.).
+  double interleave = l.v > 1 ? 1 + (l.p - 1.0) / (l.p * l.v) : 1;
+  double in_flight = m.layers / static_cast<double>(l.p) *
+                     std::min<double>(l.p + (dualpipe ? 1 : 0), std::ceil(micro_batches));
+  b.activations = in_flight * layer_activation_bytes(m, w, l) * interleave;
+  if (l.recompute == Recompute::full) {  // the layer being recomputed holds its whole activations
+    Layout whole = l;
+    whole.recompute = Recompute::none;
+    b.activations += layer_activation_bytes(m, w, whole);
+  }
+  b.activations += static_cast<double>(w.seq_len) / l.c * l.micro_batch * m.vocab * 4.0 / l.t;  // fp32 logits
+  b.cuda_context = assumption::kCudaContext.value;
+  b.workspace = assumption::kCublasWorkspace.value;
+  b.communicators = (l.t > 1) + (l.p > 1) + (static_cast<long long>(l.d) * l.c > 1) + (l.c > 1) + (l.e > 1);
+  b.nccl = b.communicators * assumption::kNcclCommunicator.value;
+  b.fragmentation =
+      assumption::kFragmentation.value * (b.weights + b.gradients + b.optimizer + b.activations);
+  return b;
+}
+
+double pipeline_bubble(int p, int v, double micro_batches) { return (p - 1) / (v * micro_batches); }
+
+double dualpipe_bubble(int p, double micro_batches) {
+  // DeepSeek-V3 report, Table 2: (p/2 - 1)(F&B + B - 3W) against 1F1B's (p - 1)(F + B), with the overlapped
+  // F&B as long as F + B, the full backward B = 2F and its weight part W = F (2 FLOPs per weight each):
+  // 2 (p/2 - 1) F over the m micro-batches' 3 m F.
+  return 2 * (p / 2.0 - 1) / (3 * micro_batches);
+}
+
+bool runnable(const Layout& l, double sequences) {
+  double per_step = static_cast<double>(l.micro_batch) * l.d;
+  if (sequences != std::floor(sequences) || std::fmod(sequences, per_step) != 0) return false;
+  double micro_batches = sequences / per_step;
+  return l.v <= 1 || std::fmod(micro_batches, l.p) == 0;
+}
+
+double runnable_batch_tokens(const LlmTraining& w) {
+  const LayoutSpec& f = w.layout;
+  double granule = static_cast<double>(f.micro_batch.value_or(1)) * f.dp.value_or(1) *
+                   (f.vp && *f.vp > 1 && f.pp ? *f.pp : 1);
+  double sequences = std::max(1.0, std::round(w.global_batch_tokens / w.seq_len / granule)) * granule;
+  return sequences * w.seq_len;
+}
+
+int virtual_stages(int layers, int p) { return p > 1 ? std::max(1, layers / p) : 1; }
+
+namespace {
+
+std::vector<int> powers_of_two_upto(int limit) {
+  std::vector<int> out;
+  for (int x = 1; x <= limit; x *= 2) out.push_back(x);
+  return out;
+}
+
+// The candidate layouts of choose_layout, in tie-break order.
+std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
+                                      int gpus) {
+  const LayoutSpec& fix = w.layout;
+  std::vector<Recompute> modes;
+  if (w.recompute == "auto")
+    modes = {Recompute::none, Recompute::selective, Recompute::full};
+  else
+    modes = {w.recompute == "full"        ? Recompute::full
+             : w.recompute == "selective" ? Recompute::selective
+                                          : Recompute::none};
+  // Selective recomputation only drops the score tensors; flash attention never stores them.
+  if (w.recompute == "auto" && !standard_attention(w)) modes.erase(modes.begin() + 1);
+  std::vector<int> mbs = fix.micro_batch ? std::vector<int>{*fix.micro_batch} : std::vector<int>{1, 2, 4, 8};
+  std::vector<int> ts, ps, cs;
+  if (fix.tp)
+    ts = {*fix.tp};
+  else
+    for (int t : powers_of_two_upto(node.domain))
+      if (m.heads % t == 0) ts.push_back(t);
+  ps = fix.pp ? std::vector<int>{*fix.pp} : powers_of_two_upto(m.layers);
+  if (fix.cp)
+    cs = {*fix.cp};
+  else
+    for (int c : powers_of_two_upto(w.seq_len / 4096))
+      if (w.seq_len % c == 0) cs.push_back(c);
+  if (cs.empty()) cs = {1};
+  std::vector<int> es{1};  // expert parallelism: divisors of the experts that also divide d (below)
+  if (fix.ep)
+    es = {*fix.ep};
+  else if (m.moe())
+    for (int e : powers_of_two_upto(m.experts))
+      if (e > 1 && m.experts % e == 0) es.push_back(e);
+  std::vector<std::pair<int, int>> tp_pairs;  // (t, p) by t p, then the larger t (NVLink before pipeline)
+  for (int t : ts)
+    for (int p : ps) tp_pairs.push_back({t, p});
+  std::stable_sort(tp_pairs.begin(), tp_pairs.end(), [](const auto& a, const auto& b) {
+    return a.first * a.second != b.first * b.second ? a.first * a.second < b.first * b.second
+                                                    : a.first > b.first;
+  });
+  double sequences = w.global_batch_tokens / w.seq_len;
+  std::vector<Layout> out;
+  for (auto mode : modes)
+    for (int mb : mbs)
+      for (int c : cs)
+        for (const auto& tp : tp_pairs) {
+          const int t = tp.first, p = tp.second;
+          long long wide = static_cast<long long>(t) * p * c;  // fixed degrees can be large: no int overflow
+          if (wide > gpus) continue;
+          if (w.schedule == "dualpipe" && p % 2 != 0 && p > 1) continue;  // two directions of p / 2 stages
+          int model_gpus = static_cast<int>(wide);
+          // More replicas than micro-batches in a step have nothing to compute: those GPUs idle.
+          int d_max =
+              fix.dp ? *fix.dp : static_cast<int>(std::min<double>(gpus / model_gpus, sequences / mb));
+          if (d_max < 1 || static_cast<long long>(d_max) * model_gpus > gpus) continue;
+          // The most replicas (a multiple of e) that split the batch the way Megatron-LM runs it; fewer
+          // leave GPUs idle, which the planner reports.
+          auto replicas = [&](int e, int v) {
+            for (int d = d_max; d >= 1 && (!fix.dp || d == *fix.dp); --d)
+              if (d % e == 0 && runnable(Layout{t, p, d, 0, mode, v, mb, c, e}, sequences)) return d;
+            return 0;
+          };
+          std::vector<int> vs{1};
+          if (w.schedule == "interleaved" && p > 1) {
+            int vmax = virtual_stages(m.layers, p);
+            if (fix.vp)
+              vs = {*fix.vp};
+            else
+              for (int v = 2; v <= vmax; ++v)
+                if (vmax % v == 0) vs.push_back(v);
+          }
+          for (int e : es) {
+            std::vector<int> ds;
+            for (int v : vs) ds.push_back(replicas(e, v));
+            for (int zero = 0; zero <= 3; ++zero)
+              for (std::size_t i = 0; i < vs.size(); ++i)
+                if (ds[i]) out.push_back({t, p, ds[i], zero, mode, vs[i], mb, c, e});
+          }
+        }
+  return out;
+}
+
+}  // namespace
+
+LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
+                           const Calibration& cal, int gpus) {
+  LayoutChoice out;
+  double limit = node.gpu->memory_bytes;
+  auto candidates = layout_candidates(m, w, node, gpus);
+  std::vector<std::pair<std::array<int, 4>, GemmPhase>> phases;
+  std::vector<RankedLayout> fitting;
+  MemoryBreakdown best_memory;
+  for (const auto& c : candidates) {
+    auto mem = training_memory(m, w, c);
+    if (mem.total() > limit) {
+      if (fitting.empty()) {
+        out.most_sharded = c;
+        out.memory = mem;
+      }
+      continue;
+    }
+    // The GEMM phase depends on the micro-batch's rows and the t and e splits only.
+    auto key = std::array{c.micro_batch, c.c, c.t, c.e};
+    auto phase = std::find_if(phases.begin(), phases.end(), [&](const auto& p) { return p.first == key; });
+    if (phase == phases.end())
+      phase = phases.insert(phases.end(), {key, training_gemm_phase(m, w, *node.gpu, cal, c)});
+    double step = training_step(m, w, node, cal, c, &phase->second).step_s;
+    // Strictly faster only, so equal step times keep the earlier candidate (the tie-break order).
+    if (fitting.empty() || step < fitting.front().step_s) best_memory = mem;
+    // One entry per layout shape: ZeRO stages of the same shape differ by little, the best one stands.
+    auto same_shape = [&](const RankedLayout& r) {
+      Layout a = r.layout;
+      a.zero = c.zero;
+      return a.t == c.t && a.p == c.p && a.d == c.d && a.c == c.c && a.e == c.e && a.v == c.v &&
+             a.micro_batch == c.micro_batch && a.recompute == c.recompute;
+    };
+    ++out.fitting;
+    if (auto it = std::find_if(fitting.begin(), fitting.end(), same_shape); it != fitting.end()) {
+      if (step < it->step_s) *it = {c, step};
+    } else {
+      fitting.push_back({c, step});
+    }
+    std::stable_sort(fitting.begin(), fitting.end(),
+                     [](const auto& a, const auto& b) { return a.step_s < b.step_s; });
+    if (fitting.size() > 3) fitting.pop_back();
+  }
+  if (!fitting.empty()) {
+    out.layout = fitting.front().layout;
+    out.memory = best_memory;
+    out.compared = fitting;
+    return out;
+  }
+  out.why_not = candidates.empty()
+                    ? fmt::format(
+                          "{} GPUs allow no tensor/pipeline/context split of {} heads, {} layers and {} "
+                          "tokens with the layout given",
+                          gpus, m.heads, m.layers, w.seq_len)
+                    : fmt::format("nothing fits the {} HBM; the most sharded layout tried ({}) needs {}",
+                                  format_bytes(limit), out.most_sharded.describe(), out.memory.describe());
+  return out;
+}
+
+GemmPhase training_gemm_phase(const TransformerModel& m, const LlmTraining& w, const GpuSpec& gpu,
+                              const Calibration& cal, const Layout& l) {
+  return gemm_phase(layer_gemms(m, static_cast<double>(l.micro_batch) * w.seq_len / l.c, l.t, l.e, true),
+                    gemm_rates(gpu, w.precision, cal));
+}
+
+TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
+                           const Calibration& cal, const Layout& l, const GemmPhase* gemm) {
+  TrainingStep st;
+  st.layout = l;
+  st.memory = training_memory(m, w, l);
+  const GpuSpec& gpu = *node.gpu;
+  int gpus = l.gpus();
+  int nodes = std::max(1, gpus / node.gpus);
+  double peak = gpu.peak_for(peak_precision(w.precision)).value_or(0);
+  double tokens_gpu = w.global_batch_tokens / gpus;  // tokens one GPU computes per step
+  auto flops = training_flops_per_token(m, w.seq_len, w.finetune);
+  double trainable = trainable_share(m, w.finetune);
+  double eta = cal.gemm.value * assumption::kTrainingGemmDerate.value;
+  bool standard = standard_attention(w);
+  // The GEMMs at the micro-batch's shapes, their efficiency weighted by their FLOPs.
+  st.gemm = gemm ? *gemm : training_gemm_phase(m, w, gpu, cal, l);
+  st.t_gemm = tokens_gpu * flops.gemm / (peak * st.gemm.eta * assumption::kTrainingGemmDerate.value);
+  // Causal flash attention computes half of the full-sequence FLOPs the model counts, in its own kernels;
+  // standard attention runs the whole s x s products as batched GEMMs and masks afterwards.
+  st.t_attention =
+      standard ? tokens_gpu * flops.attention / (peak * eta)
+               : tokens_gpu * flops.attention * 0.5 / (peak * eta * assumption::kAttentionRelative.value);
+  // Recomputation redoes forwards (a third of forward + backward, a half of a frozen GEMM's): full, every
+  // layer's (not the output layer's); selective, the attention core's, which flash attention's backward
+  // already redoes inside its kernel time.
+  double recompute_flops = 0;
+  if (l.recompute == Recompute::full) {
+    st.t_recompute =
+        st.t_gemm * (flops.gemm - flops.logits) / flops.gemm / flops.gemm_passes + st.t_attention / 3;
+    recompute_flops = tokens_gpu * ((flops.gemm - flops.logits) / flops.gemm_passes + flops.attention / 3);
+  } else if (l.recompute == Recompute::selective && standard) {
+    st.t_recompute = st.t_attention / 3;
+    recompute_flops = tokens_gpu * flops.attention / 3;
+  }
+  double hbm = gpu.memory_bandwidth * cal.hbm.value;
+  st.micro_batches = w.global_batch_tokens / (l.d * l.micro_batch * static_cast<double>(w.seq_len));
+  double layer_mbs = m.layers / static_cast<double>(l.p) * st.micro_batches;  // layer passes per GPU
+  ParamSplit split = params_per_gpu(m, l);
+  double params_gpu = split.total();
+  // Elementwise traffic: forward, twice that backward, and the forward again under full recomputation.
+  // Per GPU: its replica's tokens over L/p layers and its share of the TP group = tokens_gpu x L x t.
+  double passes = l.recompute == Recompute::full ? 4 : 3;
+  double bytes =
+      passes * tokens_gpu * l.t * m.layers * nongemm_bytes_per_token_layer(m, l.t, w.sequence_parallel);
+  if (standard) {
+    double scores = static_cast<double>(m.heads) * w.seq_len / l.c * w.seq_len * l.micro_batch / l.t;
+    double score_passes = 3 + (l.recompute == Recompute::none ? 0 : 1);
+    bytes += layer_mbs * scores * kScoreBytesForward * score_passes;
+  }
+  // The cross-entropy, gradient accumulation per micro-batch, the optimizer step over this rank's shard.
+  bytes += tokens_gpu * kCrossEntropyBytesPerVocab * m.vocab / (l.t * l.p);
+  bytes += st.micro_batches * params_gpu * trainable * 3 * grad_bytes(w);
+  double dp_ranks = static_cast<double>(l.d) * l.c;  // gradients are reduced over data and context ranks
+  double optimizer_params =
+      l.zero >= 1 ? split.dense / dp_ranks + split.expert / (dp_ranks / l.e) : params_gpu;
+  bytes += optimizer_params * trainable * (26 + grad_bytes(w));
+  st.t_nongemm = bytes / hbm;
+  double t_compute = st.t_gemm + st.t_attention + st.t_recompute;
+  st.virtual_stages = l.v;
+  bool dualpipe = w.schedule == "dualpipe" && l.p > 1;  // without a pipeline there is nothing to pair
+  st.bubble = dualpipe ? dualpipe_bubble(l.p, st.micro_batches) : pipeline_bubble(l.p, l.v, st.micro_batches);
+
+  double latency = assumption::kCollectiveLatency.value;
+  double tokens_mb = static_cast<double>(l.micro_batch) * w.seq_len / l.c;  // per GPU per micro-batch
+  double per_gpu_nic = node.nic_bytes_per_s * cal.network.value / node.gpus;
+  double nvlink = gpu.link_bandwidth * cal.nvlink.value;
+  st.tp_busbw = nvlink;
+  if (l.t > 1) {
+    // All-reduce equivalents of b s h per layer and micro-batch: 2 forward, 2 backward; the recomputed
+    // forward repeats its 2; sequence parallelism (all-gather + reduce-scatter, the same volume) gathers
+    // the two column-parallel inputs again in the backward instead of storing them: one more.
+    double reductions = 4 + (l.recompute == Recompute::full ? 2 : w.sequence_parallel ? 1 : 0);
+    st.tp_calls = reductions * (w.sequence_parallel ? 2 : 1);
+    double elements = reductions * 2 * tokens_mb * m.hidden * (l.t - 1) / l.t;
+    st.t_tp = layer_mbs * (elements * kActivationBytes / st.tp_busbw + st.tp_calls * latency);
+    // Megatron-LM overlaps the backward's collectives of the column-parallel linears (QKV, FC1) with their
+    // own GEMMs (tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication; on by default,
+    // --no-async-tensor-model-parallel-allreduce turns it off): the input gradient's all-reduce (its
+    // reduce-scatter under sequence parallelism) runs during the weight-gradient GEMM, and the
+    // sequence-parallel re-gather of the input during the input-gradient GEMM. That is 2 of the reductions
+    // above (1 under full recomputation with sequence parallelism, which re-gathers nothing); the forward's
+    // and the row-parallel backward's stay exposed. Hidden as overlapped data-parallel traffic is, within the
+    // backward's GEMM time.
+    st.tp_overlapped_reductions = w.sequence_parallel && l.recompute == Recompute::full ? 1 : 2;
+    double overlapped = std::min(st.t_tp * st.tp_overlapped_reductions / reductions, (2.0 / 3.0) * st.t_gemm);
+    st.t_tp_exposed = st.t_tp - assumption::kOverlapHidden.value * overlapped;
+  }
+  if (m.moe() && l.e > 1) {
+    // Expert parallelism: each MoE layer sends this GPU's tokens' k routed copies to the experts' ranks and
+    // back (dispatch, combine) in the forward, their gradients in the backward (4 all-to-alls; 6 with the
+    // recomputed forward); (e - 1)/e of each leaves the GPU. The group is t c e consecutive ranks: NVLink
+    // while it stays in the domain, else this GPU's share of the fabric. Tokens per GPU: the TP group's
+    // split of the micro-batch with sequence parallelism, all of it without.
+    st.ep_in_domain = l.t * l.c * l.e <= node.domain;
+    st.ep_busbw = st.ep_in_domain ? gpu.link_bandwidth * cal.alltoall_nvlink.value
+                                  : node.nic_bytes_per_s * cal.alltoall_network.value / node.gpus;
+    double tokens = tokens_mb / (w.sequence_parallel ? l.t : 1);
+    // Node-limited routing sends a token once to each node its experts are on, at most group_top_k groups'
+    // nodes (DeepSeek-V3 report, section 3.2.2: IB to each target node, then NVLink to the experts there);
+    // within the NVLink domain each routed copy goes to its expert's GPU.
+    st.ep_copies = m.top_k;
+    if (!st.ep_in_domain && m.expert_groups > 0) {
+      double ep_nodes = std::ceil(static_cast<double>(l.t) * l.c * l.e / node.domain);
+      st.ep_copies =
+          std::min({st.ep_copies, ep_nodes,
+                    m.group_top_k * std::max(1.0, ep_nodes / static_cast<double>(m.expert_groups))});
+    }
+    double size = tokens * st.ep_copies * m.hidden * (l.e - 1) / l.e;
+    // Bytes per element of each all-to-all: the forward's dispatch (and its recomputation) in the dispatch
+    // precision, the combine and the backward's two gradient all-to-alls in 16 bits.
+    double dispatch = w.ep_dispatch == "fp8" ? 1 : kActivationBytes;
+    double forwards = l.recompute == Recompute::full ? 2 : 1;
+    double calls = 2 * forwards + 2;
+    st.t_ep =
+        layer_mbs * (size * (forwards * (dispatch + kActivationBytes) + 2 * kActivationBytes) / st.ep_busbw +
+                     calls * latency);
+    st.t_ep_exposed = st.t_ep;
+  }
+  if (l.c > 1) {
+    // Ring attention: c - 1 exchanges of this rank's K and V per layer forward; the backward sends K, V
+    // and their gradients (2x). Hidden behind the chunk's attention compute where that lasts longer.
+    st.cp_busbw = l.t * l.c <= node.domain ? nvlink : per_gpu_nic;
+    // The K and V each rank passes on: kv_heads (MLA: every head's, rebuilt from the latent) x d_qk + d_v.
+    double kv_width = (m.mla() ? m.heads : m.kv_heads) * static_cast<double>(m.qk_head_dim() + m.v_dim());
+    double kv = tokens_mb * kv_width * kActivationBytes / l.t;
+    double per_layer = 3 * (l.c - 1) * (kv / st.cp_busbw + latency);
+    double attention_per_layer =
+        (st.t_attention + (l.recompute == Recompute::none ? 0 : st.t_recompute)) / layer_mbs;
+    st.t_cp = layer_mbs * per_layer;
+    st.t_cp_exposed = layer_mbs * std::max(0.0, per_layer - attention_per_layer);
+  }
+  if (l.p > 1) {
+    double bytes_mb = tokens_mb * m.hidden * kActivationBytes / l.t;
+    st.t_pp = 2 * st.micro_batches * l.v * (bytes_mb / per_gpu_nic + latency);
+  }
+  if (dp_ranks > 1) {
+    st.dp_busbw = dp_busbw(node, cal, l, nodes);
+    // Each parameter's gradient is reduced over the ranks holding it: the dense ones over dp x cp, the
+    // routed experts' over dp x cp / e; in the precision the optimizer keeps gradients in (grad_bytes).
+    auto reduce = [&](double params, double ranks) {
+      return ranks > 1 && params > 0 ? params * grad_bytes(w) * 2 * (ranks - 1) / ranks / st.dp_busbw +
+                                           latency * 2 * std::log2(ranks)
+                                     : 0.0;
+    };
+    double all_reduce =
+        reduce(split.dense * trainable, dp_ranks) + reduce(split.expert * trainable, dp_ranks / l.e);
+    // ZeRO 0-2: one gradient all-reduce per step, final only in the last micro-batch's backward (2/3 of its
+    // compute), so it overlaps there. ZeRO-3/FSDP: weight all-gathers and gradient reduce-scatters, ~1.5x the
+    // all-reduce volume, in every micro-batch, overlapping the whole forward and backward.
+    st.t_dp = l.zero >= 3 ? assumption::kZero3Traffic.value * all_reduce * st.micro_batches : all_reduce;
+    double window = l.zero >= 3 ? t_compute : (2.0 / 3.0) * t_compute / st.micro_batches;
+    double overlapped = std::min(st.t_dp, window);
+    st.t_dp_exposed = (st.t_dp - overlapped) + (1 - assumption::kOverlapHidden.value) * overlapped;
+  }
+  if (dualpipe && st.t_ep > 0) {
+    // DualPipe pairs one micro-batch's forward chunk with another's backward chunk and runs each one's
+    // all-to-all under the other's computation (DeepSeek-V3 report, section 3.2.1): hidden as other
+    // overlapped traffic, up to the step's compute.
+    double overlapped = std::min(st.t_ep, t_compute + st.t_nongemm);
+    st.t_ep_exposed = st.t_ep - assumption::kOverlapHidden.value * overlapped;
+  }
+  double t_comm = st.t_tp_exposed + st.t_ep_exposed + st.t_pp + st.t_cp_exposed + st.t_dp_exposed;
+  st.step_s = step_time<double>(st);
+  double model_flops = tokens_gpu * flops.total();
+  st.eta_compute = model_flops / (peak * t_compute);
+  st.nongemm_share = st.t_nongemm / (t_compute + st.t_nongemm);
+  st.comm_share = t_comm / st.step_s;
+  st.mfu = model_flops_utilisation<double>(st);
+  st.hfu = (model_flops + recompute_flops) / (peak * st.step_s);
+  st.tokens_per_s = w.global_batch_tokens / st.step_s;
+  return st;
+}
+
+template <typename Num>
+Num step_time(const TrainingStep& st) {
+  const Layout& l = st.layout;
+  Num compute = named<Num>("t_gemm", st.t_gemm, seconds_shown("GEMM")) +
+                named<Num>("t_attention", st.t_attention, seconds_shown("attention"));
+  if (l.recompute != Recompute::none)
+    compute = compute + named<Num>("t_recompute", st.t_recompute, seconds_shown("recompute"));
+  Num pipe = compute + named<Num>("t_nongemm", st.t_nongemm, seconds_shown("non-GEMM"));
+  if (l.p > 1) pipe = pipe * (1 + named<Num>("bubble", st.bubble, fraction_shown("bubble")));
+  std::optional<Num> comm;
+  auto add = [&](Num t) { comm = comm ? *comm + t : t; };
+  if (l.t > 1) add(named<Num>("t_tp_exposed", st.t_tp_exposed, seconds_shown("TP exposed")));
+  if (l.e > 1) add(named<Num>("t_ep_exposed", st.t_ep_exposed, seconds_shown("EP exposed")));
+  if (l.p > 1) add(named<Num>("t_pp", st.t_pp, seconds_shown("PP sends")));
+  if (l.c > 1) add(named<Num>("t_cp_exposed", st.t_cp_exposed, seconds_shown("CP exposed")));
+  if (l.d * l.c > 1) add(named<Num>("t_dp_exposed", st.t_dp_exposed, seconds_shown("DP exposed")));
+  return comm ? pipe + *comm : pipe;
+}
+template double step_time<double>(const TrainingStep&);
+template Formula step_time<Formula>(const TrainingStep&);
+
+template <typename Num>
+Num model_flops_utilisation(const TrainingStep& st) {
+  return named<Num>("eta_compute", st.eta_compute, fraction_shown("eta_compute")) *
+         (1 - named<Num>("nongemm_share", st.nongemm_share, fraction_shown("non-GEMM"))) /
+         (1 + named<Num>("bubble", st.bubble, fraction_shown("bubble"))) *
+         (1 - named<Num>("comm_share", st.comm_share, fraction_shown("exposed comm")));
+}
+template double model_flops_utilisation<double>(const TrainingStep&);
+template Formula model_flops_utilisation<Formula>(const TrainingStep&);
+
+}  // namespace mlbench::sizing
