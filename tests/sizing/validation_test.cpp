@@ -1,11 +1,11 @@
 // Published runs, each from its published set-up only (model, tokens or batch, sequence, hardware, count,
 // precision, and the layout and recompute mode where the source states them) with the engine's default
-// assumptions: no report, no per-case knob. The development cases of METHODS.md first, then the cases found
-// since: training throughput on H100/B200 (FP8 and BF16), whole-run GPU-hours, A100 runs from before 2023,
-// serving throughput and latency (offline and latency-bound, dense and MoE, TP 1-8), KV capacity and weights
-// in memory, checkpoint sizes; each workload file quotes its source. Target: within +-15 % of the published
-// figure; a case outside records its signed error and names the model term responsible. The whole table
-// (published, model, signed error, term, source) is printed by the Table test.
+// assumptions: no report, no per-case knob. The development cases of METHODS.md "Sizing validation" first,
+// then the cases found since: training throughput on H100/B200 (FP8 and BF16), whole-run GPU-hours, A100 runs
+// from before 2023, serving throughput and latency (offline and latency-bound, dense and MoE, TP 1-8), KV
+// capacity and weights in memory, checkpoint sizes; each workload file quotes its source. Target: within +-15
+// % of the published figure; a case outside records its signed error and names the model term responsible.
+// The whole table (published, model, signed error, term, source) is printed by the Table test.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
