@@ -26,10 +26,6 @@ TEXT_SUFFIXES = (".cpp", ".hpp", ".h", ".cu", ".cuh", ".py", ".sh", ".yaml", ".y
                  ".json", ".csv", ".sbatch", ".in")
 SKIP_DIRS = {".git", "__pycache__"}
 THIS = "tests/tools/methods_citations_test.py"
-# Files whose citations are not checked yet: README.md is being rewritten into docs/ apart from this change;
-# its citations are checked once that rewrite names the headings of docs/METHODS.md (then empty this set).
-CITATION_EXEMPT = {"README.md"}
-
 HEADING = re.compile(r"^##\s+(.+?)\s*$", re.M)
 # METHODS.md "Heading", the quotes possibly escaped in a string literal, the heading possibly after a line
 # break and a comment leader.
@@ -151,7 +147,7 @@ def main():
         except (UnicodeDecodeError, OSError):
             continue
         files += 1
-        if rel != METHODS and rel not in CITATION_EXEMPT:
+        if rel != METHODS:
             problems += check_citations(rel, text, known)
         problems += check_trackers(rel, text)
     for p in problems:
