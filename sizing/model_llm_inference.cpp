@@ -374,13 +374,22 @@ double cuda_graph_rows(const LlmInference& w, double batch) {
 }
 
 template <typename Num>
+Num gemm_time(const Num& memory, const Num& compute) {
+  return maximum(memory, compute) +
+         named<Num>("unhidden", assumption::kGemmUnhiddenShare.value, fraction_shown("unhidden share")) *
+             minimum(memory, compute);
+}
+template double gemm_time<double>(const double&, const double&);
+template Formula gemm_time<Formula>(const Formula&, const Formula&);
+
+template <typename Num>
 Num decode_gemm_time(const DecodeStep& d) {
   Num hbm = named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
-  return maximum(named<Num>("weights", d.weights, bytes_shown("weights read")) / hbm,
-                 (d.rows > d.batch ? named<Num>("rows", d.rows, count_shown("CUDA graph rows"))
-                                   : named<Num>("batch", d.batch, count_shown("batch"))) *
-                     named<Num>("flops_per_token", d.flops_per_token, flops_shown("2 N_act")) /
-                     instance_flops<Num>(d.t, d.peak, d.eta));
+  return gemm_time<Num>(named<Num>("weights", d.weights, bytes_shown("weights read")) / hbm,
+                        (d.rows > d.batch ? named<Num>("rows", d.rows, count_shown("CUDA graph rows"))
+                                          : named<Num>("batch", d.batch, count_shown("batch"))) *
+                            named<Num>("flops_per_token", d.flops_per_token, flops_shown("2 N_act")) /
+                            instance_flops<Num>(d.t, d.peak, d.eta));
 }
 
 template <typename Num>

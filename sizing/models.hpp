@@ -345,7 +345,11 @@ struct DecodeStep {
 // cuda_graph_batch_sizes that holds the batch (the engine pads the step to that captured graph), else the
 // batch (no graphs given, or a batch above the largest one runs eagerly).
 double cuda_graph_rows(const LlmInference& w, double batch);
-// max(weights / HBM, rows x 2 N_act / (t x peak x eta)).
+// A GEMM's time from its memory and compute times: max(memory, compute) + s x min(memory, compute), s the
+// share of the shorter that its pipeline leaves unhidden (assumption::kGemmUnhiddenShare).
+template <typename Num>
+Num gemm_time(const Num& memory, const Num& compute);
+// gemm_time(weights / HBM, rows x 2 N_act / (t x peak x eta)).
 template <typename Num>
 Num decode_gemm_time(const DecodeStep& d);
 // max(KV read / HBM, batch x attention / (t x peak x eta)).

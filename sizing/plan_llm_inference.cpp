@@ -232,7 +232,8 @@ void Planner::plan_inference(const LlmInference& w) {
                                     sp->decode.rows)
                       : "",
                   eta_decode.value),
-      fmt::format("GEMMs max(weights / HBM, compute) + attention max(KV / HBM, compute): {} = {:.4f} s",
+      fmt::format("GEMMs max(weights / HBM, compute) + unhidden share x min(the two) + attention max(KV / "
+                  "HBM, compute): {} = {:.4f} s",
                   decode.shown(), decode.value()),
       w.tpot_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.3f} s target", h_, w.tpot_s) : "-", src(cal_.hbm));
   auto crossover = decode_crossover_batch<Formula>(sp->decode);
