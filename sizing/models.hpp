@@ -305,6 +305,12 @@ struct ServingBudget {
 };
 ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu, int t);
 // trtllm-bench's max_batch_size and max_num_tokens for a workload on t GPUs (kTrtllmBenchTuning).
+// The bytes of a served model's weights: every parameter at the workload's precision, the parts it keeps
+// unquantized (LlmInference::unquantized) at 16 bits.
+double serving_weight_bytes(const LlmInference& w);
+// Of those, the parameters kept at 16 bits.
+double unquantized_params(const LlmInference& w);
+
 struct TrtllmBenchSettings {
   double max_batch_size = 0, max_num_tokens = 0;
 };

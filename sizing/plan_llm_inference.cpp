@@ -366,7 +366,7 @@ void Planner::plan_inference(const LlmInference& w) {
     setting("max_num_seqs", b.max_num_seqs, "sequences", b.seqs_given, assumption::kVllmBatchDefaultsBasis);
     setting("cuda_graph_bytes", b.cuda_graphs / kGiB, "GiB", b.graphs_given, assumption::kCudaGraphs.basis);
   }
-  double weights = w.model.params * bytes_per_element(w.precision);
+  double weights = serving_weight_bytes(w);
   add_storage_inference(weights, nodes);
   add_network(nodes, 0, sp->t > facts_.gpus);
   double year = kSecondsPerYear;

@@ -438,6 +438,29 @@ TEST(Models, DecodeGemmsAtTheCrossoverPayTheUnhiddenShare) {
   EXPECT_NEAR(decode_gemm_time<double>(d), 1.49 * 13.5e9 / 1.8e12, 1e-9);
 }
 
+// An FP8 checkpoint that keeps attention, the first and last layers' FFNs and the embeddings at 16 bits
+// (Meta's Llama 3.1 405B): those parameters weigh 2 B, the rest 1 B.
+TEST(Models, UnquantizedPartsWeighSixteenBits) {
+  LlmInference w;
+  w.model.layers = 126;
+  w.model.hidden = 16384;
+  w.model.heads = 128;
+  w.model.kv_heads = 8;
+  w.model.ffn_hidden = 53248;
+  w.model.vocab = 128256;
+  w.model.params = 405.85e9;
+  w.precision = "fp8";
+  EXPECT_DOUBLE_EQ(serving_weight_bytes(w), 405.85e9);
+  w.unquantized = {"attention", "first_last_layers", "embeddings"};
+  double attention = 126 * (16384.0 * (16384 + 2 * 8 * 128) + 16384.0 * 16384);
+  double edge_ffns = 2 * 3.0 * 16384 * 53248;
+  double embeddings = 2.0 * 128256 * 16384;
+  EXPECT_DOUBLE_EQ(unquantized_params(w), attention + edge_ffns + embeddings);
+  EXPECT_DOUBLE_EQ(serving_weight_bytes(w), 405.85e9 + attention + edge_ffns + embeddings);
+  w.precision = "bf16";  // nothing to keep apart
+  EXPECT_DOUBLE_EQ(serving_weight_bytes(w), 2 * 405.85e9);
+}
+
 // The queue: Erlang C matches the textbook M/M/c values, and the M/D/c wait is half the M/M/c one.
 TEST(Models, RequestQueueIsMdcWithTheBatchAsServers) {
   EXPECT_DOUBLE_EQ(erlang_c(1, 0.5), 0.5);  // M/M/1: P(wait) = rho

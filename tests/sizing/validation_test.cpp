@@ -110,9 +110,6 @@ constexpr const char* kMaxNumSeqs =
     "the batch is capped at vLLM's max_num_seqs 256 (the KV cache holds ~1,977 sequences): a 3B model's GPU "
     "step of ~14 ms; the 999-request job's ramp and tail (131 output tokens only on average) and vLLM's "
     "per-step CPU work (scheduling, sampling, detokenising) are not modelled";
-constexpr const char* kFp8PerTensor =
-    "weights at one precision for every tensor: Meta's FP8 405B keeps self-attention, the first and last "
-    "layers and the embeddings in BF16 (Llama 3 paper, section 6.2): 62 GB per GPU";
 
 constexpr const char* kMoeTraining =
     "the step (10.1 s: GEMMs 2.1, attention 0.9, non-GEMM 3.8, EP all-to-all 2.0, PP 1.2) is 2.5x shorter "
@@ -276,7 +273,7 @@ constexpr Case kCases[] = {
     {"vLLM Granite-4.0-micro, L40S: weights", "vllm-granite4-micro-l40s.yaml", "weights_gib_per_gpu", 3.4244,
      "GiB", kGraniteLog},
     {"vLLM Llama 3.1 405B FP8, H100 TP8: weights per GPU", "vllm-llama31-405b-fp8-h100-tp8.yaml",
-     "weights_gib_per_gpu", 57.752, "GiB", "vLLM issue #6746 start-up log", -0.182, kFp8PerTensor},
+     "weights_gib_per_gpu", 57.752, "GiB", "vLLM issue #6746 start-up log"},
     {"vLLM Qwen3-235B-A22B FP8, H100 TP4: KV cache memory", "vllm-qwen3-235b-fp8-h100-tp4.yaml",
      "kv_cache_gib_per_gpu", 8.11, "GiB", "vLLM issue #21348 start-up log", +0.548, kServingReserve},
     // Checkpoint sizes.
