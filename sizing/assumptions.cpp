@@ -27,7 +27,8 @@ std::span<const Assumption* const> engine_assumptions() {
                                                   &kConvShareOfNetwork,
                                                   &kZero3Traffic,
                                                   &kModelVersions,
-                                                  &kServingAllReduceLatency};
+                                                  &kServingAllReduceLatency,
+                                                  &kGemmUnhiddenShare};
   return kListed;
 }
 

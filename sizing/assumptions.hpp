@@ -232,6 +232,19 @@ inline constexpr Assumption kServingAllReduceLatency{
     1e-3,
     "llm-inference",
     "ms"};
+// A GEMM whose compute and memory times are comparable runs slower than the roofline's max of the two: its
+// software pipeline hides the shorter only in part (the prologue's loads and the epilogue's stores do not
+// overlap multiply-adds). DeepGEMM's published FP8 GEMM tables (deepseek-ai/DeepGEMM README, 2025-04: H800
+// SXM5, 28 shapes of 64 to 8,192 rows, dense and grouped, achieved TFLOPS) against the shape model (the H100
+// MAMF FP8 asymptote x tile and wave quantization, memory at 0.9 of HBM): time = max(compute, memory) + s x
+// min(compute, memory) fits them best at s = 0.49 (least squares of log time, 11 % RMS; the pure roofline,
+// s = 0, is 27 % RMS and 10-44 % too fast at 64-1,024 rows). Serving's decode GEMMs pay it (gemm_time,
+// sizing/models.hpp); the training step's GEMMs carry kTrainingGemmDerate instead.
+inline constexpr Assumption kGemmUnhiddenShare{
+    "GEMM: share of the shorter of compute and memory not overlapped", 0.49,
+    "least-squares fit of max + s x min to DeepGEMM's published H800 FP8 GEMM tables (28 shapes, 64-8,192 "
+    "rows): 11 % RMS, the pure roofline 27 %",
+    1, "llm-inference"};
 inline constexpr Assumption kCheckpointBytesPerParam{
     "Checkpoint bytes per parameter", 14,
     "bf16 weights + fp32 master + Adam m, v (METHODS.md \"storage.checkpoint\")"};

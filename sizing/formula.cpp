@@ -53,14 +53,22 @@ Formula operator/(const Formula& a, const Formula& b) {
   return Formula::combine(a, "/", b, a.value_ / b.value_, Formula::product, true);
 }
 
-Formula maximum(const Formula& a, const Formula& b) {
+// max(a, b) and min(a, b): a function of two operands, printed as called.
+Formula Formula::call(const char* name, const Formula& a, const Formula& b, double value) {
   Formula f;
-  f.value_ = std::max(a.value_, b.value_);
-  f.symbolic_ = fmt::format("max({}, {})", a.symbolic_, b.symbolic_);
-  f.shown_ = fmt::format("max({}, {})", a.shown_, b.shown_);
+  f.value_ = value;
+  f.symbolic_ = fmt::format("{}({}, {})", name, a.symbolic_, b.symbolic_);
+  f.shown_ = fmt::format("{}({}, {})", name, a.shown_, b.shown_);
   f.terms_ = a.terms_;
   f.terms_.insert(f.terms_.end(), b.terms_.begin(), b.terms_.end());
   return f;
+}
+
+Formula maximum(const Formula& a, const Formula& b) {
+  return Formula::call("max", a, b, std::max(a.value_, b.value_));
+}
+Formula minimum(const Formula& a, const Formula& b) {
+  return Formula::call("min", a, b, std::min(a.value_, b.value_));
 }
 
 }  // namespace mlbench::sizing

@@ -37,11 +37,13 @@ class Formula {
   friend Formula operator*(double a, const Formula& b) { return number(a) * b; }
   friend Formula operator/(const Formula& a, double b) { return a / number(b); }
   friend Formula maximum(const Formula& a, const Formula& b);
+  friend Formula minimum(const Formula& a, const Formula& b);
 
  private:
   enum Precedence { sum = 1, product = 2, atom = 3 };
   static Formula combine(const Formula& a, const char* op, const Formula& b, double value, Precedence p,
                          bool wrap_b_at_same);
+  static Formula call(const char* name, const Formula& a, const Formula& b, double value);
 
   double value_ = 0;
   std::string symbolic_, shown_;
@@ -50,6 +52,7 @@ class Formula {
 };
 
 inline double maximum(double a, double b) { return std::max(a, b); }
+inline double minimum(double a, double b) { return std::min(a, b); }
 
 // A named term of a formula written once as a template over Num: the value itself for Num = double (the
 // search), a Formula term for Num = Formula (the sheet). `show` formats the value as the sheet prints it and

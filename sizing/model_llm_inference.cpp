@@ -15,6 +15,24 @@ namespace mlbench::sizing {
 
 using namespace terms;
 
+double unquantized_params(const LlmInference& w) {
+  const TransformerModel& m = w.model;
+  double params = 0;
+  for (const auto& part : w.unquantized)
+    if (part == "attention")
+      params += m.layers * m.attention_params();
+    else if (part == "first_last_layers")
+      params += 2 * m.ffn_params() * (m.moe() ? m.experts + m.shared_experts : 1);
+    else  // embeddings: the input embedding and the output head
+      params += 2.0 * m.vocab * m.hidden;
+  return params;
+}
+
+double serving_weight_bytes(const LlmInference& w) {
+  double bytes = bytes_per_element(w.precision);
+  return w.model.params * bytes + unquantized_params(w) * std::max(0.0, kActivationBytes - bytes);
+}
+
 TrtllmBenchSettings trtllm_bench_settings(const LlmInference& w, const GpuSpec& gpu, int t) {
   const auto& tune = assumption::kTrtllmBenchTuning;
   const TransformerModel& m = w.model;
@@ -22,7 +40,7 @@ TrtllmBenchSettings trtllm_bench_settings(const LlmInference& w, const GpuSpec& 
   // Its KV bytes per token: every layer's K and V of max(t, kv_heads) heads (one per GPU at least).
   double kv_token =
       2.0 * m.layers * std::max(t, m.kv_heads) * m.head_dim() * bytes_per_element(w.kv_precision);
-  double free = tune.kv_fraction * (gpu.memory_bytes * t - m.params * bytes_per_element(w.precision));
+  double free = tune.kv_fraction * (gpu.memory_bytes * t - serving_weight_bytes(w));
   double raw_bs = std::min(std::max(0.0, free) / (kv_token * (in + out)), tune.max_requests);
   double raw_tokens = std::min(raw_bs * (1 + in / out), tune.max_tokens);
   auto up = [](double v, double step) { return step * std::ceil(v / step); };
@@ -215,7 +233,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
   double peak = gpu.peak_for(peak_precision(w.precision)).value_or(0);
   double hbm = gpu.memory_bandwidth * cal.hbm.value;
   double bytes = bytes_per_element(w.precision);
-  double weights = m.params * bytes;
+  double weights = serving_weight_bytes(w);
   double kv_token = m.kv_elements_per_token() * bytes_per_element(w.kv_precision);
   double in = w.input_tokens, out = w.output_tokens;
   double ctx_avg = in + out / 2;
@@ -271,7 +289,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
       if (!m.moe()) return sp.weights_per_gpu;
       double expert = std::min(m.params, m.expert_params());
       double touched = 1 - std::pow(1 - static_cast<double>(m.top_k) / m.experts, batch);
-      return ((m.params - expert) + expert * touched) * bytes / t;
+      return (((m.params - expert) + expert * touched) * bytes + (weights - m.params * bytes)) / t;
     };
     auto decode = [&](double batch) {
       // The batch's k routed copies of h per MoE layer, permuted to their experts and back and scaled by the
@@ -374,13 +392,22 @@ double cuda_graph_rows(const LlmInference& w, double batch) {
 }
 
 template <typename Num>
+Num gemm_time(const Num& memory, const Num& compute) {
+  return maximum(memory, compute) +
+         named<Num>("unhidden", assumption::kGemmUnhiddenShare.value, fraction_shown("unhidden share")) *
+             minimum(memory, compute);
+}
+template double gemm_time<double>(const double&, const double&);
+template Formula gemm_time<Formula>(const Formula&, const Formula&);
+
+template <typename Num>
 Num decode_gemm_time(const DecodeStep& d) {
   Num hbm = named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
-  return maximum(named<Num>("weights", d.weights, bytes_shown("weights read")) / hbm,
-                 (d.rows > d.batch ? named<Num>("rows", d.rows, count_shown("CUDA graph rows"))
-                                   : named<Num>("batch", d.batch, count_shown("batch"))) *
-                     named<Num>("flops_per_token", d.flops_per_token, flops_shown("2 N_act")) /
-                     instance_flops<Num>(d.t, d.peak, d.eta));
+  return gemm_time<Num>(named<Num>("weights", d.weights, bytes_shown("weights read")) / hbm,
+                        (d.rows > d.batch ? named<Num>("rows", d.rows, count_shown("CUDA graph rows"))
+                                          : named<Num>("batch", d.batch, count_shown("batch"))) *
+                            named<Num>("flops_per_token", d.flops_per_token, flops_shown("2 N_act")) /
+                            instance_flops<Num>(d.t, d.peak, d.eta));
 }
 
 template <typename Num>

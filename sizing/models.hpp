@@ -305,6 +305,12 @@ struct ServingBudget {
 };
 ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu, int t);
 // trtllm-bench's max_batch_size and max_num_tokens for a workload on t GPUs (kTrtllmBenchTuning).
+// The bytes of a served model's weights: every parameter at the workload's precision, the parts it keeps
+// unquantized (LlmInference::unquantized) at 16 bits.
+double serving_weight_bytes(const LlmInference& w);
+// Of those, the parameters kept at 16 bits.
+double unquantized_params(const LlmInference& w);
+
 struct TrtllmBenchSettings {
   double max_batch_size = 0, max_num_tokens = 0;
 };
@@ -345,7 +351,11 @@ struct DecodeStep {
 // cuda_graph_batch_sizes that holds the batch (the engine pads the step to that captured graph), else the
 // batch (no graphs given, or a batch above the largest one runs eagerly).
 double cuda_graph_rows(const LlmInference& w, double batch);
-// max(weights / HBM, rows x 2 N_act / (t x peak x eta)).
+// A GEMM's time from its memory and compute times: max(memory, compute) + s x min(memory, compute), s the
+// share of the shorter that its pipeline leaves unhidden (assumption::kGemmUnhiddenShare).
+template <typename Num>
+Num gemm_time(const Num& memory, const Num& compute);
+// gemm_time(weights / HBM, rows x 2 N_act / (t x peak x eta)).
 template <typename Num>
 Num decode_gemm_time(const DecodeStep& d);
 // max(KV read / HBM, batch x attention / (t x peak x eta)).

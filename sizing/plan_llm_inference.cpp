@@ -232,7 +232,8 @@ void Planner::plan_inference(const LlmInference& w) {
                                     sp->decode.rows)
                       : "",
                   eta_decode.value),
-      fmt::format("GEMMs max(weights / HBM, compute) + attention max(KV / HBM, compute): {} = {:.4f} s",
+      fmt::format("GEMMs max(weights / HBM, compute) + unhidden share x min(the two) + attention max(KV / "
+                  "HBM, compute): {} = {:.4f} s",
                   decode.shown(), decode.value()),
       w.tpot_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.3f} s target", h_, w.tpot_s) : "-", src(cal_.hbm));
   auto crossover = decode_crossover_batch<Formula>(sp->decode);
@@ -365,7 +366,7 @@ void Planner::plan_inference(const LlmInference& w) {
     setting("max_num_seqs", b.max_num_seqs, "sequences", b.seqs_given, assumption::kVllmBatchDefaultsBasis);
     setting("cuda_graph_bytes", b.cuda_graphs / kGiB, "GiB", b.graphs_given, assumption::kCudaGraphs.basis);
   }
-  double weights = w.model.params * bytes_per_element(w.precision);
+  double weights = serving_weight_bytes(w);
   add_storage_inference(weights, nodes);
   add_network(nodes, 0, sp->t > facts_.gpus);
   double year = kSecondsPerYear;

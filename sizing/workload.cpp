@@ -490,7 +490,8 @@ Workload load_workload(const std::filesystem::path& path) {
     // The serving engine and its settings (vLLM's names, TensorRT-LLM's free_gpu_memory_fraction).
     std::set<std::string> keys{
         "engine",       "gpu_memory_utilization", "free_gpu_memory_fraction", "max_num_batched_tokens",
-        "max_num_seqs", "cuda_graph_bytes",       "cuda_graph_batch_sizes",   "capacity_scheduler_policy"};
+        "max_num_seqs", "cuda_graph_bytes",       "cuda_graph_batch_sizes",   "capacity_scheduler_policy",
+        "unquantized"};
     keys.insert({"model", "precision", "kv_precision", "request_rate", "concurrent_users", "input_tokens",
                  "output_tokens", "ttft_s", "tpot_s", "offline", "scenario", "tp", "batch", "served_model"});
     f.only(with(keys));
@@ -554,6 +555,23 @@ Workload load_workload(const std::filesystem::path& path) {
             (!s.cuda_graph_batch_sizes.empty() && e.get<long long>() <= s.cuda_graph_batch_sizes.back()))
           throw bad();
         s.cuda_graph_batch_sizes.push_back(static_cast<int>(e.get<long long>()));
+      }
+    }
+    if (f.has("unquantized")) {
+      const auto& parts = f.at("unquantized");
+      const std::set<std::string> allowed{"attention", "first_last_layers", "embeddings"};
+      auto bad = [&] {
+        return UsageError(fmt::format(
+            "{}: 'unquantized' must be a list of the parts kept at 16 bits, each once, of {} (got {})",
+            path.string(), kUnquantizedParts, parts.dump()));
+      };
+      if (!parts.is_array() || parts.empty()) throw bad();
+      for (const auto& e : parts) {
+        if (!e.is_string() || !allowed.contains(e.get<std::string>()) ||
+            std::find(s.unquantized.begin(), s.unquantized.end(), e.get<std::string>()) !=
+                s.unquantized.end())
+          throw bad();
+        s.unquantized.push_back(e.get<std::string>());
       }
     }
     if (f.has("max_num_batched_tokens")) s.max_num_batched_tokens = f.whole("max_num_batched_tokens");

@@ -123,6 +123,7 @@ inline constexpr const char* kDispatchPrecisions = "bf16, fp8";
 inline constexpr const char* kScenarios = "offline, server, interactive";
 inline constexpr const char* kEngines = "vllm, trtllm";
 inline constexpr const char* kCapacityPolicies = "guaranteed_no_evict, max_utilization";
+inline constexpr const char* kUnquantizedParts = "attention, first_last_layers, embeddings";
 
 struct CvTraining {
   double params = 0;
@@ -161,6 +162,10 @@ struct LlmInference {
   // (TensorRT-LLM's cuda_graph_config with enable_padding, vLLM's cudagraph_capture_sizes); empty: the
   // decode GEMMs run at the batch's own rows.
   std::vector<int> cuda_graph_batch_sizes;
+  // The parts of a quantized checkpoint it keeps at 16 bits (kUnquantizedParts): every layer's attention
+  // projections, the first and last layers' FFNs, the embeddings and output head. Meta's FP8 Llama 3.1 405B
+  // keeps all three (Llama 3 paper, section 6.2). Empty: every weight at `precision`.
+  std::vector<std::string> unquantized;
   // The model name the serving endpoint answers to (a serve.llm report's params.model): a measurement of that
   // model sizes the workload (default: the workload's name).
   std::string served_model;

@@ -16,8 +16,8 @@
 namespace mlbench::sizing::test {
 namespace {
 
-// Evaluates a symbolic formula: numbers, symbols, + - x /, parentheses and max(a, b), the usual precedence,
-// left to right.
+// Evaluates a symbolic formula: numbers, symbols, + - x /, parentheses, max(a, b) and min(a, b), the usual
+// precedence, left to right.
 class Evaluator {
  public:
   Evaluator(const std::string& text, const std::vector<Term>& terms) : s_(text) {
@@ -89,12 +89,12 @@ class Evaluator {
     }
     while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) ++i_;
     std::string name = s_.substr(start, i_ - start);
-    if (name == "max" && eat('(')) {
+    if ((name == "max" || name == "min") && eat('(')) {
       double a = sum();
-      if (!eat(',')) throw std::runtime_error("max without , in " + s_);
+      if (!eat(',')) throw std::runtime_error(name + " without , in " + s_);
       double b = sum();
-      if (!eat(')')) throw std::runtime_error("max without ) in " + s_);
-      return std::max(a, b);
+      if (!eat(')')) throw std::runtime_error(name + " without ) in " + s_);
+      return name == "max" ? std::max(a, b) : std::min(a, b);
     }
     auto it = values_.find(name);
     if (it == values_.end()) throw std::runtime_error("no term '" + name + "' in " + s_);
@@ -124,6 +124,11 @@ TEST(Formula, TextFollowsPrecedence) {
   auto h = maximum(a / b, c) + Formula::number(1) - b;
   EXPECT_EQ(h.symbolic(), "max(a / b, c) + 1 - b");
   EXPECT_DOUBLE_EQ(evaluate(h.symbolic(), h.terms()), 3);
+  auto k = maximum(a, c) + b * minimum(a, c);
+  EXPECT_EQ(k.symbolic(), "max(a, c) + b x min(a, c)");
+  EXPECT_EQ(k.shown(), "max(a 8, c 3) + b 2 x min(a 8, c 3)");
+  EXPECT_DOUBLE_EQ(k.value(), 14);
+  EXPECT_DOUBLE_EQ(evaluate(k.symbolic(), k.terms()), 14);
 }
 
 const SheetLine& line_of(const Sheet& s, const std::string& item) {

@@ -180,6 +180,29 @@ TEST(Workload, ServingEngineAndItsKeysAreChecked) {
   }
 }
 
+// A quantized checkpoint's parts kept at 16 bits: listed once each, from the known parts.
+TEST(Workload, UnquantizedPartsAreListedOnceFromTheKnownParts) {
+  std::string base =
+      "kind: llm-inference\nmodel: {layers: 4, hidden: 1024, heads: 8, kv_heads: 8, ffn_hidden: 4096, vocab: "
+      "1000}\nrequest_rate: 1\ninput_tokens: 100\noutput_tokens: 100\n";
+  auto w = std::get<LlmInference>(
+      load_workload(write_temp("unq", base + "unquantized: [attention, first_last_layers, embeddings]\n"))
+          .spec);
+  EXPECT_EQ(w.unquantized, (std::vector<std::string>{"attention", "first_last_layers", "embeddings"}));
+  EXPECT_TRUE(std::get<LlmInference>(load_workload(write_temp("unq-unset", base)).spec).unquantized.empty());
+  for (const char* extra : {"unquantized: [router]\n", "unquantized: [attention, attention]\n",
+                            "unquantized: []\n", "unquantized: attention\n"}) {
+    try {
+      load_workload(write_temp("unq-bad", base + extra));
+      ADD_FAILURE() << extra << ": no UsageError";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("'unquantized' must be a list of the parts kept at 16 bits"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
   std::string base =
       "kind: llm-training\nmodel: {layers: 32, hidden: 4096, heads: 32}\ntokens: 1e9\nseq_len: 4096\n"
