@@ -1,9 +1,10 @@
 // The planning headroom h: the margin the planner keeps on each resource it sizes, so that a plan still holds
-// when a figure turns out worse than modelled (METHODS "Headroom"). One fraction for every resource, applied
-// here and nowhere else: a need is planned at need x (1 + h) (bandwidths, capacities, serving throughput,
-// switch ports, CPU cores, host RAM); a deadline is met when the planned time, time x (1 + h), is within it;
-// a latency target is met within target x (1 - h). HBM takes none (a layout fits the GPU's memory less the
-// runtime's reserve: the headroom is a margin on time, not on memory) and power is provisioned at nameplate.
+// when a figure turns out worse than modelled (METHODS.md "Headroom"). One fraction for every resource,
+// applied here and nowhere else: a need is planned at need x (1 + h) (bandwidths, capacities, serving
+// throughput, switch ports, CPU cores, host RAM); a deadline is met when the planned time, time x (1 + h), is
+// within it; a latency target is met within target x (1 - h). HBM takes none (a layout fits the GPU's memory
+// less the runtime's reserve: the headroom is a margin on time, not on memory) and power is provisioned at
+// nameplate.
 #pragma once
 
 #include <optional>

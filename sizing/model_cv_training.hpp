@@ -1,5 +1,5 @@
-// The CNN training model (sizing/model_cv_training.cpp; METHODS "Sizing formulas"): images per second per GPU
-// from the convolution efficiency and the exposed gradient sync.
+// The CNN training model (sizing/model_cv_training.cpp; METHODS.md "Training step"): images per second per
+// GPU from the convolution efficiency and the exposed gradient sync.
 //
 // The formulas are written once as templates over the number type (sizing/formula.hpp): Num = double computes
 // the value the search and the planner use, Num = Formula the same value with the sheet's text. Instantiated

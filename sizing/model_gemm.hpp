@@ -1,6 +1,6 @@
-// The GEMM shape model shared by the training and serving models (sizing/model_gemm.cpp; METHODS "Sizing
-// formulas"): a workload's GEMM shapes, their efficiency by tile and wave quantization over the GPU's SMs,
-// and the gpu.gemm command that measures them.
+// The GEMM shape model (METHODS.md "GEMM shape model") shared by the training and serving models
+// (sizing/model_gemm.cpp): a workload's GEMM shapes, their efficiency by tile and wave quantization over the
+// GPU's SMs, and the gpu.gemm command that measures them.
 #pragma once
 
 #include <algorithm>

@@ -1,5 +1,5 @@
-// The LLM serving model (sizing/model_llm_inference.cpp; METHODS "Sizing formulas"): prefill and decode
-// phases, the KV cache as a serving engine sizes it, a request queue (below).
+// The LLM serving model (sizing/model_llm_inference.cpp; METHODS.md "Serving decode and prefill"): prefill
+// and decode phases, the KV cache as a serving engine sizes it, a request queue (below).
 //
 // The formulas are written once as templates over the number type (sizing/formula.hpp): Num = double computes
 // the value the search and the planner use, Num = Formula the same value with the sheet's text. Instantiated
@@ -18,13 +18,13 @@
 
 namespace mlbench::sizing {
 
-// Serving (METHODS "Inference"): prefill and decode are separate phases. Prefill runs the prompt's tokens
-// through the GEMMs together: compute-bound, at the GEMM efficiency of prompt-sized shapes. Decode runs one
-// token per sequence of the batch: each GEMM reads the instance's weights once per step and does batch x 2
-// N_act FLOPs, so it is memory-bound below the crossover batch weights / HBM = batch x 2 N_act / (t peak eta)
-// and compute-bound above it; the attention reads each sequence's KV cache and stays memory-bound at any
-// batch (its FLOPs per byte are 2 a / (n_kv bytes)). The GEMMs and the attention are separate kernels, so the
-// step is the sum of the two rooflines, not the roofline of the sums.
+// Serving (METHODS.md "Serving decode and prefill"): prefill and decode are separate phases. Prefill runs the
+// prompt's tokens through the GEMMs together: compute-bound, at the GEMM efficiency of prompt-sized shapes.
+// Decode runs one token per sequence of the batch: each GEMM reads the instance's weights once per step and
+// does batch x 2 N_act FLOPs, so it is memory-bound below the crossover batch weights / HBM = batch x 2 N_act
+// / (t peak eta) and compute-bound above it; the attention reads each sequence's KV cache and stays
+// memory-bound at any batch (its FLOPs per byte are 2 a / (n_kv bytes)). The GEMMs and the attention are
+// separate kernels, so the step is the sum of the two rooflines, not the roofline of the sums.
 
 // The serving engine's memory settings of a workload on a GPU: the workload's keys, else its engine's
 // defaults (sizing/assumptions.hpp: vLLM's, or TensorRT-LLM's with trtllm-bench's batch settings);

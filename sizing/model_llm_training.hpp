@@ -1,5 +1,6 @@
-// The LLM training model (sizing/model_llm_training.cpp; METHODS "Sizing formulas"): pure functions of a
-// workload, a node and a calibration, unit-tested on published cases.
+// The LLM training model (sizing/model_llm_training.cpp): pure functions of a workload, a node and a
+// calibration, unit-tested on published cases. The step: METHODS.md "Training step"; the memory per GPU:
+// METHODS.md "Training memory".
 //
 // Training: model FLOPs per token (GEMMs + attention, PaLM/Megatron definition, recomputation excluded from
 // MFU), memory per GPU (model states by ZeRO stage, activations with tensor + sequence parallelism and flash
@@ -141,8 +142,8 @@ bool runnable(const Layout& l, double sequences);
 // global_batch_tokens when that already runs.
 double runnable_batch_tokens(const LlmTraining& w);
 
-// Pipeline bubble as idle time relative to the ideal compute time, (p - 1) / (v m) (METHODS), with v virtual
-// stages per GPU (1: plain 1F1B) and m micro-batches per replica per step.
+// Pipeline bubble (METHODS.md "Pipeline bubble") as idle time relative to the ideal compute time, (p - 1) /
+// (v m), with v virtual stages per GPU (1: plain 1F1B) and m micro-batches per replica per step.
 double pipeline_bubble(int p, int v, double micro_batches);
 // DualPipe's bubble over m micro-batches on p stages (DeepSeek-V3), as a share of the compute.
 double dualpipe_bubble(int p, double micro_batches);

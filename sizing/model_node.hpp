@@ -1,5 +1,5 @@
-// What every planner's model shares (sizing/model_node.cpp; METHODS "Sizing formulas"): the node facts the
-// models read, the time to train, and a node's nameplate power and a run's energy.
+// What every planner's model shares (sizing/model_node.cpp; METHODS.md "Power, energy and cost"): the node
+// facts the models read, the time to train, and a node's nameplate power and a run's energy.
 //
 // The formulas are written once as templates over the number type (sizing/formula.hpp): Num = double computes
 // the value the search and the planner use, Num = Formula the same value with the sheet's text. Instantiated

@@ -1,5 +1,5 @@
-// The performance models of the sizing engine, one header per planner (METHODS "Sizing formulas"): this
-// header includes them all, for the planner and the tests that use several.
+// The performance models of the sizing engine, one header per planner (docs/METHODS.md, its sizing sections):
+// this header includes them all, for the planner and the tests that use several.
 #pragma once
 
 #include "sizing/model_cv_training.hpp"

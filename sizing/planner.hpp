@@ -3,7 +3,7 @@
 // explains the answer line by line.
 //
 // The headroom (sizing/headroom.hpp, kDefaultHeadroom unless the request gives one) is applied per resource
-// and printed on each line it enters.
+// and printed on each line it enters (METHODS.md "Headroom").
 #pragma once
 
 #include <optional>
