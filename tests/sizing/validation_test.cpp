@@ -436,7 +436,8 @@ TEST(ValidationTable, LlamaTwoRunsOnTwoThousandFortyEightGpus) {
 // Megatron-LM trains in bf16 with its gradients accumulated and reduced in fp32: arguments.py sets
 // accumulate_allreduce_grads_in_fp32 for --bf16 unless --grad-reduce-in-bf16 is given, and the README's table
 // names no such flag. So the Megatron-Core GPT runs hold and reduce 4 B gradients, not the 2 B of `adam`:
-// 768 GPUs of the 70B reduce over 48 data-parallel ranks for 0.35 s, exposed beyond the last backward.
+// the 70B's reduction over its 48 data-parallel ranks then outlasts the last micro-batch's backward, 0.35 s
+// of it exposed where 2 B gradients left 0.04 s.
 TEST(ValidationTable, MegatronBf16RunsReduceGradientsInFp32) {
   for (const char* file :
        {"megatron-gpt-1.7b-h100.yaml", "megatron-gpt-7.1b-h100.yaml", "megatron-gpt-70b-h100.yaml",
