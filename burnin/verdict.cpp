@@ -60,8 +60,8 @@ namespace {
 
 using burnin_report::Verdict;
 
-// nvmlClocksEventReasonHwSlowdown | HwThermalSlowdown | HwPowerBrakeSlowdown (nvml.h, METHODS.md): named
-// through gpu::throttle_reason_names, the table the sampler names GpuRecord::throttle_seconds with.
+// nvmlClocksEventReasonHwSlowdown | HwThermalSlowdown | HwPowerBrakeSlowdown (nvml.h, METHODS.md "Burn-in"):
+// named through gpu::throttle_reason_names, the table the sampler names GpuRecord::throttle_seconds with.
 constexpr std::uint64_t kHardwareSlowdownBits = 0x8 | 0x40 | 0x80;
 
 // What each phase checks, what one of its errors is, and where its result's info lists the first ones.

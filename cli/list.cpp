@@ -1,23 +1,128 @@
 #include <algorithm>
 #include <iostream>
+#include <set>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "bench/options.hpp"
 #include "bench/registry.hpp"
 #include "bench/sysinfo.hpp"
 #include "cli/commands.hpp"
 
 namespace mlbench::cli {
+namespace {
+
+// The long flags a probe's table puts on a family subcommand (add_option_flags): --NAME, and --no-NAME beside
+// a flag that defaults to true.
+std::set<std::string> table_flags(const ProbeInfo& info) {
+  std::set<std::string> out;
+  for (const auto& row : info.options) {
+    if (!row.cli) continue;
+    out.insert(flag_name(row.name));
+    if (row.type == OptionType::flag && row.def == "true")
+      out.insert("--no-" + flag_name(row.name).substr(2));
+  }
+  return out;
+}
+
+// The probe whose table a subcommand's flags include whole (`mlbench storage` holds storage.io's): its id and
+// flags; the largest such table when several would fit. None for a command that runs no single probe.
+std::pair<std::string, std::set<std::string>> probe_of(const CLI::App& cmd, const Registry& registry) {
+  std::set<std::string> names;
+  for (const auto* o : cmd.get_options())
+    for (const auto& l : o->get_lnames()) names.insert("--" + l);
+  std::pair<std::string, std::set<std::string>> best;
+  for (const auto& p : registry.all()) {
+    auto flags = table_flags(p->info());
+    if (!flags.empty() && std::ranges::includes(names, flags) && flags.size() > best.second.size())
+      best = {std::string(p->info().id), std::move(flags)};
+  }
+  return best;
+}
+
+// An option's validators. CLI11 gives them by index and says where they end only by throwing.
+std::vector<const CLI::Validator*> validators(CLI::Option& o) {
+  std::vector<const CLI::Validator*> out;
+  try {
+    for (int i = 0;; ++i) out.push_back(o.get_validator(i));
+  } catch (const CLI::OptionNotFound&) {
+  }
+  return out;
+}
+
+// One subcommand as CLI11 holds it, less -h,--help: each option's flags (or positional name), help, what it
+// takes, its default, whether it is required, and its validators' descriptions (the range or the allowed
+// values). The options that are rows of the probe the command runs carry that probe's id (probe_option):
+// their table is the probe's, which `list --json` documents.
+nlohmann::json command_to_json(CLI::App& cmd, const Registry& registry) {
+  const auto [probe, rows] = probe_of(cmd, registry);
+  nlohmann::json options = nlohmann::json::array();
+  for (auto* o : cmd.get_options()) {
+    if (o == cmd.get_help_ptr()) continue;  // every command has -h,--help
+    nlohmann::json row = {{"description", o->get_description()}};
+    if (o->get_lnames().empty() && o->get_snames().empty() && o->get_positional()) {
+      row["positional"] = o->get_name(true);
+    } else {
+      nlohmann::json flags = nlohmann::json::array();
+      for (const auto& s : o->get_snames()) flags.push_back("-" + s);
+      for (const auto& l : o->get_lnames()) flags.push_back("--" + l);
+      row["flags"] = flags;
+      if (!o->get_lnames().empty() && rows.contains("--" + o->get_lnames().front()))
+        row["probe_option"] = probe;
+    }
+    const int most = o->get_items_expected_max();
+    row["takes"] = most == 0 ? "nothing" : most == 1 ? "a value" : "values";
+    if (!o->get_default_str().empty()) row["default"] = o->get_default_str();
+    row["required"] = o->get_required();
+    nlohmann::json checks = nlohmann::json::array();
+    for (const auto* v : validators(*o))
+      if (!v->get_description().empty()) checks.push_back(v->get_description());
+    if (!checks.empty()) row["checks"] = checks;
+    std::vector<std::string> excludes;  // sorted: CLI11 keeps them in a set of pointers
+    for (const auto* other : o->get_excludes()) excludes.push_back(other->get_name());
+    std::ranges::sort(excludes);
+    if (!excludes.empty()) row["excludes"] = excludes;
+    options.push_back(row);
+  }
+  nlohmann::json out = {{"command", cmd.get_name()}, {"description", cmd.get_description()}};
+  if (!probe.empty()) out["probe"] = probe;
+  out["options"] = options;
+  return out;
+}
+
+}  // namespace
 
 void add_list_command(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("list", "List every probe and why it is unavailable here, if it is");
   auto json = std::make_shared<bool>(false);
+  auto commands = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json, "Machine-readable output on stdout, with each probe's option table");
-  cmd->callback([&action, json] {
-    action = [json] {
+  cmd->add_flag("--commands", *commands,
+                "List the subcommands instead of the probes; with --json each one's options as CLI11 holds "
+                "them (flags, help, default, required, range or values)");
+  cmd->callback([&app, &action, json, commands] {
+    action = [&app, json, commands] {
       auto registry = builtin_registry();
+      if (*commands) {
+        nlohmann::json out = nlohmann::json::array();
+        for (auto* sub : app.get_subcommands([](CLI::App*) { return true; }))
+          out.push_back(command_to_json(*sub, registry));
+        if (*json) {
+          std::cout << out.dump(2) << "\n";
+          return 0;
+        }
+        std::size_t width = std::string_view("COMMAND").size();
+        for (const auto& c : out) width = std::max(width, c["command"].get<std::string>().size());
+        std::cout << fmt::format("{:<{}} {}\n", "COMMAND", width, "DESCRIPTION");
+        for (const auto& c : out)
+          std::cout << fmt::format("{:<{}} {}\n", c["command"].get<std::string>(), width,
+                                   c["description"].get<std::string>());
+        return 0;
+      }
       auto host = builtin_host_info();
       nlohmann::json out = nlohmann::json::array();
       for (const auto& p : registry.all()) {

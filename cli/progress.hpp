@@ -1,4 +1,5 @@
-// What a user reads on the console while a run runs (issue 19, point 14), and the terminal's width.
+// What a user reads on the console while a run runs (a live status line: that it is alive, how far, how
+// fast), and the terminal's width.
 //
 // On a terminal: one live status line on stderr per case, fio's habit — "[2/7] storage.io 4k randread qd32
 // [43%][iops 31.5 k/s][bw 129 MB/s][elapsed 00m:03s][eta 01m:17s]" — rewritten in place with "\r" about twice

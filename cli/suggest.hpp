@@ -1,5 +1,5 @@
-// "did you mean --iodepth?": the closest real flag or subcommand to one the user mistyped (issue 19, point
-// 12: fio users type --iodeph, --numjob, stroage). The names come from the parsed CLI11 app itself, so every
+// "did you mean --iodepth?": the closest real flag or subcommand to one the user mistyped (fio
+// users type --iodeph, --numjob, stroage). The names come from the parsed CLI11 app itself, so every
 // flag and subcommand there is (the option tables' flags and aliases included) is a candidate, and nothing
 // else is; CLI11's failure-message hook (cli/app.cpp) appends the suggestion to its error line.
 #pragma once

@@ -1,6 +1,6 @@
 // The nccl-tests conventions: which bytes a collective moves and how bus bandwidth follows from algorithm
 // bandwidth (each collective's row is facts() in network/types.hpp), plus the data types and the size sweep.
-// Pure host code, unit-tested against the table in shared/METHODS.md (and nccl-tests' src/*.cu):
+// Pure host code, unit-tested against the table of METHODS.md "net.nccl" (and nccl-tests' src/*.cu):
 //
 //   collective       S (the "size" column)                        busbw = algbw ×
 //   all_reduce       count·typesize                               2(n−1)/n

@@ -96,8 +96,9 @@ std::string str_field(const Json& j, const char* key) {
 std::string_view to_string(Grade g) { return name_of(kGradeNames, g); }
 
 const std::vector<CatalogFloor>& catalog_floors() {
-  // GEMM: published best-shape BF16 numbers sit at 80-87 % of the dense peak (METHODS.md), so < 70 % is a
-  // broken or throttled GPU and 70-75 % is worth a look. HBM: good STREAM kernels reach ~90 %.
+  // GEMM: published best-shape BF16 numbers sit at 80-87 % of the dense peak, so < 70 % is a broken or
+  // throttled GPU and 70-75 % is worth a look. HBM: good STREAM kernels reach ~90 %. Both: METHODS.md
+  // "Reference figures".
   static const std::vector<CatalogFloor> kFloors = {
       {"gpu.gemm", "tflops", PeakKind::compute, "FLOP/s", "precision", {}, 0.70, 0.75},
       {"gpu.hbm",

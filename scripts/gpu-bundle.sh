@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes the prebuilt GPU bundle into DIR, for a GPU host that has the NVIDIA driver and the CUDA libraries
 # (toolkit or Python wheels) but no compiler, package registry or time to build: DIR/run.sh OUT runs the GPU
-# validation there (README "The GPU bundle").
+# validation there (docs/gpu.md, "The GPU bundle").
 #
 # From the existing build of the default preset (build/default, or $MLBENCH_BUILD); only when there is none is
 # it configured and built, so CI, which has just built it, pays for no second CUDA build. DIR gets an install-like

@@ -1,6 +1,6 @@
 // The sizing engine's assumptions: one table of {name, value, basis}. The models and the planner read each
 // value from its entry here and the sheet's assumptions section lists the entries, so a number on the sheet
-// and the number the engine ran on are one constant (METHODS "Sizing formulas").
+// and the number the engine ran on are one constant (METHODS.md "Sizing assumptions").
 //
 // Calibration defaults apply only where no report measured the figure (calibrate() then replaces them with
 // the measurement, and the sheet lists the calibrated figure with its source); engine assumptions always
@@ -74,10 +74,12 @@ inline constexpr GemmTile kGemmTiles[] = {{128, 256}, {256, 128}, {128, 128}, {6
 // slice still fills the kernel's software pipeline).
 inline constexpr int kGemmMaxSplitK = 8;
 inline constexpr double kGemmMinSplitKDepth = 256;
-inline constexpr Assumption kHbm{"HBM bandwidth efficiency", 0.90,
-                                 "METHODS default: good kernels reach ~90 % of datasheet HBM"};
-inline constexpr Assumption kNvlink{"NVLink all_reduce efficiency", 0.81,
-                                    "METHODS: 8xH200 ring all_reduce busbw 366 of 450 GB/s"};
+inline constexpr Assumption kHbm{
+    "HBM bandwidth efficiency", 0.90,
+    "good kernels reach ~90 % of datasheet HBM (METHODS.md \"Reference figures\")"};
+inline constexpr Assumption kNvlink{
+    "NVLink all_reduce efficiency", 0.81,
+    "8xH200 ring all_reduce busbw 366 of 450 GB/s (METHODS.md \"Reference figures\")"};
 inline constexpr Assumption kNetwork{"Network busbw efficiency", 0.90,
                                      "assumed inter-node busbw / NIC line rate"};
 // Convolution networks: MLPerf ResNet-50 training ~2,700 images/s per A100 = 3 x 8.2 GFLOP x 2,700 = 21 % of
@@ -235,8 +237,9 @@ inline constexpr Assumption kServingAllReduceLatency{
     1e-3,
     "llm-inference",
     "ms"};
-inline constexpr Assumption kCheckpointBytesPerParam{"Checkpoint bytes per parameter", 14,
-                                                     "bf16 weights + fp32 master + Adam m, v (METHODS)"};
+inline constexpr Assumption kCheckpointBytesPerParam{
+    "Checkpoint bytes per parameter", 14,
+    "bf16 weights + fp32 master + Adam m, v (METHODS.md \"storage.checkpoint\")"};
 inline constexpr Assumption kCommBudget{"Exposed communication budget", 0.15,
                                         "exposed share of the step before the fabric is flagged"};
 inline constexpr Assumption kHostRamPerHbm{"Host RAM per HBM", 2,
@@ -247,7 +250,8 @@ inline constexpr Assumption kDriveEfficiency{"NVMe sustained share", 0.90,
                                              "sustained sequential share of an NVMe drive's rating"};
 inline constexpr Assumption kZero3Traffic{
     "ZeRO-3 traffic / gradient all-reduce", 1.5,
-    "weight all-gathers + gradient reduce-scatters in every micro-batch (METHODS)", 1, "llm-training"};
+    "weight all-gathers + gradient reduce-scatters in every micro-batch (METHODS.md \"Parallel traffic\")", 1,
+    "llm-training"};
 inline constexpr Assumption kModelVersions{"Model versions kept", 3, "model registry of a serving fleet", 1,
                                            "llm-inference"};
 // Data-loader and framework threads per GPU: text is cheap, JPEG decode and augmentation are not.

@@ -273,7 +273,8 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
   Calibration c;
   const Assumption& gemm = default_gemm_efficiency(in.precision);
   c.gemm =
-      assumed(gemm.value, fmt::format("METHODS default {} GEMM efficiency ({})", in.precision, gemm.basis));
+      assumed(gemm.value, fmt::format("default {} GEMM efficiency ({}, METHODS.md \"Sizing assumptions\")",
+                                      in.precision, gemm.basis));
   // The target's own published asymptote at the precision, where there is one.
   bool eight_bit = &gemm == &assumption::kGemm8,
        sixteen_bit = in.precision == "bf16" || in.precision == "fp16";

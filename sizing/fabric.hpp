@@ -1,4 +1,4 @@
-// The networks a plan buys, sized from the traffic it has (METHODS "Network").
+// The networks a plan buys, sized from the traffic it has (METHODS.md "Network fabric").
 //
 // A training cluster whose replicas span nodes gets a rail-optimised compute fabric: one leaf per rail per
 // radix/2 nodes, each leaf with as many uplinks as downlinks (non-blocking), spines = ceil(uplinks / radix);

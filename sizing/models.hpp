@@ -1,5 +1,5 @@
-// Performance models of the sizing engine (METHODS.md "Sizing formulas"): pure functions of a workload, a
-// node and a calibration, unit-tested on published cases.
+// Performance models of the sizing engine (docs/METHODS.md, its sizing sections): pure functions of a
+// workload, a node and a calibration, unit-tested on published cases.
 //
 // Training: model FLOPs per token (GEMMs + attention, PaLM/Megatron definition, recomputation excluded from
 // MFU), memory per GPU (model states by ZeRO stage, activations with tensor + sequence parallelism and flash
@@ -223,8 +223,8 @@ bool runnable(const Layout& l, double sequences);
 // global_batch_tokens when that already runs.
 double runnable_batch_tokens(const LlmTraining& w);
 
-// Pipeline bubble as idle time relative to the ideal compute time, (p - 1) / (v m) (METHODS), with v virtual
-// stages per GPU (1: plain 1F1B) and m micro-batches per replica per step.
+// Pipeline bubble (METHODS.md "Pipeline bubble") as idle time relative to the ideal compute time,
+// (p - 1) / (v m), with v virtual stages per GPU (1: plain 1F1B) and m micro-batches per replica per step.
 double pipeline_bubble(int p, int v, double micro_batches);
 // DualPipe's bubble over m micro-batches on p stages (DeepSeek-V3), as a share of the compute.
 double dualpipe_bubble(int p, double micro_batches);
@@ -286,13 +286,13 @@ Num cv_images_per_s_gpu(const CvStep& st);
 template <typename Num>
 Num time_to_train(const char* work, double amount, const char* rate, double per_s, double goodput);
 
-// Serving (METHODS "Inference"): prefill and decode are separate phases. Prefill runs the prompt's tokens
-// through the GEMMs together: compute-bound, at the GEMM efficiency of prompt-sized shapes. Decode runs one
-// token per sequence of the batch: each GEMM reads the instance's weights once per step and does batch x 2
-// N_act FLOPs, so it is memory-bound below the crossover batch weights / HBM = batch x 2 N_act / (t peak eta)
-// and compute-bound above it; the attention reads each sequence's KV cache and stays memory-bound at any
-// batch (its FLOPs per byte are 2 a / (n_kv bytes)). The GEMMs and the attention are separate kernels, so the
-// step is the sum of the two rooflines, not the roofline of the sums.
+// Serving (METHODS.md "Serving decode and prefill"): prefill and decode are separate phases. Prefill runs the
+// prompt's tokens through the GEMMs together: compute-bound, at the GEMM efficiency of prompt-sized shapes.
+// Decode runs one token per sequence of the batch: each GEMM reads the instance's weights once per step and
+// does batch x 2 N_act FLOPs, so it is memory-bound below the crossover batch weights / HBM = batch x 2 N_act
+// / (t peak eta) and compute-bound above it; the attention reads each sequence's KV cache and stays
+// memory-bound at any batch (its FLOPs per byte are 2 a / (n_kv bytes)). The GEMMs and the attention are
+// separate kernels, so the step is the sum of the two rooflines, not the roofline of the sums.
 
 // The serving engine's memory settings of a workload on a GPU: the workload's keys, else its engine's
 // defaults (sizing/assumptions.hpp: vLLM's, or TensorRT-LLM's with trtllm-bench's batch settings);

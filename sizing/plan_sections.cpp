@@ -247,7 +247,7 @@ void Planner::add_local_raid(double write, double read, double capacity, bool su
   sheet_.figures["raid"] = {
       {"level", level.name}, {"drives", drives}, {"per_drive_source", source}, {"levels", std::move(levels)}};
 
-  // The measured node's data loading (storage.dataload, issue 17): the drives, and the level, its GPUs need.
+  // The measured node's data loading (storage.dataload): the drives, and the level, its GPUs need.
   std::string gpu = node_->gpu;
   std::transform(gpu.begin(), gpu.end(), gpu.begin(), [](unsigned char ch) { return std::tolower(ch); });
   auto dl = node_is_measured_ ? measured_dataload(req_.reports, gpu) : std::nullopt;

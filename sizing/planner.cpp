@@ -79,10 +79,11 @@ void Planner::pick_node() {
       sheet_.warnings.push_back(
           count == 0
               ? fmt::format("{}: sizing the {} template; no GPU was measured, so its GPU figures are "
-                            "assumed (METHODS defaults)",
+                            "assumed (METHODS.md \"Sizing assumptions\")",
                             why, node_->name)
               : fmt::format("{}: sizing the {} template; its GPU efficiencies are transferred from the "
-                            "measured GPU where the report has them, else assumed (METHODS defaults)",
+                            "measured GPU where the report has them, else assumed "
+                            "(METHODS.md \"Sizing assumptions\")",
                             why, node_->name));
     }
   } else {

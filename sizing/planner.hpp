@@ -2,9 +2,9 @@
 // latency/throughput target -> the smallest N that meets it with the headroom), and the sizing sheet that
 // explains the answer line by line.
 //
-// Headroom h (default 0.25) is applied per resource and printed on each line: planned time x (1 + h) within
-// the deadline, HBM use <= (1 - h) x capacity (METHODS), bandwidths, capacities, serving throughput, switch
-// ports, CPU cores and host RAM x (1 + h); power is provisioned at nameplate.
+// Headroom h (default 0.25) is applied per resource and printed on each line (METHODS.md "Headroom"): planned
+// time x (1 + h) within the deadline, bandwidths, capacities, serving throughput, switch ports, CPU cores and
+// host RAM x (1 + h); power is provisioned at nameplate; memory fits with the runtime's reserve, not h.
 #pragma once
 
 #include <optional>

@@ -79,7 +79,7 @@ std::optional<RaidChoice> choose_raid(const LocalNeed& need, const DriveFigures&
 // no report has a usable storage.io result.
 std::optional<DriveFigures> measured_drive(const std::vector<Report>& reports, const DriveFigures& datasheet);
 
-// A storage.dataload training result (issue 17): what the node read while it fed its simulated accelerators.
+// A storage.dataload training result: what the node read while it fed its simulated accelerators.
 struct DataloadFigures {
   std::string workload, accelerator;  // the dataload workload and its simulated accelerator ("h100")
   double bandwidth = 0;               // B/s read at the accelerators supported

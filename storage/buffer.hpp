@@ -4,8 +4,8 @@
 // and advised MADV_HUGEPAGE, so that an I/O spanning several base pages is physically contiguous and reaches
 // the device as one memory segment instead of one per 4 KiB page. That matters: without indirect descriptors,
 // a virtio disk's ring holds a request's header, status and every segment, so a ring fills after a few large
-// reads in 4 KiB pages and the rest wait in the I/O scheduler and merge (docs/NOTES.md has the figures of the
-// development VM). NVMe SGLs and PRP lists shrink the same way. The
+// reads in 4 KiB pages and the rest wait in the I/O scheduler and merge (docs/NOTES.md has measured figures).
+// NVMe SGLs and PRP lists shrink the same way. The
 // kernel may still hand out base pages (huge pages disabled, memory too fragmented): huge_bytes() says what
 // it did.
 #pragma once

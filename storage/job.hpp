@@ -85,12 +85,12 @@ inline StripeLoc stripe_map(std::uint64_t o, std::uint64_t chunk, std::uint32_t 
 // batched, per-I/O, per-I/O, batched, so that a linear drift in the device's speed cancels, and the mode that
 // completed more I/Os runs the measured part. A time-bound random job whose --ramp is under kMinRamp (fio's
 // default is none) gets a ramp of kTrialRamp for the trial, excluded from the results like a ramp and
-// reported with the trial (warmup_s): running batched without one reached 0.62x fio's IOPS on a disk where
-// per-I/O was faster (issue 19). A count-bound job (--io-size, --number-ios) gets none, since a ramp would
-// spend I/Os of its count, and runs batched below kMinRamp. At depth 1 every job runs batched: one I/O
+// reported with the trial (warmup_s): running batched without one fell well below fio's IOPS on a disk where
+// per-I/O was faster (docs/NOTES.md). A count-bound job (--io-size, --number-ios) gets none, since a ramp
+// would spend I/Os of its count, and runs batched below kMinRamp. At depth 1 every job runs batched: one I/O
 // cannot merge, and its submission rides on the wait's system call. Batched saves system calls; per-I/O
 // hands each request to the device sooner, and which wins depends on the device and the direction
-// (docs/NOTES.md: each won by a similar margin on the development VM). Pure; unit-tested.
+// (docs/NOTES.md has a disk where each won by a similar margin). Pure; unit-tested.
 class SubmissionTrial {
  public:
   static constexpr double kMinRamp = 0.2;    // seconds: four slices of ≥ 25 ms

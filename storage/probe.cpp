@@ -51,9 +51,9 @@ constexpr double kRoundOverhead = 0.1;  // s: a job's threads started and draine
 
 // The warm-up of a later round of a suite job: its share of the ramp, and for a job that runs the submission
 // trial at least the trial's minimum, so that every round tries both modes and keeps the faster. Where the
-// two are near a tie the choice flips from run to run, and CPU per I/O differs ~2.5× between the modes (QD32
-// random reads on the development VM: 2.5–3.1 µs batched, 6.3 µs per I/O; docs/NOTES.md): tried per round, a
-// flip shows in the spread between rounds instead of as a change between runs.
+// two are near a tie the choice flips from run to run, and CPU per I/O differs between the modes by a factor
+// (docs/NOTES.md has a measured pair): tried per round, a flip shows in the spread between rounds instead of
+// as a change between runs.
 double round_ramp_s(const JobSpec& s, unsigned rounds) {
   const double share = s.ramp_s / rounds;
   return tries_submission(s, true) ? std::max(share, SubmissionTrial::kMinRamp) : share;

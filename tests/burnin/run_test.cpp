@@ -191,7 +191,8 @@ class RatePhase : public Phase {
   }
 };
 
-// Every burn-in figure with samples carries their spread (issue 19, point 5): a GPU's rate its phase
+// Every burn-in figure with samples carries their spread, so compare and the fleet
+// judge a difference against its noise: a GPU's rate its phase
 // result's, a timeline median the stats of its samples, a maximum the Gumbel spread of the two largest.
 TEST(BurninRun, RatesAndTimelineFiguresCarryTheSpreadOfTheirStatistic) {
   Trace trace;

@@ -1,4 +1,4 @@
-// What a user reads on the console (issue 19, points 11, 12 and 14): the live status line and its update
+// What a user reads on the console, as a fio user expects it: the live status line and its update
 // policy as plain functions and under a pseudo-terminal, the per-case lines without one, the terminal width,
 // "did you mean" for a mistyped flag or subcommand, fio's --numjobs, and --profile for a storage job.
 #include <signal.h>

@@ -8,6 +8,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -93,6 +94,81 @@ TEST(OptionsCli, ListJsonCarriesEachProbesTable) {
   EXPECT_EQ(bs["unit"], "B");
   EXPECT_EQ(bs["range"], "1 to 1G");
   EXPECT_EQ(bs["flag"], "--bs");
+}
+
+// Every long flag a command's --help lists, and the subcommands the top-level --help lists.
+std::set<std::string> all_help_flags(const std::vector<std::string>& args) {
+  auto r = run_cli(args);
+  EXPECT_EQ(r.rc, 0) << r.err;
+  static const std::regex kOption(R"(^\s+(?:-\w,)?(--[a-z0-9_-]+)(?:,(--[a-z0-9_-]+))?)");
+  std::set<std::string> out;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::smatch m;
+  while (std::getline(lines, line)) {
+    if (std::regex_search(line, m, kOption)) {
+      out.insert(m[1].str());
+      if (m[2].matched) out.insert(m[2].str());
+    }
+  }
+  return out;
+}
+
+// `list --commands --json` reads the CLI11 app itself: every subcommand, and each one's flags exactly as its
+// --help lists them (less --help), with the defaults, required marks and validators the options carry.
+TEST(OptionsCli, ListCommandsJsonDescribesEveryCommandsFlagsFromTheApp) {
+  auto r = run_cli({"list", "--commands", "--json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto commands = json::parse(r.out);
+  ASSERT_TRUE(commands.is_array());
+  std::set<std::string> listed;
+  std::map<std::string, json> by_flag;  // "compare --threshold" -> its row
+  for (const auto& c : commands) {
+    const std::string name = c["command"];
+    listed.insert(name);
+    EXPECT_FALSE(c["description"].get<std::string>().empty()) << name;
+    std::set<std::string> flags;
+    for (const auto& o : c["options"]) {
+      EXPECT_TRUE(o.contains("description") && o.contains("takes") && o.contains("required")) << o.dump();
+      for (const auto& f : o.value("flags", json::array())) {
+        const std::string flag = f;
+        if (flag.starts_with("--")) flags.insert(flag);
+        by_flag[name + " " + flag] = o;
+      }
+    }
+    flags.insert("--help");
+    EXPECT_EQ(flags, all_help_flags({name, "--help"})) << name;
+  }
+  // The subcommands of the top-level help, one line each under "Subcommands:".
+  auto help = run_cli({"--help"});
+  std::set<std::string> subcommands;
+  std::istringstream lines(help.out.substr(help.out.find("Subcommands:")));
+  std::string line;
+  std::smatch m;
+  while (std::getline(lines, line))
+    if (std::regex_search(line, m, std::regex(R"(^  ([a-z]+) )"))) subcommands.insert(m[1].str());
+  EXPECT_EQ(listed, subcommands);
+
+  const auto& threshold = by_flag["compare --threshold"];
+  EXPECT_EQ(threshold["default"], "5") << threshold.dump();
+  EXPECT_EQ(threshold["takes"], "a value");
+  ASSERT_TRUE(threshold.contains("checks")) << threshold.dump();
+  EXPECT_NE(threshold["checks"][0].get<std::string>().find("[0 - 100]"), std::string::npos)
+      << threshold.dump();
+  EXPECT_TRUE(by_flag["size --workload"]["required"].get<bool>());
+  EXPECT_FALSE(by_flag["size --nodes"]["required"].get<bool>());
+  EXPECT_EQ(by_flag["compare --fleet"]["takes"], "nothing");
+  // A family command's flags that are rows of its probe's table say so; its own do not.
+  EXPECT_EQ(by_flag["storage --bs"]["probe_option"], "storage.io");
+  EXPECT_FALSE(by_flag["storage --output"].contains("probe_option"));
+  for (const auto& c : commands) {
+    if (c["command"] == "storage") {
+      EXPECT_EQ(c["probe"], "storage.io");
+    }
+    if (c["command"] == "run") {
+      EXPECT_FALSE(c.contains("probe"));
+    }
+  }
 }
 
 TEST(OptionsCli, ARangeErrorOnTheCommandLineNamesTheFlag) {

@@ -162,7 +162,7 @@ TEST(ReportsCli, CompareTwoRunsFailsOnTheRegression) {
 
 // --base-runs: more runs of the base's machine give its reports the spread between runs (a note says so);
 // each takes one file, so the reports after it stay the ones compared; a run of another machine is refused
-// with one line naming it (issue 19, point 5).
+// with one line naming it (a band set by another machine's runs would judge nothing).
 TEST(ReportsCli, CompareBaseRunsAreRunsOfTheBaseMachine) {
   auto r = run_cli({"compare", "--format", "json", "--no-fail", "--base-runs", data("run_a.json"),
                     data("run_a.json"), data("run_b.json")});

@@ -26,7 +26,7 @@ TEST(SizeCli, TableOnStdoutWithEverySection) {
     EXPECT_NE(r.out.find(s), std::string::npos) << s;
 }
 
-// Issue 16, point 8: one table, one row per cooling option; an unknown option names --cooling, exit 2.
+// Cooling options side by side: one table, one row per option; an unknown option names --cooling, exit 2.
 TEST(SizeCli, CompareCoolingPrintsEveryOptionInOneTable) {
   auto r = run_cli({"size", "--workload", workload("default.yaml"), "--nodes", "2", "--compare-cooling",
                     "--format", "json"});

@@ -143,8 +143,8 @@ TEST(StorageCli, BinaryUnitsVerboseFiguresAndTheIntervalLog) {
   EXPECT_EQ(ios, res["work"]["ios"].get<std::uint64_t>());
 }
 
-// A result's warnings reach the console under its row, and the run ends with their count (issue 19, point
-// 10).
+// A result's warnings reach the console under its row, and the run ends with their count (a warning only in
+// the JSON report goes unread).
 TEST(StorageCli, AResultWarningIsPrintedUnderItsRowAndCounted) {
   storage::test::TempDir disk;
   auto r = run_cli({"storage", "--target", disk.path().string(), "--engine", "psync", "--iodepth", "4",

@@ -212,8 +212,8 @@ TEST(GpuPlan, ImagesPerSecond) {
   EXPECT_THROW(resnet50_images_per_s(times, 256), Error);
 }
 
-// The estimate's spread (issue 19, point 5): each layer's count × its medians' standard errors, in
-// quadrature, through batch / sum; the stem's bwd-data, not in the sum, not in its spread either.
+// The estimate's spread, which compare judges a change against: each layer's count × its medians' standard
+// errors, in quadrature, through batch / sum; the stem's bwd-data, not in the sum, not in its spread either.
 TEST(GpuPlan, ImagesPerSecondCarriesTheSpreadOfItsMedians) {
   std::vector<ConvLayerTimes> times;
   for (const auto& l : resnet50_layers()) times.push_back({l.name, 1e-3, 2e-3, 3e-3});

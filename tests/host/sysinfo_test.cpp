@@ -37,7 +37,7 @@ bool has_note(const Json& host, const std::string& fragment) {
 TEST(PcieBandwidth, AppliesLineEncodingPerGeneration) {
   EXPECT_DOUBLE_EQ(*pcie_bandwidth(2.5, 1), 2.5e9 * 0.8 / 8);
   EXPECT_DOUBLE_EQ(*pcie_bandwidth(8.0, 16), 8e9 * 16 * 128.0 / 130.0 / 8);
-  EXPECT_NEAR(*pcie_bandwidth(16.0, 4), 7.877e9, 1e6);   // Gen4 x4 ≈ 7.9 GB/s (METHODS.md)
+  EXPECT_NEAR(*pcie_bandwidth(16.0, 4), 7.877e9, 1e6);  // Gen4 x4 ≈ 7.9 GB/s (METHODS.md "Reference figures")
   EXPECT_NEAR(*pcie_bandwidth(32.0, 4), 15.754e9, 1e6);  // Gen5 x4 ≈ 15.8 GB/s
   EXPECT_DOUBLE_EQ(*pcie_bandwidth(64.0, 16), 64e9 * 16 * 242.0 / 256.0 / 8);
   EXPECT_FALSE(pcie_bandwidth(3.0, 4));

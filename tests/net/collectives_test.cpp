@@ -1,5 +1,5 @@
-// The nccl-tests table of shared/METHODS.md: byte counts, bus factors, the size sweep and the summary, and
-// each size's metrics with their spreads (network/nccl_probe.hpp).
+// The nccl-tests table of METHODS.md "net.nccl": byte counts, bus factors, the size sweep and the summary,
+// and each size's metrics with their spreads (network/nccl_probe.hpp).
 #include "network/collectives.hpp"
 
 #include <gtest/gtest.h>
@@ -134,9 +134,9 @@ TEST(Collectives, SummaryAveragesRanksAndNamesTheSlowest) {
   EXPECT_THROW(summarize(Collective::broadcast, 8, 1, zero), Error);
 }
 
-// Every size's metric carries the spread of the statistic it is (issue 19, point 5): the mean time s/sqrt(n)
-// of the ranks' times, the bandwidths its relative spread, the slowest rank the Gumbel spread of the two
-// slowest.
+// Every size's metric carries the spread of the statistic it is, which compare judges against: the mean time
+// s/sqrt(n) of the ranks' times, the bandwidths its relative spread, the slowest rank the Gumbel spread of
+// the two slowest.
 TEST(NcclMetrics, EachFigureCarriesItsStatisticsSpread) {
   const std::vector<double> t{1.00e-3, 1.10e-3, 0.90e-3, 1.05e-3};
   const auto timing = summarize(Collective::all_reduce, 8000000, 4, t);

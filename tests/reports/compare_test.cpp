@@ -119,8 +119,8 @@ TEST(Compare, LowerIsBetterFlipsTheSign) {
   EXPECT_EQ(only_change(compare_one(100e-6, 80e-6, 0, 0, Better::lower)).verdict, Verdict::improvement);
 }
 
-// The README: the change is signed so that positive is better. A latency that fell 20 % shows +20.0 % in the
-// table and +20 in the CSV, a bandwidth that fell 20 % shows -20.0 %.
+// docs/reports.md: the change is signed so that positive is better. A latency that fell 20 % shows +20.0 % in
+// the table and +20 in the CSV, a bandwidth that fell 20 % shows -20.0 %.
 TEST(Compare, ChangeColumnIsPositiveWhenBetter) {
   auto column = [](const Table& t, const std::string& name) {
     auto it = std::find(t.columns.begin(), t.columns.end(), name);

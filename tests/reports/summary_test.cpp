@@ -1,6 +1,6 @@
 // The console summary: a result's warnings are printed under its row, and the table ends with their count;
 // the table fits the width it is given, sizes read as users type them, a multi-target job's aggregate is told
-// apart from its targets, and a storage row carries fio's per-job summary (issue 19, points 10, 11, 12).
+// apart from its targets, and a storage row carries fio's per-job summary (what a fio user looks for).
 #include "reports/summary.hpp"
 
 #include <gtest/gtest.h>

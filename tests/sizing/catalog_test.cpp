@@ -72,7 +72,7 @@ TEST(Catalog, UnknownNameSuggestsTheClosest) {
 
 TEST(Catalog, NameplatePowerOfAnH100NodeIsNearTheDgxFigure) {
   const auto& c = shipped_catalog();
-  // DGX H100: 10.2 kW at most (METHODS).
+  // DGX H100: 10.2 kW at most (METHODS.md "Hardware catalog").
   EXPECT_NEAR(node_nameplate_w(c.node("8xH100-SXM"), c, c.cooling_spec("air")), 10.2e3, 0.5e3);
 }
 

@@ -127,7 +127,7 @@ TEST(GemmShapeModel, MoeExpertRowsFollowTheRouting) {
 }
 
 // Without a report the asymptote is the GPU's published best-shape figure where there is one (A100: MAMF
-// 271.2 of 312 TFLOPS BF16), else the METHODS default.
+// 271.2 of 312 TFLOPS BF16), else the default (METHODS.md "Sizing assumptions").
 TEST(GemmShapeModel, DefaultAsymptoteIsTheGpusPublishedFigure) {
   const auto& c = shipped_catalog();
   auto a100 = calibrate({}, c, {&c.gpu("A100-SXM4-80GB"), "bf16", {}, false});

@@ -1,5 +1,6 @@
-// The sections every sheet prints: local NVMe RAID levels (issue 16, point 9), the network sized from the
-// plan's traffic (issue 19, point 6) and the cooling options with their goodput (issue 16, point 8).
+// The sections every sheet prints: local NVMe RAID levels (each level's figures from one set of formulas),
+// the network sized from the plan's traffic (no fabric a plan does not use) and the cooling options with
+// their goodput.
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>

@@ -208,8 +208,8 @@ std::string xlsx_part(const std::string& bytes, const std::string& name) {
   return out;
 }
 
-// Issue 19, point 16: a changed price or count recomputes the totals: priced lines have a cost formula,
-// capital and the totals are formulas over the item cells, counts are formatted as integers.
+// A procurement reader edits the workbook: a changed price or count recomputes the totals: priced lines have
+// a cost formula, capital and the totals are formulas over the item cells, counts are formatted as integers.
 TEST(SheetWriters, XlsxTotalsAreLiveFormulasAndCountsAreIntegers) {
   if (!xlsx_supported()) GTEST_SKIP() << "built without libxlsxwriter";
   if (std::system("unzip -v >/dev/null 2>&1") != 0) GTEST_SKIP() << "no unzip";
@@ -295,7 +295,7 @@ TEST(SheetWriters, QuantitiesPrintReadably) {
   EXPECT_EQ(format_quantity(0.5234), "0.523");
   EXPECT_EQ(format_quantity(250.6), "251");
   EXPECT_EQ(format_quantity(9.03e20), "9.03e+20");  // FLOP counts keep their exponent
-  // Money and counts for a procurement reader: separators, never an exponent (issue 19, point 16).
+  // Money and counts for a procurement reader: separators, never an exponent.
   EXPECT_EQ(format_quantity(7.63e8), "763,000,000");
   EXPECT_EQ(format_quantity(42266.4), "42,266");
   EXPECT_EQ(format_quantity(0.0000123), "0.0000123");
@@ -306,7 +306,7 @@ TEST(SheetWriters, QuantitiesPrintReadably) {
   EXPECT_EQ(decimal_bytes(5.68e15), "5.68 PB");
 }
 
-// Issue 19, point 16: a sheet a procurement reader can take as it is.
+// A sheet a procurement reader can take as it is.
 TEST(SheetForProcurement, MoneyHasSeparatorsAndNoExponent) {
   auto s = planned("llm-405b-pretraining");
   auto md = render_sheet(s, Format::markdown);

@@ -1,11 +1,11 @@
 // Published runs, each from its published set-up only (model, tokens or batch, sequence, hardware, count,
 // precision, and the layout and recompute mode where the source states them) with the engine's default
-// assumptions: no report, no per-case knob. The development cases of METHODS.md first, then the cases found
-// since: training throughput on H100/B200 (FP8 and BF16), whole-run GPU-hours, A100 runs from before 2023,
-// serving throughput and latency (offline and latency-bound, dense and MoE, TP 1-8), KV capacity and weights
-// in memory, checkpoint sizes; each workload file quotes its source. Target: within +-15 % of the published
-// figure; a case outside records its signed error and names the model term responsible. The whole table
-// (published, model, signed error, term, source) is printed by the Table test.
+// assumptions: no report, no per-case knob. The development cases of METHODS.md "Sizing validation" first,
+// then the cases found since: training throughput on H100/B200 (FP8 and BF16), whole-run GPU-hours, A100 runs
+// from before 2023, serving throughput and latency (offline and latency-bound, dense and MoE, TP 1-8), KV
+// capacity and weights in memory, checkpoint sizes; each workload file quotes its source. Target: within +-15
+// % of the published figure; a case outside records its signed error and names the model term responsible.
+// The whole table (published, model, signed error, term, source) is printed by the Table test.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -316,8 +316,8 @@ TEST_P(Validation, WithinFifteenPercentOfThePublishedFigure) {
 
 INSTANTIATE_TEST_SUITE_P(Published, Validation, ::testing::ValuesIn(kCases));
 
-// A figure as the README's table prints it: 4 significant digits (7 for a published figure), thousands
-// separated, the minus sign typeset.
+// A figure as the validation table of docs/sizing.md prints it: 4 significant digits (7 for a published
+// figure), thousands separated, the minus sign typeset.
 std::string readable(double x, int digits) {
   std::string s = fmt::format("{:.{}g}", x, digits);
   if (std::abs(x) >= 1000 && std::abs(x) < 1e15) {
@@ -337,8 +337,9 @@ std::string signed_percent(double e) {
   return s[0] == '-' ? std::string("−") + s.substr(1) : s;
 }
 
-// The table of the README and the closing note, from the same runs: the README's copy must be this one
-// (MLBENCH_UPDATE_GOLDEN=1 rewrites it), so the published table cannot drift from what the engine gives.
+// The table of docs/sizing.md and the closing note, from the same runs: the copy in docs/sizing.md must be
+// this one (MLBENCH_UPDATE_GOLDEN=1 rewrites it), so the published table cannot drift from what the engine
+// gives.
 TEST(ValidationTable, PrintsEveryCaseWithItsSignedError) {
   std::string table =
       "  | case | published | model | error | term outside ±15 % | source |\n"
@@ -352,27 +353,27 @@ TEST(ValidationTable, PrintsEveryCaseWithItsSignedError) {
                          c.responsible ? c.responsible : "", c.source);
   }
   std::fputs(table.c_str(), stdout);
-  const auto readme = source_dir() / "README.md";
+  const auto doc = source_dir() / "docs" / "sizing.md";
   std::string text;
   {
-    std::ifstream in(readme, std::ios::binary);
+    std::ifstream in(doc, std::ios::binary);
     text.assign(std::istreambuf_iterator<char>(in), {});
   }
   const std::string header = table.substr(0, table.find('\n') + 1);
   auto begin = text.find(header);
-  ASSERT_NE(begin, std::string::npos) << "README.md has no validation table";
+  ASSERT_NE(begin, std::string::npos) << "docs/sizing.md has no validation table";
   auto end = text.find("\n\n", begin);
   ASSERT_NE(end, std::string::npos);
   if (std::getenv("MLBENCH_UPDATE_GOLDEN")) {
     text.replace(begin, end + 1 - begin, table);
-    std::ofstream(readme, std::ios::binary) << text;
+    std::ofstream(doc, std::ios::binary) << text;
     return;
   }
   const std::string count =
       fmt::format("The table holds {} published cases, {} of them within ±15 %", std::size(kCases), within);
-  EXPECT_NE(text.find(count), std::string::npos) << "README.md does not say: " << count;
+  EXPECT_NE(text.find(count), std::string::npos) << "docs/sizing.md does not say: " << count;
   EXPECT_EQ(text.substr(begin, end + 1 - begin), table)
-      << "README.md's validation table differs from the engine's: MLBENCH_UPDATE_GOLDEN=1 rewrites it";
+      << "docs/sizing.md's validation table differs from the engine's: MLBENCH_UPDATE_GOLDEN=1 rewrites it";
 }
 
 // Megatron-LM runs the backward's column-parallel collectives under their GEMMs: 2 of the 5 tensor-parallel

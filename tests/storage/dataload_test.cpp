@@ -448,9 +448,9 @@ double sample_sd(double n, double sum, double sum_sq) {
   return std::sqrt((sum_sq - sum * sum / n) / (n - 1));
 }
 
-// Every figure of a real window carries the spread of the statistic it is (issue 19, point 5): the flow the
-// mean step duration's relative error, AU the mean's over the accelerators, the mean wait s / sqrt(n) of the
-// waits, a percentile its order-statistic interval.
+// Every figure of a real window carries the spread of the statistic it is, which compare judges against: the
+// flow the mean step duration's relative error, AU the mean's over the accelerators, the mean wait s /
+// sqrt(n) of the waits, a percentile its order-statistic interval.
 TEST(DataloadReader, EveryTrainMetricOfARealWindowHasTheSpreadOfItsStatistic) {
   Made m(40, 20000, 8000);
   std::atomic<bool> stop{false};
@@ -662,8 +662,9 @@ TEST(Checkpoint, WritesExactShardsFsyncsAndReadsBack) {
   }
 }
 
-// Every figure of a real run carries the spread of the statistic it is, from the ranks' times (issue 19,
-// point 5): the slowest rank's time the Gumbel spread of the two slowest, a bandwidth its relative spread.
+// Every figure of a real run carries the spread of the statistic it is, from the ranks' times, which
+// compare judges against: the slowest rank's time the Gumbel spread of the two slowest, a bandwidth its
+// relative spread.
 TEST(Checkpoint, EveryMetricOfARealRunHasTheSpreadOfItsStatistic) {
   test::TempDir dir;
   std::atomic<bool> stop{false};

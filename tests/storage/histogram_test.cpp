@@ -129,7 +129,7 @@ TEST(LatencyHistogram, SmallValuesAreExact) {
   EXPECT_EQ(h.percentile(0.99), 99.0);
 }
 
-// A percentile read from a histogram is known to its bucket, not better (issue 19, point 5): 10,000 I/Os
+// A percentile read from a histogram is known to its bucket, not better: 10,000 I/Os
 // within 100 ns of 1 ms all fall in one 4,096 ns bucket, so every order statistic of the interval is the same
 // reading, yet the interval spans ±1.96 × width / sqrt(12) (the bucket as a rectangular distribution).
 TEST(LatencyHistogram, PercentileIntervalIsNoNarrowerThanItsBucket) {

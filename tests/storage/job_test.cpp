@@ -302,8 +302,8 @@ TEST(RunJob, MixedJobsSampleEachDirection) {
 }
 
 // fio runs without a ramp by default; a time-bound random job at depth > 1 without one gets a short ramp of
-// its own for the submission trial (issue 19, point 13: batched without a trial reached 0.62x fio where
-// per-I/O was faster), excluded from the results and reported with the trial.
+// its own for the submission trial (defaults no slower than fio's: batched without a trial fell well below
+// fio where per-I/O was faster, docs/NOTES.md), excluded from the results and reported with the trial.
 TEST(RunJob, ARandomJobWithoutARampGetsOneForTheSubmissionTrial) {
   const JobSpec timed{.rw = RwMode::randwrite, .iodepth = 32, .runtime_s = 5};
   EXPECT_DOUBLE_EQ(warmup_s(timed, true), SubmissionTrial::kTrialRamp);
@@ -371,8 +371,8 @@ TEST(RunJob, PinnedThreadsRunOnTheirCpus) {
 TEST(RunJob, SubmissionTrialPicksTheFasterModeAndReportsIt) {
   if (auto why = uring_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
   Files f;
-  // A 1 s window: under a parallel ctest this VM's disk has stalled for a whole 0.2 s window ("no I/O
-  // completed after the ramp").
+  // A 1 s window: under a parallel ctest a shared disk can stall for a whole 0.2 s window ("no I/O completed
+  // after the ramp"; docs/NOTES.md).
   auto plan = make_plan(f, 1, 16 << 20,
                         {.rw = RwMode::randread, .iodepth = 16, .jobs = 2, .runtime_s = 1.0, .ramp_s = 0.4});
   auto out = run_job(plan, g_no_stop, far_deadline());
@@ -402,9 +402,10 @@ TEST(RunJob, SubmissionTrialPicksTheFasterModeAndReportsIt) {
   EXPECT_EQ(out.engine_features["submission"], "batched");
 }
 
-// Each target of a 2-target job is counted and sampled apart (issue 19, point 5), striped (every thread's
-// I/Os go to both targets) or not (each target has its own threads): in every interval the targets' rates add
-// up to the job's, each direction's too, and each target has per-interval latencies of its own I/Os.
+// Each target of a 2-target job is counted and sampled apart (each target's results get spreads of their
+// own), striped (every thread's I/Os go to both targets) or not (each target has its own threads): in every
+// interval the targets' rates add up to the job's, each direction's too, and each target has per-interval
+// latencies of its own I/Os.
 TEST(RunJob, EachTargetIsSampledApart) {
   for (const std::uint64_t stripe : {std::uint64_t{0}, std::uint64_t{65536}}) {
     SCOPED_TRACE(stripe);

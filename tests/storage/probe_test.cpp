@@ -66,7 +66,7 @@ TEST(StorageProbe, MetricsAreConsistent) {
   EXPECT_TRUE(dir.mlbench_files().empty()) << "the test file was not removed";
 }
 
-// Every metric carries a spread compare can judge a difference against (issue 19, point 5): per-interval
+// Every metric carries a spread compare can judge a difference against: per-interval
 // stats, and for each latency percentile its confidence interval from the I/O count, so p99.99 and the
 // maximum are no longer compared against a bare ±5 %.
 TEST(StorageProbe, EveryMetricHasASpread) {
@@ -374,7 +374,7 @@ TEST(StorageProbe, StripedTargetsReportPerTargetAndAggregate) {
   EXPECT_EQ(results[0].work["ios"], 2000u);
 }
 
-// The per-target rows of several targets carry spreads as the aggregate does (issue 19, point 5): each
+// The per-target rows of several targets carry spreads as the aggregate does: each
 // target's IOPS, bandwidth, percentiles and lat_max have per-interval stats and a ci of the same kind as the
 // aggregate's, striped or not, so compare and the fleet no longer judge them against the 5 % floor.
 TEST(StorageProbe, PerTargetResultsHaveSpreadsOfTheirOwn) {

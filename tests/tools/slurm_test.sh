@@ -8,7 +8,7 @@
 #      outlier analysis runs over 3 reports, no host is missing, exit 0 (--no-fail: three copies sharing two
 #      cores measure each other's contention, not a bad node);
 #   3. configs/launch/nccl-slurm.sbatch on one node, two tasks, no GPUs requested: with no GPU every rank
-#      records net.nccl as skipped and rank 0 writes the cluster report (README, "Launch modes"), exit 0.
+#      records net.nccl as skipped and rank 0 writes the cluster report (docs/nccl.md, "Launch modes"), exit 0.
 # The three commands of job 2 are short host-memory runs (`mlbench hostmem`): three burn-ins would each size
 # their pattern test to the free memory at once. About 95 s on two cores, much of it sbatch --wait polling at
 # growing intervals. Every daemon is stopped and the folder removed on exit.

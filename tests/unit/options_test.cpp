@@ -155,7 +155,7 @@ TEST(Options, EffectiveShowsGivenValuesNormalisedAndTheDefaults) {
   EXPECT_FALSE(e.contains("target")) << "no default";
 }
 
-// fio's spelling of an option is an alias in its one row (issue 19, point 12: --numjobs for --jobs).
+// fio's spelling of an option is an alias in its one row (fio users type --numjobs for --jobs).
 constexpr OptionSpec kAliased[] = {
     {.name = "jobs", .alias = "numjobs", .type = OptionType::integer, .def = "1", .min = 1, .help = "Jobs"}};
 

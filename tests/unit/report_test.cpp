@@ -48,8 +48,8 @@ TEST(Report, RateMetricIsWorkOverMedianSeconds) {
   EXPECT_EQ(m.stats->n, 3u);
 }
 
-// A share of a peak is a fixed multiple of its rate: it carries the rate's relative spread (issue 19, point
-// 5).
+// A share of a peak is a fixed multiple of its rate: it carries the rate's relative spread, so compare
+// judges both alike.
 TEST(Report, ProportionalMetricsCarryTheRelativeSpreadOfTheirRate) {
   const Metric bw = rate_metric("bandwidth", 1e9, {1.0, 1.1, 0.9, 1.2, 0.8, 1.05, 0.95}, "B/s");
   ASSERT_GT(relative_spread(bw), 0);
@@ -60,7 +60,7 @@ TEST(Report, ProportionalMetricsCarryTheRelativeSpreadOfTheirRate) {
 }
 
 // A statistic's standard uncertainty becomes its 95 % interval; no uncertainty gives no interval, not a
-// zero-width one that would claim a noiseless value (issue 19, point 5).
+// zero-width one that would claim a noiseless value.
 TEST(Report, SigmaCiIsTheValuePlusMinusZSigmaAndAbsentWithoutASigma) {
   const auto ci = sigma_ci(10.0, 0.5);
   ASSERT_TRUE(ci.has_value());

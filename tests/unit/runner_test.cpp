@@ -281,7 +281,7 @@ TEST_F(RunnerTest, ProgressCountsCases) {
   EXPECT_EQ(finished, (std::vector<std::size_t>{1, 2, 3}));
 }
 
-// What the live status line is fed (issue 19, point 14): each distinct notice once before the first case,
+// What the live status line is fed: each distinct notice once before the first case,
 // then per case its start, the rates the probe reports while it runs (between start and end, with the case's
 // time so far), and its end.
 TEST_F(RunnerTest, NoticesComeFirstAndTheProbesRatesReachTheProgressCallback) {

@@ -16,7 +16,7 @@ TEST(Units, SizesAreFioStyleBinaryMultiples) {
   EXPECT_EQ(parse_size("1.5k", "--size"), 1536u);
 }
 
-// Tables show sizes as users type them (issue 19, point 11), with the suffixes parse_size takes.
+// Tables show sizes as users type them (4k, not 4096), with the suffixes parse_size takes.
 TEST(Units, SizesAreShownWithTheSuffixesTheParserTakes) {
   EXPECT_EQ(format_size(4096), "4k");
   EXPECT_EQ(format_size(131072), "128k");

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes the hand-made report fixtures of tests/data/reports (run once; the JSON files are committed).
 
-Numbers are shaped after published results (METHODS.md): H100 SXM bf16 GEMM ~760 TFLOPS, HBM triad ~3.0 TB/s,
+Numbers are shaped after published results (METHODS.md "Reference figures"): H100 SXM bf16 GEMM ~760 TFLOPS, HBM triad ~3.0 TB/s,
 NCCL all_reduce ring busbw ~360 GB/s at 1 GiB on 8 GPUs, Gen4 NVMe ~7 GB/s reads. A fixed-seed generator adds
 run-to-run jitter and per-sample spread so stats.cv is realistic (0.3-2 %).
 """
