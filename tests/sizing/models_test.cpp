@@ -116,6 +116,9 @@ TEST(Models, ActivationBytesPerLayerFollowKorthikanti) {
   m.gated_ffn = false;
   m.ffn_hidden = 4 * m.hidden;
   m.dropout = true;
+  // The Korthikanti workloads say so: `dropout: true` in their model.
+  EXPECT_TRUE(
+      std::get<LlmTraining>(load_workload(data_dir() / "korthikanti-22b-full.yaml").spec).model.dropout);
   double s = w.seq_len, h = m.hidden, a = m.heads, t = 8;
   Layout l{8, 1, 1, 0, Recompute::none};
   EXPECT_DOUBLE_EQ(layer_activation_bytes(m, w, l), s * h * (10 + 24 / t + 5 * a * s / (h * t)));
