@@ -20,6 +20,7 @@ struct TransformerModel {
   bool gated_ffn = true;       // SwiGLU: three FFN matrices instead of two
   bool rms_norm = true;        // norm: rmsnorm (Llama) or layernorm (GPT)
   bool rotary = true;          // rotary position embeddings in every layer (GPT: learned, at the input)
+  bool dropout = false;        // dropout after attention and FFN and on the scores (GPT; Llama has none)
   double params = 0;           // total parameters (embeddings included)
   double active_params = 0;    // per token (MoE); equals params for dense models
   bool derived_shape = false;  // architecture derived from the parameter count
