@@ -423,15 +423,9 @@ class CheckpointProbe final : public Probe {
         c.config.value("from_config", false) ? OptionSource::config(kId) : OptionSource{};
     Setup s = resolve(c.config.at("options"), source);
     std::vector<std::string> warnings;
-    const EngineTraits& asked = traits(s.cfg.engine);
-    if (asked.unavailable != nullptr) {
-      std::string why = asked.unavailable();
-      if (!why.empty()) {
-        s.cfg.engine = asked.fallback;
-        warnings.push_back(
-            fmt::format("{} unavailable ({}); fell back to {}", asked.label, why, to_string(s.cfg.engine)));
-      }
-    }
+    const ResolvedEngine engine = resolve_engine(s.cfg.engine);
+    s.cfg.engine = engine.kind;
+    if (!engine.warning.empty()) warnings.push_back(engine.warning);
     // Before this run's own folder exists: what a killed run left (storage/owner.hpp says how it tells).
     for (auto& w : remove_stale_checkpoints(s.dir, ctx.stop)) warnings.push_back(std::move(w));
     Folder folder(s.dir, s.keep);

@@ -147,7 +147,7 @@ constexpr OptionSpec kOptions[] = {
     {.name = "engine",
      .type = OptionType::choice,
      .def = "uring",
-     .choices = [] { return choices_of(kEngineNames); },
+     .choices = dataload_engine_names,
      .help = "uring (linked open/read/close), psync (plain calls) or null (no I/O: mlbench's own loop)"},
 };
 

@@ -109,6 +109,17 @@ struct LoadOutcome {
   double au_min() const;
 };
 
+// The reader run_dataload uses for `engine` (its FileReader row, storage/engine.hpp), what the result calls
+// it (`method`) and why it is not the engine's linked chain when it is not (`fallback_reason`: the kernel
+// lacks the chain, or the engine asked reads with the plain calls). Throws Error for an engine without a
+// dataload reader, which storage.dataload's --engine refuses first.
+struct ReaderChoice {
+  FileReader reader;
+  std::string method;
+  std::string fallback_reason;
+};
+ReaderChoice choose_reader(const EngineTraits& engine);
+
 // Runs the loop until the epochs are done, the window ends, `stop` is set or an I/O fails.
 LoadOutcome run_dataload(const LoadConfig& cfg, const std::atomic<bool>& stop);
 

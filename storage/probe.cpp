@@ -586,7 +586,6 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
 
   JobPlan plan;
   plan.spec = window;
-  plan.engine = s.engine;
   if (rounds > 1) {
     plan.seq_start = static_cast<double>(round) / rounds;
     plan.interval_s = sampling_interval_s(s);
@@ -594,15 +593,11 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
   plan.fill_seed = fill_seed_;
   plan.write_seed = mix64(fill_seed_ + ++cases_run_);
   Json info = Json::object();
-  const EngineTraits& asked = traits(s.engine);
-  if (asked.unavailable != nullptr) {
-    std::string why = asked.unavailable();
-    if (!why.empty()) {
-      plan.engine = asked.fallback;
-      warnings.push_back(fmt::format("{} unavailable ({}); fell back to the {} engine", asked.label, why,
-                                     to_string(plan.engine)));
-      info["engine_fallback"] = why;
-    }
+  const ResolvedEngine resolved = resolve_engine(s.engine);
+  plan.engine = resolved.kind;
+  if (!resolved.why.empty()) {
+    warnings.push_back(resolved.warning);
+    info["engine_fallback"] = resolved.why;
   }
   const EngineTraits& engine = traits(plan.engine);
 
