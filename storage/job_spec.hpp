@@ -84,7 +84,12 @@ std::span<const OptionSpec> job_options();
 // with randrw, offset and stripe multiples of bs, the engine's traits); throws UsageError with one line
 // naming the option as `source` gives it, and the fix. The table's defaults are the ones JobSpec starts from.
 JobSpec parse_job_spec(const nlohmann::json& options, const OptionSource& source = {});
+// The spec as the options JSON: every option the spec carries, written from the table's rows.
 nlohmann::json to_json(const JobSpec& s);
+// What makes a result of this job what it is (the case's params): the rows marked identity, as to_json
+// writes them; job_param_keys() names them all (the probe's params).
+nlohmann::json job_params(const JobSpec& s);
+std::span<const std::string_view> job_param_keys();
 
 // The suite `mlbench run` uses, for a profile: quick = short runs on a small O_DIRECT file; default/full =
 // the seven reference jobs on a file larger than the page cache.

@@ -26,9 +26,16 @@ namespace mlbench::storage {
 namespace {
 
 constexpr const char* kId = "storage.io";
-// The params its results carry: the job's (case_params), its targets or suite job name, and per-target scope.
-constexpr std::string_view kParams[] = {"rw",     "bs",     "iodepth", "jobs",      "direct", "rwmix_read",
-                                        "stripe", "target", "job",     "rate_iops", "scope"};
+// The params its results carry: the job's (job_params: the option rows marked identity), its targets or
+// suite job name, and per-target scope.
+std::span<const std::string_view> params() {
+  static const std::vector<std::string_view> kParams = [] {
+    std::vector<std::string_view> keys(job_param_keys().begin(), job_param_keys().end());
+    keys.insert(keys.end(), {"target", "job", "scope"});
+    return keys;
+  }();
+  return kParams;
+}
 // Every I/O's figures (kLatencyPercentiles, the maximum, minimum, mean and standard deviation), for rw and
 // randrw each direction's too (read_, write_), CPU per I/O and fio's usr/sys CPU %, the share of the link,
 // and a count-bound job's times (add_job_metrics).
@@ -70,15 +77,6 @@ std::string case_label(const JobSpec& s) {
   if (mixed(s.rw)) mode += fmt::format("{}", s.rwmix_read);
   return fmt::format("{} {} qd{}{}", mode, format_size(static_cast<double>(s.bs)), s.iodepth,
                      s.jobs > 1 ? fmt::format(" x{}", s.jobs) : "");
-}
-
-Json case_params(const JobSpec& s) {
-  Json p{
-      {"rw", to_string(s.rw)}, {"bs", s.bs}, {"iodepth", s.iodepth}, {"jobs", s.jobs}, {"direct", s.direct}};
-  if (mixed(s.rw)) p["rwmix_read"] = s.rwmix_read;
-  if (s.stripe > 0) p["stripe"] = s.stripe;
-  if (s.rate_iops > 0) p["rate_iops"] = s.rate_iops;
-  return p;
 }
 
 // The checks that need the target; `o` names options as the user gave them (--bs, options.storage.io.bs).
@@ -180,7 +178,7 @@ Case plan_job(const JobSpec& s, const OptionSource& o) {
   pin_cpus(s.cpus, allowed_cpus(), {}, {});
   Case c;
   c.label = s.name.empty() ? case_label(s) : fmt::format("{} ({})", case_label(s), s.name);
-  c.params = case_params(s);
+  c.params = job_params(s);
   c.params["target"] = s.targets;
   if (!s.name.empty()) c.params["job"] = s.name;
   // What planning found, which the run confirms on the opened descriptors (storage/target.hpp).
@@ -240,7 +238,7 @@ std::vector<Case> plan_suite(const PlanContext& ctx) {
     check_alignment(s, t, {});  // the suite's own block sizes, not an option the user gave
     Case c;
     c.label = fmt::format("{} ({})", case_label(s), j.name);
-    c.params = case_params(s);
+    c.params = job_params(s);
     c.params["job"] = j.name;
     c.config = Json{{"spec", to_json(s)}, {"suite", true}, {"targets", Json::array({to_json(t)})}};
     if (!size) c.config["skip"] = warning;
@@ -536,7 +534,7 @@ ProbeInfo StorageProbe::info() const {
           "NVMe/RAID throughput, IOPS and latency percentiles of fio-style jobs through io_uring",
           "a folder on the drive to test (or a file/block device); io_uring, else psync",
           job_options(),
-          kParams,
+          params(),
           kMetrics,
           kConsole};
 }
