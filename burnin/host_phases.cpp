@@ -59,7 +59,7 @@
 #include "reports/report_burnin.hpp"
 #include "storage/cpus.hpp"
 #include "storage/engine.hpp"
-#include "storage/job.hpp"
+#include "storage/io/job.hpp"
 #include "storage/pattern.hpp"
 #include "storage/target.hpp"
 

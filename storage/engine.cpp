@@ -144,6 +144,14 @@ std::string engines_with(bool EngineTraits::*trait) {
   return names_where([&](const EngineTraits& t) { return t.*trait; });
 }
 
+std::vector<std::string_view> engine_choices(bool EngineTraits::*trait) {
+  std::vector<std::string_view> out;
+  for (const auto& [kind, name] : kEngineNames) {
+    if (traits(kind).*trait) out.push_back(name);
+  }
+  return out;
+}
+
 std::vector<std::string_view> dataload_engine_names() {
   std::vector<std::string_view> out;
   for (const auto& [kind, name] : kEngineNames) {

@@ -1,4 +1,4 @@
-// The I/O engine seam: one engine per job thread, driven by the job loop in storage/job.cpp.
+// The I/O engine seam: one engine per job thread, driven by the job loop in storage/io/job.cpp.
 //
 // The loop queues I/Os into numbered slots (slot i always uses buffer i), then calls submit_and_reap(), which
 // hands everything queued to the kernel and returns at least `min_complete` completions in one step — for
@@ -30,7 +30,7 @@ EngineKind engine_from_string(std::string_view s);  // throws UsageError
 struct EngineConfig;
 class Engine;
 
-// How storage.dataload reads a file through an engine (run_dataload, storage/dataload_reader.cpp): io_uring's
+// How storage.dataload reads a file through an engine (run_dataload, storage/dataload/reader.cpp): io_uring's
 // linked open/read/close on direct descriptors (the plain calls where the kernel lacks them), the plain
 // open/pread/close, no file at all (mlbench's own loop), or none: dataload does not offer the engine, and
 // its --engine refuses it.
@@ -58,6 +58,9 @@ std::span<const EngineTraits> engine_table();
 const EngineTraits& traits(EngineKind k);
 // The --engine values of the engines that have `trait`, as a user reads them ("uring", "uring or psync").
 std::string engines_with(bool EngineTraits::*trait);
+// The --engine choices of a probe that needs `trait` (storage.checkpoint: touches_disk), in kEngineNames'
+// order.
+std::vector<std::string_view> engine_choices(bool EngineTraits::*trait);
 // The --engine choices of storage.dataload: the engines with a reader, in kEngineNames' order.
 std::vector<std::string_view> dataload_engine_names();
 

@@ -30,11 +30,11 @@
 #include "base/error.hpp"
 #include "bench/paths.hpp"
 #include "bench/yaml_json.hpp"
-#include "storage/checkpoint.hpp"
-#include "storage/dataload_data.hpp"
-#include "storage/dataload_probe.hpp"
-#include "storage/dataload_reader.hpp"
-#include "storage/dataload_workload.hpp"
+#include "storage/checkpoint/checkpoint.hpp"
+#include "storage/dataload/data.hpp"
+#include "storage/dataload/probe.hpp"
+#include "storage/dataload/reader.hpp"
+#include "storage/dataload/workload.hpp"
 #include "storage/fd.hpp"
 #include "tests/storage/storage_test_util.hpp"
 
@@ -526,7 +526,7 @@ TEST(DataloadReader, EveryTrainMetricOfARealWindowHasTheSpreadOfItsStatistic) {
 
 // The probe's train result is train_metrics': every metric has a spread (or, a tail with too few reads beyond
 // it, an open interval with its reason); the generate phase, one write ended by one syncfs, has none by
-// design (storage/dataload_probe.hpp).
+// design (storage/dataload/probe.hpp).
 TEST(DataloadReader, EveryTrainMetricOfTheProbesResultHasASpread) {
   test::TempDir dir;
   auto probe = make_dataload_probe();

@@ -1,12 +1,12 @@
-#include "storage/job_spec.hpp"
+#include "storage/io/job_spec.hpp"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "storage/fio.hpp"
-#include "storage/job.hpp"
-#include "storage/probe.hpp"
+#include "storage/io/fio.hpp"
+#include "storage/io/job.hpp"
+#include "storage/io/probe.hpp"
 
 namespace mlbench::storage {
 namespace {

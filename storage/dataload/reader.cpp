@@ -1,4 +1,4 @@
-#include "storage/dataload_reader.hpp"
+#include "storage/dataload/reader.hpp"
 
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -22,7 +22,7 @@
 #include "base/error.hpp"
 #include "mlbench_config.hpp"
 #include "storage/buffer.hpp"
-#include "storage/dataload_engine.hpp"
+#include "storage/dataload/reader_engine.hpp"
 #include "storage/pattern.hpp"
 
 namespace mlbench::storage {

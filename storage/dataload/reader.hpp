@@ -38,7 +38,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "storage/dataload_data.hpp"
+#include "storage/dataload/data.hpp"
 #include "storage/engine.hpp"
 #include "storage/histogram.hpp"
 
@@ -77,14 +77,14 @@ struct AcceleratorOutcome {
   double compute_s = 0, wall_s = 0, wait_s = 0;
   std::uint64_t steps = 0, samples = 0;
   // Sums over the timed steps (every step after the first, whose wait MLPerf leaves out) for the spreads of
-  // storage/dataload_probe.hpp: the waits' squares, and each step's duration (its wait and its compute) and
+  // storage/dataload/probe.hpp: the waits' squares, and each step's duration (its wait and its compute) and
   // that duration's square.
   double wait_sq_s2 = 0, step_sum_s = 0, step_sq_s2 = 0;
   double au() const { return wall_s > 0 ? compute_s / wall_s : 0; }
 };
 
 // One reader thread's figures: the per-reader samples whose spread the CPU per file of a window carries
-// (storage/dataload_probe.hpp).
+// (storage/dataload/probe.hpp).
 struct ReaderOutcome {
   std::uint64_t files = 0;
   double cpu_s = 0;  // the thread's own user + sys CPU (RUSAGE_THREAD)

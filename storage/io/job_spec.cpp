@@ -1,4 +1,4 @@
-#include "storage/job_spec.hpp"
+#include "storage/io/job_spec.hpp"
 
 #include <algorithm>
 #include <array>

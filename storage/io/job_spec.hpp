@@ -31,7 +31,7 @@ bool is_random(RwMode m);
 bool writes(RwMode m);
 bool mixed(RwMode m);  // reads and writes by --rwmix-read: rw, randrw
 
-// How a uring job thread hands its I/Os to the kernel (SubmissionTrial in storage/job.hpp).
+// How a uring job thread hands its I/Os to the kernel (SubmissionTrial, storage/io/submission_trial.hpp).
 enum class Submission { automatic, batched, per_io };
 inline constexpr EnumName<Submission> kSubmissionNames[] = {
     {Submission::automatic, "auto"}, {Submission::batched, "batched"}, {Submission::per_io, "per_io"}};
@@ -77,7 +77,7 @@ inline constexpr std::uint64_t kDefaultNewFileSize = std::uint64_t{1} << 30;
 inline constexpr double kDefaultRuntime = 10.0;
 
 // The probe's option table (`mlbench storage` flags, options.storage.io in a --config file, the suite's
-// `dir`, the fio job file `job`: storage/fio.hpp).
+// `dir`, the fio job file `job`: storage/io/fio.hpp).
 std::span<const OptionSpec> job_options();
 
 // Reads the options through the table and checks everything that does not need the targets (rwmix_read only
@@ -107,10 +107,10 @@ SuiteTiming suite_timing(Profile p);
 // The suite measures each job in this many rounds, the runner interleaving them across the jobs
 // (Case::rounds): a job's runtime is split evenly among its rounds; the first warms up for the whole ramp,
 // each later one for ramp / rounds (a random job's at least the submission trial's minimum: every round runs
-// the trial; storage/probe.cpp round_ramp_s). A state of the machine lasting a few seconds (the development
-// VM ran a whole 2 s job at half speed in one run of five, every sampling interval of it: docs/NOTES.md) then
-// lands in one round of a job, where the spread between its rounds (widen_to_rounds, reports/report.hpp)
-// sees it.
+// the trial; storage/io/probe.cpp round_ramp_s). A state of the machine lasting a few seconds (the
+// development VM ran a whole 2 s job at half speed in one run of five, every sampling interval of it:
+// docs/NOTES.md) then lands in one round of a job, where the spread between its rounds (widen_to_rounds,
+// reports/report.hpp) sees it.
 inline constexpr unsigned kSuiteRounds = 4;
 // The runtime of a time-bound job (--target) whose --runtime is not given: quick and full take the suite's,
 // default kDefaultRuntime.
