@@ -395,15 +395,20 @@ json job_params(const JobSpec& s) {
 
 std::span<const std::string_view> job_param_keys() { return kParamKeys; }
 
-const std::vector<SuiteJob>& suite_jobs() {
-  static const std::vector<SuiteJob> kJobs = {
-      {"4k-randread-qd1", RwMode::randread, 4096, 1, 1, 100},
-      {"4k-randread-qd32", RwMode::randread, 4096, 32, 1, 100},
-      {"4k-randread-qd128-2jobs", RwMode::randread, 4096, 128, 2, 100},
-      {"128k-read-qd16", RwMode::read, 128 * 1024, 16, 1, 100},
-      {"1m-write-qd8", RwMode::write, 1024 * 1024, 8, 1, 0},
-      {"4k-randwrite-qd32", RwMode::randwrite, 4096, 32, 1, 0},
-      {"4k-randrw70-qd32", RwMode::randrw, 4096, 32, 1, 70},
+const std::vector<JobSpec>& suite_jobs() {
+  static const std::vector<JobSpec> kJobs = {
+      {.rw = RwMode::randread, .bs = 4096, .iodepth = 1, .jobs = 1, .name = "4k-randread-qd1"},
+      {.rw = RwMode::randread, .bs = 4096, .iodepth = 32, .jobs = 1, .name = "4k-randread-qd32"},
+      {.rw = RwMode::randread, .bs = 4096, .iodepth = 128, .jobs = 2, .name = "4k-randread-qd128-2jobs"},
+      {.rw = RwMode::read, .bs = 128 * 1024, .iodepth = 16, .jobs = 1, .name = "128k-read-qd16"},
+      {.rw = RwMode::write, .bs = 1024 * 1024, .iodepth = 8, .jobs = 1, .name = "1m-write-qd8"},
+      {.rw = RwMode::randwrite, .bs = 4096, .iodepth = 32, .jobs = 1, .name = "4k-randwrite-qd32"},
+      {.rw = RwMode::randrw,
+       .rwmix_read = 70,
+       .bs = 4096,
+       .iodepth = 32,
+       .jobs = 1,
+       .name = "4k-randrw70-qd32"},
   };
   return kJobs;
 }

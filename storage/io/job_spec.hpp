@@ -92,14 +92,10 @@ nlohmann::json job_params(const JobSpec& s);
 std::span<const std::string_view> job_param_keys();
 
 // The suite `mlbench run` uses, for a profile: quick = short runs on a small O_DIRECT file; default/full =
-// the seven reference jobs on a file larger than the page cache.
-struct SuiteJob {
-  std::string name;
-  RwMode rw;
-  std::uint64_t bs;
-  unsigned iodepth, jobs, rwmix_read;
-};
-const std::vector<SuiteJob>& suite_jobs();
+// the seven reference jobs on a file larger than the page cache. Each is a JobSpec with its name, pattern,
+// block size, depth and threads (every other option at its default); the probe adds the folder, the file size
+// and the profile's timing.
+const std::vector<JobSpec>& suite_jobs();
 struct SuiteTiming {
   double runtime_s, ramp_s;
 };

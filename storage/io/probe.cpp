@@ -224,13 +224,7 @@ std::vector<Case> plan_suite(const PlanContext& ctx) {
   std::vector<Case> cases;
   bool first = true;
   for (const auto& j : suite_jobs()) {
-    JobSpec s;
-    s.name = j.name;
-    s.rw = j.rw;
-    s.bs = j.bs;
-    s.iodepth = j.iodepth;
-    s.jobs = j.jobs;
-    s.rwmix_read = j.rwmix_read;
+    JobSpec s = j;
     s.runtime_s = timing.runtime_s;
     s.ramp_s = timing.ramp_s;
     s.targets = {dir};
