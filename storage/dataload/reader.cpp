@@ -1,4 +1,4 @@
-#include "storage/dataload_reader.hpp"
+#include "storage/dataload/reader.hpp"
 
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -19,9 +19,10 @@
 
 #include <fmt/format.h>
 
+#include "base/error.hpp"
 #include "mlbench_config.hpp"
 #include "storage/buffer.hpp"
-#include "storage/dataload_engine.hpp"
+#include "storage/dataload/reader_engine.hpp"
 #include "storage/pattern.hpp"
 
 namespace mlbench::storage {
@@ -422,6 +423,23 @@ unsigned find_supported(unsigned max, const std::function<Trial(unsigned)>& tria
   return pass;
 }
 
+ReaderChoice choose_reader(const EngineTraits& engine) {
+  constexpr std::string_view kPlain = "plain open/pread/close";
+  switch (engine.dataload) {
+    case FileReader::uring_chain:
+      if (std::string why = uring_chain_unavailable(); !why.empty())
+        return {FileReader::plain, std::string(kPlain), why};
+      return {FileReader::uring_chain, "io_uring linked open/read/close, direct descriptors", {}};
+    case FileReader::plain:
+      return {FileReader::plain, std::string(kPlain), fmt::format("--engine {}", to_string(engine.kind))};
+    case FileReader::null:
+      return {FileReader::null, "null (no file touched)", {}};
+    case FileReader::none:
+      break;
+  }
+  throw Error(fmt::format("storage.dataload has no reader for the {} engine", engine.label));
+}
+
 LoadOutcome run_dataload(const LoadConfig& cfg, const std::atomic<bool>& stop) {
   const auto& files = *cfg.files;
   Shared shared{cfg,
@@ -442,16 +460,9 @@ LoadOutcome run_dataload(const LoadConfig& cfg, const std::atomic<bool>& stop) {
           ? std::min(round_up(std::max<std::uint64_t>(max_size, 1), kBlock), round_up(cfg.max_read, kBlock))
           : round_up(max_size / cfg.samples_per_file, kBlock) + kBlock);
 
-  bool chain = false;
-  if (cfg.engine == EngineKind::uring) {
-    out.fallback_reason = uring_chain_unavailable();
-    chain = out.fallback_reason.empty();
-  } else if (cfg.engine == EngineKind::psync) {
-    out.fallback_reason = "--engine psync";
-  }
-  out.method = cfg.engine == EngineKind::null ? "null (no file touched)"
-               : chain                        ? "io_uring linked open/read/close, direct descriptors"
-                                              : "plain open/pread/close";
+  const ReaderChoice reader = choose_reader(traits(cfg.engine));
+  out.method = reader.method;
+  out.fallback_reason = reader.fallback_reason;
 
   std::vector<std::unique_ptr<Feed>> feeds;
   for (unsigned a = 0; a < cfg.accelerators; ++a) feeds.push_back(std::make_unique<Feed>(shared, a));
@@ -481,14 +492,19 @@ LoadOutcome run_dataload(const LoadConfig& cfg, const std::atomic<bool>& stop) {
     for (unsigned r = 0; r < cfg.read_threads && started; ++r) {
       ReaderStats& st = stats[a * cfg.read_threads + r];
       Feed& feed = *feeds[a];
-      started = start([&cfg, &feed, &st, &shared, &files, chain, buf_bytes] {
+      started = start([&cfg, &feed, &st, &shared, &files, &reader, buf_bytes] {
         try {
-          if (cfg.engine == EngineKind::null) {
-            run_null_reader(feed, shared, st);
-          } else if (chain) {
-            run_uring_reader(feed, cfg.depth, cfg.direct, buf_bytes, files, st);
-          } else {
-            run_plain_reader(feed, cfg.direct, buf_bytes, files, st);
+          switch (reader.reader) {
+            case FileReader::null:
+              run_null_reader(feed, shared, st);
+              break;
+            case FileReader::uring_chain:
+              run_uring_reader(feed, cfg.depth, cfg.direct, buf_bytes, files, st);
+              break;
+            case FileReader::plain:
+            case FileReader::none:  // choose_reader never gives none
+              run_plain_reader(feed, cfg.direct, buf_bytes, files, st);
+              break;
           }
         } catch (const std::exception& e) {
           feed.fail(e.what());

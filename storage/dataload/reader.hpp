@@ -38,7 +38,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "storage/dataload_data.hpp"
+#include "storage/dataload/data.hpp"
 #include "storage/engine.hpp"
 #include "storage/histogram.hpp"
 
@@ -77,14 +77,14 @@ struct AcceleratorOutcome {
   double compute_s = 0, wall_s = 0, wait_s = 0;
   std::uint64_t steps = 0, samples = 0;
   // Sums over the timed steps (every step after the first, whose wait MLPerf leaves out) for the spreads of
-  // storage/dataload_probe.hpp: the waits' squares, and each step's duration (its wait and its compute) and
+  // storage/dataload/probe.hpp: the waits' squares, and each step's duration (its wait and its compute) and
   // that duration's square.
   double wait_sq_s2 = 0, step_sum_s = 0, step_sq_s2 = 0;
   double au() const { return wall_s > 0 ? compute_s / wall_s : 0; }
 };
 
 // One reader thread's figures: the per-reader samples whose spread the CPU per file of a window carries
-// (storage/dataload_probe.hpp).
+// (storage/dataload/probe.hpp).
 struct ReaderOutcome {
   std::uint64_t files = 0;
   double cpu_s = 0;  // the thread's own user + sys CPU (RUSAGE_THREAD)
@@ -108,6 +108,17 @@ struct LoadOutcome {
   double au() const;
   double au_min() const;
 };
+
+// The reader run_dataload uses for `engine` (its FileReader row, storage/engine.hpp), what the result calls
+// it (`method`) and why it is not the engine's linked chain when it is not (`fallback_reason`: the kernel
+// lacks the chain, or the engine asked reads with the plain calls). Throws Error for an engine without a
+// dataload reader, which storage.dataload's --engine refuses first.
+struct ReaderChoice {
+  FileReader reader;
+  std::string method;
+  std::string fallback_reason;
+};
+ReaderChoice choose_reader(const EngineTraits& engine);
 
 // Runs the loop until the epochs are done, the window ends, `stop` is set or an I/O fails.
 LoadOutcome run_dataload(const LoadConfig& cfg, const std::atomic<bool>& stop);

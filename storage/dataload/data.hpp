@@ -29,7 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "storage/dataload_workload.hpp"
+#include "storage/dataload/workload.hpp"
 #include "storage/fd.hpp"
 
 namespace mlbench::storage {

@@ -1,4 +1,4 @@
-// Between the reader engine's loop (dataload_reader.cpp) and its io_uring reader (dataload_uring.cpp): what a
+// Between the reader engine's loop (reader.cpp) and its io_uring reader (uring_reader.cpp): what a
 // reader thread asks of its accelerator's feed and what it counts. Internal to storage.dataload.
 #pragma once
 
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "storage/dataload_reader.hpp"
+#include "storage/dataload/reader.hpp"
 
 namespace mlbench::storage {
 

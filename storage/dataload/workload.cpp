@@ -1,4 +1,4 @@
-#include "storage/dataload_workload.hpp"
+#include "storage/dataload/workload.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "storage/dataload_data.hpp"
+#include "storage/dataload/data.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -1,4 +1,4 @@
-#include "storage/probe.hpp"
+#include "storage/io/probe.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,18 +17,25 @@
 #include "bench/disk_stats.hpp"
 #include "bench/sysinfo_reader.hpp"
 #include "storage/cpus.hpp"
-#include "storage/fio.hpp"
-#include "storage/job.hpp"
-#include "storage/job_spec.hpp"
+#include "storage/io/fio.hpp"
+#include "storage/io/job.hpp"
+#include "storage/io/job_spec.hpp"
 #include "storage/pattern.hpp"
 
 namespace mlbench::storage {
 namespace {
 
 constexpr const char* kId = "storage.io";
-// The params its results carry: the job's (case_params), its targets or suite job name, and per-target scope.
-constexpr std::string_view kParams[] = {"rw",     "bs",     "iodepth", "jobs",      "direct", "rwmix_read",
-                                        "stripe", "target", "job",     "rate_iops", "scope"};
+// The params its results carry: the job's (job_params: the option rows marked identity), its targets or
+// suite job name, and per-target scope.
+std::span<const std::string_view> params() {
+  static const std::vector<std::string_view> kParams = [] {
+    std::vector<std::string_view> keys(job_param_keys().begin(), job_param_keys().end());
+    keys.insert(keys.end(), {"target", "job", "scope"});
+    return keys;
+  }();
+  return kParams;
+}
 // Every I/O's figures (kLatencyPercentiles, the maximum, minimum, mean and standard deviation), for rw and
 // randrw each direction's too (read_, write_), CPU per I/O and fio's usr/sys CPU %, the share of the link,
 // and a count-bound job's times (add_job_metrics).
@@ -70,15 +77,6 @@ std::string case_label(const JobSpec& s) {
   if (mixed(s.rw)) mode += fmt::format("{}", s.rwmix_read);
   return fmt::format("{} {} qd{}{}", mode, format_size(static_cast<double>(s.bs)), s.iodepth,
                      s.jobs > 1 ? fmt::format(" x{}", s.jobs) : "");
-}
-
-Json case_params(const JobSpec& s) {
-  Json p{
-      {"rw", to_string(s.rw)}, {"bs", s.bs}, {"iodepth", s.iodepth}, {"jobs", s.jobs}, {"direct", s.direct}};
-  if (mixed(s.rw)) p["rwmix_read"] = s.rwmix_read;
-  if (s.stripe > 0) p["stripe"] = s.stripe;
-  if (s.rate_iops > 0) p["rate_iops"] = s.rate_iops;
-  return p;
 }
 
 // The checks that need the target; `o` names options as the user gave them (--bs, options.storage.io.bs).
@@ -180,7 +178,7 @@ Case plan_job(const JobSpec& s, const OptionSource& o) {
   pin_cpus(s.cpus, allowed_cpus(), {}, {});
   Case c;
   c.label = s.name.empty() ? case_label(s) : fmt::format("{} ({})", case_label(s), s.name);
-  c.params = case_params(s);
+  c.params = job_params(s);
   c.params["target"] = s.targets;
   if (!s.name.empty()) c.params["job"] = s.name;
   // What planning found, which the run confirms on the opened descriptors (storage/target.hpp).
@@ -226,13 +224,7 @@ std::vector<Case> plan_suite(const PlanContext& ctx) {
   std::vector<Case> cases;
   bool first = true;
   for (const auto& j : suite_jobs()) {
-    JobSpec s;
-    s.name = j.name;
-    s.rw = j.rw;
-    s.bs = j.bs;
-    s.iodepth = j.iodepth;
-    s.jobs = j.jobs;
-    s.rwmix_read = j.rwmix_read;
+    JobSpec s = j;
     s.runtime_s = timing.runtime_s;
     s.ramp_s = timing.ramp_s;
     s.targets = {dir};
@@ -240,7 +232,7 @@ std::vector<Case> plan_suite(const PlanContext& ctx) {
     check_alignment(s, t, {});  // the suite's own block sizes, not an option the user gave
     Case c;
     c.label = fmt::format("{} ({})", case_label(s), j.name);
-    c.params = case_params(s);
+    c.params = job_params(s);
     c.params["job"] = j.name;
     c.config = Json{{"spec", to_json(s)}, {"suite", true}, {"targets", Json::array({to_json(t)})}};
     if (!size) c.config["skip"] = warning;
@@ -264,8 +256,8 @@ std::vector<Case> plan_suite(const PlanContext& ctx) {
   return cases;
 }
 
-// The jobs of a fio job file (--job, storage/fio.hpp), one case each, in the file's order. The options given
-// beside the file apply to every job, over the file's own; an error names the file and the job.
+// The jobs of a fio job file (--job, storage/io/fio.hpp), one case each, in the file's order. The options
+// given beside the file apply to every job, over the file's own; an error names the file and the job.
 std::vector<Case> plan_job_file(const PlanContext& ctx) {
   const auto given = parse_options(job_options(), ctx.options, ctx.source);
   const std::string file = given.get<std::string>("job");
@@ -320,210 +312,6 @@ bool nvme_poll_queues(const SysReader& sys) {
   return n && *n > 0;
 }
 
-// Stats of the per-interval values times `scale`; none with fewer than two.
-std::optional<Stats> interval_stats(const std::vector<double>& samples, double scale = 1.0) {
-  if (samples.size() < 2) return std::nullopt;
-  std::vector<double> v;
-  v.reserve(samples.size());
-  for (double x : samples) v.push_back(x * scale);
-  return compute_stats(v);
-}
-
-// The relative standard error of a figure that is the mean over the sampling intervals (all I/Os over the
-// window: IOPS, bandwidth, CPU per I/O) from the intervals' stats; 0 without two intervals.
-double mean_relative_error(const std::optional<Stats>& s) {
-  return s && s->mean != 0 ? mean_standard_error(*s) / std::fabs(s->mean) : 0.0;
-}
-
-// value ± 1.96 × value × `relative_error`; none when there is no error to state.
-std::optional<ConfidenceInterval> relative_ci(double value, double relative_error) {
-  if (relative_error <= 0) return std::nullopt;
-  return symmetric_ci(value, std::fabs(value) * relative_error);
-}
-
-// One direction's metrics, named `prefix` + iops, bandwidth, lat_p50 ... lat_p9999, lat_max. `in` (the job's
-// or the target's series) gives each its per-interval stats; each percentile also gets its confidence
-// interval from the count, which is what a tail percentile has when its intervals hold too few I/Os beyond
-// it.
-void add_direction(Result& r, const std::string& prefix, std::uint64_t ios, const LatencyHistogram& lat,
-                   double seconds, const JobSpec& s, const IntervalSeries& in, bool headline_iops) {
-  const double iops = static_cast<double>(ios) / seconds;
-  const auto bs = static_cast<double>(s.bs);
-  const std::optional<Stats> rates = interval_stats(in.iops);
-  const double rate_error = mean_relative_error(rates);
-  Metric iops_m{prefix + "iops", iops, "1/s", Better::higher, rates, relative_ci(iops, rate_error)};
-  Metric bw_m{prefix + "bandwidth",
-              iops * bs,
-              "B/s",
-              Better::higher,
-              interval_stats(in.iops, bs),
-              relative_ci(iops * bs, rate_error)};
-  if (headline_iops) {
-    r.metrics.push_back(std::move(iops_m));
-    r.metrics.push_back(std::move(bw_m));
-  } else {
-    r.metrics.push_back(std::move(bw_m));
-    r.metrics.push_back(std::move(iops_m));
-  }
-  for (std::size_t i = 0; i < kLatencyPercentiles.size(); ++i) {
-    const auto& [name, q] = kLatencyPercentiles[i];
-    Metric& m = r.add_metric(prefix + name, lat.percentile(q) * 1e-9, "s", Better::lower);
-    m.stats = interval_stats(in.lat[i]);
-    set_percentile_ci(m, lat, q, "I/Os");
-  }
-  Metric& max = r.add_metric(prefix + "lat_max", static_cast<double>(lat.max()) * 1e-9, "s", Better::lower);
-  max.stats = interval_stats(in.lat_max);
-  if (const double sigma = maximum_standard_deviation(in.lat_max); sigma > 0)
-    max.ci = symmetric_ci(max.value, sigma);
-  // fio's min, avg and stdev. The minimum is an extreme, as the maximum: the Gumbel spread of the two fastest
-  // intervals. The mean's ci is its standard error (stdev / sqrt(I/Os)); the standard deviation's is
-  // stdev / sqrt(2 (n − 1)), a normal sample's, which a heavy tail widens: a floor, stated as such.
-  Metric& min = r.add_metric(prefix + "lat_min", static_cast<double>(lat.min()) * 1e-9, "s", Better::lower);
-  min.stats = interval_stats(in.lat_min);
-  std::vector<double> negated;
-  for (double x : in.lat_min) negated.push_back(-x);
-  if (const double sigma = maximum_standard_deviation(negated); sigma > 0)
-    min.ci = symmetric_ci(min.value, sigma);
-  const double stdev = lat.stddev() * 1e-9, n = static_cast<double>(lat.count());
-  Metric& mean = r.add_metric(prefix + "lat_mean", lat.mean() * 1e-9, "s", Better::lower);
-  mean.stats = interval_stats(in.lat_mean);
-  if (n > 1) mean.ci = sigma_ci(mean.value, stdev / std::sqrt(n));
-  Metric& sd = r.add_metric(prefix + "lat_stdev", stdev, "s", Better::lower);
-  sd.stats = interval_stats(in.lat_stdev);
-  if (n > 1) sd.ci = sigma_ci(stdev, stdev / std::sqrt(2 * (n - 1)));
-}
-
-// One latency as fio's JSON writes it (ns): min, max, mean, stddev, N, and with `percentiles` fio's default
-// percentile list ("99.990000": ns).
-Json fio_latency(const LatencyHistogram& h, bool percentiles) {
-  Json j{{"min", h.min()}, {"max", h.max()}, {"mean", h.mean()}, {"stddev", h.stddev()}, {"N", h.count()}};
-  if (percentiles && h.count() > 0) {
-    Json p = Json::object();
-    for (double q : kFioPercentiles)
-      p[fmt::format("{:f}", q)] = static_cast<std::uint64_t>(std::llround(h.percentile(q / 100)));
-    j["percentile"] = p;
-  }
-  return j;
-}
-
-// fio's latency distribution of `h`: per range of fio_latency_ranges(), the share of I/Os in it (%), at least
-// 0.01 where any I/O is (fio's stat_calc_lat).
-Json fio_latency_distribution(const LatencyHistogram& h) {
-  Json out = Json::object();
-  const auto total = static_cast<double>(h.count());
-  for (const auto& r : fio_latency_ranges()) {
-    Json part = Json::object();
-    std::uint64_t below = h.count_below(r.unit_ns == 1 ? 0 : r.unit_ns);
-    auto share = [&](std::uint64_t n) {
-      const double pct = total > 0 ? 100.0 * static_cast<double>(n) / total : 0.0;
-      return n > 0 ? std::max(pct, 0.01) : 0.0;
-    };
-    for (std::uint64_t b : r.bounds) {
-      const std::uint64_t upto = h.count_below(b * r.unit_ns);
-      part[std::to_string(b)] = share(upto - below);
-      below = upto;
-    }
-    if (r.open_last) part[fmt::format(">={}", r.bounds.back())] = share(h.count() - below);
-    out[std::string(r.key)] = part;
-  }
-  return out;
-}
-
-// Every I/O's metrics, and for randrw each direction's apart (read_iops ... write_lat_max, as fio's read and
-// write sections), the job's or one target's: `t` its totals, `all`, `read` and `write` its interval series.
-void add_io_metrics(Result& r, const IoTotals& t, double seconds, const JobSpec& s, const IntervalSeries& all,
-                    const IntervalSeries& read, const IntervalSeries& write, bool headline_iops) {
-  add_direction(r, "", t.ios, t.lat, seconds, s, all, headline_iops);
-  if (mixed(s.rw)) {
-    add_direction(r, "read_", t.reads, t.read_lat, seconds, s, read, headline_iops);
-    add_direction(r, "write_", t.writes, t.write_lat, seconds, s, write, headline_iops);
-  }
-  r.work = Json{
-      {"ios", t.ios}, {"bytes", t.bytes}, {"reads", t.reads}, {"writes", t.writes}, {"seconds", seconds}};
-  // Each direction's latencies as fio's JSON has them (IoTotals says when an I/O has a slat), and fio's
-  // latency distribution, of the completion latencies as fio's.
-  Json directions = Json::object();
-  LatencyHistogram clat;
-  for (auto [name, n, slat, c, total] :
-       {std::tuple{"read", t.reads, &t.read_slat, &t.read_clat, &t.read_lat},
-        std::tuple{"write", t.writes, &t.write_slat, &t.write_clat, &t.write_lat}}) {
-    if (n == 0) continue;
-    directions[name] = {{"slat_ns", fio_latency(*slat, false)},
-                        {"clat_ns", fio_latency(*c, true)},
-                        {"lat_ns", fio_latency(*total, false)}};
-    clat.merge(*c);
-  }
-  r.info["io_latency"] = directions;
-  r.info["latency_distribution"] = fio_latency_distribution(clat);
-}
-
-// A count-bound job's time to finish as it would have been at each interval's rate: value × mean rate / the
-// interval's (intervals without a completion left out).
-std::optional<Stats> time_stats(double value, const std::vector<double>& interval_iops) {
-  std::vector<double> rates;
-  for (double x : interval_iops)
-    if (x > 0) rates.push_back(x);
-  if (rates.size() < 2) return std::nullopt;
-  double mean = 0;
-  for (double x : rates) mean += x;
-  mean /= static_cast<double>(rates.size());
-  std::vector<double> times;
-  for (double x : rates) times.push_back(value * mean / x);
-  return compute_stats(times);
-}
-
-}  // namespace
-
-bool round_estimates(const Metric& m, const IoTotals& round) {
-  if (m.name.ends_with("lat_max")) return false;
-  for (const auto& [name, q] : kLatencyPercentiles) {
-    if (!m.name.ends_with(name)) continue;
-    const std::uint64_t n = m.name.starts_with("read_")    ? round.reads
-                            : m.name.starts_with("write_") ? round.writes
-                                                           : round.ios;
-    // (1 − q) is inexact in binary (100,000 × (1 − 0.9999) < 10): a relative tolerance.
-    return static_cast<double>(n) * (1.0 - q) >= static_cast<double>(kRoundTail) * (1 - 1e-9);
-  }
-  return true;
-}
-
-namespace {
-
-// The job's metrics from its outcome (every I/O's, CPU per I/O, the share of the link when `link` > 0, the
-// times of a count-bound job). Each figure's ci is that of the statistic it is: a mean over the intervals
-// (CPU per I/O), or a fixed multiple of the I/O rate (share of the link) or its inverse (a count-bound job's
-// time), whose relative error is the rate's to first order.
-void add_job_metrics(Result& r, const JobOutcome& out, const JobSpec& s, double link, bool headline_iops) {
-  add_io_metrics(r, out.total, out.last_done_s, s, out.intervals, out.read_intervals, out.write_intervals,
-                 headline_iops);
-  const double rate_error = mean_relative_error(interval_stats(out.intervals.iops));
-  Metric& cpu =
-      r.add_metric("cpu_per_io", out.cpu_s / static_cast<double>(out.total.ios), "s", Better::lower);
-  cpu.stats = interval_stats(out.interval_cpu_per_io);
-  cpu.ci = relative_ci(cpu.value, mean_relative_error(cpu.stats));
-  // fio's usr_cpu and sys_cpu: % of one CPU per job thread (JobOutcome says how).
-  const double thread_s = out.cpu_wall_s * static_cast<double>(std::max(1u, out.threads));
-  for (auto [name, seconds, intervals] : {std::tuple{"usr_cpu", out.usr_s, &out.interval_usr_cpu},
-                                          std::tuple{"sys_cpu", out.sys_s, &out.interval_sys_cpu}}) {
-    Metric& m = r.add_metric(name, thread_s > 0 ? 100.0 * seconds / thread_s : 0.0, "%", Better::lower);
-    m.stats = interval_stats(*intervals);
-    m.ci = relative_ci(m.value, mean_relative_error(m.stats));
-  }
-  if (link > 0) {
-    Metric& pct = r.add_metric("pct_of_link",
-                               100.0 * static_cast<double>(out.total.bytes) / out.last_done_s / link, "%");
-    pct.stats = interval_stats(out.intervals.iops, 100.0 * static_cast<double>(s.bs) / link);
-    pct.ci = relative_ci(pct.value, rate_error);
-  }
-  if (s.runtime_s <= 0) {
-    for (auto [name, seconds] : {std::pair{"first_done", out.first_done_s}, {"last_done", out.last_done_s}}) {
-      Metric& d = r.add_metric(name, seconds, "s", Better::lower);
-      d.stats = time_stats(seconds, out.intervals.iops);
-      d.ci = relative_ci(seconds, rate_error);
-    }
-  }
-}
-
 }  // namespace
 
 StorageProbe::StorageProbe()
@@ -536,7 +324,7 @@ ProbeInfo StorageProbe::info() const {
           "NVMe/RAID throughput, IOPS and latency percentiles of fio-style jobs through io_uring",
           "a folder on the drive to test (or a file/block device); io_uring, else psync",
           job_options(),
-          kParams,
+          params(),
           kMetrics,
           kConsole};
 }
@@ -586,7 +374,6 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
 
   JobPlan plan;
   plan.spec = window;
-  plan.engine = s.engine;
   if (rounds > 1) {
     plan.seq_start = static_cast<double>(round) / rounds;
     plan.interval_s = sampling_interval_s(s);
@@ -594,15 +381,11 @@ std::vector<Result> StorageProbe::run_round(const Case& c, RunContext& ctx, unsi
   plan.fill_seed = fill_seed_;
   plan.write_seed = mix64(fill_seed_ + ++cases_run_);
   Json info = Json::object();
-  const EngineTraits& asked = traits(s.engine);
-  if (asked.unavailable != nullptr) {
-    std::string why = asked.unavailable();
-    if (!why.empty()) {
-      plan.engine = asked.fallback;
-      warnings.push_back(fmt::format("{} unavailable ({}); fell back to the {} engine", asked.label, why,
-                                     to_string(plan.engine)));
-      info["engine_fallback"] = why;
-    }
+  const ResolvedEngine resolved = resolve_engine(s.engine);
+  plan.engine = resolved.kind;
+  if (!resolved.why.empty()) {
+    warnings.push_back(resolved.warning);
+    info["engine_fallback"] = resolved.why;
   }
   const EngineTraits& engine = traits(plan.engine);
 

@@ -1,5 +1,5 @@
 // The reader engine's io_uring reader: each file one linked chain in the reader thread's own ring — open into
-// a direct descriptor, the reads on it, close — see storage/dataload_reader.hpp. Files with more than
+// a direct descriptor, the reads on it, close — see storage/dataload/reader.hpp. Files with more than
 // kChainReads reads (a resnet50 tfrecord of 1,251 records) go in several chains on the still-open descriptor,
 // the last one ending with the close. The ring takes SINGLE_ISSUER|DEFER_TASKRUN where the kernel has them.
 #include <liburing.h>
@@ -16,7 +16,7 @@
 
 #include "base/error.hpp"
 #include "storage/buffer.hpp"
-#include "storage/dataload_engine.hpp"
+#include "storage/dataload/reader_engine.hpp"
 
 namespace mlbench::storage {
 namespace {

@@ -34,6 +34,8 @@ struct CheckpointModel {
 inline constexpr CheckpointModel kCheckpointModels[] = {
     {"8b", 8e9, 1, 1, 8}, {"70b", 70e9, 8, 1, 8}, {"405b", 405e9, 8, 32, 2}};
 inline constexpr double kCheckpointBytesPerParam = 14;
+// The unit of a rank's shard and of --bs (O_DIRECT's alignment); each block written carries its offset.
+inline constexpr std::uint64_t kCheckpointBlock = 4096;
 
 // The bytes one node writes: 14 B/param × params × min(1, gpus ÷ (TP·PP·DP)).
 std::uint64_t node_checkpoint_bytes(const CheckpointModel& m, unsigned gpus);
@@ -62,6 +64,11 @@ struct CheckpointOutcome {
   std::string error;
   bool stopped = false;
 };
+
+// The file rank `rank` writes in the run's folder ("rank-0000.ckpt" to "rank-9999.ckpt"), and whether
+// `name` is one of those.
+std::string checkpoint_file_name(unsigned rank);
+bool is_checkpoint_file_name(std::string_view name);
 
 // Writes, syncs, drops and reads back; the files stay (the caller removes them). Whatever fails in a rank
 // (the buffers' allocation too) is in the outcome's error, never an exception out of a thread.

@@ -1,4 +1,4 @@
-#include "storage/checkpoint.hpp"
+#include "storage/checkpoint/checkpoint.hpp"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -44,7 +44,6 @@ constexpr ConsoleField kConsole[] = {{"write_bandwidth", "write"},
                                      {"read_bandwidth", "read-back"},
                                      {"stall", "stall"},
                                      {"fsync_max", "fsync max"}};
-constexpr std::uint64_t kBlock = 4096;
 constexpr double kRateGuess = 500e6;  // B/s, for time estimates only
 
 constexpr OptionSpec kOptions[] = {
@@ -64,7 +63,7 @@ constexpr OptionSpec kOptions[] = {
     {.name = "size",
      .type = OptionType::size,
      .unit = "B",
-     .min = kBlock,
+     .min = kCheckpointBlock,
      .help = "Bytes this node writes, instead of the model's"},
     {.name = "gpus",
      .type = OptionType::integer,
@@ -82,7 +81,7 @@ constexpr OptionSpec kOptions[] = {
      .type = OptionType::size,
      .def = "4M",
      .unit = "B",
-     .min = kBlock,
+     .min = kCheckpointBlock,
      .max = 1 << 30,
      .help = "Bytes per write and read"},
     {.name = "depth",
@@ -104,27 +103,11 @@ constexpr OptionSpec kOptions[] = {
     {.name = "engine",
      .type = OptionType::choice,
      .def = "uring",
-     .choices =
-         [] {
-           return std::vector<std::string_view>{"uring", "psync"};
-         },
+     .choices = [] { return engine_choices(&EngineTraits::touches_disk); },
      .help = "I/O engine (psync when io_uring is refused)"},
 };
 
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
 constexpr std::string_view kFolderPrefix = "mlbench-checkpoint-";
-
-std::string checkpoint_file_name(unsigned rank) { return fmt::format("rank-{:04}.ckpt", rank); }
-
-// Whether `name` is one a rank's file gets ("rank-0000.ckpt" to "rank-9999.ckpt").
-bool is_checkpoint_file_name(std::string_view name) {
-  constexpr std::string_view kHead = "rank-", kTail = ".ckpt";
-  if (name.size() != kHead.size() + 4 + kTail.size() || !name.starts_with(kHead) || !name.ends_with(kTail))
-    return false;
-  const auto digits = name.substr(kHead.size(), 4);
-  return std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
 
 // Removes the ranks' files (regular files of their names only) from the folder of `fd`; returns their bytes.
 std::uint64_t remove_checkpoint_files(int fd) {
@@ -135,119 +118,6 @@ std::uint64_t remove_checkpoint_files(int fd) {
     if (remove_file_at(fd, name)) bytes += static_cast<std::uint64_t>(size);
   }
   return bytes;
-}
-
-// Streams `size` bytes to or from fd with `depth` I/Os in flight; returns "" or the error.
-std::string stream(Engine& e, int fd, std::span<AlignedBuffer> bufs, std::uint64_t size, std::uint64_t bs,
-                   bool write, const std::atomic<bool>& stop, std::uint64_t& done, const std::string& path) {
-  std::vector<std::uint32_t> free_slots;
-  std::vector<std::uint32_t> lens(bufs.size());
-  std::vector<std::uint64_t> offs(bufs.size());
-  // psync runs one I/O at a time whatever the depth: never queue more than the engine keeps in flight.
-  const std::uint32_t slots = std::min<std::uint32_t>(static_cast<std::uint32_t>(bufs.size()), e.depth());
-  for (std::uint32_t i = 0; i < slots; ++i) free_slots.push_back(i);
-  std::vector<Completion> comps(bufs.size());
-  std::uint64_t off = 0;
-  unsigned inflight = 0;
-  while (done < size) {
-    if (stop.load(std::memory_order_relaxed) && inflight == 0) return "stopped";
-    while (!stop.load(std::memory_order_relaxed) && !free_slots.empty() && off < size) {
-      std::uint32_t slot = free_slots.back();
-      free_slots.pop_back();
-      std::uint32_t len = static_cast<std::uint32_t>(std::min(bs, size - off));
-      if (write) {
-        // Every 4 KiB block carries its offset: no two blocks of a checkpoint are alike.
-        for (std::uint64_t b = 0; b < len; b += kBlock) std::memcpy(bufs[slot].data() + b, &off, 8);
-      }
-      lens[slot] = len;
-      offs[slot] = off;
-      e.queue({slot, 0, len, write, off});
-      off += len;
-      ++inflight;
-    }
-    std::size_t n = e.submit_and_reap(1, comps);
-    for (std::size_t i = 0; i < n; ++i) {
-      --inflight;
-      const auto& c = comps[i];
-      if (c.res == -EINTR) return "interrupted";
-      if (c.res < 0) {
-        return fmt::format("{} {}: {}{}", write ? "writing" : "reading", path,
-                           std::strerror(static_cast<int>(-c.res)),
-                           c.res == -ENOSPC ? " (the filesystem is full)" : "");
-      }
-      std::uint64_t moved = static_cast<std::uint64_t>(c.res);
-      if (write && moved < lens[c.slot]) {
-        // A short write: writing the rest says why (ENOSPC, EIO), or completes it.
-        ssize_t w = ::pwrite(fd, bufs[c.slot].data() + moved, lens[c.slot] - moved,
-                             static_cast<off_t>(offs[c.slot] + moved));
-        if (w < 0)
-          return fmt::format("writing {}: {}{}", path, std::strerror(errno),
-                             errno == ENOSPC ? " (the filesystem is full)" : "");
-        moved += static_cast<std::uint64_t>(w);
-      }
-      if (moved != lens[c.slot])
-        return fmt::format("{} {}: {} of {} bytes", write ? "short write to" : "short read of", path, moved,
-                           lens[c.slot]);
-      done += moved;
-      free_slots.push_back(c.slot);
-    }
-  }
-  return "";
-}
-
-void rank_main(const CheckpointConfig& cfg, unsigned r, RankOutcome& o, std::string& err,
-               const std::atomic<bool>& stop, std::barrier<>& between) {
-  const std::string name = checkpoint_file_name(r);
-  const std::string path = (cfg.folder / name).string();
-  std::vector<AlignedBuffer> bufs;
-  std::vector<std::span<std::byte>> spans;
-  const int dflag = cfg.direct ? O_DIRECT : 0;
-  auto phase = [&](bool write) -> std::string {
-    // Relative to the folder's descriptor, never through a link: the folder's path is not walked again.
-    Fd fd(write ? ::openat(cfg.folder_fd, name.c_str(),
-                           O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | dflag, 0644)
-                : ::openat(cfg.folder_fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | dflag));
-    if (!fd) return fmt::format("open {}: {}", path, std::strerror(errno));
-    EngineConfig ec;
-    ec.depth = cfg.depth;
-    ec.fds = {fd.get()};
-    ec.buffers = spans;
-    std::unique_ptr<Engine> e = make_engine(cfg.engine, ec);
-    const auto t0 = Clock::now();
-    std::string why =
-        stream(*e, fd.get(), bufs, cfg.shard, cfg.bs, write, stop, write ? o.written : o.read, path);
-    if (why.empty() && write) {
-      const auto t1 = Clock::now();
-      if (::fsync(fd.get()) != 0) why = fmt::format("fsync {}: {}", path, std::strerror(errno));
-      o.fsynced = why.empty();
-      o.fsync_s = since(t1);
-      o.write_s = since(t0);
-      // mlbench's own file's pages only: the read-back must come from the storage.
-      o.dropped = ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED) == 0;
-    } else if (why.empty()) {
-      o.read_s = since(t0);
-    }
-    return why;
-  };
-  // Whatever fails in this thread (the buffers' mmap, the engine's setup) is this rank's error: an exception
-  // must neither escape the thread (std::terminate) nor skip the barrier the other ranks wait at.
-  auto guarded = [&](auto&& step) {
-    try {
-      step();
-    } catch (const std::exception& ex) {
-      if (err.empty()) err = fmt::format("rank {}: {}", r, ex.what());
-    }
-  };
-  guarded([&] {
-    for (unsigned i = 0; i < cfg.depth; ++i) {
-      bufs.emplace_back(cfg.bs);
-      fill_pattern(bufs.back().span(), mix64(r * 7919u + i), 0);
-      spans.push_back(bufs.back().span());
-    }
-  });
-  if (err.empty()) guarded([&] { err = phase(true); });
-  between.arrive_and_wait();
-  if (err.empty() && cfg.read_back && !stop.load()) guarded([&] { err = phase(false); });
 }
 
 // The folder a run creates in --dir, named for its owner (storage/owner.hpp:
@@ -321,11 +191,11 @@ Setup resolve(const json& options, const OptionSource& source) {
     s.bytes = node_checkpoint_bytes(model_of(s.model), gpus);
   }
   s.cfg.ranks = s.ranks;
-  s.cfg.shard = s.bytes / s.ranks / kBlock * kBlock;
+  s.cfg.shard = s.bytes / s.ranks / kCheckpointBlock * kCheckpointBlock;
   if (s.cfg.shard == 0)
     throw UsageError(fmt::format("{} {} split over {} ranks is less than 4 KiB per rank", v.name("size"),
                                  s.bytes, s.ranks));
-  s.cfg.bs = v.get<std::uint64_t>("bs") / kBlock * kBlock;
+  s.cfg.bs = v.get<std::uint64_t>("bs") / kCheckpointBlock * kCheckpointBlock;
   s.cfg.depth = static_cast<unsigned>(v.get<std::int64_t>("depth"));
   s.cfg.direct = v.get<bool>("direct");
   s.cfg.read_back = v.get<bool>("read");
@@ -351,30 +221,6 @@ Setup resolve(const json& options, const OptionSource& source) {
                       format_bytes(static_cast<double>(avail)), v.name("size")));
   }
   return s;
-}
-
-// The slowest of the ranks' times and its Gumbel spread (base/stats.hpp).
-struct Slowest {
-  double value = 0, sigma = 0;
-};
-Slowest slowest(const std::vector<double>& t) {
-  return {*std::max_element(t.begin(), t.end()), maximum_standard_deviation(t)};
-}
-
-// 100 × (max − min) / max of the ranks' times; each extreme has its Gumbel spread (the fastest that of the
-// negated times), propagated to first order through 1 − min / max.
-Metric spread_metric(const std::vector<double>& t, std::string name) {
-  const Slowest hi = slowest(t);
-  std::vector<double> negated;
-  for (double x : t) negated.push_back(-x);
-  const double lo = *std::min_element(t.begin(), t.end());
-  const double lo_sigma = maximum_standard_deviation(negated);
-  Metric m{
-      std::move(name), hi.value > 0 ? 100 * (hi.value - lo) / hi.value : 0, "%", Better::lower, std::nullopt,
-      std::nullopt};
-  if (hi.value > 0)
-    m.ci = sigma_ci(m.value, 100 * std::hypot(lo_sigma / hi.value, lo * hi.sigma / (hi.value * hi.value)));
-  return m;
 }
 
 class CheckpointProbe final : public Probe {
@@ -423,15 +269,9 @@ class CheckpointProbe final : public Probe {
         c.config.value("from_config", false) ? OptionSource::config(kId) : OptionSource{};
     Setup s = resolve(c.config.at("options"), source);
     std::vector<std::string> warnings;
-    const EngineTraits& asked = traits(s.cfg.engine);
-    if (asked.unavailable != nullptr) {
-      std::string why = asked.unavailable();
-      if (!why.empty()) {
-        s.cfg.engine = asked.fallback;
-        warnings.push_back(
-            fmt::format("{} unavailable ({}); fell back to {}", asked.label, why, to_string(s.cfg.engine)));
-      }
-    }
+    const ResolvedEngine engine = resolve_engine(s.cfg.engine);
+    s.cfg.engine = engine.kind;
+    if (!engine.warning.empty()) warnings.push_back(engine.warning);
     // Before this run's own folder exists: what a killed run left (storage/owner.hpp says how it tells).
     for (auto& w : remove_stale_checkpoints(s.dir, ctx.stop)) warnings.push_back(std::move(w));
     Folder folder(s.dir, s.keep);
@@ -483,65 +323,6 @@ std::uint64_t node_checkpoint_bytes(const CheckpointModel& m, unsigned gpus) {
   const double whole = kCheckpointBytesPerParam * m.params;
   const double share = std::min(1.0, static_cast<double>(gpus) / (m.tp * m.pp * m.dp));
   return static_cast<std::uint64_t>(whole * share);
-}
-
-std::vector<Metric> checkpoint_metrics(const std::vector<RankOutcome>& ranks, std::uint64_t shard,
-                                       bool read_back) {
-  std::vector<double> w, rd, fs_t;
-  for (const auto& k : ranks) {
-    w.push_back(k.write_s);
-    rd.push_back(k.read_s);
-    fs_t.push_back(k.fsync_s);
-  }
-  const double total = static_cast<double>(shard) * static_cast<double>(ranks.size());
-  const Slowest wmax = slowest(w), rmax = slowest(rd), fsmax = slowest(fs_t);
-  // bytes / the slowest time: the slowest time's relative spread (first order).
-  auto rate = [](std::string name, double bytes, const Slowest& t) {
-    const double v = bytes / t.value;
-    return Metric{
-        std::move(name), v, "B/s", Better::higher, std::nullopt, sigma_ci(v, v * t.sigma / t.value)};
-  };
-  std::vector<Metric> m;
-  m.push_back(rate("write_bandwidth", total, wmax));
-  if (read_back) m.push_back(rate("read_bandwidth", total, rmax));
-  m.push_back(
-      Metric{"stall", wmax.value, "s", Better::lower, std::nullopt, sigma_ci(wmax.value, wmax.sigma)});
-  m.push_back(
-      Metric{"fsync_max", fsmax.value, "s", Better::lower, std::nullopt, sigma_ci(fsmax.value, fsmax.sigma)});
-  m.push_back(rate("write_bandwidth_slowest_rank", static_cast<double>(shard), wmax));
-  m.push_back(spread_metric(w, "write_spread"));
-  if (read_back) m.push_back(spread_metric(rd, "read_spread"));
-  return m;
-}
-
-CheckpointOutcome run_checkpoint(const CheckpointConfig& cfg, const std::atomic<bool>& stop) {
-  CheckpointOutcome out;
-  out.ranks.resize(cfg.ranks);
-  std::vector<std::string> errors(cfg.ranks);
-  for (unsigned r = 0; r < cfg.ranks; ++r)
-    out.files.push_back((cfg.folder / checkpoint_file_name(r)).string());
-  std::barrier<> between(static_cast<std::ptrdiff_t>(cfg.ranks));
-  std::vector<std::thread> threads;
-  for (unsigned r = 0; r < cfg.ranks; ++r) {
-    try {
-      threads.emplace_back([&cfg, &out, &errors, &stop, &between, r] {
-        rank_main(cfg, r, out.ranks[r], errors[r], stop, between);
-      });
-    } catch (const std::system_error& e) {
-      // No thread (the address space or the task limit is reached, e.g. by the started ranks' buffers): the
-      // ranks that never start leave the barrier, so the started ones finish and are joined, and the run
-      // ends with this error rather than std::terminate.
-      errors[r] = fmt::format("rank {}: starting its thread: {}", r, e.what());
-      for (unsigned k = r; k < cfg.ranks; ++k) between.arrive_and_drop();
-      break;
-    }
-  }
-  for (auto& t : threads) t.join();
-  out.stopped = stop.load();
-  for (const auto& e : errors) {
-    if (!e.empty() && e != "stopped" && out.error.empty()) out.error = e;
-  }
-  return out;
 }
 
 std::vector<std::string> remove_stale_checkpoints(const std::string& dir, const std::atomic<bool>& stop) {

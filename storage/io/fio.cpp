@@ -1,4 +1,4 @@
-#include "storage/fio.hpp"
+#include "storage/io/fio.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -11,7 +11,7 @@
 #include "base/input_file.hpp"
 #include "base/units.hpp"
 #include "bench/options.hpp"
-#include "storage/job_spec.hpp"
+#include "storage/io/job_spec.hpp"
 
 namespace mlbench::storage {
 namespace {

@@ -1,7 +1,7 @@
 // fio's spellings of storage.io's options, and fio job files.
 //
 // One table (kFioOptions) says how mlbench takes each option name of fio's that is not already a name or
-// alias of the probe's own table (storage/job_spec.hpp): renamed to mlbench's option, its value translated,
+// alias of the probe's own table (storage/io/job_spec.hpp): renamed to mlbench's option, its value translated,
 // accepted as what mlbench does anyway, or refused naming the closest thing mlbench can do. `mlbench storage`
 // has a flag per row (fio's exact spelling: --rwmixread, --time_based, --output-format), the job file reader
 // reads the same rows, and `mlbench storage --help` and docs/storage.md show them. Values in fio's spelling

@@ -31,7 +31,7 @@ bool is_random(RwMode m);
 bool writes(RwMode m);
 bool mixed(RwMode m);  // reads and writes by --rwmix-read: rw, randrw
 
-// How a uring job thread hands its I/Os to the kernel (SubmissionTrial in storage/job.hpp).
+// How a uring job thread hands its I/Os to the kernel (SubmissionTrial, storage/io/submission_trial.hpp).
 enum class Submission { automatic, batched, per_io };
 inline constexpr EnumName<Submission> kSubmissionNames[] = {
     {Submission::automatic, "auto"}, {Submission::batched, "batched"}, {Submission::per_io, "per_io"}};
@@ -77,24 +77,25 @@ inline constexpr std::uint64_t kDefaultNewFileSize = std::uint64_t{1} << 30;
 inline constexpr double kDefaultRuntime = 10.0;
 
 // The probe's option table (`mlbench storage` flags, options.storage.io in a --config file, the suite's
-// `dir`, the fio job file `job`: storage/fio.hpp).
+// `dir`, the fio job file `job`: storage/io/fio.hpp).
 std::span<const OptionSpec> job_options();
 
 // Reads the options through the table and checks everything that does not need the targets (rwmix_read only
 // with randrw, offset and stripe multiples of bs, the engine's traits); throws UsageError with one line
 // naming the option as `source` gives it, and the fix. The table's defaults are the ones JobSpec starts from.
 JobSpec parse_job_spec(const nlohmann::json& options, const OptionSource& source = {});
+// The spec as the options JSON: every option the spec carries, written from the table's rows.
 nlohmann::json to_json(const JobSpec& s);
+// What makes a result of this job what it is (the case's params): the rows marked identity, as to_json
+// writes them; job_param_keys() names them all (the probe's params).
+nlohmann::json job_params(const JobSpec& s);
+std::span<const std::string_view> job_param_keys();
 
 // The suite `mlbench run` uses, for a profile: quick = short runs on a small O_DIRECT file; default/full =
-// the seven reference jobs on a file larger than the page cache.
-struct SuiteJob {
-  std::string name;
-  RwMode rw;
-  std::uint64_t bs;
-  unsigned iodepth, jobs, rwmix_read;
-};
-const std::vector<SuiteJob>& suite_jobs();
+// the seven reference jobs on a file larger than the page cache. Each is a JobSpec with its name, pattern,
+// block size, depth and threads (every other option at its default); the probe adds the folder, the file size
+// and the profile's timing.
+const std::vector<JobSpec>& suite_jobs();
 struct SuiteTiming {
   double runtime_s, ramp_s;
 };
@@ -102,7 +103,7 @@ SuiteTiming suite_timing(Profile p);
 // The suite measures each job in this many rounds, the runner interleaving them across the jobs
 // (Case::rounds): a job's runtime is split evenly among its rounds; the first warms up for the whole ramp,
 // each later one for ramp / rounds (a random job's at least the submission trial's minimum: every round runs
-// the trial; storage/probe.cpp round_ramp_s). A state of the machine lasting a few seconds (a whole job at a
+// the trial; storage/io/probe.cpp round_ramp_s). A state of the machine lasting a few seconds (a whole job at a
 // fraction of its speed, every sampling interval of it, which no spread within the job can see:
 // docs/NOTES.md) then lands in one round of a job, where the spread between its rounds (widen_to_rounds,
 // reports/report.hpp) sees it.

@@ -10,7 +10,7 @@
 //
 // What fio prints beside them goes to the result's info in fio's own shape, for the console's fio-style
 // lines and the fio JSON (reports/fio_json.hpp): io_latency (per direction slat_ns, clat_ns with fio's
-// percentile list, lat_ns: min, max, mean, stddev, N; IoTotals, storage/job.hpp, says when an I/O has a
+// percentile list, lat_ns: min, max, mean, stddev, N; IoTotals, storage/io/job.hpp, says when an I/O has a
 // slat: io_uring submitting per I/O, not batched or psync), latency_distribution (fio's latency_ns/us/ms),
 // rusage (ctx, majf, minf) and disk_stats (bench/disk_stats.hpp: each disk of the targets over the window,
 // with util). The I/O totals are the result's work (ios, bytes, reads, writes, seconds).
@@ -20,9 +20,10 @@
 // error), lat_min/mean/stdev exact; cpu_per_io = process user+sys CPU seconds in the window / I/Os; usr_cpu
 // (sys_cpu) = process user (system) CPU seconds / (window × job threads) × 100; pct_of_link = bandwidth /
 // PCIe link bandwidth of the drive(s) (host inventory) × 100. Warm-up: --ramp seconds excluded, or the
-// submission trial's automatic ramp (storage/job.hpp, SubmissionTrial) when --ramp is shorter; one measured
-// window per case, except the profile suite's, which measure in kSuiteRounds rounds the runner interleaves
-// across the suite (storage/job_spec.hpp), their totals and intervals joined (merge_rounds, storage/job.hpp).
+// submission trial's automatic ramp (storage/io/submission_trial.hpp) when --ramp is shorter; one
+// measured window per case, except the profile suite's, which measure in kSuiteRounds rounds the runner
+// interleaves across the suite (storage/io/job_spec.hpp), their totals and intervals joined (merge_rounds,
+// storage/io/job.hpp).
 //
 // Spread — every metric carries one, so that compare and the fleet judge a difference against the run's own
 // noise: ~20 sampling intervals give stats of IOPS and bandwidth, CPU per I/O, lat_max (each interval's
@@ -44,7 +45,7 @@
 // new file's path in an existing folder (fio's --filename habit: created, filled and removed like the
 // folder's unless --keep; storage/target.hpp). Caveats: files are prefilled with random data (never sparse)
 // so reads hit the media; O_DIRECT by default; the profile suite's scratch file is 1.5 × RAM so that even
-// buffered reads cannot come from the page cache. Options: see storage/job_spec.hpp and `mlbench storage
+// buffered reads cannot come from the page cache. Options: see storage/io/job_spec.hpp and `mlbench storage
 // --help`.
 #pragma once
 
@@ -54,21 +55,11 @@
 #include <string>
 
 #include "bench/probe.hpp"
-#include "storage/job.hpp"
+#include "storage/io/job.hpp"
+#include "storage/io/metrics.hpp"
 #include "storage/target.hpp"
 
 namespace mlbench::storage {
-
-// Whether a round's value of metric `m` estimates what the whole job's does, so that the spread between the
-// rounds is its spread (widen_to_rounds): a rate or a mean over the window does; lat_max does not (the
-// whole's is the largest round's, not a mean of them); a latency percentile does when the round (`round`: its
-// I/Os, by direction for read_/write_ metrics) holds at least kRoundTail I/Os beyond it. Below that a round
-// reads the percentile from a handful of I/Os, near its slowest (p99.99 of a 0.5 s round at QD1 is its
-// slowest I/O), and the rounds differ by far more than the whole's value does: widened by them, the tails'
-// median one-run noise band was ±1,300 % to ±3.7 × 10⁶ % in the first sets of the suite in rounds
-// (docs/NOTES.md). Pure; unit-tested.
-inline constexpr std::uint64_t kRoundTail = 10;
-bool round_estimates(const Metric& m, const IoTotals& round);
 
 class StorageProbe final : public Probe {
  public:
