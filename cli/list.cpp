@@ -2,21 +2,50 @@
 #include <iostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "bench/registry.hpp"
 #include "bench/sysinfo.hpp"
 #include "cli/commands.hpp"
+#include "reports/formats.hpp"
 
 namespace mlbench::cli {
+namespace {
+
+// Every output format (reports/formats.hpp): its name and what it is, then the commands that write it.
+int list_formats(bool json) {
+  const nlohmann::json formats = formats_to_json();
+  if (json) {
+    std::cout << formats.dump(2) << "\n";
+    return 0;
+  }
+  std::size_t width = std::string_view("FORMAT").size();
+  for (const auto& f : formats) width = std::max(width, f["name"].get<std::string>().size());
+  std::cout << fmt::format("{:<{}} {}\n", "FORMAT", width, "WHAT IT IS / WRITTEN BY");
+  for (const auto& f : formats) {
+    std::cout << fmt::format("{:<{}} {}\n{:<{}} {}\n", f["name"].get<std::string>(), width,
+                             f["description"].get<std::string>(), "", width,
+                             fmt::join(f["commands"].get<std::vector<std::string>>(), ", "));
+  }
+  return 0;
+}
+
+}  // namespace
 
 void add_list_command(CLI::App& app, Action& action) {
-  auto* cmd = app.add_subcommand("list", "List every probe and why it is unavailable here, if it is");
+  auto* cmd = app.add_subcommand(
+      "list", "List every probe and why it is unavailable here, if it is (--formats: every output format)");
   auto json = std::make_shared<bool>(false);
+  auto formats = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json, "Machine-readable output on stdout, with each probe's option table");
-  cmd->callback([&action, json] {
-    action = [json] {
+  cmd->add_flag("--formats", *formats,
+                "List the --format names instead: what each is and the commands that write it");
+  cmd->callback([&action, json, formats] {
+    action = [json, formats] {
+      if (*formats) return list_formats(*json);
       auto registry = builtin_registry();
       auto host = builtin_host_info();
       nlohmann::json out = nlohmann::json::array();
