@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "report/report_burnin.hpp"
 #include "reports/check.hpp"
 #include "reports/compare.hpp"
 #include "reports/fleet.hpp"
 #include "reports/inputs.hpp"
-#include "reports/report_burnin.hpp"
 #include "reports/table.hpp"
 
 namespace mlbench::html {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/report.hpp"
+#include "report/report.hpp"
 #include "sizing/catalog.hpp"
 #include "sizing/sheet.hpp"
 #include "sizing/workload.hpp"

@@ -104,7 +104,7 @@ SuiteTiming suite_timing(Profile p);
 // each later one for ramp / rounds (a random job's at least the submission trial's minimum: every round runs
 // the trial; storage/probe.cpp round_ramp_s). A state of the machine lasting a few seconds (the development
 // VM ran a whole 2 s job at half speed in one run of five, every sampling interval of it: docs/NOTES.md) then
-// lands in one round of a job, where the spread between its rounds (widen_to_rounds, reports/report.hpp)
+// lands in one round of a job, where the spread between its rounds (widen_to_rounds, report/report.hpp)
 // sees it.
 inline constexpr unsigned kSuiteRounds = 4;
 // The runtime of a time-bound job (--target) whose --runtime is not given: quick and full take the suite's,

@@ -1,7 +1,7 @@
 // The burn-in report pieces: decimation keeps at most 600 points with bucket means, NaN gaps survive, and
 // timelines, phase spans and events round-trip through JSON; bad shapes are refused; a report's burn-in
 // results are read back into their parts.
-#include "reports/report_burnin.hpp"
+#include "report/report_burnin.hpp"
 
 #include <cmath>
 

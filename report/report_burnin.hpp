@@ -19,7 +19,7 @@
 //                   `failed` when the node fails or is incomplete (never read as a pass).
 //
 // Times in timelines, phase spans and events are seconds since the burn-in started. Schema:
-// reports/report.schema.json (MINOR 1.1: these kinds; 1.2: the verdict `incomplete`).
+// report/report.schema.json (MINOR 1.1: these kinds; 1.2: the verdict `incomplete`).
 #pragma once
 
 #include <cstddef>
@@ -33,7 +33,7 @@
 
 #include "base/error.hpp"
 #include "base/names.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace mlbench::burnin_report {
 

@@ -1,6 +1,6 @@
 // The burn-in report pieces: timelines (with bucket-mean decimation), phase spans and events, to and from
 // JSON.
-#include "reports/report_burnin.hpp"
+#include "report/report_burnin.hpp"
 
 #include <algorithm>
 #include <cctype>
