@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "bench/sysinfo_reader.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace mlbench {
 
@@ -47,7 +47,7 @@ struct LinkRate {
 // device when `seconds` is not positive.
 std::vector<LinkRate> link_rates(const std::vector<LinkCounters>& before,
                                  const std::vector<LinkCounters>& after, double seconds);
-// The report's form (a result's info.nic_rates, reports/report.schema.json):
+// The report's form (a result's info.nic_rates, report/report.schema.json):
 // {"mlx5_0/1": {"kind": "infiniband", "rx_bytes_per_second": ..., "tx_bytes_per_second": ...}, ...}.
 Json link_rates_json(const std::vector<LinkRate>& rates);
 

@@ -21,7 +21,7 @@
 
 #include "base/error.hpp"
 #include "bench/options.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace mlbench {
 

@@ -10,7 +10,7 @@
 
 #include "base/stats.hpp"
 #include "base/units.hpp"
-#include "reports/report_burnin.hpp"
+#include "report/report_burnin.hpp"
 
 namespace mlbench::burnin {
 namespace {

@@ -18,7 +18,7 @@
 
 #include "burnin/phase.hpp"
 #include "kernels/gpu/hbm_pattern_math.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace mlbench::burnin {
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "base/names.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace mlbench::burnin {
 

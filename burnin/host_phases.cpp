@@ -56,7 +56,7 @@
 #include "kernels/host/mapped_array.hpp"
 #include "kernels/host/stream.hpp"
 #include "kernels/host/thread_team.hpp"
-#include "reports/report_burnin.hpp"
+#include "report/report_burnin.hpp"
 #include "storage/cpus.hpp"
 #include "storage/engine.hpp"
 #include "storage/io/job.hpp"
@@ -87,7 +87,7 @@ struct CutPass {
 };
 
 // The rate over the full passes, then the error count. Without a full pass the phase is incomplete
-// (reports/report_burnin.hpp: iterations 0, status skipped, the reason saying how far it got): a rate and a
+// (report/report_burnin.hpp: iterations 0, status skipped, the reason saying how far it got): a rate and a
 // check of part of a pass verify nothing whole, so the cut pass gives no rate; its bad words still count.
 void add_metrics(Result& r, double bytes_per_pass, const std::vector<double>& samples, std::uint64_t errors,
                  const CutPass& cut, std::string_view whole, std::string_view smaller_with) {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "base/names.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace mlbench::burnin {
 
@@ -62,7 +62,7 @@ struct PassEstimate {
 };
 
 // What a phase returns: one Result per device it loaded (probe "burnin.<phase>", params {device, ...}; the
-// orchestrator adds params.phase), see reports/report_burnin.hpp. The first metric is the sustained rate with
+// orchestrator adds params.phase), see report/report_burnin.hpp. The first metric is the sustained rate with
 // stats over the iterations; then "errors" (count, Better::lower). A result whose check failed has status
 // `incorrect` and a reason naming the device, the count and the first address; one stopped before its
 // first full verified pass has info.iterations 0, status `skipped` and a reason saying how far it got.

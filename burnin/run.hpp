@@ -2,7 +2,7 @@
 // with a cooldown between them when a phase loads the GPUs (idle until their temperatures settle, at most
 // --cooldown), then every phase at once ("all": the power and cooling a training job draws); the telemetry
 // sampler runs throughout; at the end the verdict (burnin/verdict.hpp) and one normal report
-// (reports/report_burnin.hpp). SIGINT ends the phase that is running and the report holds what ran.
+// (report/report_burnin.hpp). SIGINT ends the phase that is running and the report holds what ran.
 //
 // Time plan, so that the burn-in ends within --duration, counted from the command's start: first each
 // phase's minimum, one full verified pass measured on a sample (Phase::estimate) × a margin for a busy
@@ -34,7 +34,7 @@
 #include "burnin/phase.hpp"
 #include "burnin/telemetry.hpp"
 #include "burnin/verdict.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace mlbench::burnin {
 

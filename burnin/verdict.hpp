@@ -17,8 +17,8 @@
 
 #include "burnin/phase.hpp"
 #include "burnin/telemetry.hpp"
-#include "reports/report.hpp"
-#include "reports/report_burnin.hpp"
+#include "report/report.hpp"
+#include "report/report_burnin.hpp"
 
 namespace mlbench::burnin {
 

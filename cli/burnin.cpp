@@ -17,8 +17,8 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/progress.hpp"
-#include "reports/report.hpp"
-#include "reports/report_burnin.hpp"
+#include "report/report.hpp"
+#include "report/report_burnin.hpp"
 #include "reports/summary.hpp"
 
 namespace mlbench::cli {

@@ -1,8 +1,5 @@
 // `mlbench check REPORT [--expect FILE]`: acceptance pass/warn/fail.
-#include <unistd.h>
-
 #include <algorithm>
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -12,12 +9,11 @@
 #include "bench/gpu_catalog.hpp"
 #include "bench/registry.hpp"
 #include "cli/commands.hpp"
-#include "cli/progress.hpp"
+#include "cli/output.hpp"
 #include "cli/suggest.hpp"
 #include "reports/check.hpp"
-#include "reports/html.hpp"
 #include "reports/inputs.hpp"
-#include "reports/render.hpp"
+#include "reports/writers.hpp"
 
 namespace mlbench::cli {
 namespace {
@@ -57,6 +53,7 @@ void check_names(const ExpectationSet& rules, const std::string& file) {
 }
 
 int run_check(const CheckFlags& f) {
+  const Format format = format_for(Content::check, f.format);
   if (!f.output.empty()) check_writable(f.output);
   auto reports = load_reports({f.report});
   const Report& report = reports.front().report;
@@ -65,23 +62,7 @@ int run_check(const CheckFlags& f) {
   if (!f.expect.empty()) check_names(rules, f.expect);
   CheckResult result = check_report(report, rules, CheckOptions{.allow_missing = f.allow_missing});
   result.file = f.report;
-  const Format format = *format_from_string(f.format);
-  std::string text;
-  if (format == Format::html) {
-    HtmlPage page{"mlbench check: " + f.report, &reports, {}, std::nullopt, 0.05, result};
-    text = to_html_page(page);
-  } else {
-    Document doc;
-    doc.tables = {format == Format::csv ? check_data(result) : check_table(result)};
-    // On a terminal the table fits its width; in a file every cell stays whole (as compare's tables).
-    if (f.output.empty() && ::isatty(STDOUT_FILENO) == 1) doc.tables[0].width = terminal_width(STDOUT_FILENO);
-    doc.json = check_to_json(result);
-    doc.closing = check_verdict(result);
-    // CSV holds data only: the verdict goes to stderr, as compare --fleet's.
-    if (format == Format::csv) std::cerr << "mlbench: " << doc.closing << "\n";
-    text = render(doc, format, f.output.empty() && stdout_wants_colour());
-  }
-  emit(f.output, text);
+  emit_rendered(f.output, render_check(reports, result, format, text_style(f.output)));
   return result.failed() && !f.no_fail ? 1 : 0;
 }
 
@@ -94,9 +75,7 @@ void add_check_command(CLI::App& app, Action& action) {
   cmd->add_option("report", flags->report, "The report to check")->required();
   cmd->add_option("--expect", flags->expect,
                   "Thresholds file (configs/acceptance/*.yaml); default: catalog peak x efficiency floor");
-  cmd->add_option("--format", flags->format, fmt::format("{}", fmt::join(format_names(), " | ")))
-      ->check(CLI::IsMember(format_names()))
-      ->capture_default_str();
+  cmd->add_option("--format", flags->format, format_help(Content::check))->capture_default_str();
   cmd->add_option("-o,--output", flags->output, "Write to this file (atomically) instead of stdout");
   cmd->add_flag("--no-fail", flags->no_fail, "Exit 0 even when a check fails");
   cmd->add_flag("--allow-missing", flags->allow_missing,

@@ -1,6 +1,4 @@
 // `mlbench compare BASE OTHER...` and `mlbench compare --fleet DIR|FILES...`.
-#include <unistd.h>
-
 #include <filesystem>
 #include <iostream>
 
@@ -9,21 +7,13 @@
 
 #include "base/error.hpp"
 #include "cli/commands.hpp"
-#include "cli/progress.hpp"
+#include "cli/output.hpp"
 #include "reports/compare.hpp"
 #include "reports/fleet.hpp"
-#include "reports/html.hpp"
-#include "reports/render.hpp"
+#include "reports/writers.hpp"
 
 namespace mlbench::cli {
 namespace {
-
-// Text tables on a terminal fit its width ($COLUMNS, else the terminal's: cli/progress.hpp); in a file (-o, a
-// redirect, a pipe) every cell stays whole, for the reader and the tools that search it.
-void fit_terminal(Document& doc, const std::string& output) {
-  if (!output.empty() || ::isatty(STDOUT_FILENO) != 1) return;
-  for (auto& t : doc.tables) t.width = terminal_width(STDOUT_FILENO);
-}
 
 struct CompareFlags {
   std::vector<std::string> inputs;
@@ -51,16 +41,11 @@ std::vector<std::string> inputs_with_reports(const std::vector<std::string>& inp
   return out;
 }
 
-// CSV holds data only: the notes go to stderr.
-void print_notes(const std::vector<std::string>& notes) {
-  for (const auto& n : notes) std::cerr << "mlbench: note: " << n << "\n";
-}
-
 int run_compare(const CompareFlags& f) {
+  const Format format = format_for(f.fleet ? Content::fleet : Content::compare, f.format);
   if (!f.output.empty()) check_writable(f.output);
-  const Format format = *format_from_string(f.format);
   double threshold = f.threshold_pct / 100;
-  bool colour = f.output.empty() && stdout_wants_colour();
+  const TextStyle style = text_style(f.output);
   if (!f.expect.empty() && !f.fleet)
     throw UsageError("--expect needs --fleet: it names the hosts of a fleet");
   if (f.fleet) {
@@ -72,27 +57,7 @@ int run_compare(const CompareFlags& f) {
     for (const auto& u : unreadable)
       std::cerr << "mlbench: warning: left out, unreadable: " << u.error << "\n";
     auto fleet = analyze_fleet(reports, opts, unreadable);
-    std::string text;
-    if (format == Format::html) {
-      HtmlPage page{
-          fmt::format("mlbench fleet: {} reports", reports.size()), &reports, {}, fleet, threshold, {}};
-      text = to_html_page(page);
-    } else {
-      Document doc;
-      doc.tables = format == Format::csv ? std::vector<Table>{fleet_data(fleet)} : fleet_tables(fleet);
-      fit_terminal(doc, f.output);
-      doc.notes = fleet.notes;
-      doc.closing = fleet_verdict(fleet);
-      doc.json = fleet_to_json(fleet, opts);
-      if (format == Format::csv) {
-        print_notes(fleet.notes);
-        std::cerr << "mlbench: " << doc.closing << "\n";
-      }
-      text = render(doc, format, colour);
-      // A blank line after the last table, as compare's output ends too.
-      if (format == Format::text || format == Format::markdown) text += "\n";
-    }
-    emit(f.output, text);
+    emit_rendered(f.output, render_fleet(reports, fleet, opts, format, style));
     // --no-fail forgives outliers, not nodes that are missing or failed their burn-in.
     bool nodes_fail = !fleet.missing.empty() || !fleet.failed_nodes.empty();
     return nodes_fail || (fleet.has_worse_outlier() && !f.no_fail) ? 1 : 0;
@@ -119,41 +84,7 @@ int run_compare(const CompareFlags& f) {
     comparisons.push_back(compare_reports(reports[0], reports[i], opts));
   bool regression = false;
   for (const auto& c : comparisons) regression = regression || c.has_regression();
-  std::string text;
-  if (format == Format::html) {
-    HtmlPage page{fmt::format("mlbench compare: {} against {}", reports[0].file,
-                              reports.size() - 1 == 1 ? reports[1].file
-                                                      : fmt::format("{} reports", reports.size() - 1)),
-                  &reports,
-                  comparisons,
-                  std::nullopt,
-                  threshold,
-                  {}};
-    text = to_html_page(page);
-  } else if (format == Format::json) {
-    Json out = Json::array();
-    for (const auto& c : comparisons) out.push_back(comparison_to_json(c, opts));
-    Document doc;
-    doc.json = Json{{"base", reports[0].file}, {"comparisons", std::move(out)}, {"regression", regression}};
-    text = render(doc, format);
-  } else if (format == Format::csv) {
-    Document doc;
-    for (const auto& c : comparisons) {
-      doc.tables.push_back(comparison_data(c));
-      print_notes(c.notes);
-    }
-    text = render(doc, format);
-  } else {
-    for (const auto& c : comparisons) {
-      Document doc;
-      doc.tables = comparison_tables(c);
-      fit_terminal(doc, f.output);
-      doc.notes = c.notes;
-      doc.closing = compare_verdict(c);
-      text += render(doc, format, colour) + "\n";
-    }
-  }
-  emit(f.output, text);
+  emit_rendered(f.output, render_compare(reports, comparisons, opts, format, style));
   return regression && !f.no_fail ? 1 : 0;
 }
 
@@ -168,8 +99,9 @@ void add_compare_command(CLI::App& app, Action& action) {
                   "Report files (the first is the base), or folders of reports with --fleet")
       ->required();
   cmd->add_flag("--fleet", flags->fleet, "Find outlier machines/GPUs across >= 3 reports (robust z-score)");
-  cmd->add_option("--format", flags->format, fmt::format("{}", fmt::join(format_names(), " | ")))
-      ->check(CLI::IsMember(format_names()))
+  cmd->add_option("--format", flags->format,
+                  fmt::format("{}; with --fleet: {}", format_help(Content::compare),
+                              fmt::join(format_names(Content::fleet), " | ")))
       ->capture_default_str();
   cmd->add_option("-o,--output", flags->output, "Write to this file (atomically) instead of stdout");
   cmd->add_option("--threshold", flags->threshold_pct,

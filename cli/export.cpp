@@ -1,9 +1,8 @@
 // `mlbench export REPORT --format prometheus|html|fio`: a report for other tools.
 #include "cli/commands.hpp"
-#include "reports/fio_json.hpp"
-#include "reports/html.hpp"
+#include "cli/output.hpp"
 #include "reports/inputs.hpp"
-#include "reports/prometheus.hpp"
+#include "reports/writers.hpp"
 
 namespace mlbench::cli {
 namespace {
@@ -15,16 +14,9 @@ struct ExportFlags {
 };
 
 int run_export(const ExportFlags& f) {
+  const Format format = format_for(Content::report, f.format);
   if (!f.output.empty()) check_writable(f.output);
-  auto reports = load_reports({f.report});
-  if (f.format == "prometheus") {
-    emit(f.output, to_prometheus(reports.front()));
-  } else if (f.format == "fio") {
-    emit(f.output, to_fio_json(reports.front().report, f.report).dump(2) + "\n");
-  } else {
-    HtmlPage page{"mlbench report: " + f.report, &reports, {}, std::nullopt, 0.05, std::nullopt};
-    emit(f.output, to_html_page(page));
-  }
+  emit_rendered(f.output, render_report(load_reports({f.report}), f.report, format));
   return 0;
 }
 
@@ -37,11 +29,7 @@ void add_export_command(CLI::App& app, Action& action) {
       "fio's JSON (its storage jobs)");
   auto flags = std::make_shared<ExportFlags>();
   cmd->add_option("report", flags->report, "The report to export")->required();
-  cmd->add_option(
-         "--format", flags->format,
-         "prometheus | html | fio (the storage jobs in fio's JSON schema, for fio-plot and fio's readers)")
-      ->check(CLI::IsMember({"prometheus", "html", "fio"}))
-      ->required();
+  cmd->add_option("--format", flags->format, format_help(Content::report))->required();
   cmd->add_option(
       "-o,--output", flags->output,
       "Write to this file atomically (e.g. /var/lib/node_exporter/textfile/mlbench.prom); default stdout");

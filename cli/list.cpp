@@ -7,11 +7,13 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "bench/options.hpp"
 #include "bench/registry.hpp"
 #include "bench/sysinfo.hpp"
 #include "cli/commands.hpp"
+#include "reports/formats.hpp"
 
 namespace mlbench::cli {
 namespace {
@@ -94,18 +96,41 @@ nlohmann::json command_to_json(CLI::App& cmd, const Registry& registry) {
   return out;
 }
 
+// Every output format (reports/formats.hpp): its name and what it is, then the commands that write it.
+int list_formats(bool json) {
+  const nlohmann::json formats = formats_to_json();
+  if (json) {
+    std::cout << formats.dump(2) << "\n";
+    return 0;
+  }
+  std::size_t width = std::string_view("FORMAT").size();
+  for (const auto& f : formats) width = std::max(width, f["name"].get<std::string>().size());
+  std::cout << fmt::format("{:<{}} {}\n", "FORMAT", width, "WHAT IT IS / WRITTEN BY");
+  for (const auto& f : formats) {
+    std::cout << fmt::format("{:<{}} {}\n{:<{}} {}\n", f["name"].get<std::string>(), width,
+                             f["description"].get<std::string>(), "", width,
+                             fmt::join(f["commands"].get<std::vector<std::string>>(), ", "));
+  }
+  return 0;
+}
+
 }  // namespace
 
 void add_list_command(CLI::App& app, Action& action) {
-  auto* cmd = app.add_subcommand("list", "List every probe and why it is unavailable here, if it is");
+  auto* cmd = app.add_subcommand(
+      "list", "List every probe and why it is unavailable here, if it is (--formats: every output format)");
   auto json = std::make_shared<bool>(false);
   auto commands = std::make_shared<bool>(false);
+  auto formats = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json, "Machine-readable output on stdout, with each probe's option table");
   cmd->add_flag("--commands", *commands,
                 "List the subcommands instead of the probes; with --json each one's options as CLI11 holds "
                 "them (flags, help, default, required, range or values)");
-  cmd->callback([&app, &action, json, commands] {
-    action = [&app, json, commands] {
+  cmd->add_flag("--formats", *formats,
+                "List the --format names instead: what each is and the commands that write it");
+  cmd->callback([&app, &action, json, commands, formats] {
+    action = [&app, json, commands, formats] {
+      if (*formats) return list_formats(*json);
       auto registry = builtin_registry();
       if (*commands) {
         nlohmann::json out = nlohmann::json::array();

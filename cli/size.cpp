@@ -8,9 +8,9 @@
 #include "base/error.hpp"
 #include "bench/paths.hpp"
 #include "cli/commands.hpp"
+#include "report/report.hpp"
 #include "reports/inputs.hpp"
 #include "reports/render.hpp"
-#include "reports/report.hpp"
 #include "sizing/catalog.hpp"
 #include "sizing/planner.hpp"
 #include "sizing/sheet.hpp"
@@ -32,12 +32,8 @@ struct SizeFlags {
 };
 
 int run_size(const SizeFlags& f) {
-  const bool xlsx = f.format == "xlsx";
-  auto format = format_from_string(f.format);
-  if (!xlsx && !format) {
-    throw UsageError(
-        fmt::format("unknown --format '{}' (use {} or xlsx)", f.format, fmt::join(format_names(), ", ")));
-  }
+  const Format format = format_for(f.compare_cooling ? Content::cooling : Content::sizing_sheet, f.format);
+  const bool xlsx = format == Format::xlsx;
   if (xlsx && f.output.empty()) throw UsageError("--format xlsx writes a binary workbook: give -o FILE.xlsx");
   if (xlsx && !sizing::xlsx_supported())
     throw UsageError("this mlbench was built without libxlsxwriter: use --format csv, md, json or html");
@@ -62,25 +58,18 @@ int run_size(const SizeFlags& f) {
     }
   }
   if (f.compare_cooling) {
-    if (xlsx)
-      throw UsageError("--compare-cooling writes one table: use --format table, md, csv, json or html");
     if (!f.cooling.empty())
       throw UsageError("--compare-cooling plans every cooling option: leave out --cooling");
     auto compared = sizing::cooling_comparison(sizing::plan_each_cooling(req, catalog));
     for (const auto& w : compared.list) std::cerr << "mlbench: warning: " << w << "\n";
-    emit(f.output, render(compared, *format));
+    emit(f.output, render(compared, format));
     return 0;
   }
   auto sheet = sizing::plan(req, catalog);
 
   for (const auto& w : sheet.warnings) std::cerr << "mlbench: warning: " << w << "\n";
-  // Both through the one atomic writer (temp file, fsync, rename): an error or a signal leaves no partial
-  // file.
-  if (xlsx) {
-    write_text_atomic(f.output, sizing::sheet_xlsx(sheet));
-  } else {
-    emit(f.output, sizing::render_sheet(sheet, *format));
-  }
+  // Through the one atomic writer (temp file, fsync, rename): an error or a signal leaves no partial file.
+  emit(f.output, sizing::render_sheet(sheet, format));
   return 0;
 }
 
@@ -107,7 +96,9 @@ void add_size_command(CLI::App& app, Action& action) {
                   "Forward planning: predict for this many nodes instead of a deadline");
   cmd->add_option("--prices", flags->prices, "Prices YAML overriding the shipped example prices")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--format", flags->format, fmt::format("{} or xlsx", fmt::join(format_names(), ", ")))
+  cmd->add_option("--format", flags->format,
+                  fmt::format("{}; with --compare-cooling: {}", format_help(Content::sizing_sheet),
+                              fmt::join(format_names(Content::cooling), " | ")))
       ->capture_default_str();
   cmd->add_option("--cooling", flags->cooling,
                   "Cooling option of configs/hardware/cooling.yaml (air, liquid, phase-change; default: the "

@@ -5,7 +5,7 @@
 #include <random>
 
 #include "base/stats.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace mlbench {
 namespace {

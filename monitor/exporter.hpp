@@ -37,9 +37,9 @@
 #include <vector>
 
 #include "monitor/sources.hpp"
+#include "report/report.hpp"
 #include "reports/inputs.hpp"
 #include "reports/prometheus.hpp"
-#include "reports/report.hpp"
 
 namespace mlbench::monitor {
 

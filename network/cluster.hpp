@@ -43,7 +43,7 @@ Json parse_hello(std::string_view text, int sender);
 // Rank 0's decision (decide_world's, with unique_id as hex beside run; or {"fault": text}, a message that
 // failed its check). Returns it with the texts escaped.
 Json parse_decision(std::string_view text);
-// A rank's results: an array of results (reports/report.hpp result_from_json), every string escaped.
+// A rank's results: an array of results (report/report.hpp result_from_json), every string escaped.
 std::vector<Result> parse_rank_results(std::string_view text, int sender);
 // Rank 0's final status, {"ok": true} or {"error": text}: nullopt when ok, else the (escaped) error.
 std::optional<std::string> parse_final_status(std::string_view text);

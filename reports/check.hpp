@@ -19,7 +19,7 @@
 
 #include "base/names.hpp"
 #include "bench/gpu_catalog.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 #include "reports/table.hpp"
 
 namespace mlbench {

@@ -9,7 +9,7 @@
 // spread, with
 //   combined spread = sqrt(s_base² + s_other²), s of a side its relative standard uncertainty (≈ the standard
 //   deviation of ln(value), to first order):
-//  - within the run: relative_spread (reports/report.hpp), the spread of the STATISTIC the value is — the
+//  - within the run: relative_spread (report/report.hpp), the spread of the STATISTIC the value is — the
 //    standard error of a median or a mean over the run's samples, the order-statistic interval of a latency
 //    percentile, the Gumbel spread of a maximum — with the histogram bucket's resolution as its floor for a
 //    percentile (base/stats.hpp, storage/io/probe.hpp).

@@ -14,7 +14,7 @@
 // Left out, as mlbench does not measure them: iodepth_level, iodepth_submit, iodepth_complete.
 #pragma once
 
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace mlbench {
 

@@ -13,8 +13,8 @@
 #include "base/error.hpp"
 #include "base/input_file.hpp"
 #include "base/stats.hpp"
+#include "report/report_burnin.hpp"
 #include "reports/compare.hpp"
-#include "reports/report_burnin.hpp"
 #include "reports/summary.hpp"
 
 namespace mlbench {

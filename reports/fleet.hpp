@@ -31,7 +31,7 @@
 // mlbench per node and a node that crashed, hung or lost its disk writes nothing: with `expect` (the hosts
 // that were started) every expected host without a report is `missing` (matched on the short host name, so
 // `node07` and `node07.cluster` are one host), and a report whose burn-in node verdict failed (a
-// `burnin.node` result with status failed: reports/report_burnin.hpp) names that node. Either fails the
+// `burnin.node` result with status failed: report/report_burnin.hpp) names that node. Either fails the
 // fleet. With `expect`, a fleet too small or too different for the outlier analysis (fewer than
 // kMinFleetReports reports, no metric in kMinFleetReports of them) is judged on presence and node verdicts
 // alone, with a note.

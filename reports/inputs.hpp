@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace mlbench {
 

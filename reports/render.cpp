@@ -1,5 +1,9 @@
 #include "reports/render.hpp"
 
+#include <fmt/format.h>
+
+#include "base/error.hpp"
+
 namespace mlbench {
 namespace {
 
@@ -78,16 +82,6 @@ std::string render_html(const Document& d) {
 
 }  // namespace
 
-std::string_view to_string(Format f) { return name_of(kFormatNames, f); }
-
-std::optional<Format> format_from_string(std::string_view name) { return value_of(kFormatNames, name); }
-
-std::vector<std::string> format_names() {
-  std::vector<std::string> out;
-  for (const auto& row : kFormatNames) out.emplace_back(row.name);
-  return out;
-}
-
 std::string render(const Document& d, Format f, bool colour) {
   switch (f) {
     case Format::text:
@@ -100,8 +94,12 @@ std::string render(const Document& d, Format f, bool colour) {
       return d.json.dump(2) + "\n";
     case Format::html:
       return render_html(d);
+    case Format::xlsx:
+    case Format::prometheus:
+    case Format::fio:
+      break;
   }
-  return render_text(d, colour);
+  throw Error(fmt::format("{} is not a format of tables", to_string(f)));
 }
 
 std::string render(const std::vector<Table>& tables, const std::vector<std::string>& notes, Format f,

@@ -1,33 +1,19 @@
 // The one render path for tables: every command that prints tables (compare, check, the HTML report's tables,
 // the sizing sheet) builds a Document and hands it to render() with the Format the user asked for, so a
-// field is escaped the same way wherever it appears and a new format is added in one place.
+// field is escaped the same way wherever it appears and a new table format is one case of render(); which
+// kinds of output carry it is its row of kFormats (reports/formats.hpp).
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "base/names.hpp"
+#include "reports/formats.hpp"
 #include "reports/table.hpp"
 
 namespace mlbench {
-
-enum class Format { text, markdown, csv, json, html };
-// The --format names.
-inline constexpr EnumName<Format> kFormatNames[] = {{Format::text, "table"},
-                                                    {Format::markdown, "md"},
-                                                    {Format::csv, "csv"},
-                                                    {Format::json, "json"},
-                                                    {Format::html, "html"}};
-static_assert(names_cover(kFormatNames));
-std::string_view to_string(Format f);
-// nullopt for a name that is not a format.
-std::optional<Format> format_from_string(std::string_view name);
-// Every --format name, in the order of the enum.
-std::vector<std::string> format_names();
 
 // The CSS of every HTML table (render()'s page and the HTML report): value cells (Cell::numeric, class "num")
 // are right-aligned and never wrap, so a number stays on one line with its unit; text cells wrap.
@@ -57,6 +43,7 @@ struct Document {
 //   facts, notes and the list are left out (a command writes its notes on stderr).
 // json: `json`, indented by 2.
 // html: a self-contained page when there is a title, else the tables and notes alone (for a larger page).
+// The formats that are not tables (kTableKinds does not name them: xlsx, prometheus, fio) throw Error.
 std::string render(const Document& d, Format f, bool colour = false);
 std::string render(const std::vector<Table>& tables, const std::vector<std::string>& notes, Format f,
                    bool colour = false);

@@ -9,7 +9,7 @@
 
 #include "base/units.hpp"
 #include "bench/probe.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace mlbench {
 

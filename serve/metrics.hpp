@@ -25,7 +25,7 @@
 #include <string_view>
 #include <vector>
 
-#include "reports/report.hpp"
+#include "report/report.hpp"
 #include "serve/client.hpp"
 
 namespace mlbench::serve {

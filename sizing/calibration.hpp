@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "base/names.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 #include "sizing/assumptions.hpp"
 #include "sizing/catalog.hpp"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/report.hpp"
+#include "report/report.hpp"
 #include "sizing/catalog.hpp"
 #include "sizing/headroom.hpp"
 #include "sizing/sheet.hpp"

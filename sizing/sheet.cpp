@@ -191,6 +191,7 @@ Table sheet_data(const Sheet& s) {
 }
 
 std::string render_sheet(const Sheet& s, Format f) {
+  if (f == Format::xlsx) return sheet_xlsx(s);
   if (f != Format::csv) return render(sheet_document(s), f);
   Document data;
   data.tables = {sheet_data(s)};

@@ -83,7 +83,8 @@ Document sheet_document(const Sheet& s);
 // one per number of each side table (section: the table's title before ':', "Local NVMe RAID levels"; item:
 // the row's name and the column, "RAID-5 usable"; driven_by: the row's last column).
 Table sheet_data(const Sheet& s);
-// The sheet in a text format: sheet_data for csv, else sheet_document, through render().
+// The sheet in any format of OutputKind::sizing_sheet (reports/formats.hpp): the workbook's bytes for xlsx
+// (sheet_xlsx), sheet_data for csv, else sheet_document, through render().
 std::string render_sheet(const Sheet& s, Format f);
 // The bytes of a workbook with a bill-of-materials sheet and an assumptions sheet, from sheet_document(s);
 // throws Error when this build has no libxlsxwriter or libxlsxwriter fails.

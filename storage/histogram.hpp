@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "base/stats.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace mlbench::storage {
 

@@ -106,7 +106,7 @@ SuiteTiming suite_timing(Profile p);
 // the trial; storage/io/probe.cpp round_ramp_s). A state of the machine lasting a few seconds (a whole job at a
 // fraction of its speed, every sampling interval of it, which no spread within the job can see:
 // docs/NOTES.md) then lands in one round of a job, where the spread between its rounds (widen_to_rounds,
-// reports/report.hpp) sees it.
+// report/report.hpp) sees it.
 inline constexpr unsigned kSuiteRounds = 4;
 // The runtime of a time-bound job (--target) whose --runtime is not given: quick and full take the suite's,
 // default kDefaultRuntime.

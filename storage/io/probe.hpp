@@ -36,7 +36,7 @@
 // above when too few I/Os lie beyond the percentile for any I/O to bound it (p99.99 of fewer than 36,887
 // I/Os; ci.open says so, and compare does not judge it); lat_max, an extreme, the Gumbel spread from the two
 // slowest intervals; a suite job's ci is widened to the spread between its rounds where that is wider
-// (widen_to_rounds, reports/report.hpp). relative_spread takes the larger of the ci and the standard error of
+// (widen_to_rounds, report/report.hpp). relative_spread takes the larger of the ci and the standard error of
 // the intervals' median. Per-target results of several targets have the same: each target's I/Os are counted
 // and sampled apart (JobOutcome::per_target_intervals), so their IOPS, bandwidth, percentiles and lat_max get
 // stats and ci as the aggregate's (no cpu_per_io: the process's CPU time is not split by target).

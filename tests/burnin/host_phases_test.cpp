@@ -22,7 +22,7 @@
 #include "bench/probe.hpp"
 #include "burnin/host_pattern.hpp"
 #include "burnin/phase.hpp"
-#include "reports/report_burnin.hpp"
+#include "report/report_burnin.hpp"
 #include "storage/io/job.hpp"
 #include "storage/pattern.hpp"
 #include "tests/common/sanitizers.hpp"

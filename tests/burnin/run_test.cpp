@@ -14,7 +14,7 @@
 
 #include "base/error.hpp"
 #include "bench/probe.hpp"
-#include "reports/report_burnin.hpp"
+#include "report/report_burnin.hpp"
 
 namespace mlbench::burnin {
 namespace {

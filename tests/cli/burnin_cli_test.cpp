@@ -16,8 +16,8 @@
 
 #include <gtest/gtest.h>
 
-#include "reports/report.hpp"
-#include "reports/report_burnin.hpp"
+#include "report/report.hpp"
+#include "report/report_burnin.hpp"
 #include "tests/cli/cli_util.hpp"
 #include "tests/common/sanitizers.hpp"
 

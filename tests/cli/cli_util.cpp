@@ -118,7 +118,7 @@ CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::s
 std::string validate_report_schema(const std::filesystem::path& report) {
   TempDir io;
   std::string cmd = std::string("/usr/bin/python3 ") + MLBENCH_SOURCE_DIR + "/tests/tools/validate_json.py " +
-                    MLBENCH_SOURCE_DIR + "/reports/report.schema.json '" + report.string() + "' > " +
+                    MLBENCH_SOURCE_DIR + "/report/report.schema.json '" + report.string() + "' > " +
                     (io.path() / "log").string() + " 2>&1";
   int rc = std::system(cmd.c_str());
   return rc == 0 ? std::string() : "schema validation failed: " + slurp(io.path() / "log");

@@ -61,7 +61,7 @@ std::string job_token(int port);
 // torchrun run id (the job id the rendezvous admits) and a job token (job_token) of one job per port.
 std::vector<std::string> rank_env(int rank, int world, int port);
 
-// Validates a JSON file against reports/report.schema.json with python3-jsonschema; returns "" when valid,
+// Validates a JSON file against report/report.schema.json with python3-jsonschema; returns "" when valid,
 // else the validator's message.
 std::string validate_report_schema(const std::filesystem::path& report);
 

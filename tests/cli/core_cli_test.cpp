@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "reports/report.hpp"
+#include "report/report.hpp"
 #include "tests/cli/cli_util.hpp"
 
 namespace mlbench::test {

@@ -10,7 +10,7 @@
 
 #include "network/bootstrap.hpp"
 #include "network/text.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 #include "tests/common/files.hpp"
 
 namespace mlbench::net {

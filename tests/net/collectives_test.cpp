@@ -10,7 +10,7 @@
 
 #include "base/error.hpp"
 #include "network/nccl_probe.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace mlbench::net {
 namespace {

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
-#include "reports/report_burnin.hpp"
+#include "report/report_burnin.hpp"
 #include "tests/reports/report_fixtures.hpp"
 
 namespace mlbench {

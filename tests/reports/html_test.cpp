@@ -11,8 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "report/report_burnin.hpp"
 #include "reports/render.hpp"
-#include "reports/report_burnin.hpp"
 #include "reports/svg.hpp"
 #include "tests/reports/report_fixtures.hpp"
 

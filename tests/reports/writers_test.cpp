@@ -1,8 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
+#include "base/error.hpp"
+
 #include "reports/compare.hpp"
 #include "reports/render.hpp"
 #include "reports/table.hpp"
+#include "reports/writers.hpp"
 #include "tests/reports/report_fixtures.hpp"
 
 namespace mlbench {
@@ -139,6 +145,92 @@ TEST(Writers, ComparisonJsonCarriesVerdictsAndSummary) {
   EXPECT_NEAR(j["changes"][0]["spread_base"].get<double>(), 0.01, 1e-12);
   EXPECT_NEAR(j["changes"][0]["spread_other"].get<double>(), 0.01, 1e-12);
   EXPECT_NEAR(j["changes"][0]["combined_cv"].get<double>(), std::sqrt(2) * 0.01, 1e-12);
+}
+
+// The one list: each kind's formats come from kFormats, and every format carries some kind.
+TEST(Formats, EachKindsFormatsComeFromTheOneList) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(format_names(Content::report), (V{"html", "prometheus", "fio"}));
+  EXPECT_EQ(format_names(Content::compare), (V{"table", "md", "csv", "json", "html"}));
+  EXPECT_EQ(format_names(Content::fleet), format_names(Content::compare));
+  EXPECT_EQ(format_names(Content::check), format_names(Content::compare));
+  EXPECT_EQ(format_names(Content::sizing_sheet), (V{"table", "md", "csv", "json", "html", "xlsx"}));
+  EXPECT_EQ(format_names(Content::cooling), format_names(Content::compare));
+  EXPECT_EQ(format_help(Content::report).rfind("html | prometheus | fio (", 0), 0u);
+  const auto listed = formats_to_json();
+  ASSERT_EQ(listed.size(), std::size(kFormatNames));
+  for (const auto& row : kFormatNames) {
+    const auto& f = listed[static_cast<std::size_t>(row.value)];
+    EXPECT_EQ(f["name"], row.name);
+    EXPECT_FALSE(f["carries"].empty()) << row.name;
+    EXPECT_EQ(f["carries"].size(), f["commands"].size()) << row.name;
+    for (const auto& k : f["carries"])
+      EXPECT_TRUE(carries(row.value, *value_of(kContentNames, k.get<std::string>()))) << row.name << " " << k;
+  }
+}
+
+// A format a kind does not carry, or no format at all, is one UsageError naming what the kind is written as.
+TEST(Formats, AFormatTheKindDoesNotCarryIsRefusedNamingTheOnesItDoes) {
+  EXPECT_EQ(format_for(Content::report, "prometheus"), Format::prometheus);
+  EXPECT_EQ(format_for(Content::sizing_sheet, "xlsx"), Format::xlsx);
+  auto refusal = [](Content k, const char* name) {
+    try {
+      format_for(k, name);
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal(Content::compare, "xlsx"),
+            "--format xlsx: compare writes table, md, csv, json or html, not xlsx");
+  EXPECT_EQ(refusal(Content::report, "md"), "--format md: export writes html, prometheus or fio, not md");
+  EXPECT_EQ(refusal(Content::cooling, "xlsx"),
+            "--format xlsx: size --compare-cooling writes table, md, csv, json or html, not xlsx");
+  EXPECT_EQ(refusal(Content::fleet, "pdf"),
+            "unknown --format 'pdf' (compare --fleet writes table, md, csv, json or html)");
+}
+
+// Each renderer writes the formats of its kind and refuses the rest; the table writer refuses what is not
+// tables.
+TEST(Writers, EachRendererRefusesTheFormatsItsKindDoesNotCarry) {
+  auto a = test::make_report("a.json", "h",
+                             {test::make_result("gpu.hbm", {{"kernel", "copy"}}, "bandwidth", 100, "B/s")});
+  std::vector<NamedReport> one{a};
+  CheckResult c;
+  c.file = "a.json";
+  EXPECT_THROW(render_check(one, c, Format::prometheus, {}), UsageError);
+  EXPECT_THROW(render_report(one, "a.json", Format::csv), UsageError);
+  EXPECT_THROW(render_compare({a, a}, {}, {}, Format::xlsx, {}), UsageError);
+  EXPECT_THROW(render(Document{}, Format::fio), Error);
+  EXPECT_NE(render_report(one, "a.json", Format::prometheus).text.find("mlbench_"), std::string::npos);
+  EXPECT_NE(render_report(one, "a.json", Format::html).text.find("<title>mlbench report: a.json</title>"),
+            std::string::npos);
+}
+
+// CSV is data only: a check's verdict and a comparison's notes come back aside, for stderr, and not in the
+// data; the text formats keep them in the output.
+TEST(Writers, CsvLeavesTheVerdictAndNotesAside) {
+  auto a = test::make_report("a.json", "h",
+                             {test::make_result("gpu.hbm", {{"kernel", "copy"}}, "bandwidth", 100, "B/s")});
+  std::vector<NamedReport> one{a};
+  CheckResult c;
+  c.file = "a.json";
+  const auto csv = render_check(one, c, Format::csv, {});
+  ASSERT_EQ(csv.aside.size(), 1u);
+  EXPECT_EQ(csv.aside[0], check_verdict(c));
+  EXPECT_EQ(csv.text.find(check_verdict(c)), std::string::npos);
+  const auto text = render_check(one, c, Format::text, {});
+  EXPECT_TRUE(text.aside.empty());
+  EXPECT_NE(text.text.find(check_verdict(c)), std::string::npos);
+
+  Comparison cmp = compare_reports(a, a, test::own_spread_only());
+  cmp.notes = {"a note"};
+  const auto data = render_compare({a, a}, {cmp}, test::own_spread_only(), Format::csv, {});
+  EXPECT_EQ(data.aside, std::vector<std::string>{"note: a note"});
+  EXPECT_EQ(data.text.find("a note"), std::string::npos);
+  EXPECT_NE(
+      render_compare({a, a}, {cmp}, test::own_spread_only(), Format::markdown, {}).text.find("note: a note"),
+      std::string::npos);
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 #include "base/error.hpp"
 #include "base/input_file.hpp"
 #include "bench/yaml_json.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 #include "tests/common/files.hpp"
 
 namespace mlbench {

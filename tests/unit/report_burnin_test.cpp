@@ -1,6 +1,7 @@
 // The burn-in report pieces: decimation keeps at most 600 points with bucket means, NaN gaps survive, and
-// timelines, phase spans and events round-trip through JSON; bad shapes are refused.
-#include "reports/report_burnin.hpp"
+// timelines, phase spans and events round-trip through JSON; bad shapes are refused; a report's burn-in
+// results are read back into their parts.
+#include "report/report_burnin.hpp"
 
 #include <cmath>
 
@@ -92,6 +93,54 @@ TEST(BurninReport, PhaseSpansEventsAndVerdictsRoundTrip) {
   EXPECT_EQ(verdict_from_string("warn"), Verdict::warn);
   EXPECT_EQ(to_string(Verdict::fail), "fail");
   EXPECT_THROW(verdict_from_string("maybe"), Error);
+}
+
+Result burnin_result(std::string_view probe, Json info) {
+  Result r;
+  r.probe = std::string(probe);
+  r.info = std::move(info);
+  return r;
+}
+
+// read_burnin sorts a report's burn-in results into the node, the GPUs with their timelines, the host's
+// timeline and the phases, and names the result whose info has the wrong shape.
+TEST(BurninReport, ReadBurninSortsThePartsAndNamesABadOne) {
+  Result other;
+  other.probe = "gpu.gemm";
+  EXPECT_FALSE(read_burnin({other}));
+  const std::vector<Result> results{
+      other,
+      burnin_result(kNodeProbe,
+                    Json{{"verdict", "warn"},
+                         {"phases", Json::array({to_json(PhaseSpan{"gemm", 0, 60})})},
+                         {"events", Json::array({to_json(Event{5, "gpu0", "xid", 79, "off the bus"})})}}),
+      burnin_result(kGpuProbe, Json{{"verdict", "pass"}, {"timeline", to_json(ramp(3))}}),
+      burnin_result(kHostProbe, Json{{"timeline", to_json(ramp(2))}}),
+      burnin_result("burnin.gemm", Json::object())};
+  const auto b = read_burnin(results);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->node, &results[1]);
+  ASSERT_EQ(b->gpus.size(), 1u);
+  EXPECT_EQ(b->gpus[0].result, &results[2]);
+  EXPECT_EQ(b->gpus[0].timeline.t.size(), 3u);
+  ASSERT_TRUE(b->host);
+  EXPECT_EQ(b->host->t.size(), 2u);
+  ASSERT_EQ(b->phases.size(), 1u);
+  EXPECT_EQ(b->phases[0], &results[4]);
+  ASSERT_EQ(b->spans.size(), 1u);
+  ASSERT_EQ(b->events.size(), 1u);
+  EXPECT_EQ(b->events[0].code, 79);
+  EXPECT_EQ(verdict_of(results[1]), Verdict::warn);
+  EXPECT_FALSE(verdict_of(results[3]));
+
+  const std::vector<Result> bad{burnin_result(kGpuProbe, Json{{"verdict", "maybe"}})};
+  try {
+    read_burnin(bad);
+    FAIL() << "no error";
+  } catch (const BadBurninResult& e) {
+    EXPECT_EQ(e.result, &bad[0]);
+    EXPECT_NE(std::string(e.what()).find("unknown verdict 'maybe'"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

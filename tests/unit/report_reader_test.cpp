@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "base/error.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 #include "tests/common/files.hpp"
 
 namespace mlbench {

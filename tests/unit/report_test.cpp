@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "base/error.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 #include "tests/common/files.hpp"
 
 namespace mlbench {

@@ -1,4 +1,4 @@
-// The output writer (reports/report.hpp write_text_atomic, check_writable): what -o names is replaced only
+// The output writer (report/report.hpp write_text_atomic, check_writable): what -o names is replaced only
 // when it is a file, keeping its mode and owner; a character device, a FIFO and stdout are written through;
 // a link to a file, a folder and a block device are refused; a folder gone during the run is a fault.
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 #include <string>
 
 #include "base/error.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 #include "tests/common/files.hpp"
 
 namespace mlbench {

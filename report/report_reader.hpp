@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace mlbench::detail {
 

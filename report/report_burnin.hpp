@@ -1,5 +1,6 @@
 // The burn-in's part of the report model: what `mlbench burnin` writes (burnin/) and what the HTML export,
-// compare and fleet read (reports/). A burn-in is a normal report whose results carry these probe ids:
+// compare and fleet read (reports/); read_burnin() below reads a report's burn-in results back. A burn-in is
+// a normal report whose results carry these probe ids:
 //
 //   burnin.<phase>  one per phase run and device: params {phase, device}; the first metric is the sustained
 //                   rate (tflops, bandwidth, busbw) with stats over the phase's iterations, then "errors"
@@ -18,7 +19,7 @@
 //                   `failed` when the node fails or is incomplete (never read as a pass).
 //
 // Times in timelines, phase spans and events are seconds since the burn-in started. Schema:
-// reports/report.schema.json (MINOR 1.1: these kinds; 1.2: the verdict `incomplete`).
+// report/report.schema.json (MINOR 1.1: these kinds; 1.2: the verdict `incomplete`).
 #pragma once
 
 #include <cstddef>
@@ -30,8 +31,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/error.hpp"
 #include "base/names.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace mlbench::burnin_report {
 
@@ -109,5 +111,36 @@ struct Event {
 };
 Json to_json(const Event& e);
 Event event_from_json(const Json& j);
+
+// burnin.gpu, burnin.host, burnin.node and burnin.<phase>.
+bool is_burnin(const Result& r);
+
+// A GPU's burnin.gpu result and its timeline (empty when it has none).
+struct GpuPart {
+  const Result* result = nullptr;
+  Timeline timeline;
+};
+// A report's burn-in results, read: the node's result with its phase spans and events, each GPU's with its
+// timeline, the host's timeline and the phase results. The pointers point into the results read.
+struct Burnin {
+  const Result* node = nullptr;
+  std::vector<GpuPart> gpus;
+  std::optional<Timeline> host;
+  std::vector<const Result*> phases;  // burnin.<phase>
+  std::vector<PhaseSpan> spans;
+  std::vector<Event> events;
+};
+// A burn-in result whose info has the wrong shape (a timeline of unequal lengths, an unknown verdict): the
+// result and, in what(), what is wrong.
+class BadBurninResult : public Error {
+ public:
+  BadBurninResult(const Result& r, const std::string& what) : Error(what), result(&r) {}
+  const Result* result;
+};
+// nullopt when `results` hold no burn-in result; throws BadBurninResult on a burn-in result of the wrong
+// shape.
+std::optional<Burnin> read_burnin(const std::vector<Result>& results);
+// A result's info.verdict (a burnin.node's or burnin.gpu's); nullopt when it has none.
+std::optional<Verdict> verdict_of(const Result& r);
 
 }  // namespace mlbench::burnin_report

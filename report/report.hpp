@@ -3,7 +3,7 @@
 // Raw work and seconds are stored; rates are derived; units are SI with an explicit `unit` field and are only
 // converted by writers. `params` is a result's identity for compare (probe + params), so a probe must put
 // everything that changes the meaning of its numbers there, and nothing that does not (e.g. the chosen
-// algorithm goes to `info`). Schema: reports/report.schema.json.
+// algorithm goes to `info`). Schema: report/report.schema.json.
 #pragma once
 
 #include <sys/types.h>
@@ -25,7 +25,7 @@ using Json = nlohmann::json;
 
 // MAJOR changes break readers; MINOR adds fields older readers ignore; PATCH fixes nothing structural.
 // 1.1: Metric.ci (the 95 % confidence interval of a value) and the burn-in result kinds
-// (reports/report_burnin.hpp); 1.0 reports load unchanged (tests/data/golden/report-1.0.0-quick-cpu.json).
+// (report/report_burnin.hpp); 1.0 reports load unchanged (tests/data/golden/report-1.0.0-quick-cpu.json).
 // 1.2: Metric.ci.open (why a side of the interval has no bound; that bound is null), and the burn-in verdict
 // `incomplete` (a phase stopped before one full verified pass; the node's status is `failed`, so a reader of
 // statuses never takes it for a pass).
@@ -125,7 +125,7 @@ Metric rate_metric(std::string name, double work_per_sample, const std::vector<d
 
 Json to_json(const Result& r);
 Json to_json(const Report& r);
-// Through the same decoder as parse_report (reports/report_reader.hpp); Error / UsageError on a bad shape.
+// Through the same decoder as parse_report (report/report_reader.hpp); Error / UsageError on a bad shape.
 Result result_from_json(const Json& j);
 
 // The tool block of this build (version, git sha, features).

@@ -1,6 +1,6 @@
 // The burn-in report pieces: timelines (with bucket-mean decimation), phase spans and events, to and from
 // JSON.
-#include "reports/report_burnin.hpp"
+#include "report/report_burnin.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -307,6 +307,55 @@ std::string verdict_banner(const std::vector<Result>& results) {
     counts.pop_back();
   }
   return fmt::format("{} ({}){}{}", word, counts, parts.empty() ? "" : " — ", fmt::join(parts, "; "));
+}
+
+bool is_burnin(const Result& r) { return r.probe.starts_with(kPhaseProbePrefix); }
+
+namespace {
+
+// A verdict as a result's info holds it: a string as it is, anything else as JSON.
+Verdict verdict_in(const Json& info) {
+  const Json& v = info["verdict"];
+  return verdict_from_string(v.is_null() ? "" : (v.is_string() ? v.get<std::string>() : v.dump()));
+}
+
+}  // namespace
+
+std::optional<Burnin> read_burnin(const std::vector<Result>& results) {
+  Burnin b;
+  bool any = false;
+  for (const auto& r : results) {
+    if (!is_burnin(r)) continue;
+    any = true;
+    try {
+      if (r.probe == kNodeProbe) {
+        b.node = &r;
+        for (const auto& p : r.info.value("phases", Json::array()))
+          b.spans.push_back(phase_span_from_json(p));
+        for (const auto& e : r.info.value("events", Json::array())) b.events.push_back(event_from_json(e));
+        if (r.info.contains("verdict")) verdict_in(r.info);
+      } else if (r.probe == kGpuProbe) {
+        b.gpus.push_back(
+            GpuPart{&r, r.info.contains("timeline") ? timeline_from_json(r.info["timeline"]) : Timeline{}});
+        if (r.info.contains("verdict")) verdict_in(r.info);
+      } else if (r.probe == kHostProbe) {
+        if (r.info.contains("timeline")) b.host = timeline_from_json(r.info["timeline"]);
+      } else {
+        b.phases.push_back(&r);
+      }
+    } catch (const UsageError&) {
+      throw;
+    } catch (const Error& e) {
+      throw BadBurninResult(r, e.what());
+    }
+  }
+  if (!any) return std::nullopt;
+  return b;
+}
+
+std::optional<Verdict> verdict_of(const Result& r) {
+  if (!r.info.contains("verdict")) return std::nullopt;
+  return verdict_in(r.info);
 }
 
 }  // namespace mlbench::burnin_report

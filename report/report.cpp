@@ -1,4 +1,4 @@
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@
 #include "base/input_file.hpp"
 #include "base/owned_fd.hpp"
 #include "mlbench_config.hpp"
-#include "reports/report_reader.hpp"
+#include "report/report_reader.hpp"
 
 namespace mlbench {
 namespace {

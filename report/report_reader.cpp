@@ -1,4 +1,4 @@
-#include "reports/report_reader.hpp"
+#include "report/report_reader.hpp"
 
 #include <charconv>
 #include <cmath>
