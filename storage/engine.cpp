@@ -8,6 +8,7 @@
 
 #include "base/error.hpp"
 #include "mlbench_config.hpp"
+#include "storage/dataload/reader_engine.hpp"
 
 namespace mlbench::storage {
 
@@ -89,7 +90,8 @@ constexpr EngineTraits kEngines[] = {
      .unavailable = uring_unavailable_reason,
      .fallback = EngineKind::psync,
      .make = make_uring,
-     .dataload = FileReader::uring_chain},
+     .dataload = FileReader::uring_chain,
+     .dataload_unavailable = uring_chain_unavailable},
     {.kind = EngineKind::psync,
      .label = "psync",
      .queue_depth = false,
@@ -101,7 +103,8 @@ constexpr EngineTraits kEngines[] = {
      .unavailable = nullptr,
      .fallback = EngineKind::psync,
      .make = make_psync,
-     .dataload = FileReader::plain},
+     .dataload = FileReader::plain,
+     .dataload_unavailable = nullptr},
     {.kind = EngineKind::null,
      .label = "null",
      .queue_depth = true,
@@ -113,7 +116,8 @@ constexpr EngineTraits kEngines[] = {
      .unavailable = nullptr,
      .fallback = EngineKind::null,
      .make = make_null,
-     .dataload = FileReader::null},
+     .dataload = FileReader::null,
+     .dataload_unavailable = nullptr},
 };
 
 // "a", "a or b", "a, b or c": the engines a message offers.
@@ -160,15 +164,19 @@ std::vector<std::string_view> dataload_engine_names() {
   return out;
 }
 
-ResolvedEngine resolve_engine(const EngineTraits& asked) {
-  const std::string why = asked.unavailable != nullptr ? asked.unavailable() : std::string();
+ResolvedEngine resolve_engine(const EngineTraits& asked, EngineUse use) {
+  if (use == EngineUse::dataload && asked.dataload == FileReader::none)
+    throw Error(fmt::format("storage.dataload has no reader for the {} engine", asked.label));
+  std::string why = asked.unavailable != nullptr ? asked.unavailable() : std::string();
+  if (why.empty() && use == EngineUse::dataload && asked.dataload_unavailable != nullptr)
+    why = asked.dataload_unavailable();
   if (why.empty()) return {asked.kind, {}, {}};
   return {asked.fallback, why,
           fmt::format("{} unavailable ({}); fell back to the {} engine", asked.label, why,
                       to_string(asked.fallback))};
 }
 
-ResolvedEngine resolve_engine(EngineKind asked) { return resolve_engine(traits(asked)); }
+ResolvedEngine resolve_engine(EngineKind asked, EngineUse use) { return resolve_engine(traits(asked), use); }
 
 std::string_view to_string(EngineKind k) { return name_of(kEngineNames, k); }
 

@@ -53,6 +53,9 @@ struct EngineTraits {
   EngineKind fallback;  // run instead when unavailable() says why not; the engine itself when it has none
   std::unique_ptr<Engine> (*make)(const EngineConfig& cfg);
   FileReader dataload;  // storage.dataload's reader for this engine
+  // Why that reader cannot run here although the engine can ("" when it can; null for a reader that always
+  // can): storage.dataload then runs `fallback` as the job loop does when unavailable() says why not.
+  std::string (*dataload_unavailable)();
 };
 std::span<const EngineTraits> engine_table();
 const EngineTraits& traits(EngineKind k);
@@ -64,16 +67,22 @@ std::vector<std::string_view> engine_choices(bool EngineTraits::*trait);
 // The --engine choices of storage.dataload: the engines with a reader, in kEngineNames' order.
 std::vector<std::string_view> dataload_engine_names();
 
-// The engine a run uses when `asked` is asked for: the engine itself, or its fallback where unavailable()
-// says why it cannot be set up here; `why` and `warning` (what the result says) are empty when it can.
-// storage.io, storage.checkpoint and the burn-in's storage phase all resolve through this.
+// What a run uses the engine for: the job loop (storage.io, storage.checkpoint, the burn-in's storage phase)
+// or storage.dataload's file reader, which needs the engine and its reader (EngineTraits::dataload).
+enum class EngineUse { job, dataload };
+
+// The engine a run uses when `asked` is asked for: the engine itself, or its fallback where unavailable() —
+// for EngineUse::dataload then dataload_unavailable() — says why it cannot run here; `why` and `warning`
+// empty when it can. Every caller records a fallback alike: `why` in the result's info.engine_fallback,
+// `warning` among its warnings. Throws Error for EngineUse::dataload and an engine without a reader, which
+// storage.dataload's --engine refuses first.
 struct ResolvedEngine {
   EngineKind kind;
   std::string why;
   std::string warning;
 };
-ResolvedEngine resolve_engine(const EngineTraits& asked);
-ResolvedEngine resolve_engine(EngineKind asked);
+ResolvedEngine resolve_engine(const EngineTraits& asked, EngineUse use = EngineUse::job);
+ResolvedEngine resolve_engine(EngineKind asked, EngineUse use = EngineUse::job);
 
 struct EngineConfig {
   unsigned depth = 1;

@@ -312,6 +312,7 @@ class CheckpointProbe final : public Probe {
       r.info["checkpoint_bytes"] = kCheckpointBytesPerParam * m.params;
     }
     if (s.keep) r.info["kept_files"] = o.files;
+    if (!engine.why.empty()) r.info["engine_fallback"] = engine.why;
     r.warnings = warnings;
     return {r};
   }

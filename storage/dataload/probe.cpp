@@ -412,6 +412,10 @@ class DataloadProbe final : public Probe {
     info["step_time"] = s.step_s;
     info["method"] = o.method;
     if (!o.fallback_reason.empty()) info["fallback_reason"] = o.fallback_reason;
+    if (!o.engine.why.empty()) {
+      info["engine_fallback"] = o.engine.why;
+      warnings.push_back(o.engine.warning);
+    }
     info["engine"] = to_string(s.engine);
     info["direct"] = s.direct;
     info["runtime_s"] = s.runtime_s;

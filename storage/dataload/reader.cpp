@@ -423,21 +423,22 @@ unsigned find_supported(unsigned max, const std::function<Trial(unsigned)>& tria
   return pass;
 }
 
-ReaderChoice choose_reader(const EngineTraits& engine) {
-  constexpr std::string_view kPlain = "plain open/pread/close";
-  switch (engine.dataload) {
+ReaderChoice choose_reader(const EngineTraits& asked) {
+  ResolvedEngine engine = resolve_engine(asked, EngineUse::dataload);
+  const FileReader reader = engine.kind == asked.kind ? asked.dataload : traits(engine.kind).dataload;
+  std::string why = engine.why;
+  switch (reader) {
     case FileReader::uring_chain:
-      if (std::string why = uring_chain_unavailable(); !why.empty())
-        return {FileReader::plain, std::string(kPlain), why};
-      return {FileReader::uring_chain, "io_uring linked open/read/close, direct descriptors", {}};
+      return {reader, "io_uring linked open/read/close, direct descriptors", {}, std::move(engine)};
     case FileReader::plain:
-      return {FileReader::plain, std::string(kPlain), fmt::format("--engine {}", to_string(engine.kind))};
+      if (why.empty()) why = fmt::format("--engine {}", to_string(asked.kind));
+      return {reader, "plain open/pread/close", std::move(why), std::move(engine)};
     case FileReader::null:
-      return {FileReader::null, "null (no file touched)", {}};
+      return {reader, "null (no file touched)", std::move(why), std::move(engine)};
     case FileReader::none:
       break;
   }
-  throw Error(fmt::format("storage.dataload has no reader for the {} engine", engine.label));
+  throw Error(fmt::format("storage.dataload has no reader for the {} engine", to_string(engine.kind)));
 }
 
 LoadOutcome run_dataload(const LoadConfig& cfg, const std::atomic<bool>& stop) {
@@ -463,6 +464,7 @@ LoadOutcome run_dataload(const LoadConfig& cfg, const std::atomic<bool>& stop) {
   const ReaderChoice reader = choose_reader(traits(cfg.engine));
   out.method = reader.method;
   out.fallback_reason = reader.fallback_reason;
+  out.engine = reader.engine;
 
   std::vector<std::unique_ptr<Feed>> feeds;
   for (unsigned a = 0; a < cfg.accelerators; ++a) feeds.push_back(std::make_unique<Feed>(shared, a));

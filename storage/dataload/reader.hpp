@@ -102,6 +102,7 @@ struct LoadOutcome {
   std::uint64_t epochs_done = 0;  // epochs every accelerator finished
   std::string method;             // "io_uring linked open/read/close, direct descriptors" or the plain calls
   std::string fallback_reason;    // why not the linked chain, when not
+  ResolvedEngine engine;          // the engine read with: the one asked for, or its fallback and why
   std::vector<std::uint32_t> file_reads;  // count_reads: times each file was read
   std::string error;                      // the first I/O error, which ended the run
   bool stopped = false;                   // SIGINT/SIGTERM
@@ -109,16 +110,18 @@ struct LoadOutcome {
   double au_min() const;
 };
 
-// The reader run_dataload uses for `engine` (its FileReader row, storage/engine.hpp), what the result calls
-// it (`method`) and why it is not the engine's linked chain when it is not (`fallback_reason`: the kernel
-// lacks the chain, or the engine asked reads with the plain calls). Throws Error for an engine without a
-// dataload reader, which storage.dataload's --engine refuses first.
+// The reader run_dataload uses when `asked` is asked for: the FileReader row (storage/engine.hpp) of the
+// engine resolve_engine(asked, EngineUse::dataload) gives (`engine`: the one asked, or its fallback and why),
+// what the result calls it (`method`) and why it is not the linked chain when it is not (`fallback_reason`:
+// the fallback's reason, or the engine asked reads with the plain calls). Throws Error for an engine without
+// a dataload reader, which storage.dataload's --engine refuses first.
 struct ReaderChoice {
   FileReader reader;
   std::string method;
   std::string fallback_reason;
+  ResolvedEngine engine;
 };
-ReaderChoice choose_reader(const EngineTraits& engine);
+ReaderChoice choose_reader(const EngineTraits& asked);
 
 // Runs the loop until the epochs are done, the window ends, `stop` is set or an I/O fails.
 LoadOutcome run_dataload(const LoadConfig& cfg, const std::atomic<bool>& stop);

@@ -8,7 +8,6 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 
@@ -27,11 +26,6 @@ enum : std::uint64_t { kOpen = 0, kRead = 1, kClose = 2 };
 
 std::uint64_t ns_between(Clock::time_point a, Clock::time_point b) {
   return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count());
-}
-
-bool forced_failure() {
-  const char* v = std::getenv("MLBENCH_FORCE_URING_FAILURE");
-  return v != nullptr && v[0] != '\0' && std::strcmp(v, "0") != 0;
 }
 
 unsigned pow2_at_least(unsigned v) {
@@ -86,7 +80,6 @@ struct Slot {
 }  // namespace
 
 std::string uring_chain_unavailable() {
-  if (forced_failure()) return "io_uring setup refused: MLBENCH_FORCE_URING_FAILURE is set";
   io_uring ring{};
   int rc = io_uring_queue_init(4, &ring, 0);
   if (rc < 0) return fmt::format("io_uring_queue_init: {}", std::strerror(-rc));

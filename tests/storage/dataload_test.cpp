@@ -331,6 +331,34 @@ TEST(DataloadReader, EveryEngineIsReadByItsOwnReaderOrSaysWhyNot) {
   EXPECT_THROW(choose_reader(readerless), Error);
 }
 
+// storage.dataload resolves its reader through the engine's one fallback: io_uring refused, the plain calls
+// read, and the result says so as storage.io's does (info.engine_fallback, the same warning) beside its own
+// keys: the engine asked for, the method read with and why not the linked chain.
+TEST(DataloadReader, FallsBackToPlainReadsWhenUringSetupFailsAndSaysSoAsStorageIo) {
+  test::TempDir dir;
+  auto probe = make_dataload_probe();
+  ::setenv("MLBENCH_FORCE_URING_FAILURE", "1", 1);
+  const ResolvedEngine io = resolve_engine(EngineKind::uring);
+  auto results = test::run_probe(*probe, json{{"workload", "small-files"},
+                                              {"data_dir", dir.path().string()},
+                                              {"generate", true},
+                                              {"files", 50},
+                                              {"accelerators", 1},
+                                              {"runtime", "0.3"}});
+  ::unsetenv("MLBENCH_FORCE_URING_FAILURE");
+  ASSERT_NE(io.why, "");
+  ASSERT_EQ(results.size(), 2u);
+  const Result& r = results[1];
+  ASSERT_EQ(r.params["phase"], "train");
+  ASSERT_EQ(r.status, Status::ok) << r.reason;
+  EXPECT_EQ(r.info["engine"], "uring");
+  EXPECT_EQ(r.info["method"], "plain open/pread/close");
+  EXPECT_EQ(r.info.value("fallback_reason", ""), io.why);
+  EXPECT_EQ(r.info.value("engine_fallback", ""), io.why);
+  EXPECT_EQ(std::count(r.warnings.begin(), r.warnings.end(), io.warning), 1)
+      << r.warnings.size() << " warnings";
+}
+
 TEST(DataloadReader, MultiSampleFilesAreReadRecordByRecord) {
   Made m(6, 5000, 0, 70);  // 70 records a file: three chains of reads on one direct descriptor
   std::atomic<bool> stop{false};
@@ -1211,8 +1239,8 @@ TEST(Checkpoint, FoldersOfKilledRunsAreReclaimedAndNothingElse) {
   EXPECT_EQ(test::slurp(outside / "rank-0000.ckpt"), "keep");
 }
 
-// storage.checkpoint resolves its engine as storage.io does: io_uring refused, psync runs and the warning
-// says so in the same words.
+// storage.checkpoint resolves its engine as storage.io does: io_uring refused, psync runs, and the result
+// says so as storage.io's does: the reason in info.engine_fallback, the warning in the same words.
 TEST(Checkpoint, FallsBackToPsyncWhenUringSetupFails) {
   test::TempDir dir;
   auto probe = make_checkpoint_probe();
@@ -1223,9 +1251,12 @@ TEST(Checkpoint, FallsBackToPsyncWhenUringSetupFails) {
   const Result& r = results[0];
   ASSERT_EQ(r.status, Status::ok) << r.reason;
   EXPECT_EQ(r.info["engine"], "psync");
-  bool warned = false;
-  for (const auto& w : r.warnings) warned |= w.find("fell back to the psync engine") != std::string::npos;
-  EXPECT_TRUE(warned) << r.warnings.size() << " warnings";
+  ::setenv("MLBENCH_FORCE_URING_FAILURE", "1", 1);
+  const ResolvedEngine io = resolve_engine(EngineKind::uring);
+  ::unsetenv("MLBENCH_FORCE_URING_FAILURE");
+  EXPECT_EQ(r.info.value("engine_fallback", ""), io.why);
+  EXPECT_EQ(std::count(r.warnings.begin(), r.warnings.end(), io.warning), 1)
+      << r.warnings.size() << " warnings";
 }
 
 TEST(Checkpoint, ReadOnlyDirIsRefusedAtPlan) {

@@ -135,6 +135,35 @@ TEST(Engine, ResolveRunsTheFallbackOnlyWhereTheEngineIsUnavailable) {
   EXPECT_NE(forced.warning.find("fell back to the psync engine"), std::string::npos) << forced.warning;
 }
 
+// storage.dataload resolves through the same fallback, asking its reader's own check as well: an engine whose
+// reader cannot run here resolves to its fallback with the reason and the same warning as storage.io's, while
+// its job loop still runs; an engine without a reader is refused, never named while another reader reads.
+TEST(Engine, DataloadResolvesItsReaderThroughTheSameFallback) {
+  for (const EngineTraits& t : engine_table()) {
+    if (t.unavailable != nullptr || t.dataload_unavailable != nullptr || t.dataload == FileReader::none)
+      continue;
+    const ResolvedEngine r = resolve_engine(t, EngineUse::dataload);
+    EXPECT_EQ(r.kind, t.kind) << t.label;
+    EXPECT_EQ(r.why, "");
+  }
+  EngineTraits chainless = traits(EngineKind::uring);
+  chainless.unavailable = nullptr;
+  chainless.dataload_unavailable = [] { return std::string("no direct descriptors"); };
+  EXPECT_EQ(resolve_engine(chainless).kind, EngineKind::uring);
+  const ResolvedEngine r = resolve_engine(chainless, EngineUse::dataload);
+  EXPECT_EQ(r.kind, chainless.fallback);
+  EXPECT_EQ(r.why, "no direct descriptors");
+  EXPECT_EQ(r.warning, "io_uring unavailable (no direct descriptors); fell back to the psync engine");
+  // The engine itself refused: the reader is never asked, the reason is the engine's.
+  chainless.unavailable = [] { return std::string("no ring here"); };
+  EXPECT_EQ(resolve_engine(chainless, EngineUse::dataload).why, "no ring here");
+
+  EngineTraits readerless = traits(EngineKind::psync);
+  readerless.dataload = FileReader::none;
+  EXPECT_EQ(resolve_engine(readerless).kind, EngineKind::psync);
+  EXPECT_THROW(resolve_engine(readerless, EngineUse::dataload), Error);
+}
+
 TEST(AlignedBuffer, HugePagesBackMultiPageBuffers) {
   const auto huge = transparent_huge_page_size();
   if (!huge) GTEST_SKIP() << "transparent huge pages are off in /sys/kernel/mm/transparent_hugepage";
