@@ -201,9 +201,10 @@ void Planner::plan_inference(const LlmInference& w) {
          served.per_node->basis, "-", src(*served.per_node));
   auto prefill = prefill_time<Formula>(sp->prefill);
   line("Compute", "Prefill phase", prefill, 1, "s",
-       fmt::format("compute-bound, {:.0f}-token prompt at eta_GEMM {:.3f} (prefill shapes)", w.input_tokens,
-                   eta_prefill.value),
-       fmt::format("{} = {:.4f} s", prefill.shown(), prefill.value()), "-", src(eta_prefill));
+       fmt::format("{:.0f}-token prompt at eta_GEMM {:.3f} (prefill shapes), sharing its chunk's weight read",
+                   w.input_tokens, eta_prefill.value),
+       fmt::format("{} = {:.4f} s", prefill.shown(), prefill.value()), "-",
+       src(cal_.hbm) + "/" + src(eta_prefill));
   auto phase_line = [&](const char* item, const char* phase, const GemmPhase& g, const Figure& f) {
     bool measured = f.source != Source::assumed;  // its shapes' quantization is in the measurement
     line("Compute", item, g.eta_compute, "fraction",
