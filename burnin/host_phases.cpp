@@ -59,7 +59,7 @@
 #include "reports/report_burnin.hpp"
 #include "storage/cpus.hpp"
 #include "storage/engine.hpp"
-#include "storage/job.hpp"
+#include "storage/io/job.hpp"
 #include "storage/pattern.hpp"
 #include "storage/target.hpp"
 
@@ -359,17 +359,11 @@ constexpr unsigned kDepth = 8;
 // A region's job that has not finished in this long is hung, not slow.
 constexpr auto kJobTimeout = std::chrono::minutes(10);
 
-// The engine to use: io_uring, or its fallback where it cannot be set up (as storage.io does).
+// The engine to use: io_uring, or its fallback where it cannot be set up (storage::resolve_engine).
 storage::EngineKind engine_here(std::vector<std::string>& warnings) {
-  const auto& uring = storage::traits(storage::EngineKind::uring);
-  if (uring.unavailable != nullptr) {
-    if (auto why = uring.unavailable(); !why.empty()) {
-      warnings.push_back(fmt::format("{} unavailable ({}); fell back to the {} engine", uring.label, why,
-                                     storage::to_string(uring.fallback)));
-      return uring.fallback;
-    }
-  }
-  return storage::EngineKind::uring;
+  const storage::ResolvedEngine engine = storage::resolve_engine(storage::EngineKind::uring);
+  if (!engine.warning.empty()) warnings.push_back(engine.warning);
+  return engine.kind;
 }
 
 // The scratch file, with O_DIRECT when the filesystem takes it.

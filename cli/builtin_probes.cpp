@@ -8,11 +8,11 @@
 #if MLBENCH_HAS_CUDA
 #include "kernels/gpu/probes.hpp"
 #endif
-#include "network/nccl_probe.hpp"      // always built: says "built without NCCL" when so
-#include "serve/probe.hpp"             // always built: sockets and OpenSSL
-#include "storage/checkpoint.hpp"      // always built: psync needs nothing optional
-#include "storage/dataload_probe.hpp"  // always built: plain calls need nothing optional
-#include "storage/probe.hpp"           // always built: psync needs nothing optional
+#include "network/nccl_probe.hpp"             // always built: says "built without NCCL" when so
+#include "serve/probe.hpp"                    // always built: sockets and OpenSSL
+#include "storage/checkpoint/checkpoint.hpp"  // always built: psync needs nothing optional
+#include "storage/dataload/probe.hpp"         // always built: plain calls need nothing optional
+#include "storage/io/probe.hpp"               // always built: psync needs nothing optional
 
 namespace mlbench {
 

@@ -6,8 +6,8 @@
 #include "base/error.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "storage/checkpoint.hpp"
-#include "storage/dataload_probe.hpp"
+#include "storage/checkpoint/checkpoint.hpp"
+#include "storage/dataload/probe.hpp"
 
 namespace mlbench::cli {
 

@@ -99,7 +99,9 @@ void add_size_command(CLI::App& app, Action& action) {
   cmd->add_option(
       "--hardware", flags->hardware,
       "Node template of configs/hardware/nodes.yaml (default: the measured node, else the workload's)");
-  cmd->add_option("--headroom", flags->headroom, "Headroom per resource, 0-0.5 (0.2-0.3 recommended)")
+  cmd->add_option("--headroom", flags->headroom,
+                  fmt::format("Headroom per resource, 0-{:g} ({:g}-{:g} recommended)", sizing::kMaxHeadroom,
+                              sizing::kRecommendedHeadroomMin, sizing::kRecommendedHeadroomMax))
       ->capture_default_str();
   cmd->add_option("--nodes", flags->nodes,
                   "Forward planning: predict for this many nodes instead of a deadline");

@@ -1,8 +1,8 @@
 // `mlbench storage --target PATH... [job options] [-o FILE]`: one fio-style job of the storage.io probe, or
 // `--job FILE.fio`: the jobs of a fio job file. Its flags are the probe's option table
-// (storage/job_spec.hpp), so that `mlbench run --config` takes exactly the same options, and fio's spellings
-// of them (storage/fio.hpp: --filename, --rwmixwrite, --ioengine, ...), translated before the probe's plan()
-// checks them.
+// (storage/io/job_spec.hpp), so that `mlbench run --config` takes exactly the same options, and fio's
+// spellings of them (storage/io/fio.hpp: --filename, --rwmixwrite, --ioengine, ...), translated before the
+// probe's plan() checks them.
 #include <deque>
 #include <memory>
 #include <optional>
@@ -12,8 +12,8 @@
 #include "base/error.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "storage/fio.hpp"
-#include "storage/job_spec.hpp"
+#include "storage/io/fio.hpp"
+#include "storage/io/job_spec.hpp"
 
 namespace mlbench::cli {
 namespace {

@@ -32,9 +32,9 @@
 #include "serve/wire.hpp"
 #include "sizing/catalog.hpp"
 #include "sizing/workload.hpp"
-#include "storage/dataload_data.hpp"
-#include "storage/fio.hpp"
-#include "storage/job_spec.hpp"
+#include "storage/dataload/data.hpp"
+#include "storage/io/fio.hpp"
+#include "storage/io/job_spec.hpp"
 
 namespace mlbench::fuzz {
 namespace {

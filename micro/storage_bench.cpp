@@ -9,9 +9,9 @@
 #include <random>
 #include <vector>
 
-#include "storage/dataload_reader.hpp"
+#include "storage/dataload/reader.hpp"
 #include "storage/histogram.hpp"
-#include "storage/job.hpp"
+#include "storage/io/job.hpp"
 
 namespace {
 

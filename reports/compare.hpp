@@ -12,7 +12,7 @@
 //  - within the run: relative_spread (reports/report.hpp), the spread of the STATISTIC the value is — the
 //    standard error of a median or a mean over the run's samples, the order-statistic interval of a latency
 //    percentile, the Gumbel spread of a maximum — with the histogram bucket's resolution as its floor for a
-//    percentile (base/stats.hpp, storage/probe.hpp).
+//    percentile (base/stats.hpp, storage/io/probe.hpp).
 //  - between runs: a run on a shared machine (a VM whose disk stalls come and go) differs from the next by
 //    more than its own samples show, which no single run can measure. When the base comes with more runs of
 //    its machine (--base-runs: ≥ 2 reports of that host with the base), the sample standard deviation of

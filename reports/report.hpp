@@ -31,7 +31,7 @@ using Json = nlohmann::json;
 // statuses never takes it for a pass).
 // 1.3: storage.io results carry fio's figures: the metrics lat_min, lat_mean, lat_stdev (and read_/write_
 // ones for mixed jobs), usr_cpu and sys_cpu, and info io_latency, latency_distribution, rusage and disk_stats
-// (storage/probe.hpp); info.lat_mean and info.lat_min, which no reader read, are now those metrics.
+// (storage/io/probe.hpp); info.lat_mean and info.lat_min, which no reader read, are now those metrics.
 //      the status `interrupted` (a storage.io job stopped by SIGINT/SIGTERM: the figures of what it measured
 // until then, with the reason; compare and check never judge it as a measurement) and storage.io's
 // info.interval_log (--log-interval: IOPS, bandwidth and latency percentiles per interval).

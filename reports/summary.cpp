@@ -86,7 +86,7 @@ std::vector<std::string> headline_lines(const Result& r, std::span<const Console
   return lines;
 }
 
-// fio's lines under its headline, from the figures a storage result has in fio's shape (storage/probe.hpp):
+// fio's lines under its headline, from a storage result's figures in fio's shape (storage/io/probe.hpp):
 // per direction "clat (usec): min=.., max=.., avg=.., stdev=.." for slat (when the engine split it), clat
 // and lat, in the unit fio would pick for the mean; "io: ios=r/w, bytes, run=..msec" (the window's totals);
 // "cpu: usr=.., sys=.., ctx=.."; and per disk "disk vda:

@@ -42,7 +42,7 @@ inline constexpr Assumption kGemm4{"GEMM efficiency (eta_GEMM)", 0.71,
 // A GPU's large-GEMM asymptote: the best torch.matmul (cuBLAS) throughput a brute-force search over shapes
 // found, as a share of the dense datasheet peak ("Maximum Achievable Matmul FLOPS", S. Bekman, Machine
 // Learning Engineering, compute/accelerator/README.md, mean of 100 iterations per shape). The shape model
-// (sizing/models.hpp, gemm_shape_efficiency) scales it by the tile and wave quantization of each GEMM.
+// (sizing/model_gemm.hpp, gemm_shape_efficiency) scales it by the tile and wave quantization of each GEMM.
 struct PublishedGemm {
   std::string_view gpu;      // catalog name
   double bf16 = 0, fp8 = 0;  // MAMF / datasheet peak; 0: not published
@@ -102,8 +102,13 @@ inline constexpr PublishedHbm kPublishedHbm[] = {
      "ukri-bench/benchmark-BabelStream)"}};
 
 // ----- Engine assumptions (always applied, listed on every sheet in this order)
+// The share of elapsed time spent on useful training (the rest: restarts after interruptions, lost work,
+// checkpoint stalls): Llama 3 405B pre-training on up to 16K H100 reports "higher than 90% effective training
+// time" over 466 interruptions in 54 days (Llama 3 paper, section 3.3.4).
 inline constexpr Assumption kGoodput{
-    "Goodput", 0.90, "restarts and checkpoint stalls at large scale (METHODS.md \"Sizing assumptions\")"};
+    "Goodput", 0.90,
+    "Llama 3 paper, section 3.3.4: higher than 90 % effective training time (useful training / elapsed) on "
+    "up to 16K H100"};
 // gpu.gemm measures forward (TN) GEMMs on a cool GPU for seconds; training adds the dgrad/wgrad GEMMs in the
 // transposed operand layouts and runs for weeks at power-capped sustained clocks. Their shapes (tiles, waves)
 // are the shape model's; this is the rest.
@@ -223,7 +228,8 @@ inline constexpr Assumption kCollectiveLatency{
 // and vLLM carry the same design): SGLang PR #2904's unit test of its port of TensorRT-LLM's kernel, on 2
 // H100s without CUDA graphs, took 3.7 us for a 512-byte all-reduce (4.5 us at 32 KiB), the fixed cost of
 // each call; bytes still move at the NVLink busbw. The kernel needs NVLink peer-to-peer: on PCIe GPUs the
-// engines fall back to NCCL and kCollectiveLatency applies (serving_allreduce_latency, sizing/models.hpp).
+// engines fall back to NCCL and kCollectiveLatency applies (serving_allreduce_latency,
+// sizing/model_llm_inference.hpp).
 inline constexpr Assumption kServingAllReduceLatency{
     "Serving TP all-reduce latency per call, NVLink",
     3.7e-6,

@@ -1,4 +1,4 @@
-#include "sizing/models.hpp"
+#include "sizing/model_cv_training.hpp"
 
 #include <algorithm>
 #include <array>

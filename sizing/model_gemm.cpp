@@ -1,4 +1,4 @@
-#include "sizing/models.hpp"
+#include "sizing/model_gemm.hpp"
 
 #include <algorithm>
 #include <array>
@@ -160,5 +160,14 @@ std::vector<NamedGemm> layer_gemms(const TransformerModel& m, double rows, int t
   }
   return out;
 }
+
+template <typename Num>
+Num gemm_time(const Num& memory, const Num& compute) {
+  return maximum(memory, compute) +
+         named<Num>("unhidden", assumption::kGemmUnhiddenShare.value, fraction_shown("unhidden share")) *
+             minimum(memory, compute);
+}
+template double gemm_time<double>(const double&, const double&);
+template Formula gemm_time<Formula>(const Formula&, const Formula&);
 
 }  // namespace mlbench::sizing

@@ -1,4 +1,4 @@
-#include "sizing/models.hpp"
+#include "sizing/model_llm_inference.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "base/units.hpp"
+#include "sizing/headroom.hpp"
 #include "sizing/model_terms.hpp"
 
 namespace mlbench::sizing {
@@ -238,7 +239,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
   double in = w.input_tokens, out = w.output_tokens;
   double ctx_avg = in + out / 2;
   double per_token_flops = 2 * m.active_params;
-  double tpot_limit = w.tpot_s > 0 ? w.tpot_s * (1 - headroom) : 0;
+  double tpot_limit = w.tpot_s > 0 ? within_headroom(w.tpot_s, headroom) : 0;
   std::optional<ServingPoint> best;
   std::string rejected;
   for (int t = 1; t <= node.domain; t *= 2) {
@@ -361,7 +362,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     sp.bound = sp.batch < sp.crossover ? "memory" : "compute";
     sp.ttft_s = time_to_first_token<double>(sp.prefill, sp.step_s);
     sp.meets_targets = (tpot_limit <= 0 || sp.step_s <= tpot_limit) &&
-                       (w.ttft_s <= 0 || sp.ttft_s <= w.ttft_s * (1 - headroom));
+                       (w.ttft_s <= 0 || sp.ttft_s <= within_headroom(w.ttft_s, headroom));
     sp.tokens_per_s_node = serving_tokens_per_s_node<double>(sp);
     sp.tokens_per_s_instance = sp.tokens_per_s_node / sp.instances;
     bool better = !best || (sp.meets_targets && !best->meets_targets) ||
@@ -391,15 +392,6 @@ double cuda_graph_rows(const LlmInference& w, double batch) {
     if (size >= batch) return size;
   return batch;
 }
-
-template <typename Num>
-Num gemm_time(const Num& memory, const Num& compute) {
-  return maximum(memory, compute) +
-         named<Num>("unhidden", assumption::kGemmUnhiddenShare.value, fraction_shown("unhidden share")) *
-             minimum(memory, compute);
-}
-template double gemm_time<double>(const double&, const double&);
-template Formula gemm_time<Formula>(const Formula&, const Formula&);
 
 template <typename Num>
 Num decode_gemm_time(const DecodeStep& d) {

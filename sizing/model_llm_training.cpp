@@ -1,4 +1,4 @@
-#include "sizing/models.hpp"
+#include "sizing/model_llm_training.hpp"
 
 #include <algorithm>
 #include <array>
@@ -24,8 +24,9 @@ namespace {
 // every TP rank repeats it). Backward costs twice the forward. Which passes a layer has follows its
 // architecture: RMSNorm as the reference code writes it (six elementwise kernels) or LayerNorm, one kernel
 // (torch.nn.LayerNorm, Megatron's fused LayerNorm: read 2 B, write 2 B); rotary embeddings or none (GPT's
-// learned positions are added once at the embedding).
-enum class PassOf { every_layer, rms_norm, layer_norm, rotary };
+// learned positions are added once at the embedding); dropout or none (Megatron fuses the hidden dropout into
+// the bias and residual add: it writes a 1 B mask per element more).
+enum class PassOf { every_layer, rms_norm, layer_norm, rotary, dropout };
 struct ElementwisePass {
   const char* op;
   double h_elements, f_elements, bytes;
@@ -39,6 +40,7 @@ constexpr ElementwisePass kElementwisePasses[] = {
     {"rotary on q and k: upcast, complex multiply, downcast", 2, 0, 20, true, PassOf::rotary},
     {"attention kernel q, k, v in / o out + layout copies", 1, 0, 20, true},
     {"2x residual add", 2, 0, 6, false},
+    {"2x dropout mask, fused with the residual add", 2, 0, 1, false, PassOf::dropout},
     {"SwiGLU: silu, multiply", 0, 1, 10, true},
 };
 
@@ -50,6 +52,8 @@ bool has_pass(const TransformerModel& m, PassOf of) {
       return !m.rms_norm;
     case PassOf::rotary:
       return m.rotary;
+    case PassOf::dropout:
+      return m.dropout;
     case PassOf::every_layer:
       return true;
   }
@@ -70,8 +74,9 @@ double nongemm_bytes_per_token_layer(const TransformerModel& m, int t, bool sequ
 }
 
 // Standard attention materialises the a x s x s scores per layer: QK^T writes them (2 B), scale + mask +
-// softmax reads and writes (4 B), dropout reads, writes and stores its mask (5 B), AV reads them (2 B).
-constexpr double kScoreBytesForward = 13;
+// softmax reads and writes (4 B), dropout (where the model has it) reads, writes and stores its mask (5 B),
+// AV reads them (2 B).
+double score_bytes_forward(const TransformerModel& m) { return 8 + (m.dropout ? 5 : 0); }
 
 // Cross-entropy over the vocabulary per token, fp32: upcast, softmax, loss, forward + backward.
 constexpr double kCrossEntropyBytesPerVocab = 60;
@@ -173,14 +178,27 @@ double layer_activation_bytes(const TransformerModel& m, const LlmTraining& w, c
   double s = static_cast<double>(w.seq_len) / l.c, b = l.micro_batch, h = m.hidden, t = l.t;
   bool sp = w.sequence_parallel;
   if (l.recompute == Recompute::full) return 2 * s * b * h / (sp ? t : 1);
-  double per_layer = s * b * h * (sp ? 34 / t : 10 + 24 / t);
-  if (m.moe()) {
-    double ffn = m.ffns_per_token() * (m.gated_ffn ? 3 : 2) * 2.0 * m.ffn_hidden;  // bytes per token
-    per_layer += s * b * (ffn - 16 * h + 2.0 * (m.top_k - 1) * h) / t;
-  }
-  // Scores of this rank's s queries against the whole sequence's keys.
+  // What a layer's forward keeps for its backward, per token, tensor by tensor as Korthikanti et al. (2022,
+  // section 4.1) count it: 2 B per 16-bit element, 1 B per dropout-mask element. Outside the tensor-parallel
+  // region (split t ways only by sequence parallelism): the two norms' inputs, the QKV projection's and the
+  // FFN's inputs, and the two dropout masks where the model has dropout; MLA adds its two latents (their
+  // norm's and their up projection's inputs). Inside it (split t ways): Q, K and V at their own widths (K and
+  // V over the KV heads; MLA rebuilds them per head), the attention output into the O projection, and the
+  // FFN's GeLU input and output or SwiGLU's gate, up and product, f wide each. GPT's layer (K, V as wide as
+  // Q, a 4h GeLU FFN, dropout) gives the paper's 10 + 24 / t; Llama 3 405B's (8 of 128 KV heads, SwiGLU
+  // of 3.25h) 8 + 23.75 / t.
+  double kv = m.mla() ? m.heads : m.kv_heads;
+  double outside = 8 * h + (m.dropout ? 2 * h : 0) + (m.mla() ? 4.0 * (m.q_lora_rank + m.kv_lora_rank) : 0);
+  double attention = 2.0 * (m.heads * m.qk_head_dim() + kv * m.qk_head_dim() + kv * m.v_dim() +
+                            static_cast<double>(m.heads) * m.v_dim());
+  double ffn = m.ffns_per_token() * (m.gated_ffn ? 3 : 2) * 2.0 * m.ffn_hidden;
+  // Each of a token's top_k routed copies is its own expert's input.
+  if (m.moe()) ffn += 2.0 * (m.top_k - 1) * h;
+  double per_layer = s * b * (outside / (sp ? t : 1) + (attention + ffn) / t);
+  // Scores of this rank's s queries against the whole sequence's keys: the softmax output (2 B) and, with
+  // dropout, its mask (1 B) and output (2 B).
   if (standard_attention(w) && l.recompute == Recompute::none)
-    per_layer += 5.0 * m.heads * s * w.seq_len * b / t;
+    per_layer += (m.dropout ? 5.0 : 2.0) * m.heads * s * w.seq_len * b / t;
   return per_layer;
 }
 
@@ -454,7 +472,7 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   if (standard) {
     double scores = static_cast<double>(m.heads) * w.seq_len / l.c * w.seq_len * l.micro_batch / l.t;
     double score_passes = 3 + (l.recompute == Recompute::none ? 0 : 1);
-    bytes += layer_mbs * scores * kScoreBytesForward * score_passes;
+    bytes += layer_mbs * scores * score_bytes_forward(m) * score_passes;
   }
   // The cross-entropy, gradient accumulation per micro-batch, the optimizer step over this rank's shard.
   bytes += tokens_gpu * kCrossEntropyBytesPerVocab * m.vocab / (l.t * l.p);

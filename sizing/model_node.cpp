@@ -1,4 +1,4 @@
-#include "sizing/models.hpp"
+#include "sizing/model_node.hpp"
 
 #include <algorithm>
 #include <array>

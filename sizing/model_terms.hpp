@@ -4,7 +4,8 @@
 #include <fmt/format.h>
 
 #include "base/units.hpp"
-#include "sizing/models.hpp"
+#include "sizing/model_llm_training.hpp"
+#include "sizing/model_node.hpp"
 
 namespace mlbench::sizing::terms {
 

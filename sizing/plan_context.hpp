@@ -25,7 +25,6 @@ inline constexpr double kSecondsPerYear = 365 * 86400.0;
 inline constexpr double kGiB = 1024.0 * 1024 * 1024;
 
 inline std::string gbs(double v) { return fmt::format("{:.2f} GB/s", v / 1e9); }
-inline std::string plus_h(double h) { return fmt::format("+{:.0f} % (x{:.2f})", 100 * h, 1 + h); }
 // A duration as a reader takes it in: hours under a day, days from a day on.
 inline std::string duration(double s) {
   return s < 86400 ? fmt::format("{:.2f} h", s / 3600) : fmt::format("{:.2f} days", s / 86400);
@@ -56,21 +55,29 @@ class Planner {
   };
   NetworkBuy net_;
 
-  void line(std::string section, std::string item, double q, std::string unit, std::string spec,
-            std::string driver, std::string headroom, std::string source) {
-    sheet_.lines.push_back({std::move(section), std::move(item), q, std::move(unit), std::move(spec),
-                            std::move(driver), std::move(headroom), std::move(source)});
-  }
-  // A line whose quantity is a computed formula: quantity = f / per, the driver
-  // shows f with its numbers.
-  void line(std::string section, std::string item, const Formula& f, double per, std::string unit,
-            std::string spec, std::string driver, std::string headroom, std::string source) {
-    line(std::move(section), std::move(item), f.value() / per, std::move(unit), std::move(spec),
-         std::move(driver), std::move(headroom), std::move(source));
-    sheet_.lines.back().formula = f.symbolic();
-    sheet_.lines.back().terms = f.terms();
-    sheet_.lines.back().formula_per = per;
-  }
+  // A line's quantity: a number, or a Formula whose symbols and terms the sheet line keeps (its driver prints
+  // the formula's shown text). Implicit, so that a line reads `.quantity = nodes` or `.quantity = f`.
+  struct Quantity {
+    Quantity(double v) : value(v) {}
+    Quantity(Formula f) : value(f.value()), formula(std::move(f)) {}
+    double value = 0;
+    std::optional<Formula> formula;
+  };
+  // A line of the sheet, written with designated initialisers; its quantity in `unit` is quantity / per. With
+  // `planned` the quantity is a need planned with the headroom: the line takes with_headroom(quantity), the
+  // headroom a term of its formula, and its headroom column says so. Any other line's `headroom` says how the
+  // headroom entered it ("-": not at all).
+  struct Line {
+    std::string section, item;
+    Quantity quantity;
+    double per = 1;
+    std::string unit, spec, driver;
+    bool planned = false;
+    std::string headroom = "-";
+    std::string source;
+  };
+  // Adds the line; returns its quantity as planned, before `per`.
+  double line(Line l);
   void total(std::string item, double q, std::string unit, std::string driver) {
     sheet_.totals.push_back({"Total", std::move(item), q, std::move(unit), "", std::move(driver), "", ""});
   }
@@ -128,7 +135,8 @@ class Planner {
   double local_bw(bool write) const;
   std::string tier(double read, double write) const;
   void add_storage(double ckpt, const Checkpointing& c, double dataset_bytes, double read_rate, int nodes);
-  void add_local_raid(double write, double read, double capacity, bool survive_drive_loss);
+  // The node's local NVMe for its needs (B/s, B), each planned with the headroom.
+  void add_local_raid(double write_need, double read_need, double capacity_need, bool survive_drive_loss);
   void add_cooling(const Checkpointing& c);
   // `cross_node`: the plan's replicas exchange traffic between nodes (training across nodes, a serving
   // replica larger than a node): a compute fabric; else a front-end network line.

@@ -5,6 +5,12 @@
 #include "base/error.hpp"
 
 namespace mlbench::sizing::planning {
+namespace {
+
+// A CNN's training time in hours, as its sheet prints each duration.
+std::string hours(double s) { return fmt::format("{:.2f} h", s / 3600); }
+
+}  // namespace
 
 void Planner::plan_cv_training(const CvTraining& w) {
   double pk = peak(w.precision);
@@ -32,7 +38,7 @@ void Planner::plan_cv_training(const CvTraining& w) {
   bool inverse = !(req_.nodes || wl.nodes);
   int nodes = req_.nodes ? *req_.nodes : wl.nodes ? *wl.nodes : 0;
   if (inverse) {
-    auto n = smallest_nodes([&](int k) { return eval(k).second * (1 + h_) <= *wl.deadline_s; });
+    auto n = smallest_nodes([&](int k) { return meets_deadline(eval(k).second, *wl.deadline_s, h_); });
     if (!n)
       throw UsageError(fmt::format("{}: the deadline of {} cannot be met at any node count", wl.name,
                                    duration(*wl.deadline_s)));
@@ -42,26 +48,43 @@ void Planner::plan_cv_training(const CvTraining& w) {
   int gpus = nodes * facts_.gpus;
   sheet_.title = fmt::format("Sizing sheet: {}", wl.name);
   sheet_.mode = planning_text(nodes, time_s, inverse);
-  line("Compute", "Nodes", nodes, "nodes", node_->name,
-       inverse ? fmt::format("smallest N with T x (1 + {:.2f}) = {:.2f} h <= deadline {:.2f} h", h_,
-                             time_s * (1 + h_) / 3600, *wl.deadline_s / 3600)
-               : "given by " + nodes_given(),
-       inverse ? plus_h(h_) + " on time" : "-", inverse || !req_.nodes ? "workload" : "--nodes");
-  line("Compute", "GPUs", gpus, "GPUs",
-       fmt::format("{} ({:.0f} TFLOPS {})", facts_.gpu->name, pk / 1e12, w.precision),
-       fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus), "-", "catalog");
+  line({.section = "Compute",
+        .item = "Nodes",
+        .quantity = nodes,
+        .unit = "nodes",
+        .spec = node_->name,
+        .driver = inverse ? "smallest N with " + deadline_rule("T", h_, time_s, *wl.deadline_s, hours)
+                          : "given by " + nodes_given(),
+        .headroom = inverse ? headroom_shown(h_) + " on time" : "-",
+        .source = inverse || !req_.nodes ? "workload" : "--nodes"});
+  line({.section = "Compute",
+        .item = "GPUs",
+        .quantity = gpus,
+        .unit = "GPUs",
+        .spec = fmt::format("{} ({:.0f} TFLOPS {})", facts_.gpu->name, pk / 1e12, w.precision),
+        .driver = fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus),
+        .source = "catalog"});
   auto ips = cv_images_per_s_gpu<Formula>(st);
-  line("Compute", "Images per second per GPU", ips, 1, "images/s",
-       fmt::format("batch {:.0f} per GPU", st.batch_per_gpu),
-       fmt::format("{} = {:.0f} ({:.1f} % exposed gradient sync)", ips.shown(), ips.value(),
-                   100 * st.comm_share),
-       "-", src(cal_.conv));
+  line({.section = "Compute",
+        .item = "Images per second per GPU",
+        .quantity = ips,
+        .unit = "images/s",
+        .spec = fmt::format("batch {:.0f} per GPU", st.batch_per_gpu),
+        .driver = fmt::format("{} = {:.0f} ({:.1f} % exposed gradient sync)", ips.shown(), ips.value(),
+                              100 * st.comm_share),
+        .source = src(cal_.conv)});
   auto ttt =
       time_to_train<Formula>("images", images, "images", st.images_per_s_gpu * gpus, goodput(w.checkpoint));
-  line("Compute", "Time to train", ttt, 3600, "hours", fmt::format("{:.0f} GPU-hours", gpus * time_s / 3600),
-       fmt::format("{} ({:.3g} images x {:.0f} epochs, {} GPUs) = {:.0f} s", ttt.shown(), w.dataset_images,
-                   w.epochs, gpus, ttt.value()),
-       fmt::format("planned {:.2f} h with {}", time_s * (1 + h_) / 3600, plus_h(h_)), src(cal_.conv));
+  line({.section = "Compute",
+        .item = "Time to train",
+        .quantity = ttt,
+        .per = 3600,
+        .unit = "hours",
+        .spec = fmt::format("{:.0f} GPU-hours", gpus * time_s / 3600),
+        .driver = fmt::format("{} ({:.3g} images x {:.0f} epochs, {} GPUs) = {:.0f} s", ttt.shown(),
+                              w.dataset_images, w.epochs, gpus, ttt.value()),
+        .headroom = planned_time_shown(time_s, h_, hours),
+        .source = src(cal_.conv)});
   double bytes_per_image = w.dataset_bytes / w.dataset_images;
   double read = st.images_per_s_gpu * gpus * bytes_per_image;
   add_storage(assumption::kCheckpointBytesPerParam.value * w.params, w.checkpoint, w.dataset_bytes, read,

@@ -106,7 +106,7 @@ void Planner::plan_inference(const LlmInference& w) {
   double demand = w.request_rate * w.output_tokens;
   bool inverse = !(req_.nodes || wl.nodes);
   int nodes = req_.nodes ? *req_.nodes : wl.nodes ? *wl.nodes : 0;
-  if (inverse) nodes = std::max(1, static_cast<int>(std::ceil(demand * (1 + h_) / per_node)));
+  if (inverse) nodes = std::max(1, static_cast<int>(std::ceil(with_headroom(demand, h_) / per_node)));
   int throughput_nodes = nodes;
   // The request queue at the rate: more nodes (fewer requests per instance) until it is stable, its TTFT
   // meets the target with the headroom and its TPOT (the decode step, chosen within the TPOT target with the
@@ -133,7 +133,7 @@ void Planner::plan_inference(const LlmInference& w) {
   };
   // The targets are p99s (MLPerf's): the queue's TTFT and TPOT at the 99th percentile of requests.
   auto queue_meets = [&](const RequestQueue& q) {
-    return q.stable && (w.ttft_s <= 0 || ttft_p99<double>(q) <= w.ttft_s * (1 - h_)) &&
+    return q.stable && (w.ttft_s <= 0 || ttft_p99<double>(q) <= within_headroom(w.ttft_s, h_)) &&
            (w.tpot_s <= 0 || q.tpot_p99_s <= w.tpot_s);
   };
   if (w.request_rate > 0 && !w.offline) {
@@ -170,52 +170,81 @@ void Planner::plan_inference(const LlmInference& w) {
                               queue ? " and a request queue meeting the p99 latency targets" : "")
                         : fmt::format("forward: {} nodes given", nodes);
   if (!w.scenario.empty()) sheet_.mode += fmt::format(" (MLPerf {} scenario)", w.scenario);
-  line("Compute", "Nodes", nodes, "nodes", node_->name,
-       inverse
-           ? fmt::format("ceil(demand {:.0f} tokens/s x (1 + {:.2f}) / {:.0f} tokens/s per node{}) = {}{}",
-                         demand, h_, per_node, served.per_node ? " measured" : "", throughput_nodes,
-                         nodes > throughput_nodes
-                             ? fmt::format(", raised to {} for the request queue's latency", nodes)
-                             : "")
-           : "given by " + nodes_given(),
-       inverse ? plus_h(h_) + " on throughput" : "-", inverse || !req_.nodes ? "workload" : "--nodes");
-  line("Compute", "GPUs", gpus, "GPUs",
-       fmt::format("{} ({:.0f} TFLOPS {})", facts_.gpu->name, pk / 1e12, w.precision),
-       fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus), "-", "catalog");
-  line("Compute", "Serving layout", facts_.gpus / sp->t, "instances/node",
-       fmt::format("TP {} x batch {:.0f} (decode GEMMs {}-bound)", sp->t, sp->batch, sp->bound),
-       fmt::format("{}; batch: {}",
-                   w.tp ? "the workload's tensor-parallel degree"
-                        : "the tensor-parallel degree with the most output tokens/s per node that meets the "
-                          "targets",
-                   sp->batch_rule),
-       "-", "model");
+  line({.section = "Compute",
+        .item = "Nodes",
+        .quantity = nodes,
+        .unit = "nodes",
+        .spec = node_->name,
+        .driver = inverse
+                      ? fmt::format(
+                            "ceil(demand {:.0f} tokens/s x (1 + {:.2f}) / {:.0f} tokens/s per node{}) = {}{}",
+                            demand, h_, per_node, served.per_node ? " measured" : "", throughput_nodes,
+                            nodes > throughput_nodes
+                                ? fmt::format(", raised to {} for the request queue's latency", nodes)
+                                : "")
+                      : "given by " + nodes_given(),
+        .headroom = inverse ? headroom_shown(h_) + " on throughput" : "-",
+        .source = inverse || !req_.nodes ? "workload" : "--nodes"});
+  line({.section = "Compute",
+        .item = "GPUs",
+        .quantity = gpus,
+        .unit = "GPUs",
+        .spec = fmt::format("{} ({:.0f} TFLOPS {})", facts_.gpu->name, pk / 1e12, w.precision),
+        .driver = fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus),
+        .source = "catalog"});
+  line({.section = "Compute",
+        .item = "Serving layout",
+        .quantity = facts_.gpus / sp->t,
+        .unit = "instances/node",
+        .spec = fmt::format("TP {} x batch {:.0f} (decode GEMMs {}-bound)", sp->t, sp->batch, sp->bound),
+        .driver = fmt::format(
+            "{}; batch: {}",
+            w.tp ? "the workload's tensor-parallel degree"
+                 : "the tensor-parallel degree with the most output tokens/s per node that meets the "
+                   "targets",
+            sp->batch_rule),
+        .source = "model"});
   auto thr = serving_tokens_per_s_node<Formula>(*sp);
-  line("Compute", "Throughput per node", thr, 1, "tokens/s",
-       fmt::format("{:.0f} output tokens/s per instance", sp->tokens_per_s_instance),
-       fmt::format("{} = {:.0f}", thr.shown(), thr.value()), "-", src(cal_.hbm) + "/" + src(eta_decode));
+  line({.section = "Compute",
+        .item = "Throughput per node",
+        .quantity = thr,
+        .unit = "tokens/s",
+        .spec = fmt::format("{:.0f} output tokens/s per instance", sp->tokens_per_s_instance),
+        .driver = fmt::format("{} = {:.0f}", thr.shown(), thr.value()),
+        .source = src(cal_.hbm) + "/" + src(eta_decode)});
   if (served.per_node)
-    line("Compute", "Measured throughput per node", served.per_node->value, "tokens/s",
-         fmt::format("sizes the nodes instead of the model's {:.0f} tokens/s ({:+.0f} %)", thr.value(),
-                     100 * (served.per_node->value / thr.value() - 1)),
-         served.per_node->basis, "-", src(*served.per_node));
+    line({.section = "Compute",
+          .item = "Measured throughput per node",
+          .quantity = served.per_node->value,
+          .unit = "tokens/s",
+          .spec = fmt::format("sizes the nodes instead of the model's {:.0f} tokens/s ({:+.0f} %)",
+                              thr.value(), 100 * (served.per_node->value / thr.value() - 1)),
+          .driver = served.per_node->basis,
+          .source = src(*served.per_node)});
   auto prefill = prefill_time<Formula>(sp->prefill);
-  line("Compute", "Prefill phase", prefill, 1, "s",
-       fmt::format("{:.0f}-token prompt at eta_GEMM {:.3f} (prefill shapes), sharing its chunk's weight read",
-                   w.input_tokens, eta_prefill.value),
-       fmt::format("{} = {:.4f} s", prefill.shown(), prefill.value()), "-",
-       src(cal_.hbm) + "/" + src(eta_prefill));
+  line({.section = "Compute",
+        .item = "Prefill phase",
+        .quantity = prefill,
+        .unit = "s",
+        .spec = fmt::format(
+            "{:.0f}-token prompt at eta_GEMM {:.3f} (prefill shapes), sharing its chunk's weight read",
+            w.input_tokens, eta_prefill.value),
+        .driver = fmt::format("{} = {:.4f} s", prefill.shown(), prefill.value()),
+        .source = src(cal_.hbm) + "/" + src(eta_prefill)});
   auto phase_line = [&](const char* item, const char* phase, const GemmPhase& g, const Figure& f) {
     bool measured = f.source != Source::assumed;  // its shapes' quantization is in the measurement
-    line("Compute", item, g.eta_compute, "fraction",
-         fmt::format("{} GEMMs at {} {:.3f}: {}; measure them: {}", phase,
-                     measured ? "the measured efficiency" : "asymptote", g.asymptote, f.basis,
-                     gemm_probe_command(g, w.precision)),
-         fmt::format(
-             "compute FLOP-weighted over the GEMM classes at {} (the memory roofline is the step's max "
-             "with weights / HBM): {}",
-             measured ? "the measured efficiency" : "asymptote x tile/wave quantization", describe(g)),
-         "-", src(f));
+    line({.section = "Compute",
+          .item = item,
+          .quantity = g.eta_compute,
+          .unit = "fraction",
+          .spec = fmt::format("{} GEMMs at {} {:.3f}: {}; measure them: {}", phase,
+                              measured ? "the measured efficiency" : "asymptote", g.asymptote, f.basis,
+                              gemm_probe_command(g, w.precision)),
+          .driver = fmt::format(
+              "compute FLOP-weighted over the GEMM classes at {} (the memory roofline is the step's max "
+              "with weights / HBM): {}",
+              measured ? "the measured efficiency" : "asymptote x tile/wave quantization", describe(g)),
+          .source = src(f)});
   };
   phase_line("GEMM efficiency (prefill)", fmt::format("prefill ({:.0f}-token chunks)", chunk).c_str(),
              prefill_gemm, eta_prefill);
@@ -223,125 +252,168 @@ void Planner::plan_inference(const LlmInference& w) {
              fmt::format("decode ({:.0f}-row)", decode_gemm.classes.front().gemm.shape[0]).c_str(),
              decode_gemm, eta_decode);
   auto decode = decode_step_time<Formula>(sp->decode);
-  line(
-      "Compute", "Decode step (TPOT)", decode, 1, "s",
-      fmt::format("GEMMs {}-bound at batch {:.0f}{}, attention memory-bound; eta_GEMM {:.3f} (decode shapes)",
-                  sp->bound, sp->batch,
-                  sp->decode.rows > sp->batch
-                      ? fmt::format(" padded to the CUDA graph of {:.0f} rows (the workload's "
-                                    "cuda_graph_batch_sizes)",
-                                    sp->decode.rows)
-                      : "",
-                  eta_decode.value),
-      fmt::format("GEMMs max(weights / HBM, compute) + unhidden share x min(the two) + attention max(KV / "
-                  "HBM, compute): {} = {:.4f} s",
-                  decode.shown(), decode.value()),
-      w.tpot_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.3f} s target", h_, w.tpot_s) : "-", src(cal_.hbm));
+  line({.section = "Compute",
+        .item = "Decode step (TPOT)",
+        .quantity = decode,
+        .unit = "s",
+        .spec = fmt::format(
+            "GEMMs {}-bound at batch {:.0f}{}, attention memory-bound; eta_GEMM {:.3f} (decode shapes)",
+            sp->bound, sp->batch,
+            sp->decode.rows > sp->batch
+                ? fmt::format(" padded to the CUDA graph of {:.0f} rows (the workload's "
+                              "cuda_graph_batch_sizes)",
+                              sp->decode.rows)
+                : "",
+            eta_decode.value),
+        .driver = fmt::format("GEMMs max(weights / HBM, compute) + unhidden share x min(the two) + attention "
+                              "max(KV / HBM, compute): {} = {:.4f} s",
+                              decode.shown(), decode.value()),
+        .headroom = w.tpot_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.3f} s target", h_, w.tpot_s) : "-",
+        .source = src(cal_.hbm)});
   auto crossover = decode_crossover_batch<Formula>(sp->decode);
-  line("Compute", "Decode compute-bound from batch", crossover, 1, "sequences",
-       fmt::format("decode GEMMs memory-bound below, compute-bound above; batch {:.0f} is {}", sp->batch,
-                   sp->batch < crossover.value() ? "below" : "above"),
-       fmt::format("(weights read / HBM) / (2 N_act / (t x peak x eta)): {} = {:.0f}", crossover.shown(),
-                   crossover.value()),
-       "-", src(cal_.hbm) + "/" + src(eta_decode));
+  line({.section = "Compute",
+        .item = "Decode compute-bound from batch",
+        .quantity = crossover,
+        .unit = "sequences",
+        .spec = fmt::format("decode GEMMs memory-bound below, compute-bound above; batch {:.0f} is {}",
+                            sp->batch, sp->batch < crossover.value() ? "below" : "above"),
+        .driver = fmt::format("(weights read / HBM) / (2 N_act / (t x peak x eta)): {} = {:.0f}",
+                              crossover.shown(), crossover.value()),
+        .source = src(cal_.hbm) + "/" + src(eta_decode)});
   if (queue && queue->stable) {
     auto ttft = ttft_at_rate<Formula>(*queue);
-    line("Compute", "Time to first token", ttft, 1, "s",
-         fmt::format("mean, {:.0f}-token prompt at {:.3f} req/s per instance", w.input_tokens, queue->lambda),
-         fmt::format("queue wait + prefill + decode step / (1 - lambda x prefill): {} = {:.4f} s",
-                     ttft.shown(), ttft.value()),
-         "-", src(eta_prefill));
+    line({.section = "Compute",
+          .item = "Time to first token",
+          .quantity = ttft,
+          .unit = "s",
+          .spec = fmt::format("mean, {:.0f}-token prompt at {:.3f} req/s per instance", w.input_tokens,
+                              queue->lambda),
+          .driver = fmt::format("queue wait + prefill + decode step / (1 - lambda x prefill): {} = {:.4f} s",
+                                ttft.shown(), ttft.value()),
+          .source = src(eta_prefill)});
     std::string scenario = w.scenario.empty() ? "" : fmt::format(", MLPerf {} scenario", w.scenario);
     auto ttft99 = ttft_p99<Formula>(*queue);
-    line("Compute", "Time to first token p99", ttft99, 1, "s",
-         fmt::format("99th percentile of requests{}", scenario),
-         fmt::format("p99 queue wait + prefill + decode step / (1 - lambda x prefill): {} = {:.4f} s",
-                     ttft99.shown(), ttft99.value()),
-         w.ttft_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.2f} s p99 target", h_, w.ttft_s) : "-",
-         src(eta_prefill));
+    line({.section = "Compute",
+          .item = "Time to first token p99",
+          .quantity = ttft99,
+          .unit = "s",
+          .spec = fmt::format("99th percentile of requests{}", scenario),
+          .driver =
+              fmt::format("p99 queue wait + prefill + decode step / (1 - lambda x prefill): {} = {:.4f} s",
+                          ttft99.shown(), ttft99.value()),
+          .headroom = w.ttft_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.2f} s p99 target", h_, w.ttft_s) : "-",
+          .source = src(eta_prefill)});
     auto tpot99 = tpot_p99<Formula>(*queue);
-    line("Compute", "Time per output token p99", tpot99, 1, "s",
-         fmt::format("99th percentile of requests{}; mean {:.4f} s", scenario, queue->tpot_s),
-         fmt::format(
-             "(out x decode step + prefills p99 x prefill) / out, the prefills landing in one "
-             "request's decode Poisson(lambda x out x TPOT = {:.2f}), its 99th percentile: {} = {:.4f} s",
-             queue->lambda * w.output_tokens * queue->tpot_s, tpot99.shown(), tpot99.value()),
-         w.tpot_s > 0 ? fmt::format("<= {:.3f} s p99 target", w.tpot_s) : "-", src(cal_.hbm));
+    line({.section = "Compute",
+          .item = "Time per output token p99",
+          .quantity = tpot99,
+          .unit = "s",
+          .spec = fmt::format("99th percentile of requests{}; mean {:.4f} s", scenario, queue->tpot_s),
+          .driver = fmt::format(
+              "(out x decode step + prefills p99 x prefill) / out, the prefills landing in one "
+              "request's decode Poisson(lambda x out x TPOT = {:.2f}), its 99th percentile: {} = {:.4f} s",
+              queue->lambda * w.output_tokens * queue->tpot_s, tpot99.shown(), tpot99.value()),
+          .headroom = w.tpot_s > 0 ? fmt::format("<= {:.3f} s p99 target", w.tpot_s) : "-",
+          .source = src(cal_.hbm)});
     auto wait = queue_wait<Formula>(*queue);
-    line("Compute", "Request queue wait", wait, 1, "s",
-         fmt::format("M/D/c per instance: c = {:.0f} batch slots, service {:.2f} s (prefill + {:.0f} x TPOT "
-                     "{:.4f} s at the rate: the decode step {:.4f} s at the {:.0f} sequences in flight, "
-                     "lambda x service)",
-                     sp->batch, queue->service_s, w.output_tokens, queue->tpot_s, queue->step_s,
-                     queue->lambda * queue->service_s),
-         fmt::format(
-             "Allen-Cunneen (1 + C_s^2)/2 x Erlang C wait, C_s = 0: {} = {:.4f} s; load {:.3f}, prefill "
-             "share {:.3f}; p99 {} = {:.4f} s (the wait past P(wait) exponential, M/M/c's, its mean scaled "
-             "as Allen-Cunneen scales the mean; Whitt 1993)",
-             wait.shown(), wait.value(), queue->load, queue->prefill_share,
-             queue_wait_p99<Formula>(*queue).shown(), queue->wait_p99_s),
-         "-", "model");
+    line({.section = "Compute",
+          .item = "Request queue wait",
+          .quantity = wait,
+          .unit = "s",
+          .spec = fmt::format(
+              "M/D/c per instance: c = {:.0f} batch slots, service {:.2f} s (prefill + {:.0f} x TPOT "
+              "{:.4f} s at the rate: the decode step {:.4f} s at the {:.0f} sequences in flight, "
+              "lambda x service)",
+              sp->batch, queue->service_s, w.output_tokens, queue->tpot_s, queue->step_s,
+              queue->lambda * queue->service_s),
+          .driver = fmt::format(
+              "Allen-Cunneen (1 + C_s^2)/2 x Erlang C wait, C_s = 0: {} = {:.4f} s; load {:.3f}, prefill "
+              "share {:.3f}; p99 {} = {:.4f} s (the wait past P(wait) exponential, M/M/c's, its mean scaled "
+              "as Allen-Cunneen scales the mean; Whitt 1993)",
+              wait.shown(), wait.value(), queue->load, queue->prefill_share,
+              queue_wait_p99<Formula>(*queue).shown(), queue->wait_p99_s),
+          .source = "model"});
   } else {
     auto ttft = time_to_first_token<Formula>(sp->prefill, sp->step_s);
-    line("Compute", "Time to first token", ttft, 1, "s", fmt::format("{:.0f}-token prompt", w.input_tokens),
-         fmt::format("prefill + one decode step, no queue{}: {} = {:.4f} s",
-                     w.offline ? " (offline)" : " (no request rate)", ttft.shown(), ttft.value()),
-         w.ttft_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.2f} s target", h_, w.ttft_s) : "-",
-         src(eta_prefill));
+    line({.section = "Compute",
+          .item = "Time to first token",
+          .quantity = ttft,
+          .unit = "s",
+          .spec = fmt::format("{:.0f}-token prompt", w.input_tokens),
+          .driver = fmt::format("prefill + one decode step, no queue{}: {} = {:.4f} s",
+                                w.offline ? " (offline)" : " (no request rate)", ttft.shown(), ttft.value()),
+          .headroom = w.ttft_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.2f} s target", h_, w.ttft_s) : "-",
+          .source = src(eta_prefill)});
   }
   auto kv = kv_cache_per_gpu<Formula>(sp->kv);
   double gib = 1024.0 * 1024 * 1024;
   line(
-      "Memory", "KV cache per GPU", kv, gib, "GiB",
-      fmt::format("{} per token ({}); holds {:.0f} sequences of {:.0f} tokens on the instance{}",
-                  format_bytes(sp->kv_per_token),
-                  m.mla() ? fmt::format("{} layers x (kv_lora_rank {} + rope {}) latent x {}", m.layers,
-                                        m.kv_lora_rank, m.qk_rope_head_dim, w.kv_precision)
-                          : fmt::format("{} layers x 2 x {} KV heads x head_dim {} x {}", m.layers,
-                                        m.kv_heads, m.head_dim(), w.kv_precision),
-                  sp->max_batch, sp->reserved_tokens,
-                  sp->kv_shards == sp->t ? ""
-                  : m.mla()              ? fmt::format(", the latent whole on each of the TP {} GPUs", sp->t)
-                            : fmt::format(", split {} ways by KV head over TP {}, copies on the rest",
-                                          sp->kv_shards, sp->t)),
-      sp->budget.trtllm
-          ? fmt::format(
-                "as TensorRT-LLM sizes it: (HBM - weights / t - activation peak of a warm-up pass of "
-                "max_num_tokens {:.0f} ({:.0f} x (2 h + {} f / t) x 2 B) and max_batch_size {:.0f} (fp32 "
-                "logits) - runtime (CUDA context, cuBLAS workspace{})) x free_gpu_memory_fraction, CUDA "
-                "graphs in the rest; {} {:.0f} tokens: {} = {}",
-                sp->budget.max_num_batched_tokens, sp->budget.max_num_batched_tokens, m.gated_ffn ? 3 : 2,
-                sp->budget.max_num_seqs, sp->t > 1 ? ", NCCL" : "",
-                sp->budget.whole_sequences ? "GUARANTEED_NO_EVICT admits a sequence for its input + output"
-                                           : "MAX_UTILIZATION allocates a sequence's blocks as they fill, on "
-                                             "average",
-                sp->reserved_tokens, kv.shown(), format_bytes(kv.value()))
-          : fmt::format(
-                "as vLLM sizes it: HBM x gpu_memory_utilization - weights / t - activation peak of a profile "
-                "pass of max_num_batched_tokens {:.0f} ({:.0f} x (2 h + {} f / t) x 2 B) and max_num_seqs "
-                "{:.0f} (fp32 logits) - non-torch runtime (CUDA context, cuBLAS workspace{}) - CUDA graphs: "
-                "{} = {}",
-                sp->budget.max_num_batched_tokens, sp->budget.max_num_batched_tokens, m.gated_ffn ? 3 : 2,
-                sp->budget.max_num_seqs, sp->t > 1 ? ", NCCL" : "", kv.shown(), format_bytes(kv.value())),
-      "-",
-      sp->budget.utilisation_given || sp->budget.batched_tokens_given || sp->budget.seqs_given ||
-              sp->budget.graphs_given
-          ? "workload/model"
-          : "model");
+      {.section = "Memory",
+       .item = "KV cache per GPU",
+       .quantity = kv,
+       .per = gib,
+       .unit = "GiB",
+       .spec =
+           fmt::format("{} per token ({}); holds {:.0f} sequences of {:.0f} tokens on the instance{}",
+                       format_bytes(sp->kv_per_token),
+                       m.mla() ? fmt::format("{} layers x (kv_lora_rank {} + rope {}) latent x {}", m.layers,
+                                             m.kv_lora_rank, m.qk_rope_head_dim, w.kv_precision)
+                               : fmt::format("{} layers x 2 x {} KV heads x head_dim {} x {}", m.layers,
+                                             m.kv_heads, m.head_dim(), w.kv_precision),
+                       sp->max_batch, sp->reserved_tokens,
+                       sp->kv_shards == sp->t ? ""
+                       : m.mla() ? fmt::format(", the latent whole on each of the TP {} GPUs", sp->t)
+                                 : fmt::format(", split {} ways by KV head over TP {}, copies on the rest",
+                                               sp->kv_shards, sp->t)),
+       .driver =
+           sp->budget.trtllm
+               ? fmt::format(
+                     "as TensorRT-LLM sizes it: (HBM - weights / t - activation peak of a warm-up pass of "
+                     "max_num_tokens {:.0f} ({:.0f} x (2 h + {} f / t) x 2 B) and max_batch_size {:.0f} "
+                     "(fp32 "
+                     "logits) - runtime (CUDA context, cuBLAS workspace{})) x free_gpu_memory_fraction, CUDA "
+                     "graphs in the rest; {} {:.0f} tokens: {} = {}",
+                     sp->budget.max_num_batched_tokens, sp->budget.max_num_batched_tokens,
+                     m.gated_ffn ? 3 : 2, sp->budget.max_num_seqs, sp->t > 1 ? ", NCCL" : "",
+                     sp->budget.whole_sequences
+                         ? "GUARANTEED_NO_EVICT admits a sequence for its input + output"
+                         : "MAX_UTILIZATION allocates a sequence's blocks as they fill, on "
+                           "average",
+                     sp->reserved_tokens, kv.shown(), format_bytes(kv.value()))
+               : fmt::format("as vLLM sizes it: HBM x gpu_memory_utilization - weights / t - activation peak "
+                             "of a profile "
+                             "pass of max_num_batched_tokens {:.0f} ({:.0f} x (2 h + {} f / t) x 2 B) and "
+                             "max_num_seqs "
+                             "{:.0f} (fp32 logits) - non-torch runtime (CUDA context, cuBLAS workspace{}) - "
+                             "CUDA graphs: "
+                             "{} = {}",
+                             sp->budget.max_num_batched_tokens, sp->budget.max_num_batched_tokens,
+                             m.gated_ffn ? 3 : 2, sp->budget.max_num_seqs, sp->t > 1 ? ", NCCL" : "",
+                             kv.shown(), format_bytes(kv.value())),
+       .source = sp->budget.utilisation_given || sp->budget.batched_tokens_given || sp->budget.seqs_given ||
+                         sp->budget.graphs_given
+                     ? "workload/model"
+                     : "model"});
   // The HBM the instance fills: its weights and the KV cache.
   auto hbm = serving_hbm_per_gpu<Formula>(*sp);
   double ctx = w.input_tokens + w.output_tokens / 2;
-  line(
-      "Memory", "HBM per GPU", hbm, kGiB, "GiB",
-      fmt::format("{} {}", format_bytes(facts_.gpu->memory_bytes), facts_.gpu->memory_type),
-      fmt::format("{} = {}; batch {:.0f} x {:.0f} tokens x {} per token / t = {} of the KV cache in use",
-                  hbm.shown(), format_bytes(hbm.value()), sp->batch, ctx, format_bytes(sp->kv_per_token),
-                  format_bytes(sp->batch * ctx * sp->kv_per_token / sp->kv_shards)),
-      sp->budget.trtllm
-          ? fmt::format("free_gpu_memory_fraction {:.2f} of the memory left by the serving engine",
-                        sp->budget.utilisation)
-          : fmt::format("gpu_memory_utilization {:.2f} of HBM by the serving engine", sp->budget.utilisation),
-      "model");
+  line({.section = "Memory",
+        .item = "HBM per GPU",
+        .quantity = hbm,
+        .per = kGiB,
+        .unit = "GiB",
+        .spec = fmt::format("{} {}", format_bytes(facts_.gpu->memory_bytes), facts_.gpu->memory_type),
+        .driver = fmt::format(
+            "{} = {}; batch {:.0f} x {:.0f} tokens x {} per token / t = {} of the KV cache in use",
+            hbm.shown(), format_bytes(hbm.value()), sp->batch, ctx, format_bytes(sp->kv_per_token),
+            format_bytes(sp->batch * ctx * sp->kv_per_token / sp->kv_shards)),
+        .headroom =
+            sp->budget.trtllm
+                ? fmt::format("free_gpu_memory_fraction {:.2f} of the memory left by the serving engine",
+                              sp->budget.utilisation)
+                : fmt::format("gpu_memory_utilization {:.2f} of HBM by the serving engine",
+                              sp->budget.utilisation),
+        .source = "model"});
   // The engine settings the KV cache was sized with, each the workload's or its engine's default.
   const auto& b = sp->budget;
   auto setting = [&](const char* name, double value, const char* unit, bool given, std::string_view basis) {
@@ -407,20 +479,34 @@ void Planner::plan_inference(const LlmInference& w) {
 void Planner::add_storage_inference(double weights, int nodes) {
   const auto& drive = cat_.drive(node_->drive);
   double load_s = weights / local_bw(false);
-  line("Storage", "Model weights", weights / 1e9, "GB", "per model version", "N x bytes per parameter", "-",
-       "workload");
+  line({.section = "Storage",
+        .item = "Model weights",
+        .quantity = weights / 1e9,
+        .unit = "GB",
+        .spec = "per model version",
+        .driver = "N x bytes per parameter",
+        .source = "workload"});
   double versions = assumption::kModelVersions.value;
-  line("Storage", "Shared capacity", versions * weights * (1 + h_) / 1e12, "TB",
-       fmt::format("model registry: {} versions", versions),
-       fmt::format("{} x {}", versions, decimal_bytes(weights)), plus_h(h_), "assumed");
-  line("Storage", "Local NVMe per node", node_->drives, "drives", fmt::format("{} in RAID-0", drive.name),
-       fmt::format("cold start: weights {} / local read {} = {:.1f} s; {} nodes pull {} from shared storage",
-                   decimal_bytes(weights), gbs(local_bw(false)), load_s, nodes,
-                   decimal_bytes(weights * nodes)),
-       "-", src(cal_.storage_read));
-  sheet_.figures["storage"] = {{"weights_bytes", weights},
-                               {"capacity_bytes", versions * weights * (1 + h_)},
-                               {"local_drives", node_->drives}};
+  const double capacity_planned = line({.section = "Storage",
+                                        .item = "Shared capacity",
+                                        .quantity = versions * weights,
+                                        .per = 1e12,
+                                        .unit = "TB",
+                                        .spec = fmt::format("model registry: {} versions", versions),
+                                        .driver = fmt::format("{} x {}", versions, decimal_bytes(weights)),
+                                        .planned = true,
+                                        .source = "assumed"});
+  line({.section = "Storage",
+        .item = "Local NVMe per node",
+        .quantity = node_->drives,
+        .unit = "drives",
+        .spec = fmt::format("{} in RAID-0", drive.name),
+        .driver = fmt::format(
+            "cold start: weights {} / local read {} = {:.1f} s; {} nodes pull {} from shared storage",
+            decimal_bytes(weights), gbs(local_bw(false)), load_s, nodes, decimal_bytes(weights * nodes)),
+        .source = src(cal_.storage_read)});
+  sheet_.figures["storage"] = {
+      {"weights_bytes", weights}, {"capacity_bytes", capacity_planned}, {"local_drives", node_->drives}};
 }
 
 }  // namespace mlbench::sizing::planning

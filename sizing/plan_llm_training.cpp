@@ -83,7 +83,7 @@ int Planner::find_nodes_llm(const LlmTraining& w, bool* inverse) {
   double deadline = *wl.deadline_s;
   auto n = smallest_nodes([&](int nodes) {
     auto e = eval_llm(w, nodes);
-    return e.choice.layout && e.time_s * (1 + h_) <= deadline;
+    return e.choice.layout && meets_deadline(e.time_s, deadline, h_);
   });
   if (!n) {
     // Explain: nothing fits at any scale, or the batch caps data parallelism before the deadline is met.
@@ -106,7 +106,7 @@ int Planner::find_nodes_llm(const LlmTraining& w, bool* inverse) {
         "{}: the deadline of {} cannot be met with headroom {:.2f}: the fastest plan "
         "takes {} on {} nodes (the global batch of {:.0f} tokens limits data "
         "parallelism); extend the deadline or raise global_batch_tokens",
-        wl.name, duration(deadline), h_, duration(best * (1 + h_)), best_n, w.global_batch_tokens));
+        wl.name, duration(deadline), h_, duration(with_headroom(best, h_)), best_n, w.global_batch_tokens));
   }
   return *n;
 }
@@ -150,21 +150,34 @@ void Planner::plan_llm_training(const LlmTraining& given) {
   sheet_.mode = planning_text(nodes, e.time_s, inverse);
 
   std::string shape = m.derived_shape ? " (shape derived from the parameter count)" : "";
-  line("Compute", "Nodes", nodes, "nodes", node_->name,
-       inverse ? fmt::format("smallest N with T x (1 + {:.2f}) = {} <= deadline {}", h_,
-                             duration(e.time_s * (1 + h_)), duration(*req_.workload.deadline_s))
-               : "given by " + nodes_given(),
-       inverse ? plus_h(h_) + " on time" : "-", inverse || !req_.nodes ? "workload" : "--nodes");
-  line("Compute", "GPUs", gpus, "GPUs",
-       fmt::format("{} ({:.0f} TFLOPS {} dense peak, {} HBM)", facts_.gpu->name, pk / 1e12, w.precision,
-                   format_bytes(facts_.gpu->memory_bytes)),
-       fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus), "-", "catalog");
-  line("Compute", "Training compute", total_flops, "FLOP",
-       fmt::format("{:.3g} params{}, {:.3g} tokens", m.params, shape, w.tokens),
-       fmt::format("D x ({} + 6 L a (d_qk + d_v) s) = {:.3g} x ({:.3g} + {:.3g}) FLOP/token (6ND = {:.3g})",
-                   w.finetune.lora() ? "4 (N_act - V h) frozen + 6 N_adapters" : "6 (N_act - V h)", w.tokens,
-                   flops.gemm, flops.attention, 6 * m.active_params * w.tokens),
-       "-", "workload");
+  line({.section = "Compute",
+        .item = "Nodes",
+        .quantity = nodes,
+        .unit = "nodes",
+        .spec = node_->name,
+        .driver = inverse ? "smallest N with " +
+                                deadline_rule("T", h_, e.time_s, *req_.workload.deadline_s, duration)
+                          : "given by " + nodes_given(),
+        .headroom = inverse ? headroom_shown(h_) + " on time" : "-",
+        .source = inverse || !req_.nodes ? "workload" : "--nodes"});
+  line({.section = "Compute",
+        .item = "GPUs",
+        .quantity = gpus,
+        .unit = "GPUs",
+        .spec = fmt::format("{} ({:.0f} TFLOPS {} dense peak, {} HBM)", facts_.gpu->name, pk / 1e12,
+                            w.precision, format_bytes(facts_.gpu->memory_bytes)),
+        .driver = fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus),
+        .source = "catalog"});
+  line({.section = "Compute",
+        .item = "Training compute",
+        .quantity = total_flops,
+        .unit = "FLOP",
+        .spec = fmt::format("{:.3g} params{}, {:.3g} tokens", m.params, shape, w.tokens),
+        .driver = fmt::format(
+            "D x ({} + 6 L a (d_qk + d_v) s) = {:.3g} x ({:.3g} + {:.3g}) FLOP/token (6ND = {:.3g})",
+            w.finetune.lora() ? "4 (N_act - V h) frozen + 6 N_adapters" : "6 (N_act - V h)", w.tokens,
+            flops.gemm, flops.attention, 6 * m.active_params * w.tokens),
+        .source = "workload"});
   bool dualpipe = w.schedule == "dualpipe" && l.p > 1;
   std::string ran =
       fmt::format("recompute {}{}, {} attention, sequence parallel {}, {} schedule", to_string(l.recompute),
@@ -173,127 +186,183 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                   : l.v > 1 ? "interleaved"
                             : "1F1B");
   auto mfu = model_flops_utilisation<Formula>(st);
-  line(
-      "Compute", "Predicted MFU", mfu, 1, "fraction",
-      "model FLOPs (6ND-style, no recomputation) / (GPU peak x step time)",
-      fmt::format(
-          "{}: {} = {:.3f}; bubble {}; eta_GEMM {:.3f} (by shape) x training derate {:.2f}, flash "
-          "attention at {:.2f} x the asymptote",
-          ran, mfu.shown(), mfu.value(),
-          dualpipe ? std::string("2 (p/2 - 1) / (3 m), DualPipe's (p/2 - 1)(F&B + B - 3W) with B = 2F, W = F")
-                   : fmt::format("(p-1)/(v m) with v = {}", st.virtual_stages),
-          st.gemm.eta, assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value),
-      "-", src(cal_.gemm));
+  line({.section = "Compute",
+        .item = "Predicted MFU",
+        .quantity = mfu,
+        .unit = "fraction",
+        .spec = "model FLOPs (6ND-style, no recomputation) / (GPU peak x step time)",
+        .driver = fmt::format(
+            "{}: {} = {:.3f}; bubble {}; eta_GEMM {:.3f} (by shape) x training derate {:.2f}, flash "
+            "attention at {:.2f} x the asymptote",
+            ran, mfu.shown(), mfu.value(),
+            dualpipe
+                ? std::string("2 (p/2 - 1) / (3 m), DualPipe's (p/2 - 1)(F&B + B - 3W) with B = 2F, W = F")
+                : fmt::format("(p-1)/(v m) with v = {}", st.virtual_stages),
+            st.gemm.eta, assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value),
+        .source = src(cal_.gemm)});
   bool measured = cal_.gemm.source != Source::assumed;  // its shapes' quantization is in the measurement
-  line("Compute", "GEMM efficiency", st.gemm.eta, "fraction",
-       fmt::format("the micro-batch's GEMMs (forward, input and weight gradients) at {} {:.3f}: {}; "
-                   "measure them: {}",
-                   measured ? "the measured efficiency" : "asymptote", cal_.gemm.value, cal_.gemm.basis,
-                   gemm_probe_command(st.gemm, w.precision)),
-       fmt::format("FLOP-weighted over the GEMM classes, each max(compute at {}, A + B + C bytes / HBM): {}",
-                   measured ? "the measured efficiency" : "asymptote x tile/wave quantization",
-                   describe(st.gemm)),
-       "-", src(cal_.gemm));
+  line({.section = "Compute",
+        .item = "GEMM efficiency",
+        .quantity = st.gemm.eta,
+        .unit = "fraction",
+        .spec = fmt::format("the micro-batch's GEMMs (forward, input and weight gradients) at {} {:.3f}: {}; "
+                            "measure them: {}",
+                            measured ? "the measured efficiency" : "asymptote", cal_.gemm.value,
+                            cal_.gemm.basis, gemm_probe_command(st.gemm, w.precision)),
+        .driver = fmt::format(
+            "FLOP-weighted over the GEMM classes, each max(compute at {}, A + B + C bytes / HBM): {}",
+            measured ? "the measured efficiency" : "asymptote x tile/wave quantization", describe(st.gemm)),
+        .source = src(cal_.gemm)});
   // Megatron-LM's papers and logs count the recomputed forward in their "achieved TFLOP/s per GPU"
   // (Narayanan et al. 2021, eq. 3: 96 B s l h^2 (1 + s / 6h + V / 16 l h) with recomputation): HFU x peak.
-  line("Compute", "Predicted HFU", st.hfu, "fraction",
-       fmt::format("hardware FLOPs (model + recomputed forward) / (GPU peak x step time) = {:.1f} TFLOP/s "
-                   "per GPU, the figure Megatron-LM reports (model FLOPs: {:.1f})",
-                   st.hfu * pk / 1e12, st.mfu * pk / 1e12),
-       fmt::format("{}: recomputation {:.3f} s of {:.3f} s compute per step; HFU = MFU when nothing is "
-                   "recomputed",
-                   ran, st.t_recompute, st.t_gemm + st.t_attention + st.t_recompute),
-       "-", src(cal_.gemm));
+  line({.section = "Compute",
+        .item = "Predicted HFU",
+        .quantity = st.hfu,
+        .unit = "fraction",
+        .spec = fmt::format(
+            "hardware FLOPs (model + recomputed forward) / (GPU peak x step time) = {:.1f} TFLOP/s "
+            "per GPU, the figure Megatron-LM reports (model FLOPs: {:.1f})",
+            st.hfu * pk / 1e12, st.mfu * pk / 1e12),
+        .driver =
+            fmt::format("{}: recomputation {:.3f} s of {:.3f} s compute per step; HFU = MFU when nothing is "
+                        "recomputed",
+                        ran, st.t_recompute, st.t_gemm + st.t_attention + st.t_recompute),
+        .source = src(cal_.gemm)});
   auto ttt = time_to_train<Formula>("tokens", w.tokens, "tokens", st.tokens_per_s, goodput(w.checkpoint));
-  line("Compute", "Time to train", ttt, 86400, "days", fmt::format("{:.0f} GPU-hours", gpu_hours),
-       fmt::format("{} = {:.0f} s; = C / (G x peak x MFU) / goodput with C {:.3g} FLOP, G {}, {:.0f} TFLOPS, "
-                   "MFU {:.3f}",
-                   ttt.shown(), ttt.value(), total_flops, active, pk / 1e12, st.mfu),
-       fmt::format("planned {} with {}", duration(e.time_s * (1 + h_)), plus_h(h_)), src(cal_.gemm));
-  line("Compute", "Throughput", st.tokens_per_s, "tokens/s",
-       fmt::format("{:.0f} tokens/s per working GPU", st.tokens_per_s / active),
-       fmt::format("global batch {:.0f} tokens / step {:.3f} s", w.global_batch_tokens, st.step_s), "-",
-       src(cal_.gemm));
+  line({.section = "Compute",
+        .item = "Time to train",
+        .quantity = ttt,
+        .per = 86400,
+        .unit = "days",
+        .spec = fmt::format("{:.0f} GPU-hours", gpu_hours),
+        .driver = fmt::format(
+            "{} = {:.0f} s; = C / (G x peak x MFU) / goodput with C {:.3g} FLOP, G {}, {:.0f} TFLOPS, "
+            "MFU {:.3f}",
+            ttt.shown(), ttt.value(), total_flops, active, pk / 1e12, st.mfu),
+        .headroom = planned_time_shown(e.time_s, h_, duration),
+        .source = src(cal_.gemm)});
+  line({.section = "Compute",
+        .item = "Throughput",
+        .quantity = st.tokens_per_s,
+        .unit = "tokens/s",
+        .spec = fmt::format("{:.0f} tokens/s per working GPU", st.tokens_per_s / active),
+        .driver = fmt::format("global batch {:.0f} tokens / step {:.3f} s", w.global_batch_tokens, st.step_s),
+        .source = src(cal_.gemm)});
   auto step = step_time<Formula>(st);
-  line("Compute", "Step time", step, 1, "s",
-       fmt::format("per optimizer step of {:.0f} tokens", w.global_batch_tokens),
-       fmt::format("{} = {:.3f} s", step.shown(), step.value()), "-", src(cal_.gemm));
-  line("Compute", "Parallel layout", active, "GPUs", l.describe(),
-       fmt::format("{}; {:.0f} micro-batches of {} x {} per replica per step (global batch / (micro-batch x "
-                   "dp), whole{}, as Megatron-LM requires){}{}",
-                   fixed_layout_text(w), st.micro_batches, l.micro_batch, w.seq_len,
-                   l.v > 1 ? fmt::format(" and a multiple of pp {} for the interleaved schedule", l.p) : "",
-                   active < gpus ? fmt::format("; {} of {} GPUs idle", gpus - active, gpus) : "",
-                   rounded.empty() ? "" : "; " + rounded),
-       "-", "model");
+  line({.section = "Compute",
+        .item = "Step time",
+        .quantity = step,
+        .unit = "s",
+        .spec = fmt::format("per optimizer step of {:.0f} tokens", w.global_batch_tokens),
+        .driver = fmt::format("{} = {:.3f} s", step.shown(), step.value()),
+        .source = src(cal_.gemm)});
+  line({.section = "Compute",
+        .item = "Parallel layout",
+        .quantity = active,
+        .unit = "GPUs",
+        .spec = l.describe(),
+        .driver = fmt::format(
+            "{}; {:.0f} micro-batches of {} x {} per replica per step (global batch / (micro-batch x "
+            "dp), whole{}, as Megatron-LM requires){}{}",
+            fixed_layout_text(w), st.micro_batches, l.micro_batch, w.seq_len,
+            l.v > 1 ? fmt::format(" and a multiple of pp {} for the interleaved schedule", l.p) : "",
+            active < gpus ? fmt::format("; {} of {} GPUs idle", gpus - active, gpus) : "",
+            rounded.empty() ? "" : "; " + rounded),
+        .source = "model"});
   if (e.choice.fitting > 1) {
     std::string ranked;
     for (std::size_t i = 0; i < e.choice.compared.size(); ++i)
       ranked += fmt::format("{}{}. {}: {:.3f} s", i ? "; " : "", i + 1,
                             e.choice.compared[i].layout.describe(), e.choice.compared[i].step_s);
-    line("Compute", "Layouts compared", e.choice.fitting, "layouts", "the fastest 3 that fit, step time each",
-         ranked, "-", "model");
+    line({.section = "Compute",
+          .item = "Layouts compared",
+          .quantity = e.choice.fitting,
+          .unit = "layouts",
+          .spec = "the fastest 3 that fit, step time each",
+          .driver = ranked,
+          .source = "model"});
   }
-  line("Memory", "HBM per GPU (modelled)", memory_total<Formula>(st.memory), kGiB, "GiB",
-       fmt::format(
-           "{} of {} {}; with the runtime's reserve: CUDA context, cuBLAS workspace, NCCL buffers "
-           "per communicator (one per parallel dimension split), fragmentation {:.0f} % of the tensors "
-           "(each with its basis under assumptions)",
-           format_bytes(st.memory.total()), format_bytes(facts_.gpu->memory_bytes), facts_.gpu->memory_type,
-           100 * assumption::kFragmentation.value),
-       st.memory.describe(),
-       fmt::format("<= HBM {}: the reserve is in the total, the headroom applies to time",
-                   format_bytes(facts_.gpu->memory_bytes)),
-       "model");
+  line({.section = "Memory",
+        .item = "HBM per GPU (modelled)",
+        .quantity = memory_total<Formula>(st.memory),
+        .per = kGiB,
+        .unit = "GiB",
+        .spec = fmt::format(
+            "{} of {} {}; with the runtime's reserve: CUDA context, cuBLAS workspace, NCCL buffers "
+            "per communicator (one per parallel dimension split), fragmentation {:.0f} % of the tensors "
+            "(each with its basis under assumptions)",
+            format_bytes(st.memory.total()), format_bytes(facts_.gpu->memory_bytes), facts_.gpu->memory_type,
+            100 * assumption::kFragmentation.value),
+        .driver = st.memory.describe(),
+        .headroom = fmt::format("<= HBM {}: the reserve is in the total, the headroom applies to time",
+                                format_bytes(facts_.gpu->memory_bytes)),
+        .source = "model"});
   if (w.finetune.lora()) {
     auto adapters = lora_params(m, w.finetune);
-    line("Compute", "LoRA fine-tuning", adapters.total, "trainable params",
-         fmt::format("rank {} on {} of every layer; base {:.3g} params frozen", w.finetune.rank,
-                     fmt::join(w.finetune.targets, ", "), m.params),
-         fmt::format("r (d_in + d_out) per targeted matrix x {} layers = {:.3g} params ({:.4f} of the base): "
-                     "gradients, optimizer state, gradient sync and checkpoints cover these only; the frozen "
-                     "GEMMs run forward + input gradient (4 FLOPs per weight and token, no weight gradient)",
-                     m.layers, adapters.total, adapters.total / m.params),
-         "-", "workload");
+    line({.section = "Compute",
+          .item = "LoRA fine-tuning",
+          .quantity = adapters.total,
+          .unit = "trainable params",
+          .spec = fmt::format("rank {} on {} of every layer; base {:.3g} params frozen", w.finetune.rank,
+                              fmt::join(w.finetune.targets, ", "), m.params),
+          .driver = fmt::format(
+              "r (d_in + d_out) per targeted matrix x {} layers = {:.3g} params ({:.4f} of the base): "
+              "gradients, optimizer state, gradient sync and checkpoints cover these only; the frozen "
+              "GEMMs run forward + input gradient (4 FLOPs per weight and token, no weight gradient)",
+              m.layers, adapters.total, adapters.total / m.params),
+          .source = "workload"});
   }
   if (m.moe()) {
     auto split = params_per_gpu(m, l);
-    line("Compute", "Mixture of experts", m.active_params, "active params",
-         fmt::format("{} routed experts, top-{}{}; {:.3g} of {:.3g} params active per token", m.experts,
-                     m.top_k, m.shared_experts ? fmt::format(", {} shared", m.shared_experts) : "",
-                     m.active_params, m.params),
-         fmt::format("FLOPs from the active params (L x (attention + router + {} FFNs of {:.3g}) + 2 V h); "
-                     "memory and optimizer state from all {:.3g}: per GPU {:.3g} dense / (t p) + {:.3g} "
-                     "routed-expert / (t p ep) params, ep {}; expert gradients reduced over dp x cp / ep = "
-                     "{} ranks, dense over dp x cp = {}",
-                     m.ffns_per_token(), m.ffn_params(), m.params, split.dense, split.expert, l.e,
-                     l.d * l.c / l.e, l.d * l.c),
-         "-", "workload");
+    line({.section = "Compute",
+          .item = "Mixture of experts",
+          .quantity = m.active_params,
+          .unit = "active params",
+          .spec =
+              fmt::format("{} routed experts, top-{}{}; {:.3g} of {:.3g} params active per token", m.experts,
+                          m.top_k, m.shared_experts ? fmt::format(", {} shared", m.shared_experts) : "",
+                          m.active_params, m.params),
+          .driver = fmt::format(
+              "FLOPs from the active params (L x (attention + router + {} FFNs of {:.3g}) + 2 V h); "
+              "memory and optimizer state from all {:.3g}: per GPU {:.3g} dense / (t p) + {:.3g} "
+              "routed-expert / (t p ep) params, ep {}; expert gradients reduced over dp x cp / ep = "
+              "{} ranks, dense over dp x cp = {}",
+              m.ffns_per_token(), m.ffn_params(), m.params, split.dense, split.expert, l.e, l.d * l.c / l.e,
+              l.d * l.c),
+          .source = "workload"});
   }
   if (l.e > 1)
-    line("Network", "Expert-parallel all-to-all", st.t_ep, "s/step",
-         fmt::format("alltoall busbw {} ({})", gbs(st.ep_busbw), st.ep_in_domain ? "NVLink" : "network"),
-         fmt::format(
-             "{} all-to-alls (dispatch, combine; forward and backward) x (tokens/{} x {} x h x {} B "
-             "x (ep-1)/ep / busbw + latency) per MoE layer per micro-batch, ep {} over t x cp x ep = {} "
-             "GPUs {} the {}-GPU NVLink domain; {}",
-             l.recompute == Recompute::full ? 6 : 4, w.sequence_parallel ? "t" : "1",
-             st.ep_copies < m.top_k
-                 ? fmt::format("{:.0f} nodes (node-limited routing: top-{} of {} expert groups)",
-                               st.ep_copies, m.group_top_k, m.expert_groups)
-                 : fmt::format("top_k {}", m.top_k),
-             w.ep_dispatch == "fp8" ? "(1 for the forward dispatch in FP8, else 2)" : "2", l.e,
-             l.t * l.c * l.e, st.ep_in_domain ? "within" : "beyond", facts_.domain,
-             w.schedule == "dualpipe"
-                 ? fmt::format("{:.3f} s exposed per step: DualPipe runs it under other micro-batches' "
-                               "compute, hidden x {:.2f}",
-                               st.t_ep_exposed, assumption::kOverlapHidden.value)
-                 : std::string("not overlapped")),
-         "-", st.ep_in_domain ? src(cal_.alltoall_nvlink) : src(cal_.alltoall_network));
+    line({.section = "Network",
+          .item = "Expert-parallel all-to-all",
+          .quantity = st.t_ep,
+          .unit = "s/step",
+          .spec =
+              fmt::format("alltoall busbw {} ({})", gbs(st.ep_busbw), st.ep_in_domain ? "NVLink" : "network"),
+          .driver = fmt::format(
+              "{} all-to-alls (dispatch, combine; forward and backward) x (tokens/{} x {} x h x {} B "
+              "x (ep-1)/ep / busbw + latency) per MoE layer per micro-batch, ep {} over t x cp x ep = {} "
+              "GPUs {} the {}-GPU NVLink domain; {}",
+              l.recompute == Recompute::full ? 6 : 4, w.sequence_parallel ? "t" : "1",
+              st.ep_copies < m.top_k
+                  ? fmt::format("{:.0f} nodes (node-limited routing: top-{} of {} expert groups)",
+                                st.ep_copies, m.group_top_k, m.expert_groups)
+                  : fmt::format("top_k {}", m.top_k),
+              w.ep_dispatch == "fp8" ? "(1 for the forward dispatch in FP8, else 2)" : "2", l.e,
+              l.t * l.c * l.e, st.ep_in_domain ? "within" : "beyond", facts_.domain,
+              w.schedule == "dualpipe"
+                  ? fmt::format("{:.3f} s exposed per step: DualPipe runs it under other micro-batches' "
+                                "compute, hidden x {:.2f}",
+                                st.t_ep_exposed, assumption::kOverlapHidden.value)
+                  : std::string("not overlapped")),
+          .source = st.ep_in_domain ? src(cal_.alltoall_nvlink) : src(cal_.alltoall_network)});
   if (l.t > 1)
-    line("Network", "Tensor-parallel traffic", st.t_tp, "s/step",
-         fmt::format("NVLink busbw {}", gbs(st.tp_busbw)),
-         fmt::format(
+    line(
+        {.section = "Network",
+         .item = "Tensor-parallel traffic",
+         .quantity = st.t_tp,
+         .unit = "s/step",
+         .spec = fmt::format("NVLink busbw {}", gbs(st.tp_busbw)),
+         .driver = fmt::format(
              "(4 all-reduces{}) x 2 b s/cp h (t-1)/t x 2 B / busbw + {:.0f} calls x latency, per layer "
              "per micro-batch; {:.3f} s exposed per step: the backward's column-parallel collectives ({:.0f} "
              "of "
@@ -302,32 +371,41 @@ void Planner::plan_llm_training(const LlmTraining& given) {
              : w.sequence_parallel          ? " + 1 re-gather, as all-gather/reduce-scatter"
                                             : "",
              st.tp_calls, st.t_tp_exposed, st.tp_overlapped_reductions, assumption::kOverlapHidden.value),
-         "-", src(cal_.nvlink));
+         .source = src(cal_.nvlink)});
   if (l.c > 1)
-    line("Network", "Context-parallel K/V ring", st.t_cp, "s/step",
-         fmt::format("busbw {} ({})", gbs(st.cp_busbw), l.t * l.c <= facts_.domain ? "NVLink" : "network"),
-         fmt::format(
-             "3 x (cp - 1) x (K, V of s/cp tokens / busbw + latency) per layer per micro-batch; {:.3f} s "
-             "exposed after overlap with the chunk's attention",
-             st.t_cp_exposed),
-         "-", l.t * l.c <= facts_.domain ? src(cal_.nvlink) : src(cal_.network));
+    line({.section = "Network",
+          .item = "Context-parallel K/V ring",
+          .quantity = st.t_cp,
+          .unit = "s/step",
+          .spec = fmt::format("busbw {} ({})", gbs(st.cp_busbw),
+                              l.t * l.c <= facts_.domain ? "NVLink" : "network"),
+          .driver = fmt::format(
+              "3 x (cp - 1) x (K, V of s/cp tokens / busbw + latency) per layer per micro-batch; {:.3f} s "
+              "exposed after overlap with the chunk's attention",
+              st.t_cp_exposed),
+          .source = l.t * l.c <= facts_.domain ? src(cal_.nvlink) : src(cal_.network)});
   std::string grads = fmt::format("{:.0f} B ({} gradients, optimizer {})", grad_bytes(w),
                                   grad_bytes(w) == 4 ? "fp32" : "bf16", w.optimizer);
   if (l.d * l.c > 1)
-    line("Network", "Data-parallel gradient sync", st.t_dp, "s/step",
-         fmt::format("all_reduce busbw {} per DP group", gbs(st.dp_busbw)),
-         l.zero >= 3
-             ? fmt::format(
-                   "ZeRO-3 gathers and reduce-scatters: {} x (N/(t p) x {} x 2(r-1)/r / busbw + 2 log2 r "
-                   "latency) x {:.1f} micro-batches, r = dp x cp = {} ranks = {:.3f} s; {:.3f} s exposed "
-                   "after overlap with the whole forward and backward",
-                   assumption::kZero3Traffic.value, grads, st.micro_batches, l.d * l.c, st.t_dp,
-                   st.t_dp_exposed)
-             : fmt::format(
-                   "N/(t p) x {} x 2(r-1)/r / busbw + 2 log2 r latency, r = dp x cp = {} ranks = {:.3f} "
-                   "s; {:.3f} s exposed after overlap with the last backward",
-                   grads, l.d * l.c, st.t_dp, st.t_dp_exposed),
-         "-", nodes > 1 ? src(cal_.network) : src(cal_.nvlink));
+    line(
+        {.section = "Network",
+         .item = "Data-parallel gradient sync",
+         .quantity = st.t_dp,
+         .unit = "s/step",
+         .spec = fmt::format("all_reduce busbw {} per DP group", gbs(st.dp_busbw)),
+         .driver =
+             l.zero >= 3
+                 ? fmt::format(
+                       "ZeRO-3 gathers and reduce-scatters: {} x (N/(t p) x {} x 2(r-1)/r / busbw + 2 log2 r "
+                       "latency) x {:.1f} micro-batches, r = dp x cp = {} ranks = {:.3f} s; {:.3f} s exposed "
+                       "after overlap with the whole forward and backward",
+                       assumption::kZero3Traffic.value, grads, st.micro_batches, l.d * l.c, st.t_dp,
+                       st.t_dp_exposed)
+                 : fmt::format(
+                       "N/(t p) x {} x 2(r-1)/r / busbw + 2 log2 r latency, r = dp x cp = {} ranks = {:.3f} "
+                       "s; {:.3f} s exposed after overlap with the last backward",
+                       grads, l.d * l.c, st.t_dp, st.t_dp_exposed),
+         .source = nodes > 1 ? src(cal_.network) : src(cal_.nvlink)});
 
   nlohmann::json compared = nlohmann::json::array();
   for (const auto& c : e.choice.compared)

@@ -62,34 +62,48 @@ void Planner::add_cooling(const Checkpointing& c) {
   double lost = (assumption::kRestartTime.value + c.interval_s / 2) / 86400;
   double per_day = -std::log(cooling_->stability);
   auto g = cooled_goodput<Formula>(assumption::kGoodput.value, per_day, -std::log(ref.stability), lost);
-  line("Power", "Goodput with this cooling", g, 1, "fraction",
-       fmt::format("{}: {:.1f} % training stability ({})", cooling_->name, 100 * cooling_->stability,
-                   cooling_->figures_source),
-       fmt::format("{} = {:.4f}: the goodput measured with {} cooling; -ln(stability) interruptions per day, "
-                   "each losing a restart of {:.0f} min + half the {} checkpoint interval",
-                   g.shown(), g.value(), ref.name, assumption::kRestartTime.listed(), duration(c.interval_s)),
-       "-", "assumed");
+  line({.section = "Power",
+        .item = "Goodput with this cooling",
+        .quantity = g,
+        .unit = "fraction",
+        .spec = fmt::format("{}: {:.1f} % training stability ({})", cooling_->name, 100 * cooling_->stability,
+                            cooling_->figures_source),
+        .driver = fmt::format(
+            "{} = {:.4f}: the goodput measured with {} cooling; -ln(stability) interruptions per day, "
+            "each losing a restart of {:.0f} min + half the {} checkpoint interval",
+            g.shown(), g.value(), ref.name, assumption::kRestartTime.listed(), duration(c.interval_s)),
+        .source = "assumed"});
   sheet_.figures["cooling"]["interruptions_per_day"] = per_day;
   sheet_.figures["cooling"]["goodput"] = g.value();
 }
 
 void Planner::add_storage(double ckpt, const Checkpointing& c, double dataset_bytes, double read_rate,
                           int nodes) {
-  line("Storage", "Checkpoint size", ckpt / 1e9, "GB", "bf16 weights + fp32 master + Adam m, v",
-       fmt::format("{:.0f} B/param x {:.3g} params", assumption::kCheckpointBytesPerParam.value,
-                   ckpt / assumption::kCheckpointBytesPerParam.value),
-       "-", "model");
+  line({.section = "Storage",
+        .item = "Checkpoint size",
+        .quantity = ckpt / 1e9,
+        .unit = "GB",
+        .spec = "bf16 weights + fp32 master + Adam m, v",
+        .driver = fmt::format("{:.0f} B/param x {:.3g} params", assumption::kCheckpointBytesPerParam.value,
+                              ckpt / assumption::kCheckpointBytesPerParam.value),
+        .source = "model"});
   double write_need = ckpt / c.allowed_stall_s;
   // A checkpoint figure the workload did not give is the engine's default, and the line says so.
   auto given = [](bool g, const char* key) {
     return g ? fmt::format("the workload's checkpoint.{}", key)
              : fmt::format("the default (the workload gives no checkpoint.{})", key);
   };
-  line("Storage", "Shared write bandwidth", write_need * (1 + h_) / 1e9, "GB/s",
-       "parallel file system, aggregate",
-       fmt::format("checkpoint {} / allowed stall {:.0f} s ({}) = {}", decimal_bytes(ckpt), c.allowed_stall_s,
-                   given(c.stall_given, "allowed_stall_s"), gbs(write_need)),
-       plus_h(h_), c.stall_given ? "workload" : "assumed");
+  const double write_planned = line(
+      {.section = "Storage",
+       .item = "Shared write bandwidth",
+       .quantity = write_need,
+       .per = 1e9,
+       .unit = "GB/s",
+       .spec = "parallel file system, aggregate",
+       .driver = fmt::format("checkpoint {} / allowed stall {:.0f} s ({}) = {}", decimal_bytes(ckpt),
+                             c.allowed_stall_s, given(c.stall_given, "allowed_stall_s"), gbs(write_need)),
+       .planned = true,
+       .source = c.stall_given ? "workload" : "assumed"});
   // Young/Daly: the interval that loses the least to checkpoint stalls (delta / tau) plus re-done work after
   // interruptions (tau / 2 MTBF).
   double mtbf_s = assumption::kNodeMtbfHours.value * 3600 / nodes;
@@ -102,34 +116,53 @@ void Planner::add_storage(double ckpt, const Checkpointing& c, double dataset_by
         "h",
         given(c.interval_given, "interval_h"), 100 * waste(c.interval_s), 100 * waste(young), young / 3600);
   }
-  line("Storage", "Checkpoint interval", c.interval_s / 3600, "hours",
-       fmt::format("retention {} checkpoints", c.retention),
-       fmt::format("{}; Young/Daly optimum sqrt(2 x stall {:.0f} s x cluster MTBF {:.2f} h) = {:.2f} h", why,
-                   c.allowed_stall_s, mtbf_s / 3600, young / 3600),
-       "-", c.interval_given ? "workload" : "assumed");
+  line({.section = "Storage",
+        .item = "Checkpoint interval",
+        .quantity = c.interval_s / 3600,
+        .unit = "hours",
+        .spec = fmt::format("retention {} checkpoints", c.retention),
+        .driver =
+            fmt::format("{}; Young/Daly optimum sqrt(2 x stall {:.0f} s x cluster MTBF {:.2f} h) = {:.2f} h",
+                        why, c.allowed_stall_s, mtbf_s / 3600, young / 3600),
+        .source = c.interval_given ? "workload" : "assumed"});
   double capacity = ckpt * c.retention + dataset_bytes;
-  line("Storage", "Shared capacity", capacity * (1 + h_) / 1e12, "TB", "usable, after RAID/erasure coding",
-       fmt::format("{} checkpoints ({}) x {} + dataset {}", c.retention,
-                   given(c.retention_given, "retention"), decimal_bytes(ckpt), decimal_bytes(dataset_bytes)),
-       plus_h(h_), c.retention_given ? "workload" : "assumed");
-  line("Storage", "Shared read bandwidth", read_rate * (1 + h_) / 1e9, "GB/s", "aggregate training-data read",
-       fmt::format("{} for the whole cluster = {:.3f} GB/s per GPU", gbs(read_rate),
-                   read_rate / (nodes * facts_.gpus) / 1e9),
-       plus_h(h_), "model");
+  const double capacity_planned =
+      line({.section = "Storage",
+            .item = "Shared capacity",
+            .quantity = capacity,
+            .per = 1e12,
+            .unit = "TB",
+            .spec = "usable, after RAID/erasure coding",
+            .driver = fmt::format("{} checkpoints ({}) x {} + dataset {}", c.retention,
+                                  given(c.retention_given, "retention"), decimal_bytes(ckpt),
+                                  decimal_bytes(dataset_bytes)),
+            .planned = true,
+            .source = c.retention_given ? "workload" : "assumed"});
+  line({.section = "Storage",
+        .item = "Shared read bandwidth",
+        .quantity = read_rate,
+        .per = 1e9,
+        .unit = "GB/s",
+        .spec = "aggregate training-data read",
+        .driver = fmt::format("{} for the whole cluster = {:.3f} GB/s per GPU", gbs(read_rate),
+                              read_rate / (nodes * facts_.gpus) / 1e9),
+        .planned = true,
+        .source = "model"});
   // Local NVMe stages this node's checkpoint shard (two copies) and caches its share of the data.
-  double node_write = ckpt / nodes / c.allowed_stall_s * (1 + h_);
-  double node_read = read_rate / nodes * (1 + h_);
-  double node_capacity = (2 * ckpt / nodes + std::min(dataset_bytes, dataset_bytes / nodes * 2)) * (1 + h_);
-  add_local_raid(node_write, node_read, node_capacity, c.survive_drive_loss);
+  add_local_raid(ckpt / nodes / c.allowed_stall_s, read_rate / nodes,
+                 2 * ckpt / nodes + std::min(dataset_bytes, dataset_bytes / nodes * 2), c.survive_drive_loss);
   add_cooling(c);
   // As the table shows them: planned figures include the headroom.
   sheet_.figures["storage"] = {{"checkpoint_bytes", ckpt},
-                               {"write_bytes_per_s", write_need * (1 + h_)},
-                               {"capacity_bytes", capacity * (1 + h_)},
+                               {"write_bytes_per_s", write_planned},
+                               {"capacity_bytes", capacity_planned},
                                {"local_drives", sheet_.figures["raid"]["drives"]}};
 }
 
-void Planner::add_local_raid(double write, double read, double capacity, bool survive_drive_loss) {
+void Planner::add_local_raid(double write_need, double read_need, double capacity_need,
+                             bool survive_drive_loss) {
+  const double write = with_headroom(write_need, h_), read = with_headroom(read_need, h_),
+               capacity = with_headroom(capacity_need, h_);
   const auto& drive = cat_.drive(node_->drive);
   const double share = assumption::kDriveEfficiency.value;
   DriveFigures sheet_drive{
@@ -152,14 +185,19 @@ void Planner::add_local_raid(double write, double read, double capacity, bool su
   std::string needs =
       fmt::format("write {} / read {} / capacity {}{}", gbs(write), gbs(read), decimal_bytes(capacity),
                   survive_drive_loss ? ", survive a drive loss" : "");
-  line("Storage", "Local NVMe per node", drives, "drives",
-       fmt::format("{} ({}, {:.1f}/{:.1f} GB/s) in {}; template has {}", drive.name, drive.interface,
-                   drive.read_bw / 1e9, drive.write_bw / 1e9, level.name, node_->drives),
-       fmt::format("{} chosen for {}: fewest drives of the levels that meet it ({}), giving {} usable, {} "
-                   "read, {} write; per drive: {}; node storage {}",
-                   level.name, needs, level.formulas, decimal_bytes(chosen.usable), gbs(chosen.read),
-                   gbs(chosen.write), per_drive.basis, tier(read, write)),
-       plus_h(h_), source);
+  line({.section = "Storage",
+        .item = "Local NVMe per node",
+        .quantity = drives,
+        .unit = "drives",
+        .spec = fmt::format("{} ({}, {:.1f}/{:.1f} GB/s) in {}; template has {}", drive.name, drive.interface,
+                            drive.read_bw / 1e9, drive.write_bw / 1e9, level.name, node_->drives),
+        .driver = fmt::format(
+            "{} chosen for {}: fewest drives of the levels that meet it ({}), giving {} usable, {} "
+            "read, {} write; per drive: {}; node storage {}",
+            level.name, needs, level.formulas, decimal_bytes(chosen.usable), gbs(chosen.read),
+            gbs(chosen.write), per_drive.basis, tier(read, write)),
+        .headroom = headroom_shown(h_),
+        .source = source});
   if (!choice)
     sheet_.warnings.push_back(fmt::format("local NVMe: no RAID level of up to {} {} drives meets {}",
                                           2 * node_->drives, drive.name, needs));
@@ -228,22 +266,25 @@ void Planner::add_local_raid(double write, double read, double capacity, bool su
   }
   sheet_.tables.push_back(std::move(t));
   int drive_lanes = drives * drive.lanes;
-  line("Storage", "Local NVMe PCIe lanes", drive_lanes, "lanes",
-       fmt::format("{} x{} per drive, {:.1f} GB/s link each", drive.interface.substr(0, 9), drive.lanes,
-                   drive.lanes * pcie_lane_bytes_per_s(drive.pcie_gen) / 1e9),
-       fmt::format(
-           "{} drives x {} lanes; the {} x {} give {} Gen{} root lanes, which {} GPUs x 16 + {} NICs x "
-           "16 = {} lanes also need{}; Linux md rebuilds at most at sync_speed_max (200 MB/s unless "
-           "raised)",
-           drives, drive.lanes, node_->sockets, cpu.name, root_lanes, cpu.pcie_gen, node_->gpus, node_->nics,
-           device_lanes,
-           device_lanes + drive_lanes > root_lanes
-               ? fmt::format(": {} lanes in all exceed them, so the drives sit behind PCIe switches and "
-                             "share their uplinks with GPUs and NICs (the array gives less than the "
-                             "drives' sum under GPU/NIC load)",
-                             device_lanes + drive_lanes)
-               : ""),
-       "-", "catalog");
+  line({.section = "Storage",
+        .item = "Local NVMe PCIe lanes",
+        .quantity = drive_lanes,
+        .unit = "lanes",
+        .spec = fmt::format("{} x{} per drive, {:.1f} GB/s link each", drive.interface.substr(0, 9),
+                            drive.lanes, drive.lanes * pcie_lane_bytes_per_s(drive.pcie_gen) / 1e9),
+        .driver = fmt::format(
+            "{} drives x {} lanes; the {} x {} give {} Gen{} root lanes, which {} GPUs x 16 + {} NICs x "
+            "16 = {} lanes also need{}; Linux md rebuilds at most at sync_speed_max (200 MB/s unless "
+            "raised)",
+            drives, drive.lanes, node_->sockets, cpu.name, root_lanes, cpu.pcie_gen, node_->gpus, node_->nics,
+            device_lanes,
+            device_lanes + drive_lanes > root_lanes
+                ? fmt::format(": {} lanes in all exceed them, so the drives sit behind PCIe switches and "
+                              "share their uplinks with GPUs and NICs (the array gives less than the "
+                              "drives' sum under GPU/NIC load)",
+                              device_lanes + drive_lanes)
+                : ""),
+        .source = "catalog"});
   sheet_.figures["raid"] = {
       {"level", level.name}, {"drives", drives}, {"per_drive_source", source}, {"levels", std::move(levels)}};
 
@@ -258,7 +299,7 @@ void Planner::add_local_raid(double write, double read, double capacity, bool su
                   dl->workload, dl->accelerator, dl->bandwidth / 1e9, dl->accelerators, dl->au_floor);
   // Per GPU: the larger of the workload's training-data read and, for the sized GPU's accelerator, what one
   // simulated accelerator read at AU >= the floor (the measured demand of this GPU).
-  const double workload_per_gpu = read / (1 + h_) / node_->gpus;
+  const double workload_per_gpu = read_need / node_->gpus;
   const double dataload_per_gpu = dl->bandwidth / dl->accelerators;
   const bool from_dataload = same_accelerator && dataload_per_gpu > workload_per_gpu;
   const double per_gpu = from_dataload ? dataload_per_gpu : workload_per_gpu;
@@ -271,14 +312,20 @@ void Planner::add_local_raid(double write, double read, double capacity, bool su
       : from_dataload
           ? fmt::format("{}, above the {}", dataload_basis, workload_basis)
           : fmt::format("{}, above {} = {:.3f} GB/s", workload_basis, dataload_basis, dataload_per_gpu / 1e9);
-  auto demand = Formula::term("per_gpu", per_gpu,
-                              fmt::format("per GPU {:.3f} GB/s ({})", per_gpu / 1e9, per_gpu_basis)) *
-                Formula::term("gpus", node_->gpus, fmt::format("{} GPUs", node_->gpus)) *
-                (1 + Formula::term("headroom", h_, fmt::format("headroom {:.2f}", h_)));
-  line("Storage", "Local read to feed the GPUs", demand, 1e9, "GB/s",
-       fmt::format("{} x {} per node", node_->gpus, node_->gpu),
-       fmt::format("{} = {}", demand.shown(), gbs(demand.value())), plus_h(h_),
-       from_dataload ? "measured" : "workload");
+  auto demand =
+      with_headroom(Formula::term("per_gpu", per_gpu,
+                                  fmt::format("per GPU {:.3f} GB/s ({})", per_gpu / 1e9, per_gpu_basis)) *
+                        Formula::term("gpus", node_->gpus, fmt::format("{} GPUs", node_->gpus)),
+                    h_);
+  line({.section = "Storage",
+        .item = "Local read to feed the GPUs",
+        .quantity = demand,
+        .per = 1e9,
+        .unit = "GB/s",
+        .spec = fmt::format("{} x {} per node", node_->gpus, node_->gpu),
+        .driver = fmt::format("{} = {}", demand.shown(), gbs(demand.value())),
+        .headroom = headroom_shown(h_),
+        .source = from_dataload ? "measured" : "workload"});
   // Per drive: storage.io on the node's drives, else the loader's read over the drives it ran on (a lower
   // bound: it read what its accelerators asked for).
   DriveFigures feed_drive = per_drive;
@@ -293,15 +340,20 @@ void Planner::add_local_raid(double write, double read, double capacity, bool su
   const RaidLevel& feed_level = feed ? *feed->level : raid_level("RAID-0");
   const std::string read_formula =
       feed_level.read_b == 0 ? "n R" : fmt::format("(n - {:g}) R", -feed_level.read_b);
-  line(
-      "Storage", "Local drives to feed the GPUs", feed ? feed->drives : 0, "drives",
-      fmt::format("{} in {}; template has {}", cat_.drive(node_->drive).name, feed_level.name, node_->drives),
-      feed ? fmt::format("fewest drives n with {} read {} >= {}, R = {}: {} drives read {}", feed_level.name,
-                         read_formula, gbs(demand.value()), feed_drive.basis, feed->drives,
-                         gbs(raid_figures(feed_level, feed->drives, feed_drive).read))
-           : fmt::format("no RAID level of up to {} drives reads {} at R = {}", 4 * node_->drives,
-                         gbs(demand.value()), feed_drive.basis),
-      plus_h(h_), "measured");
+  line({.section = "Storage",
+        .item = "Local drives to feed the GPUs",
+        .quantity = feed ? feed->drives : 0,
+        .unit = "drives",
+        .spec = fmt::format("{} in {}; template has {}", cat_.drive(node_->drive).name, feed_level.name,
+                            node_->drives),
+        .driver =
+            feed ? fmt::format("fewest drives n with {} read {} >= {}, R = {}: {} drives read {}",
+                               feed_level.name, read_formula, gbs(demand.value()), feed_drive.basis,
+                               feed->drives, gbs(raid_figures(feed_level, feed->drives, feed_drive).read))
+                 : fmt::format("no RAID level of up to {} drives reads {} at R = {}", 4 * node_->drives,
+                               gbs(demand.value()), feed_drive.basis),
+        .headroom = headroom_shown(h_),
+        .source = "measured"});
   if (!feed)
     sheet_.warnings.push_back(fmt::format("the measured node's drives cannot feed its {} GPUs: {} needed, {}",
                                           node_->gpus, gbs(demand.value()), feed_drive.basis));
@@ -325,9 +377,13 @@ void Planner::add_local_raid(double write, double read, double capacity, bool su
 }
 
 void Planner::add_network(int nodes, double comm_share, bool cross_node) {
-  line("Network", "Exposed communication", comm_share, "fraction",
-       fmt::format("budget {:.2f}", assumption::kCommBudget.value), "exposed communication time / step time",
-       "-", src(cal_.network));
+  line({.section = "Network",
+        .item = "Exposed communication",
+        .quantity = comm_share,
+        .unit = "fraction",
+        .spec = fmt::format("budget {:.2f}", assumption::kCommBudget.value),
+        .driver = "exposed communication time / step time",
+        .source = src(cal_.network)});
   if (comm_share > assumption::kCommBudget.value)
     sheet_.warnings.push_back(
         fmt::format("exposed communication is {:.0f} % of the step (budget {:.0f} %): "
@@ -337,19 +393,33 @@ void Planner::add_network(int nodes, double comm_share, bool cross_node) {
     const auto& nic = cat_.nic(node_->front_end_nic);
     const auto& sw = cat_.switch_spec(node_->front_end_switch);
     auto fe = front_end_network(nodes, sw.radix);
-    line("Network", "Front-end NICs", fe.nics, "NICs",
-         fmt::format("{} {} ({:.0f} Gb/s)", nic.name, nic.kind, nic.bits_per_s / 1e9),
-         nodes > 1 ? "one per node: each replica fits in a node, so no traffic crosses nodes and no compute "
-                     "fabric is bought"
-                   : "one node: no traffic crosses nodes, so no compute fabric is bought",
-         "-", "catalog");
-    line("Network", "Top-of-rack switches", fe.switches, "switches",
-         fmt::format("{} radix {}", sw.name, sw.radix),
-         fmt::format("ceil({} nodes / {} ports down per switch); uplinks to the site network not included",
-                     nodes, sw.radix / 2),
-         "-", "catalog");
-    line("Network", "Cables/transceivers", fe.cables, "links", "node to top-of-rack",
-         fmt::format("{} node ports", fe.cables), "-", "catalog");
+    line({.section = "Network",
+          .item = "Front-end NICs",
+          .quantity = fe.nics,
+          .unit = "NICs",
+          .spec = fmt::format("{} {} ({:.0f} Gb/s)", nic.name, nic.kind, nic.bits_per_s / 1e9),
+          .driver =
+              nodes > 1
+                  ? "one per node: each replica fits in a node, so no traffic crosses nodes and no compute "
+                    "fabric is bought"
+                  : "one node: no traffic crosses nodes, so no compute fabric is bought",
+          .source = "catalog"});
+    line({.section = "Network",
+          .item = "Top-of-rack switches",
+          .quantity = fe.switches,
+          .unit = "switches",
+          .spec = fmt::format("{} radix {}", sw.name, sw.radix),
+          .driver = fmt::format(
+              "ceil({} nodes / {} ports down per switch); uplinks to the site network not included", nodes,
+              sw.radix / 2),
+          .source = "catalog"});
+    line({.section = "Network",
+          .item = "Cables/transceivers",
+          .quantity = fe.cables,
+          .unit = "links",
+          .spec = "node to top-of-rack",
+          .driver = fmt::format("{} node ports", fe.cables),
+          .source = "catalog"});
     net_ = {&sw, fe.switches, fe.cables, {"Top-of-rack switches"}, "Cables/transceivers"};
     sheet_.figures["network"] = {
         {"kind", "front-end"}, {"switches", fe.switches}, {"nics", fe.nics}, {"cables", fe.cables}};
@@ -357,27 +427,46 @@ void Planner::add_network(int nodes, double comm_share, bool cross_node) {
   }
   const auto& nic = cat_.nic(node_->nic);
   const auto& sw = cat_.switch_spec(node_->switch_name);
-  line("Network", "Compute-fabric NICs", nodes * node_->nics, "NICs",
-       fmt::format("{} {} ({:.0f} Gb/s)", nic.name, nic.kind, nic.bits_per_s / 1e9),
-       fmt::format("{} per node = {:.2f} per GPU ({:.0f} Gb/s per GPU)", node_->nics,
-                   static_cast<double>(node_->nics) / node_->gpus,
-                   nic.bits_per_s * node_->nics / node_->gpus / 1e9),
-       "-", "catalog");
-  int ports_for = static_cast<int>(std::ceil(nodes * (1 + h_)));
+  line({.section = "Network",
+        .item = "Compute-fabric NICs",
+        .quantity = nodes * node_->nics,
+        .unit = "NICs",
+        .spec = fmt::format("{} {} ({:.0f} Gb/s)", nic.name, nic.kind, nic.bits_per_s / 1e9),
+        .driver = fmt::format("{} per node = {:.2f} per GPU ({:.0f} Gb/s per GPU)", node_->nics,
+                              static_cast<double>(node_->nics) / node_->gpus,
+                              nic.bits_per_s * node_->nics / node_->gpus / 1e9),
+        .source = "catalog"});
+  int ports_for = static_cast<int>(std::ceil(with_headroom(nodes, h_)));
   auto f = compute_fabric(ports_for, node_->nics, sw.radix);
-  line("Network", "Leaf switches", f.leaves, "switches", fmt::format("{} radix {}", sw.name, sw.radix),
-       f.spines == 0
-           ? fmt::format("one switch: {} nodes x {} ports fit its {} ports", ports_for, f.rails, sw.radix)
-           : fmt::format("{} rails x ceil({} nodes / {} ports down per leaf)", f.rails, ports_for,
-                         sw.radix / 2),
-       plus_h(h_) + " ports", "catalog");
-  line("Network", "Spine switches", f.spines, "switches", fmt::format("{} radix {}", sw.name, sw.radix),
-       f.spines == 0 ? "one switch: no spine"
-                     : fmt::format("ceil({} uplinks / {} ports); uplinks = downlinks, non-blocking",
-                                   f.uplinks, sw.radix),
-       plus_h(h_) + " ports", "catalog");
-  line("Network", "Cables/transceivers", f.cables, "links", "node-leaf + leaf-spine",
-       fmt::format("{} node ports + {} uplinks", f.node_ports, f.uplinks), "-", "catalog");
+  line({.section = "Network",
+        .item = "Leaf switches",
+        .quantity = f.leaves,
+        .unit = "switches",
+        .spec = fmt::format("{} radix {}", sw.name, sw.radix),
+        .driver = f.spines == 0 ? fmt::format("one switch: {} nodes x {} ports fit its {} ports", ports_for,
+                                              f.rails, sw.radix)
+                                : fmt::format("{} rails x ceil({} nodes / {} ports down per leaf)", f.rails,
+                                              ports_for, sw.radix / 2),
+        .headroom = headroom_shown(h_) + " ports",
+        .source = "catalog"});
+  line({.section = "Network",
+        .item = "Spine switches",
+        .quantity = f.spines,
+        .unit = "switches",
+        .spec = fmt::format("{} radix {}", sw.name, sw.radix),
+        .driver = f.spines == 0
+                      ? "one switch: no spine"
+                      : fmt::format("ceil({} uplinks / {} ports); uplinks = downlinks, non-blocking",
+                                    f.uplinks, sw.radix),
+        .headroom = headroom_shown(h_) + " ports",
+        .source = "catalog"});
+  line({.section = "Network",
+        .item = "Cables/transceivers",
+        .quantity = f.cables,
+        .unit = "links",
+        .spec = "node-leaf + leaf-spine",
+        .driver = fmt::format("{} node ports + {} uplinks", f.node_ports, f.uplinks),
+        .source = "catalog"});
   net_ = {&sw, f.leaves + f.spines, f.cables, {"Leaf switches", "Spine switches"}, "Cables/transceivers"};
   sheet_.figures["network"] = {{"kind", "compute fabric"},
                                {"leaves", f.leaves},
@@ -403,21 +492,44 @@ void Planner::add_power_host_cost(int nodes, double run_s, double ckpt, const st
   auto energy = energy_kwh<Formula>({static_cast<double>(nodes), node_w, assumption::kAveragePowerShare.value,
                                      switch_w, run_s / 3600, cool.pue});
   double mwh = energy.value() / 1000;
-  line("Power", "Node power (nameplate)", nameplate, 1e3, "kW",
-       fmt::format("{} cooling, GPU power x {:.4f} ({} W vs {} W per A100: {})", cool.name,
-                   cool.gpu_power_factor, cool.gpu_w, cat_.cooling_spec(cat_.reference_cooling).gpu_w,
-                   cool.figures_source),
-       fmt::format("{} = {:.1f} W", nameplate.shown(), node_w), "nameplate", "catalog");
-  line("Power", "IT power", it, 1e3, "kW", "nodes + network switches",
-       fmt::format("{} = {:.1f} W", it.shown(), it_w), "nameplate", "catalog");
-  line("Power", "Racks", racks, "racks", fmt::format("{:.0f} kW per rack ({})", cool.rack_w / 1e3, cool.name),
-       fmt::format("ceil({} nodes / {} per rack)", with_separators(nodes), per_rack), "nameplate per rack",
-       "catalog");
-  line("Power", "Energy", energy, 1e3, "MWh", per,
-       fmt::format("{} = {} kWh; PUE: {}", energy.shown(), with_separators(energy.value()), cool.pue_source),
-       "-", "assumed");
+  line({.section = "Power",
+        .item = "Node power (nameplate)",
+        .quantity = nameplate,
+        .per = 1e3,
+        .unit = "kW",
+        .spec = fmt::format("{} cooling, GPU power x {:.4f} ({} W vs {} W per A100: {})", cool.name,
+                            cool.gpu_power_factor, cool.gpu_w,
+                            cat_.cooling_spec(cat_.reference_cooling).gpu_w, cool.figures_source),
+        .driver = fmt::format("{} = {:.1f} W", nameplate.shown(), node_w),
+        .headroom = "nameplate",
+        .source = "catalog"});
+  line({.section = "Power",
+        .item = "IT power",
+        .quantity = it,
+        .per = 1e3,
+        .unit = "kW",
+        .spec = "nodes + network switches",
+        .driver = fmt::format("{} = {:.1f} W", it.shown(), it_w),
+        .headroom = "nameplate",
+        .source = "catalog"});
+  line({.section = "Power",
+        .item = "Racks",
+        .quantity = racks,
+        .unit = "racks",
+        .spec = fmt::format("{:.0f} kW per rack ({})", cool.rack_w / 1e3, cool.name),
+        .driver = fmt::format("ceil({} nodes / {} per rack)", with_separators(nodes), per_rack),
+        .headroom = "nameplate per rack",
+        .source = "catalog"});
+  line({.section = "Power",
+        .item = "Energy",
+        .quantity = energy,
+        .per = 1e3,
+        .unit = "MWh",
+        .spec = per,
+        .driver = fmt::format("{} = {} kWh; PUE: {}", energy.shown(), with_separators(energy.value()),
+                              cool.pue_source),
+        .source = "assumed"});
 
-  double cores_needed = node_->gpus * cores_per_gpu(req_.workload.kind).value * (1 + h_);
   double cores_have = node_->sockets * cpu.cores;
   double ram_have = node_->ram_bytes;
   std::string ram_src = "catalog";
@@ -428,30 +540,44 @@ void Planner::add_power_host_cost(int nodes, double run_s, double ckpt, const st
       ram_src = "measured";
     }
   }
-  line("Host", "CPU cores per node", cores_needed, "cores",
-       fmt::format("{} x {} = {:.0f} cores", node_->sockets, cpu.name, cores_have),
-       fmt::format("{} GPUs x {:.0f} cores per GPU ({})", node_->gpus,
-                   cores_per_gpu(req_.workload.kind).value, req_.workload.kind),
-       plus_h(h_), "assumed");
+  const double cores_needed =
+      line({.section = "Host",
+            .item = "CPU cores per node",
+            .quantity = node_->gpus * cores_per_gpu(req_.workload.kind).value,
+            .unit = "cores",
+            .spec = fmt::format("{} x {} = {:.0f} cores", node_->sockets, cpu.name, cores_have),
+            .driver = fmt::format("{} GPUs x {:.0f} cores per GPU ({})", node_->gpus,
+                                  cores_per_gpu(req_.workload.kind).value, req_.workload.kind),
+            .planned = true,
+            .source = "assumed"});
   if (cores_needed > cores_have)
     sheet_.warnings.push_back(fmt::format("CPU cores: {:.0f} needed per node, the {} template has {:.0f}",
                                           cores_needed, node_->name, cores_have));
-  double ram_need =
-      std::max(assumption::kHostRamPerHbm.value * node_->gpus * facts_.gpu->memory_bytes, ckpt / nodes * 2) *
-      (1 + h_);
-  line("Host", "Host RAM per node", ram_need / 1e9, "GB",
-       fmt::format("{} installed", decimal_bytes(ram_have)),
-       fmt::format("max({:.0f} x HBM of the node, 2 x checkpoint shard)", assumption::kHostRamPerHbm.value),
-       plus_h(h_), ram_src);
+  const double ram_need =
+      line({.section = "Host",
+            .item = "Host RAM per node",
+            .quantity = std::max(assumption::kHostRamPerHbm.value * node_->gpus * facts_.gpu->memory_bytes,
+                                 ckpt / nodes * 2),
+            .per = 1e9,
+            .unit = "GB",
+            .spec = fmt::format("{} installed", decimal_bytes(ram_have)),
+            .driver = fmt::format("max({:.0f} x HBM of the node, 2 x checkpoint shard)",
+                                  assumption::kHostRamPerHbm.value),
+            .planned = true,
+            .source = ram_src});
   if (ram_need > ram_have)
     sheet_.warnings.push_back(
         fmt::format("host RAM: {} GB needed per node, {} GB installed in the {} template",
                     with_separators(ram_need / 1e9), with_separators(ram_have / 1e9), node_->name));
   double membw = node_->sockets * cpu.memory_bandwidth() * cal_.host_mem.value;
-  line("Host", "Host memory bandwidth", membw / 1e9, "GB/s",
-       fmt::format("{} sockets x {} ch x {:.0f} MT/s x 8 B", node_->sockets, cpu.memory_channels,
-                   cpu.memory_mts),
-       fmt::format("theoretical x {:.2f}", cal_.host_mem.value), "-", src(cal_.host_mem));
+  line({.section = "Host",
+        .item = "Host memory bandwidth",
+        .quantity = membw / 1e9,
+        .unit = "GB/s",
+        .spec = fmt::format("{} sockets x {} ch x {:.0f} MT/s x 8 B", node_->sockets, cpu.memory_channels,
+                            cpu.memory_mts),
+        .driver = fmt::format("theoretical x {:.2f}", cal_.host_mem.value),
+        .source = src(cal_.host_mem)});
 
   add_cost(nodes, run_s, mwh, per, tokens);
   total("Nodes", nodes, "nodes", node_->name);
@@ -510,35 +636,52 @@ void Planner::add_cost(int nodes, double run_s, double mwh, const std::string& p
   if (auto* l = find_line("Energy")) l->unit_price = prices_.energy_per_kwh * 1000;
   double capital = nodes * *node_price + net_.switches * switch_price + net_.cables * cable_price +
                    storage_tb * prices_.storage_per_tb;
-  line("Cost", "Capital", capital, cur, label,
-       fmt::format("{} nodes x {} + {} switches x {} + {} cables x {} + {:.4f} TB x {}",
-                   with_separators(nodes), with_separators(*node_price), with_separators(net_.switches),
-                   with_separators(switch_price), with_separators(net_.cables), with_separators(cable_price),
-                   storage_tb, with_separators(prices_.storage_per_tb)),
-       "-", label);
+  line({.section = "Cost",
+        .item = "Capital",
+        .quantity = capital,
+        .unit = cur,
+        .spec = label,
+        .driver =
+            fmt::format("{} nodes x {} + {} switches x {} + {} cables x {} + {:.4f} TB x {}",
+                        with_separators(nodes), with_separators(*node_price), with_separators(net_.switches),
+                        with_separators(switch_price), with_separators(net_.cables),
+                        with_separators(cable_price), storage_tb, with_separators(prices_.storage_per_tb)),
+        .source = label});
   sheet_.lines.back().live = fmt::format("{}", fmt::join(capital_items, "+"));
   double energy_cost = mwh * 1000 * prices_.energy_per_kwh;
-  line("Cost", "Energy cost", energy_cost, cur, per,
-       fmt::format("{} kWh x {:g} {}/kWh", with_separators(mwh * 1000, 1), prices_.energy_per_kwh, cur), "-",
-       label);
+  line({.section = "Cost",
+        .item = "Energy cost",
+        .quantity = energy_cost,
+        .unit = cur,
+        .spec = per,
+        .driver =
+            fmt::format("{} kWh x {:g} {}/kWh", with_separators(mwh * 1000, 1), prices_.energy_per_kwh, cur),
+        .source = label});
   sheet_.lines.back().live = "{Energy:cost}";
   double years = run_s / kSecondsPerYear;
   double amortised = capital * years / prices_.amortisation_years;
   const char* per_item = tokens > 0 ? "Cost per year" : "Cost per run";
-  line("Cost", per_item, amortised + energy_cost, cur, per,
-       fmt::format("capital {} / {:g} years x {:.0f} s / {:.0f} s per year + energy {} = {} + {}",
-                   with_separators(capital, 2), prices_.amortisation_years, run_s, kSecondsPerYear,
-                   with_separators(energy_cost, 2), with_separators(amortised, 2),
-                   with_separators(energy_cost, 2)),
-       "-", label);
+  line({.section = "Cost",
+        .item = per_item,
+        .quantity = amortised + energy_cost,
+        .unit = cur,
+        .spec = per,
+        .driver = fmt::format("capital {} / {:g} years x {:.0f} s / {:.0f} s per year + energy {} = {} + {}",
+                              with_separators(capital, 2), prices_.amortisation_years, run_s, kSecondsPerYear,
+                              with_separators(energy_cost, 2), with_separators(amortised, 2),
+                              with_separators(energy_cost, 2)),
+        .source = label});
   sheet_.lines.back().live =
       fmt::format("{{Capital}}*{}/{}+{{Energy cost}}", years, prices_.amortisation_years);
   if (tokens > 0) {
-    line("Cost", "Cost per million tokens", (amortised + energy_cost) / (tokens / 1e6), cur,
-         "output tokens at the planned load",
-         fmt::format("({} + {}) / {} M tokens", with_separators(amortised, 2),
-                     with_separators(energy_cost, 2), with_separators(tokens / 1e6, 3)),
-         "-", label);
+    line({.section = "Cost",
+          .item = "Cost per million tokens",
+          .quantity = (amortised + energy_cost) / (tokens / 1e6),
+          .unit = cur,
+          .spec = "output tokens at the planned load",
+          .driver = fmt::format("({} + {}) / {} M tokens", with_separators(amortised, 2),
+                                with_separators(energy_cost, 2), with_separators(tokens / 1e6, 3)),
+          .source = label});
     sheet_.lines.back().live = fmt::format("{{Cost per year}}/{}", tokens / 1e6);
   }
   total("Capital", capital, cur, label);

@@ -96,6 +96,30 @@ void Planner::pick_node() {
   facts_.nic_bytes_per_s = node_->nics * cat_.nic(node_->nic).bytes_per_s();
 }
 
+double Planner::line(Line l) {
+  Quantity q = std::move(l.quantity);
+  if (l.planned) {
+    q = with_headroom(
+        q.formula ? *q.formula : Formula::term("need", q.value, fmt::format("need {:.6g}", q.value)), h_);
+    l.headroom = headroom_shown(h_);
+  }
+  SheetLine& s = sheet_.lines.emplace_back();
+  s.section = std::move(l.section);
+  s.item = std::move(l.item);
+  s.quantity = q.value / l.per;
+  s.unit = std::move(l.unit);
+  s.spec = std::move(l.spec);
+  s.driver = std::move(l.driver);
+  s.headroom = std::move(l.headroom);
+  s.source = std::move(l.source);
+  if (q.formula) {
+    s.formula = q.formula->symbolic();
+    s.terms = q.formula->terms();
+    s.formula_per = l.per;
+  }
+  return q.value;
+}
+
 void Planner::calibrate_for(const std::string& precision, std::vector<GemmShape> shapes) {
   CalibrationInput in{facts_.gpu, precision, std::move(shapes), node_is_measured_};
   cal_ = calibrate(req_.reports, cat_, in);
@@ -112,26 +136,17 @@ double Planner::peak(const std::string& precision) const {
 std::string Planner::planning_text(int nodes, double time_s, bool inverse) const {
   const auto& w = req_.workload;
   if (inverse)
-    return fmt::format("inverse: smallest node count with time x (1 + {:.2f}) <= deadline {}", h_,
-                       duration(*w.deadline_s));
+    return "inverse: smallest node count with " +
+           deadline_rule("time", h_, std::nullopt, *w.deadline_s, duration);
   return fmt::format("forward: {} nodes given{}", nodes,
                      w.deadline_s ? fmt::format(" (deadline {} {})", duration(*w.deadline_s),
-                                                time_s * (1 + h_) <= *w.deadline_s ? "met" : "NOT met")
+                                                meets_deadline(time_s, *w.deadline_s, h_) ? "met" : "NOT met")
                                   : "");
 }
 
 }  // namespace mlbench::sizing::planning
 
 namespace mlbench::sizing {
-
-std::string check_headroom(double headroom) {
-  if (!(headroom >= 0 && headroom <= 0.5))
-    throw UsageError(fmt::format(
-        "--headroom {} is out of range: give a fraction between 0 and 0.5 (0.25 = 25 %)", headroom));
-  if (headroom < 0.2 || headroom > 0.3)
-    return fmt::format("headroom {:.2f} is outside the recommended 0.20-0.30 per resource", headroom);
-  return "";
-}
 
 Sheet plan(const PlanRequest& req, const HardwareCatalog& catalog) {
   std::string warning = check_headroom(req.headroom);

@@ -2,9 +2,8 @@
 // latency/throughput target -> the smallest N that meets it with the headroom), and the sizing sheet that
 // explains the answer line by line.
 //
-// Headroom h (default 0.25) is applied per resource and printed on each line (METHODS.md "Headroom"): planned
-// time x (1 + h) within the deadline, bandwidths, capacities, serving throughput, switch ports, CPU cores and
-// host RAM x (1 + h); power is provisioned at nameplate; memory fits with the runtime's reserve, not h.
+// The headroom (sizing/headroom.hpp, kDefaultHeadroom unless the request gives one) is applied per resource
+// and printed on each line it enters (METHODS.md "Headroom").
 #pragma once
 
 #include <optional>
@@ -13,6 +12,7 @@
 
 #include "reports/report.hpp"
 #include "sizing/catalog.hpp"
+#include "sizing/headroom.hpp"
 #include "sizing/sheet.hpp"
 #include "sizing/workload.hpp"
 
@@ -23,15 +23,11 @@ struct PlanRequest {
   std::vector<Report> reports;
   std::string
       hardware;  // node template name; "" = the measured node's, else the workload's, else the default
-  double headroom = 0.25;
+  double headroom = kDefaultHeadroom;
   std::optional<int> nodes;  // forward planning at this node count (overrides the workload's deadline)
   std::optional<Prices> prices;
   std::string cooling;  // a cooling option of the catalog; "" = the node template's
 };
-
-inline constexpr double kDefaultHeadroom = 0.25;
-// UsageError outside [0, 0.5]; a warning line (returned) outside the recommended [0.2, 0.3], else "".
-std::string check_headroom(double headroom);
 
 // UsageError when the workload cannot be sized (nothing fits, deadline unreachable), naming why.
 Sheet plan(const PlanRequest& req, const HardwareCatalog& catalog);

@@ -11,6 +11,7 @@
 
 #include "reports/render.hpp"
 #include "sizing/formula.hpp"
+#include "sizing/headroom.hpp"
 
 namespace mlbench::sizing {
 
@@ -47,7 +48,7 @@ struct Sheet {
   std::string workload;  // name and file
   std::string hardware;  // node template and why it was chosen
   std::string mode;      // forward (N nodes) or inverse (deadline/latency -> N)
-  double headroom = 0.25;
+  double headroom = kDefaultHeadroom;
   std::vector<SheetLine> lines;
   std::vector<SheetLine> totals;
   std::vector<SheetAssumption> assumptions;

@@ -135,28 +135,14 @@ TransformerModel parse_model(const Fields& top) {
   if (!top.has("model") || !top.at("model").is_object())
     throw UsageError(fmt::format("{}: 'model' must be a mapping (architecture or params)", top.where()));
   Fields f(top.at("model"), top.where() + ": model");
-  f.only({"params",
-          "active_params",
-          "layers",
-          "hidden",
-          "heads",
-          "kv_heads",
-          "head_dim",
-          "ffn_hidden",
-          "vocab",
-          "gated_ffn",
-          "norm",
-          "rotary",
-          "experts",
-          "top_k",
-          "shared_experts",
-          "n_group",
-          "topk_group",
-          "kv_lora_rank",
-          "q_lora_rank",
-          "qk_rope_head_dim",
-          "qk_nope_head_dim",
-          "v_head_dim"});
+  f.only({"params",           "active_params", "layers",
+          "hidden",           "heads",         "kv_heads",
+          "head_dim",         "ffn_hidden",    "vocab",
+          "gated_ffn",        "norm",          "rotary",
+          "dropout",          "experts",       "top_k",
+          "shared_experts",   "n_group",       "topk_group",
+          "kv_lora_rank",     "q_lora_rank",   "qk_rope_head_dim",
+          "qk_nope_head_dim", "v_head_dim"});
   TransformerModel m;
   parse_latent_attention(f, m);
   if (f.has("experts")) {
@@ -195,6 +181,7 @@ TransformerModel parse_model(const Fields& top) {
   m.gated_ffn = f.flag_or("gated_ffn", true);
   m.rms_norm = choice(f, "norm", {"rmsnorm", "layernorm"}, "rmsnorm, layernorm", "rmsnorm") == "rmsnorm";
   m.rotary = f.flag_or("rotary", true);
+  m.dropout = f.flag_or("dropout", false);
   if (f.has("layers") || f.has("hidden")) {
     m.layers = f.whole("layers");
     m.hidden = f.whole("hidden");

@@ -20,6 +20,7 @@ struct TransformerModel {
   bool gated_ffn = true;       // SwiGLU: three FFN matrices instead of two
   bool rms_norm = true;        // norm: rmsnorm (Llama) or layernorm (GPT)
   bool rotary = true;          // rotary position embeddings in every layer (GPT: learned, at the input)
+  bool dropout = false;        // dropout after attention and FFN and on the scores (GPT; Llama has none)
   double params = 0;           // total parameters (embeddings included)
   double active_params = 0;    // per token (MoE); equals params for dense models
   bool derived_shape = false;  // architecture derived from the parameter count
@@ -149,13 +150,13 @@ struct LlmInference {
   std::optional<int> tp;     // tensor-parallel degree of an instance, fixed (else searched)
   std::optional<int> batch;  // sequences decoded together, fixed (a published benchmark's batch)
   // The serving engine (kEngines): vLLM or TensorRT-LLM, which size the KV cache and admit requests
-  // differently (sizing/models.hpp serving_budget).
+  // differently (sizing/model_llm_inference.hpp serving_budget).
   std::string engine = "vllm";
   // TensorRT-LLM's capacity scheduler: guaranteed_no_evict (its default) reserves a request's whole input +
   // output in the KV cache when admitted, max_utilization allocates as tokens come.
   std::string capacity_scheduler_policy = "guaranteed_no_evict";
   // The serving engine's memory settings (vLLM's names; TensorRT-LLM's free_gpu_memory_fraction); unset: the
-  // engine's defaults (sizing/models.hpp serving_budget).
+  // engine's defaults (sizing/model_llm_inference.hpp serving_budget).
   std::optional<double> gpu_memory_utilization, free_gpu_memory_fraction, cuda_graph_bytes;
   std::optional<int> max_num_batched_tokens, max_num_seqs;
   // The batch sizes the engine captured CUDA graphs at, padding a decode step up to the next one

@@ -88,7 +88,8 @@ constexpr EngineTraits kEngines[] = {
      .registered_buffers = true,
      .unavailable = uring_unavailable_reason,
      .fallback = EngineKind::psync,
-     .make = make_uring},
+     .make = make_uring,
+     .dataload = FileReader::uring_chain},
     {.kind = EngineKind::psync,
      .label = "psync",
      .queue_depth = false,
@@ -99,7 +100,8 @@ constexpr EngineTraits kEngines[] = {
      .registered_buffers = false,
      .unavailable = nullptr,
      .fallback = EngineKind::psync,
-     .make = make_psync},
+     .make = make_psync,
+     .dataload = FileReader::plain},
     {.kind = EngineKind::null,
      .label = "null",
      .queue_depth = true,
@@ -110,7 +112,8 @@ constexpr EngineTraits kEngines[] = {
      .registered_buffers = false,
      .unavailable = nullptr,
      .fallback = EngineKind::null,
-     .make = make_null},
+     .make = make_null,
+     .dataload = FileReader::null},
 };
 
 // "a", "a or b", "a, b or c": the engines a message offers.
@@ -140,6 +143,32 @@ const EngineTraits& traits(EngineKind k) {
 std::string engines_with(bool EngineTraits::*trait) {
   return names_where([&](const EngineTraits& t) { return t.*trait; });
 }
+
+std::vector<std::string_view> engine_choices(bool EngineTraits::*trait) {
+  std::vector<std::string_view> out;
+  for (const auto& [kind, name] : kEngineNames) {
+    if (traits(kind).*trait) out.push_back(name);
+  }
+  return out;
+}
+
+std::vector<std::string_view> dataload_engine_names() {
+  std::vector<std::string_view> out;
+  for (const auto& [kind, name] : kEngineNames) {
+    if (traits(kind).dataload != FileReader::none) out.push_back(name);
+  }
+  return out;
+}
+
+ResolvedEngine resolve_engine(const EngineTraits& asked) {
+  const std::string why = asked.unavailable != nullptr ? asked.unavailable() : std::string();
+  if (why.empty()) return {asked.kind, {}, {}};
+  return {asked.fallback, why,
+          fmt::format("{} unavailable ({}); fell back to the {} engine", asked.label, why,
+                      to_string(asked.fallback))};
+}
+
+ResolvedEngine resolve_engine(EngineKind asked) { return resolve_engine(traits(asked)); }
 
 std::string_view to_string(EngineKind k) { return name_of(kEngineNames, k); }
 

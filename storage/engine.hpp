@@ -1,4 +1,4 @@
-// The I/O engine seam: one engine per job thread, driven by the job loop in storage/job.cpp.
+// The I/O engine seam: one engine per job thread, driven by the job loop in storage/io/job.cpp.
 //
 // The loop queues I/Os into numbered slots (slot i always uses buffer i), then calls submit_and_reap(), which
 // hands everything queued to the kernel and returns at least `min_complete` completions in one step — for
@@ -30,6 +30,12 @@ EngineKind engine_from_string(std::string_view s);  // throws UsageError
 struct EngineConfig;
 class Engine;
 
+// How storage.dataload reads a file through an engine (run_dataload, storage/dataload/reader.cpp): io_uring's
+// linked open/read/close on direct descriptors (the plain calls where the kernel lacks them), the plain
+// open/pread/close, no file at all (mlbench's own loop), or none: dataload does not offer the engine, and
+// its --engine refuses it.
+enum class FileReader { none, uring_chain, plain, null };
+
 // What each engine can do, one row per engine (engine.cpp): the job loop, the job spec's checks and the probe
 // ask these instead of naming engines, so that a new engine (cuFile/GPUDirect Storage, a file-per-sample
 // reader) is a row here, a row in kEngineNames, its EngineKind value and its Engine class.
@@ -46,11 +52,28 @@ struct EngineTraits {
   std::string (*unavailable)();
   EngineKind fallback;  // run instead when unavailable() says why not; the engine itself when it has none
   std::unique_ptr<Engine> (*make)(const EngineConfig& cfg);
+  FileReader dataload;  // storage.dataload's reader for this engine
 };
 std::span<const EngineTraits> engine_table();
 const EngineTraits& traits(EngineKind k);
 // The --engine values of the engines that have `trait`, as a user reads them ("uring", "uring or psync").
 std::string engines_with(bool EngineTraits::*trait);
+// The --engine choices of a probe that needs `trait` (storage.checkpoint: touches_disk), in kEngineNames'
+// order.
+std::vector<std::string_view> engine_choices(bool EngineTraits::*trait);
+// The --engine choices of storage.dataload: the engines with a reader, in kEngineNames' order.
+std::vector<std::string_view> dataload_engine_names();
+
+// The engine a run uses when `asked` is asked for: the engine itself, or its fallback where unavailable()
+// says why it cannot be set up here; `why` and `warning` (what the result says) are empty when it can.
+// storage.io, storage.checkpoint and the burn-in's storage phase all resolve through this.
+struct ResolvedEngine {
+  EngineKind kind;
+  std::string why;
+  std::string warning;
+};
+ResolvedEngine resolve_engine(const EngineTraits& asked);
+ResolvedEngine resolve_engine(EngineKind asked);
 
 struct EngineConfig {
   unsigned depth = 1;

@@ -23,7 +23,7 @@
 #include "burnin/host_pattern.hpp"
 #include "burnin/phase.hpp"
 #include "reports/report_burnin.hpp"
-#include "storage/job.hpp"
+#include "storage/io/job.hpp"
 #include "storage/pattern.hpp"
 #include "tests/common/sanitizers.hpp"
 

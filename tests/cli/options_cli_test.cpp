@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "storage/fio.hpp"
+#include "storage/io/fio.hpp"
 #include "tests/cli/cli_util.hpp"
 
 namespace mlbench::test {

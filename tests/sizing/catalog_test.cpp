@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
-#include "sizing/models.hpp"
+#include "sizing/model_node.hpp"
 #include "tests/sizing/test_util.hpp"
 
 namespace mlbench::sizing::test {

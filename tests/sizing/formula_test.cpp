@@ -1,9 +1,12 @@
 // The sheet's formulas are the computation: a formula written once over the number type gives the same value
 // as double and as Formula, the symbolic text parses back to that value with its terms' values, and each
 // sheet line that carries a formula evaluates to the line's quantity.
+#include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -176,14 +179,40 @@ TEST(Formula, ServingLinesEvaluateToTheirQuantities) {
   expect_formulas_evaluate(s, {"Decode step (TPOT)", "Time to first token", "HBM per GPU"});
 }
 
-// The sheet's assumptions section lists the table the engine runs on, each value as the table holds it.
-TEST(Formula, SheetListsEveryEngineAssumption) {
-  auto s = plan_file(source_dir() / "configs" / "workloads" / "llm-70b-pretraining.yaml");
+// Every declared assumption is listed on each sheet it applies to, as the table holds it: the calibration
+// defaults on every sheet (the CNN's on the CV sheets), each engine assumption on the sheets of its workload
+// kind (every kind when it names none) and on no other; and the kind an assumption names is one a shipped
+// workload has, so a misspelt kind cannot leave it off every sheet.
+TEST(Formula, EveryDeclaredAssumptionIsListedOnTheSheetsItAppliesTo) {
+  std::set<std::string> kinds;
+  for (const auto& entry : std::filesystem::directory_iterator(source_dir() / "configs" / "workloads")) {
+    SCOPED_TRACE(entry.path().filename().string());
+    const std::string kind = load_workload(entry.path()).kind;
+    kinds.insert(kind);
+    auto s = plan_file(entry.path());
+    auto row = [&](std::string_view name) -> const SheetAssumption* {
+      auto r = std::find_if(s.assumptions.begin(), s.assumptions.end(),
+                            [&](const SheetAssumption& x) { return x.name == name; });
+      return r == s.assumptions.end() ? nullptr : &*r;
+    };
+    for (const Assumption* a : engine_assumptions()) {
+      const SheetAssumption* r = row(a->listed_name());
+      EXPECT_EQ(r != nullptr, a->kind.empty() || a->kind == kind) << a->listed_name();
+      if (!r) continue;
+      EXPECT_EQ(r->value, format_quantity(a->listed())) << a->listed_name();
+      EXPECT_EQ(r->quantity, a->listed()) << a->listed_name();
+      EXPECT_EQ(r->basis, a->basis) << a->listed_name();
+      EXPECT_EQ(r->source, "assumed") << a->listed_name();
+    }
+    using namespace assumption;
+    for (const Assumption* a : {&kGemm16, &kHbm, &kNvlink, &kNetwork, &kHostMem})
+      EXPECT_NE(row(a->name), nullptr) << a->name;
+    EXPECT_EQ(row(kConvModel.name) != nullptr, kind == "cv-training");
+  }
   for (const Assumption* a : engine_assumptions()) {
-    bool listed = false;
-    for (const auto& row : s.assumptions)
-      listed |= row.name == a->listed_name() && row.value == format_quantity(a->listed());
-    EXPECT_EQ(listed, a->kind.empty() || a->kind == "llm-training") << a->name;
+    if (!a->kind.empty()) {
+      EXPECT_TRUE(kinds.contains(std::string(a->kind))) << a->listed_name() << ": " << a->kind;
+    }
   }
 }
 

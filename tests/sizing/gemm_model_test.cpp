@@ -1,5 +1,5 @@
-// The shape model of GEMM efficiency (sizing/models.hpp): tile and wave quantization over the GPU's SMs, the
-// memory roofline of few-row GEMMs, grouped expert GEMMs, and where the sheets show it.
+// The shape model of GEMM efficiency (sizing/model_gemm.hpp): tile and wave quantization over the GPU's SMs,
+// the memory roofline of few-row GEMMs, grouped expert GEMMs, and where the sheets show it.
 #include <cmath>
 #include <fstream>
 #include <string>
@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "sizing/models.hpp"
+#include "sizing/model_gemm.hpp"
 #include "tests/common/files.hpp"
 #include "tests/sizing/test_util.hpp"
 

@@ -33,7 +33,9 @@ TEST(Models, MemoryIsShardedByZeroStage) {
   EXPECT_DOUBLE_EQ(m0.weights, 2 * n);
   EXPECT_DOUBLE_EQ(m0.gradients, 2 * n);
   EXPECT_DOUBLE_EQ(m0.optimizer, 12 * n);
-  EXPECT_DOUBLE_EQ(m0.activations, 32 * 4096.0 * 4096 * 34 + 4096.0 * 32000 * 4);
+  // Per token and layer (no TP): norms' and projections' inputs 8h, Q, K, V, O 8h, SwiGLU's 3 x 2 f; no
+  // dropout.
+  EXPECT_DOUBLE_EQ(m0.activations, 32 * 4096.0 * (16 * 4096 + 6 * 11008) + 4096.0 * 32000 * 4);
   auto m3 = training_memory(w.model, w, {1, 1, 8, 3, Recompute::none});
   EXPECT_DOUBLE_EQ(m3.weights, 2 * n / 8);
   EXPECT_DOUBLE_EQ(m3.optimizer, 12 * n / 8);
@@ -103,13 +105,20 @@ TEST(Models, PipelineBubbleFormula) {
   EXPECT_EQ(virtual_stages(4, 8), 1);
 }
 
-// Korthikanti et al. 2022, activation bytes per layer: s b h (10 + 24/t + 5 a s/(h t)) with tensor
-// parallelism, 34 s b h / t with sequence parallelism and selective recomputation, 2 s b h under full.
+// Korthikanti et al. 2022, activation bytes per layer of a GPT layer (K and V as wide as Q, a 4h GeLU FFN,
+// dropout): s b h (10 + 24/t + 5 a s/(h t)) with tensor parallelism, 34 s b h / t with sequence parallelism
+// and selective recomputation, 2 s b h under full.
 TEST(Models, ActivationBytesPerLayerFollowKorthikanti) {
   auto w = llama7b();
   w.attention = "standard";
   w.sequence_parallel = false;
-  const auto& m = w.model;
+  auto& m = w.model;
+  m.gated_ffn = false;
+  m.ffn_hidden = 4 * m.hidden;
+  m.dropout = true;
+  // The Korthikanti workloads say so: `dropout: true` in their model.
+  EXPECT_TRUE(
+      std::get<LlmTraining>(load_workload(data_dir() / "korthikanti-22b-full.yaml").spec).model.dropout);
   double s = w.seq_len, h = m.hidden, a = m.heads, t = 8;
   Layout l{8, 1, 1, 0, Recompute::none};
   EXPECT_DOUBLE_EQ(layer_activation_bytes(m, w, l), s * h * (10 + 24 / t + 5 * a * s / (h * t)));
@@ -122,6 +131,26 @@ TEST(Models, ActivationBytesPerLayerFollowKorthikanti) {
   w.attention = "flash";
   l.recompute = Recompute::none;
   EXPECT_DOUBLE_EQ(layer_activation_bytes(m, w, l), 34 * s * h / t);
+}
+
+// The same count at the layer's own widths: Llama 3 405B (8 of 128 KV heads, SwiGLU of 53,248 = 3.25 h, no
+// dropout) keeps 8 s b h outside the tensor-parallel region and 2 (h + h/16 + h/16 + h) + 3 x 2 x 3.25 h =
+// 23.75 s b h inside; without dropout the stored scores are the softmax output alone, 2 a s^2 b.
+TEST(Models, ActivationBytesFollowTheArchitecture) {
+  auto w = std::get<LlmTraining>(load_workload(data_dir() / "llama3-405b-h100-8192gpu.yaml").spec);
+  const auto& m = w.model;
+  ASSERT_EQ(m.kv_heads, 8);
+  ASSERT_FALSE(m.dropout);
+  double s = w.seq_len, h = m.hidden, a = m.heads, t = 8;
+  Layout l{8, 16, 64, 1, Recompute::selective};
+  w.sequence_parallel = true;
+  w.attention = "flash";
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, w, l), 31.75 * s * h / t);
+  w.sequence_parallel = false;
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, w, l), s * h * (8 + 23.75 / t));
+  w.attention = "standard";
+  l.recompute = Recompute::none;
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, w, l), s * h * (8 + 23.75 / t) + 2 * a * s * s / t);
 }
 
 // Full recomputation redoes every layer's forward: HFU counts it, MFU does not.

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "base/error.hpp"
-#include "storage/job_spec.hpp"
+#include "storage/io/job_spec.hpp"
 
 namespace mlbench::storage {
 namespace {

@@ -30,11 +30,11 @@
 #include "base/error.hpp"
 #include "bench/paths.hpp"
 #include "bench/yaml_json.hpp"
-#include "storage/checkpoint.hpp"
-#include "storage/dataload_data.hpp"
-#include "storage/dataload_probe.hpp"
-#include "storage/dataload_reader.hpp"
-#include "storage/dataload_workload.hpp"
+#include "storage/checkpoint/checkpoint.hpp"
+#include "storage/dataload/data.hpp"
+#include "storage/dataload/probe.hpp"
+#include "storage/dataload/reader.hpp"
+#include "storage/dataload/workload.hpp"
 #include "storage/fd.hpp"
 #include "tests/storage/storage_test_util.hpp"
 
@@ -304,6 +304,33 @@ TEST(DataloadReader, EveryFileReadOncePerEpochWithExactBytes) {
   }
 }
 
+// A new engine is never named in a dataload result while another reader reads: every engine is read by
+// its own reader, or the result says why not (fallback_reason), or it has no reader and --engine refuses it.
+TEST(DataloadReader, EveryEngineIsReadByItsOwnReaderOrSaysWhyNot) {
+  auto probe = make_dataload_probe();
+  const ProbeInfo info = probe->info();
+  const auto row = std::find_if(info.options.begin(), info.options.end(),
+                                [](const OptionSpec& o) { return o.name == "engine"; });
+  ASSERT_NE(row, info.options.end());
+  const std::vector<std::string_view> choices = row->choices();
+  for (const EngineTraits& t : engine_table()) {
+    SCOPED_TRACE(t.label);
+    const bool offered = std::find(choices.begin(), choices.end(), to_string(t.kind)) != choices.end();
+    EXPECT_EQ(offered, t.dataload != FileReader::none);
+    if (t.dataload == FileReader::none) {
+      EXPECT_THROW(choose_reader(t), Error);
+      continue;
+    }
+    const ReaderChoice c = choose_reader(t);
+    EXPECT_TRUE(c.reader == t.dataload || !c.fallback_reason.empty()) << c.method;
+    EXPECT_NE(c.reader, FileReader::none);
+  }
+  // An engine whose row gives no dataload reader: refused, not read with the plain calls under its name.
+  EngineTraits readerless = traits(EngineKind::psync);
+  readerless.dataload = FileReader::none;
+  EXPECT_THROW(choose_reader(readerless), Error);
+}
+
 TEST(DataloadReader, MultiSampleFilesAreReadRecordByRecord) {
   Made m(6, 5000, 0, 70);  // 70 records a file: three chains of reads on one direct descriptor
   std::atomic<bool> stop{false};
@@ -499,7 +526,7 @@ TEST(DataloadReader, EveryTrainMetricOfARealWindowHasTheSpreadOfItsStatistic) {
 
 // The probe's train result is train_metrics': every metric has a spread (or, a tail with too few reads beyond
 // it, an open interval with its reason); the generate phase, one write ended by one syncfs, has none by
-// design (storage/dataload_probe.hpp).
+// design (storage/dataload/probe.hpp).
 TEST(DataloadReader, EveryTrainMetricOfTheProbesResultHasASpread) {
   test::TempDir dir;
   auto probe = make_dataload_probe();
@@ -1182,6 +1209,23 @@ TEST(Checkpoint, FoldersOfKilledRunsAreReclaimedAndNothingElse) {
   EXPECT_FALSE(fs::exists(mixed / "rank-0000.ckpt"));
   for (const auto& p : {live, kept, locked}) EXPECT_TRUE(fs::exists(p / "rank-0000.ckpt")) << p;
   EXPECT_EQ(test::slurp(outside / "rank-0000.ckpt"), "keep");
+}
+
+// storage.checkpoint resolves its engine as storage.io does: io_uring refused, psync runs and the warning
+// says so in the same words.
+TEST(Checkpoint, FallsBackToPsyncWhenUringSetupFails) {
+  test::TempDir dir;
+  auto probe = make_checkpoint_probe();
+  ::setenv("MLBENCH_FORCE_URING_FAILURE", "1", 1);
+  auto results = test::run_probe(*probe, json{{"dir", dir.path().string()}, {"size", "4M"}, {"ranks", 2}});
+  ::unsetenv("MLBENCH_FORCE_URING_FAILURE");
+  ASSERT_EQ(results.size(), 1u);
+  const Result& r = results[0];
+  ASSERT_EQ(r.status, Status::ok) << r.reason;
+  EXPECT_EQ(r.info["engine"], "psync");
+  bool warned = false;
+  for (const auto& w : r.warnings) warned |= w.find("fell back to the psync engine") != std::string::npos;
+  EXPECT_TRUE(warned) << r.warnings.size() << " warnings";
 }
 
 TEST(Checkpoint, ReadOnlyDirIsRefusedAtPlan) {

@@ -111,6 +111,30 @@ TEST(Engine, ForcedUringFailureIsReported) {
   ::unsetenv("MLBENCH_FORCE_URING_FAILURE");
 }
 
+// One resolution for every caller (storage.io, storage.checkpoint, the burn-in's storage phase): an engine
+// runs where unavailable() gives no reason, its fallback with the reason and the warning where it does.
+TEST(Engine, ResolveRunsTheFallbackOnlyWhereTheEngineIsUnavailable) {
+  for (const EngineTraits& t : engine_table()) {
+    if (t.unavailable != nullptr) continue;
+    const ResolvedEngine r = resolve_engine(t.kind);
+    EXPECT_EQ(r.kind, t.kind) << t.label;
+    EXPECT_EQ(r.why, "");
+    EXPECT_EQ(r.warning, "");
+  }
+  EngineTraits refused = traits(EngineKind::uring);
+  refused.unavailable = [] { return std::string("no ring here"); };
+  const ResolvedEngine r = resolve_engine(refused);
+  EXPECT_EQ(r.kind, refused.fallback);
+  EXPECT_EQ(r.why, "no ring here");
+  EXPECT_EQ(r.warning, "io_uring unavailable (no ring here); fell back to the psync engine");
+
+  ::setenv("MLBENCH_FORCE_URING_FAILURE", "1", 1);
+  const ResolvedEngine forced = resolve_engine(EngineKind::uring);
+  ::unsetenv("MLBENCH_FORCE_URING_FAILURE");
+  EXPECT_EQ(forced.kind, EngineKind::psync);
+  EXPECT_NE(forced.warning.find("fell back to the psync engine"), std::string::npos) << forced.warning;
+}
+
 TEST(AlignedBuffer, HugePagesBackMultiPageBuffers) {
   const auto huge = transparent_huge_page_size();
   if (!huge) GTEST_SKIP() << "transparent huge pages are off in /sys/kernel/mm/transparent_hugepage";

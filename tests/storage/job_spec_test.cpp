@@ -1,9 +1,12 @@
-#include "storage/job_spec.hpp"
+#include "storage/io/job_spec.hpp"
 
 #include <gtest/gtest.h>
 
-#include "storage/fio.hpp"
-#include "storage/job.hpp"
+#include <set>
+
+#include "storage/io/fio.hpp"
+#include "storage/io/job.hpp"
+#include "storage/io/probe.hpp"
 
 namespace mlbench::storage {
 namespace {
@@ -39,6 +42,90 @@ TEST(JobSpec, ParsesFioStyleSizesAndTimes) {
   EXPECT_EQ(again.submission, s.submission);
   EXPECT_EQ(again.targets, s.targets);
   EXPECT_DOUBLE_EQ(again.runtime_s, s.runtime_s);
+}
+
+// The spec is read and written from the option rows alone: every option the spec holds, given a value
+// other than its default, comes back from to_json as the same value and parses to the same spec.
+TEST(JobSpec, EveryOptionTheSpecHoldsRoundTripsThroughTheCaseConfig) {
+  const json given{{"target", {"/a", "/b"}},
+                   {"rw", "randrw"},
+                   {"rwmix_read", 70},
+                   {"bs", 8192},
+                   {"iodepth", 16},
+                   {"jobs", 3},
+                   {"size_pct", 40.0},
+                   {"offset", 16384},
+                   {"runtime", 7.5},
+                   {"ramp", 1.5},
+                   {"io_size", 1 << 20},
+                   {"number_ios", 900},
+                   {"rate_iops", 5000},
+                   {"log_interval", 0.5},
+                   {"direct", false},
+                   {"engine", "psync"},
+                   {"fixed_bufs", false},
+                   {"stripe", 65536},
+                   {"verify", true},
+                   {"keep", true},
+                   {"allow_destructive", true},
+                   {"cpus", "0-1"},
+                   {"name", "mixed"},
+                   {"sqpoll", false},
+                   {"submission", "auto"}};
+  const JobSpec s = parse_job_spec(given);
+  const json written = to_json(s);
+  EXPECT_EQ(written, given);
+  EXPECT_EQ(to_json(parse_job_spec(written)), written);
+  // size instead of size_pct, and the uring-only options with their engine
+  const json sized{{"target", {"/a"}},
+                   {"rw", "read"},
+                   {"bs", 4096},
+                   {"iodepth", 1},
+                   {"jobs", 1},
+                   {"size", 1 << 30},
+                   {"offset", 0},
+                   {"ramp", 0.0},
+                   {"direct", true},
+                   {"engine", "uring"},
+                   {"sqpoll", true},
+                   {"fixed_bufs", true},
+                   {"submission", "per_io"},
+                   {"verify", false},
+                   {"keep", false},
+                   {"allow_destructive", false},
+                   {"cpus", "auto"},
+                   {"runtime", 10.0}};
+  EXPECT_EQ(to_json(parse_job_spec(sized)), sized);
+}
+
+// A result's params are the rows marked identity, as the case config writes them, and the probe declares
+// every one of them.
+TEST(JobSpec, ParamsAreTheIdentityRows) {
+  const JobSpec mixed_job = parse_job_spec(json{{"target", {"/a", "/b"}},
+                                                {"rw", "randrw"},
+                                                {"rwmix_read", 70},
+                                                {"bs", "8k"},
+                                                {"iodepth", 4},
+                                                {"stripe", "64k"},
+                                                {"rate_iops", 100},
+                                                {"verify", true}});
+  EXPECT_EQ(job_params(mixed_job), (json{{"rw", "randrw"},
+                                         {"rwmix_read", 70},
+                                         {"bs", 8192},
+                                         {"iodepth", 4},
+                                         {"jobs", 1},
+                                         {"direct", true},
+                                         {"stripe", 65536},
+                                         {"rate_iops", 100}}));
+  const JobSpec reads = parse_job_spec(json{{"target", "/a"}, {"rw", "read"}, {"direct", false}});
+  EXPECT_EQ(job_params(reads),
+            (json{{"rw", "read"}, {"bs", 4096}, {"iodepth", 1}, {"jobs", 1}, {"direct", false}}));
+  const auto probe = make_storage_probe();
+  const ProbeInfo info = probe->info();
+  const std::set<std::string_view> declared(info.params.begin(), info.params.end());
+  for (std::string_view key : job_param_keys()) EXPECT_TRUE(declared.count(key)) << key;
+  const json params = job_params(mixed_job);
+  for (const auto& [key, value] : params.items()) EXPECT_TRUE(declared.count(key)) << key;
 }
 
 TEST(JobSpec, DefaultsToTenSecondsUnlessCountBound) {

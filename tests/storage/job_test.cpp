@@ -1,4 +1,4 @@
-#include "storage/job.hpp"
+#include "storage/io/job.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

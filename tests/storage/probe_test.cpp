@@ -1,4 +1,4 @@
-#include "storage/probe.hpp"
+#include "storage/io/probe.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>

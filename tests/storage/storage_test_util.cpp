@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include "storage/io/probe.hpp"
 #include "storage/pattern.hpp"
-#include "storage/probe.hpp"
 
 namespace mlbench::storage::test {
 namespace fs = std::filesystem;

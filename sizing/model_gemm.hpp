@@ -1,0 +1,96 @@
+// The GEMM shape model (METHODS.md "GEMM shape model") shared by the training and serving models
+// (sizing/model_gemm.cpp): a workload's GEMM shapes, their efficiency by tile and wave quantization over the
+// GPU's SMs, and the gpu.gemm command that measures them.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sizing/calibration.hpp"
+#include "sizing/catalog.hpp"
+#include "sizing/workload.hpp"
+
+namespace mlbench::sizing {
+
+// The workload's GEMMs per micro-batch and tensor-parallel rank: QKV, O, FFN up, FFN down, logits (m, n, k).
+std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int tokens_per_micro_batch, int t);
+
+// The shape model of GEMM efficiency. A tensor-core GEMM kernel computes its m x n output in CTA tiles
+// (assumption::kGemmTiles), each tile on one SM, the tiles in waves of the GPU's SM count: a GEMM of `tiles`
+// tiles takes ceil(tiles / SMs) waves, and the padding of its edge tiles and its last wave's idle SMs leave
+// the quantization m n / (waves x SMs x tile area) of the GPU working. A GEMM of few tiles and a deep k may
+// split k into s slices when its tiles leave SMs of the first wave idle (split-K: s times the tiles, each 1/s
+// as long; a reduction then writes and reads back its s fp32 partial outputs), as cuBLAS's heuristics do. The
+// kernel takes the tile and split with the shortest time. Compute runs at the GPU's large-GEMM asymptote (a
+// published best-shape figure, or the measured efficiency of a report) x that quantization; the GEMM also
+// reads A and B and writes C from HBM, and takes max(compute, memory) (roofline): small-m GEMMs (decode, an
+// expert's few routed rows) are memory-bound. `group` GEMMs of one shape run as one grouped launch (a layer's
+// experts on a GPU): their tiles share the waves and each reads its own weights.
+struct GemmRates {
+  double peak = 0;       // FLOP/s at the precision
+  double asymptote = 0;  // large-GEMM efficiency: published or measured
+  double hbm = 0;        // B/s, datasheet x calibrated efficiency
+  double in_bytes = 2, out_bytes = 2;
+  int sms = 0;  // 0: no tile or wave quantization (a measured efficiency already holds it)
+};
+// The rates of `gpu` at `precision` under calibration `cal`: the tile/wave quantization applies where the
+// asymptote is assumed (a published best-shape figure), not where a report measured the workload's shapes.
+GemmRates gemm_rates(const GpuSpec& gpu, std::string_view precision, const Calibration& cal);
+
+// A forward GEMM y = x W^T (m tokens, n outputs, k inputs) or one of its backward GEMMs: the input gradient
+// (m x k x n) or the weight gradient (n x k x m).
+enum class GemmPass { forward, dgrad, wgrad };
+struct NamedGemm {
+  std::string name;  // "QKV", "experts up"
+  GemmShape shape;   // m, n, k
+  double group = 1;  // GEMMs of this shape in one grouped launch (sharing its waves)
+  double count = 1;  // launches per phase (a layer's GEMMs: one per layer)
+  GemmPass pass = GemmPass::forward;
+};
+struct GemmShapeModel {
+  NamedGemm gemm;
+  int tile_m = 0, tile_n = 0, split = 1;  // split-K slices
+  double tiles = 0, waves = 0, quantization = 1;
+  double flops = 0, compute_s = 0, memory_s = 0;
+  double reduction_s = 0;  // split-K's partial outputs written and read back, after the GEMM
+  double eta = 0;          // flops / (peak x time)
+  double time_s() const { return std::max(compute_s, memory_s) + reduction_s; }
+  bool memory_bound() const { return memory_s > compute_s; }
+};
+GemmShapeModel gemm_shape_efficiency(const NamedGemm& g, const GemmRates& r);
+
+// A phase's GEMMs (a training micro-batch's forward and backward, a prefill chunk, a decode step) on one GPU.
+struct GemmPhase {
+  std::vector<GemmShapeModel> classes;
+  double eta = 0;          // sum of FLOPs / (peak x sum of max(compute, memory) + reductions)
+  double eta_compute = 0;  // sum of FLOPs / (peak x sum of compute + reductions): the memory roofline left
+                           // to the caller
+  double asymptote = 0;
+};
+GemmPhase gemm_phase(const std::vector<NamedGemm>& gemms, const GemmRates& r);
+// Each class with its efficiency and basis, "QKV 2048x1536x4096: 128x256 tiles 96 on 108 SMs = 1 wave,
+// quantization 0.889, compute-bound, eta 0.772; ...".
+std::string describe(const GemmPhase& p);
+
+// The gpu.gemm command that measures the phase's GEMM shapes (each distinct m x n x k once, a grouped GEMM's
+// single shape, each dimension rounded up to a multiple of 16 as FP8/INT8 tensor-core GEMMs need), so that a
+// report of it calibrates the phase at its own shapes: "mlbench gemm --precisions bf16 --shapes
+// 2048x7680x20480,...".
+std::string gemm_probe_command(const GemmPhase& p, std::string_view precision);
+
+// The transformer layers' GEMMs (L launches of each) and the output layer's logits (one) on one GPU of a
+// tensor-parallel group of t, for `rows` tokens: QKV, O, FFN up and down at `rows` rows; a MoE layer's routed
+// experts as grouped GEMMs of the ep ranks' rows x ep x top_k / touched rows each, touched = E (1 - (1 -
+// k/E)^(rows ep)) of the E experts (all of them at training's token counts), touched / ep of them on this
+// GPU; its router (rows x E x h). `backward`: each GEMM's input-gradient (m x k x n) and weight-gradient (n x
+// k x m) GEMMs as well.
+std::vector<NamedGemm> layer_gemms(const TransformerModel& m, double rows, int t, int ep, bool backward);
+
+// A GEMM's time from its memory and compute times: max(memory, compute) + s x min(memory, compute), s the
+// share of the shorter that its pipeline leaves unhidden (assumption::kGemmUnhiddenShare).
+template <typename Num>
+Num gemm_time(const Num& memory, const Num& compute);
+
+}  // namespace mlbench::sizing

@@ -1,0 +1,202 @@
+// The LLM serving model (sizing/model_llm_inference.cpp; METHODS.md "Serving decode and prefill"): prefill
+// and decode phases, the KV cache as a serving engine sizes it, a request queue (below).
+//
+// The formulas are written once as templates over the number type (sizing/formula.hpp): Num = double computes
+// the value the search and the planner use, Num = Formula the same value with the sheet's text. Instantiated
+// for double and Formula.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "sizing/calibration.hpp"
+#include "sizing/catalog.hpp"
+#include "sizing/formula.hpp"
+#include "sizing/model_gemm.hpp"
+#include "sizing/model_node.hpp"
+#include "sizing/workload.hpp"
+
+namespace mlbench::sizing {
+
+// Serving (METHODS.md "Serving decode and prefill"): prefill and decode are separate phases. Prefill runs the
+// prompt's tokens through the GEMMs together: compute-bound, at the GEMM efficiency of prompt-sized shapes.
+// Decode runs one token per sequence of the batch: each GEMM reads the instance's weights once per step and
+// does batch x 2 N_act FLOPs, so it is memory-bound below the crossover batch weights / HBM = batch x 2 N_act
+// / (t peak eta) and compute-bound above it; the attention reads each sequence's KV cache and stays
+// memory-bound at any batch (its FLOPs per byte are 2 a / (n_kv bytes)). The GEMMs and the attention are
+// separate kernels, so the step is the sum of the two rooflines, not the roofline of the sums.
+
+// The serving engine's memory settings of a workload on a GPU: the workload's keys, else its engine's
+// defaults (sizing/assumptions.hpp: vLLM's, or TensorRT-LLM's with trtllm-bench's batch settings);
+// `given` says which the workload set. The engine schedules at most max_num_seqs sequences together.
+struct ServingBudget {
+  bool trtllm = false;           // TensorRT-LLM: utilisation is free_gpu_memory_fraction
+  bool whole_sequences = false;  // its GUARANTEED_NO_EVICT: a request reserves its input + output
+  double utilisation = 0, max_num_batched_tokens = 0, max_num_seqs = 0, cuda_graphs = 0;
+  bool utilisation_given = false, batched_tokens_given = false, seqs_given = false, graphs_given = false;
+};
+ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu, int t);
+// The bytes of a served model's weights: every parameter at the workload's precision, the parts it keeps
+// unquantized (LlmInference::unquantized) at 16 bits.
+double serving_weight_bytes(const LlmInference& w);
+// Of those, the parameters kept at 16 bits.
+double unquantized_params(const LlmInference& w);
+// trtllm-bench's max_batch_size and max_num_tokens for a workload on t GPUs (kTrtllmBenchTuning).
+struct TrtllmBenchSettings {
+  double max_batch_size = 0, max_num_tokens = 0;
+};
+TrtllmBenchSettings trtllm_bench_settings(const LlmInference& w, const GpuSpec& gpu, int t);
+
+// KV-cache capacity per GPU as serving engines compute it (vLLM's memory profiling): HBM x
+// gpu_memory_utilization - weights - the activation peak of a profile forward pass of max_num_batched_tokens
+// - the non-torch runtime (CUDA context, cuBLAS workspace, NCCL with t > 1) - CUDA graphs.
+// TensorRT-LLM (of_free): free_gpu_memory_fraction x (HBM - weights - activation peak - runtime), the CUDA
+// graphs in the rest.
+struct KvCapacity {
+  double hbm = 0, utilisation = 0, weights = 0, activation_peak = 0;
+  double cuda_context = 0, workspace = 0, nccl = 0, cuda_graphs = 0;
+  bool of_free = false;
+};
+template <typename Num>
+Num kv_cache_per_gpu(const KvCapacity& k);
+// The profile forward pass's activation peak on one GPU of t: `tokens` x (residual + normed input h and the
+// FFN's (2|3) x f x FFNs per token / t intermediates) x 2 B, plus fp32 logits of `seqs` sequences x V. MoE:
+// the routed copies' intermediates as vLLM's fused MoE holds them, max(2 f / t, h) + f / t each, for at most
+// its 16,384-token chunk.
+double profile_activation_peak(const TransformerModel& m, double tokens, double seqs, int t);
+
+// The inputs of one decode step of a serving instance, per GPU of its t.
+struct DecodeStep {
+  double weights = 0;          // weight bytes read per GPU per step (MoE: the experts the batch routes to)
+  double kv_read = 0;          // KV-cache bytes read per GPU: batch x context x KV per token / kv_shards
+  double hbm = 0;              // B/s, datasheet x calibrated efficiency
+  double batch = 0;            // sequences decoded together
+  double rows = 0;             // the GEMMs' rows: the batch padded to its CUDA graph (cuda_graph_rows)
+  double flops_per_token = 0;  // 2 N_act
+  double attention_flops = 0;  // per token: 2 L a (d_qk + d_v) x average context (MLA: absorbed)
+  double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at decode shapes (batch rows)
+  double tp_s = 0;                  // the tensor-parallel all-reduces of the step (t > 1)
+  double moe_bytes = 0;  // MoE: the routed copies' permutation to their experts and back, per GPU per step
+};
+// The rows a decode step of `batch` sequences runs its GEMMs at: the smallest of the workload's
+// cuda_graph_batch_sizes that holds the batch (the engine pads the step to that captured graph), else the
+// batch (no graphs given, or a batch above the largest one runs eagerly).
+double cuda_graph_rows(const LlmInference& w, double batch);
+// gemm_time(weights / HBM, rows x 2 N_act / (t x peak x eta)).
+template <typename Num>
+Num decode_gemm_time(const DecodeStep& d);
+// max(KV read / HBM, batch x attention / (t x peak x eta)).
+template <typename Num>
+Num decode_attention_time(const DecodeStep& d);
+// GEMMs + attention [+ MoE permutation bytes / HBM] [+ TP all-reduces].
+template <typename Num>
+Num decode_step_time(const DecodeStep& d);
+// The batch from which the decode GEMMs are compute-bound: (weights / HBM) / (2 N_act / (t x peak x eta)).
+template <typename Num>
+Num decode_crossover_batch(const DecodeStep& d);
+
+// The prompt's forward pass of a serving instance, compute-bound.
+struct Prefill {
+  double tokens = 0;                // prompt length
+  double flops_per_token = 0;       // 2 N_act
+  double attention_flops = 0;       // whole prompt, causal: L a (d_qk + d_v) s^2
+  double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at prefill shapes (batched prompt tokens)
+  double tp_s = 0;
+  double weights = 0;  // weight bytes the prompt's GEMMs read per GPU: its share of the chunk's one read
+  double hbm = 0;      // B/s, datasheet x calibrated efficiency
+};
+// gemm_time(weights / HBM, 2 N_act x tokens / (t x peak x eta)) + attention / (t x peak x eta) [+ TP
+// all-reduces].
+template <typename Num>
+Num prefill_time(const Prefill& p);
+// prefill + one decode step.
+template <typename Num>
+Num time_to_first_token(const Prefill& p, double decode_step_s);
+
+// The request queue of one instance at a request rate: M/D/c with the batch's c slots as servers, each
+// request holding a slot for a deterministic service time (its prefill and `out` decode steps), the waiting
+// time by the Allen-Cunneen approximation W = (1 + C_s^2)/2 x W(M/M/c), C_s = 0, with Erlang C's P(wait).
+// Prefills take the instance's time share lambda x prefill from the decode steps: TPOT = step / (1 - that).
+struct RequestQueue {
+  double lambda = 0;     // requests/s arriving at this instance
+  double servers = 0;    // batch slots
+  double prefill_s = 0;  // one request's prefill
+  double step_s = 0;     // the decode step at the full batch
+  double out = 0;        // output tokens per request
+  double prefill_share = 0, tpot_s = 0, service_s = 0, load = 0, p_wait = 0, wait_s = 0;
+  // At the latency percentile (kLatencyPercentile): the queue wait, the prefills that land in one request's
+  // decode and its TPOT.
+  double wait_p99_s = 0, prefills_p99 = 0, tpot_p99_s = 0;
+  bool stable = false;  // load < 1 and prefill share < 1
+};
+// MLPerf's server and interactive scenarios bound TTFT and TPOT at the 99th percentile of requests.
+inline constexpr double kLatencyPercentile = 0.99;
+// The smallest n with P(N <= n) >= q for N ~ Poisson(mean).
+double poisson_quantile(double mean, double q);
+RequestQueue request_queue(double lambda, double servers, double prefill_s, double step_s, double out);
+// Erlang C: P(wait) of an M/M/c queue with c servers and offered load a = lambda x service (Erlang B
+// recursion, stable for thousands of servers).
+double erlang_c(double servers, double offered);
+// (1 + C_s^2) / 2 x P_wait / (c / service - lambda), C_s = 0.
+template <typename Num>
+Num queue_wait(const RequestQueue& q);
+// wait + prefill + TPOT at the rate (step / (1 - lambda x prefill)).
+template <typename Num>
+Num ttft_at_rate(const RequestQueue& q);
+// The p99 of the queue wait. M/M/c's wait is exponential past P(wait), P(W > t) = C(c, a) exp(-(c mu -
+// lambda) t) (Gross and Harris, Fundamentals of Queueing Theory, M/M/c waiting-time distribution); for other
+// service times the wait given waiting is taken exponential with its mean scaled by (1 + C_s^2) / 2, as
+// Allen-Cunneen scales the mean (Whitt 1993, Approximations for the GI/G/m queue):
+// t_q = (1 + C_s^2) / 2 x ln(P_wait / (1 - q)) / (c / service - lambda), 0 when P_wait <= 1 - q; C_s = 0.
+template <typename Num>
+Num queue_wait_p99(const RequestQueue& q);
+// p99 wait + prefill + TPOT at the rate: the percentile falls on the wait, the rest is deterministic.
+template <typename Num>
+Num ttft_p99(const RequestQueue& q);
+// (out x step + n99 x prefill) / out: the request's decode steps plus the prefills that arrive during them,
+// n99 the Poisson(lambda x out x TPOT) count's 99th percentile (arrivals are Poisson; each prefill stalls the
+// batch's decode). Its mean is the queue's TPOT, step / (1 - lambda x prefill).
+template <typename Num>
+Num tpot_p99(const RequestQueue& q);
+
+struct ServingPoint {
+  int t = 1;
+  double batch = 0, max_batch = 0;  // the batch served; the most the KV cache holds
+  KvCapacity kv;                    // per GPU
+  ServingBudget budget;             // the engine settings the KV cache was sized with
+  double weights_per_gpu = 0, kv_per_token = 0, kv_budget = 0;  // kv budget for the instance (t GPUs)
+  double reserved_tokens = 0;  // of the KV cache a sequence holds when admitted (ServingBudget::trtllm)
+  int kv_shards = 1;           // the ways the instance's KV cache is split (kv_shards())
+  double step_s = 0, prefill_s = 0, ttft_s = 0, crossover = 0;
+  double tokens_per_s_instance = 0, tokens_per_s_node = 0;
+  std::string bound;  // "memory" or "compute" (the decode GEMMs)
+  bool meets_targets = true;
+  DecodeStep decode;         // at `batch`: step_s = decode_step_time(decode)
+  Prefill prefill;           // prefill_s = prefill_time(prefill)
+  double output_tokens = 0;  // per request
+  int instances = 1;         // per node: its GPUs / t
+  std::string batch_rule;    // how the batch was chosen
+};
+// The ways t tensor-parallel GPUs split a KV cache: by KV head, min(t, kv_heads), the rest holding copies;
+// latent attention's one latent per token is whole on every GPU (1).
+int kv_shards(const TransformerModel& m, int t);
+// The fixed cost of one tensor-parallel all-reduce when serving on `gpu`: the custom one-shot kernel's
+// (kServingAllReduceLatency) when the GPUs share NVLink, which that kernel needs (peer-to-peer loads and
+// stores); on PCIe the serving engines fall back to NCCL (kCollectiveLatency).
+double serving_allreduce_latency(const GpuSpec& gpu);
+// out / (out x decode step / batch + prefill) x instances: output tokens per second per node, each request
+// costing its prefill plus `out` decode steps shared by the batch (continuous batching).
+template <typename Num>
+Num serving_tokens_per_s_node(const ServingPoint& sp);
+// weights + the KV budget, per GPU.
+template <typename Num>
+Num serving_hbm_per_gpu(const ServingPoint& sp);
+// The tensor-parallel degree (the workload's, else searched) and batch that serve the most output tokens per
+// second per node while meeting the TTFT/TPOT targets scaled by (1 - headroom): the workload's batch, else
+// offline the best batch up to what the KV cache holds, else the largest batch meeting the TPOT target.
+// eta_prefill and eta_decode: the GEMM efficiencies of the two phases. nullopt when nothing fits.
+std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts& node,
+                                          const Calibration& cal, double eta_prefill, double eta_decode,
+                                          double headroom, std::string* why_not);
+
+}  // namespace mlbench::sizing
