@@ -102,8 +102,9 @@ constexpr const char* kServingBudget =
     "no published figure was found for the all-reduce's achieved bandwidth at that size or the PyTorch "
     "backend's per-step overhead";
 constexpr const char* kMoeServing =
-    "the dense FP8 TensorRT-LLM cases are within +-15 % with the decode GEMMs' unhidden share (DeepGEMM fit) "
-    "but for 405B at TP 8 (+19 %); the MoE excess beyond that is not explained: the grouped expert GEMMs are "
+    "the dense FP8 rows of the same TensorRT-LLM table run a median +14 % fast (non-GEMM kernels and "
+    "per-step host work not modelled); the MoE excess beyond that is not explained: the grouped expert GEMMs "
+    "are "
     "shaped at batch x k / touched rows, the touched experts' weights read, the permutation paid and the "
     "unhidden share charged on the step's weight read and compute; fused-MoE kernels at tens of rows per "
     "expert have no published figure found (DeepGEMM's masked grouped GEMMs start at 256 rows per group)";
