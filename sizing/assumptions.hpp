@@ -244,8 +244,10 @@ inline constexpr Assumption kServingAllReduceLatency{
 // SXM5, 28 shapes of 64 to 8,192 rows, dense and grouped, achieved TFLOPS) against the shape model (the H100
 // MAMF FP8 asymptote x tile and wave quantization, memory at 0.9 of HBM): time = max(compute, memory) + s x
 // min(compute, memory) fits them best at s = 0.49 (least squares of log time, 11 % RMS; the pure roofline,
-// s = 0, is 27 % RMS and 10-44 % too fast at 64-1,024 rows). Serving's decode GEMMs pay it (gemm_time,
-// sizing/models.hpp); the training step's GEMMs carry kTrainingGemmDerate instead.
+// s = 0, is 27 % RMS and 10-44 % too fast at 64-1,024 rows). Serving's GEMMs pay it, decode's and
+// prefill's (gemm_time, sizing/models.hpp). The training step's GEMMs carry kTrainingGemmDerate instead: that
+// derate was set against published training runs over the pure-roofline shape model, so it already holds what
+// training GEMMs lose beyond tiles and waves; charging s on top would count that loss twice.
 inline constexpr Assumption kGemmUnhiddenShare{
     "GEMM: share of the shorter of compute and memory not overlapped", 0.49,
     "least-squares fit of max + s x min to DeepGEMM's published H800 FP8 GEMM tables (28 shapes, 64-8,192 "

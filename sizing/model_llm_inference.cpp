@@ -309,13 +309,14 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                         tp_time(batch, 1),
                         moe_bytes};
     };
-    sp.prefill = {in,
-                  per_token_flops,
-                  0.5 * m.attention_flops_per_context_token() * in * in,
-                  static_cast<double>(t),
-                  peak,
-                  eta_prefill,
-                  tp_time(in, in / std::max(in, budget.max_num_batched_tokens))};
+    sp.prefill = {in, per_token_flops, 0.5 * m.attention_flops_per_context_token() * in * in,
+                  static_cast<double>(t), peak, eta_prefill,
+                  tp_time(in, in / std::max(in, budget.max_num_batched_tokens)),
+                  // The chunk reads the weights once; a prompt shares that read with the prompts batched
+                  // with it, as it shares the all-reduces' latency.
+                  weights_read(std::max(in, budget.max_num_batched_tokens)) * in /
+                      std::max(in, budget.max_num_batched_tokens),
+                  hbm};
     sp.prefill_s = prefill_time<double>(sp.prefill);
     sp.output_tokens = out;
     sp.instances = node.gpus / t;
@@ -432,10 +433,15 @@ Num decode_crossover_batch(const DecodeStep& d) {
 
 template <typename Num>
 Num prefill_time(const Prefill& p) {
-  Num compute = (named<Num>("flops_per_token", p.flops_per_token, flops_shown("2 N_act")) *
-                     named<Num>("prompt", p.tokens, count_shown("prompt tokens")) +
-                 named<Num>("attention_flops", p.attention_flops, flops_shown("attention"))) /
-                instance_flops<Num>(p.t, p.peak, p.eta);
+  Num compute =
+      gemm_time<Num>(
+          named<Num>("weights", p.weights, bytes_shown("weights read")) /
+              named<Num>("hbm", p.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); }),
+          named<Num>("flops_per_token", p.flops_per_token, flops_shown("2 N_act")) *
+              named<Num>("prompt", p.tokens, count_shown("prompt tokens")) /
+              instance_flops<Num>(p.t, p.peak, p.eta)) +
+      named<Num>("attention_flops", p.attention_flops, flops_shown("attention")) /
+          instance_flops<Num>(p.t, p.peak, p.eta);
   if (p.t > 1) compute = compute + named<Num>("t_tp_prefill", p.tp_s, seconds_shown("TP all-reduces", 4));
   return compute;
 }

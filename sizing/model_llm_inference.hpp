@@ -102,8 +102,11 @@ struct Prefill {
   double attention_flops = 0;       // whole prompt, causal: L a (d_qk + d_v) s^2
   double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at prefill shapes (batched prompt tokens)
   double tp_s = 0;
+  double weights = 0;  // weight bytes the prompt's GEMMs read per GPU: its share of the chunk's one read
+  double hbm = 0;      // B/s, datasheet x calibrated efficiency
 };
-// (2 N_act x tokens + attention) / (t x peak x eta) [+ TP all-reduces].
+// gemm_time(weights / HBM, 2 N_act x tokens / (t x peak x eta)) + attention / (t x peak x eta) [+ TP
+// all-reduces].
 template <typename Num>
 Num prefill_time(const Prefill& p);
 // prefill + one decode step.

@@ -226,10 +226,11 @@ void Planner::plan_inference(const LlmInference& w) {
         .item = "Prefill phase",
         .quantity = prefill,
         .unit = "s",
-        .spec = fmt::format("compute-bound, {:.0f}-token prompt at eta_GEMM {:.3f} (prefill shapes)",
-                            w.input_tokens, eta_prefill.value),
+        .spec = fmt::format(
+            "{:.0f}-token prompt at eta_GEMM {:.3f} (prefill shapes), sharing its chunk's weight read",
+            w.input_tokens, eta_prefill.value),
         .driver = fmt::format("{} = {:.4f} s", prefill.shown(), prefill.value()),
-        .source = src(eta_prefill)});
+        .source = src(cal_.hbm) + "/" + src(eta_prefill)});
   auto phase_line = [&](const char* item, const char* phase, const GemmPhase& g, const Figure& f) {
     bool measured = f.source != Source::assumed;  // its shapes' quantization is in the measurement
     line({.section = "Compute",

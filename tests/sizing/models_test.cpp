@@ -467,6 +467,18 @@ TEST(Models, DecodeGemmsAtTheCrossoverPayTheUnhiddenShare) {
   EXPECT_NEAR(decode_gemm_time<double>(d), 1.49 * 13.5e9 / 1.8e12, 1e-9);
 }
 
+// A prefill chunk's GEMMs read the weights once for its tokens and, like decode's, pay the unhidden share of
+// the shorter of that read and their multiply-adds (gemm_time); its attention is a kernel of its own.
+TEST(Models, PrefillGemmsPayTheUnhiddenShareOfTheirWeightRead) {
+  Prefill p{2048, 13.5e9, 4e12, 1, 312e12, 0.8, 0, 13.5e9, 1.8e12};
+  double compute = 2048 * 13.5e9 / (312e12 * 0.8), memory = 13.5e9 / 1.8e12;
+  double s = assumption::kGemmUnhiddenShare.value;
+  EXPECT_NEAR(prefill_time<double>(p), compute + s * memory + 4e12 / (312e12 * 0.8), 1e-12);
+  EXPECT_EQ(prefill_time<Formula>(p).symbolic(),
+            "max(weights / hbm, flops_per_token x prompt / (t x peak x eta)) + unhidden x min(weights / hbm, "
+            "flops_per_token x prompt / (t x peak x eta)) + attention_flops / (t x peak x eta)");
+}
+
 // An FP8 checkpoint that keeps attention, the first and last layers' FFNs and the embeddings at 16 bits
 // (Meta's Llama 3.1 405B): those parameters weigh 2 B, the rest 1 B.
 TEST(Models, UnquantizedPartsWeighSixteenBits) {
