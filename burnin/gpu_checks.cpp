@@ -140,7 +140,7 @@ void add_iteration_rate(Result& r, std::string name, const std::vector<double>& 
 }
 
 void add_errors(Result& r, std::uint64_t errors, const std::string& reason) {
-  r.add_metric("errors", static_cast<double>(errors), "", Better::lower);
+  r.add_metric(std::string(burnin_report::kErrorsMetric), static_cast<double>(errors), "", Better::lower);
   if (errors > 0 && r.status != Status::failed) {
     r.status = Status::incorrect;
     r.reason = reason;

@@ -121,7 +121,7 @@ std::optional<std::string> phase_failure(const Result& r, const std::string& dev
   auto phase = phase_of(r);
   if (!phase || burnin_report::phase_outcome(r) != burnin_report::PhaseOutcome::failed) return std::nullopt;
   const auto& c = kPhaseChecks[static_cast<std::size_t>(*phase)];
-  const Metric* errors = r.metric("errors");
+  const Metric* errors = r.metric(burnin_report::kErrorsMetric);
   if (errors != nullptr && errors->value > 0) {
     return fmt::format("{}: {} {} in the {}{}{}", device, errors->value, c.errors, c.check, first_at(r, c),
                        during(r, *phase));
