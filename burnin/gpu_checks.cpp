@@ -10,6 +10,7 @@
 
 #include "base/stats.hpp"
 #include "base/units.hpp"
+#include "bench/host_view.hpp"
 #include "reports/report_burnin.hpp"
 
 namespace mlbench::burnin {
@@ -67,8 +68,7 @@ std::vector<HashMismatch> hash_mismatches(const std::vector<OutputHash>& reports
 
 std::vector<std::string> gpu_device_names(const Json& host) {
   std::vector<std::string> out;
-  if (!host.contains("gpus") || !host["gpus"].is_array()) return out;
-  const Json& gpus = host["gpus"];
+  const Json& gpus = HostView(host).gpus;
   std::vector<std::size_t> order(gpus.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   const bool all_have_bus = std::all_of(gpus.begin(), gpus.end(), [](const Json& g) {

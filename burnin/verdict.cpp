@@ -39,6 +39,7 @@
 #include "base/error.hpp"
 #include "base/stats.hpp"
 #include "base/units.hpp"
+#include "bench/host_view.hpp"
 #include "burnin/phase.hpp"
 #include "kernels/gpu/telemetry.hpp"
 #include "reports/inputs.hpp"
@@ -326,9 +327,9 @@ std::map<std::string, double> baseline_medians(const std::vector<std::string>& p
         if (r.probe != burnin_report::kGpuProbe) continue;
         burnin = true;
         auto name = string_param(r.params, "name");
-        if (name.empty() && host.is_object() && host.contains("gpus") && host["gpus"].is_array()) {
+        if (name.empty()) {
           auto uuid = string_param(r.params, "uuid");
-          for (const auto& g : host["gpus"]) {
+          for (const auto& g : HostView(host).gpus) {
             if (!uuid.empty() && string_param(g, "uuid") == uuid) name = string_param(g, "name");
           }
         }
