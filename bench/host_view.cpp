@@ -1,7 +1,7 @@
 // The host inventory's typed view: every block looked up once by its name in kInventoryBlocks.
 #include "bench/host_view.hpp"
 
-#include <cstddef>
+#include <algorithm>
 #include <iterator>
 
 namespace mlbench {
@@ -12,21 +12,16 @@ using Json = nlohmann::json;
 const Json kEmptyMapping = Json::object();
 const Json kEmptyList = Json::array();
 
-constexpr std::size_t index_of(std::string_view key) {
-  for (std::size_t i = 0; i < std::size(kInventoryBlocks); ++i)
-    if (kInventoryBlocks[i].key == key) return i;
-  return std::size(kInventoryBlocks);  // not a block: fails the compile where it is a constant expression
-}
-
-// `host`'s block `key` when it has the block's kind, else an empty one of that kind.
-template <std::size_t I>
-const Json& block(const Json& host) {
-  static_assert(I < std::size(kInventoryBlocks), "not a block of kInventoryBlocks");
-  const InventoryBlock& b = kInventoryBlocks[I];
-  const Json& empty = b.list ? kEmptyList : kEmptyMapping;
+// `host`'s block `key` (a row of kInventoryBlocks) when it has the block's kind, else an empty one of that
+// kind.
+const Json& block(const Json& host, std::string_view key) {
+  const auto* b = std::find_if(std::begin(kInventoryBlocks), std::end(kInventoryBlocks),
+                               [key](const InventoryBlock& row) { return row.key == key; });
+  const bool list = b != std::end(kInventoryBlocks) && b->list;
+  const Json& empty = list ? kEmptyList : kEmptyMapping;
   if (!host.is_object()) return empty;
-  auto it = host.find(b.key);
-  if (it == host.end() || (b.list ? !it->is_array() : !it->is_object())) return empty;
+  auto it = host.find(key);
+  if (it == host.end() || (list ? !it->is_array() : !it->is_object())) return empty;
   return *it;
 }
 
@@ -36,9 +31,9 @@ std::string text(const Json& host, std::string_view key) {
   return it != host.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
-std::optional<double> number(const Json& block, std::string_view key) {
-  auto it = block.find(key);
-  if (it == block.end() || !it->is_number()) return std::nullopt;
+std::optional<double> number(const Json& mapping, std::string_view key) {
+  auto it = mapping.find(key);
+  if (it == mapping.end() || !it->is_number()) return std::nullopt;
   return it->get<double>();
 }
 
@@ -48,14 +43,14 @@ HostView::HostView(const Json& host)
     : hostname(text(host, kHostnameKey)),
       kernel(text(host, kKernelKey)),
       os(text(host, kOsKey)),
-      cpu(block<index_of("cpu")>(host)),
-      memory(block<index_of("memory")>(host)),
-      numa(block<index_of("numa")>(host)),
-      block_devices(block<index_of("block_devices")>(host)),
-      raid(block<index_of("raid")>(host)),
-      nics(block<index_of("nics")>(host)),
-      gpus(block<index_of("gpus")>(host)),
-      notes(block<index_of("notes")>(host)),
+      cpu(block(host, kCpuKey)),
+      memory(block(host, kMemoryKey)),
+      numa(block(host, kNumaKey)),
+      block_devices(block(host, kBlockDevicesKey)),
+      raid(block(host, kRaidKey)),
+      nics(block(host, kNicsKey)),
+      gpus(block(host, kGpusKey)),
+      notes(block(host, kNotesKey)),
       memory_total_bytes(number(memory, kTotalBytesKey)),
       memory_available_bytes(number(memory, kAvailableBytesKey)),
       memory_theoretical_bandwidth(number(memory, kTheoreticalBandwidthKey)) {}

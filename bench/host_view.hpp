@@ -13,18 +13,27 @@
 
 namespace mlbench {
 
-// The inventory's top-level blocks (bench/sysinfo.hpp lists what each holds): a mapping or a list. The
-// collector starts each one empty of its kind; the strings (hostname, kernel, os) are written when readable.
+// The inventory's top-level keys (bench/sysinfo.hpp lists what each holds): the collectors write by them,
+// HostView reads by them. The strings are written when readable.
+inline constexpr std::string_view kHostnameKey = "hostname";
+inline constexpr std::string_view kKernelKey = "kernel";
+inline constexpr std::string_view kOsKey = "os";
+inline constexpr std::string_view kCpuKey = "cpu";
+inline constexpr std::string_view kMemoryKey = "memory";
+inline constexpr std::string_view kNumaKey = "numa";
+inline constexpr std::string_view kBlockDevicesKey = "block_devices";
+inline constexpr std::string_view kRaidKey = "raid";
+inline constexpr std::string_view kNicsKey = "nics";
+inline constexpr std::string_view kGpusKey = "gpus";
+inline constexpr std::string_view kNotesKey = "notes";
+// The blocks, each a mapping or a list: the collector starts each one empty of its kind.
 struct InventoryBlock {
   std::string_view key;
   bool list;  // false: a mapping
 };
-inline constexpr std::string_view kHostnameKey = "hostname";
-inline constexpr std::string_view kKernelKey = "kernel";
-inline constexpr std::string_view kOsKey = "os";
 inline constexpr InventoryBlock kInventoryBlocks[] = {
-    {"cpu", false}, {"memory", false}, {"numa", true}, {"block_devices", true},
-    {"raid", true}, {"nics", true},    {"gpus", true}, {"notes", true},
+    {kCpuKey, false}, {kMemoryKey, false}, {kNumaKey, true}, {kBlockDevicesKey, true},
+    {kRaidKey, true}, {kNicsKey, true},    {kGpusKey, true}, {kNotesKey, true},
 };
 // memory's figures the probes, the summary and sizing read.
 inline constexpr std::string_view kTotalBytesKey = "total_bytes";

@@ -42,15 +42,15 @@ void collect_os(const SysReader& reader, Json& host, Json& notes) {
 Json collect_host_info(const SysReader& reader, GpuInventoryFn gpus) {
   Json host = Json::object();
   for (const auto& b : kInventoryBlocks) host[b.key] = b.list ? Json::array() : Json::object();
-  Json& notes = host["notes"];
+  Json& notes = host[kNotesKey];
   collect_os(reader, host, notes);
-  collect_cpu(reader, host["cpu"], notes);
-  collect_memory(reader, host["memory"], notes);
+  collect_cpu(reader, host[kCpuKey], notes);
+  collect_memory(reader, host[kMemoryKey], notes);
   collect_numa(reader, host, notes);
   collect_block(reader, host, notes);
   collect_raid(reader, host, notes);
   collect_nics(reader, host, notes);
-  if (gpus != nullptr) host["gpus"] = gpus(notes);
+  if (gpus != nullptr) host[kGpusKey] = gpus(notes);
   return host;
 }
 
