@@ -51,14 +51,18 @@ tidy)
   mapfile -t files < <(git diff --name-only --diff-filter=d "$base" -- '*.cpp' |
     python3 -c 'import json, os, sys
 db = {os.path.realpath(e["file"]) for e in json.load(open(sys.argv[1]))}
-print("\n".join(f for f in sys.stdin.read().split() if os.path.realpath(f) in db))' "$build/compile_commands.json")
+for f in sys.stdin.read().split():
+    if os.path.realpath(f) in db: print(f)' "$build/compile_commands.json")
   if [[ ${#files[@]} -eq 0 ]]; then
     echo "lint: no compiled C++ source changed since $base"
     exit 0
   fi
   echo "lint: clang-tidy-14 on ${#files[@]} changed source(s) since $base"
   # -j: one clang-tidy per core, as the build does.
-  printf '%s\0' "${files[@]}" | xargs -0 -n 4 -P "$(nproc)" clang-tidy-14 -p "$build" --quiet
+  printf '%s\0' "${files[@]}" | xargs -0 -n 4 -P "$(nproc)" clang-tidy-14 -p "$build" --quiet || {
+    echo "lint: clang-tidy-14 found the above; fix them (or, for a false positive, NOLINT(check) with why)" >&2
+    exit 1
+  }
   ;;
 *)
   echo "usage: scripts/lint.sh format | tidy BUILD [BASE]" >&2
