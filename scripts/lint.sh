@@ -6,8 +6,8 @@
 #   scripts/lint.sh tidy BUILD [BASE] clang-tidy-14 (.clang-tidy's checks) on the C++ sources that changed since
 #                                     BASE, with BUILD's compile_commands.json; exit 1 on any finding
 #
-# BASE defaults to the merge-base with origin/main where that branch exists, else HEAD~1 (the last commit's
-# change). Only sources the build compiles are checked (a CUDA-only file needs the CUDA build); a changed
+# BASE defaults to the merge-base with origin/main where that branch exists and HEAD is not on it (a branch's
+# whole change), else HEAD~1 (the last commit's change). Only sources the build compiles are checked (a CUDA-only file needs the CUDA build); a changed
 # header is checked through every compiled source that changed with it (HeaderFilterRegex). A clone without
 # the base commit (a shallow one) cannot say what changed: the script stops with exit 2 and says so rather
 # than checking nothing.
@@ -37,10 +37,11 @@ tidy)
   }
   base=${3:-}
   if [[ -z "$base" ]]; then
+    base=HEAD~1
+    # On a branch: everything it changed. On main itself the merge-base is HEAD: the last commit's change.
     if git rev-parse -q --verify origin/main >/dev/null; then
-      base=$(git merge-base HEAD origin/main)
-    else
-      base=HEAD~1
+      mb=$(git merge-base HEAD origin/main)
+      [[ "$mb" == "$(git rev-parse HEAD)" ]] || base=$mb
     fi
   fi
   git rev-parse -q --verify "$base^{commit}" >/dev/null || {
