@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "base/names.hpp"
+#include "bench/host_view.hpp"
 
 namespace mlbench {
 
@@ -36,12 +37,7 @@ std::unique_ptr<Probe> make_unavailable_probe(ProbeInfo info, std::string reason
 
 Profile profile_from_string(std::string_view s) { return parse_name(kProfileNames, s, "unknown profile"); }
 
-std::optional<double> available_memory(const Json& host) {
-  const Json& mem = host.value("memory", Json::object());
-  if (!mem.is_object() || !mem.contains("available_bytes") || !mem["available_bytes"].is_number())
-    return std::nullopt;
-  return mem["available_bytes"].get<double>();
-}
+std::optional<double> available_memory(const Json& host) { return HostView(host).memory_available_bytes; }
 
 double RunContext::seconds_left() const {
   return std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();

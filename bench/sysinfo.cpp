@@ -3,6 +3,7 @@
 // malformed file: the field is left out and `notes` says why.
 #include "bench/sysinfo.hpp"
 
+#include "bench/host_view.hpp"
 #include "bench/sysinfo_collect.hpp"
 #include "bench/sysinfo_parse.hpp"
 
@@ -13,12 +14,12 @@ using Json = nlohmann::json;
 
 void collect_os(const SysReader& reader, Json& host, Json& notes) {
   if (auto h = reader.read("/proc/sys/kernel/hostname")) {
-    host["hostname"] = *h;
+    host[kHostnameKey] = *h;
   } else {
     note(notes, "hostname: /proc/sys/kernel/hostname not readable");
   }
   if (auto k = reader.read("/proc/sys/kernel/osrelease")) {
-    host["kernel"] = *k;
+    host[kKernelKey] = *k;
   } else {
     note(notes, "kernel: /proc/sys/kernel/osrelease not readable");
   }
@@ -32,25 +33,24 @@ void collect_os(const SysReader& reader, Json& host, Json& notes) {
       // Quoted or not; an unmatched quote stays (cutting the last byte could split a UTF-8 sequence).
       if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front())
         v = v.substr(1, v.size() - 2);
-      host["os"] = v;
+      host[kOsKey] = v;
     }
   }
-  if (!host.contains("os")) note(notes, "os: no PRETTY_NAME in /etc/os-release");
+  if (!host.contains(kOsKey)) note(notes, "os: no PRETTY_NAME in /etc/os-release");
 }
 
 Json collect_host_info(const SysReader& reader, GpuInventoryFn gpus) {
-  Json host{{"cpu", Json::object()},          {"memory", Json::object()}, {"numa", Json::array()},
-            {"block_devices", Json::array()}, {"raid", Json::array()},    {"nics", Json::array()},
-            {"gpus", Json::array()},          {"notes", Json::array()}};
-  Json& notes = host["notes"];
+  Json host = Json::object();
+  for (const auto& b : kInventoryBlocks) host[b.key] = b.list ? Json::array() : Json::object();
+  Json& notes = host[kNotesKey];
   collect_os(reader, host, notes);
-  collect_cpu(reader, host["cpu"], notes);
-  collect_memory(reader, host["memory"], notes);
+  collect_cpu(reader, host[kCpuKey], notes);
+  collect_memory(reader, host[kMemoryKey], notes);
   collect_numa(reader, host, notes);
   collect_block(reader, host, notes);
   collect_raid(reader, host, notes);
   collect_nics(reader, host, notes);
-  if (gpus != nullptr) host["gpus"] = gpus(notes);
+  if (gpus != nullptr) host[kGpusKey] = gpus(notes);
   return host;
 }
 

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/host_view.hpp"
 #include "bench/sysinfo_reader.hpp"
 
 namespace mlbench {

@@ -175,11 +175,11 @@ void collect_numa(const SysReader& reader, Json& host, Json& notes) {
     // A kernel without NUMA support still has one memory domain: describe it so placement logic has a node.
     Json n{{"node", 0}, {"cpus", Json::array()}};
     if (auto online = reader.read("/sys/devices/system/cpu/online")) n["cpus"] = parse_cpu_list(*online);
-    if (host["memory"].contains("total_bytes")) n["memory_bytes"] = host["memory"]["total_bytes"];
+    if (host[kMemoryKey].contains(kTotalBytesKey)) n["memory_bytes"] = host[kMemoryKey][kTotalBytesKey];
     nodes.push_back(std::move(n));
     note(notes, "numa: /sys/devices/system/node absent; assuming one node holding every CPU and all memory");
   }
-  host["numa"] = nodes;
+  host[kNumaKey] = nodes;
 }
 
 }  // namespace mlbench

@@ -22,15 +22,15 @@ void collect_memory(const SysReader& reader, Json& mem, Json& notes) {
       auto it = kv.find(key);
       return it == kv.end() ? std::nullopt : parse_kb(it->second);
     };
-    if (auto v = get("MemTotal")) mem["total_bytes"] = *v;
-    if (auto v = get("MemAvailable")) mem["available_bytes"] = *v;
+    if (auto v = get("MemTotal")) mem[kTotalBytesKey] = *v;
+    if (auto v = get("MemAvailable")) mem[kAvailableBytesKey] = *v;
     auto hp_size = get("Hugepagesize");
     auto hp_total = get("HugePages_Total");
     auto hp_free = get("HugePages_Free");
     if (hp_size && hp_total && hp_free) {
       mem["hugepages"] = Json{{"size_bytes", *hp_size}, {"total", *hp_total}, {"free", *hp_free}};
     }
-    if (!mem.contains("total_bytes")) note(notes, "memory: no MemTotal in /proc/meminfo");
+    if (!mem.contains(kTotalBytesKey)) note(notes, "memory: no MemTotal in /proc/meminfo");
   } else {
     note(notes, "memory: /proc/meminfo not readable; total and available memory unknown");
   }
@@ -71,7 +71,7 @@ void collect_memory(const SysReader& reader, Json& mem, Json& notes) {
   mem["channels"] = dimms.size();
   note(notes, "memory: channels = populated DIMMs (assumes one DIMM per channel)");
   if (slowest) {
-    mem["theoretical_bandwidth"] = static_cast<double>(dimms.size()) * *slowest * 1e6 * 8.0;
+    mem[kTheoreticalBandwidthKey] = static_cast<double>(dimms.size()) * *slowest * 1e6 * 8.0;
   } else {
     note(notes, "memory: no DIMM speed in SMBIOS; theoretical bandwidth unknown");
   }

@@ -94,7 +94,7 @@ void collect_nics(const SysReader& reader, Json& host, Json& notes) {
     }
   }
   if (nics.empty()) note(notes, "nics: no network interface besides lo under /sys/class/net");
-  host["nics"] = nics;
+  host[kNicsKey] = nics;
 }
 
 }  // namespace mlbench

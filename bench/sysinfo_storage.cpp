@@ -132,14 +132,14 @@ void collect_block(const SysReader& reader, Json& host, Json& notes) {
     if (is_virtual_block(name)) continue;
     devices.push_back(block_device_info(reader, name, notes));
   }
-  host["block_devices"] = devices;
+  host[kBlockDevicesKey] = devices;
 }
 
 void collect_raid(const SysReader& reader, Json& host, Json& notes) {
   Json arrays = Json::array();
   auto mdstat = reader.read("/proc/mdstat");
   if (!mdstat) {
-    host["raid"] = arrays;
+    host[kRaidKey] = arrays;
     return;
   }
   for (const auto& array : parse_mdstat(*mdstat)) {
@@ -165,7 +165,7 @@ void collect_raid(const SysReader& reader, Json& host, Json& notes) {
     if (!a.contains("level")) note(notes, fmt::format("{}: RAID level unknown", name));
     arrays.push_back(std::move(a));
   }
-  host["raid"] = arrays;
+  host[kRaidKey] = arrays;
 }
 
 }  // namespace mlbench

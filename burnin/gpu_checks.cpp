@@ -10,6 +10,7 @@
 
 #include "base/stats.hpp"
 #include "base/units.hpp"
+#include "bench/host_view.hpp"
 #include "report/report_burnin.hpp"
 
 namespace mlbench::burnin {
@@ -67,8 +68,7 @@ std::vector<HashMismatch> hash_mismatches(const std::vector<OutputHash>& reports
 
 std::vector<std::string> gpu_device_names(const Json& host) {
   std::vector<std::string> out;
-  if (!host.contains("gpus") || !host["gpus"].is_array()) return out;
-  const Json& gpus = host["gpus"];
+  const Json& gpus = HostView(host).gpus;
   std::vector<std::size_t> order(gpus.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   const bool all_have_bus = std::all_of(gpus.begin(), gpus.end(), [](const Json& g) {
@@ -140,7 +140,7 @@ void add_iteration_rate(Result& r, std::string name, const std::vector<double>& 
 }
 
 void add_errors(Result& r, std::uint64_t errors, const std::string& reason) {
-  r.add_metric("errors", static_cast<double>(errors), "", Better::lower);
+  r.add_metric(std::string(burnin_report::kErrorsMetric), static_cast<double>(errors), "", Better::lower);
   if (errors > 0 && r.status != Status::failed) {
     r.status = Status::incorrect;
     r.reason = reason;

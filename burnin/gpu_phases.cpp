@@ -41,6 +41,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/host_view.hpp"
 #include "bench/probe.hpp"
 #include "burnin/gpu_checks.hpp"
 #include "burnin/phase.hpp"
@@ -425,7 +426,7 @@ class NcclPhase final : public Phase {
   std::optional<std::string> unavailable(const Json& host) const override {
     if (auto why = gpu_unavailable(host)) return why;
     if (auto why = net::nccl_unavailable()) return why;
-    const std::size_t n = host["gpus"].size();
+    const std::size_t n = HostView(host).gpus.size();
     if (n < static_cast<std::size_t>(net::kMinRanks)) {
       return fmt::format("all_reduce needs at least {} GPUs; this host has {}", net::kMinRanks, n);
     }
@@ -440,7 +441,8 @@ class NcclPhase final : public Phase {
     setup.world_size = n;
     for (const auto& g : gpus) setup.devices.push_back(g.index);
     setup.timeout_s = net::parse_nccl_options(Json::object(), Profile::standard).timeout_s;
-    setup.host = ctx.host.value("hostname", std::string("this host"));
+    setup.host = HostView(ctx.host).hostname;
+    if (setup.host.empty()) setup.host = "this host";
     const auto op = net::Collective::all_reduce;
     const auto dtype = net::DataType::float32;
     const auto size = net::call_size(op, kNcclBytes, net::spec(dtype).size, n);

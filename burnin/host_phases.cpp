@@ -102,7 +102,7 @@ void add_metrics(Result& r, double bytes_per_pass, const std::vector<double>& sa
   } else {
     r.metrics.push_back(rate_metric("bandwidth", bytes_per_pass, samples, "B/s"));
   }
-  r.add_metric("errors", static_cast<double>(errors), "", Better::lower);
+  r.add_metric(std::string(burnin_report::kErrorsMetric), static_cast<double>(errors), "", Better::lower);
 }
 
 // A pass of `predicted` seconds is started only when it ends before the deadline; a pass already started

@@ -20,7 +20,6 @@
 namespace mlbench::burnin {
 
 using burnin_report::Event;
-using burnin_report::Timeline;
 
 namespace {
 

@@ -39,6 +39,7 @@
 #include "base/error.hpp"
 #include "base/stats.hpp"
 #include "base/units.hpp"
+#include "bench/host_view.hpp"
 #include "burnin/phase.hpp"
 #include "kernels/gpu/telemetry.hpp"
 #include "reports/inputs.hpp"
@@ -121,7 +122,7 @@ std::optional<std::string> phase_failure(const Result& r, const std::string& dev
   auto phase = phase_of(r);
   if (!phase || burnin_report::phase_outcome(r) != burnin_report::PhaseOutcome::failed) return std::nullopt;
   const auto& c = kPhaseChecks[static_cast<std::size_t>(*phase)];
-  const Metric* errors = r.metric("errors");
+  const Metric* errors = r.metric(burnin_report::kErrorsMetric);
   if (errors != nullptr && errors->value > 0) {
     return fmt::format("{}: {} {} in the {}{}{}", device, errors->value, c.errors, c.check, first_at(r, c),
                        during(r, *phase));
@@ -326,9 +327,9 @@ std::map<std::string, double> baseline_medians(const std::vector<std::string>& p
         if (r.probe != burnin_report::kGpuProbe) continue;
         burnin = true;
         auto name = string_param(r.params, "name");
-        if (name.empty() && host.is_object() && host.contains("gpus") && host["gpus"].is_array()) {
+        if (name.empty()) {
           auto uuid = string_param(r.params, "uuid");
-          for (const auto& g : host["gpus"]) {
+          for (const auto& g : HostView(host).gpus) {
             if (!uuid.empty() && string_param(g, "uuid") == uuid) name = string_param(g, "name");
           }
         }

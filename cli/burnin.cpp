@@ -10,6 +10,7 @@
 
 #include "base/error.hpp"
 #include "base/units.hpp"
+#include "bench/host_view.hpp"
 #include "bench/registry.hpp"
 #include "bench/runner.hpp"
 #include "bench/signals.hpp"
@@ -72,8 +73,7 @@ int run_burnin_command(const BurninFlags& f) {
   if (!f.baseline.empty()) {
     // The baseline's fleet median of this node's GPU model.
     std::string gpu_name;
-    if (env.host.contains("gpus") && env.host["gpus"].is_array() && !env.host["gpus"].empty())
-      gpu_name = env.host["gpus"][0].value("name", "");
+    if (const HostView host(env.host); !host.gpus.empty()) gpu_name = host.gpus[0].value("name", "");
     opts.verdict.baseline_median = burnin::baseline_medians(f.baseline, gpu_name);
   }
   env.phases = burnin::make_gpu_phases();

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/host_view.hpp"
 #include "bench/registry.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
@@ -42,7 +43,7 @@ int run_family(const Family& f, const Json& options, const CommonRunFlags& commo
   }
   f.validate(options, {});
   auto host = builtin_host_info();
-  int count = host.contains("gpus") ? static_cast<int>(host["gpus"].size()) : 0;
+  int count = static_cast<int>(HostView(host).gpus.size());
   gpu::select_devices(options, profile_from_string(common.profile), count);
   return execute_family(f.probe, options, common);
 }

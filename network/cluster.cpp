@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/host_view.hpp"
 #include "bench/runner.hpp"
 #include "mlbench_config.hpp"
 #include "network/nccl_probe.hpp"
@@ -296,7 +297,8 @@ void merge_rank_results(std::vector<Result>& root, int rank, const std::vector<R
 }
 
 ClusterOutcome run_cluster(const LaunchInfo& launch, Bootstrap& boot, const ClusterRun& run) {
-  const std::string node = run.host.value("hostname", std::string("unknown-host"));
+  std::string node = HostView(run.host).hostname;
+  if (node.empty()) node = "unknown-host";
   auto gpus = local_gpus();
   GpuChoice choice = choose_gpu(launch, gpus.count, node);
   if (!choice.device)

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "base/stats.hpp"
+#include "bench/host_view.hpp"
 #include "bench/net_counters.hpp"
 #include "mlbench_config.hpp"
 #include "network/launch_env.hpp"
@@ -124,7 +125,8 @@ std::vector<Result> NcclProbe::run(const Case& c, RunContext& ctx) {
     setup.world_size = ranks;
     setup.timeout_s = timeout_s;
     setup.blocking = blocking;
-    setup.host = ctx.host.value("hostname", std::string("this host"));
+    setup.host = HostView(ctx.host).hostname;
+    if (setup.host.empty()) setup.host = "this host";
     if (cluster_) {
       setup.first_rank = cluster_->rank;
       setup.devices = {cluster_->device};

@@ -157,7 +157,7 @@ Event event_from_json(const Json& j) {
 }
 
 PhaseOutcome phase_outcome(const Result& r) {
-  const Metric* errors = r.metric("errors");
+  const Metric* errors = r.metric(kErrorsMetric);
   if (r.status == Status::failed || r.status == Status::incorrect || (errors != nullptr && errors->value > 0))
     return PhaseOutcome::failed;
   const auto it = r.info.is_object() ? r.info.find("iterations") : r.info.end();

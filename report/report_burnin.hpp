@@ -43,6 +43,9 @@ inline constexpr std::string_view kGpuProbe = "burnin.gpu";
 inline constexpr std::string_view kHostProbe = "burnin.host";
 inline constexpr std::string_view kNodeProbe = "burnin.node";
 inline constexpr std::string_view kPhaseProbePrefix = "burnin.";  // + phase name
+// The metric each phase result counts its errors in (after its rate): the phases write it, the verdict and
+// the reports read it.
+inline constexpr std::string_view kErrorsMetric = "errors";
 
 // The most points a timeline series keeps in the report (decimate() below).
 inline constexpr std::size_t kMaxTimelinePoints = 600;

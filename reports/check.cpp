@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "bench/host_view.hpp"
 #include "bench/yaml_json.hpp"
 #include "reports/inputs.hpp"
 #include "reports/summary.hpp"
@@ -68,8 +69,7 @@ std::string text_field(const Json& j, const char* key, const std::string& fallba
 
 // The entry of host.gpus for a device index (by its `index` field, else by position).
 const Json* host_gpu(const Json& host, long long index) {
-  if (!host.is_object() || !host.contains("gpus") || !host["gpus"].is_array()) return nullptr;
-  const Json& gpus = host["gpus"];
+  const Json& gpus = HostView(host).gpus;
   for (const auto& g : gpus) {
     if (g.is_object() && g.value("index", -1LL) == index) return &g;
   }

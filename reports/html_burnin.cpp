@@ -205,13 +205,13 @@ Table phase_table(const br::Burnin& b, const std::string& prefix) {
   for (const auto* r : b.phases) {
     std::string rate = "-", errors = "-";
     for (const auto& m : r->metrics) {
-      if (m.name == "errors") {
+      if (m.name == br::kErrorsMetric) {
         errors = fmt::format("{:g}", m.value);
       } else if (rate == "-" && r->status != Status::skipped && std::isfinite(m.value)) {
         rate = format_metric_value(m.value, m.unit);
       }
     }
-    const Metric* e = r->metric("errors");
+    const Metric* e = r->metric(br::kErrorsMetric);
     Tone status =
         r->status == Status::ok ? Tone::plain : (r->status == Status::skipped ? Tone::warn : Tone::bad);
     std::string why = r->reason;

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "bench/host_view.hpp"
 
 namespace mlbench {
 
@@ -103,11 +104,8 @@ Json params_without_device(const Json& params) {
 }
 
 std::string host_label(const NamedReport& r) {
-  const Json& host = r.report.host;
-  if (host.is_object() && host.contains("hostname") && host["hostname"].is_string() &&
-      !host["hostname"].get<std::string>().empty()) {
-    return host["hostname"].get<std::string>();
-  }
+  HostView host(r.report.host);
+  if (!host.hostname.empty()) return std::move(host.hostname);
   return std::filesystem::path(r.file).stem().string();
 }
 
@@ -135,9 +133,8 @@ std::string device_label(const Result& r) {
 std::string device_uuid(const Result& r, const Json& host) {
   if (!r.params.is_object() || !r.params.contains("device") || !r.params["device"].is_number_integer())
     return "";
-  if (!host.is_object() || !host.contains("gpus") || !host["gpus"].is_array()) return "";
   long long index = r.params["device"].get<long long>();
-  for (const auto& g : host["gpus"]) {
+  for (const auto& g : HostView(host).gpus) {
     if (g.is_object() && g.value("index", -1LL) == index && g.contains("uuid") && g["uuid"].is_string()) {
       return g["uuid"].get<std::string>();
     }

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "base/units.hpp"
+#include "bench/host_view.hpp"
 #include "reports/table.hpp"
 
 namespace mlbench {
@@ -242,33 +243,31 @@ void print_host(std::ostream& out, const Json& host) {
         << counted(c, "cores", "core") << ", " << counted(c, "threads", "thread") << ", governor "
         << str(c, "governor") << "\n";
   }
-  if (host.contains("memory") && host["memory"].contains("total_bytes")) {
-    out << "memory    " << format_bytes(host["memory"]["total_bytes"].get<double>()) << "\n";
-  }
-  for (const auto& n : host.value("numa", Json::array())) {
+  const HostView view(host);
+  if (view.memory_total_bytes) out << "memory    " << format_bytes(*view.memory_total_bytes) << "\n";
+  for (const auto& n : view.numa) {
     const auto cpus = n.value("cpus", Json::array()).size();
     out << "numa      node " << str(n, "node") << ": " << cpus << (cpus == 1 ? " cpu, " : " cpus, ")
         << (n.contains("memory_bytes") ? format_bytes(n["memory_bytes"].get<double>()) : "?") << "\n";
   }
-  for (const auto& d : host.value("block_devices", Json::array())) {
+  for (const auto& d : view.block_devices) {
     out << "disk      " << str(d, "name") << " " << str(d, "model") << " "
         << (d.contains("size_bytes") ? format_bytes(d["size_bytes"].get<double>()) : "?") << "\n";
   }
-  for (const auto& r : host.value("raid", Json::array())) {
+  for (const auto& r : view.raid) {
     out << "raid      " << str(r, "name") << " " << str(r, "level") << " members " << str(r, "members")
         << "\n";
   }
-  for (const auto& n : host.value("nics", Json::array())) {
+  for (const auto& n : view.nics) {
     out << "nic       " << str(n, "name") << " " << str(n, "driver") << " " << str(n, "speed_mbps")
         << " Mb/s\n";
   }
-  for (const auto& g : host.value("gpus", Json::array())) {
+  for (const auto& g : view.gpus) {
     out << "gpu       " << str(g, "index") << ": " << str(g, "name") << " cc " << str(g, "compute_capability")
         << " " << (g.contains("memory_bytes") ? format_bytes(g["memory_bytes"].get<double>()) : "?") << "\n";
   }
-  if (host.value("gpus", Json::array()).empty()) out << "gpu       none found\n";
-  for (const auto& n : host.value("notes", Json::array()))
-    out << "note      " << n.get<std::string>() << "\n";
+  if (view.gpus.empty()) out << "gpu       none found\n";
+  for (const auto& n : view.notes) out << "note      " << n.get<std::string>() << "\n";
 }
 
 }  // namespace mlbench

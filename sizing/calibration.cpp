@@ -10,6 +10,7 @@
 
 #include "base/error.hpp"
 #include "base/units.hpp"
+#include "bench/host_view.hpp"
 #include "sizing/workload.hpp"
 
 namespace mlbench::sizing {
@@ -262,8 +263,9 @@ const Assumption& default_gemm_efficiency(std::string_view precision) {
 }
 
 const GpuSpec* report_gpu(const Report& r, const HardwareCatalog& catalog) {
-  if (!r.host.contains("gpus") || !r.host["gpus"].is_array() || r.host["gpus"].empty()) return nullptr;
-  const auto& g = r.host["gpus"][0];
+  const HostView host(r.host);
+  if (host.gpus.empty()) return nullptr;
+  const auto& g = host.gpus[0];
   return match_gpu(catalog.gpus, g.value("name", ""), g.value("compute_capability", ""));
 }
 
@@ -387,7 +389,8 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
     }
 
     // NCCL busbw of a collective at its largest message: in-node (ranks within one node) or across nodes.
-    int gpus_in_node = report.host.contains("gpus") ? static_cast<int>(report.host["gpus"].size()) : 0;
+    const HostView host(report.host);
+    int gpus_in_node = static_cast<int>(host.gpus.size());
     auto largest = [&](const char* collective, double& intra, double& inter, double& intra_bytes) {
       double inter_bytes = 0;
       for (const auto& r : report.results) {
@@ -424,7 +427,7 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
     }
     if (inter > 0) {
       double line = 0;
-      for (const auto& nic : report.host.value("nics", nlohmann::json::array())) {
+      for (const auto& nic : host.nics) {
         if (nic.contains("infiniband"))
           line += intake.fact("infiniband.rate_gbps", nic["infiniband"].value("rate_gbps", 0.0)) * 1e9 / 8;
       }
@@ -435,7 +438,7 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
     }
     if (a2a_inter > 0) {
       double line = 0;
-      for (const auto& nic : report.host.value("nics", nlohmann::json::array()))
+      for (const auto& nic : host.nics)
         if (nic.contains("infiniband"))
           line += intake.fact("infiniband.rate_gbps", nic["infiniband"].value("rate_gbps", 0.0)) * 1e9 / 8;
       if (line > 0)
@@ -481,9 +484,8 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
       if (read > 0) c.storage_read = {read, Source::measured, read_basis};
       if (write > 0) c.storage_write = {write, Source::measured, write_basis};
       const double theory =
-          report.host.contains("memory") && report.host["memory"].contains("theoretical_bandwidth")
-              ? intake.fact("memory.theoretical_bandwidth",
-                            report.host["memory"].value("theoretical_bandwidth", 0.0))
+          host.memory_theoretical_bandwidth
+              ? intake.fact("memory.theoretical_bandwidth", *host.memory_theoretical_bandwidth)
               : 0;
       if (host_bw > 0 && theory > 0)
         c.host_mem = {

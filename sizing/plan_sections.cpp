@@ -13,6 +13,7 @@
 
 #include <fmt/ranges.h>
 
+#include "bench/host_view.hpp"
 #include "sizing/assumptions.hpp"
 #include "sizing/fabric.hpp"
 #include "sizing/raid.hpp"
@@ -534,9 +535,8 @@ void Planner::add_power_host_cost(int nodes, double run_s, double ckpt, const st
   double ram_have = node_->ram_bytes;
   std::string ram_src = "catalog";
   if (node_is_measured_ && !req_.reports.empty()) {
-    const auto& host = req_.reports.front().host;
-    if (host.contains("memory") && host["memory"].contains("total_bytes")) {
-      ram_have = host["memory"]["total_bytes"].get<double>();
+    if (auto total = HostView(req_.reports.front().host).memory_total_bytes) {
+      ram_have = *total;
       ram_src = "measured";
     }
   }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "bench/host_view.hpp"
 
 namespace mlbench::sizing::planning {
 namespace {
@@ -53,14 +54,15 @@ void Planner::pick_node() {
     if (const Report* measured = first_node_report(req_.reports)) {
       const Report& r = *measured;
       const GpuSpec* g = report_gpu(r, cat_);
-      int count = r.host.contains("gpus") ? static_cast<int>(r.host["gpus"].size()) : 0;
+      int count = static_cast<int>(HostView(r.host).gpus.size());
       node_is_measured_ = g && g->name == node_->gpu && count == node_->gpus;
       if (node_is_measured_) sheet_.hardware += fmt::format(" (the node measured: {} x {})", count, g->name);
     }
   } else if (const Report* measured = first_node_report(req_.reports)) {
     const Report& r = *measured;
     const GpuSpec* g = report_gpu(r, cat_);
-    int count = r.host.contains("gpus") ? static_cast<int>(r.host["gpus"].size()) : 0;
+    const HostView host(r.host);
+    int count = static_cast<int>(host.gpus.size());
     if (g) {
       for (const auto& n : cat_.nodes)
         if (n.gpu == g->name && (!node_ || (n.gpus == count && node_->gpus != count))) node_ = &n;
@@ -73,7 +75,7 @@ void Planner::pick_node() {
       node_ = &cat_.node(fallback);
       std::string why = count == 0 ? "the measured node has no GPU"
                                    : fmt::format("no node template holds the measured GPU ({})",
-                                                 r.host["gpus"][0].value("name", "unknown"));
+                                                 host.gpus[0].value("name", "unknown"));
       sheet_.hardware =
           fmt::format("{}: {}, so the default template is sized: {}", node_->name, why, node_->description);
       sheet_.warnings.push_back(

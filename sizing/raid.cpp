@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "base/error.hpp"
+#include "bench/host_view.hpp"
 
 namespace mlbench::sizing {
 namespace {
@@ -35,11 +36,10 @@ std::string text_field(const nlohmann::json& j, const char* key) {
 // members), else 1.
 int drives_under(const Report& report, const std::string& device) {
   int members = 0;
-  if (report.host.contains("block_devices") && report.host["block_devices"].is_array())
-    for (const auto& b : report.host["block_devices"])
-      if (b.contains("holders") && b["holders"].is_array())
-        for (const auto& h : b["holders"])
-          if (h.is_string() && h.get<std::string>() == device) ++members;
+  for (const auto& b : HostView(report.host).block_devices)
+    if (b.contains("holders") && b["holders"].is_array())
+      for (const auto& h : b["holders"])
+        if (h.is_string() && h.get<std::string>() == device) ++members;
   return std::max(1, members);
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "base/units.hpp"
+#include "bench/host_view.hpp"
 
 namespace mlbench::gpu {
 namespace {
@@ -39,8 +40,7 @@ int DeviceFacts::cc_number() const {
 
 std::vector<DeviceFacts> device_facts_from_inventory(const Json& host) {
   std::vector<DeviceFacts> out;
-  if (!host.contains("gpus") || !host["gpus"].is_array()) return out;
-  for (const auto& g : host["gpus"]) {
+  for (const auto& g : HostView(host).gpus) {
     DeviceFacts d;
     d.index = g.value("index", static_cast<int>(out.size()));
     d.name = g.value("name", "");
@@ -58,14 +58,13 @@ std::vector<DeviceFacts> device_facts_from_inventory(const Json& host) {
 }
 
 std::optional<std::string> no_gpu_reason(const Json& host) {
-  if (host.contains("gpus") && host["gpus"].is_array() && !host["gpus"].empty()) return std::nullopt;
+  const HostView view(host);
+  if (!view.gpus.empty()) return std::nullopt;
   std::string why = "no CUDA GPU on this machine";
-  if (host.contains("notes") && host["notes"].is_array()) {
-    for (const auto& n : host["notes"]) {
-      if (n.is_string() && n.get<std::string>().starts_with("gpus:")) {
-        why += fmt::format(": {}", trim(n.get<std::string>().substr(5)));
-        break;
-      }
+  for (const auto& n : view.notes) {
+    if (n.is_string() && n.get<std::string>().starts_with("gpus:")) {
+      why += fmt::format(": {}", trim(n.get<std::string>().substr(5)));
+      break;
     }
   }
   return why;

@@ -10,6 +10,7 @@
 
 #include "base/names.hpp"
 #include "base/units.hpp"
+#include "bench/host_view.hpp"
 #include "kernels/host/mapped_array.hpp"
 #include "kernels/host/thread_team.hpp"
 
@@ -37,7 +38,7 @@ std::vector<int> process_cpus() {
 
 // A virtual machine: x86 guests see the CPUID hypervisor bit as the `hypervisor` flag (host.cpu.flags).
 bool on_hypervisor(const Json& host) {
-  const Json& flags = host.value("cpu", Json::object()).value("flags", Json::array());
+  const Json& flags = HostView(host).cpu.value("flags", Json::array());
   return std::find(flags.begin(), flags.end(), "hypervisor") != flags.end();
 }
 
@@ -221,14 +222,13 @@ class MembwProbe final : public Probe {
 
     std::vector<std::string> warnings = c.config.value("warnings", std::vector<std::string>{});
     if (!arrays[0].huge_page_note().empty()) warnings.push_back(arrays[0].huge_page_note());
-    const Json& cpu = ctx.host.value("cpu", Json::object());
+    const HostView host(ctx.host);
+    const Json& cpu = host.cpu;
     if (cpu.contains("governor") && cpu["governor"] != "performance") {
       warnings.push_back(
           fmt::format("CPU governor is '{}', not 'performance'", cpu["governor"].get<std::string>()));
     }
-    std::optional<double> peak;
-    const Json& mem = ctx.host.value("memory", Json::object());
-    if (mem.contains("theoretical_bandwidth")) peak = mem["theoretical_bandwidth"].get<double>();
+    const std::optional<double> peak = host.memory_theoretical_bandwidth;
     Json nodes = Json::array();
     for (int cpu_id : cpus) {
       int node = node_of_cpu(ctx.host, cpu_id);
@@ -354,7 +354,7 @@ MeasurePolicy membw_policy(Profile profile) {
 }
 
 std::optional<LlcSize> llc_size(const Json& host) {
-  const Json& cpu = host.value("cpu", Json::object());
+  const Json& cpu = HostView(host).cpu;
   if (cpu.contains("llc_total_bytes")) return LlcSize{cpu["llc_total_bytes"].get<std::uint64_t>(), "sysfs"};
   if (cpu.contains("llc_bytes")) {
     // One instance: assume one per socket when the sharing is unknown.

@@ -8,6 +8,7 @@
 
 #include "base/error.hpp"
 #include "base/units.hpp"
+#include "bench/host_view.hpp"
 
 namespace mlbench::hostmem {
 
@@ -136,7 +137,7 @@ ArraySize array_size(std::optional<std::uint64_t> llc_total_bytes, std::optional
 }
 
 int node_of_cpu(const nlohmann::json& host, int cpu) {
-  for (const auto& n : host.value("numa", nlohmann::json::array())) {
+  for (const auto& n : HostView(host).numa) {
     for (const auto& c : n.value("cpus", nlohmann::json::array())) {
       if (c.get<int>() == cpu) return n.value("node", -1);
     }
@@ -147,8 +148,7 @@ int node_of_cpu(const nlohmann::json& host, int cpu) {
 std::vector<int> place_threads(const nlohmann::json& host, const std::vector<int>& allowed, int threads) {
   std::set<int> ok(allowed.begin(), allowed.end());
   std::vector<int> cores;
-  auto core_cpus = host.contains("cpu") ? host["cpu"].value("core_cpus", nlohmann::json::array())
-                                        : nlohmann::json::array();
+  auto core_cpus = HostView(host).cpu.value("core_cpus", nlohmann::json::array());
   for (const auto& c : core_cpus) {
     if (ok.count(c.get<int>()) != 0) cores.push_back(c.get<int>());
   }

@@ -11,6 +11,7 @@
 
 #include "base/stats.hpp"
 #include "base/units.hpp"
+#include "bench/host_view.hpp"
 #include "bench/paths.hpp"
 #include "storage/dataload/data.hpp"
 #include "storage/dataload/reader.hpp"
@@ -254,8 +255,7 @@ void check_dataset(const Setup& s) {
 }
 
 std::uint64_t host_ram(const json& host) {
-  if (host.contains("memory") && host["memory"].contains("total_bytes"))
-    return host["memory"]["total_bytes"].get<std::uint64_t>();
+  if (auto total = HostView(host).memory_total_bytes) return static_cast<std::uint64_t>(*total);
   return static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) *
          static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
 }

@@ -15,6 +15,7 @@
 
 #include "base/units.hpp"
 #include "bench/disk_stats.hpp"
+#include "bench/host_view.hpp"
 #include "bench/sysinfo_reader.hpp"
 #include "storage/cpus.hpp"
 #include "storage/io/fio.hpp"
@@ -212,9 +213,7 @@ std::vector<Case> plan_suite(const PlanContext& ctx) {
   TargetInfo t = inspect_target(dir);
   if (t.kind != TargetKind::folder)
     throw UsageError(fmt::format("--storage-dir {}: not a folder; give a folder on the drive to test", dir));
-  std::uint64_t ram = 0;
-  if (ctx.host.contains("memory") && ctx.host["memory"].contains("total_bytes"))
-    ram = ctx.host["memory"]["total_bytes"].get<std::uint64_t>();
+  std::uint64_t ram = static_cast<std::uint64_t>(HostView(ctx.host).memory_total_bytes.value_or(0));
   if (ram == 0)
     ram = static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) *
           static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
@@ -298,8 +297,8 @@ std::vector<Case> plan_job_file(const PlanContext& ctx) {
 
 // PCIe link bandwidth of a disk from the host inventory (B/s per direction), or 0 when unknown.
 double link_bandwidth(const Json& host, const std::string& disk) {
-  if (disk.empty() || !host.contains("block_devices") || !host["block_devices"].is_array()) return 0;
-  for (const auto& d : host["block_devices"]) {
+  if (disk.empty()) return 0;
+  for (const auto& d : HostView(host).block_devices) {
     if (d.value("name", "") != disk) continue;
     if (d.contains("pcie") && d["pcie"].contains("bandwidth") && d["pcie"]["bandwidth"].is_number())
       return d["pcie"]["bandwidth"].get<double>();

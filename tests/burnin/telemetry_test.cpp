@@ -18,7 +18,6 @@ namespace mlbench::burnin {
 namespace {
 
 namespace fs = std::filesystem;
-using burnin_report::Event;
 
 void put(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());

@@ -1,9 +1,9 @@
 // Every probe id, result param name and metric name that the readers of reports use is one the registry
-// declares (ProbeInfo::id, ::params, ::metrics): the string literals in reports/ and sizing/, the acceptance
-// floors, the thresholds files in configs/acceptance/, and the reports the tests feed them (hand-made
-// fixtures and the golden report of a real quick run). A reader that asks for a name no probe writes matches
-// nothing and silently measures nothing (sizing once looked for GEMM "dtype" and NCCL "op"; the probes write
-// "precision" and "collective").
+// declares (ProbeInfo::id, ::params, ::metrics): the string literals in reports/ and sizing/ (and the metric
+// names read in monitor/, burnin/ and cli/), compare's stated spreads, the acceptance floors, the thresholds
+// files in configs/acceptance/, and the reports the tests feed them (hand-made fixtures and the golden report
+// of a real quick run). A reader that asks for a name no probe writes matches nothing and silently measures
+// nothing (sizing once looked for GEMM "dtype" and NCCL "op"; the probes write "precision" and "collective").
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -16,6 +16,7 @@
 
 #include "bench/registry.hpp"
 #include "reports/check.hpp"
+#include "reports/stated_spread.hpp"
 #include "tests/common/files.hpp"
 
 namespace mlbench {
@@ -29,6 +30,7 @@ struct Declared {
   std::map<std::string, std::set<std::string>> params;   // probe id -> its param names
   std::set<std::string> any_params;                      // every probe's
   std::map<std::string, std::set<std::string>> metrics;  // probe id -> its metric names
+  std::set<std::string> any_metrics;                     // every probe's
 };
 
 Declared declared() {
@@ -41,7 +43,10 @@ Declared declared() {
       d.params[info.id].insert(std::string(name));
       d.any_params.insert(std::string(name));
     }
-    for (auto name : info.metrics) d.metrics[info.id].insert(std::string(name));
+    for (auto name : info.metrics) {
+      d.metrics[info.id].insert(std::string(name));
+      d.any_metrics.insert(std::string(name));
+    }
   }
   return d;
 }
@@ -66,6 +71,33 @@ Used scan(const std::string& text) {
   return u;
 }
 
+// A metric read by name: the probe it belongs to where the reader names it (collect_bars), else empty (the
+// name must be one some probe declares).
+struct MetricRead {
+  std::string probe, metric;
+  bool operator==(const MetricRead&) const = default;
+};
+
+// The metric names a reader's source text reads by string: the name argument of Result::metric and of the
+// calibration intake's metric(r, "x") (after a direction prefix too: prefix + "x"), the monitor's
+// take(ceiling, "x"), the probe and metric of the HTML report's collect_bars(reports, machines, "probe",
+// "metric", ...), and the rows of sizing's tables that read by name (raid's {rw, metric, label, unit, scale,
+// field} and calibration's {metric, unit, low, high}).
+std::vector<MetricRead> scan_metrics(const std::string& text) {
+  static const std::regex call(R"re(\bmetric\((?:\w+,\s*)?(?:\w+ \+ )?"(\w+)")re");
+  static const std::regex take(R"re(\btake\([\w.]+,\s*"(\w+)"\))re");
+  static const std::regex raid_row(R"re(\{"\w+", "(\w+)", "[^"]*", "[^"]*", [\d.e]+, &)re");
+  static const std::regex range_row(R"re(\{"(\w+)", "[^"]*", [\d.e+-]+, [\d.e+-]+\})re");
+  static const std::regex bars(R"re(\bcollect_bars\(\s*\w+,\s*\w+,\s*"([\w.]+)",\s*"(\w+)")re");
+  std::vector<MetricRead> out;
+  for (const auto* re : {&call, &take, &raid_row, &range_row})
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), *re); it != std::sregex_iterator(); ++it)
+      out.push_back({"", (*it)[1]});
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), bars); it != std::sregex_iterator(); ++it)
+    out.push_back({(*it)[1], (*it)[2]});
+  return out;
+}
+
 TEST(RegistryNames, TheScannerFindsIdsAndParamsAsTheReadersWriteThem) {
   auto u = scan(R"(if (!usable(r, "net.nccl") || param_text(r, "op") != "all_reduce") continue;
                    bars(collect_bars(reports, machines, "gpu.gemm", "tflops", param("precision"));
@@ -76,6 +108,28 @@ TEST(RegistryNames, TheScannerFindsIdsAndParamsAsTheReadersWriteThem) {
   auto d = declared();
   EXPECT_FALSE(d.params["net.nccl"].count("op"));
   EXPECT_TRUE(d.params["net.nccl"].count("collective"));
+}
+
+TEST(RegistryNames, TheScannerFindsMetricReadsAsTheReadersWriteThem) {
+  auto reads = scan_metrics(R"(const Metric* tf = intake.metric(r, "tflops");
+      if (const Metric* p = r.metric("pct_of_peak")) x = r->metric(prefix + "iops");
+      take(c.storage_read_iops, "read_iops");
+      {"read", "bandwidth", "read", "GB/s", 1e9, &DriveFigures::read},
+      {"busbw", "B/s", 1e3, 1e15},
+      {"memory.theoretical_bandwidth", "B/s", 1e3, 1e15},
+      bars(collect_bars(
+          reports, machines, "gpu.copy", "bandwidth", job, {}, "copies"));)");
+  EXPECT_EQ(reads, (std::vector<MetricRead>{{"", "tflops"},
+                                            {"", "pct_of_peak"},
+                                            {"", "iops"},
+                                            {"", "read_iops"},
+                                            {"", "bandwidth"},
+                                            {"", "busbw"},
+                                            {"gpu.copy", "bandwidth"}}));
+  // A name no probe declares is one the check below would report.
+  auto d = declared();
+  EXPECT_FALSE(d.any_metrics.count("read_bw"));
+  EXPECT_TRUE(d.any_metrics.count("busbw"));
 }
 
 TEST(RegistryNames, EveryProbeDeclaresItsParams) {
@@ -119,6 +173,36 @@ TEST(RegistryNames, ReportsAndSizingSourcesUseOnlyDeclaredNames) {
     }
   }
   EXPECT_GT(files, 10);
+}
+
+// Every metric that sizing, the reports (compare, html, summary, fio JSON), the monitor's exporter, burn-in
+// and the CLI read by name is one a probe declares: for the probe the reader names, else for some probe.
+TEST(RegistryNames, MetricReadsByNameUseDeclaredMetrics) {
+  auto d = declared();
+  int reads = 0;
+  for (const char* folder : {"reports", "sizing", "monitor", "burnin", "cli"}) {
+    for (const auto& e : fs::recursive_directory_iterator(kSource / folder)) {
+      auto ext = e.path().extension();
+      if (ext != ".cpp" && ext != ".hpp") continue;
+      auto where = fs::relative(e.path(), kSource).string();
+      for (const auto& r : scan_metrics(test::slurp(e.path()))) {
+        ++reads;
+        if (r.probe.empty()) {
+          EXPECT_TRUE(d.any_metrics.count(r.metric)) << where << " reads metric " << r.metric;
+        } else {
+          ASSERT_TRUE(d.ids.count(r.probe)) << where << " reads probe " << r.probe;
+          EXPECT_TRUE(d.metrics[r.probe].count(r.metric)) << where << " reads " << r.probe << " " << r.metric;
+        }
+      }
+    }
+  }
+  EXPECT_GT(reads, 30);
+  // compare's stated between-run spreads name their probe's metrics.
+  for (const auto& s : kStatedSpreads) {
+    ASSERT_TRUE(d.ids.count(std::string(s.probe))) << s.probe;
+    for (auto m : s.metrics)
+      EXPECT_TRUE(d.metrics[std::string(s.probe)].count(std::string(m))) << s.probe << " spread of " << m;
+  }
 }
 
 TEST(RegistryNames, AcceptanceFloorsAndThresholdFilesUseDeclaredNames) {

@@ -67,6 +67,29 @@ TEST(SizeCli, ServingReportIsAMeasuredLineOrAWarningSayingWhyNot) {
   EXPECT_NE(other.err.find("model 'meta-llama/Llama-2-70b-chat-hf'"), std::string::npos) << other.err;
 }
 
+// A report's host inventory read back with fields of the wrong type (an edited file, another version) is
+// read as if those fields were missing, as a machine that could not read them writes it: the same sheet, not
+// a JSON library's type error.
+TEST(SizeCli, InventoryFieldsOfTheWrongTypeReadAsMissing) {
+  TempDir dir;
+  auto edited = nlohmann::json::parse(std::ifstream(fixture("report-a100-8gpu.json")));
+  auto missing = edited;
+  edited["host"]["memory"] = {{"total_bytes", "2 TB"}, {"theoretical_bandwidth", "fast"}};
+  edited["host"]["nics"] = "ib0";
+  missing["host"]["memory"] = nlohmann::json::object();
+  missing["host"].erase("nics");
+  std::string out[2];
+  for (int i = 0; i < 2; ++i) {
+    const std::filesystem::path file = dir / (i == 0 ? "edited.json" : "missing.json");
+    std::ofstream(file) << (i == 0 ? edited : missing).dump();
+    auto r = run_cli({"size", "--workload", workload("llm-70b-pretraining.yaml"), "--report", file.string(),
+                      "--format", "csv"});
+    ASSERT_EQ(r.rc, 0) << file << ": " << r.err;
+    out[i] = r.out;
+  }
+  EXPECT_EQ(out[0], out[1]);
+}
+
 TEST(SizeCli, WritesEachFormatToAFile) {
   TempDir dir;
   for (const char* f : {"md", "csv", "json", "html", "xlsx"}) {

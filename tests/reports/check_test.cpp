@@ -12,7 +12,6 @@
 namespace mlbench {
 namespace {
 
-using test::make_report;
 using test::make_result;
 
 std::vector<GpuSpec> catalog() {

@@ -465,7 +465,7 @@ TEST(StorageFd, MoveAssignClosesTheDescriptorItHeld) {
   const int old = a.get();
   a = std::move(b);
   EXPECT_EQ(::fcntl(old, F_GETFD), -1);
-  EXPECT_FALSE(b);
+  EXPECT_FALSE(b);  // NOLINT(bugprone-use-after-move): the moved-from state is what this checks
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ TEST(OwnedFd, MoveAssignClosesTheDescriptorItHeld) {
   a = std::move(b);
   EXPECT_FALSE(is_open(old));
   EXPECT_EQ(a.get(), moved);
-  EXPECT_FALSE(b);
+  EXPECT_FALSE(b);  // NOLINT(bugprone-use-after-move): the moved-from state is what this checks
   EXPECT_TRUE(is_open(moved));
 }
 
