@@ -1,12 +1,13 @@
 // fio's spellings of storage.io's options, and fio job files.
 //
 // One table (kFioOptions) says how mlbench takes each option name of fio's that is not already a name or
-// alias of the probe's own table (storage/io/job_spec.hpp): renamed to mlbench's option, its value translated,
-// accepted as what mlbench does anyway, or refused naming the closest thing mlbench can do. `mlbench storage`
-// has a flag per row (fio's exact spelling: --rwmixread, --time_based, --output-format), the job file reader
-// reads the same rows, and `mlbench storage --help` and docs/storage.md show them. Values in fio's spelling
-// of mlbench's own options are translated too: --rw readwrite (rw), --size 50% (size_pct), --bs 4k,64k (read
-// and write block sizes, one of them used: mlbench has one block size per job), --ioengine io_uring (uring).
+// alias of the probe's own table (storage/io/job_spec.hpp): renamed to mlbench's option, its value
+// translated, accepted as what mlbench does anyway, or refused naming the closest thing mlbench can do.
+// `mlbench storage` has a flag per row (fio's exact spelling: --rwmixread, --time_based, --output-format),
+// the job file reader reads the same rows, and `mlbench storage --help` and docs/storage.md show them. Values
+// in fio's spelling of mlbench's own options are translated too: --rw readwrite (rw), --size 50% (size_pct),
+// --bs 4k,64k (read and write block sizes, one of them used: mlbench has one block size per job), --ioengine
+// io_uring (uring).
 //
 // A job file (`mlbench storage --job FILE.fio`) is fio's INI: `[global]` sections whose options apply to the
 // jobs after them, one section per job, `key=value` or a bare `key` (true), `;` and `#` comment lines. Each

@@ -103,8 +103,8 @@ SuiteTiming suite_timing(Profile p);
 // The suite measures each job in this many rounds, the runner interleaving them across the jobs
 // (Case::rounds): a job's runtime is split evenly among its rounds; the first warms up for the whole ramp,
 // each later one for ramp / rounds (a random job's at least the submission trial's minimum: every round runs
-// the trial; storage/io/probe.cpp round_ramp_s). A state of the machine lasting a few seconds (a whole job at a
-// fraction of its speed, every sampling interval of it, which no spread within the job can see:
+// the trial; storage/io/probe.cpp round_ramp_s). A state of the machine lasting a few seconds (a whole job at
+// a fraction of its speed, every sampling interval of it, which no spread within the job can see:
 // docs/NOTES.md) then lands in one round of a job, where the spread between its rounds (widen_to_rounds,
 // report/report.hpp) sees it.
 inline constexpr unsigned kSuiteRounds = 4;
