@@ -29,7 +29,7 @@ constexpr std::size_t kSettleWindow = 10;
 constexpr double kIdleWithoutTemperatures = 5.0;
 constexpr double kAllPhaseGpuMemoryFraction = 0.5;
 // A phase's minimum share is its measured pass (Phase::estimate) times this: a pass of the whole load on a
-// busy machine can take longer than its sample, scaled (on a 2-CPU VM under load, up to 1.8 times).
+// busy machine can take longer than its sample, scaled (docs/NOTES.md has a loaded machine's ratio).
 constexpr double kPassMargin = 2.0;
 
 double seconds_since(Clock::time_point t0) {

@@ -51,8 +51,8 @@ struct BurninOptions {
   std::uint64_t seed = 1;
   std::chrono::milliseconds sample_interval{1000};
   // Kept free after the last phase, for what the burn-in does once it ends: stop the sampler, judge, build
-  // and write the report, print the summary (measured: well under 0.1 s after a one-minute burn-in on a busy
-  // 2-CPU VM; a phase's own end, freeing its memory or removing its file, is inside its share).
+  // and write the report, print the summary (docs/NOTES.md has a busy machine's time; a phase's own end,
+  // freeing its memory or removing its file, is inside its share).
   double teardown_s = 1.0;
   std::vector<std::string> argv;
 };

@@ -6,8 +6,8 @@
 // Checked with nvcc 13.0 `-Xptxas -v` for sm_80, sm_90 and sm_100: all 19 kernels 0 bytes stack frame, 0
 // spill stores/loads (the build keeps -warn-spills on). The PTX (`nvcc -ptx`) shows the STREAM and SM-copy
 // loops as ld.global(.nc).v2.f64 / st.global.v2.f64 and ld/st.global.v4.u32: 16-byte accesses. The SASS check
-// (LDG.E.128/STG.E.128 via `cuobjdump --dump-sass`) is not done here — the development machine has no
-// cuobjdump — and scripts/gpu-validate.sh runs it on the GPU host and records the counts.
+// (LDG.E.128/STG.E.128 via `cuobjdump --dump-sass`) runs in scripts/gpu-validate.sh on the GPU host, which
+// records the counts.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>

@@ -12,7 +12,7 @@ it other than docs/METHODS.md (the old shared/METHODS.md), and, inside docs/METH
 ("Heading") to a heading it does not have. Every text file of the repository is read (sources, configs, docs,
 README.md, golden sheets, fuzz corpora), build trees and .git left out.
 
-Tracker numbers: a comment or text that says "issue 19" or "#19 tracker" points at a tracker that is not in the
+Tracker numbers: a comment or text that says "issue 19", "#19 tracker" or "at stop 20" points at a tracker that is not in the
 repository; it must say the reason instead. References to other projects' trackers carry a '#' and their
 project's name ("NCCL issue #864", "vLLM PR #10511") and are sources, not tracker numbers.
 """
@@ -35,7 +35,7 @@ NAME = re.compile(r"METHODS\.md")
 WORD = re.compile(r"\bMETHODS\b(?!\.md)")
 PATH = re.compile(r"([\w.-]*/)+METHODS\.md")
 CROSS = re.compile(r'\("([^"\n]+)"\)')
-TRACKER = re.compile(r"\b[Ii]ssues?\s+\d+|#\d+\s+tracker")
+TRACKER = re.compile(r"\b[Ii]ssues?\s+\d+|#\d+\s+tracker|\b(?:at|before|after|since) stop \d+|\(stop \d+\)")
 
 
 def slug(heading):
@@ -108,6 +108,7 @@ def self_test(known):
     assert check_citations("self", "read on in docs/METHODS.md.", known) == []
     assert check_citations("self", f'fmt::format("(METHODS.md \\"{some}\\")")', known) == []
     assert len(check_trackers("self", "// (issue 19, point 5) and Issue 16 and #12 tracker")) == 3
+    assert len(check_trackers("self", "before (stop 20) | 66 min at stop 20")) == 2
     assert check_trackers("self", "NCCL issue #864; vLLM PR #10511; tissue 3") == []
     assert len(check_cross_references('("No such section")', known)) == 1
 
