@@ -1,4 +1,7 @@
-// `mlbench export REPORT --format prometheus|html|fio`: a report for other tools.
+// `mlbench export REPORT --format FORMAT`: a report for other tools, in each format that carries a report
+// (reports/formats.hpp).
+#include <fmt/format.h>
+
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
 #include "reports/inputs.hpp"
@@ -23,10 +26,8 @@ int run_export(const ExportFlags& f) {
 }  // namespace
 
 void add_export_command(CLI::App& app, Action& action) {
-  auto* cmd = app.add_subcommand(
-      "export",
-      "Export a report: Prometheus textfile-collector format (node_exporter), a self-contained HTML page or "
-      "fio's JSON (its storage jobs)");
+  auto* cmd = app.add_subcommand("export", fmt::format("Export a report in a format other tools read: {}",
+                                                       format_list(Content::report)));
   auto flags = std::make_shared<ExportFlags>();
   cmd->add_option("report", flags->report, "The report to export")->required();
   cmd->add_option("--format", flags->format, format_help(Content::report))->required();

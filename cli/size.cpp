@@ -33,10 +33,7 @@ struct SizeFlags {
 
 int run_size(const SizeFlags& f) {
   const Format format = format_for(f.compare_cooling ? Content::cooling : Content::sizing_sheet, f.format);
-  const bool xlsx = format == Format::xlsx;
-  if (xlsx && f.output.empty()) throw UsageError("--format xlsx writes a binary workbook: give -o FILE.xlsx");
-  if (xlsx && !sizing::xlsx_supported())
-    throw UsageError("this mlbench was built without libxlsxwriter: use --format csv, md, json or html");
+  sizing::check_sheet_output(format, !f.output.empty());
   if (!f.output.empty()) check_writable(f.output);
 
   sizing::PlanRequest req;

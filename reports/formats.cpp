@@ -44,13 +44,15 @@ std::vector<std::string> format_names(Content k) {
   return out;
 }
 
+std::string format_list(Content k) { return english_list(format_names(k)); }
+
 std::string format_help(Content k) {
   return fmt::format("{} (`mlbench list --formats` says what each is)", fmt::join(format_names(k), " | "));
 }
 
 Format format_for(Content k, std::string_view name) {
   const std::string_view command = kContentCommands[static_cast<std::size_t>(k)];
-  const std::string can = english_list(format_names(k));
+  const std::string can = format_list(k);
   const auto f = format_from_string(name);
   if (!f) throw UsageError(fmt::format("unknown --format '{}' ({} writes {})", name, command, can));
   if (!carries(*f, k))

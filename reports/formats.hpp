@@ -94,6 +94,8 @@ std::vector<std::string> format_names();
 bool carries(Format f, Content k);
 // The names of the formats `k` can be written in, in the order of the enum.
 std::vector<std::string> format_names(Content k);
+// "html, prometheus or fio": the formats `k` can be written in, as a sentence names them.
+std::string format_list(Content k);
 // "table | md | csv | json | html (`mlbench list --formats` says what each is)": a --format's help.
 std::string format_help(Content k);
 // The format called `name` when `k` can be written in it; else UsageError naming the formats `k` can be

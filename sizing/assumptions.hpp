@@ -4,8 +4,9 @@
 //
 // Calibration defaults apply only where no report measured the figure (calibrate() then replaces them with
 // the measurement, and the sheet lists the calibrated figure with its source); engine assumptions always
-// apply and are listed as assumed. A new engine assumption is an entry here plus its place in
-// engine_assumptions() (assumptions.cpp); the models read `.value`, the sheet lists it from there.
+// apply and are listed as assumed. A new assumption is an entry here plus its row in declared_assumptions()
+// (assumptions.cpp), which says where the sheet lists it; the models read `.value`, the sheet lists it from
+// there, and a test fails for an entry here without its row.
 #pragma once
 
 #include <span>
@@ -85,7 +86,8 @@ inline constexpr Assumption kNetwork{"Network busbw efficiency", 0.90,
 // Convolution networks: MLPerf ResNet-50 training ~2,700 images/s per A100 = 3 x 8.2 GFLOP x 2,700 = 21 % of
 // the BF16 peak (cuDNN convolutions plus batch-norm/ReLU memory traffic).
 inline constexpr Assumption kConvModel{"CNN training efficiency", 0.21,
-                                       "MLPerf ResNet-50 ~2,700 img/s per A100 = 21 % of peak"};
+                                       "MLPerf ResNet-50 ~2,700 img/s per A100 = 21 % of peak", 1,
+                                       "cv-training"};
 inline constexpr Assumption kHostMem{"Host memory efficiency", 0.70,
                                      "assumed STREAM triad share of theoretical"};
 // A GPU's published HBM measurement, its HBM efficiency (measured / datasheet) where no report measured it,
@@ -157,13 +159,13 @@ inline constexpr Assumption kFragmentation{
 // weights - the activation peak of a profile forward pass of max_num_batched_tokens tokens (logits of
 // max_num_seqs sequences) - the non-torch runtime (the reserve above) - CUDA graphs. Each default is vLLM's
 // and the workload's keys of the same names override it; the sheet lists the values a plan used (not in
-// engine_assumptions(): a workload may replace them).
+// engine_assumptions(): a workload may replace them), each named as the workload key it defaults.
 inline constexpr Assumption kGpuMemoryUtilization{
     "Serving gpu_memory_utilization", 0.90,
     "vLLM's default (CacheConfig.gpu_memory_utilization): the share of HBM the engine fills", 1,
     "llm-inference"};
 inline constexpr Assumption kCudaGraphs{
-    "Serving CUDA graphs per GPU",
+    "Serving cuda_graph_bytes",
     1024.0 * 1024 * 1024,
     "vLLM model_runner: \"CUDA graphs can take additional 1~3 GiB memory per GPU\", the lower figure",
     1024.0 * 1024 * 1024,
@@ -293,7 +295,24 @@ inline constexpr StorageTier kStorageTiers[] = {
 
 }  // namespace assumption
 
-// The engine assumptions in the order the sheet lists them.
+// Where the sheet lists an assumption.
+enum class Listing {
+  calibration,     // a calibration default: the calibration lines list the figure the plan ran on by its name
+  engine,          // always applied: listed as assumed (engine_assumptions())
+  serving_engine,  // a serving engine's default: listed as the setting the plan used ("Serving <key>")
+};
+// Every Assumption above, once: its identifier, the entry, where the sheet lists it, and for a serving
+// engine's default the engine (Workload::engine) whose default it is.
+struct DeclaredAssumption {
+  std::string_view id;
+  const Assumption* assumption;
+  Listing listing;
+  std::string_view engine;
+};
+std::span<const DeclaredAssumption> declared_assumptions();
+
+// The engine assumptions in the order the sheet lists them (the Listing::engine rows of
+// declared_assumptions()).
 std::span<const Assumption* const> engine_assumptions();
 
 // CPU cores per GPU of a workload kind.

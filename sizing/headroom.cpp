@@ -25,6 +25,14 @@ Formula with_headroom(const Formula& need, double headroom) {
 
 double within_headroom(double target, double headroom) { return target * (1 - headroom); }
 
+std::string with_headroom_shown(std::string_view need, double headroom) {
+  return fmt::format("{} x (1 + {:.2f})", need, headroom);
+}
+
+std::string within_headroom_shown(std::string_view target, double headroom) {
+  return fmt::format("(1 - {:.2f}) x {}", headroom, target);
+}
+
 std::string headroom_shown(double headroom) {
   return fmt::format("+{:.0f} % (x{:.2f})", 100 * headroom, 1 + headroom);
 }
@@ -39,7 +47,7 @@ bool meets_deadline(double time_s, double deadline_s, double headroom) {
 
 std::string deadline_rule(std::string_view time, double headroom, std::optional<double> time_s,
                           double deadline_s, std::string (*show)(double)) {
-  return fmt::format("{} x (1 + {:.2f}){} <= deadline {}", time, headroom,
+  return fmt::format("{}{} <= deadline {}", with_headroom_shown(time, headroom),
                      time_s ? " = " + show(with_headroom(*time_s, headroom)) : "", show(deadline_s));
 }
 

@@ -33,6 +33,9 @@ double with_headroom(double need, double headroom);
 Formula with_headroom(const Formula& need, double headroom);
 // A latency target met with the headroom: target x (1 - headroom).
 double within_headroom(double target, double headroom);
+// The text of those two: "demand 500 tokens/s x (1 + 0.25)" and "(1 - 0.25) x 0.050 s target".
+std::string with_headroom_shown(std::string_view need, double headroom);
+std::string within_headroom_shown(std::string_view target, double headroom);
 // How a line planned with the headroom says so: "+25 % (x1.25)".
 std::string headroom_shown(double headroom);
 

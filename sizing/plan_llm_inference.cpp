@@ -176,12 +176,12 @@ void Planner::plan_inference(const LlmInference& w) {
         .unit = "nodes",
         .spec = node_->name,
         .driver = inverse
-                      ? fmt::format(
-                            "ceil(demand {:.0f} tokens/s x (1 + {:.2f}) / {:.0f} tokens/s per node{}) = {}{}",
-                            demand, h_, per_node, served.per_node ? " measured" : "", throughput_nodes,
-                            nodes > throughput_nodes
-                                ? fmt::format(", raised to {} for the request queue's latency", nodes)
-                                : "")
+                      ? fmt::format("ceil({} / {:.0f} tokens/s per node{}) = {}{}",
+                                    with_headroom_shown(fmt::format("demand {:.0f} tokens/s", demand), h_),
+                                    per_node, served.per_node ? " measured" : "", throughput_nodes,
+                                    nodes > throughput_nodes
+                                        ? fmt::format(", raised to {} for the request queue's latency", nodes)
+                                        : "")
                       : "given by " + nodes_given(),
         .headroom = inverse ? headroom_shown(h_) + " on throughput" : "-",
         .source = inverse || !req_.nodes ? "workload" : "--nodes"});
@@ -268,7 +268,8 @@ void Planner::plan_inference(const LlmInference& w) {
         .driver = fmt::format("GEMMs max(weights / HBM, compute) + unhidden share x min(the two) + attention "
                               "max(KV / HBM, compute): {} = {:.4f} s",
                               decode.shown(), decode.value()),
-        .headroom = w.tpot_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.3f} s target", h_, w.tpot_s) : "-",
+        .headroom =
+            w.tpot_s > 0 ? "<= " + within_headroom_shown(fmt::format("{:.3f} s target", w.tpot_s), h_) : "-",
         .source = src(cal_.hbm)});
   auto crossover = decode_crossover_batch<Formula>(sp->decode);
   line({.section = "Compute",
@@ -301,7 +302,9 @@ void Planner::plan_inference(const LlmInference& w) {
           .driver =
               fmt::format("p99 queue wait + prefill + decode step / (1 - lambda x prefill): {} = {:.4f} s",
                           ttft99.shown(), ttft99.value()),
-          .headroom = w.ttft_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.2f} s p99 target", h_, w.ttft_s) : "-",
+          .headroom = w.ttft_s > 0
+                          ? "<= " + within_headroom_shown(fmt::format("{:.2f} s p99 target", w.ttft_s), h_)
+                          : "-",
           .source = src(eta_prefill)});
     auto tpot99 = tpot_p99<Formula>(*queue);
     line({.section = "Compute",
@@ -342,7 +345,9 @@ void Planner::plan_inference(const LlmInference& w) {
           .spec = fmt::format("{:.0f}-token prompt", w.input_tokens),
           .driver = fmt::format("prefill + one decode step, no queue{}: {} = {:.4f} s",
                                 w.offline ? " (offline)" : " (no request rate)", ttft.shown(), ttft.value()),
-          .headroom = w.ttft_s > 0 ? fmt::format("<= (1 - {:.2f}) x {:.2f} s target", h_, w.ttft_s) : "-",
+          .headroom = w.ttft_s > 0
+                          ? "<= " + within_headroom_shown(fmt::format("{:.2f} s target", w.ttft_s), h_)
+                          : "-",
           .source = src(eta_prefill)});
   }
   auto kv = kv_cache_per_gpu<Formula>(sp->kv);

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "base/error.hpp"
 #include "reports/table.hpp"
 
 namespace mlbench::sizing {
@@ -188,6 +189,13 @@ Table sheet_data(const Sheet& s) {
     }
   }
   return t;
+}
+
+void check_sheet_output(Format f, bool to_file) {
+  if (f != Format::xlsx) return;
+  if (!to_file) throw UsageError("--format xlsx writes a binary workbook: give -o FILE.xlsx");
+  if (!xlsx_supported())
+    throw UsageError("this mlbench was built without libxlsxwriter: use --format csv, md, json or html");
 }
 
 std::string render_sheet(const Sheet& s, Format f) {

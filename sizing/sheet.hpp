@@ -86,6 +86,9 @@ Table sheet_data(const Sheet& s);
 // The sheet in any format of OutputKind::sizing_sheet (reports/formats.hpp): the workbook's bytes for xlsx
 // (sheet_xlsx), sheet_data for csv, else sheet_document, through render().
 std::string render_sheet(const Sheet& s, Format f);
+// Before planning: UsageError when render_sheet cannot write `f` where asked (`to_file`: -o FILE given): xlsx
+// is a binary workbook, written to a file only, and needs a build with libxlsxwriter.
+void check_sheet_output(Format f, bool to_file);
 // The bytes of a workbook with a bill-of-materials sheet and an assumptions sheet, from sheet_document(s);
 // throws Error when this build has no libxlsxwriter or libxlsxwriter fails.
 std::string sheet_xlsx(const Sheet& s);

@@ -82,6 +82,15 @@ TEST(FormatsCli, ListAndEveryFormatHelpReadTheOneList) {
                                                          << help.out;
   }
   EXPECT_EQ(by_command["export"], (std::vector<std::string>{"html", "prometheus", "fio"}));
+  // export's description names its formats from the same list.
+  const auto& exported = by_command["export"];
+  std::string sentence;
+  for (std::size_t i = 0; i < exported.size(); ++i)
+    sentence += (i == 0 ? "" : i + 1 == exported.size() ? " or " : ", ") + exported[i];
+  const auto export_help = run_cli({"export", "--help"});
+  EXPECT_NE(export_help.out.find("Export a report in a format other tools read: " + sentence),
+            std::string::npos)
+      << export_help.out;
   // The table for people: a line per format with what it is, then the commands that write it.
   const auto table = run_cli({"list", "--formats"});
   ASSERT_EQ(table.rc, 0) << table.err;

@@ -5,13 +5,19 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
+#include <regex>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "sizing/assumptions.hpp"
 #include "sizing/formula.hpp"
 #include "sizing/models.hpp"
 #include "tests/sizing/test_util.hpp"
@@ -179,39 +185,78 @@ TEST(Formula, ServingLinesEvaluateToTheirQuantities) {
   expect_formulas_evaluate(s, {"Decode step (TPOT)", "Time to first token", "HBM per GPU"});
 }
 
-// Every declared assumption is listed on each sheet it applies to, as the table holds it: the calibration
-// defaults on every sheet (the CNN's on the CV sheets), each engine assumption on the sheets of its workload
-// kind (every kind when it names none) and on no other; and the kind an assumption names is one a shipped
+// Every Assumption that sizing/assumptions.hpp declares has its row in declared_assumptions() (read from the
+// header's text, so an entry added without its row fails here), and is listed on each sheet it applies to, as
+// the table holds it: a calibration default by its name on the sheets of its kind (every kind when it names
+// none), an engine assumption as assumed on the sheets of its kind and on no other, a serving engine's
+// default on the sheets of that engine's workloads; and the kind an assumption names is one a shipped
 // workload has, so a misspelt kind cannot leave it off every sheet.
 TEST(Formula, EveryDeclaredAssumptionIsListedOnTheSheetsItAppliesTo) {
+  std::ifstream in(source_dir() / "sizing" / "assumptions.hpp");
+  const std::string header((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::regex declaration(R"re(inline constexpr Assumption (k\w+)\s*\{\s*"([^"]*)")re");
+  std::map<std::string, std::string> declared;  // identifier -> name
+  for (auto m = std::sregex_iterator(header.begin(), header.end(), declaration); m != std::sregex_iterator();
+       ++m)
+    declared[(*m)[1]] = (*m)[2];
+  ASSERT_GT(declared.size(), 30u);
+  std::set<std::string> rows;
+  for (const DeclaredAssumption& d : declared_assumptions()) {
+    EXPECT_TRUE(rows.insert(std::string(d.id)).second) << d.id << " has two rows";
+    auto it = declared.find(std::string(d.id));
+    ASSERT_NE(it, declared.end()) << d.id << " is not declared in sizing/assumptions.hpp";
+    EXPECT_EQ(it->second, d.assumption->name) << d.id;
+  }
+  for (const auto& [id, name] : declared)
+    EXPECT_TRUE(rows.contains(id)) << id << " has no row in declared_assumptions()";
+
   std::set<std::string> kinds;
-  for (const auto& entry : std::filesystem::directory_iterator(source_dir() / "configs" / "workloads")) {
-    SCOPED_TRACE(entry.path().filename().string());
-    const std::string kind = load_workload(entry.path()).kind;
-    kinds.insert(kind);
-    auto s = plan_file(entry.path());
+  auto sheets = std::vector<std::filesystem::path>{};
+  for (const auto& entry : std::filesystem::directory_iterator(source_dir() / "configs" / "workloads"))
+    sheets.push_back(entry.path());
+  sheets.push_back(data_dir() / "trtllm-llama33-70b-b200-fp4-1000-1000.yaml");  // a TensorRT-LLM sheet
+  for (const auto& path : sheets) {
+    SCOPED_TRACE(path.filename().string());
+    const Workload w = load_workload(path);
+    kinds.insert(w.kind);
+    const auto* serving = std::get_if<LlmInference>(&w.spec);
+    auto s = plan_file(path);
     auto row = [&](std::string_view name) -> const SheetAssumption* {
       auto r = std::find_if(s.assumptions.begin(), s.assumptions.end(),
                             [&](const SheetAssumption& x) { return x.name == name; });
       return r == s.assumptions.end() ? nullptr : &*r;
     };
-    for (const Assumption* a : engine_assumptions()) {
-      const SheetAssumption* r = row(a->listed_name());
-      EXPECT_EQ(r != nullptr, a->kind.empty() || a->kind == kind) << a->listed_name();
-      if (!r) continue;
-      EXPECT_EQ(r->value, format_quantity(a->listed())) << a->listed_name();
-      EXPECT_EQ(r->quantity, a->listed()) << a->listed_name();
-      EXPECT_EQ(r->basis, a->basis) << a->listed_name();
-      EXPECT_EQ(r->source, "assumed") << a->listed_name();
+    for (const DeclaredAssumption& d : declared_assumptions()) {
+      const Assumption* a = d.assumption;
+      const bool applies = a->kind.empty() || a->kind == w.kind;
+      switch (d.listing) {
+        case Listing::calibration:
+          EXPECT_EQ(row(a->name) != nullptr, applies) << d.id;
+          break;
+        case Listing::engine: {
+          const SheetAssumption* r = row(a->listed_name());
+          EXPECT_EQ(r != nullptr, applies) << d.id;
+          if (!r) break;
+          EXPECT_EQ(r->value, format_quantity(a->listed())) << d.id;
+          EXPECT_EQ(r->quantity, a->listed()) << d.id;
+          EXPECT_EQ(r->basis, a->basis) << d.id;
+          EXPECT_EQ(r->source, "assumed") << d.id;
+          break;
+        }
+        case Listing::serving_engine: {
+          const SheetAssumption* r = row(a->listed_name());
+          EXPECT_EQ(r != nullptr, applies && serving && serving->engine == d.engine) << d.id;
+          if (!r || r->source != "assumed") break;
+          EXPECT_EQ(r->value, format_quantity(a->listed())) << d.id;
+          EXPECT_EQ(r->basis, a->basis) << d.id;
+          break;
+        }
+      }
     }
-    using namespace assumption;
-    for (const Assumption* a : {&kGemm16, &kHbm, &kNvlink, &kNetwork, &kHostMem})
-      EXPECT_NE(row(a->name), nullptr) << a->name;
-    EXPECT_EQ(row(kConvModel.name) != nullptr, kind == "cv-training");
   }
-  for (const Assumption* a : engine_assumptions()) {
-    if (!a->kind.empty()) {
-      EXPECT_TRUE(kinds.contains(std::string(a->kind))) << a->listed_name() << ": " << a->kind;
+  for (const DeclaredAssumption& d : declared_assumptions()) {
+    if (!d.assumption->kind.empty()) {
+      EXPECT_TRUE(kinds.contains(std::string(d.assumption->kind))) << d.id << ": " << d.assumption->kind;
     }
   }
 }

@@ -44,6 +44,12 @@ TEST(Headroom, LatencyTargetIsMetWithinTheHeadroom) {
 }
 
 // One default: the request, the sheet and the range check read the same constant.
+// The sheet's text of a need planned with the headroom and of a target met within it, written in one place.
+TEST(Headroom, NeedAndTargetTextsShowTheHeadroom) {
+  EXPECT_EQ(with_headroom_shown("demand 500 tokens/s", 0.25), "demand 500 tokens/s x (1 + 0.25)");
+  EXPECT_EQ(within_headroom_shown("0.050 s target", 0.2), "(1 - 0.20) x 0.050 s target");
+}
+
 TEST(Headroom, OneDefault) {
   EXPECT_EQ(PlanRequest{}.headroom, kDefaultHeadroom);
   EXPECT_EQ(Sheet{}.headroom, kDefaultHeadroom);

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "base/error.hpp"
 #include "tests/common/files.hpp"
 #include "tests/sizing/test_util.hpp"
 
@@ -206,6 +207,26 @@ std::string xlsx_part(const std::string& bytes, const std::string& name) {
   while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
   ::pclose(p);
   return out;
+}
+
+// What render_sheet needs of its destination is checked before planning: the workbook only into a file, and
+// only from a build with libxlsxwriter; every text format anywhere.
+TEST(SheetWriters, XlsxNeedsAFileAndLibxlsxwriter) {
+  for (Format f : {Format::text, Format::markdown, Format::csv, Format::json, Format::html}) {
+    EXPECT_NO_THROW(check_sheet_output(f, false));
+    EXPECT_NO_THROW(check_sheet_output(f, true));
+  }
+  try {
+    check_sheet_output(Format::xlsx, false);
+    ADD_FAILURE() << "xlsx to stdout accepted";
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "--format xlsx writes a binary workbook: give -o FILE.xlsx");
+  }
+  if (xlsx_supported()) {
+    EXPECT_NO_THROW(check_sheet_output(Format::xlsx, true));
+  } else {
+    EXPECT_THROW(check_sheet_output(Format::xlsx, true), UsageError);
+  }
 }
 
 // A procurement reader edits the workbook: a changed price or count recomputes the totals: priced lines have
