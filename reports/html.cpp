@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "base/units.hpp"
+#include "bench/host_view.hpp"
 #include "reports/html_parts.hpp"
 #include "reports/render.hpp"
 #include "reports/summary.hpp"
@@ -85,8 +86,8 @@ std::string duration_text(const Json& run) {
   return fmt::format("{:.1f} h", s / 3600);
 }
 
-std::string cpu_text(const Json& host) {
-  const Json& c = host.value("cpu", Json::object());
+std::string cpu_text(const HostView& host) {
+  const Json& c = host.cpu;
   std::string out = text_of(c, "model");
   std::vector<std::string> counts;
   for (const char* key : {"sockets", "cores", "threads"}) {
@@ -98,9 +99,9 @@ std::string cpu_text(const Json& host) {
   return out;
 }
 
-std::string memory_text(const Json& host) {
-  const Json& m = host.value("memory", Json::object());
-  std::string out = bytes_of(m, "total_bytes");
+std::string memory_text(const HostView& host) {
+  const Json& m = host.memory;
+  std::string out = host.memory_total_bytes ? format_bytes(*host.memory_total_bytes) : "";
   const Json& dimms = m.value("dimms", Json::array());
   if (!dimms.empty()) {
     out += fmt::format("\n{} DIMMs {} {} MT/s", dimms.size(), text_of(dimms[0], "type"),
@@ -110,9 +111,9 @@ std::string memory_text(const Json& host) {
 }
 
 // Identical GPUs counted: "8 × NVIDIA H100 80GB HBM3, 79.65 GiB".
-std::string gpus_text(const Json& host) {
+std::string gpus_text(const HostView& host) {
   std::vector<std::pair<std::string, std::size_t>> kinds;
-  for (const auto& g : host.value("gpus", Json::array())) {
+  for (const auto& g : host.gpus) {
     std::string kind = text_of(g, "name");
     if (std::string mem = bytes_of(g, "memory_bytes"); !mem.empty()) kind += ", " + mem;
     if (kinds.empty() || kinds.back().first != kind) kinds.emplace_back(kind, 0);
@@ -120,15 +121,15 @@ std::string gpus_text(const Json& host) {
   }
   std::vector<std::string> out;
   for (const auto& [kind, n] : kinds) out.push_back(fmt::format("{} × {}", n, kind));
-  const Json& gpus = host.value("gpus", Json::array());
+  const Json& gpus = host.gpus;
   if (!gpus.empty() && !text_of(gpus[0], "driver_version").empty())
     out.push_back("driver " + text_of(gpus[0], "driver_version"));
   return out.empty() ? "none found" : lines_of(out);
 }
 
-std::string drives_text(const Json& host) {
+std::string drives_text(const HostView& host) {
   std::vector<std::string> out;
-  for (const auto& d : host.value("block_devices", Json::array())) {
+  for (const auto& d : host.block_devices) {
     std::string line = text_of(d, "name");
     for (const char* key : {"model", "transport"}) {
       if (!text_of(d, key).empty()) line += " " + text_of(d, key);
@@ -136,16 +137,16 @@ std::string drives_text(const Json& host) {
     if (std::string size = bytes_of(d, "size_bytes"); !size.empty()) line += ", " + size;
     out.push_back(line);
   }
-  for (const auto& r : host.value("raid", Json::array()))
+  for (const auto& r : host.raid)
     out.push_back(fmt::format("{} {} of {}", text_of(r, "name"), text_of(r, "level"), text_of(r, "members")));
   return lines_of(out);
 }
 
 // Physical interfaces with their speed; virtual ones (bridges, veths, tunnels) only counted.
-std::string nics_text(const Json& host) {
+std::string nics_text(const HostView& host) {
   std::vector<std::string> out;
   std::size_t virtual_nics = 0;
-  for (const auto& n : host.value("nics", Json::array())) {
+  for (const auto& n : host.nics) {
     if (n.value("virtual", false)) {
       ++virtual_nics;
       continue;
@@ -180,13 +181,14 @@ Table inventory_table(const std::vector<NamedReport>& reports, const std::vector
        }},
       {"OS",
        [](const NamedReport& r) {
-         return text_of(r.report.host, "os") + "\nkernel " + text_of(r.report.host, "kernel");
+         const HostView host(r.report.host);
+         return host.os + "\nkernel " + host.kernel;
        }},
-      {"CPU", [](const NamedReport& r) { return cpu_text(r.report.host); }},
-      {"memory", [](const NamedReport& r) { return memory_text(r.report.host); }},
-      {"GPUs", [](const NamedReport& r) { return gpus_text(r.report.host); }},
-      {"drives", [](const NamedReport& r) { return drives_text(r.report.host); }},
-      {"NICs", [](const NamedReport& r) { return nics_text(r.report.host); }},
+      {"CPU", [](const NamedReport& r) { return cpu_text(HostView(r.report.host)); }},
+      {"memory", [](const NamedReport& r) { return memory_text(HostView(r.report.host)); }},
+      {"GPUs", [](const NamedReport& r) { return gpus_text(HostView(r.report.host)); }},
+      {"drives", [](const NamedReport& r) { return drives_text(HostView(r.report.host)); }},
+      {"NICs", [](const NamedReport& r) { return nics_text(HostView(r.report.host)); }},
   };
   Table t{"host inventory", {}, {}};
   if (reports.size() <= kInventoryColumns) {

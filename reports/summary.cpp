@@ -235,15 +235,16 @@ void print_host(std::ostream& out, const Json& host) {
     const bool single = j.contains(key) && j[key].is_number() && j[key].get<double>() == 1;
     return fmt::format("{} {}{}", str(j, key), one, single ? "" : "s");
   };
-  out << "host      " << str(host, "hostname") << " (" << str(host, "os") << ", kernel "
-      << str(host, "kernel") << ")\n";
-  if (host.contains("cpu")) {
-    const auto& c = host["cpu"];
+  const HostView view(host);
+  auto known = [](const std::string& s) { return s.empty() ? std::string("?") : s; };
+  out << "host      " << known(view.hostname) << " (" << known(view.os) << ", kernel " << known(view.kernel)
+      << ")\n";
+  if (!view.cpu.empty()) {
+    const auto& c = view.cpu;
     out << "cpu       " << str(c, "model") << ": " << counted(c, "sockets", "socket") << ", "
         << counted(c, "cores", "core") << ", " << counted(c, "threads", "thread") << ", governor "
         << str(c, "governor") << "\n";
   }
-  const HostView view(host);
   if (view.memory_total_bytes) out << "memory    " << format_bytes(*view.memory_total_bytes) << "\n";
   for (const auto& n : view.numa) {
     const auto cpus = n.value("cpus", Json::array()).size();

@@ -156,6 +156,19 @@ std::vector<std::string_view> engine_choices(bool EngineTraits::*trait) {
   return out;
 }
 
+std::string_view engine_option_help() {
+  static const std::string help = [] {
+    std::string fallbacks;
+    for (const auto& t : kEngines) {
+      if (t.fallback != t.kind)
+        fallbacks += fmt::format("{}{} when {} is refused", fallbacks.empty() ? "" : "; ",
+                                 to_string(t.fallback), t.label);
+    }
+    return fallbacks.empty() ? std::string("I/O engine") : fmt::format("I/O engine ({})", fallbacks);
+  }();
+  return help;
+}
+
 std::vector<std::string_view> dataload_engine_names() {
   std::vector<std::string_view> out;
   for (const auto& [kind, name] : kEngineNames) {

@@ -66,6 +66,9 @@ std::string engines_with(bool EngineTraits::*trait);
 std::vector<std::string_view> engine_choices(bool EngineTraits::*trait);
 // The --engine choices of storage.dataload: the engines with a reader, in kEngineNames' order.
 std::vector<std::string_view> dataload_engine_names();
+// The help of --engine where the job loop runs (storage.io, storage.checkpoint), each engine's fallback read
+// from its row: "I/O engine (psync when io_uring is refused)".
+std::string_view engine_option_help();
 
 // What a run uses the engine for: the job loop (storage.io, storage.checkpoint, the burn-in's storage phase)
 // or storage.dataload's file reader, which needs the engine and its reader (EngineTraits::dataload).

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "base/units.hpp"
+#include "bench/host_view.hpp"
 #include "bench/measure.hpp"
 #include "kernels/gpu/copy_plan.hpp"
 #include "kernels/gpu/cuda_util.hpp"
@@ -36,14 +37,15 @@ constexpr std::uint64_t kSeedHost = 11, kSeedDevice = 12;
 class NumaScope {
  public:
   NumaScope(const Json& host, int device) {
-    const auto& gpus = host.at("gpus");
+    const HostView view(host);
+    const auto& gpus = view.gpus;
     if (device >= static_cast<int>(gpus.size()) || !gpus[device].contains("numa_node")) return;
     node_ = gpus[device]["numa_node"].get<int>();
-    if (node_ < 0 || !host.contains("numa")) return;
+    if (node_ < 0) return;
     cpu_set_t set;
     CPU_ZERO(&set);
     bool any = false;
-    for (const auto& n : host["numa"]) {
+    for (const auto& n : view.numa) {
       if (n.value("node", -1) != node_ || !n.contains("cpus")) continue;
       for (const auto& c : n["cpus"]) {
         CPU_SET(c.get<int>(), &set);
@@ -232,7 +234,7 @@ class CopyProbe : public Probe {
       Json dinfo{{"device", dv}};
       sides.push_back(make_side(ctx.host, dv, bytes, pinned, dir != CopyDirection::d2h,
                                 dir != CopyDirection::h2d, d.sms, dinfo));
-      const auto& g = ctx.host.at("gpus").at(static_cast<std::size_t>(dv));
+      const auto& g = HostView(ctx.host).gpus.at(static_cast<std::size_t>(dv));
       if (g.contains("pcie")) dinfo["pcie"] = g["pcie"];  // the link now and at its maximum
       const auto peak = pcie_peak(g);
       link_peak = link_peak && peak ? std::optional<double>(*link_peak + *peak) : std::nullopt;

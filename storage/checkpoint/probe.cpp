@@ -46,7 +46,8 @@ constexpr ConsoleField kConsole[] = {{"write_bandwidth", "write"},
                                      {"fsync_max", "fsync max"}};
 constexpr double kRateGuess = 500e6;  // B/s, for time estimates only
 
-constexpr OptionSpec kOptions[] = {
+// Not constexpr: --engine's help reads the engine table (engine_option_help()).
+const OptionSpec kOptions[] = {
     {.name = "dir",
      .type = OptionType::text,
      .help = "Folder on the storage to test; mlbench creates its own folder in it and removes it"},
@@ -104,7 +105,7 @@ constexpr OptionSpec kOptions[] = {
      .type = OptionType::choice,
      .def = "uring",
      .choices = [] { return engine_choices(&EngineTraits::touches_disk); },
-     .help = "I/O engine (psync when io_uring is refused)"},
+     .help = engine_option_help()},
 };
 
 constexpr std::string_view kFolderPrefix = "mlbench-checkpoint-";

@@ -416,7 +416,7 @@ class DataloadProbe final : public Probe {
       info["engine_fallback"] = o.engine.why;
       warnings.push_back(o.engine.warning);
     }
-    info["engine"] = to_string(s.engine);
+    info["engine"] = to_string(o.engine.kind);  // the engine that ran, as storage.io's info.engine
     info["direct"] = s.direct;
     info["runtime_s"] = s.runtime_s;
     info["read_threads"] = s.w.read_threads;

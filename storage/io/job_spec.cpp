@@ -37,6 +37,8 @@ struct JobOption {
   bool identity = false;
   bool optional = false;
   bool (*applies)(const JobSpec&) = nullptr;
+  // The help where another table holds its facts (spec.help then empty): --engine's fallbacks.
+  std::string_view (*help)() = nullptr;
 };
 
 constexpr const auto& enum_names(RwMode) { return kRwNames; }
@@ -189,9 +191,9 @@ constexpr JobOption kRows[] = {
     {.spec = {.name = "engine",
               .type = OptionType::choice,
               .def = "uring",
-              .choices = [] { return choices_of(kEngineNames); },
-              .help = "I/O engine (psync when io_uring is refused)"},
-     .field = &JobSpec::engine},
+              .choices = [] { return choices_of(kEngineNames); }},
+     .field = &JobSpec::engine,
+     .help = engine_option_help},
     {.spec = {.name = "sqpoll",
               .type = OptionType::flag,
               .def = "false",
@@ -262,9 +264,13 @@ constexpr JobOption kRows[] = {
               .cli = false}},
 };
 
-constexpr auto kOptions = [] {
+// The rows' specs, each JobOption::help filled in (at start-up: it reads tables of other files).
+const auto kOptions = [] {
   std::array<OptionSpec, std::size(kRows)> out{};
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = kRows[i].spec;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out[i] = kRows[i].spec;
+    if (kRows[i].help != nullptr) out[i].help = kRows[i].help();
+  }
   return out;
 }();
 

@@ -250,6 +250,25 @@ TEST(Html, EachPageOpensWithItsVerdictAndTheHostInventory) {
   EXPECT_NE(pages().fleet_html.find("<td>node12</td>"), std::string::npos);
 }
 
+// The host inventory is read through HostView: a report edited by hand whose blocks have the wrong kind (a
+// text where a mapping or a list belongs) shows them as empty, the page as it is with those blocks absent.
+TEST(Html, AMistypedInventoryBlockReadsAsEmpty) {
+  std::vector<NamedReport> absent = {test::make_report("edited.json", "node1", {})};
+  std::vector<NamedReport> mistyped = absent;
+  for (const char* block : {"cpu", "memory", "gpus", "block_devices", "raid", "nics"}) {
+    absent[0].report.host.erase(block);
+    mistyped[0].report.host[block] = "n/a";
+  }
+  auto page = [](const std::vector<NamedReport>& reports) {
+    const std::string html = to_html_page(HtmlPage{"report", &reports, {}, std::nullopt, 0.05, std::nullopt});
+    const auto from = html.find("<caption>host inventory");
+    return html.substr(from, html.find("</table>", from) - from);
+  };
+  const std::string expected = page(absent);
+  EXPECT_NE(expected.find("none found"), std::string::npos) << expected;
+  EXPECT_EQ(page(mistyped), expected);
+}
+
 TEST(Html, ASkippedRowHoldsItsReasonAndARowItsWarnings) {
   const std::string& page = pages().export_html;
   std::smatch row;

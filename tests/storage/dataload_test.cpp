@@ -332,8 +332,9 @@ TEST(DataloadReader, EveryEngineIsReadByItsOwnReaderOrSaysWhyNot) {
 }
 
 // storage.dataload resolves its reader through the engine's one fallback: io_uring refused, the plain calls
-// read, and the result says so as storage.io's does (info.engine_fallback, the same warning) beside its own
-// keys: the engine asked for, the method read with and why not the linked chain.
+// read, and the result says so as storage.io's does (info.engine: the engine that ran, its fallback;
+// info.engine_fallback: why; the same warning) beside its own keys: the method read with and why not the
+// linked chain.
 TEST(DataloadReader, FallsBackToPlainReadsWhenUringSetupFailsAndSaysSoAsStorageIo) {
   test::TempDir dir;
   auto probe = make_dataload_probe();
@@ -351,7 +352,7 @@ TEST(DataloadReader, FallsBackToPlainReadsWhenUringSetupFailsAndSaysSoAsStorageI
   const Result& r = results[1];
   ASSERT_EQ(r.params["phase"], "train");
   ASSERT_EQ(r.status, Status::ok) << r.reason;
-  EXPECT_EQ(r.info["engine"], "uring");
+  EXPECT_EQ(r.info["engine"], to_string(io.kind));
   EXPECT_EQ(r.info["method"], "plain open/pread/close");
   EXPECT_EQ(r.info.value("fallback_reason", ""), io.why);
   EXPECT_EQ(r.info.value("engine_fallback", ""), io.why);

@@ -6,9 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "mlbench_config.hpp"
 #include "storage/buffer.hpp"
+#include "storage/checkpoint/checkpoint.hpp"
+#include "storage/io/job_spec.hpp"
 #include "storage/pattern.hpp"
 #include "tests/storage/storage_test_util.hpp"
 
@@ -221,6 +226,25 @@ TEST(Engine, EveryRowDescribesItsEngine) {
   EXPECT_EQ(engines_with(&EngineTraits::sqpoll), "uring");
   EXPECT_EQ(engines_with(&EngineTraits::touches_disk), "uring or psync");
   EXPECT_EQ(engines_with(&EngineTraits::queue_depth), "uring or null");
+}
+
+// --engine's help where the job loop runs (storage.io, storage.checkpoint) names the fallback of each row
+// that has one, read from the rows (engine_option_help()), in the same words in both probes.
+TEST(Engine, TheEngineHelpNamesEachRowsFallback) {
+  auto help_of = [](std::span<const OptionSpec> options) {
+    for (const auto& o : options) {
+      if (o.name == "engine") return std::string(o.help);
+    }
+    return std::string();
+  };
+  const std::string help = help_of(job_options());
+  EXPECT_EQ(help, engine_option_help());
+  EXPECT_EQ(help_of(checkpoint_options()), help);
+  for (const auto& t : engine_table()) {
+    const std::string says = fmt::format("{} when {} is refused", to_string(t.fallback), t.label);
+    EXPECT_EQ(help.find(says) != std::string::npos, t.fallback != t.kind) << help;
+  }
+  EXPECT_EQ(help, "I/O engine (psync when io_uring is refused)");
 }
 
 }  // namespace
