@@ -88,6 +88,16 @@ class Planner {
     return req_.nodes ? "--nodes" : req_.workload.nodes ? "the workload's nodes" : "the workload's layout";
   }
   SheetLine* find_line(std::string_view item);  // the first line of that item, or nullptr
+  // The "GPUs" line of every planner: nodes x GPUs per node of the catalog's GPU, `spec` its peak and memory.
+  void gpus_line(int nodes, std::string spec) {
+    line({.section = "Compute",
+          .item = "GPUs",
+          .quantity = static_cast<double>(nodes) * facts_.gpus,
+          .unit = "GPUs",
+          .spec = std::move(spec),
+          .driver = fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus),
+          .source = "catalog"});
+  }
 
   // planner.cpp: the node, its calibration, the search.
   void pick_node();

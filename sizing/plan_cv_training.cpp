@@ -57,13 +57,7 @@ void Planner::plan_cv_training(const CvTraining& w) {
                           : "given by " + nodes_given(),
         .headroom = inverse ? headroom_shown(h_) + " on time" : "-",
         .source = inverse || !req_.nodes ? "workload" : "--nodes"});
-  line({.section = "Compute",
-        .item = "GPUs",
-        .quantity = gpus,
-        .unit = "GPUs",
-        .spec = fmt::format("{} ({:.0f} TFLOPS {})", facts_.gpu->name, pk / 1e12, w.precision),
-        .driver = fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus),
-        .source = "catalog"});
+  gpus_line(nodes, fmt::format("{} ({:.0f} TFLOPS {})", facts_.gpu->name, pk / 1e12, w.precision));
   auto ips = cv_images_per_s_gpu<Formula>(st);
   line({.section = "Compute",
         .item = "Images per second per GPU",

@@ -185,13 +185,7 @@ void Planner::plan_inference(const LlmInference& w) {
                       : "given by " + nodes_given(),
         .headroom = inverse ? headroom_shown(h_) + " on throughput" : "-",
         .source = inverse || !req_.nodes ? "workload" : "--nodes"});
-  line({.section = "Compute",
-        .item = "GPUs",
-        .quantity = gpus,
-        .unit = "GPUs",
-        .spec = fmt::format("{} ({:.0f} TFLOPS {})", facts_.gpu->name, pk / 1e12, w.precision),
-        .driver = fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus),
-        .source = "catalog"});
+  gpus_line(nodes, fmt::format("{} ({:.0f} TFLOPS {})", facts_.gpu->name, pk / 1e12, w.precision));
   line({.section = "Compute",
         .item = "Serving layout",
         .quantity = facts_.gpus / sp->t,

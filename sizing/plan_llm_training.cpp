@@ -160,14 +160,8 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                           : "given by " + nodes_given(),
         .headroom = inverse ? headroom_shown(h_) + " on time" : "-",
         .source = inverse || !req_.nodes ? "workload" : "--nodes"});
-  line({.section = "Compute",
-        .item = "GPUs",
-        .quantity = gpus,
-        .unit = "GPUs",
-        .spec = fmt::format("{} ({:.0f} TFLOPS {} dense peak, {} HBM)", facts_.gpu->name, pk / 1e12,
-                            w.precision, format_bytes(facts_.gpu->memory_bytes)),
-        .driver = fmt::format("{} nodes x {} GPUs", nodes, facts_.gpus),
-        .source = "catalog"});
+  gpus_line(nodes, fmt::format("{} ({:.0f} TFLOPS {} dense peak, {} HBM)", facts_.gpu->name, pk / 1e12,
+                               w.precision, format_bytes(facts_.gpu->memory_bytes)));
   line({.section = "Compute",
         .item = "Training compute",
         .quantity = total_flops,
