@@ -285,13 +285,17 @@ inline constexpr Assumption kConvShareOfNetwork{"CNN network / convolution effic
                                                 "cv-training"};
 
 // Shared-storage performance levels per node (read, write B/s), the good / better / best tiers of NVIDIA's
-// DGX SuperPOD storage guidance; the storage section names the lowest tier that covers a node's need.
+// DGX SuperPOD storage guidance; the storage section names the lowest tier that covers a node's need, and
+// the assumptions list them (kStorageTiersName, kStorageTiersBasis).
 struct StorageTier {
   std::string_view name;
   double read = 0, write = 0;
 };
 inline constexpr StorageTier kStorageTiers[] = {
     {"good", 4e9, 2e9}, {"better", 8e9, 4e9}, {"best", 40e9, 20e9}};
+inline constexpr std::string_view kStorageTiersName = "Shared storage tiers per node (read/write)";
+inline constexpr std::string_view kStorageTiersBasis =
+    "NVIDIA DGX SuperPOD storage guidance; the storage line names the lowest tier that covers the node";
 
 }  // namespace assumption
 

@@ -737,6 +737,12 @@ void Planner::add_assumptions() {
     if (a->kind.empty() || a->kind == req_.workload.kind)
       sheet_.assumptions.push_back({a->listed_name(), format_quantity(a->listed()), "assumed",
                                     std::string(a->basis), a->listed(), std::string(a->unit)});
+  std::vector<std::string> tiers;
+  for (const auto& t : assumption::kStorageTiers)
+    tiers.push_back(fmt::format("{} {:g}/{:g} GB/s", t.name, t.read / 1e9, t.write / 1e9));
+  sheet_.assumptions.push_back(
+      {std::string(assumption::kStorageTiersName), fmt::format("{}", fmt::join(tiers, ", ")), "assumed",
+       std::string(assumption::kStorageTiersBasis), assumption::kStorageTiers[0].read, "B/s"});
   sheet_.assumptions.push_back(
       {"Headroom", format_quantity(h_), "assumed", "per resource, shown on each line", h_, "fraction"});
   sheet_.warnings.insert(sheet_.warnings.begin(), cal_.warnings.begin(), cal_.warnings.end());

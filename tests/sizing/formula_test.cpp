@@ -253,6 +253,12 @@ TEST(Formula, EveryDeclaredAssumptionIsListedOnTheSheetsItAppliesTo) {
         }
       }
     }
+    // The storage tiers are a table, not one Assumption: every sheet sizes storage against them and lists
+    // them.
+    const SheetAssumption* tiers = row(assumption::kStorageTiersName);
+    ASSERT_NE(tiers, nullptr) << "the storage tiers are not listed";
+    for (const auto& t : assumption::kStorageTiers) EXPECT_NE(tiers->value.find(t.name), std::string::npos);
+    EXPECT_EQ(tiers->basis, assumption::kStorageTiersBasis);
   }
   for (const DeclaredAssumption& d : declared_assumptions()) {
     if (!d.assumption->kind.empty()) {
