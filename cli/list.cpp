@@ -123,11 +123,13 @@ void add_list_command(CLI::App& app, Action& action) {
   auto commands = std::make_shared<bool>(false);
   auto formats = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json, "Machine-readable output on stdout, with each probe's option table");
-  cmd->add_flag("--commands", *commands,
-                "List the subcommands instead of the probes; with --json each one's options as CLI11 holds "
-                "them (flags, help, default, required, range or values)");
+  auto* commands_flag = cmd->add_flag(
+      "--commands", *commands,
+      "List the subcommands instead of the probes; with --json each one's options as CLI11 holds "
+      "them (flags, help, default, required, range or values)");
   cmd->add_flag("--formats", *formats,
-                "List the --format names instead: what each is and the commands that write it");
+                "List the --format names instead: what each is and the commands that write it")
+      ->excludes(commands_flag);
   cmd->callback([&app, &action, json, commands, formats] {
     action = [&app, json, commands, formats] {
       if (*formats) return list_formats(*json);

@@ -100,5 +100,15 @@ TEST(FormatsCli, ListAndEveryFormatHelpReadTheOneList) {
   }
 }
 
+// --formats and --commands each replace the probe list: asked together, one would be dropped unsaid.
+TEST(FormatsCli, ListFormatsAndCommandsTogetherIsOneUsageError) {
+  const auto r = run_cli({"list", "--formats", "--commands"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("mlbench: error:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--commands"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
 }  // namespace
 }  // namespace mlbench::test
