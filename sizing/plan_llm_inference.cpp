@@ -235,8 +235,8 @@ void Planner::plan_inference(const LlmInference& w) {
                               measured ? "the measured efficiency" : "asymptote", g.asymptote, f.basis,
                               gemm_probe_command(g, w.precision)),
           .driver = fmt::format(
-              "compute FLOP-weighted over the GEMM classes at {} (the memory roofline is the step's max "
-              "with weights / HBM): {}",
+              "compute FLOP-weighted over the GEMM classes at {} (memory enters the phase's GEMM time: "
+              "max(weights / HBM, compute) + unhidden share x min): {}",
               measured ? "the measured efficiency" : "asymptote x tile/wave quantization", describe(g)),
           .source = src(f)});
   };
