@@ -368,17 +368,22 @@ double TransformerModel::layer_active_params() const {
 }
 
 namespace {
-// Each precision's storage bits per element with its block scales and the catalog peak its GEMMs run at.
-// NVFP4: 16 e2m1 elements share an fp8 (e4m3) scale, 4 + 8/16 = 4.5 bits; MXFP4 (OCP Microscaling v1.0):
-// 32 share an 8-bit e8m0 scale, 4 + 8/32 = 4.25 bits. Blackwell's tensor cores run both at the FP4 rate.
+// Each precision's storage bits per element with its block scales, the catalog peak its GEMMs run at, and
+// the peak an attention kernel runs at over a KV cache stored in it. NVFP4: 16 e2m1 elements share an fp8
+// (e4m3) scale, 4 + 8/16 = 4.5 bits; MXFP4 (OCP Microscaling v1.0): 32 share an 8-bit e8m0 scale, 4 + 8/32
+// = 4.25 bits. Blackwell's tensor cores run both at the FP4 rate. Attention multiplies queries by the cache
+// as stored or dequantized: an FP4 cache is dequantized to FP8 (Blackwell's FP4-to-FP8 path, as
+// TensorRT-LLM's NVFP4 KV cache runs), an INT8 cache to FP16 (TensorRT-LLM's INT8 KV cache).
 struct PrecisionSpec {
   std::string_view name;
   double bits;
   std::string_view peak;
+  std::string_view attention_peak;
 };
-constexpr PrecisionSpec kPrecisions[] = {{"fp32", 32, "fp32"},  {"tf32", 32, "tf32"},  {"bf16", 16, "bf16"},
-                                         {"fp16", 16, "fp16"},  {"fp8", 8, "fp8"},     {"int8", 8, "int8"},
-                                         {"nvfp4", 4.5, "fp4"}, {"mxfp4", 4.25, "fp4"}};
+constexpr PrecisionSpec kPrecisions[] = {{"fp32", 32, "fp32", "fp32"}, {"tf32", 32, "tf32", "tf32"},
+                                         {"bf16", 16, "bf16", "bf16"}, {"fp16", 16, "fp16", "fp16"},
+                                         {"fp8", 8, "fp8", "fp8"},     {"int8", 8, "int8", "fp16"},
+                                         {"nvfp4", 4.5, "fp4", "fp8"}, {"mxfp4", 4.25, "fp4", "fp8"}};
 const PrecisionSpec& precision_spec(const std::string& precision) {
   for (const auto& p : kPrecisions)
     if (p.name == precision) return p;
@@ -392,6 +397,10 @@ double bytes_per_element(const std::string& precision) { return precision_spec(p
 
 std::string peak_precision(const std::string& precision) {
   return std::string(precision_spec(precision).peak);
+}
+
+std::string attention_peak_precision(const std::string& kv_precision) {
+  return std::string(precision_spec(kv_precision).attention_peak);
 }
 
 Workload load_workload(const std::filesystem::path& path) {

@@ -185,5 +185,8 @@ Workload load_workload(const std::filesystem::path& path);
 double bytes_per_element(const std::string& precision);
 // The catalog's peak_tflops key a precision's GEMMs run at (nvfp4 and mxfp4: fp4).
 std::string peak_precision(const std::string& precision);
+// The catalog's peak_tflops key attention runs at over a KV cache in this precision (nvfp4 and mxfp4:
+// fp8, int8: fp16; else the precision's own).
+std::string attention_peak_precision(const std::string& kv_precision);
 
 }  // namespace mlbench::sizing

@@ -146,12 +146,13 @@ TEST(Calibration, AFigureWithoutAPhysicalRangeIsAnErrorNamingIt) {
   }
 }
 
-// FP4 GEMMs run at the FP4 peak; with no published FP4 efficiency the default says it borrows FP8's.
-TEST(Calibration, Fp4DefaultSaysItBorrowsTheFp8Figure) {
+// FP4 GEMMs default to the published B200 NVFP4 figure, below the FP8 one, and say where it comes from.
+TEST(Calibration, Fp4DefaultIsThePublishedB200Figure) {
   for (const char* p : {"nvfp4", "mxfp4"}) {
     const auto& a = default_gemm_efficiency(p);
-    EXPECT_DOUBLE_EQ(a.value, assumption::kGemm8.value);
-    EXPECT_NE(std::string(a.basis).find("no published FP4"), std::string::npos) << a.basis;
+    EXPECT_NEAR(a.value, 3904.3 / 9000, 1e-12);
+    EXPECT_LT(a.value, assumption::kGemm8.value);
+    EXPECT_NE(std::string(a.basis).find("B200 NVFP4"), std::string::npos) << a.basis;
   }
   EXPECT_DOUBLE_EQ(default_gemm_efficiency("bf16").value, assumption::kGemm16.value);
 }

@@ -396,7 +396,7 @@ TEST(Models, DecodeGemmsRunAtTheCudaGraphRows) {
   EXPECT_EQ(cuda_graph_rows(w, 256), 256);
   EXPECT_EQ(cuda_graph_rows(w, 500), 500);  // above the largest graph: eager, unpadded
   EXPECT_EQ(cuda_graph_rows(LlmInference{}, 129), 129);
-  DecodeStep d{1e9, 0, 1e12, 129, 256, 1e10, 0, 1, 1e15, 1, 0};
+  DecodeStep d{1e9, 0, 1e12, 129, 256, 1e10, 0, 1, 1e15, 1, 0, 0, 1e15};
   EXPECT_DOUBLE_EQ(decode_gemm_time<double>(d),
                    256 * 1e10 / 1e15 + assumption::kGemmUnhiddenShare.value * 1e9 / 1e12);
 }
@@ -442,7 +442,7 @@ TEST(Models, KvCacheIsHbmTimesUtilisationLessWeightsActivationPeakAndRuntime) {
 // eta)) and compute-bound above it, and pay the unhidden share of the shorter of the two (gemm_time); the
 // attention adds its own roofline (separate kernels).
 TEST(Models, DecodeStepIsGemmTimePlusAttentionRoofline) {
-  DecodeStep d{13.5e9, 0, 1.8e12, 1, 0, 13.5e9, 0, 1, 312e12, 0.8, 0};
+  DecodeStep d{13.5e9, 0, 1.8e12, 1, 0, 13.5e9, 0, 1, 312e12, 0.8, 0, 0, 312e12};
   double crossover = decode_crossover_batch<double>(d);
   EXPECT_NEAR(crossover, 13.5e9 / 1.8e12 / (13.5e9 / (312e12 * 0.8)), 1e-9);
   double memory = 13.5e9 / 1.8e12, s = assumption::kGemmUnhiddenShare.value;
@@ -456,13 +456,13 @@ TEST(Models, DecodeStepIsGemmTimePlusAttentionRoofline) {
   EXPECT_EQ(decode_step_time<Formula>(d).symbolic(),
             "max(weights / hbm, batch x flops_per_token / (t x peak x eta)) + unhidden x min(weights / hbm, "
             "batch x flops_per_token / (t x peak x eta)) + max(kv_read / hbm, batch x attention_flops / (t x "
-            "peak x eta))");
+            "attention_peak x eta))");
 }
 
 // At the crossover, where reading the weights takes as long as the multiply-adds, the GEMMs take 1.49 x
 // either, not the roofline's 1 x: DeepGEMM's published tables put few-row GEMMs there.
 TEST(Models, DecodeGemmsAtTheCrossoverPayTheUnhiddenShare) {
-  DecodeStep d{13.5e9, 0, 1.8e12, 1, 0, 13.5e9, 0, 1, 312e12, 0.8, 0};
+  DecodeStep d{13.5e9, 0, 1.8e12, 1, 0, 13.5e9, 0, 1, 312e12, 0.8, 0, 0, 312e12};
   d.batch = decode_crossover_batch<double>(d);
   EXPECT_NEAR(decode_gemm_time<double>(d), 1.49 * 13.5e9 / 1.8e12, 1e-9);
 }
@@ -470,13 +470,35 @@ TEST(Models, DecodeGemmsAtTheCrossoverPayTheUnhiddenShare) {
 // A prefill chunk's GEMMs read the weights once for its tokens and, like decode's, pay the unhidden share of
 // the shorter of that read and their multiply-adds (gemm_time); its attention is a kernel of its own.
 TEST(Models, PrefillGemmsPayTheUnhiddenShareOfTheirWeightRead) {
-  Prefill p{2048, 13.5e9, 4e12, 1, 312e12, 0.8, 0, 13.5e9, 1.8e12};
+  Prefill p{2048, 13.5e9, 4e12, 1, 312e12, 0.8, 0, 13.5e9, 1.8e12, 312e12};
   double compute = 2048 * 13.5e9 / (312e12 * 0.8), memory = 13.5e9 / 1.8e12;
   double s = assumption::kGemmUnhiddenShare.value;
   EXPECT_NEAR(prefill_time<double>(p), compute + s * memory + 4e12 / (312e12 * 0.8), 1e-12);
   EXPECT_EQ(prefill_time<Formula>(p).symbolic(),
             "max(weights / hbm, flops_per_token x prompt / (t x peak x eta)) + unhidden x min(weights / hbm, "
-            "flops_per_token x prompt / (t x peak x eta)) + attention_flops / (t x peak x eta)");
+            "flops_per_token x prompt / (t x peak x eta)) + attention_flops / (t x attention_peak x eta)");
+}
+
+// Attention multiplies queries by the KV cache as stored or dequantized, not at the weights' GEMM rate: an
+// NVFP4 model with an FP8 cache runs its attention at the FP8 peak, a BF16 cache at the BF16 peak, and an
+// FP8 model never above its own GEMM peak.
+TEST(Models, AttentionRunsAtTheKvCachePrecisionsPeak) {
+  GpuSpec b200;
+  b200.peak = {{"fp4", 9000e12}, {"fp8", 4500e12}, {"bf16", 2250e12}, {"fp16", 2250e12}};
+  LlmInference w;
+  w.precision = "nvfp4";
+  w.kv_precision = "fp8";
+  EXPECT_DOUBLE_EQ(attention_peak(w, b200), 4500e12);
+  w.kv_precision = "nvfp4";  // dequantized to FP8
+  EXPECT_DOUBLE_EQ(attention_peak(w, b200), 4500e12);
+  w.kv_precision = "bf16";
+  EXPECT_DOUBLE_EQ(attention_peak(w, b200), 2250e12);
+  w.precision = "bf16";
+  w.kv_precision = "fp8";  // at most the GEMMs' peak
+  EXPECT_DOUBLE_EQ(attention_peak(w, b200), 2250e12);
+  w.precision = "fp8";
+  w.kv_precision = "int8";  // dequantized to FP16
+  EXPECT_DOUBLE_EQ(attention_peak(w, b200), 2250e12);
 }
 
 // An FP8 checkpoint that keeps attention, the first and last layers' FFNs and the embeddings at 16 bits
