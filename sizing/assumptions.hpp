@@ -38,8 +38,8 @@ inline constexpr Assumption kGemm16{"GEMM efficiency (eta_GEMM)", 0.80, "publish
 inline constexpr Assumption kGemm8{"GEMM efficiency (eta_GEMM)", 0.71, "published best-shape results"};
 // FP4 (NVFP4, MXFP4): the best published NVFP4 GEMM found, vLLM's CUTLASS kernel on a B200 at 16384 x 6144 x
 // 4096 (the largest shape of its table), 3,904 of the 9,000 dense TFLOPS with the activations already in FP4:
-// the serving engines fuse that quantization into the kernel before the GEMM. FP4 GEMMs reach less of their
-// peak than FP8 (0.76 on the same GPU) because each k step also loads and applies the block scales.
+// the serving engines fuse that quantization into the kernel before the GEMM. No brute-force shape search
+// (as for the per-GPU asymptotes below) has been published for FP4; every FP4 GPU takes this share.
 inline constexpr Assumption kGemm4{
     "GEMM efficiency (eta_GEMM)", 3904.3 / 9000,
     "B200 NVFP4 CUTLASS GEMM 3,904 of 9,000 TFLOPS at 16384x6144x4096, activations pre-quantized (vLLM PR "

@@ -269,24 +269,27 @@ const GpuSpec* report_gpu(const Report& r, const HardwareCatalog& catalog) {
   return match_gpu(catalog.gpus, g.value("name", ""), g.value("compute_capability", ""));
 }
 
+Figure assumed_gemm_asymptote(const GpuSpec& gpu, std::string_view precision) {
+  const Assumption& gemm = default_gemm_efficiency(precision);
+  Figure f =
+      assumed(gemm.value, fmt::format("default {} GEMM efficiency ({}, METHODS.md \"Sizing assumptions\")",
+                                      precision, gemm.basis));
+  bool eight_bit = &gemm == &assumption::kGemm8, sixteen_bit = precision == "bf16" || precision == "fp16";
+  for (const auto& published : assumption::kPublishedGemm) {
+    double eff = eight_bit ? published.fp8 : sixteen_bit ? published.bf16 : 0;
+    if (published.gpu == gpu.name && eff > 0)
+      f = assumed(eff, fmt::format("large-GEMM asymptote {}, scaled by each GEMM's tile and wave "
+                                   "quantization on {} SMs",
+                                   published.basis, gpu.sms));
+  }
+  return f;
+}
+
 Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog& catalog,
                       const CalibrationInput& in) {
   const GpuSpec& target = *in.target;
   Calibration c;
-  const Assumption& gemm = default_gemm_efficiency(in.precision);
-  c.gemm =
-      assumed(gemm.value, fmt::format("default {} GEMM efficiency ({}, METHODS.md \"Sizing assumptions\")",
-                                      in.precision, gemm.basis));
-  // The target's own published asymptote at the precision, where there is one.
-  bool eight_bit = &gemm == &assumption::kGemm8,
-       sixteen_bit = in.precision == "bf16" || in.precision == "fp16";
-  for (const auto& published : assumption::kPublishedGemm) {
-    double eff = eight_bit ? published.fp8 : sixteen_bit ? published.bf16 : 0;
-    if (published.gpu == target.name && eff > 0)
-      c.gemm = assumed(eff, fmt::format("large-GEMM asymptote {}, scaled by each GEMM's tile and wave "
-                                        "quantization on {} SMs",
-                                        published.basis, target.sms));
-  }
+  c.gemm = assumed_gemm_asymptote(target, in.precision);
   c.hbm = assumed(assumption::kHbm);
   bool published_hbm =
       false;  // a published measurement of the target itself beats one moved from another GPU

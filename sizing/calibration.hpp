@@ -33,6 +33,9 @@ struct Figure {
 
 // The default GEMM efficiency of a precision (assumption::kGemm16, kGemm8 or kGemm4).
 const Assumption& default_gemm_efficiency(std::string_view precision);
+// The large-GEMM asymptote a GPU is assumed to reach at a precision where no report measured it: its own
+// published figure (assumption::kPublishedGemm) where there is one, else the precision's default.
+Figure assumed_gemm_asymptote(const GpuSpec& gpu, std::string_view precision);
 
 struct Calibration {
   Figure gemm;     // of the sized GPU's datasheet peak at the workload precision, at the workload's shapes

@@ -36,6 +36,18 @@ GemmRates gemm_rates(const GpuSpec& gpu, std::string_view precision, const Calib
           std::max(2.0, bytes_per_element(prec)),         cal.gemm.source == Source::assumed ? gpu.sms : 0};
 }
 
+AttentionRate attention_rate(const GpuSpec& gpu, const std::string& gemm_precision,
+                             const std::string& kv_precision) {
+  double gemm_peak = gpu.peak_for(peak_precision(gemm_precision)).value_or(0);
+  for (const std::string& key : {attention_peak_precision(kv_precision), std::string("fp16")}) {
+    auto p = gpu.peak_for(key);
+    if (p && *p <= gemm_peak)
+      return {key, *p,
+              assumed_gemm_asymptote(gpu, key).value / assumed_gemm_asymptote(gpu, gemm_precision).value};
+  }
+  return {gemm_precision, gemm_peak, 1};
+}
+
 GemmShapeModel gemm_shape_efficiency(const NamedGemm& g, const GemmRates& r) {
   const double m = g.shape[0], n = g.shape[1], k = g.shape[2];
   double launches = g.group * g.count;

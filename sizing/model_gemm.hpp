@@ -39,6 +39,19 @@ struct GemmRates {
 // asymptote is assumed (a published best-shape figure), not where a report measured the workload's shapes.
 GemmRates gemm_rates(const GpuSpec& gpu, std::string_view precision, const Calibration& cal);
 
+// The rate attention multiplies at, over a KV cache (or, in training, activations) in `kv_precision` beside
+// GEMMs in `gemm_precision`: the catalog peak of the cache's precision as attention reads it
+// (attention_peak_precision), else FP16's (a GPU without that precision dequantizes to 16 bits), never above
+// the GEMMs' peak, which it takes where neither fits. Its efficiency is the GEMMs' scaled by the ratio of the
+// two precisions' assumed large-GEMM asymptotes (assumed_gemm_asymptote): 1 at the GEMMs' own precision.
+struct AttentionRate {
+  std::string precision;  // catalog peak key ("fp8"), or gemm_precision where attention runs at its peak
+  double peak = 0;        // FLOP/s
+  double eta_scale = 1;   // attention efficiency / the GEMMs' efficiency
+};
+AttentionRate attention_rate(const GpuSpec& gpu, const std::string& gemm_precision,
+                             const std::string& kv_precision);
+
 // A forward GEMM y = x W^T (m tokens, n outputs, k inputs) or one of its backward GEMMs: the input gradient
 // (m x k x n) or the weight gradient (n x k x m).
 enum class GemmPass { forward, dgrad, wgrad };

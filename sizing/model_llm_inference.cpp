@@ -232,7 +232,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
   const GpuSpec& gpu = *node.gpu;
   const TransformerModel& m = w.model;
   double peak = gpu.peak_for(peak_precision(w.precision)).value_or(0);
-  double attn_peak = attention_peak(w, gpu);
+  const AttentionRate attention = attention_rate(gpu, w.precision, w.kv_precision);
   double hbm = gpu.memory_bandwidth * cal.hbm.value;
   double bytes = bytes_per_element(w.precision);
   double weights = serving_weight_bytes(w);
@@ -309,7 +309,8 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                         eta_decode,
                         tp_time(batch, 1),
                         moe_bytes,
-                        attn_peak};
+                        attention.peak,
+                        eta_decode * attention.eta_scale};
     };
     sp.prefill = {in, per_token_flops, 0.5 * m.attention_flops_per_context_token() * in * in,
                   static_cast<double>(t), peak, eta_prefill,
@@ -318,7 +319,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                   // with it, as it shares the all-reduces' latency.
                   weights_read(std::max(in, budget.max_num_batched_tokens)) * in /
                       std::max(in, budget.max_num_batched_tokens),
-                  hbm, attn_peak};
+                  hbm, attention.peak, eta_prefill * attention.eta_scale};
     sp.prefill_s = prefill_time<double>(sp.prefill);
     sp.output_tokens = out;
     sp.instances = node.gpus / t;
@@ -381,21 +382,20 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
   return best;
 }
 
-// The FLOP rate of t GPUs at the calibrated efficiency, shared by decode and prefill; `attention`: at the
-// attention's peak.
+// The FLOP rate of t GPUs at the calibrated efficiency, shared by decode and prefill.
 template <typename Num>
-Num instance_flops(double t, double peak, double eta, bool attention = false) {
+Num instance_flops(double t, double peak, double eta) {
   return named<Num>("t", t, count_shown("t")) *
-         named<Num>(attention ? "attention_peak" : "peak", peak,
-                    [attention](double v) {
-                      return fmt::format("{} {:.0f} TFLOPS", attention ? "attention peak" : "peak", v / 1e12);
-                    }) *
+         named<Num>("peak", peak, [](double v) { return fmt::format("peak {:.0f} TFLOPS", v / 1e12); }) *
          named<Num>("eta", eta, fraction_shown("eta"));
 }
-
-double attention_peak(const LlmInference& w, const GpuSpec& gpu) {
-  double gemm = gpu.peak_for(peak_precision(w.precision)).value_or(0);
-  return std::min(gemm, gpu.peak_for(attention_peak_precision(w.kv_precision)).value_or(gemm));
+// The attention's FLOP rate on t GPUs (attention_rate).
+template <typename Num>
+Num attention_flops_rate(double t, double peak, double eta) {
+  return named<Num>("t", t, count_shown("t")) *
+         named<Num>("attention_peak", peak,
+                    [](double v) { return fmt::format("attention peak {:.0f} TFLOPS", v / 1e12); }) *
+         named<Num>("attention_eta", eta, fraction_shown("attention eta"));
 }
 
 double cuda_graph_rows(const LlmInference& w, double batch) {
@@ -420,7 +420,7 @@ Num decode_attention_time(const DecodeStep& d) {
   return maximum(named<Num>("kv_read", d.kv_read, bytes_shown("KV read")) / hbm,
                  named<Num>("batch", d.batch, count_shown("batch")) *
                      named<Num>("attention_flops", d.attention_flops, flops_shown("attention")) /
-                     instance_flops<Num>(d.t, d.attention_peak, d.eta, true));
+                     attention_flops_rate<Num>(d.t, d.attention_peak, d.attention_eta));
 }
 
 template <typename Num>
@@ -452,7 +452,7 @@ Num prefill_time(const Prefill& p) {
               named<Num>("prompt", p.tokens, count_shown("prompt tokens")) /
               instance_flops<Num>(p.t, p.peak, p.eta)) +
       named<Num>("attention_flops", p.attention_flops, flops_shown("attention")) /
-          instance_flops<Num>(p.t, p.attention_peak, p.eta, true);
+          attention_flops_rate<Num>(p.t, p.attention_peak, p.attention_eta);
   if (p.t > 1) compute = compute + named<Num>("t_tp_prefill", p.tp_s, seconds_shown("TP all-reduces", 4));
   return compute;
 }

@@ -77,11 +77,8 @@ struct DecodeStep {
   double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at decode shapes (batch rows)
   double tp_s = 0;                  // the tensor-parallel all-reduces of the step (t > 1)
   double moe_bytes = 0;  // MoE: the routed copies' permutation to their experts and back, per GPU per step
-  double attention_peak = 0;  // attention_peak(): the attention's FLOP rate, at most the GEMMs' peak
+  double attention_peak = 0, attention_eta = 0;  // attention_rate() over the KV cache's precision
 };
-// The FLOP rate attention runs at: the peak of the KV cache's precision as attention reads it
-// (attention_peak_precision), at most the GEMMs' peak; the GEMMs' peak where the catalog has no such entry.
-double attention_peak(const LlmInference& w, const GpuSpec& gpu);
 // The rows a decode step of `batch` sequences runs its GEMMs at: the smallest of the workload's
 // cuda_graph_batch_sizes that holds the batch (the engine pads the step to that captured graph), else the
 // batch (no graphs given, or a batch above the largest one runs eagerly).
@@ -89,7 +86,7 @@ double cuda_graph_rows(const LlmInference& w, double batch);
 // gemm_time(weights / HBM, rows x 2 N_act / (t x peak x eta)).
 template <typename Num>
 Num decode_gemm_time(const DecodeStep& d);
-// max(KV read / HBM, batch x attention / (t x attention peak x eta)).
+// max(KV read / HBM, batch x attention / (t x attention peak x attention eta)).
 template <typename Num>
 Num decode_attention_time(const DecodeStep& d);
 // GEMMs + attention [+ MoE permutation bytes / HBM] [+ TP all-reduces].
@@ -108,10 +105,10 @@ struct Prefill {
   double tp_s = 0;
   double weights = 0;  // weight bytes the prompt's GEMMs read per GPU: its share of the chunk's one read
   double hbm = 0;      // B/s, datasheet x calibrated efficiency
-  double attention_peak = 0;  // attention_peak(): the attention's FLOP rate, at most the GEMMs' peak
+  double attention_peak = 0, attention_eta = 0;  // attention_rate() over the KV cache's precision
 };
-// gemm_time(weights / HBM, 2 N_act x tokens / (t x peak x eta)) + attention / (t x attention peak x eta)
-// [+ TP all-reduces].
+// gemm_time(weights / HBM, 2 N_act x tokens / (t x peak x eta)) + attention / (t x attention peak x
+// attention eta) [+ TP all-reduces].
 template <typename Num>
 Num prefill_time(const Prefill& p);
 // prefill + one decode step.

@@ -443,10 +443,13 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   st.gemm = gemm ? *gemm : training_gemm_phase(m, w, gpu, cal, l);
   st.t_gemm = tokens_gpu * flops.gemm / (peak * st.gemm.eta * assumption::kTrainingGemmDerate.value);
   // Causal flash attention computes half of the full-sequence FLOPs the model counts, in its own kernels;
-  // standard attention runs the whole s x s products as batched GEMMs and masks afterwards.
-  st.t_attention =
-      standard ? tokens_gpu * flops.attention / (peak * eta)
-               : tokens_gpu * flops.attention * 0.5 / (peak * eta * assumption::kAttentionRelative.value);
+  // standard attention runs the whole s x s products as batched GEMMs and masks afterwards. Either runs at
+  // the rate of the activations' precision as attention reads them (an FP4 run's attention in FP8).
+  const AttentionRate attention = attention_rate(gpu, w.precision, w.precision);
+  double attention_rate_flops = attention.peak * eta * attention.eta_scale;
+  st.t_attention = standard ? tokens_gpu * flops.attention / attention_rate_flops
+                            : tokens_gpu * flops.attention * 0.5 /
+                                  (attention_rate_flops * assumption::kAttentionRelative.value);
   // Recomputation redoes forwards (a third of forward + backward, a half of a frozen GEMM's): full, every
   // layer's (not the output layer's); selective, the attention core's, which flash attention's backward
   // already redoes inside its kernel time.

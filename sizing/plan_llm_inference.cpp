@@ -215,14 +215,21 @@ void Planner::plan_inference(const LlmInference& w) {
                               thr.value(), 100 * (served.per_node->value / thr.value() - 1)),
           .driver = served.per_node->basis,
           .source = src(*served.per_node)});
+  // Attention's rate where it is not the GEMMs': over an FP8 cache beside NVFP4 weights, say.
+  const AttentionRate attention = attention_rate(*facts_.gpu, w.precision, w.kv_precision);
+  std::string attention_at =
+      attention.precision == w.precision
+          ? std::string()
+          : fmt::format("; attention at the {} peak {:.0f} TFLOPS and asymptote ({} KV cache)",
+                        attention.precision, attention.peak / 1e12, w.kv_precision);
   auto prefill = prefill_time<Formula>(sp->prefill);
   line({.section = "Compute",
         .item = "Prefill phase",
         .quantity = prefill,
         .unit = "s",
         .spec = fmt::format(
-            "{:.0f}-token prompt at eta_GEMM {:.3f} (prefill shapes), sharing its chunk's weight read",
-            w.input_tokens, eta_prefill.value),
+            "{:.0f}-token prompt at eta_GEMM {:.3f} (prefill shapes), sharing its chunk's weight read{}",
+            w.input_tokens, eta_prefill.value, attention_at),
         .driver = fmt::format("{} = {:.4f} s", prefill.shown(), prefill.value()),
         .source = src(cal_.hbm) + "/" + src(eta_prefill)});
   auto phase_line = [&](const char* item, const char* phase, const GemmPhase& g, const Figure& f) {
@@ -251,14 +258,19 @@ void Planner::plan_inference(const LlmInference& w) {
         .quantity = decode,
         .unit = "s",
         .spec = fmt::format(
-            "GEMMs {}-bound at batch {:.0f}{}, attention memory-bound; eta_GEMM {:.3f} (decode shapes)",
+            "GEMMs {}-bound at batch {:.0f}{}, attention {}-bound; eta_GEMM {:.3f} (decode shapes){}",
             sp->bound, sp->batch,
             sp->decode.rows > sp->batch
                 ? fmt::format(" padded to the CUDA graph of {:.0f} rows (the workload's "
                               "cuda_graph_batch_sizes)",
                               sp->decode.rows)
                 : "",
-            eta_decode.value),
+            sp->decode.kv_read / sp->decode.hbm >=
+                    sp->decode.batch * sp->decode.attention_flops /
+                        (sp->decode.t * sp->decode.attention_peak * sp->decode.attention_eta)
+                ? "memory"
+                : "compute",
+            eta_decode.value, attention_at),
         .driver = fmt::format("GEMMs max(weights / HBM, compute) + unhidden share x min(the two) + attention "
                               "max(KV / HBM, compute): {} = {:.4f} s",
                               decode.shown(), decode.value()),

@@ -180,6 +180,7 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                   : l.v > 1 ? "interleaved"
                             : "1F1B");
   auto mfu = model_flops_utilisation<Formula>(st);
+  const AttentionRate attention = attention_rate(*facts_.gpu, w.precision, w.precision);
   line({.section = "Compute",
         .item = "Predicted MFU",
         .quantity = mfu,
@@ -187,12 +188,16 @@ void Planner::plan_llm_training(const LlmTraining& given) {
         .spec = "model FLOPs (6ND-style, no recomputation) / (GPU peak x step time)",
         .driver = fmt::format(
             "{}: {} = {:.3f}; bubble {}; eta_GEMM {:.3f} (by shape) x training derate {:.2f}, flash "
-            "attention at {:.2f} x the asymptote",
+            "attention at {:.2f} x the asymptote{}",
             ran, mfu.shown(), mfu.value(),
             dualpipe
                 ? std::string("2 (p/2 - 1) / (3 m), DualPipe's (p/2 - 1)(F&B + B - 3W) with B = 2F, W = F")
                 : fmt::format("(p-1)/(v m) with v = {}", st.virtual_stages),
-            st.gemm.eta, assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value),
+            st.gemm.eta, assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value,
+            attention.precision == w.precision
+                ? std::string()
+                : fmt::format(" of the {} peak {:.0f} TFLOPS (attention reads {} activations in {})",
+                              attention.precision, attention.peak / 1e12, w.precision, attention.precision)),
         .source = src(cal_.gemm)});
   bool measured = cal_.gemm.source != Source::assumed;  // its shapes' quantization is in the measurement
   line({.section = "Compute",

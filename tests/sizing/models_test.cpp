@@ -396,7 +396,7 @@ TEST(Models, DecodeGemmsRunAtTheCudaGraphRows) {
   EXPECT_EQ(cuda_graph_rows(w, 256), 256);
   EXPECT_EQ(cuda_graph_rows(w, 500), 500);  // above the largest graph: eager, unpadded
   EXPECT_EQ(cuda_graph_rows(LlmInference{}, 129), 129);
-  DecodeStep d{1e9, 0, 1e12, 129, 256, 1e10, 0, 1, 1e15, 1, 0, 0, 1e15};
+  DecodeStep d{1e9, 0, 1e12, 129, 256, 1e10, 0, 1, 1e15, 1, 0, 0, 1e15, 1};
   EXPECT_DOUBLE_EQ(decode_gemm_time<double>(d),
                    256 * 1e10 / 1e15 + assumption::kGemmUnhiddenShare.value * 1e9 / 1e12);
 }
@@ -442,7 +442,7 @@ TEST(Models, KvCacheIsHbmTimesUtilisationLessWeightsActivationPeakAndRuntime) {
 // eta)) and compute-bound above it, and pay the unhidden share of the shorter of the two (gemm_time); the
 // attention adds its own roofline (separate kernels).
 TEST(Models, DecodeStepIsGemmTimePlusAttentionRoofline) {
-  DecodeStep d{13.5e9, 0, 1.8e12, 1, 0, 13.5e9, 0, 1, 312e12, 0.8, 0, 0, 312e12};
+  DecodeStep d{13.5e9, 0, 1.8e12, 1, 0, 13.5e9, 0, 1, 312e12, 0.8, 0, 0, 156e12, 0.6};
   double crossover = decode_crossover_batch<double>(d);
   EXPECT_NEAR(crossover, 13.5e9 / 1.8e12 / (13.5e9 / (312e12 * 0.8)), 1e-9);
   double memory = 13.5e9 / 1.8e12, s = assumption::kGemmUnhiddenShare.value;
@@ -453,16 +453,19 @@ TEST(Models, DecodeStepIsGemmTimePlusAttentionRoofline) {
   d.kv_read = 9e9;
   d.attention_flops = 1e8;
   EXPECT_NEAR(decode_step_time<double>(d), 2 * memory + s * memory + 9e9 / 1.8e12, 1e-12);
+  // A compute-bound attention runs at its own peak and efficiency, not the GEMMs'.
+  d.attention_flops = 1e12;
+  EXPECT_NEAR(decode_attention_time<double>(d), d.batch * 1e12 / (156e12 * 0.6), 1e-12);
   EXPECT_EQ(decode_step_time<Formula>(d).symbolic(),
             "max(weights / hbm, batch x flops_per_token / (t x peak x eta)) + unhidden x min(weights / hbm, "
             "batch x flops_per_token / (t x peak x eta)) + max(kv_read / hbm, batch x attention_flops / (t x "
-            "attention_peak x eta))");
+            "attention_peak x attention_eta))");
 }
 
 // At the crossover, where reading the weights takes as long as the multiply-adds, the GEMMs take 1.49 x
 // either, not the roofline's 1 x: DeepGEMM's published tables put few-row GEMMs there.
 TEST(Models, DecodeGemmsAtTheCrossoverPayTheUnhiddenShare) {
-  DecodeStep d{13.5e9, 0, 1.8e12, 1, 0, 13.5e9, 0, 1, 312e12, 0.8, 0, 0, 312e12};
+  DecodeStep d{13.5e9, 0, 1.8e12, 1, 0, 13.5e9, 0, 1, 312e12, 0.8, 0, 0, 312e12, 0.8};
   d.batch = decode_crossover_batch<double>(d);
   EXPECT_NEAR(decode_gemm_time<double>(d), 1.49 * 13.5e9 / 1.8e12, 1e-9);
 }
@@ -470,35 +473,51 @@ TEST(Models, DecodeGemmsAtTheCrossoverPayTheUnhiddenShare) {
 // A prefill chunk's GEMMs read the weights once for its tokens and, like decode's, pay the unhidden share of
 // the shorter of that read and their multiply-adds (gemm_time); its attention is a kernel of its own.
 TEST(Models, PrefillGemmsPayTheUnhiddenShareOfTheirWeightRead) {
-  Prefill p{2048, 13.5e9, 4e12, 1, 312e12, 0.8, 0, 13.5e9, 1.8e12, 312e12};
+  Prefill p{2048, 13.5e9, 4e12, 1, 312e12, 0.8, 0, 13.5e9, 1.8e12, 156e12, 0.6};
   double compute = 2048 * 13.5e9 / (312e12 * 0.8), memory = 13.5e9 / 1.8e12;
   double s = assumption::kGemmUnhiddenShare.value;
-  EXPECT_NEAR(prefill_time<double>(p), compute + s * memory + 4e12 / (312e12 * 0.8), 1e-12);
+  EXPECT_NEAR(prefill_time<double>(p), compute + s * memory + 4e12 / (156e12 * 0.6), 1e-12);
   EXPECT_EQ(prefill_time<Formula>(p).symbolic(),
             "max(weights / hbm, flops_per_token x prompt / (t x peak x eta)) + unhidden x min(weights / hbm, "
-            "flops_per_token x prompt / (t x peak x eta)) + attention_flops / (t x attention_peak x eta)");
+            "flops_per_token x prompt / (t x peak x eta)) + attention_flops / (t x attention_peak x "
+            "attention_eta)");
 }
 
 // Attention multiplies queries by the KV cache as stored or dequantized, not at the weights' GEMM rate: an
-// NVFP4 model with an FP8 cache runs its attention at the FP8 peak, a BF16 cache at the BF16 peak, and an
-// FP8 model never above its own GEMM peak.
-TEST(Models, AttentionRunsAtTheKvCachePrecisionsPeak) {
+// NVFP4 model with an FP8 cache runs its attention at the FP8 peak and the FP8 asymptote, an INT8 cache at
+// FP16's, a GPU without the cache's precision at FP16's, and never above the GEMMs' own peak.
+TEST(Models, AttentionRunsAtTheKvCachePrecisionsRate) {
   GpuSpec b200;
-  b200.peak = {{"fp4", 9000e12}, {"fp8", 4500e12}, {"bf16", 2250e12}, {"fp16", 2250e12}};
-  LlmInference w;
-  w.precision = "nvfp4";
-  w.kv_precision = "fp8";
-  EXPECT_DOUBLE_EQ(attention_peak(w, b200), 4500e12);
-  w.kv_precision = "nvfp4";  // dequantized to FP8
-  EXPECT_DOUBLE_EQ(attention_peak(w, b200), 4500e12);
-  w.kv_precision = "bf16";
-  EXPECT_DOUBLE_EQ(attention_peak(w, b200), 2250e12);
-  w.precision = "bf16";
-  w.kv_precision = "fp8";  // at most the GEMMs' peak
-  EXPECT_DOUBLE_EQ(attention_peak(w, b200), 2250e12);
-  w.precision = "fp8";
-  w.kv_precision = "int8";  // dequantized to FP16
-  EXPECT_DOUBLE_EQ(attention_peak(w, b200), 2250e12);
+  b200.name = "B200";  // its published asymptotes (kPublishedGemm)
+  b200.peak = {{"fp4", 9000e12}, {"fp8", 4500e12}, {"bf16", 2250e12}, {"fp16", 2200e12}};
+  auto fp4 = attention_rate(b200, "nvfp4", "fp8");
+  EXPECT_EQ(fp4.precision, "fp8");
+  EXPECT_DOUBLE_EQ(fp4.peak, 4500e12);
+  EXPECT_DOUBLE_EQ(fp4.eta_scale,
+                   assumed_gemm_asymptote(b200, "fp8").value / assumed_gemm_asymptote(b200, "nvfp4").value);
+  EXPECT_GT(fp4.eta_scale, 1.5);  // FP8's published 0.76 over FP4's 0.43
+  EXPECT_DOUBLE_EQ(attention_rate(b200, "nvfp4", "nvfp4").peak, 4500e12);  // dequantized to FP8
+  EXPECT_DOUBLE_EQ(attention_rate(b200, "nvfp4", "bf16").peak, 2250e12);
+  EXPECT_DOUBLE_EQ(attention_rate(b200, "fp8", "int8").peak, 2200e12);  // dequantized to FP16
+  // At the GEMMs' own precision nothing changes.
+  auto fp8 = attention_rate(b200, "fp8", "fp8");
+  EXPECT_DOUBLE_EQ(fp8.peak, 4500e12);
+  EXPECT_DOUBLE_EQ(fp8.eta_scale, 1);
+  // A BF16 model over an FP8 cache: never above the GEMMs' peak, so FP16's.
+  EXPECT_DOUBLE_EQ(attention_rate(b200, "bf16", "fp8").peak, 2200e12);
+  // An A100 has no FP8: INT8 weights over an FP8 cache attend at FP16, not at the INT8 peak.
+  GpuSpec a100;
+  a100.name = "A100-SXM4-80GB";
+  a100.peak = {{"int8", 624e12}, {"bf16", 312e12}, {"fp16", 312e12}};
+  auto int8 = attention_rate(a100, "int8", "fp8");
+  EXPECT_EQ(int8.precision, "fp16");
+  EXPECT_DOUBLE_EQ(int8.peak, 312e12);
+  // No entry fits: the GEMMs' peak and efficiency.
+  GpuSpec bare;
+  bare.peak = {{"fp8", 1000e12}};
+  auto none = attention_rate(bare, "fp8", "bf16");
+  EXPECT_DOUBLE_EQ(none.peak, 1000e12);
+  EXPECT_DOUBLE_EQ(none.eta_scale, 1);
 }
 
 // An FP8 checkpoint that keeps attention, the first and last layers' FFNs and the embeddings at 16 bits
@@ -671,6 +690,13 @@ TEST(Shapes, LatentAttentionAndFp4Serving) {
   EXPECT_DOUBLE_EQ(fp4->weights_per_gpu, m.params * 4.5 / 8 / 8);
   EXPECT_DOUBLE_EQ(fp4->decode.peak, 9000e12);
   EXPECT_DOUBLE_EQ(fp4->prefill.peak, 9000e12);
+  // Its attention reads the FP8 cache at the FP8 peak and efficiency.
+  const AttentionRate fp8_attention = attention_rate(*b200.gpu, "nvfp4", "fp8");
+  EXPECT_DOUBLE_EQ(fp4->decode.attention_peak, 4500e12);
+  EXPECT_DOUBLE_EQ(fp4->prefill.attention_peak, 4500e12);
+  EXPECT_DOUBLE_EQ(fp4->decode.attention_eta, 0.8 * fp8_attention.eta_scale);
+  EXPECT_DOUBLE_EQ(sp->decode.attention_peak, 4500e12);
+  EXPECT_DOUBLE_EQ(sp->decode.attention_eta, 0.8);
   EXPECT_GT(fp4->max_batch, sp->max_batch);  // the weights' saving goes to the KV cache
   // A grouped-query model splits its cache by KV head, at most kv_heads ways.
   EXPECT_EQ(kv_shards(model_of("{layers: 2, hidden: 1024, heads: 16, kv_heads: 4}"), 8), 4);
