@@ -39,11 +39,14 @@ inline constexpr Assumption kGemm8{"GEMM efficiency (eta_GEMM)", 0.71, "publishe
 // FP4 (NVFP4, MXFP4): the best published NVFP4 GEMM found, vLLM's CUTLASS kernel on a B200 at 16384 x 6144 x
 // 4096 (the largest shape of its table), 3,904 of the 9,000 dense TFLOPS with the activations already in FP4:
 // the serving engines fuse that quantization into the kernel before the GEMM. No brute-force shape search
-// (as for the per-GPU asymptotes below) has been published for FP4; every FP4 GPU takes this share.
+// (as for the per-GPU asymptotes below) has been published for FP4. Another FP4 GPU with a published FP8
+// asymptote takes this share scaled by its FP8 asymptote over the B200's (the same tensor cores at its own
+// sustained clocks, which the FP8 brute-force searches measure); else this share.
 inline constexpr Assumption kGemm4{
     "GEMM efficiency (eta_GEMM)", 3904.3 / 9000,
     "B200 NVFP4 CUTLASS GEMM 3,904 of 9,000 TFLOPS at 16384x6144x4096, activations pre-quantized (vLLM PR "
     "#20646's benchmark table)"};
+inline constexpr std::string_view kGemm4Gpu = "B200";  // the catalog GPU kGemm4 was measured on
 // A GPU's large-GEMM asymptote: the best torch.matmul (cuBLAS) throughput a brute-force search over shapes
 // found, as a share of the dense datasheet peak ("Maximum Achievable Matmul FLOPS", S. Bekman, Machine
 // Learning Engineering, compute/accelerator/README.md, mean of 100 iterations per shape). The shape model

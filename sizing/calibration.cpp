@@ -275,13 +275,24 @@ Figure assumed_gemm_asymptote(const GpuSpec& gpu, std::string_view precision) {
       assumed(gemm.value, fmt::format("default {} GEMM efficiency ({}, METHODS.md \"Sizing assumptions\")",
                                       precision, gemm.basis));
   bool eight_bit = &gemm == &assumption::kGemm8, sixteen_bit = precision == "bf16" || precision == "fp16";
+  const assumption::PublishedGemm *own = nullptr, *fp4_reference = nullptr;
   for (const auto& published : assumption::kPublishedGemm) {
-    double eff = eight_bit ? published.fp8 : sixteen_bit ? published.bf16 : 0;
-    if (published.gpu == gpu.name && eff > 0)
-      f = assumed(eff, fmt::format("large-GEMM asymptote {}, scaled by each GEMM's tile and wave "
-                                   "quantization on {} SMs",
-                                   published.basis, gpu.sms));
+    if (published.gpu == gpu.name) own = &published;
+    if (published.gpu == assumption::kGemm4Gpu) fp4_reference = &published;
   }
+  double eff = !own ? 0 : eight_bit ? own->fp8 : sixteen_bit ? own->bf16 : 0;
+  if (eff > 0)
+    f = assumed(eff, fmt::format("large-GEMM asymptote {}, scaled by each GEMM's tile and wave "
+                                 "quantization on {} SMs",
+                                 own->basis, gpu.sms));
+  // FP4 on a GPU other than the one measured: the measured share x its FP8 asymptote over that GPU's.
+  if (&gemm == &assumption::kGemm4 && own && fp4_reference && own != fp4_reference && own->fp8 > 0 &&
+      fp4_reference->fp8 > 0)
+    f = assumed(gemm.value * own->fp8 / fp4_reference->fp8,
+                fmt::format("{} {} share {:.3f} x {}'s FP8 asymptote {:.3f} / the {}'s {:.3f} "
+                            "({}; {}, METHODS.md \"Sizing assumptions\")",
+                            assumption::kGemm4Gpu, precision, gemm.value, gpu.name, own->fp8,
+                            assumption::kGemm4Gpu, fp4_reference->fp8, gemm.basis, own->basis));
   return f;
 }
 

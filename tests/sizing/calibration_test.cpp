@@ -157,5 +157,27 @@ TEST(Calibration, Fp4DefaultIsThePublishedB200Figure) {
   EXPECT_DOUBLE_EQ(default_gemm_efficiency("bf16").value, assumption::kGemm16.value);
 }
 
+// The FP4 figure was measured on a B200. A GB200 takes it scaled by the two GPUs' published FP8 asymptotes
+// (the same tensor cores at the GB200's own clocks), and says so; a GPU without a published FP8 asymptote
+// takes the B200's share as it is.
+TEST(Calibration, Fp4AsymptoteMovesToOtherGpusByTheirFp8Asymptotes) {
+  const auto& c = shipped_catalog();
+  auto row = [](std::string_view gpu) {
+    for (const auto& p : assumption::kPublishedGemm)
+      if (p.gpu == gpu) return p;
+    return assumption::PublishedGemm{};
+  };
+  EXPECT_DOUBLE_EQ(assumed_gemm_asymptote(c.gpu("B200"), "nvfp4").value, assumption::kGemm4.value);
+  Figure gb200 = assumed_gemm_asymptote(c.gpu("GB200"), "nvfp4");
+  EXPECT_DOUBLE_EQ(gb200.value, assumption::kGemm4.value * row("GB200").fp8 / row("B200").fp8);
+  EXPECT_LT(gb200.value, assumption::kGemm4.value);
+  EXPECT_NE(gb200.basis.find("GB200's FP8 asymptote"), std::string::npos) << gb200.basis;
+  GpuSpec unpublished;
+  unpublished.name = "FP4-GPU-without-published-figures";
+  EXPECT_DOUBLE_EQ(assumed_gemm_asymptote(unpublished, "mxfp4").value, assumption::kGemm4.value);
+  // Other precisions keep their own published figure.
+  EXPECT_DOUBLE_EQ(assumed_gemm_asymptote(c.gpu("GB200"), "fp8").value, row("GB200").fp8);
+}
+
 }  // namespace
 }  // namespace mlbench::sizing::test
