@@ -233,6 +233,9 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
   const TransformerModel& m = w.model;
   double peak = gpu.peak_for(peak_precision(w.precision)).value_or(0);
   const AttentionRate attention = attention_rate(gpu, w.precision, w.kv_precision);
+  // The engines' attention kernels are flash attention's (fused, causal in prefill): the GEMMs' efficiency
+  // at the cache's precision x the attention-vs-GEMM share the training step uses.
+  double attention_share = attention.eta_scale * assumption::kAttentionRelative.value;
   double hbm = gpu.memory_bandwidth * cal.hbm.value;
   double bytes = bytes_per_element(w.precision);
   double weights = serving_weight_bytes(w);
@@ -310,7 +313,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                         tp_time(batch, 1),
                         moe_bytes,
                         attention.peak,
-                        eta_decode * attention.eta_scale};
+                        eta_decode * attention_share};
     };
     sp.prefill = {in, per_token_flops, 0.5 * m.attention_flops_per_context_token() * in * in,
                   static_cast<double>(t), peak, eta_prefill,
@@ -319,7 +322,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                   // with it, as it shares the all-reduces' latency.
                   weights_read(std::max(in, budget.max_num_batched_tokens)) * in /
                       std::max(in, budget.max_num_batched_tokens),
-                  hbm, attention.peak, eta_prefill * attention.eta_scale};
+                  hbm, attention.peak, eta_prefill * attention_share};
     sp.prefill_s = prefill_time<double>(sp.prefill);
     sp.output_tokens = out;
     sp.instances = node.gpus / t;

@@ -215,13 +215,17 @@ void Planner::plan_inference(const LlmInference& w) {
                               thr.value(), 100 * (served.per_node->value / thr.value() - 1)),
           .driver = served.per_node->basis,
           .source = src(*served.per_node)});
-  // Attention's rate where it is not the GEMMs': over an FP8 cache beside NVFP4 weights, say.
+  // Where attention's rate comes from: the attention-vs-GEMM share, and the cache's precision where it is
+  // not the GEMMs' (an FP8 cache beside NVFP4 weights, say).
   const AttentionRate attention = attention_rate(*facts_.gpu, w.precision, w.kv_precision);
-  std::string attention_at =
+  std::string attention_at = fmt::format(
+      "; attention eta = eta_GEMM x {:.2f} (\"{}\"){}", assumption::kAttentionRelative.value,
+      assumption::kAttentionRelative.name,
       attention.precision == w.precision
           ? std::string()
-          : fmt::format("; attention at the {} peak {:.0f} TFLOPS and asymptote ({} KV cache)",
-                        attention.precision, attention.peak / 1e12, w.kv_precision);
+          : fmt::format(" x the {} asymptote / the {} one {:.3f}, at the {} peak {:.0f} TFLOPS ({} KV cache)",
+                        attention.precision, w.precision, attention.eta_scale, attention.precision,
+                        attention.peak / 1e12, w.kv_precision));
   auto prefill = prefill_time<Formula>(sp->prefill);
   line({.section = "Compute",
         .item = "Prefill phase",

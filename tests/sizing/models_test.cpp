@@ -690,13 +690,15 @@ TEST(Shapes, LatentAttentionAndFp4Serving) {
   EXPECT_DOUBLE_EQ(fp4->weights_per_gpu, m.params * 4.5 / 8 / 8);
   EXPECT_DOUBLE_EQ(fp4->decode.peak, 9000e12);
   EXPECT_DOUBLE_EQ(fp4->prefill.peak, 9000e12);
-  // Its attention reads the FP8 cache at the FP8 peak and efficiency.
+  // Its attention reads the FP8 cache at the FP8 peak and efficiency, flash attention's share of it.
   const AttentionRate fp8_attention = attention_rate(*b200.gpu, "nvfp4", "fp8");
+  const double flash = assumption::kAttentionRelative.value;
   EXPECT_DOUBLE_EQ(fp4->decode.attention_peak, 4500e12);
   EXPECT_DOUBLE_EQ(fp4->prefill.attention_peak, 4500e12);
-  EXPECT_DOUBLE_EQ(fp4->decode.attention_eta, 0.8 * fp8_attention.eta_scale);
+  EXPECT_DOUBLE_EQ(fp4->decode.attention_eta, 0.8 * fp8_attention.eta_scale * flash);
+  EXPECT_DOUBLE_EQ(fp4->prefill.attention_eta, 0.8 * fp8_attention.eta_scale * flash);
   EXPECT_DOUBLE_EQ(sp->decode.attention_peak, 4500e12);
-  EXPECT_DOUBLE_EQ(sp->decode.attention_eta, 0.8);
+  EXPECT_DOUBLE_EQ(sp->decode.attention_eta, 0.8 * flash);
   EXPECT_GT(fp4->max_batch, sp->max_batch);  // the weights' saving goes to the KV cache
   // A grouped-query model splits its cache by KV head, at most kv_heads ways.
   EXPECT_EQ(kv_shards(model_of("{layers: 2, hidden: 1024, heads: 16, kv_heads: 4}"), 8), 4);
