@@ -75,7 +75,8 @@ TEST_P(Golden, JsonFiguresHoldTheTablesStoragePowerAndNetwork) {
 
 INSTANTIATE_TEST_SUITE_P(Examples, Golden,
                          ::testing::Values("default", "llm-7b-pretraining", "llm-70b-pretraining",
-                                           "llm-405b-pretraining", "resnet50-imagenet", "llm-70b-serving"));
+                                           "llm-405b-pretraining", "resnet50-imagenet", "llm-70b-serving",
+                                           "deepseek-v3-fp4-offline"));
 
 Sheet sample() { return plan_file(source_dir() / "configs" / "workloads" / "default.yaml"); }
 
