@@ -109,6 +109,22 @@ inline constexpr PublishedHbm kPublishedHbm[] = {
     {"A100-SXM4-80GB", 1724.8e9,
      "BabelStream 5.0 CUDA triad 1,724.8 GB/s on Tursa's A100-SXM4-80GB (UKRI benchmark suite, "
      "ukri-bench/benchmark-BabelStream)"}};
+// A GPU's best published decode-attention read rate: a decode step's paged KV-cache read (split-KV kernels,
+// one query row per sequence) streams below a plain copy, and where a measurement of the serving engines'
+// own decode kernel is published the step reads its cache at that rate (or at the calibrated HBM rate when
+// that is lower). The GB200 has no figure of its own and takes the B200's: the same 8 TB/s HBM3e.
+struct PublishedDecodeAttention {
+  std::string_view gpu;    // catalog name
+  double bytes_per_s = 0;  // measured KV bytes read per second
+  std::string_view basis;
+};
+inline constexpr PublishedDecodeAttention kPublishedDecodeAttention[] = {
+    {"B200", 5830.86e9,
+     "TensorRT-LLM's trtllm-gen decode kernel on a B200, 5,830.86 GB/s at batch 128 x 4,096-token contexts "
+     "(64 query / 8 KV heads, page 16; FlashInfer PR #1415's bench_trtllm_fmha)"},
+    {"GB200", 5830.86e9,
+     "the B200's trtllm-gen decode figure, 5,830.86 GB/s (FlashInfer PR #1415): the same 8 TB/s HBM3e, no "
+     "GB200 figure published"}};
 
 // ----- Engine assumptions (always applied, listed on every sheet in this order)
 // The share of elapsed time spent on useful training (the rest: restarts after interruptions, lost work,

@@ -237,6 +237,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
   // at the cache's precision x the attention-vs-GEMM share the training step uses.
   double attention_share = attention.eta_scale * assumption::kAttentionRelative.value;
   double hbm = gpu.memory_bandwidth * cal.hbm.value;
+  double kv_rate = decode_attention_read_rate(gpu, hbm);
   double bytes = bytes_per_element(w.precision);
   double weights = serving_weight_bytes(w);
   double kv_token = m.kv_elements_per_token() * bytes_per_element(w.kv_precision);
@@ -313,7 +314,8 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                         tp_time(batch, 1),
                         moe_bytes,
                         attention.peak,
-                        eta_decode * attention_share};
+                        eta_decode * attention_share,
+                        kv_rate};
     };
     sp.prefill = {in, per_token_flops, 0.5 * m.attention_flops_per_context_token() * in * in,
                   static_cast<double>(t), peak, eta_prefill,
@@ -401,6 +403,15 @@ Num attention_flops_rate(double t, double peak, double eta) {
          named<Num>("attention_eta", eta, fraction_shown("attention eta"));
 }
 
+double decode_attention_read_rate(const GpuSpec& gpu, double hbm, std::string* basis) {
+  for (const auto& published : assumption::kPublishedDecodeAttention)
+    if (published.gpu == gpu.name && published.bytes_per_s < hbm) {
+      if (basis) *basis = std::string(published.basis);
+      return published.bytes_per_s;
+    }
+  return hbm;
+}
+
 double cuda_graph_rows(const LlmInference& w, double batch) {
   for (int size : w.cuda_graph_batch_sizes)
     if (size >= batch) return size;
@@ -419,8 +430,11 @@ Num decode_gemm_time(const DecodeStep& d) {
 
 template <typename Num>
 Num decode_attention_time(const DecodeStep& d) {
-  Num hbm = named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
-  return maximum(named<Num>("kv_read", d.kv_read, bytes_shown("KV read")) / hbm,
+  Num rate = d.kv_rate < d.hbm
+                 ? named<Num>("kv_rate", d.kv_rate,
+                              [](double v) { return fmt::format("KV read rate {:.2f} GB/s", v / 1e9); })
+                 : named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
+  return maximum(named<Num>("kv_read", d.kv_read, bytes_shown("KV read")) / rate,
                  named<Num>("batch", d.batch, count_shown("batch")) *
                      named<Num>("attention_flops", d.attention_flops, flops_shown("attention")) /
                      attention_flops_rate<Num>(d.t, d.attention_peak, d.attention_eta));

@@ -78,7 +78,12 @@ struct DecodeStep {
   double tp_s = 0;                  // the tensor-parallel all-reduces of the step (t > 1)
   double moe_bytes = 0;  // MoE: the routed copies' permutation to their experts and back, per GPU per step
   double attention_peak = 0, attention_eta = 0;  // attention_rate() over the KV cache's precision
+  double kv_rate = 0;                            // B/s the KV cache is read at: decode_attention_read_rate()
 };
+// The rate a decode step reads its KV cache at: the GPU's published decode-attention read rate
+// (assumption::kPublishedDecodeAttention) where there is one and it is below `hbm` (the calibrated HBM
+// rate), else `hbm`; `basis` (optional) gets where it comes from.
+double decode_attention_read_rate(const GpuSpec& gpu, double hbm, std::string* basis = nullptr);
 // The rows a decode step of `batch` sequences runs its GEMMs at: the smallest of the workload's
 // cuda_graph_batch_sizes that holds the batch (the engine pads the step to that captured graph), else the
 // batch (no graphs given, or a batch above the largest one runs eagerly).
@@ -86,7 +91,7 @@ double cuda_graph_rows(const LlmInference& w, double batch);
 // gemm_time(weights / HBM, rows x 2 N_act / (t x peak x eta)).
 template <typename Num>
 Num decode_gemm_time(const DecodeStep& d);
-// max(KV read / HBM, batch x attention / (t x attention peak x attention eta)).
+// max(KV read / KV read rate, batch x attention / (t x attention peak x attention eta)).
 template <typename Num>
 Num decode_attention_time(const DecodeStep& d);
 // GEMMs + attention [+ MoE permutation bytes / HBM] [+ TP all-reduces].

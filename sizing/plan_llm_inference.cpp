@@ -226,6 +226,13 @@ void Planner::plan_inference(const LlmInference& w) {
           : fmt::format(" x the {} asymptote / the {} one {:.3f}, at the {} peak {:.0f} TFLOPS ({} KV cache)",
                         attention.precision, w.precision, attention.eta_scale, attention.precision,
                         attention.peak / 1e12, w.kv_precision));
+  std::string kv_basis;
+  decode_attention_read_rate(*facts_.gpu, sp->decode.hbm, &kv_basis);
+  std::string kv_read_at =
+      kv_basis.empty()
+          ? std::string()
+          : fmt::format("; the KV cache read at {:.2f} GB/s, the published decode-attention rate: {}",
+                        sp->decode.kv_rate / 1e9, kv_basis);
   auto prefill = prefill_time<Formula>(sp->prefill);
   line({.section = "Compute",
         .item = "Prefill phase",
@@ -274,9 +281,9 @@ void Planner::plan_inference(const LlmInference& w) {
                         (sp->decode.t * sp->decode.attention_peak * sp->decode.attention_eta)
                 ? "memory"
                 : "compute",
-            eta_decode.value, attention_at),
+            eta_decode.value, attention_at + kv_read_at),
         .driver = fmt::format("GEMMs max(weights / HBM, compute) + unhidden share x min(the two) + attention "
-                              "max(KV / HBM, compute): {} = {:.4f} s",
+                              "max(KV / its read rate, compute): {} = {:.4f} s",
                               decode.shown(), decode.value()),
         .headroom =
             w.tpot_s > 0 ? "<= " + within_headroom_shown(fmt::format("{:.3f} s target", w.tpot_s), h_) : "-",

@@ -396,7 +396,7 @@ TEST(Models, DecodeGemmsRunAtTheCudaGraphRows) {
   EXPECT_EQ(cuda_graph_rows(w, 256), 256);
   EXPECT_EQ(cuda_graph_rows(w, 500), 500);  // above the largest graph: eager, unpadded
   EXPECT_EQ(cuda_graph_rows(LlmInference{}, 129), 129);
-  DecodeStep d{1e9, 0, 1e12, 129, 256, 1e10, 0, 1, 1e15, 1, 0, 0, 1e15, 1};
+  DecodeStep d{1e9, 0, 1e12, 129, 256, 1e10, 0, 1, 1e15, 1, 0, 0, 1e15, 1, 1e12};
   EXPECT_DOUBLE_EQ(decode_gemm_time<double>(d),
                    256 * 1e10 / 1e15 + assumption::kGemmUnhiddenShare.value * 1e9 / 1e12);
 }
@@ -442,7 +442,7 @@ TEST(Models, KvCacheIsHbmTimesUtilisationLessWeightsActivationPeakAndRuntime) {
 // eta)) and compute-bound above it, and pay the unhidden share of the shorter of the two (gemm_time); the
 // attention adds its own roofline (separate kernels).
 TEST(Models, DecodeStepIsGemmTimePlusAttentionRoofline) {
-  DecodeStep d{13.5e9, 0, 1.8e12, 1, 0, 13.5e9, 0, 1, 312e12, 0.8, 0, 0, 156e12, 0.6};
+  DecodeStep d{13.5e9, 0, 1.8e12, 1, 0, 13.5e9, 0, 1, 312e12, 0.8, 0, 0, 156e12, 0.6, 1.8e12};
   double crossover = decode_crossover_batch<double>(d);
   EXPECT_NEAR(crossover, 13.5e9 / 1.8e12 / (13.5e9 / (312e12 * 0.8)), 1e-9);
   double memory = 13.5e9 / 1.8e12, s = assumption::kGemmUnhiddenShare.value;
@@ -453,6 +453,12 @@ TEST(Models, DecodeStepIsGemmTimePlusAttentionRoofline) {
   d.kv_read = 9e9;
   d.attention_flops = 1e8;
   EXPECT_NEAR(decode_step_time<double>(d), 2 * memory + s * memory + 9e9 / 1.8e12, 1e-12);
+  // A decode-attention kernel slower than the HBM rate reads the cache at its own rate, the GEMMs' weight
+  // read staying at the HBM rate.
+  d.kv_rate = 1.2e12;
+  EXPECT_NEAR(decode_step_time<double>(d), 2 * memory + s * memory + 9e9 / 1.2e12, 1e-12);
+  EXPECT_NE(decode_step_time<Formula>(d).symbolic().find("max(kv_read / kv_rate"), std::string::npos);
+  d.kv_rate = 1.8e12;
   // A compute-bound attention runs at its own peak and efficiency, not the GEMMs'.
   d.attention_flops = 1e12;
   EXPECT_NEAR(decode_attention_time<double>(d), d.batch * 1e12 / (156e12 * 0.6), 1e-12);
@@ -465,7 +471,7 @@ TEST(Models, DecodeStepIsGemmTimePlusAttentionRoofline) {
 // At the crossover, where reading the weights takes as long as the multiply-adds, the GEMMs take 1.49 x
 // either, not the roofline's 1 x: DeepGEMM's published tables put few-row GEMMs there.
 TEST(Models, DecodeGemmsAtTheCrossoverPayTheUnhiddenShare) {
-  DecodeStep d{13.5e9, 0, 1.8e12, 1, 0, 13.5e9, 0, 1, 312e12, 0.8, 0, 0, 312e12, 0.8};
+  DecodeStep d{13.5e9, 0, 1.8e12, 1, 0, 13.5e9, 0, 1, 312e12, 0.8, 0, 0, 312e12, 0.8, 1.8e12};
   d.batch = decode_crossover_batch<double>(d);
   EXPECT_NEAR(decode_gemm_time<double>(d), 1.49 * 13.5e9 / 1.8e12, 1e-9);
 }
@@ -518,6 +524,20 @@ TEST(Models, AttentionRunsAtTheKvCachePrecisionsRate) {
   auto none = attention_rate(bare, "fp8", "bf16");
   EXPECT_DOUBLE_EQ(none.peak, 1000e12);
   EXPECT_DOUBLE_EQ(none.eta_scale, 1);
+}
+
+// A decode step reads its KV cache at the GPU's published decode-attention rate where there is one and it
+// is below the calibrated HBM rate (a node measured slower keeps its own), else at the HBM rate.
+TEST(Models, DecodeAttentionReadsAtThePublishedKernelRate) {
+  const auto& c = shipped_catalog();
+  const double b200_kernel = assumption::kPublishedDecodeAttention[0].bytes_per_s;
+  ASSERT_EQ(assumption::kPublishedDecodeAttention[0].gpu, "B200");
+  std::string basis;
+  EXPECT_DOUBLE_EQ(decode_attention_read_rate(c.gpu("B200"), 7.2e12, &basis), b200_kernel);
+  EXPECT_NE(basis.find("trtllm-gen"), std::string::npos) << basis;
+  EXPECT_DOUBLE_EQ(decode_attention_read_rate(c.gpu("GB200"), 7.2e12), b200_kernel);
+  EXPECT_DOUBLE_EQ(decode_attention_read_rate(c.gpu("B200"), 5e12), 5e12);          // measured slower
+  EXPECT_DOUBLE_EQ(decode_attention_read_rate(c.gpu("H100-SXM"), 3.0e12), 3.0e12);  // none published
 }
 
 // An FP8 checkpoint that keeps attention, the first and last layers' FFNs and the embeddings at 16 bits
@@ -699,6 +719,10 @@ TEST(Shapes, LatentAttentionAndFp4Serving) {
   EXPECT_DOUBLE_EQ(fp4->prefill.attention_eta, 0.8 * fp8_attention.eta_scale * flash);
   EXPECT_DOUBLE_EQ(sp->decode.attention_peak, 4500e12);
   EXPECT_DOUBLE_EQ(sp->decode.attention_eta, 0.8 * flash);
+  // The B200's published decode-attention rate caps the cache read below the HBM rate.
+  EXPECT_DOUBLE_EQ(sp->decode.kv_rate,
+                   std::min(sp->decode.hbm, assumption::kPublishedDecodeAttention[0].bytes_per_s));
+  EXPECT_LT(sp->decode.kv_rate, sp->decode.hbm);
   EXPECT_GT(fp4->max_batch, sp->max_batch);  // the weights' saving goes to the KV cache
   // A grouped-query model splits its cache by KV head, at most kv_heads ways.
   EXPECT_EQ(kv_shards(model_of("{layers: 2, hidden: 1024, heads: 16, kv_heads: 4}"), 8), 4);
