@@ -440,6 +440,10 @@ Num decode_attention_time(const DecodeStep& d) {
                      attention_flops_rate<Num>(d.t, d.attention_peak, d.attention_eta));
 }
 
+bool decode_attention_memory_bound(const DecodeStep& d) {
+  return d.kv_read / d.kv_rate >= d.batch * d.attention_flops / (d.t * d.attention_peak * d.attention_eta);
+}
+
 template <typename Num>
 Num decode_step_time(const DecodeStep& d) {
   Num step = decode_gemm_time<Num>(d) + decode_attention_time<Num>(d);

@@ -94,6 +94,8 @@ Num decode_gemm_time(const DecodeStep& d);
 // max(KV read / KV read rate, batch x attention / (t x attention peak x attention eta)).
 template <typename Num>
 Num decode_attention_time(const DecodeStep& d);
+// Whether the decode attention's KV read (at kv_rate) lasts at least as long as its FLOPs.
+bool decode_attention_memory_bound(const DecodeStep& d);
 // GEMMs + attention [+ MoE permutation bytes / HBM] [+ TP all-reduces].
 template <typename Num>
 Num decode_step_time(const DecodeStep& d);

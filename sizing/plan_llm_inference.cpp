@@ -276,12 +276,8 @@ void Planner::plan_inference(const LlmInference& w) {
                               "cuda_graph_batch_sizes)",
                               sp->decode.rows)
                 : "",
-            sp->decode.kv_read / sp->decode.hbm >=
-                    sp->decode.batch * sp->decode.attention_flops /
-                        (sp->decode.t * sp->decode.attention_peak * sp->decode.attention_eta)
-                ? "memory"
-                : "compute",
-            eta_decode.value, attention_at + kv_read_at),
+            decode_attention_memory_bound(sp->decode) ? "memory" : "compute", eta_decode.value,
+            attention_at + kv_read_at),
         .driver = fmt::format("GEMMs max(weights / HBM, compute) + unhidden share x min(the two) + attention "
                               "max(KV / its read rate, compute): {} = {:.4f} s",
                               decode.shown(), decode.value()),

@@ -457,6 +457,14 @@ TEST(Models, DecodeStepIsGemmTimePlusAttentionRoofline) {
   // read staying at the HBM rate.
   d.kv_rate = 1.2e12;
   EXPECT_NEAR(decode_step_time<double>(d), 2 * memory + s * memory + 9e9 / 1.2e12, 1e-12);
+  // The bound is judged at that rate: FLOPs lasting between the read at the HBM rate and at the kernel's
+  // leave the attention memory-bound.
+  d.attention_flops =
+      6.5e-3 * 156e12 * 0.6 / d.batch;  // 6.5 ms of FLOPs; the read 5 ms at HBM, 7.5 at kv_rate
+  EXPECT_TRUE(decode_attention_memory_bound(d));
+  d.attention_flops *= 2;
+  EXPECT_FALSE(decode_attention_memory_bound(d));
+  d.attention_flops = 1e8;
   EXPECT_NE(decode_step_time<Formula>(d).symbolic().find("max(kv_read / kv_rate"), std::string::npos);
   d.kv_rate = 1.8e12;
   // A compute-bound attention runs at its own peak and efficiency, not the GEMMs'.
