@@ -82,6 +82,65 @@ ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu, int t) {
   return b;
 }
 
+// The elementwise passes of one transformer layer per token as the serving engines run them, fused
+// (TensorRT-LLM's and vLLM's fused add + RMSNorm or LayerNorm, SiLU-and-multiply or GeLU, each writing its
+// output already quantized for the next GEMM; rotary embedding fused with the KV-cache append): bytes read +
+// written per element, counted in the residual stream's bytes (r, 16 bits) and the GEMMs' input bytes (q, the
+// workload's precision: the engines quantize activations to it), over elements of the hidden size (h) or the
+// FFN width per routed copy (f), split t ways inside the tensor-parallel region (by heads, by FFN columns)
+// and repeated on every rank outside it (the norms and residual adds run on the whole hidden state after the
+// all-reduce). The GEMMs' own operand traffic is in their roofline, not here.
+namespace {
+struct ServingPass {
+  const char* op;
+  double h_elements, f_elements;
+  double r_accesses, q_accesses;  // per element; the FFN activation also reads its 1 or 2 inputs (r)
+  bool reads_ffn_inputs, in_tp_region;
+};
+constexpr ServingPass kServingPasses[] = {
+    {"2x add + norm: read residual and sublayer output (r), write residual (r) and GEMM input (q)", 2, 0, 3,
+     1, false, false},
+    {"rotary on q and k with the KV-cache append: read, write q k v (r)", 1, 0, 2, 0, false, true},
+    {"FFN activation: read 1 (GeLU) or 2 (gated) inputs (r), write GEMM input (q)", 0, 1, 0, 1, true, true},
+};
+// The sampler's pass over each token's logits: read at 16 bits, written as fp32, read back by the sampler.
+constexpr double kSamplerBytesPerVocab = 2 + 4 + 4;
+
+struct PassBytes {
+  double r, q, ffn_inputs;
+};
+PassBytes pass_bytes(const LlmInference& w) {
+  double q = bytes_per_element(w.precision);
+  return {std::max(kActivationBytes, q), q, w.model.gated_ffn ? 2.0 : 1.0};
+}
+// One pass's bytes per token and layer on one GPU of t.
+double pass_bytes_per_token_layer(const ServingPass& p, const TransformerModel& m, const PassBytes& b,
+                                  int t) {
+  double per_element = (p.r_accesses + (p.reads_ffn_inputs ? b.ffn_inputs : 0)) * b.r + p.q_accesses * b.q;
+  double elements = p.h_elements * m.hidden + p.f_elements * m.ffns_per_token() * m.ffn_hidden;
+  return elements * per_element / (p.in_tp_region ? t : 1);
+}
+}  // namespace
+
+double serving_elementwise_bytes_per_token(const LlmInference& w, int t) {
+  PassBytes b = pass_bytes(w);
+  double bytes = 0;
+  for (const auto& p : kServingPasses) bytes += pass_bytes_per_token_layer(p, w.model, b, t);
+  return bytes * w.model.layers;
+}
+
+double sampler_bytes_per_token(const TransformerModel& m) { return kSamplerBytesPerVocab * m.vocab; }
+
+std::string serving_elementwise_basis(const LlmInference& w, int t) {
+  PassBytes b = pass_bytes(w);
+  std::string out = fmt::format("r {:g} B, q {:g} B ({}), per token and layer on one GPU of TP {}:", b.r, b.q,
+                                w.precision, t);
+  for (const auto& p : kServingPasses)
+    out += fmt::format(" {} {};", p.op, format_bytes(pass_bytes_per_token_layer(p, w.model, b, t)));
+  return out + fmt::format(" x {} layers; sampler: logits read 2, written 4, read 4 B x vocab {}",
+                           w.model.layers, w.model.vocab);
+}
+
 // vLLM's fused MoE (fused_moe.py, fused_experts_impl) runs the batch in chunks of VLLM_FUSED_MOE_CHUNK_SIZE
 // tokens (vllm/envs.py default 16 x 1024) and, per routed copy of a token, holds the gate/up output (2 f / t)
 // and the down output (h) in one shared buffer (intermediate_cache13, the larger of the two) and the
@@ -282,6 +341,8 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                              format_bytes(*w.batch * ctx_avg * kv_token), format_bytes(sp.kv_budget));
       continue;
     }
+    double elementwise_token = serving_elementwise_bytes_per_token(w, t);
+    double sampler_token = sampler_bytes_per_token(m);
     double tp_busbw = gpu.link_bandwidth * cal.nvlink.value;
     // 2 all-reduces per layer of the step's tokens; each call's latency is paid once per step, which a
     // prompt shares with the others batched with it (chunked prefill of max_num_batched_tokens): its share.
@@ -301,21 +362,13 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
       // The batch's k routed copies of h per MoE layer, permuted to their experts and back and scaled by the
       // router weights (the training step's passes, forward only).
       double moe_bytes = m.moe() ? batch * m.layers * kMoePermuteBytes * m.top_k * m.hidden / t : 0.0;
-      return DecodeStep{weights_read(batch),
-                        batch * ctx_avg * kv_token / sp.kv_shards,
-                        hbm,
-                        batch,
-                        cuda_graph_rows(w, batch),
-                        per_token_flops,
-                        m.attention_flops_per_context_token(true) * ctx_avg,
-                        static_cast<double>(t),
-                        peak,
-                        eta_decode,
-                        tp_time(batch, 1),
-                        moe_bytes,
-                        attention.peak,
-                        eta_decode * attention_share,
-                        kv_rate};
+      return DecodeStep{weights_read(batch), batch * ctx_avg * kv_token / sp.kv_shards, hbm, batch,
+                        cuda_graph_rows(w, batch), per_token_flops,
+                        m.attention_flops_per_context_token(true) * ctx_avg, static_cast<double>(t), peak,
+                        eta_decode, tp_time(batch, 1), moe_bytes, attention.peak,
+                        eta_decode * attention_share, kv_rate,
+                        // The passes run inside the captured graph over its padded rows.
+                        cuda_graph_rows(w, batch) * elementwise_token + batch * sampler_token};
     };
     sp.prefill = {in, per_token_flops, 0.5 * m.attention_flops_per_context_token() * in * in,
                   static_cast<double>(t), peak, eta_prefill,
@@ -324,7 +377,9 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                   // with it, as it shares the all-reduces' latency.
                   weights_read(std::max(in, budget.max_num_batched_tokens)) * in /
                       std::max(in, budget.max_num_batched_tokens),
-                  hbm, attention.peak, eta_prefill * attention_share};
+                  hbm, attention.peak, eta_prefill * attention_share,
+                  // Every prompt token's passes; only its last token's logits reach the sampler.
+                  in * elementwise_token + sampler_token};
     sp.prefill_s = prefill_time<double>(sp.prefill);
     sp.output_tokens = out;
     sp.instances = node.gpus / t;
@@ -446,7 +501,9 @@ bool decode_attention_memory_bound(const DecodeStep& d) {
 
 template <typename Num>
 Num decode_step_time(const DecodeStep& d) {
-  Num step = decode_gemm_time<Num>(d) + decode_attention_time<Num>(d);
+  Num step = decode_gemm_time<Num>(d) + decode_attention_time<Num>(d) +
+             named<Num>("elementwise", d.elementwise, bytes_shown("elementwise")) /
+                 named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
   if (d.moe_bytes > 0)
     step =
         step + named<Num>("moe_bytes", d.moe_bytes, bytes_shown("MoE permute")) /
@@ -473,7 +530,9 @@ Num prefill_time(const Prefill& p) {
               named<Num>("prompt", p.tokens, count_shown("prompt tokens")) /
               instance_flops<Num>(p.t, p.peak, p.eta)) +
       named<Num>("attention_flops", p.attention_flops, flops_shown("attention")) /
-          attention_flops_rate<Num>(p.t, p.attention_peak, p.attention_eta);
+          attention_flops_rate<Num>(p.t, p.attention_peak, p.attention_eta) +
+      named<Num>("elementwise", p.elementwise, bytes_shown("elementwise")) /
+          named<Num>("hbm", p.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
   if (p.t > 1) compute = compute + named<Num>("t_tp_prefill", p.tp_s, seconds_shown("TP all-reduces", 4));
   return compute;
 }

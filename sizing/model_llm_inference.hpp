@@ -65,6 +65,14 @@ Num kv_cache_per_gpu(const KvCapacity& k);
 // its 16,384-token chunk.
 double profile_activation_peak(const TransformerModel& m, double tokens, double seqs, int t);
 
+// The elementwise passes a serving engine runs per token between its GEMMs, in fused kernels
+// (kServingPasses; METHODS.md "Serving decode and prefill"): bytes per token on one GPU of t, all layers.
+double serving_elementwise_bytes_per_token(const LlmInference& w, int t);
+// The sampler's pass over one token's logits: read at 16 bits, written as fp32, read by the sampler.
+double sampler_bytes_per_token(const TransformerModel& m);
+// The passes, one line each: what they read and write per element (the sheet's basis).
+std::string serving_elementwise_basis(const LlmInference& w, int t);
+
 // The inputs of one decode step of a serving instance, per GPU of its t.
 struct DecodeStep {
   double weights = 0;          // weight bytes read per GPU per step (MoE: the experts the batch routes to)
@@ -79,6 +87,7 @@ struct DecodeStep {
   double moe_bytes = 0;  // MoE: the routed copies' permutation to their experts and back, per GPU per step
   double attention_peak = 0, attention_eta = 0;  // attention_rate() over the KV cache's precision
   double kv_rate = 0;                            // B/s the KV cache is read at: decode_attention_read_rate()
+  double elementwise = 0;  // the batch's elementwise passes and sampler logits, bytes per GPU per step
 };
 // The rate a decode step reads its KV cache at: the GPU's published decode-attention read rate
 // (assumption::kPublishedDecodeAttention) where there is one and it is below `hbm` (the calibrated HBM
@@ -96,7 +105,7 @@ template <typename Num>
 Num decode_attention_time(const DecodeStep& d);
 // Whether the decode attention's KV read (at kv_rate) lasts at least as long as its FLOPs.
 bool decode_attention_memory_bound(const DecodeStep& d);
-// GEMMs + attention [+ MoE permutation bytes / HBM] [+ TP all-reduces].
+// GEMMs + attention + elementwise bytes / HBM [+ MoE permutation bytes / HBM] [+ TP all-reduces].
 template <typename Num>
 Num decode_step_time(const DecodeStep& d);
 // The batch from which the decode GEMMs are compute-bound: (weights / HBM) / (2 N_act / (t x peak x eta)).
@@ -113,9 +122,10 @@ struct Prefill {
   double weights = 0;  // weight bytes the prompt's GEMMs read per GPU: its share of the chunk's one read
   double hbm = 0;      // B/s, datasheet x calibrated efficiency
   double attention_peak = 0, attention_eta = 0;  // attention_rate() over the KV cache's precision
+  double elementwise = 0;  // the prompt's elementwise passes and its last token's logits, bytes per GPU
 };
 // gemm_time(weights / HBM, 2 N_act x tokens / (t x peak x eta)) + attention / (t x attention peak x
-// attention eta) [+ TP all-reduces].
+// attention eta) + elementwise bytes / HBM [+ TP all-reduces].
 template <typename Num>
 Num prefill_time(const Prefill& p);
 // prefill + one decode step.

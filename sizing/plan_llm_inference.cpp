@@ -279,11 +279,21 @@ void Planner::plan_inference(const LlmInference& w) {
             decode_attention_memory_bound(sp->decode) ? "memory" : "compute", eta_decode.value,
             attention_at + kv_read_at),
         .driver = fmt::format("GEMMs max(weights / HBM, compute) + unhidden share x min(the two) + attention "
-                              "max(KV / its read rate, compute): {} = {:.4f} s",
+                              "max(KV / its read rate, compute) + elementwise passes / HBM: {} = {:.4f} s",
                               decode.shown(), decode.value()),
         .headroom =
             w.tpot_s > 0 ? "<= " + within_headroom_shown(fmt::format("{:.3f} s target", w.tpot_s), h_) : "-",
         .source = src(cal_.hbm)});
+  double elementwise_token = serving_elementwise_bytes_per_token(w, sp->t);
+  line({.section = "Compute",
+        .item = "Elementwise traffic per token",
+        .quantity = elementwise_token + sampler_bytes_per_token(w.model),
+        .unit = "bytes",
+        .spec = fmt::format("the fused norm, rotary and activation passes between the GEMMs, {} per prompt "
+                            "and output token, and the sampler's {} per token it samples",
+                            format_bytes(elementwise_token), format_bytes(sampler_bytes_per_token(w.model))),
+        .driver = serving_elementwise_basis(w, sp->t),
+        .source = "model"});
   auto crossover = decode_crossover_batch<Formula>(sp->decode);
   line({.section = "Compute",
         .item = "Decode compute-bound from batch",

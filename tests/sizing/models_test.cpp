@@ -473,7 +473,11 @@ TEST(Models, DecodeStepIsGemmTimePlusAttentionRoofline) {
   EXPECT_EQ(decode_step_time<Formula>(d).symbolic(),
             "max(weights / hbm, batch x flops_per_token / (t x peak x eta)) + unhidden x min(weights / hbm, "
             "batch x flops_per_token / (t x peak x eta)) + max(kv_read / hbm, batch x attention_flops / (t x "
-            "attention_peak x attention_eta))");
+            "attention_peak x attention_eta)) + elementwise / hbm");
+  // The elementwise passes' bytes add their read at the HBM rate.
+  double before = decode_step_time<double>(d);
+  d.elementwise = 3.6e9;
+  EXPECT_NEAR(decode_step_time<double>(d), before + 3.6e9 / 1.8e12, 1e-12);
 }
 
 // At the crossover, where reading the weights takes as long as the multiply-adds, the GEMMs take 1.49 x
@@ -494,7 +498,46 @@ TEST(Models, PrefillGemmsPayTheUnhiddenShareOfTheirWeightRead) {
   EXPECT_EQ(prefill_time<Formula>(p).symbolic(),
             "max(weights / hbm, flops_per_token x prompt / (t x peak x eta)) + unhidden x min(weights / hbm, "
             "flops_per_token x prompt / (t x peak x eta)) + attention_flops / (t x attention_peak x "
-            "attention_eta)");
+            "attention_eta) + elementwise / hbm");
+  p.elementwise = 0.9e9;
+  EXPECT_NEAR(prefill_time<double>(p), compute + s * memory + 4e12 / (156e12 * 0.6) + 0.9e9 / 1.8e12, 1e-12);
+}
+
+// A served Llama-shaped model in FP8: layers, hidden, heads, KV heads, FFN width, vocabulary.
+struct LlamaShape {
+  int layers, hidden, heads, kv_heads, ffn_hidden, vocab;
+};
+LlmInference fp8_serving(const LlamaShape& s) {
+  LlmInference w;
+  w.model.layers = s.layers;
+  w.model.hidden = s.hidden;
+  w.model.heads = s.heads;
+  w.model.kv_heads = s.kv_heads;
+  w.model.ffn_hidden = s.ffn_hidden;
+  w.model.vocab = s.vocab;
+  w.precision = "fp8";
+  return w;
+}
+
+// Between the GEMMs a serving engine runs fused elementwise kernels, each reading and writing the token's
+// hidden state or FFN activations once: per layer two add + norm passes over h (read residual and sublayer
+// output, write residual at 16 bits, write the next GEMM's input at the weights' precision), the rotary /
+// KV-append pass over q, k, v, and the FFN activation (read its 1 or 2 inputs, write the GEMM input). Llama
+// 3.1 8B in FP8 on one GPU: 2 x 4,096 x (3 x 2 + 1) + 4,096 x 2 x 2 + 14,336 x (2 x 2 + 1) = 145,408 B per
+// layer, x 32 layers; the sampler reads, upcasts and reads back each sampled token's 128,256 logits.
+TEST(Models, ServingElementwisePassesReadAndWriteEachActivationOnce) {
+  LlmInference w = fp8_serving({32, 4096, 32, 8, 14336, 128256});
+  EXPECT_DOUBLE_EQ(serving_elementwise_bytes_per_token(w, 1), 32 * 145408.0);
+  EXPECT_DOUBLE_EQ(sampler_bytes_per_token(w.model), 10 * 128256.0);
+  // TP 2 splits the rotary and FFN passes by heads and columns; the norms run on the whole hidden state on
+  // every rank.
+  EXPECT_DOUBLE_EQ(serving_elementwise_bytes_per_token(w, 2), 32 * (57344.0 + (16384.0 + 71680.0) / 2));
+  // 16-bit weights write 16-bit GEMM inputs; a plain (GeLU) FFN reads one input, not two.
+  w.precision = "bf16";
+  w.model.gated_ffn = false;
+  EXPECT_DOUBLE_EQ(serving_elementwise_bytes_per_token(w, 1),
+                   32 * (2 * 4096.0 * (3 * 2 + 2) + 4096 * 2 * 2 + 14336 * (2 + 2)));
+  EXPECT_NE(serving_elementwise_basis(w, 1).find("x 32 layers"), std::string::npos);
 }
 
 // Attention multiplies queries by the KV cache as stored or dequantized, not at the weights' GEMM rate: an
@@ -551,15 +594,8 @@ TEST(Models, DecodeAttentionReadsAtThePublishedKernelRate) {
 // An FP8 checkpoint that keeps attention, the first and last layers' FFNs and the embeddings at 16 bits
 // (Meta's Llama 3.1 405B): those parameters weigh 2 B, the rest 1 B.
 TEST(Models, UnquantizedPartsWeighSixteenBits) {
-  LlmInference w;
-  w.model.layers = 126;
-  w.model.hidden = 16384;
-  w.model.heads = 128;
-  w.model.kv_heads = 8;
-  w.model.ffn_hidden = 53248;
-  w.model.vocab = 128256;
+  LlmInference w = fp8_serving({126, 16384, 128, 8, 53248, 128256});
   w.model.params = 405.85e9;
-  w.precision = "fp8";
   EXPECT_DOUBLE_EQ(serving_weight_bytes(w), 405.85e9);
   w.unquantized = {"attention", "first_last_layers", "embeddings"};
   double attention = 126 * (16384.0 * (16384 + 2 * 8 * 128) + 16384.0 * 16384);
