@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include <fmt/format.h>
@@ -363,12 +364,12 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
       // router weights (the training step's passes, forward only).
       double moe_bytes = m.moe() ? batch * m.layers * kMoePermuteBytes * m.top_k * m.hidden / t : 0.0;
       return DecodeStep{weights_read(batch), batch * ctx_avg * kv_token / sp.kv_shards, hbm, batch,
-                        cuda_graph_rows(w, batch), per_token_flops,
+                        cuda_graph_rows(w, budget, batch), per_token_flops,
                         m.attention_flops_per_context_token(true) * ctx_avg, static_cast<double>(t), peak,
                         eta_decode, tp_time(batch, 1), moe_bytes, attention.peak,
                         eta_decode * attention_share, kv_rate,
                         // The passes run inside the captured graph over its padded rows.
-                        cuda_graph_rows(w, batch) * elementwise_token + batch * sampler_token};
+                        cuda_graph_rows(w, budget, batch) * elementwise_token + batch * sampler_token};
     };
     sp.prefill = {in, per_token_flops, 0.5 * m.attention_flops_per_context_token() * in * in,
                   static_cast<double>(t), peak, eta_prefill,
@@ -467,9 +468,14 @@ double decode_attention_read_rate(const GpuSpec& gpu, double hbm, std::string* b
   return hbm;
 }
 
-double cuda_graph_rows(const LlmInference& w, double batch) {
-  for (int size : w.cuda_graph_batch_sizes)
-    if (size >= batch) return size;
+double cuda_graph_rows(const LlmInference& w, const ServingBudget& budget, double batch) {
+  double cap = budget.trtllm ? std::min(budget.max_num_seqs, budget.max_num_batched_tokens)
+                             : std::numeric_limits<double>::infinity();
+  for (int size : w.cuda_graph_batch_sizes) {
+    double captured = std::min<double>(size, cap);
+    if (captured >= batch) return captured;
+    if (size > cap) break;
+  }
   return batch;
 }
 

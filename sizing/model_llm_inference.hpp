@@ -93,10 +93,12 @@ struct DecodeStep {
 // (assumption::kPublishedDecodeAttention) where there is one and it is below `hbm` (the calibrated HBM
 // rate), else `hbm`; `basis` (optional) gets where it comes from.
 double decode_attention_read_rate(const GpuSpec& gpu, double hbm, std::string* basis = nullptr);
-// The rows a decode step of `batch` sequences runs its GEMMs at: the smallest of the workload's
-// cuda_graph_batch_sizes that holds the batch (the engine pads the step to that captured graph), else the
-// batch (no graphs given, or a batch above the largest one runs eagerly).
-double cuda_graph_rows(const LlmInference& w, double batch);
+// The rows a decode step of `batch` sequences runs its GEMMs at: the smallest captured CUDA graph that holds
+// the batch (the engine pads the step to it), else the batch (no graphs given, or a batch above the largest
+// one runs eagerly). The captured graphs are the workload's cuda_graph_batch_sizes; TensorRT-LLM keeps those
+// up to its largest pure-decode batch, min(max_batch_size, max_num_tokens), and, padding, captures that batch
+// itself in place of the larger sizes (model_engine.py, _filter_cuda_graph_batch_sizes).
+double cuda_graph_rows(const LlmInference& w, const ServingBudget& budget, double batch);
 // gemm_time(weights / HBM, rows x 2 N_act / (t x peak x eta)).
 template <typename Num>
 Num decode_gemm_time(const DecodeStep& d);

@@ -39,7 +39,7 @@ void Planner::plan_inference(const LlmInference& w) {
     e.prefill_gemm =
         gemm_phase(layer_gemms(m, chunk, t, 1, false), gemm_rates(*facts_.gpu, w.precision, cal_));
     // The decode GEMMs at the batch's rows, padded to its CUDA graph.
-    double rows = std::max(1.0, cuda_graph_rows(w, batch));
+    double rows = std::max(1.0, cuda_graph_rows(w, serving_budget(w, *facts_.gpu, t), batch));
     calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(rows), t));
     e.eta_decode = cal_.gemm;
     e.decode_gemm = gemm_phase(layer_gemms(m, rows, t, 1, false), gemm_rates(*facts_.gpu, w.precision, cal_));
@@ -124,7 +124,7 @@ void Planner::plan_inference(const LlmInference& w) {
       DecodeStep at = sp->decode;
       at.batch = std::clamp(lambda * q.service_s, 1.0, sp->batch);
       at.kv_read *= at.batch / sp->batch;
-      at.rows = cuda_graph_rows(w, at.batch);
+      at.rows = cuda_graph_rows(w, sp->budget, at.batch);
       double next = decode_step_time<double>(at);
       if (std::abs(next - step) <= 1e-9 * step) break;
       step = next;

@@ -392,10 +392,22 @@ TEST(Models, TrtllmBenchSettingsFollowItsTuningRule) {
 TEST(Models, DecodeGemmsRunAtTheCudaGraphRows) {
   LlmInference w;
   w.cuda_graph_batch_sizes = {128, 256, 384};
-  EXPECT_EQ(cuda_graph_rows(w, 129), 256);
-  EXPECT_EQ(cuda_graph_rows(w, 256), 256);
-  EXPECT_EQ(cuda_graph_rows(w, 500), 500);  // above the largest graph: eager, unpadded
-  EXPECT_EQ(cuda_graph_rows(LlmInference{}, 129), 129);
+  ServingBudget vllm;
+  EXPECT_EQ(cuda_graph_rows(w, vllm, 129), 256);
+  EXPECT_EQ(cuda_graph_rows(w, vllm, 256), 256);
+  EXPECT_EQ(cuda_graph_rows(w, vllm, 500), 500);  // above the largest graph: eager, unpadded
+  EXPECT_EQ(cuda_graph_rows(LlmInference{}, vllm, 129), 129);
+  // TensorRT-LLM captures none above its largest pure-decode batch, min(max_batch_size, max_num_tokens),
+  // and pads to that batch itself instead: a batch of 300 under max_batch_size 320 runs 320 rows, not 384.
+  ServingBudget trtllm;
+  trtllm.trtllm = true;
+  trtllm.max_num_seqs = 320;
+  trtllm.max_num_batched_tokens = 2048;
+  EXPECT_EQ(cuda_graph_rows(w, trtllm, 129), 256);
+  EXPECT_EQ(cuda_graph_rows(w, trtllm, 300), 320);
+  trtllm.max_num_batched_tokens = 200;  // a step of max_num_tokens holds at most 200 decode rows
+  EXPECT_EQ(cuda_graph_rows(w, trtllm, 129), 200);
+  EXPECT_EQ(cuda_graph_rows(w, trtllm, 250), 250);
   DecodeStep d{1e9, 0, 1e12, 129, 256, 1e10, 0, 1, 1e15, 1, 0, 0, 1e15, 1, 1e12};
   EXPECT_DOUBLE_EQ(decode_gemm_time<double>(d),
                    256 * 1e10 / 1e15 + assumption::kGemmUnhiddenShare.value * 1e9 / 1e12);
