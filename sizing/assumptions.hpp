@@ -9,6 +9,7 @@
 // there, and a test fails for an entry here without its row.
 #pragma once
 
+#include <array>
 #include <span>
 #include <string>
 #include <string_view>
@@ -125,6 +126,78 @@ inline constexpr PublishedDecodeAttention kPublishedDecodeAttention[] = {
     {"GB200", 5830.86e9,
      "the B200's trtllm-gen decode figure, 5,830.86 GB/s (FlashInfer PR #1415): the same 8 TB/s HBM3e, no "
      "GB200 figure published"}};
+
+// TensorRT-LLM's tensor-parallel all-reduce as the engine runs it (its AllReduce op, strategy AUTO: the
+// custom one- or two-shot kernels or NCCL by size; bf16; replayed in a CUDA graph), seconds per call at 2^12,
+// 2^13,
+// ... 2^27 elements, as NVIDIA's aiconfigurator collected it on each GPU and TP degree
+// (ai-dynamo/aiconfigurator, aic-core systems data <gpu>/comm/trtllm/<version>/custom_allreduce_perf,
+// collector/network/collect_all_reduce.py). A TensorRT-LLM serving step's all-reduces take these times
+// (published_serving_allreduce); other engines and GPUs keep kServingAllReduceLatency + bytes / busbw.
+struct PublishedServingAllReduce {
+  std::string_view gpu;  // catalog name
+  int tp = 0;
+  std::string_view version;  // the TensorRT-LLM release measured
+  std::array<double, 16> seconds{};
+};
+inline constexpr int kPublishedAllReduceFirstLog2 = 12;
+inline constexpr PublishedServingAllReduce kPublishedServingAllReduce[] = {
+    {"H100-SXM",
+     2,
+     "1.2.0rc5",
+     {3.5e-6, 9.9e-6, 3.4e-6, 8.4e-6, 3.8e-6, 4.2e-6, 5.1e-6, 6.7e-6, 9.6e-6, 17.1e-6, 37.8e-6, 83.1e-6,
+      145.6e-6, 255.8e-6, 467.8e-6, 885.5e-6}},
+    {"H100-SXM",
+     4,
+     "1.2.0rc5",
+     {3.6e-6, 3.6e-6, 3.7e-6, 11.5e-6, 10.9e-6, 11.1e-6, 11.9e-6, 13.2e-6, 22.1e-6, 35.7e-6, 62.9e-6,
+      101.1e-6, 174.9e-6, 326.3e-6, 615.4e-6, 1183.4e-6}},
+    {"H100-SXM",
+     8,
+     "1.2.0rc5",
+     {3.9e-6, 4.0e-6, 4.2e-6, 4.9e-6, 6.6e-6, 10.3e-6, 16.3e-6, 19.6e-6, 28.3e-6, 46.4e-6, 79.4e-6, 122.8e-6,
+      198.5e-6, 322.7e-6, 576.8e-6, 1090.5e-6}},
+    {"H200-SXM",
+     2,
+     "1.2.0rc5",
+     {3.4e-6, 8.8e-6, 3.4e-6, 7.3e-6, 3.6e-6, 4.1e-6, 4.9e-6, 6.5e-6, 9.5e-6, 16.6e-6, 33.1e-6, 78.6e-6,
+      143.5e-6, 251.0e-6, 466.6e-6, 888.2e-6}},
+    {"H200-SXM",
+     4,
+     "1.2.0rc5",
+     {3.5e-6, 3.5e-6, 3.7e-6, 9.9e-6, 9.4e-6, 9.8e-6, 11.0e-6, 13.1e-6, 20.9e-6, 34.9e-6, 60.5e-6, 98.2e-6,
+      175.5e-6, 323.4e-6, 617.0e-6, 1188.7e-6}},
+    {"H200-SXM",
+     8,
+     "1.2.0rc5",
+     {3.9e-6, 3.9e-6, 4.4e-6, 5.0e-6, 6.8e-6, 10.2e-6, 16.2e-6, 19.6e-6, 28.7e-6, 44.8e-6, 78.3e-6, 122.2e-6,
+      196.6e-6, 319.7e-6, 564.0e-6, 1053.8e-6}},
+    {"B200",
+     2,
+     "1.2.0rc5",
+     {4.9e-6, 5.2e-6, 5.1e-6, 5.1e-6, 5.3e-6, 5.3e-6, 5.7e-6, 6.4e-6, 8.2e-6, 11.5e-6, 20.5e-6, 56.3e-6,
+      86.3e-6, 155.0e-6, 281.6e-6, 531.8e-6}},
+    {"B200",
+     4,
+     "1.2.0rc5",
+     {5.3e-6, 5.4e-6, 5.4e-6, 5.4e-6, 5.8e-6, 6.3e-6, 7.6e-6, 9.8e-6, 14.5e-6, 23.8e-6, 49.5e-6, 78.3e-6,
+      122.6e-6, 186.6e-6, 355.6e-6, 681.6e-6}},
+    {"B200",
+     8,
+     "1.2.0rc5",
+     {5.7e-6, 6.0e-6, 5.8e-6, 5.9e-6, 6.6e-6, 8.1e-6, 11.2e-6, 17.2e-6, 24.7e-6, 31.5e-6, 73.8e-6, 103.1e-6,
+      170.4e-6, 279.6e-6, 399.5e-6, 722.7e-6}},
+    {"GB200",
+     2,
+     "1.3.0rc10",
+     {4.6e-6, 4.7e-6, 4.7e-6, 4.6e-6, 4.5e-6, 4.7e-6, 5.2e-6, 6.0e-6, 7.9e-6, 12.0e-6, 21.4e-6, 44.3e-6,
+      86.1e-6, 153.9e-6, 282.1e-6, 534.3e-6}},
+    {"GB200",
+     4,
+     "1.3.0rc10",
+     {5.0e-6, 5.0e-6, 5.1e-6, 5.0e-6, 5.2e-6, 5.7e-6, 7.1e-6, 9.6e-6, 14.8e-6, 27.3e-6, 50.1e-6, 74.5e-6,
+      125.4e-6, 187.2e-6, 353.2e-6, 675.2e-6}},
+};
 
 // ----- Engine assumptions (always applied, listed on every sheet in this order)
 // The share of elapsed time spent on useful training (the rest: restarts after interruptions, lost work,

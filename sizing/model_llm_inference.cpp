@@ -286,6 +286,33 @@ double serving_allreduce_latency(const GpuSpec& gpu) {
                                         : assumption::kCollectiveLatency.value;
 }
 
+std::optional<double> published_serving_allreduce(const GpuSpec& gpu, int t, double elements,
+                                                  std::string* basis) {
+  for (const auto& p : assumption::kPublishedServingAllReduce) {
+    if (p.gpu != gpu.name || p.tp != t) continue;
+    const auto& s = p.seconds;
+    double last = static_cast<double>(s.size() - 1);
+    double x = std::log2(std::max(elements, 1.0)) - assumption::kPublishedAllReduceFirstLog2;
+    double seconds = 0;
+    if (x <= 0) {
+      seconds = s.front();
+    } else if (x >= last) {
+      seconds = s.back() * std::exp2(x - last);
+    } else {
+      auto i = static_cast<size_t>(x);
+      double f = x - static_cast<double>(i);
+      seconds = std::exp(std::log(s[i]) * (1 - f) + std::log(s[i + 1]) * f);
+    }
+    if (basis)
+      *basis = fmt::format(
+          "TensorRT-LLM {}'s AllReduce on {} TP {}: {:.1f} us per call of {:.3g} bf16 elements, between its "
+          "measured powers of two (NVIDIA aiconfigurator, custom_allreduce_perf)",
+          p.version, gpu.name, t, seconds * 1e6, elements);
+    return seconds;
+  }
+  return std::nullopt;
+}
+
 std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts& node,
                                           const Calibration& cal, double eta_prefill, double eta_decode,
                                           double headroom, std::string* why_not) {
@@ -347,10 +374,15 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     double tp_busbw = gpu.link_bandwidth * cal.nvlink.value;
     // 2 all-reduces per layer of the step's tokens; each call's latency is paid once per step, which a
     // prompt shares with the others batched with it (chunked prefill of max_num_batched_tokens): its share.
-    auto tp_time = [&](double tokens, double latency_share) {
+    // A phase's share of its all-reduce calls: `tokens` of the `call_tokens` each call carries (a prompt's
+    // share of its chunk's calls; a decode step's calls are its own).
+    auto tp_time = [&](double tokens, double call_tokens) {
       if (t == 1) return 0.0;
+      if (budget.trtllm)
+        if (auto call = published_serving_allreduce(gpu, t, call_tokens * m.hidden))
+          return 2.0 * m.layers * *call * tokens / call_tokens;
       double msg = tokens * m.hidden * 2.0 * 2 * (t - 1) / t;
-      return 2.0 * m.layers * (serving_allreduce_latency(gpu) * latency_share + msg / tp_busbw);
+      return 2.0 * m.layers * (serving_allreduce_latency(gpu) * tokens / call_tokens + msg / tp_busbw);
     };
     // MoE: a step reads the experts its batch routes to, E (1 - (1 - k/E)^batch) of them per layer.
     auto weights_read = [&](double batch) {
@@ -366,14 +398,15 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
       return DecodeStep{weights_read(batch), batch * ctx_avg * kv_token / sp.kv_shards, hbm, batch,
                         cuda_graph_rows(w, budget, batch), per_token_flops,
                         m.attention_flops_per_context_token(true) * ctx_avg, static_cast<double>(t), peak,
-                        eta_decode, tp_time(batch, 1), moe_bytes, attention.peak,
-                        eta_decode * attention_share, kv_rate,
+                        eta_decode,
+                        tp_time(cuda_graph_rows(w, budget, batch), cuda_graph_rows(w, budget, batch)),
+                        moe_bytes, attention.peak, eta_decode * attention_share, kv_rate,
                         // The passes run inside the captured graph over its padded rows.
                         cuda_graph_rows(w, budget, batch) * elementwise_token + batch * sampler_token};
     };
     sp.prefill = {in, per_token_flops, 0.5 * m.attention_flops_per_context_token() * in * in,
                   static_cast<double>(t), peak, eta_prefill,
-                  tp_time(in, in / std::max(in, budget.max_num_batched_tokens)),
+                  tp_time(in, std::max(in, budget.max_num_batched_tokens)),
                   // The chunk reads the weights once; a prompt shares that read with the prompts batched
                   // with it, as it shares the all-reduces' latency.
                   weights_read(std::max(in, budget.max_num_batched_tokens)) * in /

@@ -205,6 +205,12 @@ int kv_shards(const TransformerModel& m, int t);
 // (kServingAllReduceLatency) when the GPUs share NVLink, which that kernel needs (peer-to-peer loads and
 // stores); on PCIe the serving engines fall back to NCCL (kCollectiveLatency).
 double serving_allreduce_latency(const GpuSpec& gpu);
+// TensorRT-LLM's all-reduce of `elements` bf16 values on t GPUs of `gpu`, seconds per call, where its
+// measured table has that GPU and TP degree (assumption::kPublishedServingAllReduce): log-log between the
+// table's powers of two, its first point below them, bandwidth-bound (time in proportion to size) above them;
+// else nullopt. `basis` (optional) gets where the figure comes from.
+std::optional<double> published_serving_allreduce(const GpuSpec& gpu, int t, double elements,
+                                                  std::string* basis = nullptr);
 // out / (out x decode step / batch + prefill) x instances: output tokens per second per node, each request
 // costing its prefill plus `out` decode steps shared by the batch (continuous batching).
 template <typename Num>

@@ -233,6 +233,10 @@ void Planner::plan_inference(const LlmInference& w) {
           ? std::string()
           : fmt::format("; the KV cache read at {:.2f} GB/s, the published decode-attention rate: {}",
                         sp->decode.kv_rate / 1e9, kv_basis);
+  std::string allreduce_basis, tp_at;
+  if (sp->t > 1 && sp->budget.trtllm &&
+      published_serving_allreduce(*facts_.gpu, sp->t, sp->decode.rows * w.model.hidden, &allreduce_basis))
+    tp_at = "; TP all-reduces at " + allreduce_basis;
   auto prefill = prefill_time<Formula>(sp->prefill);
   line({.section = "Compute",
         .item = "Prefill phase",
@@ -277,7 +281,7 @@ void Planner::plan_inference(const LlmInference& w) {
                               sp->decode.rows)
                 : "",
             decode_attention_memory_bound(sp->decode) ? "memory" : "compute", eta_decode.value,
-            attention_at + kv_read_at),
+            attention_at + kv_read_at + tp_at),
         .driver = fmt::format("GEMMs max(weights / HBM, compute) + unhidden share x min(the two) + attention "
                               "max(KV / its read rate, compute) + elementwise passes / HBM: {} = {:.4f} s",
                               decode.shown(), decode.value()),

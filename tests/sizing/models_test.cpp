@@ -696,6 +696,56 @@ TEST(Serving, AllReduceLatencyFollowsTheLink) {
   EXPECT_EQ(serving_allreduce_latency(find("T4")), assumption::kCollectiveLatency.value);
 }
 
+// TensorRT-LLM's all-reduce takes its measured time: the table's point at a power of two, the geometric mean
+// half-way (log-log) between two, the smallest point below them, time in proportion to size above them, and
+// nothing for a GPU or TP degree it does not hold.
+TEST(Serving, TensorRtLlmAllReduceTakesItsMeasuredTime) {
+  const auto& row = assumption::kPublishedServingAllReduce[2];
+  ASSERT_EQ(row.gpu, "H100-SXM");
+  ASSERT_EQ(row.tp, 8);
+  GpuSpec h100;
+  h100.name = "H100-SXM";
+  const int first = assumption::kPublishedAllReduceFirstLog2;
+  EXPECT_DOUBLE_EQ(*published_serving_allreduce(h100, 8, std::exp2(first + 10)), row.seconds[10]);
+  EXPECT_NEAR(*published_serving_allreduce(h100, 8, std::exp2(first + 10.5)),
+              std::sqrt(row.seconds[10] * row.seconds[11]), 1e-12);
+  EXPECT_DOUBLE_EQ(*published_serving_allreduce(h100, 8, 16), row.seconds.front());
+  EXPECT_NEAR(*published_serving_allreduce(h100, 8, std::exp2(first + 16)), 2 * row.seconds.back(), 1e-12);
+  std::string basis;
+  published_serving_allreduce(h100, 8, std::exp2(first + 10), &basis);
+  EXPECT_NE(basis.find("H100-SXM TP 8"), std::string::npos) << basis;
+  EXPECT_FALSE(published_serving_allreduce(h100, 3, 1e6));
+  GpuSpec l40s;
+  l40s.name = "L40S";
+  EXPECT_FALSE(published_serving_allreduce(l40s, 2, 1e6));
+  // Every row rises with the message from 2^20 elements on: its bandwidth-bound part.
+  for (const auto& r : assumption::kPublishedServingAllReduce)
+    for (size_t i = 8; i + 1 < r.seconds.size(); ++i) EXPECT_LT(r.seconds[i], r.seconds[i + 1]) << r.gpu;
+}
+
+// A TensorRT-LLM serving step on an H100 at TP 8 pays the engine's measured all-reduce per call, 2 per layer
+// over the decode rows; vLLM on the same GPUs keeps its custom kernel's latency + bytes / NVLink busbw.
+TEST(Serving, TensorRtLlmDecodePaysItsMeasuredAllReduce) {
+  auto w = std::get<LlmInference>(
+      load_workload(data_dir() / "trtllm-perf-llama31-405b-h100-tp8-128-4096.yaml").spec);
+  const auto& c = shipped_catalog();
+  NodeFacts h100{&c.gpu("H100-SXM"), 8, 8, 8 * 400e9 / 8};
+  Calibration cal = flat_calibration(0.8);
+  auto trt = serving_point(w, h100, cal, 0.7, 0.6, 0.25, nullptr);
+  ASSERT_TRUE(trt);
+  double call = *published_serving_allreduce(*h100.gpu, 8, trt->decode.rows * w.model.hidden);
+  EXPECT_NEAR(trt->decode.tp_s, 2.0 * w.model.layers * call, 1e-12);
+  w.engine = "vllm";
+  w.cuda_graph_batch_sizes.clear();
+  auto vllm = serving_point(w, h100, cal, 0.7, 0.6, 0.25, nullptr);
+  ASSERT_TRUE(vllm);
+  double msg = vllm->decode.rows * w.model.hidden * 2.0 * 2 * 7 / 8;
+  EXPECT_NEAR(vllm->decode.tp_s,
+              2.0 * w.model.layers *
+                  (assumption::kServingAllReduceLatency.value + msg / (h100.gpu->link_bandwidth * 0.8)),
+              1e-9);
+}
+
 TransformerModel model_of(const std::string& yaml_model) {
   static const mlbench::test::TempDir dir("mlbench-shapes");
   auto p = dir / "m.yaml";

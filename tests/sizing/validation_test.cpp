@@ -73,8 +73,8 @@ constexpr const char* kBf16Gradients =
 // it (max_util, kvcache_free_gpu_mem_frac 0.90 on Hopper): the KV cache holds 627 sequences of the mean
 // 831-token context (vLLM's budget gave 554; the 896 is a cap the cache does not reach) and the decode step
 // is compute-bound, so the larger batch barely moves the throughput: -16.2 % with vLLM's budget, -14.9 % with
-// TensorRT-LLM's. The tensor-parallel all-reduces pay the custom kernel's 3.7 us per call
-// (assumption::kServingAllReduceLatency), not NCCL's assumed 20 us. The decode GEMMs' unhidden share of the
+// TensorRT-LLM's. The tensor-parallel all-reduces take TensorRT-LLM's measured time per call
+// (assumption::kPublishedServingAllReduce). The decode GEMMs' unhidden share of the
 // weight read (assumption::kGemmUnhiddenShare, fitted to DeepGEMM's published tables) took it to -18.3 %: the
 // case is prefill-heavy, and NVIDIA's engines fuse the decode rows into the prefill's 16,384-token steps,
 // which the model times apart.
@@ -95,10 +95,12 @@ constexpr const char* kSmallGemms =
     "not modelled (no published per-kernel figure found); gradients are reduced in fp32, as Megatron-LM "
     "does for bf16";
 constexpr const char* kMoeServing =
-    "the dense FP8 rows of the same TensorRT-LLM table run a median +10 % fast (per-step host work not "
-    "modelled); the MoE excess beyond that is not explained: the grouped expert GEMMs "
-    "are "
-    "shaped at batch x k / touched rows, the touched experts' weights read, the permutation paid and the "
+    "the page runs its MoE rows with attention data parallel and expert parallelism (its MoE options set "
+    "enable_attention_dp), which the model does not express: it runs them at TP, two all-reduces per layer "
+    "at "
+    "TensorRT-LLM's measured time, which took the Qwen3 NVFP4 row from +15 % to -17 %; the Llama 4 Scout "
+    "excess is not explained: the grouped expert GEMMs are shaped at batch x k / touched rows, the touched "
+    "experts' weights read, the permutation paid and the "
     "unhidden share charged on the step's weight read and compute; fused-MoE kernels at tens of rows per "
     "expert have no published figure found (DeepGEMM's masked grouped GEMMs start at 256 rows per group)";
 constexpr const char* kMaxNumSeqs =
@@ -137,12 +139,10 @@ constexpr const char* kSmallExpertMoe =
     "micro-batch 4 in 26.02.01); DeepSeek-V3's multi-token prediction and its 3 dense layers cannot be "
     "stated";
 constexpr const char* kFp4Serving =
-    "decode-heavy (2,000-4,096 output tokens), 10 of the 11 at TP 4 (405B): NVFP4 "
-    "GEMMs at the published B200 CUTLASS figure, attention at the FP8 cache's peak and asymptote, the KV "
-    "read "
-    "at the published trtllm-gen decode rate (measured at 4,096-token contexts); the TP 4 all-reduces are "
-    "the custom kernel's latency plus the NVLink busbw, and the per-step host work is not modelled; the FP8 "
-    "rows of the same table run a median +10 % fast";
+    "decode-heavy (500 / 2,000 tokens) at TP 1: NVFP4 GEMMs at the published B200 CUTLASS figure, attention "
+    "at the FP8 cache's peak and asymptote, the KV read at the published trtllm-gen decode rate (measured "
+    "at 4,096-token contexts); the per-step host work is not modelled; the FP8 rows of the same table run a "
+    "median +8 % fast";
 constexpr const char* kServingReserve =
     "with vLLM's fused-MoE intermediates in the profile peak (0.8 GiB more), 4.4 GiB remain: the profile "
     "pass's non-torch memory and CUDA graphs beyond the engine's defaults and the LMCache KV connector the "
@@ -176,9 +176,10 @@ constexpr const char* kTrtPerf = "TensorRT-LLM perf-overview.md throughput table
 // (H100, H200, B200, GB200), taken whole as the generalization check: none chosen by its error.
 constexpr const char* kTrtPerfV1 = "TensorRT-LLM perf-overview.md, dense Llama tables, every row";
 constexpr const char* kTrtDenseFp8 =
-    "faster than published, as 55 of the table's 60 dense FP8 rows are (median +10 %): the decode step holds "
+    "faster than published, as 56 of the table's 60 dense FP8 rows are (median +8 %): the decode step holds "
     "the GEMMs at the shape model's efficiency plus their unhidden share, attention, the fused elementwise "
-    "passes and the sampler's logits at the HBM rate, the TP all-reduces and CUDA-graph padding; the PyTorch "
+    "passes and the sampler's logits at the HBM rate, the TP all-reduces at TensorRT-LLM's measured time and "
+    "CUDA-graph padding; the PyTorch "
     "backend's per-step host work is not modelled (TensorRT-LLM issue #13957 measures 0.58 ms of it exposed "
     "per iteration at 64 sequences on a B200; no figure at these batches found)";
 constexpr const char* kNim = "NVIDIA NIM LLM benchmarking, Llama-3.3-70b-instruct 1.8.0";
@@ -200,7 +201,7 @@ constexpr Case kCases[] = {
     {"530B SP + selective", "korthikanti-530b-seqsel.yaml", "step_s", 37.83, "s/iter", kKorthikanti},
     {"1T SP + selective", "korthikanti-1t-seqsel.yaml", "step_s", 71.49, "s/iter", kKorthikanti},
     {"MLPerf v4.0 Llama-2-70B offline 8x H100", "mlperf-llama2-70b-offline.yaml", "tokens_per_s_node",
-     21805.8, "tokens/s", "MLPerf Inference v4.0", -0.247, kMlperfOffline},
+     21805.8, "tokens/s", "MLPerf Inference v4.0", -0.269, kMlperfOffline},
     {"Llama 3 405B, 128K, TP8 CP16 PP16 DP8, 16,384 H100", "llama3-405b-h100-cp16.yaml",
      "model_tflops_per_gpu", 380, "TFLOP/s per GPU", kLlama3},
     {"TRT-LLM LLaMA-7B fp16 A100, batch 256, 128/128", "trtllm-llama7b-a100-b256-128-128.yaml",
@@ -308,19 +309,18 @@ constexpr Case kCases[] = {
     {"TRT-LLM Llama 3.1 405B FP8, H100 TP8, 1000/1000", "trtllm-llama31-405b-h100-tp8-1000-1000.yaml",
      "tokens_per_s_instance", 2919, "tokens/s", kTrtPerf},
     {"TRT-LLM Llama 4 Scout (MoE) FP8, H100 TP4, 1000/1000", "trtllm-llama4-scout-h100-tp4-1000-1000.yaml",
-     "tokens_per_s_instance", 12129, "tokens/s", kTrtPerf, +0.722, kMoeServing},
+     "tokens_per_s_instance", 12129, "tokens/s", kTrtPerf, +0.596, kMoeServing},
     {"TRT-LLM Llama 4 Scout (MoE) FP8, H200 TP4, 2048/2048", "trtllm-llama4-scout-h200-tp4-2048-2048.yaml",
-     "tokens_per_s_instance", 14949, "tokens/s", kTrtPerf, +0.346, kMoeServing},
+     "tokens_per_s_instance", 14949, "tokens/s", kTrtPerf, +0.243, kMoeServing},
     {"TRT-LLM Llama 3.3 70B NVFP4, B200 TP1, 1000/1000", "trtllm-llama33-70b-b200-fp4-1000-1000.yaml",
      "tokens_per_s_instance", 7007, "tokens/s", kTrtPerf},
     {"TRT-LLM Llama 3.1 405B NVFP4, B200 TP4, 1000/1000", "trtllm-llama31-405b-b200-fp4-tp4-1000-1000.yaml",
      "tokens_per_s_instance", 5209, "tokens/s", kTrtPerf},
     {"TRT-LLM Qwen3-235B-A22B (MoE) NVFP4, B200 TP8, 1000/1000",
      "trtllm-qwen3-235b-b200-fp4-tp8-1000-1000.yaml", "tokens_per_s_instance", 42391, "tokens/s", kTrtPerf,
-     +0.150, kMoeServing},
+     -0.173, kMoeServing},
     {"TRT-LLM Qwen3-235B-A22B (MoE) FP8, H100 TP8, 1000/1000",
-     "trtllm-qwen3-235b-h100-fp8-tp8-1000-1000.yaml", "tokens_per_s_instance", 14898, "tokens/s", kTrtPerf,
-     +0.167, kMoeServing},
+     "trtllm-qwen3-235b-h100-fp8-tp8-1000-1000.yaml", "tokens_per_s_instance", 14898, "tokens/s", kTrtPerf},
     {"TRT-LLM perf Llama 3.1 8B FP8, H200 TP1, 128/128", "trtllm-perf-llama31-8b-h200-tp1-128-128.yaml",
      "tokens_per_s_instance", 27911, "tokens/s", kTrtPerfV1, +0.273, kTrtDenseFp8},
     {"TRT-LLM perf Llama 3.1 8B FP8, H200 TP1, 128/2048", "trtllm-perf-llama31-8b-h200-tp1-128-2048.yaml",
@@ -431,7 +431,7 @@ constexpr Case kCases[] = {
     {"TRT-LLM perf Llama 3.3 70B FP8, H100 TP2, 128/2048", "trtllm-perf-llama33-70b-h100-tp2-128-2048.yaml",
      "tokens_per_s_instance", 6651, "tokens/s", kTrtPerfV1},
     {"TRT-LLM perf Llama 3.3 70B FP8, H100 TP2, 128/4096", "trtllm-perf-llama33-70b-h100-tp2-128-4096.yaml",
-     "tokens_per_s_instance", 4199, "tokens/s", kTrtPerfV1, +0.178, kTrtDenseFp8},
+     "tokens_per_s_instance", 4199, "tokens/s", kTrtPerfV1, +0.175, kTrtDenseFp8},
     {"TRT-LLM perf Llama 3.3 70B FP8, H100 TP2, 500/2000", "trtllm-perf-llama33-70b-h100-tp2-500-2000.yaml",
      "tokens_per_s_instance", 5222, "tokens/s", kTrtPerfV1},
     {"TRT-LLM perf Llama 3.3 70B FP8, H100 TP2, 1000/2000", "trtllm-perf-llama33-70b-h100-tp2-1000-2000.yaml",
@@ -451,49 +451,49 @@ constexpr Case kCases[] = {
      "trtllm-perf-llama31-405b-b200-tp4-128-2048.yaml", "tokens_per_s_instance", 8020, "tokens/s",
      kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B NVFP4, B200 TP4, 128/4096",
-     "trtllm-perf-llama31-405b-b200-tp4-128-4096.yaml", "tokens_per_s_instance", 6345, "tokens/s", kTrtPerfV1,
-     +0.276, kFp4Serving},
+     "trtllm-perf-llama31-405b-b200-tp4-128-4096.yaml", "tokens_per_s_instance", 6345, "tokens/s",
+     kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B NVFP4, B200 TP4, 500/2000",
-     "trtllm-perf-llama31-405b-b200-tp4-500-2000.yaml", "tokens_per_s_instance", 6244, "tokens/s", kTrtPerfV1,
-     +0.219, kFp4Serving},
+     "trtllm-perf-llama31-405b-b200-tp4-500-2000.yaml", "tokens_per_s_instance", 6244, "tokens/s",
+     kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B NVFP4, B200 TP4, 1000/2000",
      "trtllm-perf-llama31-405b-b200-tp4-1000-2000.yaml", "tokens_per_s_instance", 4933, "tokens/s",
-     kTrtPerfV1, +0.282, kFp4Serving},
+     kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B NVFP4, B200 TP4, 2048/128",
      "trtllm-perf-llama31-405b-b200-tp4-2048-128.yaml", "tokens_per_s_instance", 749, "tokens/s", kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B NVFP4, B200 TP4, 2048/2048",
      "trtllm-perf-llama31-405b-b200-tp4-2048-2048.yaml", "tokens_per_s_instance", 4212, "tokens/s",
-     kTrtPerfV1, +0.150, kFp4Serving},
+     kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B NVFP4, B200 TP4, 5000/500",
      "trtllm-perf-llama31-405b-b200-tp4-5000-500.yaml", "tokens_per_s_instance", 1048, "tokens/s",
      kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B NVFP4, B200 TP4, 20000/2000",
      "trtllm-perf-llama31-405b-b200-tp4-20000-2000.yaml", "tokens_per_s_instance", 672, "tokens/s",
-     kTrtPerfV1, +0.189, kFp4Serving},
+     kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B NVFP4, GB200 TP4, 128/128",
      "trtllm-perf-llama31-405b-gb200-tp4-128-128.yaml", "tokens_per_s_instance", 6740, "tokens/s",
      kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B NVFP4, GB200 TP4, 128/2048",
      "trtllm-perf-llama31-405b-gb200-tp4-128-2048.yaml", "tokens_per_s_instance", 8151, "tokens/s",
-     kTrtPerfV1, +0.188, kFp4Serving},
+     kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B NVFP4, GB200 TP4, 128/4096",
      "trtllm-perf-llama31-405b-gb200-tp4-128-4096.yaml", "tokens_per_s_instance", 6608, "tokens/s",
-     kTrtPerfV1, +0.297, kFp4Serving},
+     kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B NVFP4, GB200 TP4, 500/2000",
      "trtllm-perf-llama31-405b-gb200-tp4-500-2000.yaml", "tokens_per_s_instance", 6540, "tokens/s",
-     kTrtPerfV1, +0.234, kFp4Serving},
+     kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B NVFP4, GB200 TP4, 1000/1000",
      "trtllm-perf-llama31-405b-gb200-tp4-1000-1000.yaml", "tokens_per_s_instance", 5389, "tokens/s",
      kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B NVFP4, GB200 TP4, 1000/2000",
      "trtllm-perf-llama31-405b-gb200-tp4-1000-2000.yaml", "tokens_per_s_instance", 5135, "tokens/s",
-     kTrtPerfV1, +0.299, kFp4Serving},
+     kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B NVFP4, GB200 TP4, 2048/128",
      "trtllm-perf-llama31-405b-gb200-tp4-2048-128.yaml", "tokens_per_s_instance", 797, "tokens/s",
      kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B NVFP4, GB200 TP4, 2048/2048",
      "trtllm-perf-llama31-405b-gb200-tp4-2048-2048.yaml", "tokens_per_s_instance", 4407, "tokens/s",
-     kTrtPerfV1, +0.151, kFp4Serving},
+     kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B NVFP4, GB200 TP4, 5000/500",
      "trtllm-perf-llama31-405b-gb200-tp4-5000-500.yaml", "tokens_per_s_instance", 1112, "tokens/s",
      kTrtPerfV1},
@@ -501,50 +501,50 @@ constexpr Case kCases[] = {
      "trtllm-perf-llama31-405b-gb200-tp4-20000-2000.yaml", "tokens_per_s_instance", 739, "tokens/s",
      kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B FP8, H200 TP8, 128/128", "trtllm-perf-llama31-405b-h200-tp8-128-128.yaml",
-     "tokens_per_s_instance", 3814, "tokens/s", kTrtPerfV1},
+     "tokens_per_s_instance", 3814, "tokens/s", kTrtPerfV1, +0.150, kTrtDenseFp8},
     {"TRT-LLM perf Llama 3.1 405B FP8, H200 TP8, 128/2048", "trtllm-perf-llama31-405b-h200-tp8-128-2048.yaml",
-     "tokens_per_s_instance", 5348, "tokens/s", kTrtPerfV1, +0.170, kTrtDenseFp8},
+     "tokens_per_s_instance", 5348, "tokens/s", kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B FP8, H200 TP8, 128/4096", "trtllm-perf-llama31-405b-h200-tp8-128-4096.yaml",
-     "tokens_per_s_instance", 4741, "tokens/s", kTrtPerfV1, +0.257, kTrtDenseFp8},
+     "tokens_per_s_instance", 4741, "tokens/s", kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B FP8, H200 TP8, 500/2000", "trtllm-perf-llama31-405b-h200-tp8-500-2000.yaml",
-     "tokens_per_s_instance", 4724, "tokens/s", kTrtPerfV1, +0.165, kTrtDenseFp8},
+     "tokens_per_s_instance", 4724, "tokens/s", kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B FP8, H200 TP8, 1000/1000",
      "trtllm-perf-llama31-405b-h200-tp8-1000-1000.yaml", "tokens_per_s_instance", 3330, "tokens/s",
      kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B FP8, H200 TP8, 1000/2000",
      "trtllm-perf-llama31-405b-h200-tp8-1000-2000.yaml", "tokens_per_s_instance", 3722, "tokens/s",
-     kTrtPerfV1, +0.240, kTrtDenseFp8},
+     kTrtPerfV1, +0.168, kTrtDenseFp8},
     {"TRT-LLM perf Llama 3.1 405B FP8, H200 TP8, 2048/128", "trtllm-perf-llama31-405b-h200-tp8-2048-128.yaml",
      "tokens_per_s_instance", 456, "tokens/s", kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B FP8, H200 TP8, 2048/2048",
      "trtllm-perf-llama31-405b-h200-tp8-2048-2048.yaml", "tokens_per_s_instance", 2948, "tokens/s",
-     kTrtPerfV1, +0.161, kTrtDenseFp8},
+     kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B FP8, H200 TP8, 5000/500", "trtllm-perf-llama31-405b-h200-tp8-5000-500.yaml",
      "tokens_per_s_instance", 650, "tokens/s", kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B FP8, H200 TP8, 20000/2000",
      "trtllm-perf-llama31-405b-h200-tp8-20000-2000.yaml", "tokens_per_s_instance", 505, "tokens/s",
-     kTrtPerfV1, +0.179, kTrtDenseFp8},
+     kTrtPerfV1, +0.200, kTrtDenseFp8},
     {"TRT-LLM perf Llama 3.1 405B FP8, H100 TP8, 128/128", "trtllm-perf-llama31-405b-h100-tp8-128-128.yaml",
      "tokens_per_s_instance", 3627, "tokens/s", kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B FP8, H100 TP8, 128/2048", "trtllm-perf-llama31-405b-h100-tp8-128-2048.yaml",
-     "tokens_per_s_instance", 4340, "tokens/s", kTrtPerfV1, +0.179, kTrtDenseFp8},
+     "tokens_per_s_instance", 4340, "tokens/s", kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B FP8, H100 TP8, 128/4096", "trtllm-perf-llama31-405b-h100-tp8-128-4096.yaml",
-     "tokens_per_s_instance", 3116, "tokens/s", kTrtPerfV1, +0.417, kTrtDenseFp8},
+     "tokens_per_s_instance", 3116, "tokens/s", kTrtPerfV1, +0.168, kTrtDenseFp8},
     {"TRT-LLM perf Llama 3.1 405B FP8, H100 TP8, 500/2000", "trtllm-perf-llama31-405b-h100-tp8-500-2000.yaml",
-     "tokens_per_s_instance", 3994, "tokens/s", kTrtPerfV1, +0.210, kTrtDenseFp8},
+     "tokens_per_s_instance", 3994, "tokens/s", kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B FP8, H100 TP8, 1000/2000",
      "trtllm-perf-llama31-405b-h100-tp8-1000-2000.yaml", "tokens_per_s_instance", 2895, "tokens/s",
-     kTrtPerfV1, +0.287, kTrtDenseFp8},
+     kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B FP8, H100 TP8, 2048/128", "trtllm-perf-llama31-405b-h100-tp8-2048-128.yaml",
      "tokens_per_s_instance", 453, "tokens/s", kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B FP8, H100 TP8, 2048/2048",
      "trtllm-perf-llama31-405b-h100-tp8-2048-2048.yaml", "tokens_per_s_instance", 2296, "tokens/s",
-     kTrtPerfV1, +0.213, kTrtDenseFp8},
+     kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B FP8, H100 TP8, 5000/500", "trtllm-perf-llama31-405b-h100-tp8-5000-500.yaml",
      "tokens_per_s_instance", 610, "tokens/s", kTrtPerfV1},
     {"TRT-LLM perf Llama 3.1 405B FP8, H100 TP8, 20000/2000",
      "trtllm-perf-llama31-405b-h100-tp8-20000-2000.yaml", "tokens_per_s_instance", 345, "tokens/s",
-     kTrtPerfV1, +0.289, kTrtDenseFp8},
+     kTrtPerfV1, +0.261, kTrtDenseFp8},
     {"NIM Llama 3.3 70B fp8, H100 TP2, 5000/500, concurrency 1: ITL", "nim-llama33-70b-h100-tp2-c1.yaml",
      "tpot_s", 0.01858, "s", kNim},
     {"NIM Llama 3.3 70B fp8, H100 TP2, 5000/500, concurrency 1: TTFT", "nim-llama33-70b-h100-tp2-c1.yaml",
@@ -553,7 +553,7 @@ constexpr Case kCases[] = {
      "tokens_per_s_instance", 814.37, "tokens/s", kNim},
     {"MLPerf v4.1 Llama-2-70B server (TTFT 2 s, TPOT 0.2 s p99), 8x H100",
      "mlperf41-llama2-70b-server-h100.yaml", "tokens_per_s_node", 21605.79, "tokens/s",
-     "MLPerf Inference v4.1, NVIDIA DGX-H100 server summary", -0.265, kMlperfDecodeShapes},
+     "MLPerf Inference v4.1, NVIDIA DGX-H100 server summary", -0.300, kMlperfDecodeShapes},
     {"vLLM Granite-4.0-micro fp8, 1 L40S, offline", "vllm-granite4-micro-l40s.yaml", "tokens_per_s_instance",
      5011.58, "tokens/s", kGraniteLog, +1.277, kMaxNumSeqs},
     // KV capacity and memory.
@@ -698,12 +698,13 @@ TEST(ValidationTable, TensorRtLlmDecodeReadsAtThePublishedA100Bandwidth) {
 }
 
 // MLPerf's decode step: 2 x 80 all-reduces of 627 tokens (the batch TensorRT-LLM's KV cache holds at 0.90 of
-// its free memory, max_util) x 8192 x 2 B at TP 2, each the custom kernel's 3.7 us + 10.27 MB / (450 GB/s x
-// 0.81) = 160 x 31.9 us = 5.1 ms (NCCL's assumed 20 us per call: 7.7 ms).
-TEST(ValidationTable, ServingAllReducesPayTheCustomKernelsLatency) {
+// its free memory, max_util) x 8192 bf16 values at TP 2, each at TensorRT-LLM's measured time for the H100 at
+// TP 2, between its 2^22 and 2^23-element points: 160 x 47.6 us = 7.6 ms (the custom kernel's 3.7 us + bytes
+// / NVLink busbw would give 5.1 ms).
+TEST(ValidationTable, ServingAllReducesPayTensorRtLlmsMeasuredTime) {
   const std::string driver = decode_step_driver("mlperf-llama2-70b-offline.yaml");
   EXPECT_NE(driver.find("batch 627 x"), std::string::npos) << driver;
-  EXPECT_NE(driver.find("TP all-reduces 0.0051 s"), std::string::npos) << driver;
+  EXPECT_NE(driver.find("TP all-reduces 0.0076 s"), std::string::npos) << driver;
 }
 
 // The Llama 2 runs are planned at 256 nodes (2,048 GPUs) with the GEMM efficiency assumed (no report).
