@@ -327,7 +327,8 @@ inline constexpr Assumption kCollectiveLatency{
 // H100s without CUDA graphs, took 3.7 us for a 512-byte all-reduce (4.5 us at 32 KiB), the fixed cost of
 // each call; bytes still move at the NVLink busbw. The kernel needs NVLink peer-to-peer: on PCIe GPUs the
 // engines fall back to NCCL and kCollectiveLatency applies (serving_allreduce_latency,
-// sizing/model_llm_inference.hpp).
+// sizing/model_llm_inference.hpp). Where TensorRT-LLM's measured table holds the GPU and TP degree
+// (kPublishedServingAllReduce), a TensorRT-LLM step takes that time per call instead.
 inline constexpr Assumption kServingAllReduceLatency{
     "Serving TP all-reduce latency per call, NVLink",
     3.7e-6,
