@@ -128,9 +128,8 @@ inline constexpr PublishedDecodeAttention kPublishedDecodeAttention[] = {
      "GB200 figure published"}};
 
 // TensorRT-LLM's tensor-parallel all-reduce as the engine runs it (its AllReduce op, strategy AUTO: the
-// custom one- or two-shot kernels or NCCL by size; bf16; replayed in a CUDA graph), seconds per call at 2^12,
-// 2^13,
-// ... 2^27 elements, as NVIDIA's aiconfigurator collected it on each GPU and TP degree
+// custom one- or two-shot kernels or NCCL by size; bf16; replayed in a CUDA graph), seconds per call at
+// 2^12, 2^13, ... 2^27 elements, as NVIDIA's aiconfigurator collected it on each GPU and TP degree
 // (ai-dynamo/aiconfigurator, aic-core systems data <gpu>/comm/trtllm/<version>/custom_allreduce_perf,
 // collector/network/collect_all_reduce.py). A TensorRT-LLM serving step's all-reduces take these times
 // (published_serving_allreduce); other engines and GPUs keep kServingAllReduceLatency + bytes / busbw.

@@ -87,22 +87,27 @@ ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu, int t) {
 // (TensorRT-LLM's and vLLM's fused add + RMSNorm or LayerNorm, SiLU-and-multiply or GeLU, each writing its
 // output already quantized for the next GEMM; rotary embedding fused with the KV-cache append): bytes read +
 // written per element, counted in the residual stream's bytes (r, 16 bits) and the GEMMs' input bytes (q, the
-// workload's precision: the engines quantize activations to it), over elements of the hidden size (h) or the
-// FFN width per routed copy (f), split t ways inside the tensor-parallel region (by heads, by FFN columns)
-// and repeated on every rank outside it (the norms and residual adds run on the whole hidden state after the
-// all-reduce). The GEMMs' own operand traffic is in their roofline, not here.
+// workload's precision: the engines quantize activations to it), over the hidden size (h), the query, key
+// and value elements the rotary and KV-append pass touches, or the FFN width per routed copy (f); split t
+// ways inside the tensor-parallel region (by heads, by FFN columns) and repeated on every rank outside it
+// (the norms and residual adds run on the whole hidden state after the all-reduce). The GEMMs' own operand
+// traffic is in their roofline, not here.
 namespace {
+enum class Over { hidden, qkv, ffn };
 struct ServingPass {
   const char* op;
-  double h_elements, f_elements;
+  Over over;
+  double count;                   // elements of `over` per token and layer
   double r_accesses, q_accesses;  // per element; the FFN activation also reads its 1 or 2 inputs (r)
   bool reads_ffn_inputs, in_tp_region;
 };
 constexpr ServingPass kServingPasses[] = {
-    {"2x add + norm: read residual and sublayer output (r), write residual (r) and GEMM input (q)", 2, 0, 3,
-     1, false, false},
-    {"rotary on q and k with the KV-cache append: read, write q k v (r)", 1, 0, 2, 0, false, true},
-    {"FFN activation: read 1 (GeLU) or 2 (gated) inputs (r), write GEMM input (q)", 0, 1, 0, 1, true, true},
+    {"add + norm (x2): read residual and sublayer output, write residual (r), write GEMM input (q)",
+     Over::hidden, 2, 3, 1, false, false},
+    {"rotary on q and k (where the model has it) with the KV-cache append: read, write (r)", Over::qkv, 1, 2,
+     0, false, true},
+    {"FFN activation: read 1 (GeLU) or 2 (gated) inputs (r), write GEMM input (q)", Over::ffn, 1, 0, 1, true,
+     true},
 };
 // The sampler's pass over each token's logits: read at 16 bits, written as fp32, read back by the sampler.
 constexpr double kSamplerBytesPerVocab = 2 + 4 + 4;
@@ -114,12 +119,27 @@ PassBytes pass_bytes(const LlmInference& w) {
   double q = bytes_per_element(w.precision);
   return {std::max(kActivationBytes, q), q, w.model.gated_ffn ? 2.0 : 1.0};
 }
+// The elements a pass runs over per token and layer: h, the rotated queries and keys (none without rotary)
+// with the keys and values the cache appends, or f per routed copy.
+double pass_elements(const ServingPass& p, const TransformerModel& m) {
+  switch (p.over) {
+    case Over::hidden:
+      return p.count * m.hidden;
+    case Over::qkv:
+      return p.count * ((m.rotary ? static_cast<double>(m.heads) * m.qk_head_dim() : 0) +
+                        m.kv_elements_per_token() / m.layers);
+    case Over::ffn:
+      return p.count * m.ffns_per_token() * m.ffn_hidden;
+  }
+  return 0;
+}
+double pass_bytes_per_element(const ServingPass& p, const PassBytes& b) {
+  return (p.r_accesses + (p.reads_ffn_inputs ? b.ffn_inputs : 0)) * b.r + p.q_accesses * b.q;
+}
 // One pass's bytes per token and layer on one GPU of t.
 double pass_bytes_per_token_layer(const ServingPass& p, const TransformerModel& m, const PassBytes& b,
                                   int t) {
-  double per_element = (p.r_accesses + (p.reads_ffn_inputs ? b.ffn_inputs : 0)) * b.r + p.q_accesses * b.q;
-  double elements = p.h_elements * m.hidden + p.f_elements * m.ffns_per_token() * m.ffn_hidden;
-  return elements * per_element / (p.in_tp_region ? t : 1);
+  return pass_elements(p, m) * pass_bytes_per_element(p, b) / (p.in_tp_region ? t : 1);
 }
 }  // namespace
 
@@ -134,12 +154,22 @@ double sampler_bytes_per_token(const TransformerModel& m) { return kSamplerBytes
 
 std::string serving_elementwise_basis(const LlmInference& w, int t) {
   PassBytes b = pass_bytes(w);
-  std::string out = fmt::format("r {:g} B, q {:g} B ({}), per token and layer on one GPU of TP {}:", b.r, b.q,
+  std::string out = fmt::format("r {:g} B, q {:g} B ({}); per token and layer on one GPU of TP {}:", b.r, b.q,
                                 w.precision, t);
-  for (const auto& p : kServingPasses)
-    out += fmt::format(" {} {};", p.op, format_bytes(pass_bytes_per_token_layer(p, w.model, b, t)));
-  return out + fmt::format(" x {} layers; sampler: logits read 2, written 4, read 4 B x vocab {}",
-                           w.model.layers, w.model.vocab);
+  double layer = 0;
+  for (const auto& p : kServingPasses) {
+    double bytes = pass_bytes_per_token_layer(p, w.model, b, t);
+    layer += bytes;
+    out += fmt::format(" {} {:.0f} elements x {:g} B{} = {:.0f} B;", p.op, pass_elements(p, w.model),
+                       pass_bytes_per_element(p, b), p.in_tp_region && t > 1 ? fmt::format(" / t {}", t) : "",
+                       bytes);
+  }
+  double passes = layer * w.model.layers, sampler = sampler_bytes_per_token(w.model);
+  return out + fmt::format(
+                   " {:.0f} B x {} layers = {:.0f} B; sampler {:g} B x vocab {} = {:.0f} B; total "
+                   "{:.0f} B",
+                   layer, w.model.layers, passes, kSamplerBytesPerVocab, w.model.vocab, sampler,
+                   passes + sampler);
 }
 
 // vLLM's fused MoE (fused_moe.py, fused_experts_impl) runs the batch in chunks of VLLM_FUSED_MOE_CHUNK_SIZE
@@ -290,7 +320,10 @@ std::optional<double> published_serving_allreduce(const GpuSpec& gpu, int t, dou
                                                   std::string* basis) {
   for (const auto& p : assumption::kPublishedServingAllReduce) {
     if (p.gpu != gpu.name || p.tp != t) continue;
-    const auto& s = p.seconds;
+    // A message can always travel padded to a larger one, so a point above a larger size's (the
+    // microsecond-scale noise of the smallest messages) takes that larger size's time.
+    auto s = p.seconds;
+    for (size_t i = s.size() - 1; i-- > 0;) s[i] = std::min(s[i], s[i + 1]);
     double last = static_cast<double>(s.size() - 1);
     double x = std::log2(std::max(elements, 1.0)) - assumption::kPublishedAllReduceFirstLog2;
     double seconds = 0;
@@ -311,6 +344,20 @@ std::optional<double> published_serving_allreduce(const GpuSpec& gpu, int t, dou
     return seconds;
   }
   return std::nullopt;
+}
+
+double serving_tp_time(const LlmInference& w, const GpuSpec& gpu, const Calibration& cal,
+                       const ServingBudget& budget, int t, double tokens, double call_tokens,
+                       std::string* basis) {
+  if (t == 1) return 0;
+  const TransformerModel& m = w.model;
+  if (budget.trtllm)
+    if (auto call = published_serving_allreduce(gpu, t, call_tokens * m.hidden, basis))
+      return 2.0 * m.layers * *call * tokens / call_tokens;
+  double msg = tokens * m.hidden * 2.0 * 2 * (t - 1) / t;
+  return 2.0 * m.layers *
+         (serving_allreduce_latency(gpu) * tokens / call_tokens +
+          msg / (gpu.link_bandwidth * cal.nvlink.value));
 }
 
 std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts& node,
@@ -369,20 +416,10 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                              format_bytes(*w.batch * ctx_avg * kv_token), format_bytes(sp.kv_budget));
       continue;
     }
-    double elementwise_token = serving_elementwise_bytes_per_token(w, t);
-    double sampler_token = sampler_bytes_per_token(m);
-    double tp_busbw = gpu.link_bandwidth * cal.nvlink.value;
-    // 2 all-reduces per layer of the step's tokens; each call's latency is paid once per step, which a
-    // prompt shares with the others batched with it (chunked prefill of max_num_batched_tokens): its share.
-    // A phase's share of its all-reduce calls: `tokens` of the `call_tokens` each call carries (a prompt's
-    // share of its chunk's calls; a decode step's calls are its own).
+    sp.elementwise_per_row = serving_elementwise_bytes_per_token(w, t);
+    sp.sampler_per_sequence = sampler_bytes_per_token(m);
     auto tp_time = [&](double tokens, double call_tokens) {
-      if (t == 1) return 0.0;
-      if (budget.trtllm)
-        if (auto call = published_serving_allreduce(gpu, t, call_tokens * m.hidden))
-          return 2.0 * m.layers * *call * tokens / call_tokens;
-      double msg = tokens * m.hidden * 2.0 * 2 * (t - 1) / t;
-      return 2.0 * m.layers * (serving_allreduce_latency(gpu) * tokens / call_tokens + msg / tp_busbw);
+      return serving_tp_time(w, gpu, cal, budget, t, tokens, call_tokens);
     };
     // MoE: a step reads the experts its batch routes to, E (1 - (1 - k/E)^batch) of them per layer.
     auto weights_read = [&](double batch) {
@@ -395,14 +432,13 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
       // The batch's k routed copies of h per MoE layer, permuted to their experts and back and scaled by the
       // router weights (the training step's passes, forward only).
       double moe_bytes = m.moe() ? batch * m.layers * kMoePermuteBytes * m.top_k * m.hidden / t : 0.0;
-      return DecodeStep{weights_read(batch), batch * ctx_avg * kv_token / sp.kv_shards, hbm, batch,
-                        cuda_graph_rows(w, budget, batch), per_token_flops,
-                        m.attention_flops_per_context_token(true) * ctx_avg, static_cast<double>(t), peak,
-                        eta_decode,
-                        tp_time(cuda_graph_rows(w, budget, batch), cuda_graph_rows(w, budget, batch)),
-                        moe_bytes, attention.peak, eta_decode * attention_share, kv_rate,
+      double rows = cuda_graph_rows(w, budget, batch);
+      return DecodeStep{weights_read(batch), batch * ctx_avg * kv_token / sp.kv_shards, hbm, batch, rows,
+                        per_token_flops, m.attention_flops_per_context_token(true) * ctx_avg,
+                        static_cast<double>(t), peak, eta_decode, tp_time(rows, rows), moe_bytes,
+                        attention.peak, eta_decode * attention_share, kv_rate,
                         // The passes run inside the captured graph over its padded rows.
-                        cuda_graph_rows(w, budget, batch) * elementwise_token + batch * sampler_token};
+                        rows * sp.elementwise_per_row + batch * sp.sampler_per_sequence};
     };
     sp.prefill = {in, per_token_flops, 0.5 * m.attention_flops_per_context_token() * in * in,
                   static_cast<double>(t), peak, eta_prefill,
@@ -413,7 +449,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                       std::max(in, budget.max_num_batched_tokens),
                   hbm, attention.peak, eta_prefill * attention_share,
                   // Every prompt token's passes; only its last token's logits reach the sampler.
-                  in * elementwise_token + sampler_token};
+                  in * sp.elementwise_per_row + sp.sampler_per_sequence};
     sp.prefill_s = prefill_time<double>(sp.prefill);
     sp.output_tokens = out;
     sp.instances = node.gpus / t;

@@ -192,7 +192,9 @@ struct ServingPoint {
   double tokens_per_s_instance = 0, tokens_per_s_node = 0;
   std::string bound;  // "memory" or "compute" (the decode GEMMs)
   bool meets_targets = true;
-  DecodeStep decode;         // at `batch`: step_s = decode_step_time(decode)
+  DecodeStep decode;  // at `batch`: step_s = decode_step_time(decode)
+  // The decode step's elementwise bytes: these per graph row plus the sampler's per sequence.
+  double elementwise_per_row = 0, sampler_per_sequence = 0;
   Prefill prefill;           // prefill_s = prefill_time(prefill)
   double output_tokens = 0;  // per request
   int instances = 1;         // per node: its GPUs / t
@@ -211,6 +213,14 @@ double serving_allreduce_latency(const GpuSpec& gpu);
 // else nullopt. `basis` (optional) gets where the figure comes from.
 std::optional<double> published_serving_allreduce(const GpuSpec& gpu, int t, double elements,
                                                   std::string* basis = nullptr);
+// A phase's tensor-parallel all-reduces on t GPUs, seconds: 2 per layer, of which it pays `tokens` of the
+// `call_tokens` each call carries (a prompt its share of its chunk's calls; a decode step all of its own).
+// On TensorRT-LLM, where its measured table holds the GPU and t, each call takes the table's time
+// (published_serving_allreduce; `basis` gets it); else the custom kernel's latency
+// (serving_allreduce_latency) + the bus bytes at the calibrated NVLink busbw.
+double serving_tp_time(const LlmInference& w, const GpuSpec& gpu, const Calibration& cal,
+                       const ServingBudget& budget, int t, double tokens, double call_tokens,
+                       std::string* basis = nullptr);
 // out / (out x decode step / batch + prefill) x instances: output tokens per second per node, each request
 // costing its prefill plus `out` decode steps shared by the batch (continuous batching).
 template <typename Num>

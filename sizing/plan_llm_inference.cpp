@@ -124,7 +124,10 @@ void Planner::plan_inference(const LlmInference& w) {
       DecodeStep at = sp->decode;
       at.batch = std::clamp(lambda * q.service_s, 1.0, sp->batch);
       at.kv_read *= at.batch / sp->batch;
+      at.moe_bytes *= at.batch / sp->batch;
       at.rows = cuda_graph_rows(w, sp->budget, at.batch);
+      at.elementwise = at.rows * sp->elementwise_per_row + at.batch * sp->sampler_per_sequence;
+      at.tp_s = serving_tp_time(w, *facts_.gpu, cal_, sp->budget, sp->t, at.rows, at.rows);
       double next = decode_step_time<double>(at);
       if (std::abs(next - step) <= 1e-9 * step) break;
       step = next;
@@ -233,10 +236,10 @@ void Planner::plan_inference(const LlmInference& w) {
           ? std::string()
           : fmt::format("; the KV cache read at {:.2f} GB/s, the published decode-attention rate: {}",
                         sp->decode.kv_rate / 1e9, kv_basis);
-  std::string allreduce_basis, tp_at;
-  if (sp->t > 1 && sp->budget.trtllm &&
-      published_serving_allreduce(*facts_.gpu, sp->t, sp->decode.rows * w.model.hidden, &allreduce_basis))
-    tp_at = "; TP all-reduces at " + allreduce_basis;
+  std::string allreduce_basis;
+  serving_tp_time(w, *facts_.gpu, cal_, sp->budget, sp->t, sp->decode.rows, sp->decode.rows,
+                  &allreduce_basis);
+  std::string tp_at = allreduce_basis.empty() ? std::string() : "; TP all-reduces at " + allreduce_basis;
   auto prefill = prefill_time<Formula>(sp->prefill);
   line({.section = "Compute",
         .item = "Prefill phase",
@@ -276,9 +279,10 @@ void Planner::plan_inference(const LlmInference& w) {
             "GEMMs {}-bound at batch {:.0f}{}, attention {}-bound; eta_GEMM {:.3f} (decode shapes){}",
             sp->bound, sp->batch,
             sp->decode.rows > sp->batch
-                ? fmt::format(" padded to the CUDA graph of {:.0f} rows (the workload's "
-                              "cuda_graph_batch_sizes)",
-                              sp->decode.rows)
+                ? fmt::format(
+                      " padded to the CUDA graph of {:.0f} rows (the engine captures the "
+                      "workload's cuda_graph_batch_sizes, TensorRT-LLM up to its largest decode batch)",
+                      sp->decode.rows)
                 : "",
             decode_attention_memory_bound(sp->decode) ? "memory" : "compute", eta_decode.value,
             attention_at + kv_read_at + tp_at),

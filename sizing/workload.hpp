@@ -159,8 +159,9 @@ struct LlmInference {
   // engine's defaults (sizing/model_llm_inference.hpp serving_budget).
   std::optional<double> gpu_memory_utilization, free_gpu_memory_fraction, cuda_graph_bytes;
   std::optional<int> max_num_batched_tokens, max_num_seqs;
-  // The batch sizes the engine captured CUDA graphs at, padding a decode step up to the next one
-  // (TensorRT-LLM's cuda_graph_config with enable_padding, vLLM's cudagraph_capture_sizes); empty: the
+  // The batch sizes the engine is asked to capture CUDA graphs at, padding a decode step up to the next one
+  // (TensorRT-LLM's cuda_graph_config with enable_padding, vLLM's cudagraph_capture_sizes); TensorRT-LLM
+  // captures those up to its largest decode batch and that batch itself (cuda_graph_rows); empty: the
   // decode GEMMs run at the batch's own rows.
   std::vector<int> cuda_graph_batch_sizes;
   // The parts of a quantized checkpoint it keeps at 16 bits (kUnquantizedParts): every layer's attention

@@ -1,6 +1,8 @@
 #include <cmath>
 #include <fstream>
 
+#include <fmt/format.h>
+
 #include <gtest/gtest.h>
 
 #include "sizing/models.hpp"
@@ -534,22 +536,32 @@ LlmInference fp8_serving(const LlamaShape& s) {
 // Between the GEMMs a serving engine runs fused elementwise kernels, each reading and writing the token's
 // hidden state or FFN activations once: per layer two add + norm passes over h (read residual and sublayer
 // output, write residual at 16 bits, write the next GEMM's input at the weights' precision), the rotary /
-// KV-append pass over q, k, v, and the FFN activation (read its 1 or 2 inputs, write the GEMM input). Llama
-// 3.1 8B in FP8 on one GPU: 2 x 4,096 x (3 x 2 + 1) + 4,096 x 2 x 2 + 14,336 x (2 x 2 + 1) = 145,408 B per
-// layer, x 32 layers; the sampler reads, upcasts and reads back each sampled token's 128,256 logits.
+// KV-append pass over the queries (32 x 128), keys and values (2 x 8 x 128), and the FFN activation (read
+// its 1 or 2 inputs, write the GEMM input). Llama 3.1 8B in FP8 on one GPU: 2 x 4,096 x (3 x 2 + 1) +
+// 6,144 x 2 x 2 + 14,336 x (2 x 2 + 1) = 153,600 B per layer, x 32 layers; the sampler reads, upcasts and
+// reads back each sampled token's 128,256 logits.
 TEST(Models, ServingElementwisePassesReadAndWriteEachActivationOnce) {
   LlmInference w = fp8_serving({32, 4096, 32, 8, 14336, 128256});
-  EXPECT_DOUBLE_EQ(serving_elementwise_bytes_per_token(w, 1), 32 * 145408.0);
+  EXPECT_DOUBLE_EQ(serving_elementwise_bytes_per_token(w, 1), 32 * 153600.0);
   EXPECT_DOUBLE_EQ(sampler_bytes_per_token(w.model), 10 * 128256.0);
   // TP 2 splits the rotary and FFN passes by heads and columns; the norms run on the whole hidden state on
   // every rank.
-  EXPECT_DOUBLE_EQ(serving_elementwise_bytes_per_token(w, 2), 32 * (57344.0 + (16384.0 + 71680.0) / 2));
+  EXPECT_DOUBLE_EQ(serving_elementwise_bytes_per_token(w, 2), 32 * (57344.0 + (24576.0 + 71680.0) / 2));
+  // Without rotary embeddings the pass only appends the keys and values.
+  w.model.rotary = false;
+  EXPECT_DOUBLE_EQ(serving_elementwise_bytes_per_token(w, 1), 32 * (57344.0 + 2048 * 2 * 2 + 71680.0));
   // 16-bit weights write 16-bit GEMM inputs; a plain (GeLU) FFN reads one input, not two.
+  w.model.rotary = true;
   w.precision = "bf16";
   w.model.gated_ffn = false;
-  EXPECT_DOUBLE_EQ(serving_elementwise_bytes_per_token(w, 1),
-                   32 * (2 * 4096.0 * (3 * 2 + 2) + 4096 * 2 * 2 + 14336 * (2 + 2)));
-  EXPECT_NE(serving_elementwise_basis(w, 1).find("x 32 layers"), std::string::npos);
+  double layer = 2 * 4096.0 * (3 * 2 + 2) + 6144 * 2 * 2 + 14336 * (2 + 2);
+  EXPECT_DOUBLE_EQ(serving_elementwise_bytes_per_token(w, 1), 32 * layer);
+  // The sheet's basis prints each pass's operands and the total they make.
+  EXPECT_NE(serving_elementwise_basis(w, 1).find(fmt::format("= {:.0f} B; sampler", 32 * layer)),
+            std::string::npos)
+      << serving_elementwise_basis(w, 1);
+  EXPECT_NE(serving_elementwise_basis(w, 1).find(fmt::format("total {:.0f} B", 32 * layer + 10 * 128256.0)),
+            std::string::npos);
 }
 
 // Attention multiplies queries by the KV cache as stored or dequantized, not at the weights' GEMM rate: an
@@ -718,9 +730,17 @@ TEST(Serving, TensorRtLlmAllReduceTakesItsMeasuredTime) {
   GpuSpec l40s;
   l40s.name = "L40S";
   EXPECT_FALSE(published_serving_allreduce(l40s, 2, 1e6));
-  // Every row rises with the message from 2^20 elements on: its bandwidth-bound part.
+  // Every row rises with the message from 2^20 elements on: its bandwidth-bound part. Below, a point above a
+  // larger message's time takes that time (the H100 TP 2 row's 9.9 us at 2^13 against 3.4 us at 2^14).
   for (const auto& r : assumption::kPublishedServingAllReduce)
     for (size_t i = 8; i + 1 < r.seconds.size(); ++i) EXPECT_LT(r.seconds[i], r.seconds[i + 1]) << r.gpu;
+  const auto& tp2 = assumption::kPublishedServingAllReduce[0];
+  ASSERT_EQ(tp2.tp, 2);
+  ASSERT_GT(tp2.seconds[1], tp2.seconds[2]);
+  EXPECT_DOUBLE_EQ(*published_serving_allreduce(h100, 2, std::exp2(first + 1)), tp2.seconds[2]);
+  // Every row names a GPU of the shipped catalog (a typo would fall back to the formula unseen).
+  for (const auto& r : assumption::kPublishedServingAllReduce)
+    EXPECT_NE(find_gpu(shipped_catalog().gpus, r.gpu), nullptr) << r.gpu;
 }
 
 // A TensorRT-LLM serving step on an H100 at TP 8 pays the engine's measured all-reduce per call, 2 per layer
@@ -733,8 +753,16 @@ TEST(Serving, TensorRtLlmDecodePaysItsMeasuredAllReduce) {
   Calibration cal = flat_calibration(0.8);
   auto trt = serving_point(w, h100, cal, 0.7, 0.6, 0.25, nullptr);
   ASSERT_TRUE(trt);
+  // The step runs its CUDA graph's padded rows: the calls, the passes and the sampler count apart.
+  ASSERT_GT(trt->decode.rows, trt->batch);
   double call = *published_serving_allreduce(*h100.gpu, 8, trt->decode.rows * w.model.hidden);
   EXPECT_NEAR(trt->decode.tp_s, 2.0 * w.model.layers * call, 1e-12);
+  EXPECT_DOUBLE_EQ(trt->decode.elementwise, trt->decode.rows * serving_elementwise_bytes_per_token(w, 8) +
+                                                trt->batch * sampler_bytes_per_token(w.model));
+  // A prompt pays its share of its chunk's calls.
+  double chunk = std::max(w.input_tokens, trt->budget.max_num_batched_tokens);
+  double chunk_call = *published_serving_allreduce(*h100.gpu, 8, chunk * w.model.hidden);
+  EXPECT_NEAR(trt->prefill.tp_s, 2.0 * w.model.layers * chunk_call * w.input_tokens / chunk, 1e-12);
   w.engine = "vllm";
   w.cuda_graph_batch_sizes.clear();
   auto vllm = serving_point(w, h100, cal, 0.7, 0.6, 0.25, nullptr);
