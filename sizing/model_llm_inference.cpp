@@ -512,6 +512,12 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
   return best;
 }
 
+// The calibrated HBM rate as a named term of the decode and prefill formulas.
+template <typename Num>
+Num hbm_rate(double bytes_per_s) {
+  return named<Num>("hbm", bytes_per_s, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
+}
+
 // The FLOP rate of t GPUs at the calibrated efficiency, shared by decode and prefill.
 template <typename Num>
 Num instance_flops(double t, double peak, double eta) {
@@ -550,7 +556,7 @@ double cuda_graph_rows(const LlmInference& w, const ServingBudget& budget, doubl
 
 template <typename Num>
 Num decode_gemm_time(const DecodeStep& d) {
-  Num hbm = named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
+  Num hbm = hbm_rate<Num>(d.hbm);
   return gemm_time<Num>(named<Num>("weights", d.weights, bytes_shown("weights read")) / hbm,
                         (d.rows > d.batch ? named<Num>("rows", d.rows, count_shown("CUDA graph rows"))
                                           : named<Num>("batch", d.batch, count_shown("batch"))) *
@@ -563,7 +569,7 @@ Num decode_attention_time(const DecodeStep& d) {
   Num rate = d.kv_rate < d.hbm
                  ? named<Num>("kv_rate", d.kv_rate,
                               [](double v) { return fmt::format("KV read rate {:.2f} GB/s", v / 1e9); })
-                 : named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
+                 : hbm_rate<Num>(d.hbm);
   return maximum(named<Num>("kv_read", d.kv_read, bytes_shown("KV read")) / rate,
                  named<Num>("batch", d.batch, count_shown("batch")) *
                      named<Num>("attention_flops", d.attention_flops, flops_shown("attention")) /
@@ -577,20 +583,16 @@ bool decode_attention_memory_bound(const DecodeStep& d) {
 template <typename Num>
 Num decode_step_time(const DecodeStep& d) {
   Num step = decode_gemm_time<Num>(d) + decode_attention_time<Num>(d) +
-             named<Num>("elementwise", d.elementwise, bytes_shown("elementwise")) /
-                 named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
+             named<Num>("elementwise", d.elementwise, bytes_shown("elementwise")) / hbm_rate<Num>(d.hbm);
   if (d.moe_bytes > 0)
-    step =
-        step + named<Num>("moe_bytes", d.moe_bytes, bytes_shown("MoE permute")) /
-                   named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
+    step = step + named<Num>("moe_bytes", d.moe_bytes, bytes_shown("MoE permute")) / hbm_rate<Num>(d.hbm);
   if (d.t > 1) step = step + named<Num>("t_tp", d.tp_s, seconds_shown("TP all-reduces", 4));
   return step;
 }
 
 template <typename Num>
 Num decode_crossover_batch(const DecodeStep& d) {
-  return named<Num>("weights", d.weights, bytes_shown("weights read")) /
-         named<Num>("hbm", d.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); }) /
+  return named<Num>("weights", d.weights, bytes_shown("weights read")) / hbm_rate<Num>(d.hbm) /
          (named<Num>("flops_per_token", d.flops_per_token, flops_shown("2 N_act")) /
           instance_flops<Num>(d.t, d.peak, d.eta));
 }
@@ -598,16 +600,13 @@ Num decode_crossover_batch(const DecodeStep& d) {
 template <typename Num>
 Num prefill_time(const Prefill& p) {
   Num compute =
-      gemm_time<Num>(
-          named<Num>("weights", p.weights, bytes_shown("weights read")) /
-              named<Num>("hbm", p.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); }),
-          named<Num>("flops_per_token", p.flops_per_token, flops_shown("2 N_act")) *
-              named<Num>("prompt", p.tokens, count_shown("prompt tokens")) /
-              instance_flops<Num>(p.t, p.peak, p.eta)) +
+      gemm_time<Num>(named<Num>("weights", p.weights, bytes_shown("weights read")) / hbm_rate<Num>(p.hbm),
+                     named<Num>("flops_per_token", p.flops_per_token, flops_shown("2 N_act")) *
+                         named<Num>("prompt", p.tokens, count_shown("prompt tokens")) /
+                         instance_flops<Num>(p.t, p.peak, p.eta)) +
       named<Num>("attention_flops", p.attention_flops, flops_shown("attention")) /
           attention_flops_rate<Num>(p.t, p.attention_peak, p.attention_eta) +
-      named<Num>("elementwise", p.elementwise, bytes_shown("elementwise")) /
-          named<Num>("hbm", p.hbm, [](double v) { return fmt::format("HBM {:.2f} GB/s", v / 1e9); });
+      named<Num>("elementwise", p.elementwise, bytes_shown("elementwise")) / hbm_rate<Num>(p.hbm);
   if (p.t > 1) compute = compute + named<Num>("t_tp_prefill", p.tp_s, seconds_shown("TP all-reduces", 4));
   return compute;
 }

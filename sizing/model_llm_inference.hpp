@@ -70,7 +70,8 @@ double profile_activation_peak(const TransformerModel& m, double tokens, double 
 double serving_elementwise_bytes_per_token(const LlmInference& w, int t);
 // The sampler's pass over one token's logits: read at 16 bits, written as fp32, read by the sampler.
 double sampler_bytes_per_token(const TransformerModel& m);
-// The passes, one line each: what they read and write per element (the sheet's basis).
+// The sheet's basis for those bytes: each pass's elements, bytes per element and bytes, the layers, the
+// sampler's, and the total.
 std::string serving_elementwise_basis(const LlmInference& w, int t);
 
 // The inputs of one decode step of a serving instance, per GPU of its t.
