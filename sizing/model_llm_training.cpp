@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include <fmt/format.h>
@@ -17,31 +18,39 @@ using namespace terms;
 
 namespace {
 
-// Elementwise (non-GEMM) passes of one transformer layer per token, forward, as a PyTorch training step runs
-// them (RMSNorm and rotary upcast to fp32, unfused SwiGLU): bytes read + written per element, elements in
-// units of hidden (h) or FFN width (f), and whether the pass runs inside the tensor-parallel region (split t
-// ways by heads or FFN columns) or outside it (norms, residuals: split only by sequence parallelism, else
-// every TP rank repeats it). Backward costs twice the forward. Which passes a layer has follows its
-// architecture: RMSNorm as the reference code writes it (six elementwise kernels) or LayerNorm, one kernel
-// (torch.nn.LayerNorm, Megatron's fused LayerNorm: read 2 B, write 2 B); rotary embeddings or none (GPT's
-// learned positions are added once at the embedding); dropout or none (Megatron fuses the hidden dropout into
-// the bias and residual add: it writes a 1 B mask per element more).
-enum class PassOf { every_layer, rms_norm, layer_norm, rotary, dropout };
+// Elementwise (non-GEMM) passes of one transformer layer per token, forward: bytes read + written per
+// element, elements in units of hidden (h) or FFN width (f), and whether the pass runs inside the
+// tensor-parallel region (split t ways by heads or FFN columns) or outside it (norms, residuals: split only
+// by sequence parallelism, else every TP rank repeats it). Backward costs twice the forward. Which passes a
+// layer has follows its architecture: RMSNorm or LayerNorm; rotary embeddings or none (GPT's learned
+// positions are added once at the embedding); dropout or none (Megatron fuses the hidden dropout into the
+// bias and residual add: it writes a 1 B mask per element more); a gated (SwiGLU) or plain (GeLU) FFN. A pass
+// that a fused kernel can run (the workload's `fused`) costs its reference PyTorch kernels' bytes unless
+// fused: RMSNorm as the reference code writes it (six elementwise kernels, fp32 upcast) or Transformer
+// Engine's one kernel; rotary upcast to fp32 or Megatron-LM's apply_rope_fusion; SwiGLU as silu then multiply
+// or its bias_activation_fusion kernel. LayerNorm (torch.nn.LayerNorm, Megatron's fused LayerNorm) and GeLU
+// are one kernel either way.
+enum class PassOf { every_layer, rms_norm, layer_norm, rotary, dropout, gated_ffn, plain_ffn };
 struct ElementwisePass {
   const char* op;
   double h_elements, f_elements, bytes;
   bool in_tp_region;
   PassOf of = PassOf::every_layer;
+  FusedKernel fusable = FusedKernel::none;
+  double fused_bytes = 0;
 };
 constexpr ElementwisePass kElementwisePasses[] = {
-    {"2x RMSNorm: upcast 6, square 8, mean 4, scale 8, downcast 6, weight 4", 2, 0, 36, false,
-     PassOf::rms_norm},
+    {"2x RMSNorm: upcast 6, square 8, mean 4, scale 8, downcast 6, weight 4; fused: read 2, write 2", 2, 0,
+     36, false, PassOf::rms_norm, FusedKernel::norm, 4},
     {"2x LayerNorm: one kernel, read 2, write 2", 2, 0, 4, false, PassOf::layer_norm},
-    {"rotary on q and k: upcast, complex multiply, downcast", 2, 0, 20, true, PassOf::rotary},
+    {"rotary on q and k: upcast, complex multiply, downcast; fused: read 2, write 2", 2, 0, 20, true,
+     PassOf::rotary, FusedKernel::rotary, 4},
     {"attention kernel q, k, v in / o out + layout copies", 1, 0, 20, true},
     {"2x residual add", 2, 0, 6, false},
     {"2x dropout mask, fused with the residual add", 2, 0, 1, false, PassOf::dropout},
-    {"SwiGLU: silu, multiply", 0, 1, 10, true},
+    {"SwiGLU: silu 4, multiply 6; fused: read 2 x 2, write 2", 0, 1, 10, true, PassOf::gated_ffn,
+     FusedKernel::activation, 6},
+    {"GeLU: one kernel, read 2, write 2", 0, 1, 4, true, PassOf::plain_ffn},
 };
 
 bool has_pass(const TransformerModel& m, PassOf of) {
@@ -54,6 +63,10 @@ bool has_pass(const TransformerModel& m, PassOf of) {
       return m.rotary;
     case PassOf::dropout:
       return m.dropout;
+    case PassOf::gated_ffn:
+      return m.gated_ffn;
+    case PassOf::plain_ffn:
+      return !m.gated_ffn;
     case PassOf::every_layer:
       return true;
   }
@@ -61,25 +74,59 @@ bool has_pass(const TransformerModel& m, PassOf of) {
 }
 
 // Forward elementwise bytes per token and layer on one GPU of a TP group of t (tokens counted per group).
-double nongemm_bytes_per_token_layer(const TransformerModel& m, int t, bool sequence_parallel) {
+double nongemm_bytes_per_token_layer(const TransformerModel& m, const LlmTraining& w, int t) {
   double forward = 0;
   for (const auto& p : kElementwisePasses) {
     if (!has_pass(m, p.of)) continue;
-    double f_elements = m.gated_ffn ? p.f_elements : p.f_elements * 0.4;  // plain FFN: one GeLU pass
-    double bytes = (p.h_elements * m.hidden + f_elements * m.ffns_per_token() * m.ffn_hidden) * p.bytes;
-    forward += p.in_tp_region || sequence_parallel ? bytes / t : bytes;
+    double per_element = p.fusable != FusedKernel::none && w.fused.has(p.fusable) ? p.fused_bytes : p.bytes;
+    double bytes = (p.h_elements * m.hidden + p.f_elements * m.ffns_per_token() * m.ffn_hidden) * per_element;
+    forward += p.in_tp_region || w.sequence_parallel ? bytes / t : bytes;
   }
   if (m.moe()) forward += kMoePermuteBytes * m.top_k * m.hidden / t;
   return forward;
 }
 
+// Transformer Engine's low-precision GEMM operands, per token and layer on one GPU of a TP group of t,
+// forward and backward (module/linear.py, layernorm_linear.py, layernorm_mlp.py and base.py's
+// grad_output_preprocess): a Linear whose input comes in 16-bit casts it and keeps a transposed copy for the
+// weight gradient (fp8_cast_transpose_fused: read 2 B, write e B twice per element, e the recipe's bytes per
+// element); a norm or the activation before a GEMM writes its output already cast (e B instead of 2), which
+// the backward transposes (read e, write e); every Linear's output gradient is cast and transposed likewise.
+// The h-wide tensors (the norms' outputs, the row-parallel outputs' gradients) are the TP group's whole
+// sequence; the rest split by t. Forward: the O projection's input cast and the two cast writes the norms and
+// the activation save.
+struct CastBytes {
+  double forward = 0, backward = 0;
+};
+CastBytes low_precision_cast_bytes(const TransformerModel& m, const std::string& precision, int t,
+                                   bool sequence_parallel) {
+  double e = bytes_per_element(precision);
+  if (e >= 2) return {};
+  double h = m.hidden, o_in = static_cast<double>(m.heads) * m.v_dim();
+  double qkv_out = m.attention_params() / h - o_in;
+  double f = m.ffns_per_token() * m.ffn_hidden, f_up = (m.gated_ffn ? 2 : 1) * f;
+  double cast_transpose = 2 + 2 * e, transpose = 2 * e, saved = 2 - e;
+  CastBytes c;
+  c.forward = cast_transpose * o_in / t - saved * (2 * h / (sequence_parallel ? t : 1) + f / t);
+  c.backward = transpose * (2 * h + f / t) + cast_transpose * (2 * h + (qkv_out + f_up) / t);
+  return c;
+}
 // Standard attention materialises the a x s x s scores per layer: QK^T writes them (2 B), scale + mask +
 // softmax reads and writes (4 B), dropout (where the model has it) reads, writes and stores its mask (5 B),
 // AV reads them (2 B).
 double score_bytes_forward(const TransformerModel& m) { return 8 + (m.dropout ? 5 : 0); }
 
-// Cross-entropy over the vocabulary per token, fp32: upcast, softmax, loss, forward + backward.
-constexpr double kCrossEntropyBytesPerVocab = 60;
+// Cross-entropy over the vocabulary per token, forward + backward, bytes per vocabulary entry
+// (tensor_parallel/cross_entropy.py's passes): as PyTorch runs it 60 (the logits upcast to fp32; max, shift,
+// exp, sum, normalise and the gradient's scale, each a pass at 4 B, the gradient cast back); Megatron-LM's
+// jit-fused kernels (fusions/fused_cross_entropy.py) 28 (upcast + max 6, shift + exp + sum 8, normalise 8,
+// gradient + cast 6); Transformer Engine's (triton/cross_entropy.py, before its fp32-gradient change) 10: the
+// online softmax reads the logits, the loss kernel reads them and writes the gradient in their place, the
+// backward scales it.
+double cross_entropy_bytes_per_vocab(const FusedKernels& fused) {
+  if (fused.has(FusedKernel::te_cross_entropy)) return 10;
+  return fused.has(FusedKernel::cross_entropy) ? 28 : 60;
+}
 
 bool standard_attention(const LlmTraining& w) { return w.attention == "standard"; }
 
@@ -100,6 +147,11 @@ double dp_busbw(const NodeFacts& node, const Calibration& cal, const Layout& l, 
 }  // namespace terms
 
 std::string_view to_string(Recompute r) { return name_of(kRecomputeNames, r); }
+
+std::string training_attention_precision(const LlmTraining& w) {
+  if (bytes_per_element(w.precision) >= 2) return w.precision;
+  return w.fp8_attention ? "fp8" : "bf16";
+}
 
 double grad_bytes(const LlmTraining& w) { return w.optimizer == "adam-fp32-grads" ? 4 : 2; }
 
@@ -250,6 +302,24 @@ double dualpipe_bubble(int p, double micro_batches) {
   // F&B as long as F + B, the full backward B = 2F and its weight part W = F (2 FLOPs per weight each):
   // 2 (p/2 - 1) F over the m micro-batches' 3 m F.
   return 2 * (p / 2.0 - 1) / (3 * micro_batches);
+}
+
+StageLoad stage_load(int layers, int p, double layer, double out) {
+  StageLoad s{.last_layers = layers, .layer = layer, .out = out};
+  if (p <= 1 || layer <= 0) return s;
+  double busiest = std::numeric_limits<double>::infinity();
+  for (int last = 0; last <= layers; ++last) {
+    if (layers % p == 0 && last != layers / p) continue;
+    int other = static_cast<int>(std::ceil((layers - last) / (p - 1.0)));
+    double load = std::max(last * layer + out, other * layer);
+    if (load <= busiest) {
+      busiest = load;
+      s.last_layers = last;
+      s.other_layers = other;
+    }
+  }
+  s.imbalance = busiest / ((layers * layer + out) / p) - 1;
+  return s;
 }
 
 bool runnable(const Layout& l, double sequences) {
@@ -444,8 +514,8 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   st.t_gemm = tokens_gpu * flops.gemm / (peak * st.gemm.eta * assumption::kTrainingGemmDerate.value);
   // Causal flash attention computes half of the full-sequence FLOPs the model counts, in its own kernels;
   // standard attention runs the whole s x s products as batched GEMMs and masks afterwards. Either runs at
-  // the rate of the activations' precision as attention reads them (an FP4 run's attention in FP8).
-  const AttentionRate attention = attention_rate(gpu, w.precision, w.precision);
+  // the rate of the precision it multiplies in (training_attention_precision).
+  const AttentionRate attention = attention_rate(gpu, w.precision, training_attention_precision(w));
   double attention_rate_flops = attention.peak * eta * attention.eta_scale;
   st.t_attention = standard ? tokens_gpu * flops.attention / attention_rate_flops
                             : tokens_gpu * flops.attention * 0.5 /
@@ -470,15 +540,18 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   // Elementwise traffic: forward, twice that backward, and the forward again under full recomputation.
   // Per GPU: its replica's tokens over L/p layers and its share of the TP group = tokens_gpu x L x t.
   double passes = l.recompute == Recompute::full ? 4 : 3;
-  double bytes =
-      passes * tokens_gpu * l.t * m.layers * nongemm_bytes_per_token_layer(m, l.t, w.sequence_parallel);
+  double bytes = passes * tokens_gpu * l.t * m.layers * nongemm_bytes_per_token_layer(m, w, l.t);
+  CastBytes casts = low_precision_cast_bytes(m, w.precision, l.t, w.sequence_parallel);
+  bytes += tokens_gpu * l.t * m.layers *
+           (casts.forward * (l.recompute == Recompute::full ? 2 : 1) + casts.backward);
   if (standard) {
     double scores = static_cast<double>(m.heads) * w.seq_len / l.c * w.seq_len * l.micro_batch / l.t;
     double score_passes = 3 + (l.recompute == Recompute::none ? 0 : 1);
     bytes += layer_mbs * scores * score_bytes_forward(m) * score_passes;
   }
   // The cross-entropy, gradient accumulation per micro-batch, the optimizer step over this rank's shard.
-  bytes += tokens_gpu * kCrossEntropyBytesPerVocab * m.vocab / (l.t * l.p);
+  double cross_entropy = tokens_gpu * m.vocab / (l.t * l.p) * cross_entropy_bytes_per_vocab(w.fused);
+  bytes += cross_entropy;
   bytes += st.micro_batches * params_gpu * trainable * 3 * grad_bytes(w);
   double dp_ranks = static_cast<double>(l.d) * l.c;  // gradients are reduced over data and context ranks
   double optimizer_params =
@@ -489,6 +562,11 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   st.virtual_stages = l.v;
   bool dualpipe = w.schedule == "dualpipe" && l.p > 1;  // without a pipeline there is nothing to pair
   st.bubble = dualpipe ? dualpipe_bubble(l.p, st.micro_batches) : pipeline_bubble(l.p, l.v, st.micro_batches);
+  // Every stage passes every micro-batch, so the busiest sets the pace. The last runs the output layer's
+  // GEMMs and the cross-entropy on all of its replica's tokens: p times this GPU's averaged share of them.
+  double t_out = st.t_gemm * flops.logits / flops.gemm + cross_entropy / hbm;
+  double t_stage = t_compute + st.t_nongemm;
+  st.stages = stage_load(m.layers, l.p, (t_stage - t_out) * l.p / m.layers, t_out * l.p);
 
   double latency = assumption::kCollectiveLatency.value;
   double tokens_mb = static_cast<double>(l.micro_batch) * w.seq_len / l.c;  // per GPU per micro-batch
@@ -562,6 +640,13 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   if (l.p > 1) {
     double bytes_mb = tokens_mb * m.hidden * kActivationBytes / l.t;
     st.t_pp = 2 * st.micro_batches * l.v * (bytes_mb / per_gpu_nic + latency);
+    // With overlap_p2p_comm, Megatron-LM's interleaved schedule posts each chunk's sends and receives
+    // asynchronously and waits for them only when the next chunk needs their data, so they run under the
+    // chunks' compute: hidden as other overlapped traffic. Its training/arguments.py forces the option off
+    // for the non-interleaved schedule, which waits on each.
+    st.t_pp_exposed = st.t_pp;
+    if (l.v > 1 && !dualpipe && w.overlap_p2p_comm)
+      st.t_pp_exposed -= assumption::kOverlapHidden.value * std::min(st.t_pp, t_compute + st.t_nongemm);
   }
   if (dp_ranks > 1) {
     st.dp_busbw = dp_busbw(node, cal, l, nodes);
@@ -589,7 +674,7 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     double overlapped = std::min(st.t_ep, t_compute + st.t_nongemm);
     st.t_ep_exposed = st.t_ep - assumption::kOverlapHidden.value * overlapped;
   }
-  double t_comm = st.t_tp_exposed + st.t_ep_exposed + st.t_pp + st.t_cp_exposed + st.t_dp_exposed;
+  double t_comm = st.t_tp_exposed + st.t_ep_exposed + st.t_pp_exposed + st.t_cp_exposed + st.t_dp_exposed;
   st.step_s = step_time<double>(st);
   double model_flops = tokens_gpu * flops.total();
   st.eta_compute = model_flops / (peak * t_compute);
@@ -609,12 +694,14 @@ Num step_time(const TrainingStep& st) {
   if (l.recompute != Recompute::none)
     compute = compute + named<Num>("t_recompute", st.t_recompute, seconds_shown("recompute"));
   Num pipe = compute + named<Num>("t_nongemm", st.t_nongemm, seconds_shown("non-GEMM"));
-  if (l.p > 1) pipe = pipe * (1 + named<Num>("bubble", st.bubble, fraction_shown("bubble")));
+  if (l.p > 1)
+    pipe = pipe * (1 + named<Num>("imbalance", st.stages.imbalance, fraction_shown("stage imbalance"))) *
+           (1 + named<Num>("bubble", st.bubble, fraction_shown("bubble")));
   std::optional<Num> comm;
   auto add = [&](Num t) { comm = comm ? *comm + t : t; };
   if (l.t > 1) add(named<Num>("t_tp_exposed", st.t_tp_exposed, seconds_shown("TP exposed")));
   if (l.e > 1) add(named<Num>("t_ep_exposed", st.t_ep_exposed, seconds_shown("EP exposed")));
-  if (l.p > 1) add(named<Num>("t_pp", st.t_pp, seconds_shown("PP sends")));
+  if (l.p > 1) add(named<Num>("t_pp_exposed", st.t_pp_exposed, seconds_shown("PP exposed")));
   if (l.c > 1) add(named<Num>("t_cp_exposed", st.t_cp_exposed, seconds_shown("CP exposed")));
   if (l.d * l.c > 1) add(named<Num>("t_dp_exposed", st.t_dp_exposed, seconds_shown("DP exposed")));
   return comm ? pipe + *comm : pipe;
@@ -624,9 +711,11 @@ template Formula step_time<Formula>(const TrainingStep&);
 
 template <typename Num>
 Num model_flops_utilisation(const TrainingStep& st) {
-  return named<Num>("eta_compute", st.eta_compute, fraction_shown("eta_compute")) *
-         (1 - named<Num>("nongemm_share", st.nongemm_share, fraction_shown("non-GEMM"))) /
-         (1 + named<Num>("bubble", st.bubble, fraction_shown("bubble"))) *
+  Num busy = named<Num>("eta_compute", st.eta_compute, fraction_shown("eta_compute")) *
+             (1 - named<Num>("nongemm_share", st.nongemm_share, fraction_shown("non-GEMM")));
+  if (st.layout.p > 1)
+    busy = busy / (1 + named<Num>("imbalance", st.stages.imbalance, fraction_shown("stage imbalance")));
+  return busy / (1 + named<Num>("bubble", st.bubble, fraction_shown("bubble"))) *
          (1 - named<Num>("comm_share", st.comm_share, fraction_shown("exposed comm")));
 }
 template double model_flops_utilisation<double>(const TrainingStep&);

@@ -57,6 +57,11 @@ inline constexpr EnumName<Recompute> kRecomputeNames[] = {
     {Recompute::none, "none"}, {Recompute::selective, "selective"}, {Recompute::full, "full"}};
 static_assert(names_cover(kRecomputeNames));
 std::string_view to_string(Recompute r);
+// The precision a training step's dot-product attention multiplies in: the run's own at 16 bits and more;
+// under FP8 and FP4 recipes bf16, as Transformer Engine runs it unless FP8 attention is asked for (its
+// DelayedScaling fp8_dpa and Megatron-LM's fp8_dot_product_attention, both off by default: the workload's
+// fp8_attention), then FP8 (NVFP4 recipes take the same switch).
+std::string training_attention_precision(const LlmTraining& w);
 
 struct Layout {
   int t = 1, p = 1, d = 1, zero = 0;
@@ -147,6 +152,17 @@ double runnable_batch_tokens(const LlmTraining& w);
 double pipeline_bubble(int p, int v, double micro_batches);
 // DualPipe's bubble over m micro-batches on p stages (DeepSeek-V3), as a share of the compute.
 double dualpipe_bubble(int p, double micro_batches);
+// The pipeline stages' loads (METHODS.md "Pipeline bubble"): p stages run whole layers of `layer` seconds
+// each, the last one the output layer's `out` seconds too. Megatron-LM splits the layers evenly where p
+// divides them (its default); otherwise the run names an uneven split, taken as the one with the least busy
+// stage.
+struct StageLoad {
+  int last_layers = 0;   // layers on the last stage
+  int other_layers = 0;  // the most layers on any other stage
+  double layer = 0, out = 0;
+  double imbalance = 0;  // the busiest stage's load over the mean, less 1
+};
+StageLoad stage_load(int layers, int p, double layer, double out);
 // The most virtual stages per GPU the interleaved schedule allows: one layer per virtual stage at least,
 // v = floor(L / p); 1 without pipelining. The price, also modelled: v times the point-to-point sends.
 int virtual_stages(int layers, int p);
@@ -159,8 +175,10 @@ struct TrainingStep {
   double t_gemm = 0, t_attention = 0, t_recompute = 0, t_nongemm = 0;
   GemmPhase gemm;     // the micro-batch's GEMMs by the shape model: t_gemm runs at gemm.eta x the derate
   double bubble = 0;  // pipeline_bubble(p, v, micro_batches); the step takes (1 + bubble) x its compute
+  StageLoad stages;   // stage_load of the step's compute; the step takes (1 + stages.imbalance) x it
   double t_tp = 0, t_pp = 0, t_cp = 0, t_cp_exposed = 0, t_dp = 0, t_dp_exposed = 0;
   double t_tp_exposed = 0;              // t_tp less the backward's collectives hidden behind their GEMMs
+  double t_pp_exposed = 0;              // t_pp less the interleaved schedule's sends hidden behind compute
   double tp_overlapped_reductions = 0;  // of the all-reduce volumes per layer, those overlapped
   double t_ep = 0;                      // MoE all-to-all dispatch + combine
   double t_ep_exposed = 0;              // of it, what no computation hides (all of it but under DualPipe)

@@ -42,6 +42,17 @@ std::string fixed_layout_text(const LlmTraining& w) {
   return fmt::format("{} fixed by the workload; {}", fmt::join(given, ", "), searched);
 }
 
+// The operands of the step's stage imbalance, empty without a pipeline.
+std::string stage_text(const TrainingStep& st) {
+  const StageLoad& s = st.stages;
+  if (st.layout.p <= 1) return {};
+  return fmt::format(
+      "stage imbalance {:.3f} = busiest / mean stage - 1 over p {} stages: the last runs {} layers of {:.4f} "
+      "s + "
+      "the output layer's GEMMs and cross-entropy {:.4f} s, the others up to {} layers; ",
+      s.imbalance, st.layout.p, s.last_layers, s.layer, s.out, s.other_layers);
+}
+
 }  // namespace
 
 Planner::TrainEval Planner::eval_llm(const LlmTraining& w, int nodes) {
@@ -173,31 +184,40 @@ void Planner::plan_llm_training(const LlmTraining& given) {
             flops.gemm, flops.attention, 6 * m.active_params * w.tokens),
         .source = "workload"});
   bool dualpipe = w.schedule == "dualpipe" && l.p > 1;
-  std::string ran =
-      fmt::format("recompute {}{}, {} attention, sequence parallel {}, {} schedule", to_string(l.recompute),
-                  w.recompute == "auto" ? " (auto)" : "", w.attention, w.sequence_parallel ? "on" : "off",
-                  dualpipe  ? "DualPipe"
-                  : l.v > 1 ? "interleaved"
-                            : "1F1B");
+  std::vector<std::string> fused;
+  for (const auto& [kernel, name] : kFusedKernelNames)
+    if (w.fused.has(kernel)) fused.push_back(name);
+  std::string ran = fmt::format(
+      "recompute {}{}, {} attention, sequence parallel {}, {} schedule, {}", to_string(l.recompute),
+      w.recompute == "auto" ? " (auto)" : "", w.attention, w.sequence_parallel ? "on" : "off",
+      dualpipe  ? "DualPipe"
+      : l.v > 1 ? "interleaved"
+                : "1F1B",
+      fused.empty()
+          ? std::string("elementwise passes as PyTorch's reference kernels (the workload's fused: none)")
+          : fmt::format("fused {} (the workload's fused)", fmt::join(fused, ", ")));
   auto mfu = model_flops_utilisation<Formula>(st);
-  const AttentionRate attention = attention_rate(*facts_.gpu, w.precision, w.precision);
+  const AttentionRate attention = attention_rate(*facts_.gpu, w.precision, training_attention_precision(w));
   line({.section = "Compute",
         .item = "Predicted MFU",
         .quantity = mfu,
         .unit = "fraction",
         .spec = "model FLOPs (6ND-style, no recomputation) / (GPU peak x step time)",
         .driver = fmt::format(
-            "{}: {} = {:.3f}; bubble {}; eta_GEMM {:.3f} (by shape) x training derate {:.2f}, flash "
-            "attention at {:.2f} x the asymptote{}",
-            ran, mfu.shown(), mfu.value(),
+            "{}: {} = {:.3f}; {}bubble {}; eta_GEMM {:.3f} (by shape) x training derate {:.2f}, {}{}", ran,
+            mfu.shown(), mfu.value(), stage_text(st),
             dualpipe
                 ? std::string("2 (p/2 - 1) / (3 m), DualPipe's (p/2 - 1)(F&B + B - 3W) with B = 2F, W = F")
                 : fmt::format("(p-1)/(v m) with v = {}", st.virtual_stages),
-            st.gemm.eta, assumption::kTrainingGemmDerate.value, assumption::kAttentionRelative.value,
+            st.gemm.eta, assumption::kTrainingGemmDerate.value,
+            w.attention == "standard" ? std::string("standard attention as batched GEMMs at that rate")
+                                      : fmt::format("flash attention at {:.2f} x the asymptote",
+                                                    assumption::kAttentionRelative.value),
             attention.precision == w.precision
                 ? std::string()
-                : fmt::format(" of the {} peak {:.0f} TFLOPS (attention reads {} activations in {})",
-                              attention.precision, attention.peak / 1e12, w.precision, attention.precision)),
+                : fmt::format(" of the {} peak {:.0f} TFLOPS (a {} recipe's attention multiplies in {}{})",
+                              attention.precision, attention.peak / 1e12, w.precision, attention.precision,
+                              w.fp8_attention ? ": fp8_attention" : " unless fp8_attention")),
         .source = src(cal_.gemm)});
   bool measured = cal_.gemm.source != Source::assumed;  // its shapes' quantization is in the measurement
   line({.section = "Compute",

@@ -403,6 +403,31 @@ std::string attention_peak_precision(const std::string& kv_precision) {
   return std::string(precision_spec(kv_precision).attention_peak);
 }
 
+namespace {
+FusedKernels parse_fused(const Fields& f, const std::string& where) {
+  FusedKernels out;
+  if (!f.has("fused")) return out;
+  const auto& list = f.at("fused");
+  std::vector<std::string> names;
+  for (const auto& [kernel, name] : kFusedKernelNames) names.push_back(name);
+  auto bad = [&] {
+    return UsageError(
+        fmt::format("{}: 'fused' must be a list of the elementwise passes run fused, each once, of "
+                    "{} (got {})",
+                    where, fmt::join(names, ", "), list.dump()));
+  };
+  if (!list.is_array()) throw bad();
+  for (const auto& e : list) {
+    if (!e.is_string()) throw bad();
+    auto it = std::find_if(std::begin(kFusedKernelNames), std::end(kFusedKernelNames),
+                           [&](const auto& k) { return e.get<std::string>() == k.second; });
+    if (it == std::end(kFusedKernelNames) || out.has(it->first)) throw bad();
+    out.kernels.push_back(it->first);
+  }
+  return out;
+}
+}  // namespace
+
 Workload load_workload(const std::filesystem::path& path) {
   auto doc = load_yaml_file(path);
   if (!doc.is_object()) throw UsageError(fmt::format("{}: expected a mapping with 'kind'", path.string()));
@@ -423,9 +448,26 @@ Workload load_workload(const std::filesystem::path& path) {
   if (f.has("nodes")) w.nodes = f.whole("nodes");
 
   if (w.kind == "llm-training") {
-    f.only(with({"model", "tokens", "seq_len", "global_batch_tokens", "micro_batch", "precision", "optimizer",
-                 "checkpoint", "dataset_bytes", "recompute", "sequence_parallel", "attention", "schedule",
-                 "layout", "ep", "ep_dispatch", "finetune"}));
+    f.only(with({"model",
+                 "tokens",
+                 "seq_len",
+                 "global_batch_tokens",
+                 "micro_batch",
+                 "precision",
+                 "optimizer",
+                 "checkpoint",
+                 "dataset_bytes",
+                 "recompute",
+                 "sequence_parallel",
+                 "attention",
+                 "schedule",
+                 "overlap_p2p_comm",
+                 "fp8_attention",
+                 "fused",
+                 "layout",
+                 "ep",
+                 "ep_dispatch",
+                 "finetune"}));
     LlmTraining t;
     t.model = parse_model(f);
     t.tokens = f.positive("tokens");
@@ -435,6 +477,9 @@ Workload load_workload(const std::filesystem::path& path) {
     t.sequence_parallel = f.flag_or("sequence_parallel", true);
     t.attention = choice(f, "attention", {"flash", "standard"}, kAttentionKinds, "flash");
     t.schedule = choice(f, "schedule", {"1f1b", "interleaved", "dualpipe"}, kSchedules, "interleaved");
+    t.overlap_p2p_comm = f.flag_or("overlap_p2p_comm", true);
+    t.fp8_attention = f.flag_or("fp8_attention", false);
+    t.fused = parse_fused(f, path.string());
     t.ep_dispatch = choice(f, "ep_dispatch", {"bf16", "fp8"}, kDispatchPrecisions, "bf16");
     t.layout = parse_layout(f, t.model, t.seq_len);
     if (f.has("micro_batch")) {

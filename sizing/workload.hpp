@@ -7,9 +7,11 @@
 // with a UsageError naming the file and key.
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -85,6 +87,23 @@ struct FineTune {
 };
 inline constexpr const char* kLoraTargets[] = {"q", "k", "v", "o", "gate", "up", "down"};
 
+// Elementwise passes a training step can run fused (the workload's `fused`, a list of kFusedKernelNames):
+// the norm (Transformer Engine's RMSNorm; Megatron-LM with TE always), rotary (Megatron-LM's
+// apply_rope_fusion), the gated activation (its bias_activation_fusion) and the cross-entropy (its
+// cross_entropy_loss_fusion: its own jit-fused kernels, or with cross_entropy_fusion_impl te Transformer
+// Engine's). Unlisted, each runs as the reference PyTorch code writes it.
+enum class FusedKernel { none, norm, rotary, activation, cross_entropy, te_cross_entropy };
+inline constexpr std::pair<FusedKernel, const char*> kFusedKernelNames[] = {
+    {FusedKernel::norm, "norm"},
+    {FusedKernel::rotary, "rotary"},
+    {FusedKernel::activation, "activation"},
+    {FusedKernel::cross_entropy, "cross_entropy"},
+    {FusedKernel::te_cross_entropy, "te_cross_entropy"}};
+struct FusedKernels {
+  std::vector<FusedKernel> kernels;
+  bool has(FusedKernel k) const { return std::find(kernels.begin(), kernels.end(), k) != kernels.end(); }
+};
+
 // The fields of a training layout the workload fixes; the planner searches the others.
 struct LayoutSpec {
   std::optional<int> tp, pp, dp, cp, vp, micro_batch;
@@ -108,6 +127,13 @@ struct LlmTraining {
   // 1f1b, interleaved (v virtual stages per GPU) or dualpipe (DeepSeek-V3: bidirectional, each chunk's
   // all-to-all under another micro-batch's compute).
   std::string schedule = "interleaved";
+  // Megatron-LM's overlap_p2p_comm: the interleaved schedule's pipeline sends and receives run under the
+  // chunks' compute (its default since October 2023; earlier releases wait on each).
+  bool overlap_p2p_comm = true;
+  // Dot-product attention in FP8 under an FP8 or FP4 recipe (Megatron-LM's fp8_dot_product_attention); off,
+  // it runs in bf16.
+  bool fp8_attention = false;
+  FusedKernels fused;  // the elementwise passes that run fused (none: the reference PyTorch kernels)
   // Precision of the MoE dispatch all-to-all's tokens: bf16 (Megatron-LM's alltoall dispatcher) or fp8
   // (DeepSeek-V3: quantized before the up-projection, then dispatched); the combine stays 16-bit.
   std::string ep_dispatch = "bf16";

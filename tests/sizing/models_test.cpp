@@ -91,11 +91,16 @@ TEST(Models, PipelineBubbleIsPMinusOneOverVirtualStagesTimesMicroBatches) {
   EXPECT_DOUBLE_EQ(st.bubble, 3 / (8 * st.micro_batches));
   // The bubble is idle time relative to the ideal compute time: the step stretches by (1 + bubble).
   double compute = st.t_gemm + st.t_attention + st.t_recompute + st.t_nongemm;
-  EXPECT_NEAR(st.step_s, compute * (1 + st.bubble) + st.t_tp + st.t_pp + st.t_dp_exposed, 1e-12 * st.step_s);
+  EXPECT_NEAR(
+      st.step_s,
+      compute * (1 + st.stages.imbalance) * (1 + st.bubble) + st.t_tp + st.t_pp_exposed + st.t_dp_exposed,
+      1e-12 * st.step_s);
   // The sheet's step-time formula is that computation.
   auto step = step_time<Formula>(st);
   EXPECT_EQ(step.value(), st.step_s);
-  EXPECT_EQ(step.symbolic(), "(t_gemm + t_attention + t_nongemm) x (1 + bubble) + t_pp + t_dp_exposed");
+  EXPECT_EQ(
+      step.symbolic(),
+      "(t_gemm + t_attention + t_nongemm) x (1 + imbalance) x (1 + bubble) + t_pp_exposed + t_dp_exposed");
 }
 
 TEST(Models, PipelineBubbleFormula) {
@@ -268,6 +273,136 @@ TEST(Models, NodeLimitedRoutingAndFp8DispatchShrinkTheFabricAllToAll) {
   fp8.ep_dispatch = "fp8";
   auto half = training_step(fp8.model, fp8, node, cal, l);
   EXPECT_NEAR(latency_free(half), latency_free(four) * (1 + 2 + 2 + 2) / 8.0, 1e-9 * plain.t_ep);
+}
+
+// Every stage passes every micro-batch, so the busiest sets the pace; the last runs the output layer too.
+TEST(Models, TheBusiestPipelineStageSetsThePace) {
+  // Megatron-LM's even split where p divides the layers: 10 per stage, the output layer's 3 s on the last.
+  auto even = stage_load(40, 4, 1.0, 3.0);
+  EXPECT_EQ(even.last_layers, 10);
+  EXPECT_DOUBLE_EQ(even.imbalance, 13.0 / (43.0 / 4) - 1);
+  // An uneven split the run must name: Llama 3 405B's 126 layers on 16 stages, one fewer on the last (Llama 3
+  // paper, section 3.3.2) keeps the busiest at 8 layers.
+  auto meta = stage_load(126, 16, 1.0, 0.66);
+  EXPECT_EQ(meta.last_layers, 7);
+  EXPECT_EQ(meta.other_layers, 8);
+  EXPECT_DOUBLE_EQ(meta.imbalance, 8.0 / (126.66 / 16) - 1);
+  EXPECT_DOUBLE_EQ(stage_load(32, 1, 1.0, 3.0).imbalance, 0);
+  // In a step: the GEMM, attention and non-GEMM time stretch by it, and it grows with the vocabulary.
+  auto w = llama7b();
+  auto cal = flat_calibration(0.8);
+  Layout l{1, 4, 128, 1, Recompute::none};
+  auto st = training_step(w.model, w, a100_node(), cal, l);
+  EXPECT_GT(st.stages.imbalance, 0);
+  EXPECT_NEAR(st.stages.layer * 32 + st.stages.out, 4 * (st.t_gemm + st.t_attention + st.t_nongemm), 1e-9);
+  auto big = w;
+  big.model.vocab *= 4;
+  EXPECT_GT(training_step(big.model, big, a100_node(), cal, l).stages.imbalance, st.stages.imbalance);
+}
+
+// Megatron-LM's overlap_p2p_comm runs the interleaved schedule's sends under the chunks' compute; the
+// non-interleaved schedule, and a release before the option, wait on each.
+TEST(Models, TheInterleavedScheduleHidesItsPipelineSends) {
+  auto w = llama7b();
+  auto cal = flat_calibration(0.8);
+  auto node = a100_node();
+  auto interleaved = training_step(w.model, w, node, cal, {1, 4, 128, 1, Recompute::none, 8});
+  double compute = interleaved.t_gemm + interleaved.t_attention + interleaved.t_nongemm;
+  EXPECT_NEAR(interleaved.t_pp_exposed,
+              interleaved.t_pp - assumption::kOverlapHidden.value * std::min(interleaved.t_pp, compute),
+              1e-12);
+  EXPECT_LT(interleaved.t_pp_exposed, interleaved.t_pp);
+  auto plain = training_step(w.model, w, node, cal, {1, 4, 128, 1, Recompute::none, 1});
+  EXPECT_DOUBLE_EQ(plain.t_pp_exposed, plain.t_pp);
+  auto old = w;
+  old.overlap_p2p_comm = false;
+  auto waited = training_step(old.model, old, node, cal, {1, 4, 128, 1, Recompute::none, 8});
+  EXPECT_DOUBLE_EQ(waited.t_pp_exposed, waited.t_pp);
+  EXPECT_GT(waited.step_s, interleaved.step_s);
+}
+
+// The elementwise passes a fused kernel runs (the workload's `fused`) cost its bytes: RMSNorm 36 -> 4 B and
+// rotary 20 -> 4 B per element (two of each per layer over h), SwiGLU 10 -> 6 B per f; the cross-entropy
+// 60, 28 (Megatron-LM's jit-fused) or 10 (Transformer Engine's) B per vocabulary entry. Forward, and twice
+// that backward.
+TEST(Models, FusedElementwiseKernelsCostTheirOwnBytes) {
+  auto w = llama7b();
+  auto cal = flat_calibration(0.8);
+  auto node = a100_node();
+  Layout l{1, 1, 128, 1, Recompute::none};
+  double hbm = node.gpu->memory_bandwidth * cal.hbm.value;
+  auto plain = training_step(w.model, w, node, cal, l);
+  double tokens_gpu = w.global_batch_tokens / l.gpus();
+  double h = w.model.hidden, f = w.model.ffn_hidden, L = w.model.layers;
+  auto fused = w;
+  fused.fused.kernels = {FusedKernel::norm, FusedKernel::rotary, FusedKernel::activation};
+  double saved = 3 * tokens_gpu * L * ((36 - 4) * 2 * h + (20 - 4) * 2 * h + (10 - 6) * f);
+  EXPECT_NEAR(plain.t_nongemm - training_step(fused.model, fused, node, cal, l).t_nongemm, saved / hbm,
+              1e-9 * plain.t_nongemm);
+  auto jit = w;
+  jit.fused.kernels = {FusedKernel::cross_entropy};
+  EXPECT_NEAR(plain.t_nongemm - training_step(jit.model, jit, node, cal, l).t_nongemm,
+              tokens_gpu * w.model.vocab * (60 - 28) / hbm, 1e-9 * plain.t_nongemm);
+  auto te = w;
+  te.fused.kernels = {FusedKernel::te_cross_entropy};
+  EXPECT_NEAR(plain.t_nongemm - training_step(te.model, te, node, cal, l).t_nongemm,
+              tokens_gpu * w.model.vocab * (60 - 10) / hbm, 1e-9 * plain.t_nongemm);
+}
+
+// Transformer Engine's FP8 GEMM operands, per token and layer (TP 1): the O projection's input cast and
+// transposed (read 2, write 1 + 1), the norms' and the activation's outputs written at 1 B instead of 2 and
+// transposed in the backward (read 1, write 1), every output gradient cast and transposed (2 + 1 + 1).
+// Llama 2 7B: h 4,096, QKV out 3h, f 11,008, gated up 2f.
+TEST(Models, Fp8TrainingPaysItsCastsAndTransposes) {
+  auto bf16 = llama7b();
+  auto fp8 = bf16;
+  fp8.precision = "fp8";
+  const auto& c = shipped_catalog();
+  NodeFacts h100{&c.gpu("H100-SXM"), 8, 8, 8 * 400e9 / 8};
+  auto cal = flat_calibration(0.8);
+  Layout l{1, 1, 128, 1, Recompute::none};
+  double h = 4096, f = 11008;
+  double forward = 4 * h - 1 * (2 * h + f);
+  double backward = 2 * (2 * h + f) + 4 * (2 * h + 3 * h + 2 * f);
+  double tokens_gpu = bf16.global_batch_tokens / l.gpus();
+  double hbm = h100.gpu->memory_bandwidth * cal.hbm.value;
+  double extra = training_step(fp8.model, fp8, h100, cal, l).t_nongemm -
+                 training_step(bf16.model, bf16, h100, cal, l).t_nongemm;
+  EXPECT_NEAR(extra, tokens_gpu * 32 * (forward + backward) / hbm, 1e-9 * extra);
+  // Full recomputation casts the O projection's input again with the recomputed forward.
+  Layout full{1, 1, 128, 1, Recompute::full};
+  double extra_full = training_step(fp8.model, fp8, h100, cal, full).t_nongemm -
+                      training_step(bf16.model, bf16, h100, cal, full).t_nongemm;
+  EXPECT_NEAR(extra_full - extra, tokens_gpu * 32 * forward / hbm, 1e-9 * extra);
+}
+
+// Transformer Engine runs an FP8 recipe's dot-product attention in bf16 unless FP8 attention is asked for
+// (fp8_dpa / Megatron-LM's fp8_dot_product_attention); 16-bit runs multiply in their own precision.
+TEST(Models, Fp8TrainingRunsItsAttentionInBf16UnlessAsked) {
+  auto w = llama7b();
+  EXPECT_EQ(training_attention_precision(w), "bf16");
+  w.precision = "fp16";
+  EXPECT_EQ(training_attention_precision(w), "fp16");
+  w.precision = "fp8";
+  EXPECT_EQ(training_attention_precision(w), "bf16");
+  w.precision = "nvfp4";
+  EXPECT_EQ(training_attention_precision(w), "bf16");
+  w.fp8_attention = true;
+  EXPECT_EQ(training_attention_precision(w), "fp8");
+  w.precision = "fp8";
+  const auto& c = shipped_catalog();
+  NodeFacts h100{&c.gpu("H100-SXM"), 8, 8, 8 * 400e9 / 8};
+  auto cal = flat_calibration(0.8);
+  Layout l{1, 1, 128, 1, Recompute::none};
+  auto in_fp8 = training_step(w.model, w, h100, cal, l);
+  w.fp8_attention = false;
+  auto in_bf16 = training_step(w.model, w, h100, cal, l);
+  auto rate = [&](const char* p) {
+    auto r = attention_rate(*h100.gpu, "fp8", p);
+    return r.peak * r.eta_scale;
+  };
+  EXPECT_NEAR(in_bf16.t_attention / in_fp8.t_attention, rate("fp8") / rate("bf16"), 1e-12);
+  EXPECT_GT(in_bf16.t_attention, in_fp8.t_attention);
 }
 
 // DualPipe (DeepSeek-V3 report, Table 2): bubble (p/2 - 1)(F&B + B - 3W) with F&B = F + B, B = 2F, W = F:

@@ -351,7 +351,8 @@ TEST(SheetForProcurement, TimesAndEnergiesInSensibleUnits) {
   // The formula still evaluates to the quantity in its new unit.
   double seconds = fast.figures["time_s"].get<double>();
   EXPECT_NEAR(time.quantity * time.formula_per, seconds, 1e-9 * seconds);
-  EXPECT_EQ(line_of(planned("default"), "Energy").unit, "kWh");  // 976 kWh on one node
+  EXPECT_EQ(line_of(plan_file(data_dir() / "megatron-gpt-1.7b-h100.yaml"), "Energy").unit,
+            "kWh");  // 110 kWh: 1.5 hours on 6 nodes
   auto big = planned("llm-405b-pretraining");
   EXPECT_EQ(line_of(big, "Time to train").unit, "days");
   EXPECT_EQ(line_of(big, "Energy").unit, "MWh");

@@ -231,6 +231,30 @@ TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
   EXPECT_EQ(t.recompute, "full");
   EXPECT_EQ(t.attention, "flash");
   EXPECT_TRUE(t.sequence_parallel);
+  EXPECT_TRUE(t.overlap_p2p_comm);
+  auto waits = load_workload(write_temp("layout", base + "overlap_p2p_comm: false\n"));
+  EXPECT_FALSE(std::get<LlmTraining>(waits.spec).overlap_p2p_comm);
+  EXPECT_FALSE(t.fp8_attention);
+  EXPECT_TRUE(t.fused.kernels.empty());
+  auto te = std::get<LlmTraining>(
+      load_workload(write_temp("layout", base + "fp8_attention: true\nfused: [norm, te_cross_entropy]\n"))
+          .spec);
+  EXPECT_TRUE(te.fp8_attention);
+  EXPECT_TRUE(te.fused.has(FusedKernel::norm));
+  EXPECT_TRUE(te.fused.has(FusedKernel::te_cross_entropy));
+  EXPECT_FALSE(te.fused.has(FusedKernel::rotary));
+  for (const char* bad : {"fused: norm\n", "fused: [norm, norm]\n", "fused: [softmax]\n", "fused: [1]\n"}) {
+    try {
+      load_workload(write_temp("layout", base + bad));
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const UsageError& e) {
+      EXPECT_NE(
+          std::string(e.what()).find("'fused' must be a list of the elementwise passes run fused, each once, "
+                                     "of norm, rotary, activation, cross_entropy, te_cross_entropy"),
+          std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 // Mixtral-8x7B: 46.7 B parameters, 12.9 B active per token (Mistral AI's figures).
