@@ -489,8 +489,16 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                 : fmt::format("{} sequences", held);
       }
     }
+    if (w.offline && w.requests) {
+      sp.requests = *w.requests;
+      sp.batch = std::min(sp.batch, sp.requests);
+    }
     sp.decode = decode(sp.batch);
     sp.step_s = decode_step_time<double>(sp.decode);
+    if (sp.requests > 0) {
+      sp.tail_batch = sp.requests - std::floor(sp.requests / sp.batch) * sp.batch;
+      if (sp.tail_batch > 0) sp.tail_step_s = decode_step_time<double>(decode(sp.tail_batch));
+    }
     sp.crossover = decode_crossover_batch<double>(sp.decode);
     sp.bound = sp.batch < sp.crossover ? "memory" : "compute";
     sp.ttft_s = time_to_first_token<double>(sp.prefill, sp.step_s);
@@ -625,11 +633,18 @@ Num serving_hbm_per_gpu(const ServingPoint& sp) {
 template <typename Num>
 Num serving_tokens_per_s_node(const ServingPoint& sp) {
   Num out = named<Num>("out", sp.output_tokens, count_shown("out"));
-  return out /
-         (out * named<Num>("t_step", sp.step_s, seconds_shown("decode step", 4)) /
-              named<Num>("batch", sp.batch, count_shown("batch")) +
-          named<Num>("t_prefill", sp.prefill_s, seconds_shown("prefill", 4))) *
-         named<Num>("instances", sp.instances, count_shown("instances"));
+  Num step = named<Num>("t_step", sp.step_s, seconds_shown("decode step", 4));
+  Num batch = named<Num>("batch", sp.batch, count_shown("batch"));
+  Num prefill = named<Num>("t_prefill", sp.prefill_s, seconds_shown("prefill", 4));
+  Num instances = named<Num>("instances", sp.instances, count_shown("instances"));
+  if (sp.requests <= 0) return out / (out * step / batch + prefill) * instances;
+  Num run = named<Num>("waves", std::floor(sp.requests / sp.batch), count_shown("whole batches")) *
+            (out * step + batch * prefill);
+  if (sp.tail_batch > 0) {
+    Num tail = named<Num>("tail", sp.tail_batch, count_shown("tail batch"));
+    run = run + out * named<Num>("t_tail", sp.tail_step_s, seconds_shown("tail step", 4)) + tail * prefill;
+  }
+  return named<Num>("requests", sp.requests, count_shown("requests")) * out / run * instances;
 }
 template double serving_tokens_per_s_node<double>(const ServingPoint&);
 template Formula serving_tokens_per_s_node<Formula>(const ServingPoint&);

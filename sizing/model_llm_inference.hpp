@@ -200,6 +200,9 @@ struct ServingPoint {
   double output_tokens = 0;  // per request
   int instances = 1;         // per node: its GPUs / t
   std::string batch_rule;    // how the batch was chosen
+  // An offline run of `requests` (the workload's; 0: an endless queue): floor(requests / batch) whole
+  // batches, then the remaining tail_batch sequences decode at tail_step_s.
+  double requests = 0, tail_batch = 0, tail_step_s = 0;
 };
 // The ways t tensor-parallel GPUs split a KV cache: by KV head, min(t, kv_heads), the rest holding copies;
 // latent attention's one latent per token is whole on every GPU (1).
@@ -223,7 +226,10 @@ double serving_tp_time(const LlmInference& w, const GpuSpec& gpu, const Calibrat
                        const ServingBudget& budget, int t, double tokens, double call_tokens,
                        std::string* basis = nullptr);
 // out / (out x decode step / batch + prefill) x instances: output tokens per second per node, each request
-// costing its prefill plus `out` decode steps shared by the batch (continuous batching).
+// costing its prefill plus `out` decode steps shared by the batch (continuous batching). An offline run of N
+// requests of one length runs in whole batches and a last, partial one:
+// N x out / (floor(N / batch) x (out x step + batch x prefill) + out x tail step + tail x prefill) x
+// instances.
 template <typename Num>
 Num serving_tokens_per_s_node(const ServingPoint& sp);
 // weights + the KV budget, per GPU.

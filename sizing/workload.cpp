@@ -534,7 +534,8 @@ Workload load_workload(const std::filesystem::path& path) {
         "max_num_seqs", "cuda_graph_bytes",       "cuda_graph_batch_sizes",   "capacity_scheduler_policy",
         "unquantized"};
     keys.insert({"model", "precision", "kv_precision", "request_rate", "concurrent_users", "input_tokens",
-                 "output_tokens", "ttft_s", "tpot_s", "offline", "scenario", "tp", "batch", "served_model"});
+                 "output_tokens", "ttft_s", "tpot_s", "offline", "scenario", "tp", "batch", "requests",
+                 "served_model"});
     f.only(with(keys));
     LlmInference s;
     s.model = parse_model(f);
@@ -635,6 +636,12 @@ Workload load_workload(const std::filesystem::path& path) {
         throw UsageError(fmt::format(
             "{}: 'scenario: {}' needs its p99 targets 'ttft_s' and 'tpot_s' (MLPerf sets them per model)",
             path.string(), s.scenario));
+    }
+    if (f.has("requests")) {
+      if (!s.offline)
+        throw UsageError(fmt::format(
+            "{}: 'requests' is an offline run's request count: it needs 'offline: true'", path.string()));
+      s.requests = f.whole("requests");
     }
     s.served_model = f.text_or("served_model", w.name);
     if (f.has("request_rate")) {

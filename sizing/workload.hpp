@@ -175,6 +175,9 @@ struct LlmInference {
   std::string scenario;
   std::optional<int> tp;     // tensor-parallel degree of an instance, fixed (else searched)
   std::optional<int> batch;  // sequences decoded together, fixed (a published benchmark's batch)
+  // Offline: the run's request count, all of one length (trtllm-bench's num_requests): whole batches and a
+  // last, partial one. Unset: the steady state of an endless queue.
+  std::optional<int> requests;
   // The serving engine (kEngines): vLLM or TensorRT-LLM, which size the KV cache and admit requests
   // differently (sizing/model_llm_inference.hpp serving_budget).
   std::string engine = "vllm";

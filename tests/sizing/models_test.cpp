@@ -878,6 +878,42 @@ TEST(Serving, TensorRtLlmAllReduceTakesItsMeasuredTime) {
     EXPECT_NE(find_gpu(shipped_catalog().gpus, r.gpu), nullptr) << r.gpu;
 }
 
+// An offline run of N requests of one length (trtllm-bench's num_requests) runs floor(N / B) whole batches
+// and a last one of the rest, which decodes at its own, smaller step: N x out / (waves x (out x step + B x
+// prefill) + out x tail step + tail x prefill). A whole number of batches is the endless queue's rate.
+TEST(Serving, AnOfflineRunEndsWithAPartialBatch) {
+  auto w = std::get<LlmInference>(
+      load_workload(data_dir() / "trtllm-perf-llama31-405b-h200-tp8-1000-2000.yaml").spec);
+  ASSERT_EQ(w.requests, 1500);
+  const auto& c = shipped_catalog();
+  NodeFacts h200{&c.gpu("H200-SXM"), 8, 8, 8 * 400e9 / 8};
+  Calibration cal = flat_calibration(0.8);
+  auto run = serving_point(w, h200, cal, 0.7, 0.6, 0.25, nullptr);
+  ASSERT_TRUE(run);
+  double B = run->batch, out = run->output_tokens, waves = std::floor(1500 / B), tail = 1500 - waves * B;
+  ASSERT_GT(tail, 0);
+  EXPECT_DOUBLE_EQ(run->tail_batch, tail);
+  EXPECT_LT(run->tail_step_s, run->step_s);
+  EXPECT_NEAR(run->tokens_per_s_node,
+              1500 * out /
+                  (waves * (out * run->step_s + B * run->prefill_s) + out * run->tail_step_s +
+                   tail * run->prefill_s) *
+                  run->instances,
+              1e-9 * run->tokens_per_s_node);
+  auto formula = serving_tokens_per_s_node<Formula>(*run);
+  EXPECT_DOUBLE_EQ(formula.value(), run->tokens_per_s_node);
+  EXPECT_NE(formula.symbolic().find("t_tail"), std::string::npos) << formula.symbolic();
+  auto endless = w;
+  endless.requests.reset();
+  auto steady = serving_point(endless, h200, cal, 0.7, 0.6, 0.25, nullptr);
+  EXPECT_DOUBLE_EQ(steady->batch, B);
+  EXPECT_LT(run->tokens_per_s_node, steady->tokens_per_s_node);
+  auto whole = w;
+  whole.requests = static_cast<int>(3 * B);
+  EXPECT_NEAR(serving_point(whole, h200, cal, 0.7, 0.6, 0.25, nullptr)->tokens_per_s_node,
+              steady->tokens_per_s_node, 1e-9 * steady->tokens_per_s_node);
+}
+
 // A TensorRT-LLM serving step on an H100 at TP 8 pays the engine's measured all-reduce per call, 2 per layer
 // over the decode rows; vLLM on the same GPUs keeps its custom kernel's latency + bytes / NVLink busbw.
 TEST(Serving, TensorRtLlmDecodePaysItsMeasuredAllReduce) {

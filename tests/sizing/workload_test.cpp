@@ -416,6 +416,9 @@ TEST(Workload, LoraFineTuneAndServingScenarioKeys) {
   EXPECT_FALSE(std::get<LlmInference>(s.spec).offline);
   auto off = load_workload(write_temp("scen", serve + "scenario: offline\n"));
   EXPECT_TRUE(std::get<LlmInference>(off.spec).offline);
+  EXPECT_FALSE(std::get<LlmInference>(off.spec).requests);
+  auto run = load_workload(write_temp("scen", serve + "offline: true\nrequests: 1500\n"));
+  EXPECT_EQ(std::get<LlmInference>(run.spec).requests, 1500);
   for (auto [text, says] : {
            std::pair{train + "finetune: {method: dora, rank: 8}\n", "'method' must be one of lora"},
            std::pair{train + "finetune: {method: lora, rank: 8, targets: [qkv]}\n", "'targets' must be"},
@@ -424,6 +427,9 @@ TEST(Workload, LoraFineTuneAndServingScenarioKeys) {
            std::pair{serve + "scenario: server\nttft_s: 2\n", "needs its p99 targets"},
            std::pair{serve + "scenario: batch\n", "'scenario' must be one of offline, server, interactive"},
            std::pair{serve + "scenario: server\noffline: true\nttft_s: 2\ntpot_s: 0.2\n", "disagree"},
+           std::pair{serve + "requests: 100\n",
+                     "'requests' is an offline run's request count: it needs 'offline: true'"},
+           std::pair{serve + "offline: true\nrequests: 2.5\n", "'requests' must be a whole number"},
        }) {
     try {
       load_workload(write_temp("bad", text));
