@@ -90,27 +90,55 @@ double nongemm_bytes_per_token_layer(const TransformerModel& m, const LlmTrainin
 // forward and backward (module/linear.py, layernorm_linear.py, layernorm_mlp.py and base.py's
 // grad_output_preprocess): a Linear whose input comes in 16-bit casts it and keeps a transposed copy for the
 // weight gradient (fp8_cast_transpose_fused: read 2 B, write e B twice per element, e the recipe's bytes per
-// element); a norm or the activation before a GEMM writes its output already cast (e B instead of 2), which
-// the backward transposes (read e, write e); every Linear's output gradient is cast and transposed likewise.
-// The h-wide tensors (the norms' outputs, the row-parallel outputs' gradients) are the TP group's whole
-// sequence; the rest split by t. Forward: the O projection's input cast and the two cast writes the norms and
-// the activation save.
+// element), and every Linear's output gradient is cast and transposed likewise. The norms and the activation
+// before a GEMM: under delayed scaling they write their output already cast (e B instead of 2), which the
+// backward transposes (read e, write e); under current scaling and MXFP8 (csrc/extensions/normalization.cpp:
+// the norm in high precision, then quantized) they write 16 bits and a quantize pass casts both copies.
+// Current scaling reads each other 16-bit tensor once more for its amax first (nvte_compute_amax); MXFP8's
+// block scales come from the quantizing kernel. The h-wide gathered tensors (the norms' outputs after the
+// all-gather, the row-parallel outputs' gradients) are the TP group's whole sequence; the rest split by t.
 struct CastBytes {
   double forward = 0, backward = 0;
 };
-CastBytes low_precision_cast_bytes(const TransformerModel& m, const std::string& precision, int t,
-                                   bool sequence_parallel) {
-  double e = bytes_per_element(precision);
+CastBytes low_precision_cast_bytes(const TransformerModel& m, const LlmTraining& w, int t) {
+  double e = bytes_per_element(w.precision);
   if (e >= 2) return {};
   double h = m.hidden, o_in = static_cast<double>(m.heads) * m.v_dim();
   double qkv_out = m.attention_params() / h - o_in;
   double f = m.ffns_per_token() * m.ffn_hidden, f_up = (m.gated_ffn ? 2 : 1) * f;
   double cast_transpose = 2 + 2 * e, transpose = 2 * e, saved = 2 - e;
+  double norm_out = 2 * h / (w.sequence_parallel ? t : 1) + f / t;  // the norms' and activation's outputs
+  double amax = w.fp8_recipe == "current" ? 2 : 0;                  // its extra read per 16-bit cast
   CastBytes c;
-  c.forward = cast_transpose * o_in / t - saved * (2 * h / (sequence_parallel ? t : 1) + f / t);
-  c.backward = transpose * (2 * h + f / t) + cast_transpose * (2 * h + (qkv_out + f_up) / t);
+  c.forward = (cast_transpose + amax) * o_in / t;
+  c.backward = (cast_transpose + amax) * (2 * h + (qkv_out + f_up) / t);
+  if (w.fp8_recipe == "delayed") {
+    c.forward -= saved * norm_out;
+    c.backward += transpose * (2 * h + f / t);
+  } else {
+    c.forward += cast_transpose * norm_out;
+  }
   return c;
 }
+// Ring attention over c context-parallel ranks, per token and layer on one GPU of a TP group of t, forward
+// and backward, as Transformer Engine's AttnFuncWithCP runs it (attention.py): K and V copied into the ring's
+// send buffer; each of the c steps writes its own partial output (c - 1 more than one attention) into an
+// output first zeroed, merged into it by flash_attn_fwd_out_correction (read both, write one); the backward
+// writes a dq and a dK/dV per step and accumulates them (read both, write one). All-gather context
+// parallelism (Llama 3's) computes each rank's queries against the gathered K and V in one pass: none.
+struct RingBytes {
+  double forward = 0, backward = 0;
+};
+RingBytes ring_attention_bytes(const TransformerModel& m, const LlmTraining& w, int c, int t) {
+  if (c <= 1 || w.cp_comm != "p2p") return {};
+  double o = static_cast<double>(m.heads) * m.v_dim() / t;
+  double kv = static_cast<double>(m.mla() ? m.heads : m.kv_heads) * m.qk_head_dim() / t;  // each of K and V
+  RingBytes r;
+  r.forward = 8 * kv + 2 * o * (c - 1) + 2 * o + 6 * o * c;
+  r.backward = 8 * kv + 2 * o * (c - 1) + 6 * o * c + 4 * kv * (c - 1) + 12 * kv * c;
+  return r;
+}
+
 // Standard attention materialises the a x s x s scores per layer: QK^T writes them (2 B), scale + mask +
 // softmax reads and writes (4 B), dropout (where the model has it) reads, writes and stores its mask (5 B),
 // AV reads them (2 B).
@@ -541,9 +569,11 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   // Per GPU: its replica's tokens over L/p layers and its share of the TP group = tokens_gpu x L x t.
   double passes = l.recompute == Recompute::full ? 4 : 3;
   double bytes = passes * tokens_gpu * l.t * m.layers * nongemm_bytes_per_token_layer(m, w, l.t);
-  CastBytes casts = low_precision_cast_bytes(m, w.precision, l.t, w.sequence_parallel);
+  CastBytes casts = low_precision_cast_bytes(m, w, l.t);
+  RingBytes ring = ring_attention_bytes(m, w, l.c, l.t);
   bytes += tokens_gpu * l.t * m.layers *
-           (casts.forward * (l.recompute == Recompute::full ? 2 : 1) + casts.backward);
+           ((casts.forward + ring.forward) * (l.recompute == Recompute::full ? 2 : 1) + casts.backward +
+            ring.backward);
   if (standard) {
     double scores = static_cast<double>(m.heads) * w.seq_len / l.c * w.seq_len * l.micro_batch / l.t;
     double score_passes = 3 + (l.recompute == Recompute::none ? 0 : 1);

@@ -464,6 +464,8 @@ Workload load_workload(const std::filesystem::path& path) {
                  "overlap_p2p_comm",
                  "fp8_attention",
                  "fused",
+                 "cp_comm",
+                 "fp8_recipe",
                  "layout",
                  "ep",
                  "ep_dispatch",
@@ -480,6 +482,8 @@ Workload load_workload(const std::filesystem::path& path) {
     t.overlap_p2p_comm = f.flag_or("overlap_p2p_comm", true);
     t.fp8_attention = f.flag_or("fp8_attention", false);
     t.fused = parse_fused(f, path.string());
+    t.cp_comm = choice(f, "cp_comm", {"p2p", "all_gather"}, kCpComms, "p2p");
+    t.fp8_recipe = choice(f, "fp8_recipe", {"delayed", "current", "mxfp8"}, kFp8Recipes, "delayed");
     t.ep_dispatch = choice(f, "ep_dispatch", {"bf16", "fp8"}, kDispatchPrecisions, "bf16");
     t.layout = parse_layout(f, t.model, t.seq_len);
     if (f.has("micro_batch")) {

@@ -134,6 +134,12 @@ struct LlmTraining {
   // it runs in bf16.
   bool fp8_attention = false;
   FusedKernels fused;  // the elementwise passes that run fused (none: the reference PyTorch kernels)
+  // Context parallelism's attention (kCpComms): p2p, the ring Transformer Engine and Megatron-LM run by
+  // default (cp_comm_type), merging each step's partial output; all_gather, K and V gathered first, one pass.
+  std::string cp_comm = "p2p";
+  // The FP8 recipe's scaling (kFp8Recipes): delayed (Transformer Engine's DelayedScaling, Megatron-LM's
+  // default), current (Float8CurrentScaling) or mxfp8 (MXFP8BlockScaling); it sets what the casts cost.
+  std::string fp8_recipe = "delayed";
   // Precision of the MoE dispatch all-to-all's tokens: bf16 (Megatron-LM's alltoall dispatcher) or fp8
   // (DeepSeek-V3: quantized before the up-projection, then dispatched); the combine stays 16-bit.
   std::string ep_dispatch = "bf16";
@@ -147,6 +153,8 @@ inline constexpr const char* kRecomputeModes = "none, selective, full, auto";
 inline constexpr const char* kAttentionKinds = "flash, standard";
 inline constexpr const char* kSchedules = "1f1b, interleaved, dualpipe";
 inline constexpr const char* kDispatchPrecisions = "bf16, fp8";
+inline constexpr const char* kCpComms = "p2p, all_gather";
+inline constexpr const char* kFp8Recipes = "delayed, current, mxfp8";
 inline constexpr const char* kScenarios = "offline, server, interactive";
 inline constexpr const char* kEngines = "vllm, trtllm";
 inline constexpr const char* kCapacityPolicies = "guaranteed_no_evict, max_utilization";

@@ -376,6 +376,52 @@ TEST(Models, Fp8TrainingPaysItsCastsAndTransposes) {
   EXPECT_NEAR(extra_full - extra, tokens_gpu * 32 * forward / hbm, 1e-9 * extra);
 }
 
+// The recipe's scaling sets what the casts cost (Llama 2 7B, TP 1): delayed scaling's norms and activation
+// write FP8 and the backward transposes it; current scaling and MXFP8 write 16 bits and quantize both copies
+// in a pass; current scaling reads every other 16-bit tensor once more for its amax.
+TEST(Models, TheFp8RecipeSetsWhatTheCastsCost) {
+  auto delayed = llama7b();
+  delayed.precision = "fp8";
+  const auto& c = shipped_catalog();
+  NodeFacts h100{&c.gpu("H100-SXM"), 8, 8, 8 * 400e9 / 8};
+  auto cal = flat_calibration(0.8);
+  Layout l{1, 1, 128, 1, Recompute::none};
+  double h = 4096, o = 4096, f = 11008, norm_out = 2 * h + f, gemm_out = 2 * h + 3 * h + 2 * f;
+  auto casts = [&](const char* recipe) {
+    auto w = delayed;
+    w.fp8_recipe = recipe;
+    return training_step(w.model, w, h100, cal, l).t_nongemm;
+  };
+  double per_token_layer = delayed.global_batch_tokens / l.gpus() * 32 / (h100.gpu->memory_bandwidth * 0.8);
+  double d = (4 * o - norm_out) + (2 * norm_out + 4 * gemm_out);
+  double current = (6 * o + 4 * norm_out) + 6 * gemm_out;
+  double mx = (4 * o + 4 * norm_out) + 4 * gemm_out;
+  EXPECT_NEAR(casts("current") - casts("delayed"), (current - d) * per_token_layer, 1e-9 * casts("delayed"));
+  EXPECT_NEAR(casts("mxfp8") - casts("delayed"), (mx - d) * per_token_layer, 1e-9 * casts("delayed"));
+}
+
+// Ring attention (Transformer Engine's AttnFuncWithCP) merges each of its c steps' partial outputs and
+// accumulates dq and dK/dV per step; all-gather context parallelism computes in one pass. Llama 2 7B at CP 2,
+// TP 1 (o = K = V width = 4,096): forward 8 kv + 2 o + 2 o + 12 o, backward 8 kv + 2 o + 12 o + 4 kv + 24 kv.
+TEST(Models, RingAttentionMergesEachStepsPartialOutput) {
+  auto ring = llama7b();
+  auto gathered = ring;
+  gathered.cp_comm = "all_gather";
+  auto cal = flat_calibration(0.8);
+  auto node = a100_node();
+  Layout l{1, 1, 64, 1, Recompute::none};
+  l.c = 2;
+  double o = 4096, kv = 4096;
+  double bytes = (8 * kv + 16 * o) + (8 * kv + 14 * o + 28 * kv);
+  double tokens_gpu = ring.global_batch_tokens / l.gpus();
+  double extra = training_step(ring.model, ring, node, cal, l).t_nongemm -
+                 training_step(gathered.model, gathered, node, cal, l).t_nongemm;
+  EXPECT_NEAR(extra, tokens_gpu * 32 * bytes / (node.gpu->memory_bandwidth * 0.8), 1e-9 * extra);
+  Layout no_cp{1, 1, 128, 1, Recompute::none};
+  EXPECT_DOUBLE_EQ(training_step(ring.model, ring, node, cal, no_cp).t_nongemm,
+                   training_step(gathered.model, gathered, node, cal, no_cp).t_nongemm);
+}
+
 // Transformer Engine runs an FP8 recipe's dot-product attention in bf16 unless FP8 attention is asked for
 // (fp8_dpa / Megatron-LM's fp8_dot_product_attention); 16-bit runs multiply in their own precision.
 TEST(Models, Fp8TrainingRunsItsAttentionInBf16UnlessAsked) {

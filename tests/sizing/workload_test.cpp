@@ -213,6 +213,8 @@ TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
   };
   for (const auto& b :
        {Bad{"layout: {vp: 2}\nschedule: 1f1b\n", "needs 'schedule: interleaved'"},
+        Bad{"cp_comm: a2a\n", "'cp_comm' must be one of p2p, all_gather"},
+        Bad{"fp8_recipe: blockwise\n", "'fp8_recipe' must be one of delayed, current, mxfp8"},
         Bad{"micro_batch: 2\nlayout: {micro_batch: 4}\n", "disagree"},
         Bad{"layout: {pp: 4, vp: 3}\n", "'vp' 3 does not divide the 8 layers per pipeline stage"},
         Bad{"layout: {cp: 3}\n", "'cp' 3 does not divide seq_len 4096"},
@@ -243,6 +245,12 @@ TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
   EXPECT_TRUE(te.fused.has(FusedKernel::norm));
   EXPECT_TRUE(te.fused.has(FusedKernel::te_cross_entropy));
   EXPECT_FALSE(te.fused.has(FusedKernel::rotary));
+  EXPECT_EQ(t.cp_comm, "p2p");
+  EXPECT_EQ(t.fp8_recipe, "delayed");
+  auto meta = std::get<LlmTraining>(
+      load_workload(write_temp("layout", base + "cp_comm: all_gather\nfp8_recipe: current\n")).spec);
+  EXPECT_EQ(meta.cp_comm, "all_gather");
+  EXPECT_EQ(meta.fp8_recipe, "current");
   for (const char* bad : {"fused: norm\n", "fused: [norm, norm]\n", "fused: [softmax]\n", "fused: [1]\n"}) {
     try {
       load_workload(write_temp("layout", base + bad));
