@@ -453,10 +453,18 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     sp.prefill_s = prefill_time<double>(sp.prefill);
     sp.output_tokens = out;
     sp.instances = node.gpus / t;
+    // An offline run of the workload's requests: whole batches, then a last one of the rest at its own step.
+    if (w.offline && w.requests) sp.requests = *w.requests;
+    auto finish_run = [&](ServingPoint& at) {
+      if (at.requests <= 0) return;
+      at.tail_batch = at.requests - std::floor(at.requests / at.batch) * at.batch;
+      at.tail_step_s = at.tail_batch > 0 ? decode_step_time<double>(decode(at.tail_batch)) : 0;
+    };
     auto throughput = [&](double batch) {
       ServingPoint at = sp;
       at.batch = batch;
       at.step_s = decode_step_time<double>(decode(batch));
+      finish_run(at);
       return serving_tokens_per_s_node<double>(at);
     };
     if (w.batch) {
@@ -489,16 +497,13 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                 : fmt::format("{} sequences", held);
       }
     }
-    if (w.offline && w.requests) {
-      sp.requests = *w.requests;
-      sp.batch = std::min(sp.batch, sp.requests);
+    if (sp.requests > 0 && sp.batch > sp.requests) {
+      sp.batch = sp.requests;
+      sp.batch_rule += fmt::format(", at most the run's {:.0f} requests", sp.requests);
     }
     sp.decode = decode(sp.batch);
     sp.step_s = decode_step_time<double>(sp.decode);
-    if (sp.requests > 0) {
-      sp.tail_batch = sp.requests - std::floor(sp.requests / sp.batch) * sp.batch;
-      if (sp.tail_batch > 0) sp.tail_step_s = decode_step_time<double>(decode(sp.tail_batch));
-    }
+    finish_run(sp);
     sp.crossover = decode_crossover_batch<double>(sp.decode);
     sp.bound = sp.batch < sp.crossover ? "memory" : "compute";
     sp.ttft_s = time_to_first_token<double>(sp.prefill, sp.step_s);

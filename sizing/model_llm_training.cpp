@@ -87,39 +87,57 @@ double nongemm_bytes_per_token_layer(const TransformerModel& m, const LlmTrainin
 }
 
 // Transformer Engine's low-precision GEMM operands, per token and layer on one GPU of a TP group of t,
-// forward and backward (module/linear.py, layernorm_linear.py, layernorm_mlp.py and base.py's
-// grad_output_preprocess): a Linear whose input comes in 16-bit casts it and keeps a transposed copy for the
-// weight gradient (fp8_cast_transpose_fused: read 2 B, write e B twice per element, e the recipe's bytes per
-// element), and every Linear's output gradient is cast and transposed likewise. The norms and the activation
-// before a GEMM: under delayed scaling they write their output already cast (e B instead of 2), which the
-// backward transposes (read e, write e); under current scaling and MXFP8 (csrc/extensions/normalization.cpp:
-// the norm in high precision, then quantized) they write 16 bits and a quantize pass casts both copies.
-// Current scaling reads each other 16-bit tensor once more for its amax first (nvte_compute_amax); MXFP8's
-// block scales come from the quantizing kernel. The h-wide gathered tensors (the norms' outputs after the
-// all-gather, the row-parallel outputs' gradients) are the TP group's whole sequence; the rest split by t.
+// forward and backward (module/linear.py, layernorm_linear.py and base.py's grad_output_preprocess): a Linear
+// whose input comes in 16-bit casts it and keeps a transposed copy for the weight gradient
+// (fp8_cast_transpose_fused: read 2 B, write e B twice per element, e the recipe's bytes per element), and
+// every Linear's output gradient is cast and transposed likewise. Megatron-LM runs its own activation between
+// the two FFN Linears, so FC2's input (every expert's) comes in 16-bit, as do the O projection's and, in a
+// MoE layer, each routed copy of a token into its expert. The inputs a fused TE norm feeds
+// (TELayerNormColumnParallelLinear: QKV, a dense FC1, MLA's up projections): under delayed scaling the norm
+// writes them already cast (e B instead of 2) and the backward transposes them (read e, write e); under
+// current scaling and the block-scaled formats (MXFP8, NVFP4: csrc/extensions/normalization.cpp) it writes 16
+// bits (with the amax) and a quantize pass casts both copies; without a fused norm they are 16-bit inputs
+// like the rest. Current scaling reads every other 16-bit tensor once more for its amax (nvte_compute_amax);
+// block formats take their scales in the quantizing kernel. h-wide tensors outside the TP region (the norms'
+// outputs, routed copies) split by sequence parallelism; the gathered ones the backward transposes and the
+// row-parallel outputs' gradients are the TP group's whole sequence; the rest split by t.
 struct CastBytes {
   double forward = 0, backward = 0;
 };
 CastBytes low_precision_cast_bytes(const TransformerModel& m, const LlmTraining& w, int t) {
   double e = bytes_per_element(w.precision);
   if (e >= 2) return {};
-  double h = m.hidden, o_in = static_cast<double>(m.heads) * m.v_dim();
-  double qkv_out = m.attention_params() / h - o_in;
-  double f = m.ffns_per_token() * m.ffn_hidden, f_up = (m.gated_ffn ? 2 : 1) * f;
-  double cast_transpose = 2 + 2 * e, transpose = 2 * e, saved = 2 - e;
-  double norm_out = 2 * h / (w.sequence_parallel ? t : 1) + f / t;  // the norms' and activation's outputs
-  double amax = w.fp8_recipe == "current" ? 2 : 0;                  // its extra read per 16-bit cast
-  CastBytes c;
-  c.forward = (cast_transpose + amax) * o_in / t;
-  c.backward = (cast_transpose + amax) * (2 * h + (qkv_out + f_up) / t);
-  if (w.fp8_recipe == "delayed") {
-    c.forward -= saved * norm_out;
-    c.backward += transpose * (2 * h + f / t);
-  } else {
-    c.forward += cast_transpose * norm_out;
+  double h = m.hidden, heads = m.heads, o_in = heads * m.v_dim();
+  // The attention projections' outputs, and MLA's up projections' latent inputs.
+  double qkv_out = m.attention_params() / h - o_in, latents = 0;
+  if (m.mla()) {
+    latents = m.q_lora_rank + m.kv_lora_rank;
+    qkv_out =
+        latents + m.qk_rope_head_dim + heads * m.qk_head_dim() + heads * (m.qk_nope_head_dim + m.v_dim());
   }
+  double copies = m.ffns_per_token(), f = copies * m.ffn_hidden, f_up = (m.gated_ffn ? 2 : 1) * f;
+  bool current = w.precision == "fp8" && w.fp8_recipe == "current";
+  bool delayed = w.precision == "fp8" && w.fp8_recipe == "delayed";
+  double cast_transpose = 2 + 2 * e, amax = current ? 2 : 0, sp = w.sequence_parallel ? t : 1;
+  // Norm-fed inputs: the attention's, a dense FC1's (a MoE layer's go through the router as routed copies);
+  // the gathered whole-sequence copy the backward transposes under delayed scaling.
+  double norm_h = (m.moe() ? 1 : 2) * h;
+  double norm_fed = norm_h / sp + latents / t, gathered = norm_h + latents / t;
+  double sixteen_bit = (o_in + f) / t + (m.moe() ? copies * h / sp : 0);
+  CastBytes c;
+  c.forward = (cast_transpose + amax) * sixteen_bit;
+  if (!w.fused.has(FusedKernel::norm)) {
+    c.forward += (cast_transpose + amax) * norm_fed;
+  } else if (delayed) {
+    c.forward -= (2 - e) * norm_fed;
+    c.backward += 2 * e * gathered;
+  } else {
+    c.forward += cast_transpose * norm_fed;
+  }
+  c.backward += (cast_transpose + amax) * ((qkv_out + f_up) / t + h + (m.moe() ? copies : 1) * h);
   return c;
 }
+
 // Ring attention over c context-parallel ranks, per token and layer on one GPU of a TP group of t, forward
 // and backward, as Transformer Engine's AttnFuncWithCP runs it (attention.py): K and V copied into the ring's
 // send buffer; each of the c steps writes its own partial output (c - 1 more than one attention) into an
@@ -131,11 +149,12 @@ struct RingBytes {
 };
 RingBytes ring_attention_bytes(const TransformerModel& m, const LlmTraining& w, int c, int t) {
   if (c <= 1 || w.cp_comm != "p2p") return {};
-  double o = static_cast<double>(m.heads) * m.v_dim() / t;
-  double kv = static_cast<double>(m.mla() ? m.heads : m.kv_heads) * m.qk_head_dim() / t;  // each of K and V
+  double heads = m.heads, kv_heads = m.mla() ? m.heads : m.kv_heads;
+  double o = heads * m.v_dim() / t, q = heads * m.qk_head_dim() / t;  // the output, dq
+  double kv = kv_heads * (m.qk_head_dim() + m.v_dim()) / t;           // K and V together
   RingBytes r;
-  r.forward = 8 * kv + 2 * o * (c - 1) + 2 * o + 6 * o * c;
-  r.backward = 8 * kv + 2 * o * (c - 1) + 6 * o * c + 4 * kv * (c - 1) + 12 * kv * c;
+  r.forward = 4 * kv + 2 * o * (c - 1) + 2 * o + 6 * o * c;
+  r.backward = 4 * kv + 2 * q * (c - 1) + 6 * q * c + 2 * kv * (c - 1) + 6 * kv * c;
   return r;
 }
 
@@ -332,14 +351,16 @@ double dualpipe_bubble(int p, double micro_batches) {
   return 2 * (p / 2.0 - 1) / (3 * micro_batches);
 }
 
-StageLoad stage_load(int layers, int p, double layer, double out) {
+StageLoad stage_load(int layers, int p, double layer, double out, int ends) {
   StageLoad s{.last_layers = layers, .layer = layer, .out = out};
   if (p <= 1 || layer <= 0) return s;
+  ends = std::min(ends, p - 1);
+  s.ends = ends;
   double busiest = std::numeric_limits<double>::infinity();
-  for (int last = 0; last <= layers; ++last) {
+  for (int last = 0; last * ends <= layers; ++last) {
     if (layers % p == 0 && last != layers / p) continue;
-    int other = static_cast<int>(std::ceil((layers - last) / (p - 1.0)));
-    double load = std::max(last * layer + out, other * layer);
+    int other = static_cast<int>(std::ceil((layers - ends * last) / static_cast<double>(p - ends)));
+    double load = std::max(last * layer + out / ends, other * layer);
     if (load <= busiest) {
       busiest = load;
       s.last_layers = last;
@@ -580,7 +601,7 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     bytes += layer_mbs * scores * score_bytes_forward(m) * score_passes;
   }
   // The cross-entropy, gradient accumulation per micro-batch, the optimizer step over this rank's shard.
-  double cross_entropy = tokens_gpu * m.vocab / (l.t * l.p) * cross_entropy_bytes_per_vocab(w.fused);
+  double cross_entropy = tokens_gpu * m.vocab * cross_entropy_bytes_per_vocab(w.fused);
   bytes += cross_entropy;
   bytes += st.micro_batches * params_gpu * trainable * 3 * grad_bytes(w);
   double dp_ranks = static_cast<double>(l.d) * l.c;  // gradients are reduced over data and context ranks
@@ -596,7 +617,8 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   // GEMMs and the cross-entropy on all of its replica's tokens: p times this GPU's averaged share of them.
   double t_out = st.t_gemm * flops.logits / flops.gemm + cross_entropy / hbm;
   double t_stage = t_compute + st.t_nongemm;
-  st.stages = stage_load(m.layers, l.p, (t_stage - t_out) * l.p / m.layers, t_out * l.p);
+  // DualPipe's two directions end on ranks 0 and p - 1, each running half the micro-batches' output layer.
+  st.stages = stage_load(m.layers, l.p, (t_stage - t_out) * l.p / m.layers, t_out * l.p, dualpipe ? 2 : 1);
 
   double latency = assumption::kCollectiveLatency.value;
   double tokens_mb = static_cast<double>(l.micro_batch) * w.seq_len / l.c;  // per GPU per micro-batch
@@ -657,6 +679,8 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   if (l.c > 1) {
     // Ring attention: c - 1 exchanges of this rank's K and V per layer forward; the backward sends K, V
     // and their gradients (2x). Hidden behind the chunk's attention compute where that lasts longer.
+    // All-gather context parallelism moves the same bytes before the attention can start: exposed ("the
+    // all-gather communication latency is exposed in the critical path", Llama 3 paper, section 3.3.2).
     st.cp_busbw = l.t * l.c <= node.domain ? nvlink : per_gpu_nic;
     // The K and V each rank passes on: kv_heads (MLA: every head's, rebuilt from the latent) x d_qk + d_v.
     double kv_width = (m.mla() ? m.heads : m.kv_heads) * static_cast<double>(m.qk_head_dim() + m.v_dim());
@@ -665,7 +689,8 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     double attention_per_layer =
         (st.t_attention + (l.recompute == Recompute::none ? 0 : st.t_recompute)) / layer_mbs;
     st.t_cp = layer_mbs * per_layer;
-    st.t_cp_exposed = layer_mbs * std::max(0.0, per_layer - attention_per_layer);
+    st.t_cp_exposed =
+        w.cp_comm == "p2p" ? layer_mbs * std::max(0.0, per_layer - attention_per_layer) : st.t_cp;
   }
   if (l.p > 1) {
     double bytes_mb = tokens_mb * m.hidden * kActivationBytes / l.t;

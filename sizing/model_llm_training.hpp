@@ -153,16 +153,17 @@ double pipeline_bubble(int p, int v, double micro_batches);
 // DualPipe's bubble over m micro-batches on p stages (DeepSeek-V3), as a share of the compute.
 double dualpipe_bubble(int p, double micro_batches);
 // The pipeline stages' loads (METHODS.md "Pipeline bubble"): p stages run whole layers of `layer` seconds
-// each, the last one the output layer's `out` seconds too. Megatron-LM splits the layers evenly where p
-// divides them (its default); otherwise the run names an uneven split, taken as the one with the least busy
-// stage.
+// each; `ends` of them (the last; under DualPipe the first and the last, one per direction) share the output
+// layer's `out` seconds. Megatron-LM splits the layers evenly where p divides them (its default); otherwise
+// the run names an uneven split, taken as the one whose busiest stage is least busy.
 struct StageLoad {
-  int last_layers = 0;   // layers on the last stage
+  int last_layers = 0;   // layers on each stage that runs the output layer
   int other_layers = 0;  // the most layers on any other stage
+  int ends = 1;          // the stages sharing the output layer
   double layer = 0, out = 0;
   double imbalance = 0;  // the busiest stage's load over the mean, less 1
 };
-StageLoad stage_load(int layers, int p, double layer, double out);
+StageLoad stage_load(int layers, int p, double layer, double out, int ends = 1);
 // The most virtual stages per GPU the interleaved schedule allows: one layer per virtual stage at least,
 // v = floor(L / p); 1 without pipelining. The price, also modelled: v times the point-to-point sends.
 int virtual_stages(int layers, int p);

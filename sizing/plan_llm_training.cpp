@@ -47,10 +47,11 @@ std::string stage_text(const TrainingStep& st) {
   const StageLoad& s = st.stages;
   if (st.layout.p <= 1) return {};
   return fmt::format(
-      "stage imbalance {:.3f} = busiest / mean stage - 1 over p {} stages: the last runs {} layers of {:.4f} "
-      "s + "
-      "the output layer's GEMMs and cross-entropy {:.4f} s, the others up to {} layers; ",
-      s.imbalance, st.layout.p, s.last_layers, s.layer, s.out, s.other_layers);
+      "stage imbalance {:.3f} = busiest / mean stage - 1 over p {} stages: {} {} layers of {:.4f} s + {}the "
+      "output layer's GEMMs and cross-entropy {:.4f} s, the others up to {} layers; ",
+      s.imbalance, st.layout.p, s.ends > 1 ? "the first and the last each run" : "the last runs",
+      s.last_layers, s.layer, s.ends > 1 ? fmt::format("1/{} of ", s.ends) : std::string(), s.out,
+      s.other_layers);
 }
 
 }  // namespace
@@ -196,6 +197,13 @@ void Planner::plan_llm_training(const LlmTraining& given) {
       fused.empty()
           ? std::string("elementwise passes as PyTorch's reference kernels (the workload's fused: none)")
           : fmt::format("fused {} (the workload's fused)", fmt::join(fused, ", ")));
+  if (l.v > 1 && !dualpipe)
+    ran += w.overlap_p2p_comm ? ", pipeline sends under compute (overlap_p2p_comm)"
+                              : ", pipeline sends waited on (overlap_p2p_comm false)";
+  if (l.c > 1)
+    ran += w.cp_comm == "p2p" ? ", ring attention merging each step's output (cp_comm p2p)"
+                              : ", K and V all-gathered before attention, exposed (cp_comm all_gather)";
+  if (w.precision == "fp8") ran += fmt::format(", FP8 {} scaling (fp8_recipe)", w.fp8_recipe);
   auto mfu = model_flops_utilisation<Formula>(st);
   const AttentionRate attention = attention_rate(*facts_.gpu, w.precision, training_attention_precision(w));
   line({.section = "Compute",
@@ -210,9 +218,11 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                 ? std::string("2 (p/2 - 1) / (3 m), DualPipe's (p/2 - 1)(F&B + B - 3W) with B = 2F, W = F")
                 : fmt::format("(p-1)/(v m) with v = {}", st.virtual_stages),
             st.gemm.eta, assumption::kTrainingGemmDerate.value,
-            w.attention == "standard" ? std::string("standard attention as batched GEMMs at that rate")
-                                      : fmt::format("flash attention at {:.2f} x the asymptote",
-                                                    assumption::kAttentionRelative.value),
+            w.attention == "standard"
+                ? fmt::format("standard attention as batched GEMMs at the asymptote {:.3f} x the derate",
+                              cal_.gemm.value)
+                : fmt::format("flash attention at {:.2f} x the asymptote",
+                              assumption::kAttentionRelative.value),
             attention.precision == w.precision
                 ? std::string()
                 : fmt::format(" of the {} peak {:.0f} TFLOPS (a {} recipe's attention multiplies in {}{})",

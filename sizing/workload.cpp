@@ -424,6 +424,11 @@ FusedKernels parse_fused(const Fields& f, const std::string& where) {
     if (it == std::end(kFusedKernelNames) || out.has(it->first)) throw bad();
     out.kernels.push_back(it->first);
   }
+  if (out.has(FusedKernel::cross_entropy) && out.has(FusedKernel::te_cross_entropy))
+    throw UsageError(
+        fmt::format("{}: 'fused' names two cross-entropy kernels: give cross_entropy (Megatron-LM's) "
+                    "or te_cross_entropy (Transformer Engine's)",
+                    where));
   return out;
 }
 }  // namespace
@@ -510,6 +515,13 @@ Workload load_workload(const std::filesystem::path& path) {
       throw UsageError(fmt::format("{}: layout 'vp' {} needs 'schedule: interleaved' (allowed with 1f1b: 1)",
                                    path.string(), *t.layout.vp));
     t.precision = precision_field(f, "precision", "bf16");
+    if (f.has("fp8_recipe") && t.precision != "fp8")
+      throw UsageError(
+          fmt::format("{}: 'fp8_recipe' is an FP8 run's scaling: it needs 'precision: fp8' (got {})",
+                      path.string(), t.precision));
+    if (t.fp8_attention && bytes_per_element(t.precision) >= 2)
+      throw UsageError(fmt::format("{}: 'fp8_attention' is for FP8 and FP4 runs (got precision {}): drop it",
+                                   path.string(), t.precision));
     t.optimizer = f.text_or("optimizer", "adam");
     if (t.optimizer != "adam" && t.optimizer != "adam-fp32-grads")
       throw UsageError(fmt::format("{}: optimizer must be 'adam' or 'adam-fp32-grads'", path.string()));

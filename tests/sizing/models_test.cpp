@@ -288,16 +288,27 @@ TEST(Models, TheBusiestPipelineStageSetsThePace) {
   EXPECT_EQ(meta.other_layers, 8);
   EXPECT_DOUBLE_EQ(meta.imbalance, 8.0 / (126.66 / 16) - 1);
   EXPECT_DOUBLE_EQ(stage_load(32, 1, 1.0, 3.0).imbalance, 0);
-  // In a step: the GEMM, attention and non-GEMM time stretch by it, and it grows with the vocabulary.
+  // DualPipe: the first and the last stage each run half of the output layer.
+  auto dual = stage_load(40, 4, 1.0, 3.0, 2);
+  EXPECT_EQ(dual.ends, 2);
+  EXPECT_DOUBLE_EQ(dual.imbalance, 11.5 / (43.0 / 4) - 1);
+  // In a step, TP 2 x PP 4: each of the last stage's 2 GPUs runs its vocabulary half of the logits GEMMs and
+  // of the cross-entropy (60 B per entry) for every token of its replica.
   auto w = llama7b();
   auto cal = flat_calibration(0.8);
-  Layout l{1, 4, 128, 1, Recompute::none};
-  auto st = training_step(w.model, w, a100_node(), cal, l);
+  auto node = a100_node();
+  Layout l{2, 4, 64, 1, Recompute::none};
+  auto st = training_step(w.model, w, node, cal, l);
+  double replica_tokens = w.global_batch_tokens / l.d, V = w.model.vocab, h = w.model.hidden;
+  double rate = *node.gpu->peak_for("bf16") * st.gemm.eta * assumption::kTrainingGemmDerate.value;
+  EXPECT_NEAR(st.stages.out,
+              replica_tokens * 6 * V * h / 2 / rate +
+                  replica_tokens * V / 2 * 60 / (node.gpu->memory_bandwidth * 0.8),
+              1e-9 * st.stages.out);
   EXPECT_GT(st.stages.imbalance, 0);
-  EXPECT_NEAR(st.stages.layer * 32 + st.stages.out, 4 * (st.t_gemm + st.t_attention + st.t_nongemm), 1e-9);
   auto big = w;
   big.model.vocab *= 4;
-  EXPECT_GT(training_step(big.model, big, a100_node(), cal, l).stages.imbalance, st.stages.imbalance);
+  EXPECT_GT(training_step(big.model, big, node, cal, l).stages.imbalance, st.stages.imbalance);
 }
 
 // Megatron-LM's overlap_p2p_comm runs the interleaved schedule's sends under the chunks' compute; the
@@ -349,55 +360,50 @@ TEST(Models, FusedElementwiseKernelsCostTheirOwnBytes) {
               tokens_gpu * w.model.vocab * (60 - 10) / hbm, 1e-9 * plain.t_nongemm);
 }
 
-// Transformer Engine's FP8 GEMM operands, per token and layer (TP 1): the O projection's input cast and
-// transposed (read 2, write 1 + 1), the norms' and the activation's outputs written at 1 B instead of 2 and
-// transposed in the backward (read 1, write 1), every output gradient cast and transposed (2 + 1 + 1).
-// Llama 2 7B: h 4,096, QKV out 3h, f 11,008, gated up 2f.
-TEST(Models, Fp8TrainingPaysItsCastsAndTransposes) {
+// Transformer Engine's FP8 operands per token and layer (Llama 2 7B: h 4,096, O input 4,096, QKV out 3h, f
+// 11,008, gated up 2f; e = 1 B): every 16-bit GEMM input (O's, FC2's after Megatron's own activation) is
+// cast and transposed, 2 + 2e, and so is every output gradient; the norm-fed inputs (QKV, FC1) are too
+// without Transformer Engine's fused norm; with it, delayed scaling writes them at e B and transposes them in
+// the backward (2e), current scaling and MXFP8 write 16 bits and quantize them in a pass (2 + 2e), and
+// current scaling reads every other cast tensor once more for its amax (+2). TP 2 with sequence parallelism
+// splits the norms' outputs and the TP-region tensors by t; the gathered ones stay whole.
+TEST(Models, Fp8TrainingPaysItsOperandCasts) {
+  const auto& c = shipped_catalog();
+  NodeFacts h100{&c.gpu("H100-SXM"), 8, 8, 8 * 400e9 / 8};
+  auto cal = flat_calibration(0.8);
+  double h = 4096, o = 4096, qkv = 3 * h, f = 11008, up = 2 * f;
+  auto extra = [&](std::vector<FusedKernel> fused, const char* recipe, int t) {
+    auto bf16 = llama7b();
+    bf16.fused.kernels = fused;
+    auto fp8 = bf16;
+    fp8.precision = "fp8";
+    fp8.fp8_recipe = recipe;
+    Layout l{t, 1, 128 / t, 1, Recompute::none};
+    double per_token_layer =
+        bf16.global_batch_tokens / l.gpus() * t * 32 / (h100.gpu->memory_bandwidth * 0.8);
+    return (training_step(fp8.model, fp8, h100, cal, l).t_nongemm -
+            training_step(bf16.model, bf16, h100, cal, l).t_nongemm) /
+           per_token_layer;
+  };
+  EXPECT_NEAR(extra({}, "delayed", 1), 4 * (2 * h + o + f) + 4 * (qkv + up + 2 * h), 1e-6);
+  EXPECT_NEAR(extra({FusedKernel::norm}, "delayed", 1),
+              4 * (o + f) - 2 * h + 2 * 2 * h + 4 * (qkv + up + 2 * h), 1e-6);
+  EXPECT_NEAR(extra({FusedKernel::norm}, "current", 1), 6 * (o + f) + 4 * 2 * h + 6 * (qkv + up + 2 * h),
+              1e-6);
+  EXPECT_NEAR(extra({FusedKernel::norm}, "mxfp8", 1), 4 * (o + f) + 4 * 2 * h + 4 * (qkv + up + 2 * h), 1e-6);
+  EXPECT_NEAR(extra({FusedKernel::norm}, "delayed", 2),
+              4 * (o + f) / 2 - 2 * h / 2 + 2 * 2 * h + 4 * ((qkv + up) / 2 + 2 * h), 1e-6);
+  // Full recomputation casts the forward's operands again with the recomputed forward.
   auto bf16 = llama7b();
   auto fp8 = bf16;
   fp8.precision = "fp8";
-  const auto& c = shipped_catalog();
-  NodeFacts h100{&c.gpu("H100-SXM"), 8, 8, 8 * 400e9 / 8};
-  auto cal = flat_calibration(0.8);
-  Layout l{1, 1, 128, 1, Recompute::none};
-  double h = 4096, f = 11008;
-  double forward = 4 * h - 1 * (2 * h + f);
-  double backward = 2 * (2 * h + f) + 4 * (2 * h + 3 * h + 2 * f);
-  double tokens_gpu = bf16.global_batch_tokens / l.gpus();
-  double hbm = h100.gpu->memory_bandwidth * cal.hbm.value;
-  double extra = training_step(fp8.model, fp8, h100, cal, l).t_nongemm -
-                 training_step(bf16.model, bf16, h100, cal, l).t_nongemm;
-  EXPECT_NEAR(extra, tokens_gpu * 32 * (forward + backward) / hbm, 1e-9 * extra);
-  // Full recomputation casts the O projection's input again with the recomputed forward.
-  Layout full{1, 1, 128, 1, Recompute::full};
-  double extra_full = training_step(fp8.model, fp8, h100, cal, full).t_nongemm -
-                      training_step(bf16.model, bf16, h100, cal, full).t_nongemm;
-  EXPECT_NEAR(extra_full - extra, tokens_gpu * 32 * forward / hbm, 1e-9 * extra);
-}
-
-// The recipe's scaling sets what the casts cost (Llama 2 7B, TP 1): delayed scaling's norms and activation
-// write FP8 and the backward transposes it; current scaling and MXFP8 write 16 bits and quantize both copies
-// in a pass; current scaling reads every other 16-bit tensor once more for its amax.
-TEST(Models, TheFp8RecipeSetsWhatTheCastsCost) {
-  auto delayed = llama7b();
-  delayed.precision = "fp8";
-  const auto& c = shipped_catalog();
-  NodeFacts h100{&c.gpu("H100-SXM"), 8, 8, 8 * 400e9 / 8};
-  auto cal = flat_calibration(0.8);
-  Layout l{1, 1, 128, 1, Recompute::none};
-  double h = 4096, o = 4096, f = 11008, norm_out = 2 * h + f, gemm_out = 2 * h + 3 * h + 2 * f;
-  auto casts = [&](const char* recipe) {
-    auto w = delayed;
-    w.fp8_recipe = recipe;
-    return training_step(w.model, w, h100, cal, l).t_nongemm;
-  };
-  double per_token_layer = delayed.global_batch_tokens / l.gpus() * 32 / (h100.gpu->memory_bandwidth * 0.8);
-  double d = (4 * o - norm_out) + (2 * norm_out + 4 * gemm_out);
-  double current = (6 * o + 4 * norm_out) + 6 * gemm_out;
-  double mx = (4 * o + 4 * norm_out) + 4 * gemm_out;
-  EXPECT_NEAR(casts("current") - casts("delayed"), (current - d) * per_token_layer, 1e-9 * casts("delayed"));
-  EXPECT_NEAR(casts("mxfp8") - casts("delayed"), (mx - d) * per_token_layer, 1e-9 * casts("delayed"));
+  Layout none{1, 1, 128, 1, Recompute::none}, full{1, 1, 128, 1, Recompute::full};
+  double recast = (training_step(fp8.model, fp8, h100, cal, full).t_nongemm -
+                   training_step(bf16.model, bf16, h100, cal, full).t_nongemm) -
+                  (training_step(fp8.model, fp8, h100, cal, none).t_nongemm -
+                   training_step(bf16.model, bf16, h100, cal, none).t_nongemm);
+  double per_token_layer = bf16.global_batch_tokens / 128 * 32 / (h100.gpu->memory_bandwidth * 0.8);
+  EXPECT_NEAR(recast / per_token_layer, 4 * (2 * h + o + f), 1e-6);
 }
 
 // Ring attention (Transformer Engine's AttnFuncWithCP) merges each of its c steps' partial outputs and

@@ -92,6 +92,12 @@ constexpr const char* kSmallGemms =
     "H100 asymptote; the non-GEMM kernels and per-layer launch costs that weigh more in a small layer are "
     "not modelled (no published per-kernel figure found); gradients are reduced in fp32, as Megatron-LM "
     "does for bf16";
+constexpr const char* kOutputStage =
+    "too slow by the 7 % its last pipeline stage adds: 128 layers on 64 stages leave 2 per stage, and the "
+    "last "
+    "also runs the output layer's GEMMs and cross-entropy (2022 Megatron-LM splits the layers evenly; the "
+    "paper "
+    "names no other split); its full-recompute twin, with the same stages, lands at +12.6 %";
 constexpr const char* kMoeServing =
     "the page runs its MoE rows with attention data parallel and expert parallelism (its MoE options set "
     "enable_attention_dp), which the model does not express: it runs them at TP, two all-reduces per layer "
@@ -106,7 +112,7 @@ constexpr const char* kMaxNumSeqs =
     "per-step CPU work (scheduling, sampling, detokenising) are not modelled";
 
 constexpr const char* kMoeTraining =
-    "the step (8.6 s: GEMMs 2.1, attention 1.6, non-GEMM 2.5, EP all-to-all 2.0) is 2.9x shorter than "
+    "the step (9.3 s: GEMMs 2.1, attention 1.6, non-GEMM 3.1, EP all-to-all 2.0) is 2.7x shorter than "
     "published (24.9 s) for 768 layer passes of 8,192 tokens per GPU (one layer per virtual stage, VP 24): "
     "the 16 local experts' grouped GEMMs of 4,096 rows are compute-bound at 0.70 of FP8 peak and routing is "
     "forced balanced; host-side costs of small-expert MoE (the alltoall dispatcher's device-to-host sync per "
@@ -179,7 +185,7 @@ constexpr const char* kHfIndex = "Hugging Face model.safetensors.index.json tota
 
 constexpr Case kCases[] = {
     {"Llama 2 7B", "llama2-7b-a100.yaml", "gpu_hours", 184320, "GPU-h", kLlama2},
-    {"Llama 2 13B", "llama2-13b-a100.yaml", "gpu_hours", 368640, "GPU-h", kLlama2, -0.208, kBf16Gradients},
+    {"Llama 2 13B", "llama2-13b-a100.yaml", "gpu_hours", 368640, "GPU-h", kLlama2, -0.207, kBf16Gradients},
     {"Llama 2 34B", "llama2-34b-a100.yaml", "gpu_hours", 1038336, "GPU-h", kLlama2, -0.316,
      kProductionCluster},
     {"Llama 2 70B", "llama2-70b-a100.yaml", "gpu_hours", 1720320, "GPU-h", kLlama2, -0.165, kWholeRun},
@@ -190,7 +196,8 @@ constexpr Case kCases[] = {
     {"22B SP + selective", "korthikanti-22b-seqsel.yaml", "step_s", 1.10, "s/iter", kKorthikanti},
     {"175B SP + selective", "korthikanti-175b-seqsel.yaml", "step_s", 13.75, "s/iter", kKorthikanti},
     {"530B SP + selective", "korthikanti-530b-seqsel.yaml", "step_s", 37.83, "s/iter", kKorthikanti},
-    {"1T SP + selective", "korthikanti-1t-seqsel.yaml", "step_s", 71.49, "s/iter", kKorthikanti},
+    {"1T SP + selective", "korthikanti-1t-seqsel.yaml", "step_s", 71.49, "s/iter", kKorthikanti, +0.151,
+     kOutputStage},
     {"MLPerf v4.0 Llama-2-70B offline 8x H100", "mlperf-llama2-70b-offline.yaml", "tokens_per_s_node",
      21805.8, "tokens/s", "MLPerf Inference v4.0", -0.270, kMlperfOffline},
     {"Llama 3 405B, 128K, TP8 CP16 PP16 DP8, 16,384 H100", "llama3-405b-h100-cp16.yaml",
@@ -221,7 +228,7 @@ constexpr Case kCases[] = {
     {"Megatron GPT 1.7B, 48 H100, TP1", "megatron-gpt-1.7b-h100.yaml", "model_tflops_per_gpu", 408.8,
      "TFLOP/s per GPU", kMegatron, +0.225, kSmallGemms},
     {"Megatron GPT 7.1B, 96 H100, TP2", "megatron-gpt-7.1b-h100.yaml", "model_tflops_per_gpu", 465.9,
-     "TFLOP/s per GPU", kMegatron, +0.165, kSmallGemms},
+     "TFLOP/s per GPU", kMegatron},
     {"Megatron GPT 70B, 768 H100, TP8 PP2", "megatron-gpt-70b-h100.yaml", "model_tflops_per_gpu", 419.7,
      "TFLOP/s per GPU", kMegatron},
     {"Megatron GPT 177B, 2,304 H100, TP8 PP6", "megatron-gpt-177b-h100.yaml", "model_tflops_per_gpu", 432.8,
@@ -229,7 +236,7 @@ constexpr Case kCases[] = {
     {"Megatron GPT 462B, 6,144 H100, TP8 PP16", "megatron-gpt-462b-h100.yaml", "model_tflops_per_gpu", 459.9,
      "TFLOP/s per GPU", kMegatron},
     {"NeMo Qwen3 30B-A3B (MoE) FP8, 16 H100, PP2 VP24 EP8", "nemo-qwen3-30b-a3b-h100-fp8.yaml",
-     "tokens_per_s_gpu", 5275, "tokens/s/GPU", kNemo, +1.824, kMoeTraining},
+     "tokens_per_s_gpu", 5275, "tokens/s/GPU", kNemo, +1.684, kMoeTraining},
     {"NeMo GPT-OSS 120B (MoE) BF16, 64 H100, PP4 EP8", "nemo-gpt-oss-120b-h100-bf16.yaml", "tokens_per_s_gpu",
      5630, "tokens/s/GPU", kNemo},
     // Held-out check: every remaining pre-training row of the two NeMo tables on a GPU of the catalog.
@@ -248,9 +255,9 @@ constexpr Case kCases[] = {
     {"NeMo 24.07 LLAMA2-70B FP8, 64 H100, TP4 PP4 VP20", "nemo2407-llama2-70b-h100-fp8.yaml",
      "tokens_per_s_gpu", 1728, "tokens/s/GPU", kNemo2407},
     {"NeMo 24.07 Nemotron-8B FP8, 64 H100, TP2", "nemo2407-nemotron-8b-h100-fp8.yaml", "tokens_per_s_gpu",
-     12507, "tokens/s/GPU", kNemo2407, +0.228, kSmallFp8Layers},
+     12507, "tokens/s/GPU", kNemo2407, +0.196, kSmallFp8Layers},
     {"NeMo 24.07 Nemotron-22B FP8, 64 H100, TP2 PP4 VP10", "nemo2407-nemotron-22b-h100-fp8.yaml",
-     "tokens_per_s_gpu", 4312, "tokens/s/GPU", kNemo2407, +0.225, kSmallFp8Layers},
+     "tokens_per_s_gpu", 4312, "tokens/s/GPU", kNemo2407, +0.167, kSmallFp8Layers},
     {"NeMo 24.07 Nemotron-340B FP8, 128 H100, TP8 PP8 VP12", "nemo2407-nemotron-340b-h100-fp8.yaml",
      "tokens_per_s_gpu", 326, "tokens/s/GPU", kNemo2407},
     {"NeMo 24.07 LLAMA3-8B FP8, 8 H100, TP1 CP2", "nemo2407-llama3-8b-h100-fp8.yaml", "tokens_per_s_gpu",
@@ -258,13 +265,13 @@ constexpr Case kCases[] = {
     {"NeMo 24.07 LLAMA3-70B FP8, 64 H100, TP4 PP4 CP2 VP5", "nemo2407-llama3-70b-h100-fp8.yaml",
      "tokens_per_s_gpu", 1524, "tokens/s/GPU", kNemo2407},
     {"NeMo 25.11 DeepSeekV3 (w/ MTP) FP8, 256 B200, TP1 PP16 EP8", "nemo2511-deepseek-v3-mtp-b200-fp8.yaml",
-     "tokens_per_s_gpu", 2139, "tokens/s/GPU", kNemo, +0.989, kSmallExpertMoe},
+     "tokens_per_s_gpu", 2139, "tokens/s/GPU", kNemo, +0.935, kSmallExpertMoe},
     {"NeMo 25.11 GPT OSS 120B BF16, 64 B200, TP1 EP8", "nemo2511-gpt-oss-120b-b200-bf16.yaml",
      "tokens_per_s_gpu", 8213, "tokens/s/GPU", kNemo, +2.233, kSmallExpertMoe},
     {"NeMo 25.11 Qwen3_30B_a3B FP8, 8 B200, TP1 EP8", "nemo2511-qwen3-30b-a3b-b200-fp8.yaml",
-     "tokens_per_s_gpu", 9299, "tokens/s/GPU", kNemo, +2.672, kSmallExpertMoe},
+     "tokens_per_s_gpu", 9299, "tokens/s/GPU", kNemo, +2.578, kSmallExpertMoe},
     {"NeMo 25.11 Qwen3_235B_a22B FP8, 64 B200, TP1 PP8 VP2 EP8", "nemo2511-qwen3-235b-b200-fp8.yaml",
-     "tokens_per_s_gpu", 3269, "tokens/s/GPU", kNemo, +1.211, kSmallExpertMoe},
+     "tokens_per_s_gpu", 3269, "tokens/s/GPU", kNemo, +1.163, kSmallExpertMoe},
     // Whole-run GPU-hours.
     {"Llama 3 405B, 15.6T tokens, 16,384 H100", "llama3-405b-h100-gpu-hours.yaml", "gpu_hours", 30.84e6,
      "GPU-h", "Llama 3.1 model card (GPU hours) + Llama 3 paper (tokens, layout)", +0.172,

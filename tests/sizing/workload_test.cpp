@@ -214,7 +214,10 @@ TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
   for (const auto& b :
        {Bad{"layout: {vp: 2}\nschedule: 1f1b\n", "needs 'schedule: interleaved'"},
         Bad{"cp_comm: a2a\n", "'cp_comm' must be one of p2p, all_gather"},
-        Bad{"fp8_recipe: blockwise\n", "'fp8_recipe' must be one of delayed, current, mxfp8"},
+        Bad{"precision: fp8\nfp8_recipe: blockwise\n", "'fp8_recipe' must be one of delayed, current, mxfp8"},
+        Bad{"fp8_recipe: current\n", "'fp8_recipe' is an FP8 run's scaling: it needs 'precision: fp8'"},
+        Bad{"fp8_attention: true\n", "'fp8_attention' is for FP8 and FP4 runs"},
+        Bad{"fused: [cross_entropy, te_cross_entropy]\n", "'fused' names two cross-entropy kernels"},
         Bad{"micro_batch: 2\nlayout: {micro_batch: 4}\n", "disagree"},
         Bad{"layout: {pp: 4, vp: 3}\n", "'vp' 3 does not divide the 8 layers per pipeline stage"},
         Bad{"layout: {cp: 3}\n", "'cp' 3 does not divide seq_len 4096"},
@@ -239,7 +242,9 @@ TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
   EXPECT_FALSE(t.fp8_attention);
   EXPECT_TRUE(t.fused.kernels.empty());
   auto te = std::get<LlmTraining>(
-      load_workload(write_temp("layout", base + "fp8_attention: true\nfused: [norm, te_cross_entropy]\n"))
+      load_workload(
+          write_temp("layout",
+                     base + "precision: fp8\nfp8_attention: true\nfused: [norm, te_cross_entropy]\n"))
           .spec);
   EXPECT_TRUE(te.fp8_attention);
   EXPECT_TRUE(te.fused.has(FusedKernel::norm));
@@ -248,7 +253,8 @@ TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
   EXPECT_EQ(t.cp_comm, "p2p");
   EXPECT_EQ(t.fp8_recipe, "delayed");
   auto meta = std::get<LlmTraining>(
-      load_workload(write_temp("layout", base + "cp_comm: all_gather\nfp8_recipe: current\n")).spec);
+      load_workload(write_temp("layout", base + "precision: fp8\ncp_comm: all_gather\nfp8_recipe: current\n"))
+          .spec);
   EXPECT_EQ(meta.cp_comm, "all_gather");
   EXPECT_EQ(meta.fp8_recipe, "current");
   for (const char* bad : {"fused: norm\n", "fused: [norm, norm]\n", "fused: [softmax]\n", "fused: [1]\n"}) {
