@@ -354,8 +354,13 @@ double dualpipe_bubble(int p, double micro_batches) {
 StageLoad stage_load(int layers, int p, double layer, double out, int ends) {
   StageLoad s{.last_layers = layers, .layer = layer, .out = out};
   if (p <= 1 || layer <= 0) return s;
-  ends = std::min(ends, p - 1);
-  s.ends = ends;
+  s.ends = ends = std::min(ends, p);
+  double mean = (layers * layer + out) / p;
+  if (ends == p) {  // DualPipe on 2 stages: each runs half the layers and half the output layer
+    s.last_layers = (layers + p - 1) / p;
+    s.imbalance = (s.last_layers * layer + out / p) / mean - 1;
+    return s;
+  }
   double busiest = std::numeric_limits<double>::infinity();
   for (int last = 0; last * ends <= layers; ++last) {
     if (layers % p == 0 && last != layers / p) continue;
@@ -367,7 +372,7 @@ StageLoad stage_load(int layers, int p, double layer, double out, int ends) {
       s.other_layers = other;
     }
   }
-  s.imbalance = busiest / ((layers * layer + out) / p) - 1;
+  s.imbalance = busiest / mean - 1;
   return s;
 }
 

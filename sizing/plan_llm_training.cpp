@@ -48,10 +48,10 @@ std::string stage_text(const TrainingStep& st) {
   if (st.layout.p <= 1) return {};
   return fmt::format(
       "stage imbalance {:.3f} = busiest / mean stage - 1 over p {} stages: {} {} layers of {:.4f} s + {}the "
-      "output layer's GEMMs and cross-entropy {:.4f} s, the others up to {} layers; ",
+      "output layer's GEMMs and cross-entropy {:.4f} s{}; ",
       s.imbalance, st.layout.p, s.ends > 1 ? "the first and the last each run" : "the last runs",
       s.last_layers, s.layer, s.ends > 1 ? fmt::format("1/{} of ", s.ends) : std::string(), s.out,
-      s.other_layers);
+      s.ends < st.layout.p ? fmt::format(", the others up to {} layers", s.other_layers) : std::string());
 }
 
 }  // namespace

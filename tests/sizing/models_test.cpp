@@ -292,6 +292,9 @@ TEST(Models, TheBusiestPipelineStageSetsThePace) {
   auto dual = stage_load(40, 4, 1.0, 3.0, 2);
   EXPECT_EQ(dual.ends, 2);
   EXPECT_DOUBLE_EQ(dual.imbalance, 11.5 / (43.0 / 4) - 1);
+  // On 2 stages each direction's end is a stage of its own: balanced, whole layers rounded up.
+  EXPECT_DOUBLE_EQ(stage_load(40, 2, 1.0, 3.0, 2).imbalance, 0);
+  EXPECT_DOUBLE_EQ(stage_load(41, 2, 1.0, 3.0, 2).imbalance, (21 + 1.5) / (44.0 / 2) - 1);
   // In a step, TP 2 x PP 4: each of the last stage's 2 GPUs runs its vocabulary half of the logits GEMMs and
   // of the cross-entropy (60 B per entry) for every token of its replica.
   auto w = llama7b();
@@ -960,6 +963,15 @@ TEST(Serving, AnOfflineRunEndsWithAPartialBatch) {
   auto steady = serving_point(endless, h200, cal, 0.7, 0.6, 0.25, nullptr);
   EXPECT_DOUBLE_EQ(steady->batch, B);
   EXPECT_LT(run->tokens_per_s_node, steady->tokens_per_s_node);
+  // Fewer requests than the batch holds: one batch of all of them, and the sheet says why.
+  auto few = w;
+  few.requests = 100;
+  auto one = serving_point(few, h200, cal, 0.7, 0.6, 0.25, nullptr);
+  EXPECT_DOUBLE_EQ(one->batch, 100);
+  EXPECT_DOUBLE_EQ(one->tail_batch, 0);
+  EXPECT_NE(one->batch_rule.find("at most the run's 100 requests"), std::string::npos) << one->batch_rule;
+  EXPECT_NEAR(one->tokens_per_s_node, 100 * out / (out * one->step_s + 100 * one->prefill_s) * one->instances,
+              1e-9 * one->tokens_per_s_node);
   auto whole = w;
   whole.requests = static_cast<int>(3 * B);
   EXPECT_NEAR(serving_point(whole, h200, cal, 0.7, 0.6, 0.25, nullptr)->tokens_per_s_node,
