@@ -198,6 +198,28 @@ inline constexpr PublishedServingAllReduce kPublishedServingAllReduce[] = {
       125.4e-6, 187.2e-6, 353.2e-6, 675.2e-6}},
 };
 
+// TensorRT-LLM's fused MoE op as the engine runs it (its CUTLASS MoE: the routing of given router logits, the
+// permutation to the experts, both grouped GEMMs with the gated activation between them, and the finalize
+// that scatters the weighted outputs back; replayed in a CUDA graph), seconds per call on one GPU holding
+// every expert (moe_tp and moe_ep 1) at 2^0, 2^1, ... 2^14 tokens, routed by a power law of alpha 1.2
+// (aiconfigurator's routing for these models, sdk/models/moe.py), as NVIDIA's aiconfigurator collected it
+// (aic-core systems data <gpu>/moe/trtllm/<version>/moe_perf, collector/trtllm/collect_moe.py), for the
+// shapes it measures: Qwen3-30B-A3B, Qwen3-235B-A22B, Mixtral 8x7B and 8x22B. The rows are
+// sizing/published_moe.inc, written by scripts/published-moe.mjs. A TensorRT-LLM serving step on one GPU of a
+// model of one of these shapes takes these times for its MoE layers (published_serving_moe); its router GEMM
+// stays with the other GEMMs. On several GPUs the engine's expert split (moe_tp x moe_ep) and attention data
+// parallelism are deployment options a workload does not state, so there the shape model stands.
+struct PublishedServingMoe {
+  std::string_view gpu;        // catalog name
+  std::string_view precision;  // the workload's: bf16, fp8 (per-tensor scales), nvfp4
+  int hidden = 0, ffn_hidden = 0, top_k = 0, experts = 0;
+  std::string_view version;  // the TensorRT-LLM release measured
+  std::array<double, 15> seconds{};
+};
+inline constexpr PublishedServingMoe kPublishedServingMoe[] = {
+#include "sizing/published_moe.inc"
+};
+
 // ----- Engine assumptions (always applied, listed on every sheet in this order)
 // The share of elapsed time spent on useful training (the rest: restarts after interruptions, lost work,
 // checkpoint stalls): Llama 3 405B pre-training on up to 16K H100 reports "higher than 90% effective training

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -121,7 +123,7 @@ PassBytes pass_bytes(const LlmInference& w) {
 }
 // The elements a pass runs over per token and layer: h, the rotated queries and keys (none without rotary)
 // with the keys and values the cache appends, or f per routed copy.
-double pass_elements(const ServingPass& p, const TransformerModel& m) {
+double pass_elements(const ServingPass& p, const TransformerModel& m, bool routed_in_op) {
   switch (p.over) {
     case Over::hidden:
       return p.count * m.hidden;
@@ -129,7 +131,7 @@ double pass_elements(const ServingPass& p, const TransformerModel& m) {
       return p.count * ((m.rotary ? static_cast<double>(m.heads) * m.qk_head_dim() : 0) +
                         m.kv_elements_per_token() / m.layers);
     case Over::ffn:
-      return p.count * m.ffns_per_token() * m.ffn_hidden;
+      return p.count * (routed_in_op ? m.shared_experts : m.ffns_per_token()) * m.ffn_hidden;
   }
   return 0;
 }
@@ -137,32 +139,32 @@ double pass_bytes_per_element(const ServingPass& p, const PassBytes& b) {
   return (p.r_accesses + (p.reads_ffn_inputs ? b.ffn_inputs : 0)) * b.r + p.q_accesses * b.q;
 }
 // One pass's bytes per token and layer on one GPU of t.
-double pass_bytes_per_token_layer(const ServingPass& p, const TransformerModel& m, const PassBytes& b,
-                                  int t) {
-  return pass_elements(p, m) * pass_bytes_per_element(p, b) / (p.in_tp_region ? t : 1);
+double pass_bytes_per_token_layer(const ServingPass& p, const TransformerModel& m, const PassBytes& b, int t,
+                                  bool routed_in_op) {
+  return pass_elements(p, m, routed_in_op) * pass_bytes_per_element(p, b) / (p.in_tp_region ? t : 1);
 }
 }  // namespace
 
-double serving_elementwise_bytes_per_token(const LlmInference& w, int t) {
+double serving_elementwise_bytes_per_token(const LlmInference& w, int t, bool routed_in_op) {
   PassBytes b = pass_bytes(w);
   double bytes = 0;
-  for (const auto& p : kServingPasses) bytes += pass_bytes_per_token_layer(p, w.model, b, t);
+  for (const auto& p : kServingPasses) bytes += pass_bytes_per_token_layer(p, w.model, b, t, routed_in_op);
   return bytes * w.model.layers;
 }
 
 double sampler_bytes_per_token(const TransformerModel& m) { return kSamplerBytesPerVocab * m.vocab; }
 
-std::string serving_elementwise_basis(const LlmInference& w, int t) {
+std::string serving_elementwise_basis(const LlmInference& w, int t, bool routed_in_op) {
   PassBytes b = pass_bytes(w);
   std::string out = fmt::format("r {:g} B, q {:g} B ({}); per token and layer on one GPU of TP {}:", b.r, b.q,
                                 w.precision, t);
   double layer = 0;
   for (const auto& p : kServingPasses) {
-    double bytes = pass_bytes_per_token_layer(p, w.model, b, t);
+    double bytes = pass_bytes_per_token_layer(p, w.model, b, t, routed_in_op);
     layer += bytes;
-    out += fmt::format(" {} {:.0f} elements x {:g} B{} = {:.0f} B;", p.op, pass_elements(p, w.model),
-                       pass_bytes_per_element(p, b), p.in_tp_region && t > 1 ? fmt::format(" / t {}", t) : "",
-                       bytes);
+    out += fmt::format(" {} {:.0f} elements x {:g} B{} = {:.0f} B;", p.op,
+                       pass_elements(p, w.model, routed_in_op), pass_bytes_per_element(p, b),
+                       p.in_tp_region && t > 1 ? fmt::format(" / t {}", t) : "", bytes);
   }
   double passes = layer * w.model.layers, sampler = sampler_bytes_per_token(w.model);
   return out + fmt::format(
@@ -316,26 +318,28 @@ double serving_allreduce_latency(const GpuSpec& gpu) {
                                         : assumption::kCollectiveLatency.value;
 }
 
+namespace {
+// Seconds at 2^x calls of a table measured at 2^0, 2^1, ... (x counted from its first point): log-log between
+// its points, its first point below them, in proportion to the size above them. A point above a larger
+// size's time takes that time: the smaller call can always run padded to the larger.
+double between_powers_of_two(std::span<const double> measured, double x) {
+  std::vector<double> s(measured.begin(), measured.end());
+  for (size_t i = s.size() - 1; i-- > 0;) s[i] = std::min(s[i], s[i + 1]);
+  double last = static_cast<double>(s.size() - 1);
+  if (x <= 0) return s.front();
+  if (x >= last) return s.back() * std::exp2(x - last);
+  auto i = static_cast<size_t>(x);
+  double f = x - static_cast<double>(i);
+  return std::exp(std::log(s[i]) * (1 - f) + std::log(s[i + 1]) * f);
+}
+}  // namespace
+
 std::optional<double> published_serving_allreduce(const GpuSpec& gpu, int t, double elements,
                                                   std::string* basis) {
   for (const auto& p : assumption::kPublishedServingAllReduce) {
     if (p.gpu != gpu.name || p.tp != t) continue;
-    // A message can always travel padded to a larger one, so a point above a larger size's (the
-    // microsecond-scale noise of the smallest messages) takes that larger size's time.
-    auto s = p.seconds;
-    for (size_t i = s.size() - 1; i-- > 0;) s[i] = std::min(s[i], s[i + 1]);
-    double last = static_cast<double>(s.size() - 1);
-    double x = std::log2(std::max(elements, 1.0)) - assumption::kPublishedAllReduceFirstLog2;
-    double seconds = 0;
-    if (x <= 0) {
-      seconds = s.front();
-    } else if (x >= last) {
-      seconds = s.back() * std::exp2(x - last);
-    } else {
-      auto i = static_cast<size_t>(x);
-      double f = x - static_cast<double>(i);
-      seconds = std::exp(std::log(s[i]) * (1 - f) + std::log(s[i + 1]) * f);
-    }
+    double seconds = between_powers_of_two(
+        p.seconds, std::log2(std::max(elements, 1.0)) - assumption::kPublishedAllReduceFirstLog2);
     if (basis)
       *basis = fmt::format(
           "TensorRT-LLM {}'s AllReduce on {} TP {}: {:.1f} us per call of {:.3g} bf16 elements, between its "
@@ -344,6 +348,27 @@ std::optional<double> published_serving_allreduce(const GpuSpec& gpu, int t, dou
     return seconds;
   }
   return std::nullopt;
+}
+
+const assumption::PublishedServingMoe* published_serving_moe(const LlmInference& w, const GpuSpec& gpu,
+                                                             int t) {
+  const TransformerModel& m = w.model;
+  if (w.engine != "trtllm" || t != 1 || !m.moe() || m.shared_experts > 0 || !m.gated_ffn) return nullptr;
+  for (const auto& p : assumption::kPublishedServingMoe)
+    if (p.gpu == gpu.name && p.precision == w.precision && p.hidden == m.hidden &&
+        p.ffn_hidden == m.ffn_hidden && p.top_k == m.top_k && p.experts == m.experts)
+      return &p;
+  return nullptr;
+}
+
+double published_moe_seconds(const assumption::PublishedServingMoe& p, double tokens, std::string* basis) {
+  double seconds = between_powers_of_two(p.seconds, std::log2(std::max(tokens, 1.0)));
+  if (basis)
+    *basis = fmt::format(
+        "TensorRT-LLM {}'s fused MoE on one {} ({}): {:.1f} us per layer at {:.0f} tokens, between its "
+        "measured powers of two (NVIDIA aiconfigurator, moe_perf, power-law routing alpha 1.2)",
+        p.version, p.gpu, p.precision, seconds * 1e6, tokens);
+  return seconds;
 }
 
 double serving_tp_time(const LlmInference& w, const GpuSpec& gpu, const Calibration& cal,
@@ -416,7 +441,16 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                              format_bytes(*w.batch * ctx_avg * kv_token), format_bytes(sp.kv_budget));
       continue;
     }
-    sp.elementwise_per_row = serving_elementwise_bytes_per_token(w, t);
+    // TensorRT-LLM's measured MoE op, where published, runs the routed experts: their weights, FLOPs,
+    // activation and permutation leave the step's other terms for it.
+    const assumption::PublishedServingMoe* moe_op =
+        budget.trtllm ? published_serving_moe(w, gpu, t) : nullptr;
+    sp.moe_op = moe_op;
+    double routed_flops = moe_op ? 2.0 * m.layers * m.top_k * m.ffn_params() : 0.0;
+    auto moe_s = [&](double tokens) {
+      return moe_op ? m.layers * published_moe_seconds(*moe_op, tokens) : 0.0;
+    };
+    sp.elementwise_per_row = serving_elementwise_bytes_per_token(w, t, moe_op != nullptr);
     sp.sampler_per_sequence = sampler_bytes_per_token(m);
     auto tp_time = [&](double tokens, double call_tokens) {
       return serving_tp_time(w, gpu, cal, budget, t, tokens, call_tokens);
@@ -425,31 +459,30 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     auto weights_read = [&](double batch) {
       if (!m.moe()) return sp.weights_per_gpu;
       double expert = std::min(m.params, m.expert_params());
-      double touched = 1 - std::pow(1 - static_cast<double>(m.top_k) / m.experts, batch);
+      double touched = moe_op ? 0.0 : 1 - std::pow(1 - static_cast<double>(m.top_k) / m.experts, batch);
       return (((m.params - expert) + expert * touched) * bytes + (weights - m.params * bytes)) / t;
     };
     auto decode = [&](double batch) {
       // The batch's k routed copies of h per MoE layer, permuted to their experts and back and scaled by the
       // router weights (the training step's passes, forward only).
-      double moe_bytes = m.moe() ? batch * m.layers * kMoePermuteBytes * m.top_k * m.hidden / t : 0.0;
+      double moe_bytes =
+          m.moe() && !moe_op ? batch * m.layers * kMoePermuteBytes * m.top_k * m.hidden / t : 0.0;
       double rows = cuda_graph_rows(w, budget, batch);
       return DecodeStep{weights_read(batch), batch * ctx_avg * kv_token / sp.kv_shards, hbm, batch, rows,
-                        per_token_flops, m.attention_flops_per_context_token(true) * ctx_avg,
+                        per_token_flops - routed_flops, m.attention_flops_per_context_token(true) * ctx_avg,
                         static_cast<double>(t), peak, eta_decode, tp_time(rows, rows), moe_bytes,
                         attention.peak, eta_decode * attention_share, kv_rate,
                         // The passes run inside the captured graph over its padded rows.
-                        rows * sp.elementwise_per_row + batch * sp.sampler_per_sequence};
+                        rows * sp.elementwise_per_row + batch * sp.sampler_per_sequence, moe_s(rows)};
     };
-    sp.prefill = {in, per_token_flops, 0.5 * m.attention_flops_per_context_token() * in * in,
-                  static_cast<double>(t), peak, eta_prefill,
-                  tp_time(in, std::max(in, budget.max_num_batched_tokens)),
+    double chunk = std::max(in, budget.max_num_batched_tokens);
+    sp.prefill = {in, per_token_flops - routed_flops, 0.5 * m.attention_flops_per_context_token() * in * in,
+                  static_cast<double>(t), peak, eta_prefill, tp_time(in, chunk),
                   // The chunk reads the weights once; a prompt shares that read with the prompts batched
-                  // with it, as it shares the all-reduces' latency.
-                  weights_read(std::max(in, budget.max_num_batched_tokens)) * in /
-                      std::max(in, budget.max_num_batched_tokens),
-                  hbm, attention.peak, eta_prefill * attention_share,
+                  // with it, as it shares the all-reduces' latency and the MoE op's calls.
+                  weights_read(chunk) * in / chunk, hbm, attention.peak, eta_prefill * attention_share,
                   // Every prompt token's passes; only its last token's logits reach the sampler.
-                  in * sp.elementwise_per_row + sp.sampler_per_sequence};
+                  in * sp.elementwise_per_row + sp.sampler_per_sequence, moe_s(chunk) * in / chunk};
     sp.prefill_s = prefill_time<double>(sp.prefill);
     sp.output_tokens = out;
     sp.instances = node.gpus / t;
@@ -599,6 +632,7 @@ Num decode_step_time(const DecodeStep& d) {
              named<Num>("elementwise", d.elementwise, bytes_shown("elementwise")) / hbm_rate<Num>(d.hbm);
   if (d.moe_bytes > 0)
     step = step + named<Num>("moe_bytes", d.moe_bytes, bytes_shown("MoE permute")) / hbm_rate<Num>(d.hbm);
+  if (d.moe_s > 0) step = step + named<Num>("t_moe", d.moe_s, seconds_shown("MoE layers", 4));
   if (d.t > 1) step = step + named<Num>("t_tp", d.tp_s, seconds_shown("TP all-reduces", 4));
   return step;
 }
@@ -620,6 +654,7 @@ Num prefill_time(const Prefill& p) {
       named<Num>("attention_flops", p.attention_flops, flops_shown("attention")) /
           attention_flops_rate<Num>(p.t, p.attention_peak, p.attention_eta) +
       named<Num>("elementwise", p.elementwise, bytes_shown("elementwise")) / hbm_rate<Num>(p.hbm);
+  if (p.moe_s > 0) compute = compute + named<Num>("t_moe_prefill", p.moe_s, seconds_shown("MoE layers", 4));
   if (p.t > 1) compute = compute + named<Num>("t_tp_prefill", p.tp_s, seconds_shown("TP all-reduces", 4));
   return compute;
 }

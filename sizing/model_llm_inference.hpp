@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "sizing/assumptions.hpp"
 #include "sizing/calibration.hpp"
 #include "sizing/catalog.hpp"
 #include "sizing/formula.hpp"
@@ -67,12 +68,14 @@ double profile_activation_peak(const TransformerModel& m, double tokens, double 
 
 // The elementwise passes a serving engine runs per token between its GEMMs, in fused kernels
 // (kServingPasses; METHODS.md "Serving decode and prefill"): bytes per token on one GPU of t, all layers.
-double serving_elementwise_bytes_per_token(const LlmInference& w, int t);
+// `routed_in_op`: the routed experts' activation runs inside TensorRT-LLM's measured MoE op
+// (published_serving_moe), so the FFN activation pass counts the shared experts' copies only.
+double serving_elementwise_bytes_per_token(const LlmInference& w, int t, bool routed_in_op = false);
 // The sampler's pass over one token's logits: read at 16 bits, written as fp32, read by the sampler.
 double sampler_bytes_per_token(const TransformerModel& m);
 // The sheet's basis for those bytes: each pass's elements, bytes per element and bytes, the layers, the
 // sampler's, and the total.
-std::string serving_elementwise_basis(const LlmInference& w, int t);
+std::string serving_elementwise_basis(const LlmInference& w, int t, bool routed_in_op = false);
 
 // The inputs of one decode step of a serving instance, per GPU of its t.
 struct DecodeStep {
@@ -89,6 +92,7 @@ struct DecodeStep {
   double attention_peak = 0, attention_eta = 0;  // attention_rate() over the KV cache's precision
   double kv_rate = 0;                            // B/s the KV cache is read at: decode_attention_read_rate()
   double elementwise = 0;  // the batch's elementwise passes and sampler logits, bytes per GPU per step
+  double moe_s = 0;        // TensorRT-LLM's measured MoE op at the step's rows, all layers (else 0)
 };
 // The rate a decode step reads its KV cache at: the GPU's published decode-attention read rate
 // (assumption::kPublishedDecodeAttention) where there is one and it is below `hbm` (the calibrated HBM
@@ -126,6 +130,7 @@ struct Prefill {
   double hbm = 0;      // B/s, datasheet x calibrated efficiency
   double attention_peak = 0, attention_eta = 0;  // attention_rate() over the KV cache's precision
   double elementwise = 0;  // the prompt's elementwise passes and its last token's logits, bytes per GPU
+  double moe_s = 0;        // the prompt's share of its chunk's measured MoE op calls, all layers (else 0)
 };
 // gemm_time(weights / HBM, 2 N_act x tokens / (t x peak x eta)) + attention / (t x attention peak x
 // attention eta) + elementwise bytes / HBM [+ TP all-reduces].
@@ -194,6 +199,8 @@ struct ServingPoint {
   std::string bound;  // "memory" or "compute" (the decode GEMMs)
   bool meets_targets = true;
   DecodeStep decode;  // at `batch`: step_s = decode_step_time(decode)
+  // TensorRT-LLM's measured MoE op where it runs the routed experts (published_serving_moe), else nullptr.
+  const assumption::PublishedServingMoe* moe_op = nullptr;
   // The decode step's elementwise bytes: these per graph row plus the sampler's per sequence.
   double elementwise_per_row = 0, sampler_per_sequence = 0;
   Prefill prefill;           // prefill_s = prefill_time(prefill)
@@ -217,6 +224,15 @@ double serving_allreduce_latency(const GpuSpec& gpu);
 // else nullopt. `basis` (optional) gets where the figure comes from.
 std::optional<double> published_serving_allreduce(const GpuSpec& gpu, int t, double elements,
                                                   std::string* basis = nullptr);
+// TensorRT-LLM's fused MoE op for this workload on t GPUs of `gpu`: on the TensorRT-LLM engine at t 1, the
+// measured row of its GPU, precision and shape (hidden, expert FFN, top-k, experts, no shared experts;
+// assumption::kPublishedServingMoe); else nullptr.
+const assumption::PublishedServingMoe* published_serving_moe(const LlmInference& w, const GpuSpec& gpu,
+                                                             int t);
+// One MoE layer's op at `tokens` tokens, seconds: log-log between the row's powers of two, its first point
+// below them, in proportion to the tokens above them. `basis` (optional) gets where the figure comes from.
+double published_moe_seconds(const assumption::PublishedServingMoe& p, double tokens,
+                             std::string* basis = nullptr);
 // A phase's tensor-parallel all-reduces on t GPUs, seconds: 2 per layer, of which it pays `tokens` of the
 // `call_tokens` each call carries (a prompt its share of its chunk's calls; a decode step all of its own).
 // On TensorRT-LLM, where its measured table holds the GPU and t, each call takes the table's time

@@ -31,18 +31,25 @@ void Planner::plan_inference(const LlmInference& w) {
     Figure eta_prefill, eta_decode;
   };
   std::string why;
+  // The phase's GEMMs at `rows` rows: the routed experts' grouped GEMMs leave them where TensorRT-LLM's
+  // measured MoE op runs the experts (published_serving_moe).
+  auto phase_gemms = [&](double rows, int t) {
+    std::vector<NamedGemm> gemms = layer_gemms(m, rows, t, 1, false);
+    if (published_serving_moe(w, *facts_.gpu, t))
+      std::erase_if(gemms, [](const NamedGemm& g) { return g.name.starts_with("experts"); });
+    return gemms;
+  };
   auto evaluate = [&](const LlmInference& load, int t, double batch) {
     Evaluated e;
     chunk = chunk_at(t);
     calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(chunk), t));
     e.eta_prefill = cal_.gemm;
-    e.prefill_gemm =
-        gemm_phase(layer_gemms(m, chunk, t, 1, false), gemm_rates(*facts_.gpu, w.precision, cal_));
+    e.prefill_gemm = gemm_phase(phase_gemms(chunk, t), gemm_rates(*facts_.gpu, w.precision, cal_));
     // The decode GEMMs at the batch's rows, padded to its CUDA graph.
     double rows = std::max(1.0, cuda_graph_rows(w, serving_budget(w, *facts_.gpu, t), batch));
     calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(rows), t));
     e.eta_decode = cal_.gemm;
-    e.decode_gemm = gemm_phase(layer_gemms(m, rows, t, 1, false), gemm_rates(*facts_.gpu, w.precision, cal_));
+    e.decode_gemm = gemm_phase(phase_gemms(rows, t), gemm_rates(*facts_.gpu, w.precision, cal_));
     e.sp = serving_point(load, facts_, cal_, e.prefill_gemm.eta_compute, e.decode_gemm.eta_compute, h_, &why);
     if (!e.sp) throw UsageError(fmt::format("{} fits no layout on {}: {}", wl.name, node_->name, why));
     e.eta_prefill.value = e.prefill_gemm.eta_compute;
@@ -240,6 +247,14 @@ void Planner::plan_inference(const LlmInference& w) {
   serving_tp_time(w, *facts_.gpu, cal_, sp->budget, sp->t, sp->decode.rows, sp->decode.rows,
                   &allreduce_basis);
   std::string tp_at = allreduce_basis.empty() ? std::string() : "; TP all-reduces at " + allreduce_basis;
+  std::string moe_basis;
+  if (sp->moe_op) published_moe_seconds(*sp->moe_op, sp->decode.rows, &moe_basis);
+  std::string moe_at = sp->moe_op
+                           ? fmt::format(
+                                 "; the {} MoE layers at {} (their expert GEMMs, activation and permutation "
+                                 "inside it)",
+                                 w.model.layers, moe_basis)
+                           : std::string();
   auto prefill = prefill_time<Formula>(sp->prefill);
   line({.section = "Compute",
         .item = "Prefill phase",
@@ -285,14 +300,14 @@ void Planner::plan_inference(const LlmInference& w) {
                       sp->decode.rows)
                 : "",
             decode_attention_memory_bound(sp->decode) ? "memory" : "compute", eta_decode.value,
-            attention_at + kv_read_at + tp_at),
+            attention_at + kv_read_at + tp_at + moe_at),
         .driver = fmt::format("GEMMs max(weights / HBM, compute) + unhidden share x min(the two) + attention "
                               "max(KV / its read rate, compute) + elementwise passes / HBM: {} = {:.4f} s",
                               decode.shown(), decode.value()),
         .headroom =
             w.tpot_s > 0 ? "<= " + within_headroom_shown(fmt::format("{:.3f} s target", w.tpot_s), h_) : "-",
         .source = src(cal_.hbm)});
-  double elementwise_token = serving_elementwise_bytes_per_token(w, sp->t);
+  double elementwise_token = serving_elementwise_bytes_per_token(w, sp->t, sp->moe_op != nullptr);
   line({.section = "Compute",
         .item = "Elementwise traffic per token",
         .quantity = elementwise_token + sampler_bytes_per_token(w.model),
@@ -300,7 +315,7 @@ void Planner::plan_inference(const LlmInference& w) {
         .spec = fmt::format("the fused norm, rotary and activation passes between the GEMMs, {} per prompt "
                             "and output token, and the sampler's {} per token it samples",
                             format_bytes(elementwise_token), format_bytes(sampler_bytes_per_token(w.model))),
-        .driver = serving_elementwise_basis(w, sp->t),
+        .driver = serving_elementwise_basis(w, sp->t, sp->moe_op != nullptr),
         .source = "model"});
   auto crossover = decode_crossover_batch<Formula>(sp->decode);
   line({.section = "Compute",

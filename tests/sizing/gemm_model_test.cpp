@@ -217,7 +217,9 @@ tpot_s: 0.022
 // MoE serving: the decode step's experts are grouped GEMMs of batch x k / E rows (8 experts of 16 rows at
 // batch 64, top-2 of 8), memory-bound, and the routed copies' permutation to their experts and back is HBM
 // traffic: 64 x 32 layers x 12 B x 2 copies x 4,096 / TP 2 = 96 MiB per GPU per step.
-TEST(GemmShapeModel, MoeDecodeRunsGroupedExpertsAndPaysThePermutation) {
+// Mixtral 8x7B served offline at batch 64 on an 8xH100 node, 512 / 256 tokens, `serving` giving the
+// tensor-parallel degree, precisions and engine.
+Sheet plan_mixtral(const std::string& serving) {
   mlbench::test::TempDir dir("mlbench-gemm-model");
   auto path = dir / "mixtral.yaml";
   std::ofstream(path) << R"(kind: llm-inference
@@ -225,15 +227,16 @@ name: Mixtral 8x7B offline, batch 64
 hardware: 8xH100-SXM
 nodes: 1
 offline: true
-tp: 2
 batch: 64
 model: {layers: 32, hidden: 4096, heads: 32, kv_heads: 8, ffn_hidden: 14336, vocab: 32000, experts: 8, top_k: 2}
-precision: bf16
-kv_precision: bf16
 input_tokens: 512
 output_tokens: 256
-)";
-  auto s = plan_file(path);
+)" << serving;
+  return plan_file(path);
+}
+
+TEST(GemmShapeModel, MoeDecodeRunsGroupedExpertsAndPaysThePermutation) {
+  auto s = plan_mixtral("tp: 2\nprecision: bf16\nkv_precision: bf16\n");
   const SheetLine* gemms = find_line(s, "GEMM efficiency (decode)");
   ASSERT_NE(gemms, nullptr);
   EXPECT_NE(gemms->driver.find("experts up 16x14336x4096 x 8 grouped"), std::string::npos) << gemms->driver;
@@ -241,6 +244,24 @@ output_tokens: 256
   const SheetLine* step = find_line(s, "Decode step (TPOT)");
   ASSERT_NE(step, nullptr);
   EXPECT_NE(step->driver.find("MoE permute 96.00 MiB"), std::string::npos) << step->driver;
+}
+
+// The same model on TensorRT-LLM on one GPU runs its MoE layers as the engine's measured fused-MoE op: the
+// sheet's GEMMs leave the experts (the router stays), the step names the op's figure and source and pays no
+// permutation of its own.
+TEST(GemmShapeModel, TensorRtLlmMoeOnOneGpuRunsTheMeasuredOp) {
+  auto s = plan_mixtral("engine: trtllm\ntp: 1\nprecision: fp8\nkv_precision: fp8\n");
+  const SheetLine* gemms = find_line(s, "GEMM efficiency (decode)");
+  ASSERT_NE(gemms, nullptr);
+  EXPECT_EQ(gemms->driver.find("experts"), std::string::npos) << gemms->driver;
+  EXPECT_NE(gemms->driver.find("router 64x8x4096"), std::string::npos) << gemms->driver;
+  const SheetLine* step = find_line(s, "Decode step (TPOT)");
+  ASSERT_NE(step, nullptr);
+  EXPECT_NE(step->spec.find("the 32 MoE layers at TensorRT-LLM 1.2.0rc5's fused MoE on one H100-SXM (fp8)"),
+            std::string::npos)
+      << step->spec;
+  EXPECT_NE(step->driver.find("MoE layers"), std::string::npos) << step->driver;
+  EXPECT_EQ(step->driver.find("MoE permute"), std::string::npos) << step->driver;
 }
 
 // DeepGEMM's published FP8 GEMM tables (deepseek-ai/DeepGEMM README, 2025-04; H800 SXM5, achieved TFLOPS):

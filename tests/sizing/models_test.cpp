@@ -188,6 +188,19 @@ Calibration flat_calibration(double eff) {
   return cal;
 }
 
+// A serving workload file on one node of 8 `gpu`s at a flat 0.8 calibration, GEMM efficiency 0.7 in prefill
+// and 0.6 in decode, headroom 0.25.
+struct Served {
+  LlmInference w;
+  std::optional<ServingPoint> sp;
+};
+Served serve_file(const char* file, const char* gpu) {
+  Served s{std::get<LlmInference>(load_workload(data_dir() / file).spec), std::nullopt};
+  NodeFacts node{&shipped_catalog().gpu(gpu), 8, 8, 8 * 400e9 / 8};
+  s.sp = serving_point(s.w, node, flat_calibration(0.8), 0.7, 0.6, 0.25, nullptr);
+  return s;
+}
+
 // MoE: FLOPs from the active parameters, weights and optimizer state from all of them with the routed experts
 // split ep ways (and their ZeRO shards over dp / ep ranks).
 TEST(Models, ExpertsSplitEpWaysAndFlopsFollowActiveParameters) {
@@ -933,6 +946,84 @@ TEST(Serving, TensorRtLlmAllReduceTakesItsMeasuredTime) {
     EXPECT_NE(find_gpu(shipped_catalog().gpus, r.gpu), nullptr) << r.gpu;
 }
 
+// TensorRT-LLM's fused MoE op takes its measured time: the row's point at a power of two, log-log between
+// two, the first point below them, in proportion to the tokens above them; only on TensorRT-LLM, on one GPU,
+// for the GPU, precision and shape measured.
+TEST(Serving, TensorRtLlmMoeOpTakesItsMeasuredTime) {
+  auto w = std::get<LlmInference>(
+      load_workload(data_dir() / "trtllm-perf-qwen3-30b-b200-tp1-1000-1000.yaml").spec);
+  const auto& c = shipped_catalog();
+  const GpuSpec& b200 = c.gpu("B200");
+  const auto* row = published_serving_moe(w, b200, 1);
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->precision, "nvfp4");
+  EXPECT_DOUBLE_EQ(published_moe_seconds(*row, 1024), row->seconds[10]);
+  EXPECT_NEAR(published_moe_seconds(*row, std::exp2(10.5)), std::sqrt(row->seconds[10] * row->seconds[11]),
+              1e-15);
+  EXPECT_DOUBLE_EQ(published_moe_seconds(*row, 0.5), row->seconds.front());
+  EXPECT_NEAR(published_moe_seconds(*row, std::exp2(16)), 4 * row->seconds.back(), 1e-15);
+  std::string basis;
+  published_moe_seconds(*row, 1024, &basis);
+  EXPECT_NE(basis.find("fused MoE on one B200 (nvfp4)"), std::string::npos) << basis;
+  EXPECT_EQ(published_serving_moe(w, b200, 2), nullptr);  // the expert split at TP 2 is not stated
+  auto vllm = w;
+  vllm.engine = "vllm";
+  EXPECT_EQ(published_serving_moe(vllm, b200, 1), nullptr);
+  auto fp8 = w;
+  fp8.precision = "fp8";
+  ASSERT_NE(published_serving_moe(fp8, b200, 1), nullptr);
+  EXPECT_EQ(published_serving_moe(fp8, b200, 1)->precision, "fp8");
+  auto shared = w;
+  shared.model.shared_experts = 1;
+  EXPECT_EQ(published_serving_moe(shared, b200, 1), nullptr);
+  auto other = w;
+  other.model.ffn_hidden = 1024;
+  EXPECT_EQ(published_serving_moe(other, b200, 1), nullptr);
+  EXPECT_EQ(published_serving_moe(w, c.gpu("L40S"), 1), nullptr);
+  // Every row rises with the tokens from 2^9 on, and names a GPU of the shipped catalog.
+  for (const auto& r : assumption::kPublishedServingMoe) {
+    for (size_t i = 9; i + 1 < r.seconds.size(); ++i) EXPECT_LT(r.seconds[i], r.seconds[i + 1]) << r.gpu;
+    EXPECT_NE(find_gpu(c.gpus, r.gpu), nullptr) << r.gpu;
+  }
+}
+
+// Where the op runs the routed experts, the step's other terms leave them: the GEMMs hold the attention,
+// router and output layer (2 N_act less the routed experts' 2 L k FFN FLOPs), read the weights less the
+// experts', pay no permutation and no routed activation pass; the MoE layers take L x the op at the step's
+// rows, a prompt its share of its chunk's calls.
+TEST(Serving, TensorRtLlmMoeLayersRunAsTheMeasuredOp) {
+  auto [w, sp] = serve_file("trtllm-perf-qwen3-30b-b200-tp1-1000-1000.yaml", "B200");
+  ASSERT_TRUE(sp);
+  ASSERT_NE(sp->moe_op, nullptr);
+  const TransformerModel& m = w.model;
+  double routed = 2.0 * m.layers * m.top_k * m.ffn_params();
+  EXPECT_NEAR(sp->decode.flops_per_token, 2 * m.active_params - routed, 1);
+  EXPECT_NEAR(sp->decode.weights,
+              serving_weight_bytes(w) - m.expert_params() * bytes_per_element(w.precision), 1e3);
+  EXPECT_DOUBLE_EQ(sp->decode.moe_bytes, 0);
+  EXPECT_NEAR(sp->decode.moe_s, m.layers * published_moe_seconds(*sp->moe_op, sp->decode.rows), 1e-12);
+  double chunk = std::max(w.input_tokens, sp->budget.max_num_batched_tokens);
+  EXPECT_NEAR(sp->prefill.moe_s,
+              m.layers * published_moe_seconds(*sp->moe_op, chunk) * w.input_tokens / chunk, 1e-12);
+  EXPECT_LT(serving_elementwise_bytes_per_token(w, 1, true), serving_elementwise_bytes_per_token(w, 1));
+  EXPECT_NE(serving_elementwise_basis(w, 1, true)
+                .find("FFN activation: read 1 (GeLU) or 2 (gated) inputs (r), "
+                      "write GEMM input (q) 0 elements"),
+            std::string::npos);
+  auto step = decode_step_time<Formula>(sp->decode);
+  EXPECT_DOUBLE_EQ(step.value(), sp->step_s);
+  EXPECT_NE(step.shown().find("MoE layers"), std::string::npos) << step.shown();
+  // The same model at TP 2 keeps the shape model: its expert split is the deployment's.
+  auto tp2 = w;
+  tp2.tp = 2;
+  NodeFacts b200{&shipped_catalog().gpu("B200"), 8, 8, 8 * 400e9 / 8};
+  auto split = serving_point(tp2, b200, flat_calibration(0.8), 0.7, 0.6, 0.25, nullptr);
+  ASSERT_TRUE(split);
+  EXPECT_EQ(split->moe_op, nullptr);
+  EXPECT_DOUBLE_EQ(split->decode.moe_s, 0);
+  EXPECT_GT(split->decode.moe_bytes, 0);
+}
+
 // An offline run of N requests of one length (trtllm-bench's num_requests) runs floor(N / B) whole batches
 // and a last one of the rest, which decodes at its own, smaller step: N x out / (waves x (out x step + B x
 // prefill) + out x tail step + tail x prefill). A whole number of batches is the endless queue's rate.
@@ -981,13 +1072,11 @@ TEST(Serving, AnOfflineRunEndsWithAPartialBatch) {
 // A TensorRT-LLM serving step on an H100 at TP 8 pays the engine's measured all-reduce per call, 2 per layer
 // over the decode rows; vLLM on the same GPUs keeps its custom kernel's latency + bytes / NVLink busbw.
 TEST(Serving, TensorRtLlmDecodePaysItsMeasuredAllReduce) {
-  auto w = std::get<LlmInference>(
-      load_workload(data_dir() / "trtllm-perf-llama31-405b-h100-tp8-128-4096.yaml").spec);
+  auto [w, trt] = serve_file("trtllm-perf-llama31-405b-h100-tp8-128-4096.yaml", "H100-SXM");
+  ASSERT_TRUE(trt);
   const auto& c = shipped_catalog();
   NodeFacts h100{&c.gpu("H100-SXM"), 8, 8, 8 * 400e9 / 8};
   Calibration cal = flat_calibration(0.8);
-  auto trt = serving_point(w, h100, cal, 0.7, 0.6, 0.25, nullptr);
-  ASSERT_TRUE(trt);
   // The step runs its CUDA graph's padded rows: the calls, the passes and the sampler count apart.
   ASSERT_GT(trt->decode.rows, trt->batch);
   double call = *published_serving_allreduce(*h100.gpu, 8, trt->decode.rows * w.model.hidden);
