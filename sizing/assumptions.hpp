@@ -200,8 +200,8 @@ inline constexpr PublishedServingAllReduce kPublishedServingAllReduce[] = {
 
 // TensorRT-LLM's fused MoE op as the engine runs it (its CUTLASS MoE: the routing of given router logits, the
 // permutation to the experts, both grouped GEMMs with the gated activation between them, and the finalize
-// that scatters the weighted outputs back; replayed in a CUDA graph), seconds per call on one GPU holding
-// every expert (moe_tp and moe_ep 1) at 2^0, 2^1, ... 2^14 tokens, routed by a power law of alpha 1.2
+// that scatters the weighted outputs back; in a CUDA graph where it captures), seconds per call on one GPU
+// holding every expert (moe_tp and moe_ep 1) at 2^0, 2^1, ... 2^14 tokens, routed by a power law of alpha 1.2
 // (aiconfigurator's routing for these models, sdk/models/moe.py), as NVIDIA's aiconfigurator collected it
 // (aic-core systems data <gpu>/moe/trtllm/<version>/moe_perf, collector/trtllm/collect_moe.py), for the
 // shapes it measures: Qwen3-30B-A3B, Qwen3-235B-A22B, Mixtral 8x7B and 8x22B. The rows are

@@ -6,7 +6,6 @@
 #include <limits>
 #include <optional>
 #include <span>
-#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -323,14 +322,16 @@ namespace {
 // its points, its first point below them, in proportion to the size above them. A point above a larger
 // size's time takes that time: the smaller call can always run padded to the larger.
 double between_powers_of_two(std::span<const double> measured, double x) {
-  std::vector<double> s(measured.begin(), measured.end());
-  for (size_t i = s.size() - 1; i-- > 0;) s[i] = std::min(s[i], s[i + 1]);
-  double last = static_cast<double>(s.size() - 1);
-  if (x <= 0) return s.front();
-  if (x >= last) return s.back() * std::exp2(x - last);
+  // The time at point i: the least of its own and every larger size's.
+  auto at = [&](size_t i) {
+    return *std::min_element(measured.begin() + static_cast<std::ptrdiff_t>(i), measured.end());
+  };
+  double last = static_cast<double>(measured.size() - 1);
+  if (x <= 0) return at(0);
+  if (x >= last) return measured.back() * std::exp2(x - last);
   auto i = static_cast<size_t>(x);
   double f = x - static_cast<double>(i);
-  return std::exp(std::log(s[i]) * (1 - f) + std::log(s[i + 1]) * f);
+  return std::exp(std::log(at(i)) * (1 - f) + std::log(at(i + 1)) * f);
 }
 }  // namespace
 
@@ -353,7 +354,12 @@ std::optional<double> published_serving_allreduce(const GpuSpec& gpu, int t, dou
 const assumption::PublishedServingMoe* published_serving_moe(const LlmInference& w, const GpuSpec& gpu,
                                                              int t) {
   const TransformerModel& m = w.model;
-  if (w.engine != "trtllm" || t != 1 || !m.moe() || m.shared_experts > 0 || !m.gated_ffn) return nullptr;
+  // The op measures every expert at the workload's precision: not so where the first and last layers stay at
+  // 16 bits.
+  bool edge_layers_16 =
+      std::find(w.unquantized.begin(), w.unquantized.end(), "first_last_layers") != w.unquantized.end();
+  if (w.engine != "trtllm" || t != 1 || !m.moe() || m.shared_experts > 0 || !m.gated_ffn || edge_layers_16)
+    return nullptr;
   for (const auto& p : assumption::kPublishedServingMoe)
     if (p.gpu == gpu.name && p.precision == w.precision && p.hidden == m.hidden &&
         p.ffn_hidden == m.ffn_hidden && p.top_k == m.top_k && p.experts == m.experts)
@@ -580,6 +586,11 @@ Num attention_flops_rate(double t, double peak, double eta) {
          named<Num>("attention_eta", eta, fraction_shown("attention eta"));
 }
 
+namespace {
+// The GEMMs' FLOPs per token: 2 N_act, less the routed experts' where the measured MoE op runs them.
+const char* flops_label(double moe_s) { return moe_s > 0 ? "2 N_act less the routed experts'" : "2 N_act"; }
+}  // namespace
+
 double decode_attention_read_rate(const GpuSpec& gpu, double hbm, std::string* basis) {
   for (const auto& published : assumption::kPublishedDecodeAttention)
     if (published.gpu == gpu.name && published.bytes_per_s < hbm) {
@@ -603,11 +614,12 @@ double cuda_graph_rows(const LlmInference& w, const ServingBudget& budget, doubl
 template <typename Num>
 Num decode_gemm_time(const DecodeStep& d) {
   Num hbm = hbm_rate<Num>(d.hbm);
-  return gemm_time<Num>(named<Num>("weights", d.weights, bytes_shown("weights read")) / hbm,
-                        (d.rows > d.batch ? named<Num>("rows", d.rows, count_shown("CUDA graph rows"))
-                                          : named<Num>("batch", d.batch, count_shown("batch"))) *
-                            named<Num>("flops_per_token", d.flops_per_token, flops_shown("2 N_act")) /
-                            instance_flops<Num>(d.t, d.peak, d.eta));
+  return gemm_time<Num>(
+      named<Num>("weights", d.weights, bytes_shown("weights read")) / hbm,
+      (d.rows > d.batch ? named<Num>("rows", d.rows, count_shown("CUDA graph rows"))
+                        : named<Num>("batch", d.batch, count_shown("batch"))) *
+          named<Num>("flops_per_token", d.flops_per_token, flops_shown(flops_label(d.moe_s))) /
+          instance_flops<Num>(d.t, d.peak, d.eta));
 }
 
 template <typename Num>
@@ -640,7 +652,7 @@ Num decode_step_time(const DecodeStep& d) {
 template <typename Num>
 Num decode_crossover_batch(const DecodeStep& d) {
   return named<Num>("weights", d.weights, bytes_shown("weights read")) / hbm_rate<Num>(d.hbm) /
-         (named<Num>("flops_per_token", d.flops_per_token, flops_shown("2 N_act")) /
+         (named<Num>("flops_per_token", d.flops_per_token, flops_shown(flops_label(d.moe_s))) /
           instance_flops<Num>(d.t, d.peak, d.eta));
 }
 
@@ -648,13 +660,13 @@ template <typename Num>
 Num prefill_time(const Prefill& p) {
   Num compute =
       gemm_time<Num>(named<Num>("weights", p.weights, bytes_shown("weights read")) / hbm_rate<Num>(p.hbm),
-                     named<Num>("flops_per_token", p.flops_per_token, flops_shown("2 N_act")) *
+                     named<Num>("flops_per_token", p.flops_per_token, flops_shown(flops_label(p.moe_s))) *
                          named<Num>("prompt", p.tokens, count_shown("prompt tokens")) /
                          instance_flops<Num>(p.t, p.peak, p.eta)) +
       named<Num>("attention_flops", p.attention_flops, flops_shown("attention")) /
           attention_flops_rate<Num>(p.t, p.attention_peak, p.attention_eta) +
       named<Num>("elementwise", p.elementwise, bytes_shown("elementwise")) / hbm_rate<Num>(p.hbm);
-  if (p.moe_s > 0) compute = compute + named<Num>("t_moe_prefill", p.moe_s, seconds_shown("MoE layers", 4));
+  if (p.moe_s > 0) compute = compute + named<Num>("t_moe_prefill", p.moe_s, seconds_shown("MoE layers", 6));
   if (p.t > 1) compute = compute + named<Num>("t_tp_prefill", p.tp_s, seconds_shown("TP all-reduces", 4));
   return compute;
 }

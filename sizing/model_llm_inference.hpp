@@ -79,12 +79,13 @@ std::string serving_elementwise_basis(const LlmInference& w, int t, bool routed_
 
 // The inputs of one decode step of a serving instance, per GPU of its t.
 struct DecodeStep {
-  double weights = 0;          // weight bytes read per GPU per step (MoE: the experts the batch routes to)
-  double kv_read = 0;          // KV-cache bytes read per GPU: batch x context x KV per token / kv_shards
-  double hbm = 0;              // B/s, datasheet x calibrated efficiency
-  double batch = 0;            // sequences decoded together
-  double rows = 0;             // the GEMMs' rows: the batch padded to its CUDA graph (cuda_graph_rows)
-  double flops_per_token = 0;  // 2 N_act
+  double weights = 0;  // weight bytes read per GPU per step (MoE: the experts the batch routes to; none with
+                       // the measured MoE op, which reads its own)
+  double kv_read = 0;  // KV-cache bytes read per GPU: batch x context x KV per token / kv_shards
+  double hbm = 0;      // B/s, datasheet x calibrated efficiency
+  double batch = 0;    // sequences decoded together
+  double rows = 0;     // the GEMMs' rows: the batch padded to its CUDA graph (cuda_graph_rows)
+  double flops_per_token = 0;  // 2 N_act (less the routed experts' 2 L k FFN FLOPs with the measured MoE op)
   double attention_flops = 0;  // per token: 2 L a (d_qk + d_v) x average context (MLA: absorbed)
   double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at decode shapes (batch rows)
   double tp_s = 0;                  // the tensor-parallel all-reduces of the step (t > 1)
@@ -122,7 +123,7 @@ Num decode_crossover_batch(const DecodeStep& d);
 // The prompt's forward pass of a serving instance, compute-bound.
 struct Prefill {
   double tokens = 0;                // prompt length
-  double flops_per_token = 0;       // 2 N_act
+  double flops_per_token = 0;       // 2 N_act (less the routed experts' with the measured MoE op)
   double attention_flops = 0;       // whole prompt, causal: L a (d_qk + d_v) s^2
   double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at prefill shapes (batched prompt tokens)
   double tp_s = 0;

@@ -251,10 +251,13 @@ TEST(GemmShapeModel, MoeDecodeRunsGroupedExpertsAndPaysThePermutation) {
 // permutation of its own.
 TEST(GemmShapeModel, TensorRtLlmMoeOnOneGpuRunsTheMeasuredOp) {
   auto s = plan_mixtral("engine: trtllm\ntp: 1\nprecision: fp8\nkv_precision: fp8\n");
-  const SheetLine* gemms = find_line(s, "GEMM efficiency (decode)");
-  ASSERT_NE(gemms, nullptr);
-  EXPECT_EQ(gemms->driver.find("experts"), std::string::npos) << gemms->driver;
-  EXPECT_NE(gemms->driver.find("router 64x8x4096"), std::string::npos) << gemms->driver;
+  for (const char* phase : {"GEMM efficiency (decode)", "GEMM efficiency (prefill)"}) {
+    const SheetLine* gemms = find_line(s, phase);
+    ASSERT_NE(gemms, nullptr);
+    EXPECT_EQ(gemms->driver.find("experts"), std::string::npos) << gemms->driver;
+    EXPECT_NE(gemms->driver.find("router "), std::string::npos) << gemms->driver;
+  }
+  EXPECT_NE(find_line(s, "GEMM efficiency (decode)")->driver.find("router 64x8x4096"), std::string::npos);
   const SheetLine* step = find_line(s, "Decode step (TPOT)");
   ASSERT_NE(step, nullptr);
   EXPECT_NE(step->spec.find("the 32 MoE layers at TensorRT-LLM 1.2.0rc5's fused MoE on one H100-SXM (fp8)"),

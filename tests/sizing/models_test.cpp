@@ -979,7 +979,22 @@ TEST(Serving, TensorRtLlmMoeOpTakesItsMeasuredTime) {
   auto other = w;
   other.model.ffn_hidden = 1024;
   EXPECT_EQ(published_serving_moe(other, b200, 1), nullptr);
+  auto edge = w;  // the op measured every expert at the workload's precision
+  edge.unquantized = {"first_last_layers"};
+  EXPECT_EQ(published_serving_moe(edge, b200, 1), nullptr);
   EXPECT_EQ(published_serving_moe(w, c.gpu("L40S"), 1), nullptr);
+  // A point above a larger call's time takes that time: Mixtral 8x7B in bf16 on an H100 measured 0.94 ms at
+  // 8 tokens and 0.92 ms at 16.
+  auto mixtral = w;
+  mixtral.model.hidden = 4096;
+  mixtral.model.ffn_hidden = 14336;
+  mixtral.model.top_k = 2;
+  mixtral.model.experts = 8;
+  mixtral.precision = "bf16";
+  const auto* h100 = published_serving_moe(mixtral, c.gpu("H100-SXM"), 1);
+  ASSERT_NE(h100, nullptr);
+  ASSERT_GT(h100->seconds[3], h100->seconds[4]);
+  EXPECT_DOUBLE_EQ(published_moe_seconds(*h100, 8), h100->seconds[4]);
   // Every row rises with the tokens from 2^9 on, and names a GPU of the shipped catalog.
   for (const auto& r : assumption::kPublishedServingMoe) {
     for (size_t i = 9; i + 1 < r.seconds.size(); ++i) EXPECT_LT(r.seconds[i], r.seconds[i + 1]) << r.gpu;
@@ -1005,6 +1020,11 @@ TEST(Serving, TensorRtLlmMoeLayersRunAsTheMeasuredOp) {
   double chunk = std::max(w.input_tokens, sp->budget.max_num_batched_tokens);
   EXPECT_NEAR(sp->prefill.moe_s,
               m.layers * published_moe_seconds(*sp->moe_op, chunk) * w.input_tokens / chunk, 1e-12);
+  double chunk_weights =
+      (serving_weight_bytes(w) - m.expert_params() * bytes_per_element(w.precision)) * w.input_tokens / chunk;
+  EXPECT_NEAR(sp->prefill.flops_per_token, 2 * m.active_params - routed, 1);
+  EXPECT_NEAR(sp->prefill.weights, chunk_weights, 1e3);
+  EXPECT_DOUBLE_EQ(sp->elementwise_per_row, serving_elementwise_bytes_per_token(w, 1, true));
   EXPECT_LT(serving_elementwise_bytes_per_token(w, 1, true), serving_elementwise_bytes_per_token(w, 1));
   EXPECT_NE(serving_elementwise_basis(w, 1, true)
                 .find("FFN activation: read 1 (GeLU) or 2 (gated) inputs (r), "
