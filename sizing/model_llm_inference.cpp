@@ -468,21 +468,24 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
       double touched = moe_op ? 0.0 : 1 - std::pow(1 - static_cast<double>(m.top_k) / m.experts, batch);
       return (((m.params - expert) + expert * touched) * bytes + (weights - m.params * bytes)) / t;
     };
+    // The context a decode step's query reads and multiplies, less what local attention's layers skip.
+    double attended = ctx_avg * m.attended_share(in, in + out);
     auto decode = [&](double batch) {
       // The batch's k routed copies of h per MoE layer, permuted to their experts and back and scaled by the
       // router weights (the training step's passes, forward only).
       double moe_bytes =
           m.moe() && !moe_op ? batch * m.layers * kMoePermuteBytes * m.top_k * m.hidden / t : 0.0;
       double rows = cuda_graph_rows(w, budget, batch);
-      return DecodeStep{weights_read(batch), batch * ctx_avg * kv_token / sp.kv_shards, hbm, batch, rows,
-                        per_token_flops - routed_flops, m.attention_flops_per_context_token(true) * ctx_avg,
+      return DecodeStep{weights_read(batch), batch * attended * kv_token / sp.kv_shards, hbm, batch, rows,
+                        per_token_flops - routed_flops, m.attention_flops_per_context_token(true) * attended,
                         static_cast<double>(t), peak, eta_decode, tp_time(rows, rows), moe_bytes,
                         attention.peak, eta_decode * attention_share, kv_rate,
                         // The passes run inside the captured graph over its padded rows.
                         rows * sp.elementwise_per_row + batch * sp.sampler_per_sequence, moe_s(rows)};
     };
     double chunk = std::max(in, budget.max_num_batched_tokens);
-    sp.prefill = {in, per_token_flops - routed_flops, 0.5 * m.attention_flops_per_context_token() * in * in,
+    sp.prefill = {in, per_token_flops - routed_flops,
+                  0.5 * m.attention_flops_per_context_token() * in * in * m.attended_share(0, in),
                   static_cast<double>(t), peak, eta_prefill, tp_time(in, chunk),
                   // The chunk reads the weights once; a prompt shares that read with the prompts batched
                   // with it, as it shares the all-reduces' latency and the MoE op's calls.

@@ -228,8 +228,9 @@ double trainable_share(const TransformerModel& m, const FineTune& ft) {
 GemmCost training_flops_per_token(const TransformerModel& m, int seq_len, const FineTune& ft) {
   double matrix_params = m.active_params - static_cast<double>(m.vocab) * m.hidden;
   // Attention: 3 x the forward's QK^T and AV against the whole sequence, 2 L a (d_qk + d_v) s (12 L h s
-  // when the heads are hidden / heads wide); it has no weights, so a frozen base still runs all three.
-  double attention = 3 * m.attention_flops_per_context_token() * seq_len;
+  // when the heads are hidden / heads wide), less what local attention's layers skip; it has no weights, so
+  // a frozen base still runs all three.
+  double attention = 3 * m.attention_flops_per_context_token() * seq_len * m.attended_share(0, seq_len);
   if (!ft.lora()) return {6 * matrix_params, attention, 6.0 * m.vocab * m.hidden};
   // Frozen weights skip their weight-gradient GEMMs: forward 2 + input gradient 2 FLOPs per weight.
   double adapters = 6 * lora_params(m, ft).active;

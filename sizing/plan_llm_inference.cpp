@@ -255,6 +255,11 @@ void Planner::plan_inference(const LlmInference& w) {
                                  "inside it)",
                                  w.model.layers, moe_basis)
                            : std::string();
+  // Local attention's layers skip part of the context: the prompt's pairs and the decoded tokens' reads.
+  auto local_at = [&](double from, double to) {
+    std::string text = w.model.local_attention_text(w.model.attended_share(from, to));
+    return text.empty() ? text : "; local attention: " + text;
+  };
   auto prefill = prefill_time<Formula>(sp->prefill);
   line({.section = "Compute",
         .item = "Prefill phase",
@@ -262,7 +267,7 @@ void Planner::plan_inference(const LlmInference& w) {
         .unit = "s",
         .spec = fmt::format(
             "{:.0f}-token prompt at eta_GEMM {:.3f} (prefill shapes), sharing its chunk's weight read{}",
-            w.input_tokens, eta_prefill.value, attention_at),
+            w.input_tokens, eta_prefill.value, attention_at + local_at(0, w.input_tokens)),
         .driver = fmt::format("{} = {:.4f} s", prefill.shown(), prefill.value()),
         .source = src(cal_.hbm) + "/" + src(eta_prefill)});
   auto phase_line = [&](const char* item, const char* phase, const GemmPhase& g, const Figure& f) {
@@ -300,7 +305,8 @@ void Planner::plan_inference(const LlmInference& w) {
                       sp->decode.rows)
                 : "",
             decode_attention_memory_bound(sp->decode) ? "memory" : "compute", eta_decode.value,
-            attention_at + kv_read_at + tp_at + moe_at),
+            attention_at + kv_read_at + local_at(w.input_tokens, w.input_tokens + w.output_tokens) + tp_at +
+                moe_at),
         .driver = fmt::format("GEMMs max(weights / HBM, compute) + unhidden share x min(the two) + attention "
                               "max(KV / its read rate, compute) + elementwise passes / HBM: {} = {:.4f} s",
                               decode.shown(), decode.value()),

@@ -131,20 +131,66 @@ void parse_latent_attention(const Fields& f, TransformerModel& m) {
   m.q_lora_rank = f.whole_or("q_lora_rank", 0);
 }
 
+// Local attention (config.json names): sliding_window (Mistral, Gemma, GPT-OSS) or attention_chunk_size
+// (Llama 4), one of the two, and global_every: each global_every-th layer attends to the whole context (Llama
+// 4: 4, its NoPE layers; GPT-OSS: 2; Gemma 3: 6, its sliding_window_pattern). Without global_every every
+// layer is local.
+void parse_local_attention(const Fields& f, TransformerModel& m) {
+  if (f.has("sliding_window") && f.has("attention_chunk_size"))
+    throw UsageError(fmt::format(
+        "{}: 'sliding_window' and 'attention_chunk_size' exclude each other: give the one the model's "
+        "config.json names (a window sliding with each query, or fixed chunks)",
+        f.where()));
+  if (!f.has("sliding_window") && !f.has("attention_chunk_size")) {
+    if (f.has("global_every"))
+      throw UsageError(fmt::format(
+          "{}: 'global_every' needs 'sliding_window' or 'attention_chunk_size' (the local layers' window)",
+          f.where()));
+    return;
+  }
+  m.local_chunked = f.has("attention_chunk_size");
+  m.local_window = f.whole(m.local_chunked ? "attention_chunk_size" : "sliding_window");
+  m.global_every = f.whole_or("global_every", 0);
+  if (f.has("global_every") && m.global_every < 2)
+    throw UsageError(fmt::format(
+        "{}: 'global_every' must be 2 or more (each global_every-th layer attends to the whole context; "
+        "leave it out when every layer is local)",
+        f.where()));
+}
+
 TransformerModel parse_model(const Fields& top) {
   if (!top.has("model") || !top.at("model").is_object())
     throw UsageError(fmt::format("{}: 'model' must be a mapping (architecture or params)", top.where()));
   Fields f(top.at("model"), top.where() + ": model");
-  f.only({"params",           "active_params", "layers",
-          "hidden",           "heads",         "kv_heads",
-          "head_dim",         "ffn_hidden",    "vocab",
-          "gated_ffn",        "norm",          "rotary",
-          "dropout",          "experts",       "top_k",
-          "shared_experts",   "n_group",       "topk_group",
-          "kv_lora_rank",     "q_lora_rank",   "qk_rope_head_dim",
-          "qk_nope_head_dim", "v_head_dim"});
+  f.only({"params",
+          "active_params",
+          "layers",
+          "hidden",
+          "heads",
+          "kv_heads",
+          "head_dim",
+          "ffn_hidden",
+          "vocab",
+          "gated_ffn",
+          "norm",
+          "rotary",
+          "dropout",
+          "experts",
+          "top_k",
+          "shared_experts",
+          "n_group",
+          "topk_group",
+          "kv_lora_rank",
+          "q_lora_rank",
+          "qk_rope_head_dim",
+          "qk_nope_head_dim",
+          "v_head_dim",
+          "sliding_window",
+          "attention_chunk_size",
+          "global_every"});
   TransformerModel m;
   parse_latent_attention(f, m);
+  parse_local_attention(f, m);
   if (f.has("experts")) {
     m.experts = f.whole("experts");
     if (!f.has("top_k"))
@@ -350,6 +396,43 @@ double TransformerModel::attention_flops_per_context_token(bool absorbed) const 
   double per_head = absorbed && mla() ? 2.0 * kv_lora_rank + qk_rope_head_dim
                                       : static_cast<double>(qk_head_dim()) + v_dim();
   return 2.0 * layers * heads * per_head;
+}
+
+int TransformerModel::local_layers() const {
+  if (local_window <= 0) return 0;
+  return global_every > 0 ? layers - layers / global_every : layers;
+}
+
+namespace {
+// The query-key pairs of the queries at positions 1 .. n (each attends to itself and what precedes it) in a
+// layer whose queries see at most `window` tokens: the last `window` (sliding) or those of their own
+// `window`-token chunk (chunked); window 0: the whole prefix.
+double causal_pairs(double n, double window, bool chunked) {
+  if (window <= 0 || n <= window) return n * (n + 1) / 2;
+  if (!chunked) return window * (window + 1) / 2 + (n - window) * window;
+  double chunks = std::floor(n / window), rest = n - chunks * window;
+  return chunks * window * (window + 1) / 2 + rest * (rest + 1) / 2;
+}
+}  // namespace
+
+double TransformerModel::attended_share(double from, double to) const {
+  int local = local_layers();
+  if (local == 0 || to <= from) return 1;
+  double full = causal_pairs(to, 0, false) - causal_pairs(from, 0, false);
+  double window =
+      causal_pairs(to, local_window, local_chunked) - causal_pairs(from, local_window, local_chunked);
+  return ((layers - local) * full + local * window) / (static_cast<double>(layers) * full);
+}
+
+std::string TransformerModel::local_attention_text(double share) const {
+  int local = local_layers();
+  if (local == 0) return "";
+  return fmt::format(
+      "{} of {} layers attend within {} {}-token {} ({}{}), {:.3f} of the whole context's "
+      "query-key pairs",
+      local, layers, local_chunked ? "their" : "a", local_window, local_chunked ? "chunks" : "sliding window",
+      local_chunked ? "attention_chunk_size" : "sliding_window",
+      global_every > 0 ? fmt::format(", global_every {}", global_every) : "", share);
 }
 
 namespace {

@@ -39,6 +39,12 @@ struct TransformerModel {
   // that, with the qk_rope_head_dim decoupled rotary key, is all the KV cache holds per token and layer; the
   // query goes through a q_lora_rank latent (0: a full h x heads (nope + rope) projection). 0: none.
   int kv_lora_rank = 0, q_lora_rank = 0, qk_rope_head_dim = 0, qk_nope_head_dim = 0, v_head_dim = 0;
+  // Local attention: in every layer but each global_every-th (0: in every layer) a query attends to at most
+  // local_window tokens: the last local_window (a sliding window: Mistral, Gemma, GPT-OSS) or, local_chunked,
+  // those of its own local_window-token chunk (Llama 4's attention_chunk_size). 0: every layer attends to the
+  // whole context.
+  int local_window = 0, global_every = 0;
+  bool local_chunked = false;
 
   int head_dim() const { return explicit_head_dim > 0 ? explicit_head_dim : hidden / heads; }
   bool moe() const { return experts > 0; }
@@ -54,6 +60,14 @@ struct TransformerModel {
   // 2 L heads (d_qk + d_v) (= 4 L h with d = h / heads). absorbed: MLA's decode form, the up projections
   // folded into the query and output, so each head dots against the latent: 2 L heads (2 kv_lora + rope).
   double attention_flops_per_context_token(bool absorbed = false) const;
+  // Layers that attend within the local window (0 without local attention).
+  int local_layers() const;
+  // The query-key pairs of the queries at positions from + 1 .. to (a prompt: 0 .. n; decode: input .. input
+  // + output) over the layers, as a share of those pairs under causal attention to the whole context in every
+  // layer: 1 without local attention. The attention FLOPs and KV reads above scale by it.
+  double attended_share(double from, double to) const;
+  // What the sheet says of it, with the share: "" without local attention.
+  std::string local_attention_text(double share) const;
   // Parameters of one FFN (one expert's, or the dense layer's).
   double ffn_params() const;
   // Parameters in one layer's matrices (attention QKV+O, every FFN and expert, the router): the weights.

@@ -1002,6 +1002,60 @@ TEST(Serving, TensorRtLlmMoeOpTakesItsMeasuredTime) {
   }
 }
 
+// Llama 4 Scout at 20,000/2,000 tokens: 36 of its 48 layers attend within 8,192-token chunks. A decode step
+// reads and multiplies the KV of the attended context only, the prompt's causal attention counts only the
+// pairs inside the chunks, and the sheet says so; the cache still holds every token. GPT-OSS's alternate
+// 128-token sliding window shrinks the training step's attention FLOPs the same way.
+TEST(Serving, LocalAttentionReadsAndMultipliesTheAttendedContext) {
+  auto [w, sp] = serve_file("trtllm-perf-llama4-scout-b200-tp1-20000-2000.yaml", "B200");
+  ASSERT_TRUE(sp);
+  const TransformerModel& m = w.model;
+  ASSERT_EQ(m.local_layers(), 36);
+  LlmInference whole = w;
+  whole.model.local_window = 0;
+  whole.batch = static_cast<int>(sp->batch);
+  NodeFacts b200{&shipped_catalog().gpu("B200"), 8, 8, 8 * 400e9 / 8};
+  auto full = serving_point(whole, b200, flat_calibration(0.8), 0.7, 0.6, 0.25, nullptr);
+  ASSERT_TRUE(full);
+  double decode_share = m.attended_share(20000, 22000), prompt_share = m.attended_share(0, 20000);
+  EXPECT_LT(decode_share, 0.5);
+  EXPECT_NEAR(sp->decode.kv_read, full->decode.kv_read * decode_share, 1);
+  EXPECT_NEAR(sp->decode.attention_flops, full->decode.attention_flops * decode_share, 1);
+  EXPECT_NEAR(sp->prefill.attention_flops, full->prefill.attention_flops * prompt_share, 1e3);
+  EXPECT_DOUBLE_EQ(sp->kv_per_token, full->kv_per_token);
+  EXPECT_DOUBLE_EQ(sp->kv_budget, full->kv_budget);
+  Sheet sheet = plan_file(data_dir() / "trtllm-perf-llama4-scout-b200-tp1-20000-2000.yaml");
+  auto spec = [&](const char* item) {
+    for (const auto& l : sheet.lines)
+      if (l.item == item) return l.spec;
+    return std::string();
+  };
+  for (auto [item, share] :
+       {std::pair{"Decode step (TPOT)", decode_share}, std::pair{"Prefill phase", prompt_share}})
+    EXPECT_NE(
+        spec(item).find(fmt::format("local attention: 36 of 48 layers attend within their 8192-token "
+                                    "chunks (attention_chunk_size, global_every 4), {:.3f} of the whole "
+                                    "context's query-key pairs",
+                                    share)),
+        std::string::npos)
+        << spec(item);
+  auto oss = std::get<LlmTraining>(load_workload(data_dir() / "nemo-gpt-oss-120b-h100-bf16.yaml").spec);
+  TransformerModel dense_attention = oss.model;
+  dense_attention.local_window = 0;
+  double pairs = 4096.0 * 4097 / 2, window = 128.0 * 129 / 2 + (4096.0 - 128) * 128;
+  EXPECT_NEAR(
+      training_flops_per_token(oss.model, 4096).attention,
+      training_flops_per_token(dense_attention, 4096).attention * (18 * pairs + 18 * window) / (36 * pairs),
+      1);
+  Sheet trained = plan_file(data_dir() / "nemo-gpt-oss-120b-h100-bf16.yaml");
+  bool shown = false;
+  for (const auto& l : trained.lines)
+    if (l.item == "Training compute")
+      shown = l.driver.find("6 L a (d_qk + d_v) s x local share") != std::string::npos &&
+              l.driver.find("18 of 36 layers attend within a 128-token sliding window") != std::string::npos;
+  EXPECT_TRUE(shown);
+}
+
 // Where the op runs the routed experts, the step's other terms leave them: the GEMMs hold the attention,
 // router and output layer (2 N_act less the routed experts' 2 L k FFN FLOPs), read the weights less the
 // experts', pay no permutation and no routed activation pass; the MoE layers take L x the op at the step's

@@ -401,6 +401,51 @@ TEST(Workload, LatentAttentionCachesTheLatentAndTheRotaryKey) {
   }
 }
 
+// Local attention, by hand on 10 queries and a 4-token window: causal attention sees 1 + 2 + ... + 10 = 55
+// query-key pairs; a sliding window min(p, 4): 1 + 2 + 3 + 4 x 7 = 34; 4-token chunks (1-4, 5-8, 9-10):
+// 10 + 10 + 3 = 23. Decoding positions 9 and 10: 19 pairs, 8 in the window, 3 in the last chunk. The global
+// layers (every global_every-th) keep every pair.
+TEST(Workload, LocalAttentionCountsThePairsItsLayersSee) {
+  std::string head = "kind: llm-inference\nmodel: {layers: 4, hidden: 64, heads: 4, ";
+  std::string tail = "}\nrequest_rate: 1\ninput_tokens: 8\noutput_tokens: 2\n";
+  auto model = [&](const std::string& keys) {
+    return std::get<LlmInference>(load_workload(write_temp("local", head + keys + tail)).spec).model;
+  };
+  auto sliding = model("sliding_window: 4");
+  EXPECT_EQ(sliding.local_layers(), 4);
+  EXPECT_FALSE(sliding.local_chunked);
+  EXPECT_DOUBLE_EQ(sliding.attended_share(0, 10), 34.0 / 55);
+  EXPECT_DOUBLE_EQ(sliding.attended_share(8, 10), 8.0 / 19);
+  EXPECT_DOUBLE_EQ(sliding.attended_share(0, 4), 1);
+  auto chunked = model("attention_chunk_size: 4, global_every: 2");
+  EXPECT_EQ(chunked.local_layers(), 2);
+  EXPECT_TRUE(chunked.local_chunked);
+  EXPECT_DOUBLE_EQ(chunked.attended_share(0, 10), (2 * 55.0 + 2 * 23) / (4 * 55));
+  EXPECT_DOUBLE_EQ(chunked.attended_share(8, 10), (2 * 19.0 + 2 * 3) / (4 * 19));
+  EXPECT_NE(chunked.local_attention_text(0.5).find(
+                "2 of 4 layers attend within their 4-token chunks (attention_chunk_size, global_every 2), "
+                "0.500 of the whole context's query-key pairs"),
+            std::string::npos)
+      << chunked.local_attention_text(0.5);
+  auto whole = model("kv_heads: 4");
+  EXPECT_EQ(whole.local_layers(), 0);
+  EXPECT_DOUBLE_EQ(whole.attended_share(0, 10), 1);
+  EXPECT_EQ(whole.local_attention_text(1), "");
+  for (auto [keys, says] : {
+           std::pair{"sliding_window: 4, attention_chunk_size: 4", "exclude each other"},
+           std::pair{"global_every: 2", "'global_every' needs 'sliding_window' or 'attention_chunk_size'"},
+           std::pair{"sliding_window: 4, global_every: 1", "'global_every' must be 2 or more"},
+           std::pair{"sliding_window: 0", "'sliding_window' must be a positive number"},
+       }) {
+    try {
+      load_workload(write_temp("badlocal", head + keys + tail));
+      ADD_FAILURE() << "accepted " << keys;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  }
+}
+
 // NVFP4: 16 FP4 values + one FP8 scale = 4.5 bits each; MXFP4: 32 + one 8-bit scale = 4.25 bits. Both run
 // at the catalog's fp4 peak.
 TEST(Workload, Fp4PrecisionsCountTheirBlockScales) {
