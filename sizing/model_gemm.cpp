@@ -22,11 +22,17 @@ std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int token
   double attn_out = static_cast<double>(m.heads) * m.v_dim();
   double qkv = m.attention_params() / h - attn_out;
   double ffn_rows = m.moe() ? std::max(1.0, M * m.top_k / m.experts) : M;  // an expert's share of the tokens
-  return {{M, qkv / t, h},
-          {M, h, attn_out / t},
-          {ffn_rows, (m.gated_ffn ? 2 : 1) * f / t, h},
-          {ffn_rows, h, f / t},
-          {M, static_cast<double>(m.vocab) / t, h}};
+  std::vector<GemmShape> shapes{{M, qkv / t, h},
+                                {M, h, attn_out / t},
+                                {ffn_rows, (m.gated_ffn ? 2 : 1) * f / t, h},
+                                {ffn_rows, h, f / t},
+                                {M, static_cast<double>(m.vocab) / t, h}};
+  if (m.dense_layers > 0) {  // a MoE model's dense layers' FFN
+    double dense = m.dense_ffn_hidden;
+    shapes.push_back({M, (m.gated_ffn ? 2 : 1) * dense / t, h});
+    shapes.push_back({M, h, dense / t});
+  }
+  return shapes;
 }
 
 GemmRates gemm_rates(const GpuSpec& gpu, std::string_view precision, const Calibration& cal) {
@@ -147,6 +153,12 @@ std::vector<NamedGemm> layer_gemms(const TransformerModel& m, double rows, int t
     out.push_back({"FFN up", {M, up, h}, 1, L});
     out.push_back({"FFN down", {M, h, f / t}, 1, L});
   } else {
+    L = m.moe_layers();
+    if (m.dense_layers > 0) {
+      double dense = m.dense_ffn_hidden, dense_layers = m.dense_layers;
+      out.push_back({"dense FFN up", {M, (m.gated_ffn ? 2 : 1) * dense / t, h}, 1, dense_layers});
+      out.push_back({"dense FFN down", {M, h, dense / t}, 1, dense_layers});
+    }
     if (m.shared_experts > 0) {
       double shared = m.shared_experts;
       out.push_back({"shared FFN up", {M, up, h}, shared, L});

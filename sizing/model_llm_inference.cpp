@@ -25,7 +25,11 @@ double unquantized_params(const LlmInference& w) {
     if (part == "attention")
       params += m.layers * m.attention_params();
     else if (part == "first_last_layers")
-      params += 2 * m.ffn_params() * (m.moe() ? m.experts + m.shared_experts : 1);
+      // A MoE model's dense layers come first (DeepSeek-V3) or alternate from the first (Llama 4 Maverick):
+      // its first layer is dense, its last a MoE layer.
+      params += !m.moe()             ? 2 * m.ffn_params()
+                : m.dense_layers > 0 ? m.dense_ffn_params() + m.ffn_params() * (m.experts + m.shared_experts)
+                                     : 2 * m.ffn_params() * (m.experts + m.shared_experts);
     else  // embeddings: the input embedding and the output head
       params += 2.0 * m.vocab * m.hidden;
   return params;
@@ -130,7 +134,7 @@ double pass_elements(const ServingPass& p, const TransformerModel& m, bool route
       return p.count * ((m.rotary ? static_cast<double>(m.heads) * m.qk_head_dim() : 0) +
                         m.kv_elements_per_token() / m.layers);
     case Over::ffn:
-      return p.count * (routed_in_op ? m.shared_experts : m.ffns_per_token()) * m.ffn_hidden;
+      return p.count * m.ffn_width(!routed_in_op);
   }
   return 0;
 }
@@ -184,8 +188,11 @@ double profile_activation_peak(const TransformerModel& m, double tokens, double 
   if (!m.moe()) return tokens * (2.0 * m.hidden + up + down_in) * 2 + seqs * m.vocab * 4.0;
   double shared = m.shared_experts * (up + down_in);
   double routed = m.top_k * (std::max(up, static_cast<double>(m.hidden)) + down_in);
-  return (tokens * (2.0 * m.hidden + shared) + std::min(tokens, kFusedMoeChunkTokens) * routed) * 2 +
-         seqs * m.vocab * 4.0;
+  double moe_layer = tokens * (2.0 * m.hidden + shared) + std::min(tokens, kFusedMoeChunkTokens) * routed;
+  // A dense layer's FFN, where the model has them: the peak is the larger layer's.
+  double dense_up = (m.gated_ffn ? 2.0 : 1.0) * m.dense_ffn_hidden / t;
+  double dense_layer = m.dense_layers > 0 ? tokens * (2.0 * m.hidden + dense_up + m.dense_ffn_hidden / t) : 0;
+  return std::max(moe_layer, dense_layer) * 2 + seqs * m.vocab * 4.0;
 }
 
 template <typename Num>
@@ -452,9 +459,9 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     const assumption::PublishedServingMoe* moe_op =
         budget.trtllm ? published_serving_moe(w, gpu, t) : nullptr;
     sp.moe_op = moe_op;
-    double routed_flops = moe_op ? 2.0 * m.layers * m.top_k * m.ffn_params() : 0.0;
+    double routed_flops = moe_op ? 2.0 * m.moe_layers() * m.top_k * m.ffn_params() : 0.0;
     auto moe_s = [&](double tokens) {
-      return moe_op ? m.layers * published_moe_seconds(*moe_op, tokens) : 0.0;
+      return moe_op ? m.moe_layers() * published_moe_seconds(*moe_op, tokens) : 0.0;
     };
     sp.elementwise_per_row = serving_elementwise_bytes_per_token(w, t, moe_op != nullptr);
     sp.sampler_per_sequence = sampler_bytes_per_token(m);
@@ -474,7 +481,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
       // The batch's k routed copies of h per MoE layer, permuted to their experts and back and scaled by the
       // router weights (the training step's passes, forward only).
       double moe_bytes =
-          m.moe() && !moe_op ? batch * m.layers * kMoePermuteBytes * m.top_k * m.hidden / t : 0.0;
+          m.moe() && !moe_op ? batch * m.moe_layers() * kMoePermuteBytes * m.top_k * m.hidden / t : 0.0;
       double rows = cuda_graph_rows(w, budget, batch);
       return DecodeStep{weights_read(batch), batch * attended * kv_token / sp.kv_shards, hbm, batch, rows,
                         per_token_flops - routed_flops, m.attention_flops_per_context_token(true) * attended,

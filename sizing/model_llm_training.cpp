@@ -79,10 +79,10 @@ double nongemm_bytes_per_token_layer(const TransformerModel& m, const LlmTrainin
   for (const auto& p : kElementwisePasses) {
     if (!has_pass(m, p.of)) continue;
     double per_element = p.fusable != FusedKernel::none && w.fused.has(p.fusable) ? p.fused_bytes : p.bytes;
-    double bytes = (p.h_elements * m.hidden + p.f_elements * m.ffns_per_token() * m.ffn_hidden) * per_element;
+    double bytes = (p.h_elements * m.hidden + p.f_elements * m.ffn_width()) * per_element;
     forward += p.in_tp_region || w.sequence_parallel ? bytes / t : bytes;
   }
-  if (m.moe()) forward += kMoePermuteBytes * m.top_k * m.hidden / t;
+  if (m.moe()) forward += m.moe_share() * kMoePermuteBytes * m.top_k * m.hidden / t;
   return forward;
 }
 
@@ -115,15 +115,17 @@ CastBytes low_precision_cast_bytes(const TransformerModel& m, const LlmTraining&
     qkv_out =
         latents + m.qk_rope_head_dim + heads * m.qk_head_dim() + heads * (m.qk_nope_head_dim + m.v_dim());
   }
-  double copies = m.ffns_per_token(), f = copies * m.ffn_hidden, f_up = (m.gated_ffn ? 2 : 1) * f;
+  // Per layer, averaged over a MoE model's MoE and dense layers: the FFN width a token runs and its routed
+  // copies (a dense layer's FC1 input is norm-fed).
+  double copies = m.ffns_per_token() * m.moe_share(), f = m.ffn_width(), f_up = (m.gated_ffn ? 2 : 1) * f;
   bool current = w.precision == "fp8" && w.fp8_recipe == "current";
   bool delayed = w.precision == "fp8" && w.fp8_recipe == "delayed";
   double cast_transpose = 2 + 2 * e, amax = current ? 2 : 0, sp = w.sequence_parallel ? t : 1;
   // Norm-fed inputs: the attention's, a dense FC1's (a MoE layer's go through the router as routed copies);
   // the gathered whole-sequence copy the backward transposes under delayed scaling.
-  double norm_h = (m.moe() ? 1 : 2) * h;
+  double norm_h = (2 - m.moe_share()) * h;
   double norm_fed = norm_h / sp + latents / t, gathered = norm_h + latents / t;
-  double sixteen_bit = (o_in + f) / t + (m.moe() ? copies * h / sp : 0);
+  double sixteen_bit = (o_in + f) / t + copies * h / sp;
   CastBytes c;
   c.forward = (cast_transpose + amax) * sixteen_bit;
   if (!w.fused.has(FusedKernel::norm)) {
@@ -134,7 +136,7 @@ CastBytes low_precision_cast_bytes(const TransformerModel& m, const LlmTraining&
   } else {
     c.forward += cast_transpose * norm_fed;
   }
-  c.backward += (cast_transpose + amax) * ((qkv_out + f_up) / t + h + (m.moe() ? copies : 1) * h);
+  c.backward += (cast_transpose + amax) * ((qkv_out + f_up) / t + h + (copies + 1 - m.moe_share()) * h);
   return c;
 }
 
@@ -207,16 +209,20 @@ AdapterParams lora_params(const TransformerModel& m, const FineTune& ft) {
   double h = m.hidden, f = m.ffn_hidden, kv = m.mla() ? m.heads : m.kv_heads;
   double q_out = static_cast<double>(m.heads) * m.qk_head_dim(),
          o_in = static_cast<double>(m.heads) * m.v_dim();
-  double ffns = m.moe() ? m.experts + m.shared_experts : 1;
+  // A MoE model's FFN adapters: every expert's in its MoE layers, the dense FFN's in its dense layers.
+  double moe_layers = m.moe_layers(), dense_layers = m.layers - moe_layers;
+  double ffns = moe_layers * (m.experts + m.shared_experts), active_ffns = moe_layers * m.ffns_per_token();
+  double dense_f = m.moe() ? m.dense_ffn_hidden : f;
   for (const auto& t : ft.targets) {
     double attention = t == "q"   ? h + q_out
                        : t == "k" ? h + kv * m.qk_head_dim()
                        : t == "v" ? h + kv * m.v_dim()
                        : t == "o" ? o_in + h
                                   : 0;
-    double ffn = (t == "gate" && m.gated_ffn) || t == "up" || t == "down" ? h + f : 0;
-    a.total += ft.rank * m.layers * (attention + ffns * ffn);
-    a.active += ft.rank * m.layers * (attention + m.ffns_per_token() * ffn);
+    bool ffn_target = (t == "gate" && m.gated_ffn) || t == "up" || t == "down";
+    double ffn = ffn_target ? h + f : 0, dense = ffn_target ? h + dense_f : 0;
+    a.total += ft.rank * (m.layers * attention + ffns * ffn + dense_layers * dense);
+    a.active += ft.rank * (m.layers * attention + active_ffns * ffn + dense_layers * dense);
   }
   return a;
 }
@@ -291,9 +297,9 @@ double layer_activation_bytes(const TransformerModel& m, const LlmTraining& w, c
   double outside = 8 * h + (m.dropout ? 2 * h : 0) + (m.mla() ? 4.0 * (m.q_lora_rank + m.kv_lora_rank) : 0);
   double attention = 2.0 * (m.heads * m.qk_head_dim() + kv * m.qk_head_dim() + kv * m.v_dim() +
                             static_cast<double>(m.heads) * m.v_dim());
-  double ffn = m.ffns_per_token() * (m.gated_ffn ? 3 : 2) * 2.0 * m.ffn_hidden;
-  // Each of a token's top_k routed copies is its own expert's input.
-  if (m.moe()) ffn += 2.0 * (m.top_k - 1) * h;
+  double ffn = (m.gated_ffn ? 3 : 2) * 2.0 * m.ffn_width();
+  // Each of a token's top_k routed copies is its own expert's input (in the MoE layers).
+  if (m.moe()) ffn += m.moe_share() * 2.0 * (m.top_k - 1) * h;
   double per_layer = s * b * (outside / (sp ? t : 1) + (attention + ffn) / t);
   // Scores of this rank's s queries against the whole sequence's keys: the softmax output (2 B) and, with
   // dropout, its mask (1 B) and output (2 B).
@@ -677,9 +683,10 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     double dispatch = w.ep_dispatch == "fp8" ? 1 : kActivationBytes;
     double forwards = l.recompute == Recompute::full ? 2 : 1;
     double calls = 2 * forwards + 2;
-    st.t_ep =
-        layer_mbs * (size * (forwards * (dispatch + kActivationBytes) + 2 * kActivationBytes) / st.ep_busbw +
-                     calls * latency);
+    // Per MoE layer: a model's dense layers route nothing.
+    st.t_ep = layer_mbs * m.moe_share() *
+              (size * (forwards * (dispatch + kActivationBytes) + 2 * kActivationBytes) / st.ep_busbw +
+               calls * latency);
     st.t_ep_exposed = st.t_ep;
   }
   if (l.c > 1) {

@@ -356,12 +356,16 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                           m.top_k, m.shared_experts ? fmt::format(", {} shared", m.shared_experts) : "",
                           m.active_params, m.params),
           .driver = fmt::format(
-              "FLOPs from the active params (L x (attention + router + {} FFNs of {:.3g}) + 2 V h); "
+              "FLOPs from the active params ({} x (attention + router + {} FFNs of {:.3g}){} + 2 V h); "
               "memory and optimizer state from all {:.3g}: per GPU {:.3g} dense / (t p) + {:.3g} "
               "routed-expert / (t p ep) params, ep {}; expert gradients reduced over dp x cp / ep = "
               "{} ranks, dense over dp x cp = {}",
-              m.ffns_per_token(), m.ffn_params(), m.params, split.dense, split.expert, l.e, l.d * l.c / l.e,
-              l.d * l.c),
+              m.dense_layers > 0 ? fmt::format("{} MoE layers", m.moe_layers()) : std::string("L"),
+              m.ffns_per_token(), m.ffn_params(),
+              m.dense_layers > 0 ? fmt::format(" + {} dense layers x (attention + a dense FFN of {:.3g})",
+                                               m.dense_layers, m.dense_ffn_params())
+                                 : std::string(),
+              m.params, split.dense, split.expert, l.e, l.d * l.c / l.e, l.d * l.c),
           .source = "workload"});
   }
   if (l.e > 1)

@@ -187,7 +187,9 @@ TransformerModel parse_model(const Fields& top) {
           "v_head_dim",
           "sliding_window",
           "attention_chunk_size",
-          "global_every"});
+          "global_every",
+          "dense_layers",
+          "dense_ffn_hidden"});
   TransformerModel m;
   parse_latent_attention(f, m);
   parse_local_attention(f, m);
@@ -217,8 +219,18 @@ TransformerModel parse_model(const Fields& top) {
     if (!f.has("layers") && !f.has("hidden"))
       throw UsageError(fmt::format(
           "{}: 'experts' needs the architecture (layers, hidden, heads, ffn_hidden per expert)", f.where()));
+    if (f.has("dense_layers") != f.has("dense_ffn_hidden"))
+      throw UsageError(fmt::format(
+          "{}: 'dense_layers' and 'dense_ffn_hidden' go together (how many layers run a dense FFN in place "
+          "of the experts, and its width: DeepSeek-V3's first_k_dense_replace and intermediate_size)",
+          f.where()));
+    if (f.has("dense_layers")) {
+      m.dense_layers = f.whole("dense_layers");
+      m.dense_ffn_hidden = f.whole("dense_ffn_hidden");
+    }
   } else {
-    for (const char* key : {"top_k", "shared_experts", "n_group", "topk_group"})
+    for (const char* key :
+         {"top_k", "shared_experts", "n_group", "topk_group", "dense_layers", "dense_ffn_hidden"})
       if (f.has(key))
         throw UsageError(
             fmt::format("{}: '{}' needs 'experts' (the routed experts per layer)", f.where(), key));
@@ -235,6 +247,9 @@ TransformerModel parse_model(const Fields& top) {
     m.kv_heads = f.whole_or("kv_heads", m.heads);
     m.explicit_head_dim = f.whole_or("head_dim", 0);
     m.ffn_hidden = f.whole_or("ffn_hidden", 4 * m.hidden);
+    if (m.dense_layers >= m.layers)
+      throw UsageError(fmt::format("{}: 'dense_layers' {} leaves no MoE layer of the {} (allowed: 1 to {})",
+                                   f.where(), m.dense_layers, m.layers, m.layers - 1));
     if (m.heads % m.kv_heads != 0)
       throw UsageError(fmt::format("{}: heads must divide by kv_heads", f.where()));
     if (!m.explicit_head_dim && !m.mla() && m.hidden % m.heads != 0)
@@ -435,19 +450,26 @@ std::string TransformerModel::local_attention_text(double share) const {
       global_every > 0 ? fmt::format(", global_every {}", global_every) : "", share);
 }
 
-namespace {
-// Attention projections and the router of one layer (every token runs them).
-double dense_layer_params(const TransformerModel& m) {
-  return m.attention_params() + static_cast<double>(m.hidden) * m.experts;
+double TransformerModel::dense_ffn_params() const {
+  return (gated_ffn ? 3.0 : 2.0) * hidden * dense_ffn_hidden;
 }
-}  // namespace
 
 double TransformerModel::layer_matrix_params() const {
-  return dense_layer_params(*this) + (moe() ? experts + shared_experts : 1) * ffn_params();
+  if (!moe()) return attention_params() + ffn_params();
+  double moe_layer = static_cast<double>(hidden) * experts + (experts + shared_experts) * ffn_params();
+  return attention_params() + (moe_layers() * moe_layer + dense_layers * dense_ffn_params()) / layers;
 }
 
 double TransformerModel::layer_active_params() const {
-  return dense_layer_params(*this) + ffns_per_token() * ffn_params();
+  if (!moe()) return attention_params() + ffn_params();
+  double moe_layer = static_cast<double>(hidden) * experts + ffns_per_token() * ffn_params();
+  return attention_params() + (moe_layers() * moe_layer + dense_layers * dense_ffn_params()) / layers;
+}
+
+double TransformerModel::ffn_width(bool routed) const {
+  if (!moe()) return ffn_hidden;
+  double copies = routed ? ffns_per_token() : shared_experts;
+  return (moe_layers() * copies * ffn_hidden + static_cast<double>(dense_layers) * dense_ffn_hidden) / layers;
 }
 
 namespace {

@@ -39,6 +39,10 @@ struct TransformerModel {
   // that, with the qk_rope_head_dim decoupled rotary key, is all the KV cache holds per token and layer; the
   // query goes through a q_lora_rank latent (0: a full h x heads (nope + rope) projection). 0: none.
   int kv_lora_rank = 0, q_lora_rank = 0, qk_rope_head_dim = 0, qk_nope_head_dim = 0, v_head_dim = 0;
+  // Dense layers in a MoE model (DeepSeek-V3's first_k_dense_replace, Llama 4 Maverick's alternate layers,
+  // interleave_moe_layer_step): dense_layers of the layers run one dense FFN of dense_ffn_hidden in place of
+  // the router and the experts. 0: every layer of a MoE model is a MoE layer.
+  int dense_layers = 0, dense_ffn_hidden = 0;
   // Local attention: in every layer but each global_every-th (0: in every layer) a query attends to at most
   // local_window tokens: the last local_window (a sliding window: Mistral, Gemma, GPT-OSS) or, local_chunked,
   // those of its own local_window-token chunk (Llama 4's attention_chunk_size). 0: every layer attends to the
@@ -70,14 +74,27 @@ struct TransformerModel {
   std::string local_attention_text(double share) const;
   // Parameters of one FFN (one expert's, or the dense layer's).
   double ffn_params() const;
-  // Parameters in one layer's matrices (attention QKV+O, every FFN and expert, the router): the weights.
+  // Parameters of a MoE model's dense-layer FFN (dense_ffn_hidden wide).
+  double dense_ffn_params() const;
+  // Parameters in one layer's matrices (attention QKV+O, every FFN and expert, the router), averaged over
+  // the layers where a MoE model has dense ones: the weights.
   double layer_matrix_params() const;
   // The same that one token runs through (top_k routed + shared experts): its FLOPs.
   double layer_active_params() const;
-  // All routed experts' parameters of the model: L x experts x FFN (split ep ways by expert parallelism).
-  double expert_params() const { return static_cast<double>(layers) * experts * ffn_params(); }
-  // FFNs one token runs per layer: 1 dense, top_k + shared_experts with experts.
+  // Layers with a router and experts: all of a MoE model's but its dense ones; 0 in a dense model.
+  int moe_layers() const { return moe() ? layers - dense_layers : 0; }
+  // Their share of the layers: the weight of a MoE layer's per-layer terms (routing, permutation,
+  // all-to-all) in a per-layer average.
+  double moe_share() const { return static_cast<double>(moe_layers()) / layers; }
+  // All routed experts' parameters of the model: MoE layers x experts x FFN (split ep ways by expert
+  // parallelism).
+  double expert_params() const { return static_cast<double>(moe_layers()) * experts * ffn_params(); }
+  // FFNs one token runs per MoE layer: top_k + shared_experts; 1 in a dense model.
   double ffns_per_token() const { return moe() ? top_k + shared_experts : 1; }
+  // The FFN width one token runs per layer, averaged over the layers: ffn_hidden in a dense model, (top_k +
+  // shared_experts) ffn_hidden in a MoE layer, dense_ffn_hidden in a dense one. routed false: without the
+  // routed experts (a MoE layer's shared experts only).
+  double ffn_width(bool routed = true) const;
 };
 
 struct Checkpointing {

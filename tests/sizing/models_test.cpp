@@ -188,6 +188,19 @@ Calibration flat_calibration(double eff) {
   return cal;
 }
 
+// Mixtral 8x7B's shipped model served offline in bf16 at TP 2, 512 / 256 tokens, at a fixed batch.
+LlmInference mixtral_served(int batch) {
+  LlmInference w;
+  w.model = moe8x7b().model;
+  w.precision = w.kv_precision = "bf16";
+  w.input_tokens = 512;
+  w.output_tokens = 256;
+  w.offline = true;
+  w.tp = 2;
+  w.batch = batch;
+  return w;
+}
+
 // A serving workload file on one node of 8 `gpu`s at a flat 0.8 calibration, GEMM efficiency 0.7 in prefill
 // and 0.6 in decode, headroom 0.25.
 struct Served {
@@ -254,6 +267,48 @@ TEST(Models, ExpertParallelAllToAllAndGradientReduction) {
   EXPECT_DOUBLE_EQ(across.ep_busbw, node.nic_bytes_per_s * 0.8 / 8);
   // The sheet's step time carries the term.
   EXPECT_NE(step_time<Formula>(ep8).symbolic().find("t_ep"), std::string::npos);
+}
+
+// Mixtral 8x7B with half its layers made dense (a dense FFN of 14,336 in place of the router and experts):
+// the all-to-all, the routed copies' permutation and the expert GEMMs run in the 16 MoE layers only, the
+// dense FFN's GEMMs in the other 16, and LoRA adapts each expert in the MoE layers and the dense FFN in the
+// dense ones.
+TEST(Models, DenseLayersOfAMoeModelRouteNothing) {
+  auto w = moe8x7b();
+  auto half = w;
+  half.model.dense_layers = 16;
+  half.model.dense_ffn_hidden = 14336;
+  auto cal = flat_calibration(0.8);
+  Layout l{1, 1, 64, 1, Recompute::none};
+  l.e = 8;
+  auto all = training_step(w.model, w, a100_node(), cal, l);
+  auto some = training_step(half.model, half, a100_node(), cal, l);
+  ASSERT_GT(all.t_ep, 0);
+  EXPECT_NEAR(some.t_ep, all.t_ep / 2, 1e-12 * all.t_ep);
+  auto gemms = layer_gemms(half.model, 64, 1, 1, false);
+  auto count = [&](const char* name) {
+    for (const auto& g : gemms)
+      if (g.name == name) return g.count;
+    return 0.0;
+  };
+  EXPECT_EQ(count("QKV"), 32);
+  EXPECT_EQ(count("experts up"), 16);
+  EXPECT_EQ(count("router"), 16);
+  EXPECT_EQ(count("dense FFN up"), 16);
+  EXPECT_EQ(count("dense FFN down"), 16);
+  EXPECT_EQ(count("FFN up"), 0);
+  double h = 4096, f = 14336;
+  FineTune up{8, {"up"}};
+  auto adapters = lora_params(half.model, up);
+  EXPECT_DOUBLE_EQ(adapters.total, 8 * (16 * 8 * (h + f) + 16 * (h + f)));
+  EXPECT_DOUBLE_EQ(adapters.active, 8 * (16 * 2 * (h + f) + 16 * (h + f)));
+  LlmInference served = mixtral_served(64);
+  NodeFacts h100{&shipped_catalog().gpu("H100-SXM"), 8, 8, 8 * 400e9 / 8};
+  auto moe = serving_point(served, h100, cal, 0.7, 0.6, 0.25, nullptr);
+  served.model = half.model;
+  auto mixed = serving_point(served, h100, cal, 0.7, 0.6, 0.25, nullptr);
+  ASSERT_TRUE(moe && mixed);
+  EXPECT_DOUBLE_EQ(mixed->decode.moe_bytes, moe->decode.moe_bytes / 2);
 }
 
 // Node-limited routing (DeepSeek-V3's n_group / topk_group): a token crosses the fabric to at most the
@@ -875,15 +930,7 @@ TEST(Models, ServingPointTakesTheWorkloadBatchAndTp) {
 
 // A MoE decode step reads the experts its batch routes to: fewer at batch 1 than all of them.
 TEST(Models, MoeDecodeReadsTheExpertsTheBatchTouches) {
-  auto t = moe8x7b();
-  LlmInference w;
-  w.model = t.model;
-  w.precision = w.kv_precision = "bf16";
-  w.input_tokens = 512;
-  w.output_tokens = 256;
-  w.offline = true;
-  w.tp = 2;
-  w.batch = 1;
+  LlmInference w = mixtral_served(1);
   Calibration cal = flat_calibration(0.8);
   auto one = serving_point(w, a100_node(), cal, 0.8, 0.8, 0.25, nullptr);
   ASSERT_TRUE(one);

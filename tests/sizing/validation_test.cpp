@@ -120,12 +120,9 @@ constexpr const char* kSmallExpertMoe =
     "MoE of many small experts (128-256 routed, top 4-8, expert FFN 768-2,880) on B200: the grouped expert "
     "GEMMs are taken at the shape model's efficiency and routing is forced balanced; the host-side costs per "
     "MoE layer (the alltoall dispatcher's device-to-host sync, per-expert quantize and GEMM launches) are "
-    "not "
-    "modelled, as in the H100 Qwen3 30B-A3B case (the same table's later releases show a cost fixed per "
-    "layer "
-    "pass: Qwen3 30B-A3B on the same 8 B200 ran 9,691 tokens/s/GPU at micro-batch 1 in 26.02 and 26,695 at "
-    "micro-batch 4 in 26.02.01); DeepSeek-V3's multi-token prediction and its 3 dense layers cannot be "
-    "stated";
+    "not modelled, as in the H100 Qwen3 30B-A3B case (the same table's later releases show a cost fixed per "
+    "layer pass: Qwen3 30B-A3B on the same 8 B200 ran 9,691 tokens/s/GPU at micro-batch 1 in 26.02 and "
+    "26,695 at micro-batch 4 in 26.02.01); DeepSeek-V3's multi-token prediction cannot be stated";
 constexpr const char* kFp4Serving =
     "decode-heavy (500 / 2,000 tokens) at TP 1: NVFP4 GEMMs at the published B200 CUTLASS figure, attention "
     "at the FP8 cache's peak and asymptote, the KV read at the published trtllm-gen decode rate (measured "
@@ -191,13 +188,17 @@ constexpr const char* kTrtMoeShared =
     "its shared expert is outside the op), so its experts run at the shape model; the page's GB200 rows run "
     "below its B200 rows at 4 of its 10 lengths (7,738 against 10,591 tokens/s at 1000/1000), a sign of "
     "host-bound runs, and no host work is modelled";
+constexpr const char* kTrtMaverickH100 =
+    "too fast on the H100: the page's H200 rows run 2.4-3.8x its H100 rows at the same lengths, where HBM "
+    "gives 1.43x; the FP8 weights take 50 GB of each 80 GB GPU, so the H100 runs held far smaller batches "
+    "than the model's KV budget admits; the page gives no batch (it lowers the KV fraction after "
+    "out-of-memory errors)";
 constexpr const char* kTrtScoutHopperChunked =
-    "too fast: on Hopper, TensorRT-LLM's XQA decode kernels refuse chunked "
-    "attention (their support check, decoderXQAImplJIT kernelUtils.cpp: \"chunked attention is not "
-    "supported yet\"), so Llama 4's 36 chunked layers decode in the masked multi-head attention kernel on "
-    "CUDA cores, whose rate is not modelled; at 20,000-token prompts, where attention rules the step, the "
-    "B200 "
-    "and GB200 rows, decoded by the trtllm-gen kernels, stay near their other lengths' errors";
+    "too fast: on Hopper, TensorRT-LLM's XQA decode kernels refuse chunked attention (their support check, "
+    "decoderXQAImplJIT kernelUtils.cpp: \"chunked attention is not supported yet\"), so Llama 4's 36 "
+    "chunked layers decode in the masked multi-head attention kernel on CUDA cores, whose rate is not "
+    "modelled; at 20,000-token prompts, where attention rules the step, the same model's Blackwell rows, "
+    "decoded by the trtllm-gen kernels, stay near their other lengths' errors";
 constexpr const char* kTrtMoeScoutH100 =
     "too fast on the H100: the page's H200 rows run 1.8-2.5x its H100 rows on the six decode-heavy lengths "
     "(128/2048 to 2048/2048), where HBM gives 1.43x, so the H100 runs held far smaller batches than the "
@@ -289,7 +290,7 @@ constexpr Case kCases[] = {
     {"NeMo 24.07 LLAMA3-70B FP8, 64 H100, TP4 PP4 CP2 VP5", "nemo2407-llama3-70b-h100-fp8.yaml",
      "tokens_per_s_gpu", 1524, "tokens/s/GPU", kNemo2407},
     {"NeMo 25.11 DeepSeekV3 (w/ MTP) FP8, 256 B200, TP1 PP16 EP8", "nemo2511-deepseek-v3-mtp-b200-fp8.yaml",
-     "tokens_per_s_gpu", 2139, "tokens/s/GPU", kNemo, +0.935, kSmallExpertMoe},
+     "tokens_per_s_gpu", 2139, "tokens/s/GPU", kNemo, +0.966, kSmallExpertMoe},
     {"NeMo 25.11 GPT OSS 120B BF16, 64 B200, TP1 EP8", "nemo2511-gpt-oss-120b-b200-bf16.yaml",
      "tokens_per_s_gpu", 8213, "tokens/s/GPU", kNemo, +2.406, kSmallExpertMoe},
     {"NeMo 25.11 Qwen3_30B_a3B FP8, 8 B200, TP1 EP8", "nemo2511-qwen3-30b-a3b-b200-fp8.yaml",
@@ -803,6 +804,81 @@ constexpr Case kCases[] = {
     {"TRT-LLM perf Llama 4 Scout (MoE) FP8, H100 TP4, 5000/500",
      "trtllm-perf-llama4-scout-h100-tp4-5000-500.yaml", "tokens_per_s_instance", 3342, "tokens/s",
      kTrtPerfMoe, +0.273, kTrtMoeTensorParallel},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) NVFP4, B200 TP8, 128/128",
+     "trtllm-perf-llama4-maverick-b200-tp8-128-128.yaml", "tokens_per_s_instance", 124323, "tokens/s",
+     kTrtPerfMoe, -0.436, kTrtMoeTensorParallel},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) NVFP4, B200 TP8, 128/2048",
+     "trtllm-perf-llama4-maverick-b200-tp8-128-2048.yaml", "tokens_per_s_instance", 112676, "tokens/s",
+     kTrtPerfMoe, -0.338, kTrtMoeTensorParallel},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) NVFP4, B200 TP8, 128/4096",
+     "trtllm-perf-llama4-maverick-b200-tp8-128-4096.yaml", "tokens_per_s_instance", 68170, "tokens/s",
+     kTrtPerfMoe, -0.209, kTrtMoeTensorParallel},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) NVFP4, B200 TP8, 1000/1000",
+     "trtllm-perf-llama4-maverick-b200-tp8-1000-1000.yaml", "tokens_per_s_instance", 79617, "tokens/s",
+     kTrtPerfMoe, -0.356, kTrtMoeTensorParallel},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) NVFP4, B200 TP8, 1000/2000",
+     "trtllm-perf-llama4-maverick-b200-tp8-1000-2000.yaml", "tokens_per_s_instance", 63766, "tokens/s",
+     kTrtPerfMoe, -0.260, kTrtMoeTensorParallel},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) NVFP4, B200 TP8, 2048/128",
+     "trtllm-perf-llama4-maverick-b200-tp8-2048-128.yaml", "tokens_per_s_instance", 18088, "tokens/s",
+     kTrtPerfMoe, -0.354, kTrtMoeTensorParallel},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) NVFP4, B200 TP8, 2048/2048",
+     "trtllm-perf-llama4-maverick-b200-tp8-2048-2048.yaml", "tokens_per_s_instance", 52195, "tokens/s",
+     kTrtPerfMoe, -0.279, kTrtMoeTensorParallel},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) NVFP4, B200 TP8, 20000/2000",
+     "trtllm-perf-llama4-maverick-b200-tp8-20000-2000.yaml", "tokens_per_s_instance", 12678, "tokens/s",
+     kTrtPerfMoe},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H200 TP8, 128/128",
+     "trtllm-perf-llama4-maverick-h200-tp8-128-128.yaml", "tokens_per_s_instance", 63994, "tokens/s",
+     kTrtPerfMoe, -0.345, kTrtMoeTensorParallel},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H200 TP8, 128/2048",
+     "trtllm-perf-llama4-maverick-h200-tp8-128-2048.yaml", "tokens_per_s_instance", 40572, "tokens/s",
+     kTrtPerfMoe, +0.165, kTrtMoeTensorParallel},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H200 TP8, 128/4096",
+     "trtllm-perf-llama4-maverick-h200-tp8-128-4096.yaml", "tokens_per_s_instance", 24616, "tokens/s",
+     kTrtPerfMoe, +0.306, kTrtMoeTensorParallel},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H200 TP8, 500/2000",
+     "trtllm-perf-llama4-maverick-h200-tp8-500-2000.yaml", "tokens_per_s_instance", 37835, "tokens/s",
+     kTrtPerfMoe},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H200 TP8, 1000/1000",
+     "trtllm-perf-llama4-maverick-h200-tp8-1000-1000.yaml", "tokens_per_s_instance", 31782, "tokens/s",
+     kTrtPerfMoe},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H200 TP8, 1000/2000",
+     "trtllm-perf-llama4-maverick-h200-tp8-1000-2000.yaml", "tokens_per_s_instance", 34734, "tokens/s",
+     kTrtPerfMoe, -0.209, kTrtMoeTensorParallel},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H200 TP8, 2048/128",
+     "trtllm-perf-llama4-maverick-h200-tp8-2048-128.yaml", "tokens_per_s_instance", 7307, "tokens/s",
+     kTrtPerfMoe},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H200 TP8, 2048/2048",
+     "trtllm-perf-llama4-maverick-h200-tp8-2048-2048.yaml", "tokens_per_s_instance", 20957, "tokens/s",
+     kTrtPerfMoe},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H200 TP8, 5000/500",
+     "trtllm-perf-llama4-maverick-h200-tp8-5000-500.yaml", "tokens_per_s_instance", 8456, "tokens/s",
+     kTrtPerfMoe},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H200 TP8, 20000/2000",
+     "trtllm-perf-llama4-maverick-h200-tp8-20000-2000.yaml", "tokens_per_s_instance", 4106, "tokens/s",
+     kTrtPerfMoe, +0.213, kTrtScoutHopperChunked},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H100 TP8, 128/2048",
+     "trtllm-perf-llama4-maverick-h100-tp8-128-2048.yaml", "tokens_per_s_instance", 10829, "tokens/s",
+     kTrtPerfMoe, +1.266, kTrtMaverickH100},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H100 TP8, 128/4096",
+     "trtllm-perf-llama4-maverick-h100-tp8-128-4096.yaml", "tokens_per_s_instance", 6744, "tokens/s",
+     kTrtPerfMoe, +1.230, kTrtMaverickH100},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H100 TP8, 500/2000",
+     "trtllm-perf-llama4-maverick-h100-tp8-500-2000.yaml", "tokens_per_s_instance", 10108, "tokens/s",
+     kTrtPerfMoe, +1.015, kTrtMaverickH100},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H100 TP8, 1000/1000",
+     "trtllm-perf-llama4-maverick-h100-tp8-1000-1000.yaml", "tokens_per_s_instance", 9677, "tokens/s",
+     kTrtPerfMoe, +0.767, kTrtMaverickH100},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H100 TP8, 1000/2000",
+     "trtllm-perf-llama4-maverick-h100-tp8-1000-2000.yaml", "tokens_per_s_instance", 9151, "tokens/s",
+     kTrtPerfMoe, +0.746, kTrtMaverickH100},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H100 TP8, 2048/2048",
+     "trtllm-perf-llama4-maverick-h100-tp8-2048-2048.yaml", "tokens_per_s_instance", 6916, "tokens/s",
+     kTrtPerfMoe, +0.616, kTrtMaverickH100},
+    {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H100 TP8, 5000/500",
+     "trtllm-perf-llama4-maverick-h100-tp8-5000-500.yaml", "tokens_per_s_instance", 3457, "tokens/s",
+     kTrtPerfMoe, +0.343, kTrtMaverickH100},
     {"NIM Llama 3.3 70B fp8, H100 TP2, 5000/500, concurrency 1: ITL", "nim-llama33-70b-h100-tp2-c1.yaml",
      "tpot_s", 0.01858, "s", kNim},
     {"NIM Llama 3.3 70B fp8, H100 TP2, 5000/500, concurrency 1: TTFT", "nim-llama33-70b-h100-tp2-c1.yaml",

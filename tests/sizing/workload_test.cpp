@@ -16,6 +16,18 @@ std::filesystem::path write_temp(const std::string& name, const std::string& tex
   return p;
 }
 
+// Each workload text must be refused with an error naming `says`.
+void expect_refused(const std::vector<std::pair<std::string, std::string>>& cases) {
+  for (const auto& [text, says] : cases) {
+    try {
+      load_workload(write_temp("refused", text));
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Workload, ArchitectureGivesTheParameterCount) {
   auto w = load_workload(data_dir() / "llama2-70b-a100.yaml");
   const auto& t = std::get<LlmTraining>(w.spec);
@@ -383,22 +395,12 @@ TEST(Workload, LatentAttentionCachesTheLatentAndTheRotaryKey) {
   EXPECT_DOUBLE_EQ(m.attention_flops_per_context_token(), 2.0 * 61 * 128 * 320);
   EXPECT_DOUBLE_EQ(m.attention_flops_per_context_token(true), 2.0 * 61 * 128 * 1088);
   std::string tail = "\nrequest_rate: 1\ninput_tokens: 1k\noutput_tokens: 256\n";
-  for (auto [model, says] : {
-           std::pair{base + ", kv_heads: 8}", "'kv_heads' does not apply to latent attention"},
-           std::pair{std::string("kind: llm-inference\nmodel: {layers: 2, hidden: 64, heads: 4, "
-                                 "v_head_dim: 16}"),
-                     "'v_head_dim' needs 'kv_lora_rank'"},
-           std::pair{std::string("kind: llm-inference\nmodel: {layers: 2, hidden: 64, heads: 4, "
-                                 "kv_lora_rank: 16}"),
-                     "'qk_rope_head_dim' is required with 'kv_lora_rank'"},
-       }) {
-    try {
-      load_workload(write_temp("badmla", model + tail));
-      ADD_FAILURE() << "accepted " << model;
-    } catch (const UsageError& e) {
-      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
-    }
-  }
+  std::string small = "kind: llm-inference\nmodel: {layers: 2, hidden: 64, heads: 4, ";
+  expect_refused({
+      {base + ", kv_heads: 8}" + tail, "'kv_heads' does not apply to latent attention"},
+      {small + "v_head_dim: 16}" + tail, "'v_head_dim' needs 'kv_lora_rank'"},
+      {small + "kv_lora_rank: 16}" + tail, "'qk_rope_head_dim' is required with 'kv_lora_rank'"},
+  });
 }
 
 // Local attention, by hand on 10 queries and a 4-token window: causal attention sees 1 + 2 + ... + 10 = 55
@@ -431,19 +433,55 @@ TEST(Workload, LocalAttentionCountsThePairsItsLayersSee) {
   EXPECT_EQ(whole.local_layers(), 0);
   EXPECT_DOUBLE_EQ(whole.attended_share(0, 10), 1);
   EXPECT_EQ(whole.local_attention_text(1), "");
-  for (auto [keys, says] : {
-           std::pair{"sliding_window: 4, attention_chunk_size: 4", "exclude each other"},
-           std::pair{"global_every: 2", "'global_every' needs 'sliding_window' or 'attention_chunk_size'"},
-           std::pair{"sliding_window: 4, global_every: 1", "'global_every' must be 2 or more"},
-           std::pair{"sliding_window: 0", "'sliding_window' must be a positive number"},
-       }) {
-    try {
-      load_workload(write_temp("badlocal", head + keys + tail));
-      ADD_FAILURE() << "accepted " << keys;
-    } catch (const UsageError& e) {
-      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
-    }
-  }
+  expect_refused({
+      {head + "sliding_window: 4, attention_chunk_size: 4" + tail, "exclude each other"},
+      {head + "global_every: 2" + tail, "'global_every' needs 'sliding_window' or 'attention_chunk_size'"},
+      {head + "sliding_window: 4, global_every: 1" + tail, "'global_every' must be 2 or more"},
+      {head + "sliding_window: 0" + tail, "'sliding_window' must be a positive number"},
+  });
+}
+
+// DeepSeek-V3 (config.json): its first 3 of 61 layers (first_k_dense_replace) run a dense FFN of 18,432
+// (intermediate_size) in place of the router and the 256 + 1 experts of 2,048 the other 58 run. The weights
+// count each kind of layer once per layer of that kind; 671B total and 37B active per token (the
+// DeepSeek-V3 report, section 4.2 and its Table: without the MTP module).
+TEST(Workload, DenseLayersOfAMoeModelRunTheirOwnFfn) {
+  std::string head =
+      "kind: llm-inference\nmodel: {layers: 61, hidden: 7168, heads: 128, kv_lora_rank: 512, q_lora_rank: "
+      "1536, qk_rope_head_dim: 64, qk_nope_head_dim: 128, v_head_dim: 128, ffn_hidden: 2048, vocab: 129280, "
+      "experts: 256, top_k: 8, shared_experts: 1";
+  std::string tail = "}\nrequest_rate: 1\ninput_tokens: 1k\noutput_tokens: 256\n";
+  auto m =
+      std::get<LlmInference>(
+          load_workload(write_temp("dense", head + ", dense_layers: 3, dense_ffn_hidden: 18432" + tail)).spec)
+          .model;
+  EXPECT_EQ(m.moe_layers(), 58);
+  double attention = m.attention_params(), expert = 3.0 * 7168 * 2048, dense = 3.0 * 7168 * 18432;
+  double embeddings = 2.0 * 129280 * 7168, router = 7168.0 * 256;
+  EXPECT_DOUBLE_EQ(m.params, 61 * attention + 58 * (router + 257 * expert) + 3 * dense + embeddings);
+  EXPECT_DOUBLE_EQ(m.active_params, 61 * attention + 58 * (router + 9 * expert) + 3 * dense + embeddings);
+  EXPECT_DOUBLE_EQ(m.expert_params(), 58.0 * 256 * expert);
+  EXPECT_NEAR(m.params / 1e9, 671, 1);
+  EXPECT_NEAR(m.active_params / 1e9, 37, 1);
+  EXPECT_DOUBLE_EQ(m.ffn_width(), (58 * 9 * 2048.0 + 3 * 18432.0) / 61);
+  EXPECT_DOUBLE_EQ(m.ffn_width(false), (58 * 2048.0 + 3 * 18432.0) / 61);
+  EXPECT_DOUBLE_EQ(m.moe_share(), 58.0 / 61);
+  // Llama 4 Maverick: every second layer dense (interleave_moe_layer_step 2, FFN 16,384), the others 128
+  // experts of 8,192 top-1 and a shared one: 400B total, 17B active (Meta's model card).
+  auto maverick = std::get<LlmInference>(
+                      load_workload(data_dir() / "trtllm-perf-llama4-maverick-h200-tp8-1000-1000.yaml").spec)
+                      .model;
+  EXPECT_EQ(maverick.moe_layers(), 24);
+  EXPECT_NEAR(maverick.params / 1e9, 400, 2);
+  EXPECT_NEAR(maverick.active_params / 1e9, 17, 0.5);
+  expect_refused({
+      {head + ", dense_layers: 3" + tail, "'dense_layers' and 'dense_ffn_hidden' go together"},
+      {head + ", dense_layers: 61, dense_ffn_hidden: 18432" + tail, "leaves no MoE layer of the 61"},
+      {"kind: llm-inference\nmodel: {layers: 2, hidden: 64, heads: 4, dense_layers: 1, dense_ffn_hidden: "
+       "256" +
+           tail,
+       "'dense_layers' needs 'experts'"},
+  });
 }
 
 // NVFP4: 16 FP4 values + one FP8 scale = 4.5 bits each; MXFP4: 32 + one 8-bit scale = 4.25 bits. Both run
