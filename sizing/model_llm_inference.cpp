@@ -159,13 +159,16 @@ double sampler_bytes_per_token(const TransformerModel& m) { return kSamplerBytes
 
 std::string serving_elementwise_basis(const LlmInference& w, int t, bool routed_in_op) {
   PassBytes b = pass_bytes(w);
-  std::string out = fmt::format("r {:g} B, q {:g} B ({}); per token and layer on one GPU of TP {}:", b.r, b.q,
-                                w.precision, t);
+  std::string out = fmt::format(
+      "r {:g} B, q {:g} B ({}); per token and layer on one GPU of TP {}{}:", b.r, b.q, w.precision, t,
+      w.model.dense_layers > 0 ? fmt::format(" (the FFN activation averaged over {} MoE and {} dense layers)",
+                                             w.model.moe_layers(), w.model.dense_layers)
+                               : "");
   double layer = 0;
   for (const auto& p : kServingPasses) {
     double bytes = pass_bytes_per_token_layer(p, w.model, b, t, routed_in_op);
     layer += bytes;
-    out += fmt::format(" {} {:.0f} elements x {:g} B{} = {:.0f} B;", p.op,
+    out += fmt::format(" {} {:.7g} elements x {:g} B{} = {:.0f} B;", p.op,
                        pass_elements(p, w.model, routed_in_op), pass_bytes_per_element(p, b),
                        p.in_tp_region && t > 1 ? fmt::format(" / t {}", t) : "", bytes);
   }
@@ -193,6 +196,22 @@ double profile_activation_peak(const TransformerModel& m, double tokens, double 
   double dense_up = (m.gated_ffn ? 2.0 : 1.0) * m.dense_ffn_hidden / t;
   double dense_layer = m.dense_layers > 0 ? tokens * (2.0 * m.hidden + dense_up + m.dense_ffn_hidden / t) : 0;
   return std::max(moe_layer, dense_layer) * 2 + seqs * m.vocab * 4.0;
+}
+
+std::string profile_activation_basis(const TransformerModel& m, double tokens) {
+  int up = m.gated_ffn ? 2 : 1;
+  if (!m.moe()) return fmt::format("{:.0f} x (2 h + {} f / t) x 2 B", tokens, up + 1);
+  // The routed copies run in fused-MoE chunks of at most kFusedMoeChunkTokens.
+  std::string shared =
+      m.shared_experts > 0 ? fmt::format(" + shared {} x {} f / t", m.shared_experts, up + 1) : "";
+  std::string moe =
+      fmt::format("{:.0f} x (2 h{}) + chunk {:.0f} x top_k {} x (max({} f / t, h) + f / t), x 2 B", tokens,
+                  shared, std::min(tokens, kFusedMoeChunkTokens), m.top_k, up);
+  return m.dense_layers > 0
+             ? fmt::format(
+                   "the larger of a MoE layer's {} and a dense layer's {:.0f} x (2 h + {} f_dense / t) x 2 B",
+                   moe, tokens, up + 1)
+             : moe;
 }
 
 template <typename Num>

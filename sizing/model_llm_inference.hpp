@@ -65,6 +65,8 @@ Num kv_cache_per_gpu(const KvCapacity& k);
 // the routed copies' intermediates as vLLM's fused MoE holds them, max(2 f / t, h) + f / t each, for at most
 // its 16,384-token chunk.
 double profile_activation_peak(const TransformerModel& m, double tokens, double seqs, int t);
+// What the sheet says of it: the per-token terms profile_activation_peak counts.
+std::string profile_activation_basis(const TransformerModel& m, double tokens);
 
 // The elementwise passes a serving engine runs per token between its GEMMs, in fused kernels
 // (kServingPasses; METHODS.md "Serving decode and prefill"): bytes per token on one GPU of t, all layers.
@@ -85,15 +87,15 @@ struct DecodeStep {
   double hbm = 0;      // B/s, datasheet x calibrated efficiency
   double batch = 0;    // sequences decoded together
   double rows = 0;     // the GEMMs' rows: the batch padded to its CUDA graph (cuda_graph_rows)
-  double flops_per_token = 0;  // 2 N_act (less the routed experts' 2 L k FFN FLOPs with the measured MoE op)
-  double attention_flops = 0;  // per token: 2 L a (d_qk + d_v) x average context (MLA: absorbed)
+  double flops_per_token = 0;       // 2 N_act, less the routed experts' FLOPs with the measured MoE op
+  double attention_flops = 0;       // per token: 2 L a (d_qk + d_v) x average context (MLA: absorbed)
   double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at decode shapes (batch rows)
   double tp_s = 0;                  // the tensor-parallel all-reduces of the step (t > 1)
   double moe_bytes = 0;  // MoE: the routed copies' permutation to their experts and back, per GPU per step
   double attention_peak = 0, attention_eta = 0;  // attention_rate() over the KV cache's precision
   double kv_rate = 0;                            // B/s the KV cache is read at: decode_attention_read_rate()
   double elementwise = 0;  // the batch's elementwise passes and sampler logits, bytes per GPU per step
-  double moe_s = 0;        // TensorRT-LLM's measured MoE op at the step's rows, all layers (else 0)
+  double moe_s = 0;        // TensorRT-LLM's measured MoE op at the step's rows, all MoE layers (else 0)
 };
 // The rate a decode step reads its KV cache at: the GPU's published decode-attention read rate
 // (assumption::kPublishedDecodeAttention) where there is one and it is below `hbm` (the calibrated HBM

@@ -578,7 +578,9 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   // the rate of the precision it multiplies in (training_attention_precision).
   const AttentionRate attention = attention_rate(gpu, w.precision, training_attention_precision(w));
   double attention_rate_flops = attention.peak * eta * attention.eta_scale;
-  st.t_attention = standard ? tokens_gpu * flops.attention / attention_rate_flops
+  // Standard attention masks after multiplying: it computes every pair local attention skips.
+  double attention_computed = standard ? flops.attention / m.attended_share(0, w.seq_len) : flops.attention;
+  st.t_attention = standard ? tokens_gpu * attention_computed / attention_rate_flops
                             : tokens_gpu * flops.attention * 0.5 /
                                   (attention_rate_flops * assumption::kAttentionRelative.value);
   // Recomputation redoes forwards (a third of forward + backward, a half of a frozen GEMM's): full, every
@@ -588,10 +590,10 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   if (l.recompute == Recompute::full) {
     st.t_recompute =
         st.t_gemm * (flops.gemm - flops.logits) / flops.gemm / flops.gemm_passes + st.t_attention / 3;
-    recompute_flops = tokens_gpu * ((flops.gemm - flops.logits) / flops.gemm_passes + flops.attention / 3);
+    recompute_flops = tokens_gpu * ((flops.gemm - flops.logits) / flops.gemm_passes + attention_computed / 3);
   } else if (l.recompute == Recompute::selective && standard) {
     st.t_recompute = st.t_attention / 3;
-    recompute_flops = tokens_gpu * flops.attention / 3;
+    recompute_flops = tokens_gpu * attention_computed / 3;
   }
   double hbm = gpu.memory_bandwidth * cal.hbm.value;
   st.micro_batches = w.global_batch_tokens / (l.d * l.micro_batch * static_cast<double>(w.seq_len));

@@ -253,7 +253,7 @@ void Planner::plan_inference(const LlmInference& w) {
                            ? fmt::format(
                                  "; the {} MoE layers at {} (their expert GEMMs, activation and permutation "
                                  "inside it)",
-                                 w.model.layers, moe_basis)
+                                 w.model.moe_layers(), moe_basis)
                            : std::string();
   // Local attention's layers skip part of the context: the prompt's pairs and the decoded tokens' reads.
   auto local_at = [&](double from, double to) {
@@ -404,53 +404,50 @@ void Planner::plan_inference(const LlmInference& w) {
   }
   auto kv = kv_cache_per_gpu<Formula>(sp->kv);
   double gib = 1024.0 * 1024 * 1024;
-  line(
-      {.section = "Memory",
-       .item = "KV cache per GPU",
-       .quantity = kv,
-       .per = gib,
-       .unit = "GiB",
-       .spec =
-           fmt::format("{} per token ({}); holds {:.0f} sequences of {:.0f} tokens on the instance{}",
-                       format_bytes(sp->kv_per_token),
-                       m.mla() ? fmt::format("{} layers x (kv_lora_rank {} + rope {}) latent x {}", m.layers,
-                                             m.kv_lora_rank, m.qk_rope_head_dim, w.kv_precision)
-                               : fmt::format("{} layers x 2 x {} KV heads x head_dim {} x {}", m.layers,
-                                             m.kv_heads, m.head_dim(), w.kv_precision),
-                       sp->max_batch, sp->reserved_tokens,
-                       sp->kv_shards == sp->t ? ""
-                       : m.mla() ? fmt::format(", the latent whole on each of the TP {} GPUs", sp->t)
-                                 : fmt::format(", split {} ways by KV head over TP {}, copies on the rest",
-                                               sp->kv_shards, sp->t)),
-       .driver =
-           sp->budget.trtllm
-               ? fmt::format(
-                     "as TensorRT-LLM sizes it: (HBM - weights / t - activation peak of a warm-up pass of "
-                     "max_num_tokens {:.0f} ({:.0f} x (2 h + {} f / t) x 2 B) and max_batch_size {:.0f} "
-                     "(fp32 "
-                     "logits) - runtime (CUDA context, cuBLAS workspace{})) x free_gpu_memory_fraction, CUDA "
-                     "graphs in the rest; {} {:.0f} tokens: {} = {}",
-                     sp->budget.max_num_batched_tokens, sp->budget.max_num_batched_tokens,
-                     m.gated_ffn ? 3 : 2, sp->budget.max_num_seqs, sp->t > 1 ? ", NCCL" : "",
-                     sp->budget.whole_sequences
-                         ? "GUARANTEED_NO_EVICT admits a sequence for its input + output"
-                         : "MAX_UTILIZATION allocates a sequence's blocks as they fill, on "
-                           "average",
-                     sp->reserved_tokens, kv.shown(), format_bytes(kv.value()))
-               : fmt::format("as vLLM sizes it: HBM x gpu_memory_utilization - weights / t - activation peak "
-                             "of a profile "
-                             "pass of max_num_batched_tokens {:.0f} ({:.0f} x (2 h + {} f / t) x 2 B) and "
-                             "max_num_seqs "
-                             "{:.0f} (fp32 logits) - non-torch runtime (CUDA context, cuBLAS workspace{}) - "
-                             "CUDA graphs: "
-                             "{} = {}",
-                             sp->budget.max_num_batched_tokens, sp->budget.max_num_batched_tokens,
-                             m.gated_ffn ? 3 : 2, sp->budget.max_num_seqs, sp->t > 1 ? ", NCCL" : "",
-                             kv.shown(), format_bytes(kv.value())),
-       .source = sp->budget.utilisation_given || sp->budget.batched_tokens_given || sp->budget.seqs_given ||
-                         sp->budget.graphs_given
-                     ? "workload/model"
-                     : "model"});
+  line({.section = "Memory",
+        .item = "KV cache per GPU",
+        .quantity = kv,
+        .per = gib,
+        .unit = "GiB",
+        .spec =
+            fmt::format("{} per token ({}); holds {:.0f} sequences of {:.0f} tokens on the instance{}",
+                        format_bytes(sp->kv_per_token),
+                        m.mla() ? fmt::format("{} layers x (kv_lora_rank {} + rope {}) latent x {}", m.layers,
+                                              m.kv_lora_rank, m.qk_rope_head_dim, w.kv_precision)
+                                : fmt::format("{} layers x 2 x {} KV heads x head_dim {} x {}", m.layers,
+                                              m.kv_heads, m.head_dim(), w.kv_precision),
+                        sp->max_batch, sp->reserved_tokens,
+                        sp->kv_shards == sp->t ? ""
+                        : m.mla() ? fmt::format(", the latent whole on each of the TP {} GPUs", sp->t)
+                                  : fmt::format(", split {} ways by KV head over TP {}, copies on the rest",
+                                                sp->kv_shards, sp->t)),
+        .driver =
+            sp->budget.trtllm
+                ? fmt::format(
+                      "as TensorRT-LLM sizes it: (HBM - weights / t - activation peak of a warm-up pass of "
+                      "max_num_tokens {:.0f} ({}) and max_batch_size {:.0f} (fp32 logits) - runtime (CUDA "
+                      "context, cuBLAS workspace{})) x free_gpu_memory_fraction, CUDA graphs in the rest; {} "
+                      "{:.0f} tokens: {} = {}",
+                      sp->budget.max_num_batched_tokens,
+                      profile_activation_basis(m, sp->budget.max_num_batched_tokens), sp->budget.max_num_seqs,
+                      sp->t > 1 ? ", NCCL" : "",
+                      sp->budget.whole_sequences
+                          ? "GUARANTEED_NO_EVICT admits a sequence for its input + output"
+                          : "MAX_UTILIZATION allocates a sequence's blocks as they fill, on "
+                            "average",
+                      sp->reserved_tokens, kv.shown(), format_bytes(kv.value()))
+                : fmt::format(
+                      "as vLLM sizes it: HBM x gpu_memory_utilization - weights / t - activation peak "
+                      "of a profile "
+                      "pass of max_num_batched_tokens {:.0f} ({}) and max_num_seqs {:.0f} (fp32 logits) "
+                      "- non-torch runtime (CUDA context, cuBLAS workspace{}) - CUDA graphs: {} = {}",
+                      sp->budget.max_num_batched_tokens,
+                      profile_activation_basis(m, sp->budget.max_num_batched_tokens), sp->budget.max_num_seqs,
+                      sp->t > 1 ? ", NCCL" : "", kv.shown(), format_bytes(kv.value())),
+        .source = sp->budget.utilisation_given || sp->budget.batched_tokens_given || sp->budget.seqs_given ||
+                          sp->budget.graphs_given
+                      ? "workload/model"
+                      : "model"});
   // The HBM the instance fills: its weights and the KV cache.
   auto hbm = serving_hbm_per_gpu<Formula>(*sp);
   double ctx = w.input_tokens + w.output_tokens / 2;

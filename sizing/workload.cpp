@@ -248,8 +248,11 @@ TransformerModel parse_model(const Fields& top) {
     m.explicit_head_dim = f.whole_or("head_dim", 0);
     m.ffn_hidden = f.whole_or("ffn_hidden", 4 * m.hidden);
     if (m.dense_layers >= m.layers)
-      throw UsageError(fmt::format("{}: 'dense_layers' {} leaves no MoE layer of the {} (allowed: 1 to {})",
+      throw UsageError(fmt::format("{}: 'dense_layers' {} leaves no MoE layer of the {} (at most {})",
                                    f.where(), m.dense_layers, m.layers, m.layers - 1));
+    if (m.global_every > m.layers)
+      throw UsageError(fmt::format("{}: 'global_every' {} exceeds the {} layers (allowed: 2 to {})",
+                                   f.where(), m.global_every, m.layers, m.layers));
     if (m.heads % m.kv_heads != 0)
       throw UsageError(fmt::format("{}: heads must divide by kv_heads", f.where()));
     if (!m.explicit_head_dim && !m.mla() && m.hidden % m.heads != 0)

@@ -1,5 +1,7 @@
 #include <cmath>
 #include <fstream>
+#include <iterator>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -309,6 +311,64 @@ TEST(Models, DenseLayersOfAMoeModelRouteNothing) {
   auto mixed = serving_point(served, h100, cal, 0.7, 0.6, 0.25, nullptr);
   ASSERT_TRUE(moe && mixed);
   EXPECT_DOUBLE_EQ(mixed->decode.moe_bytes, moe->decode.moe_bytes / 2);
+  // A checkpoint keeping its first and last layers at 16 bits: the first is dense, the last a MoE layer.
+  served.unquantized = {"first_last_layers"};
+  EXPECT_DOUBLE_EQ(unquantized_params(served),
+                   half.model.dense_ffn_params() + half.model.ffn_params() * half.model.experts);
+  // vLLM's profile pass peaks in the larger kind of layer: a dense FFN 8x as wide outgrows the MoE layer.
+  TransformerModel wide = half.model;
+  wide.dense_ffn_hidden = 8 * 14336;
+  EXPECT_DOUBLE_EQ(profile_activation_peak(wide, 2048, 64, 2),
+                   2048 * (2 * h + 3 * 8 * f / 2) * 2 + 64 * 32000.0 * 4);
+  EXPECT_DOUBLE_EQ(profile_activation_peak(half.model, 2048, 64, 2),
+                   profile_activation_peak(w.model, 2048, 64, 2));
+}
+
+// TensorRT-LLM's measured MoE op on one GPU runs the MoE layers only: Qwen3-30B-A3B with 8 of its 48 layers
+// made dense takes 40 layers' op time and keeps the dense FFNs' FLOPs in its GEMMs; the sheet says 40.
+TEST(Serving, MeasuredMoeOpRunsTheMoeLayersOnly) {
+  auto [w, sp] = serve_file("trtllm-perf-qwen3-30b-b200-tp1-1000-1000.yaml", "B200");
+  ASSERT_TRUE(sp && sp->moe_op);
+  w.model.dense_layers = 8;
+  w.model.dense_ffn_hidden = 6144;
+  NodeFacts b200{&shipped_catalog().gpu("B200"), 8, 8, 8 * 400e9 / 8};
+  auto mixed = serving_point(w, b200, flat_calibration(0.8), 0.7, 0.6, 0.25, nullptr);
+  ASSERT_TRUE(mixed && mixed->moe_op);
+  const TransformerModel& m = w.model;
+  EXPECT_NEAR(mixed->decode.moe_s, 40 * published_moe_seconds(*mixed->moe_op, mixed->decode.rows), 1e-12);
+  EXPECT_NEAR(mixed->decode.flops_per_token, 2 * m.active_params - 2.0 * 40 * m.top_k * m.ffn_params(), 1);
+  mlbench::test::TempDir dir("mlbench-moe-dense");
+  auto path = dir / "dense.yaml";
+  std::ifstream in(data_dir() / "trtllm-perf-qwen3-30b-b200-tp1-1000-1000.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto at = text.find("top_k: 8}");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 9, "top_k: 8, dense_layers: 8, dense_ffn_hidden: 6144}");
+  std::ofstream(path) << text;
+  Sheet sheet = plan_file(path);
+  bool said = false;
+  for (const auto& l : sheet.lines)
+    if (l.item == "Decode step (TPOT)") said = l.spec.find("the 40 MoE layers at") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+// Standard attention multiplies every pair and masks afterwards: local attention lowers the model FLOPs it
+// is credited with, not its time.
+TEST(Models, StandardAttentionComputesThePairsLocalAttentionSkips) {
+  auto w = llama7b();
+  w.attention = "standard";
+  auto local = w;
+  local.model.local_window = 1024;
+  Calibration cal = flat_calibration(0.8);
+  Layout l{1, 1, 512, 1, Recompute::none};
+  auto whole = training_step(w.model, w, a100_node(), cal, l);
+  auto windowed = training_step(local.model, local, a100_node(), cal, l);
+  EXPECT_NEAR(windowed.t_attention, whole.t_attention, 1e-12 * whole.t_attention);
+  EXPECT_LT(training_flops_per_token(local.model, w.seq_len).attention,
+            training_flops_per_token(w.model, w.seq_len).attention);
+  local.attention = w.attention = "flash";
+  EXPECT_LT(training_step(local.model, local, a100_node(), cal, l).t_attention,
+            training_step(w.model, w, a100_node(), cal, l).t_attention);
 }
 
 // Node-limited routing (DeepSeek-V3's n_group / topk_group): a token crosses the fabric to at most the

@@ -195,10 +195,10 @@ constexpr const char* kTrtMaverickH100 =
     "out-of-memory errors)";
 constexpr const char* kTrtScoutHopperChunked =
     "too fast: on Hopper, TensorRT-LLM's XQA decode kernels refuse chunked attention (their support check, "
-    "decoderXQAImplJIT kernelUtils.cpp: \"chunked attention is not supported yet\"), so Llama 4's 36 "
+    "decoderXQAImplJIT kernelUtils.cpp: \"chunked attention is not supported yet\"), so Llama 4 Scout's 36 "
     "chunked layers decode in the masked multi-head attention kernel on CUDA cores, whose rate is not "
-    "modelled; at 20,000-token prompts, where attention rules the step, the same model's Blackwell rows, "
-    "decoded by the trtllm-gen kernels, stay near their other lengths' errors";
+    "modelled; at 20,000-token prompts, where attention rules the step, its B200 and GB200 rows, decoded by "
+    "the trtllm-gen kernels, stay near their other lengths' errors";
 constexpr const char* kTrtMoeScoutH100 =
     "too fast on the H100: the page's H200 rows run 1.8-2.5x its H100 rows on the six decode-heavy lengths "
     "(128/2048 to 2048/2048), where HBM gives 1.43x, so the H100 runs held far smaller batches than the "
@@ -857,7 +857,7 @@ constexpr Case kCases[] = {
      kTrtPerfMoe},
     {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H200 TP8, 20000/2000",
      "trtllm-perf-llama4-maverick-h200-tp8-20000-2000.yaml", "tokens_per_s_instance", 4106, "tokens/s",
-     kTrtPerfMoe, +0.213, kTrtScoutHopperChunked},
+     kTrtPerfMoe, +0.213, kTrtMoeTensorParallel},
     {"TRT-LLM perf Llama 4 Maverick (MoE) FP8, H100 TP8, 128/2048",
      "trtllm-perf-llama4-maverick-h100-tp8-128-2048.yaml", "tokens_per_s_instance", 10829, "tokens/s",
      kTrtPerfMoe, +1.266, kTrtMaverickH100},

@@ -438,6 +438,8 @@ TEST(Workload, LocalAttentionCountsThePairsItsLayersSee) {
       {head + "global_every: 2" + tail, "'global_every' needs 'sliding_window' or 'attention_chunk_size'"},
       {head + "sliding_window: 4, global_every: 1" + tail, "'global_every' must be 2 or more"},
       {head + "sliding_window: 0" + tail, "'sliding_window' must be a positive number"},
+      {head + "sliding_window: 4, global_every: 5" + tail,
+       "'global_every' 5 exceeds the 4 layers (allowed: 2 to 4)"},
   });
 }
 
