@@ -84,8 +84,8 @@ struct TransformerModel {
   // Layers with a router and experts: all of a MoE model's but its dense ones; 0 in a dense model.
   int moe_layers() const { return moe() ? layers - dense_layers : 0; }
   // Their share of the layers: the weight of a MoE layer's per-layer terms (routing, permutation,
-  // all-to-all) in a per-layer average.
-  double moe_share() const { return static_cast<double>(moe_layers()) / layers; }
+  // all-to-all) in a per-layer average; 0 in a dense model, however many layers it states.
+  double moe_share() const { return moe() ? static_cast<double>(moe_layers()) / layers : 0.0; }
   // All routed experts' parameters of the model: MoE layers x experts x FFN (split ep ways by expert
   // parallelism).
   double expert_params() const { return static_cast<double>(moe_layers()) * experts * ffn_params(); }

@@ -468,6 +468,7 @@ TEST(Workload, DenseLayersOfAMoeModelRunTheirOwnFfn) {
   EXPECT_DOUBLE_EQ(m.ffn_width(), (58 * 9 * 2048.0 + 3 * 18432.0) / 61);
   EXPECT_DOUBLE_EQ(m.ffn_width(false), (58 * 2048.0 + 3 * 18432.0) / 61);
   EXPECT_DOUBLE_EQ(m.moe_share(), 58.0 / 61);
+  EXPECT_EQ(TransformerModel{}.moe_share(), 0);  // a dense model, even one without layers yet
   // Llama 4 Maverick: every second layer dense (interleave_moe_layer_step 2, FFN 16,384), the others 128
   // experts of 8,192 top-1 and a shared one: 400B total, 17B active (Meta's model card).
   auto maverick = std::get<LlmInference>(
