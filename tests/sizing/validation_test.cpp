@@ -169,8 +169,7 @@ constexpr const char* kTrtDenseFp8 =
     "work is not modelled (TensorRT-LLM issue #13957 measures 0.58 ms of it exposed per iteration at 64 "
     "sequences on a B200; no figure at these batches found)";
 // Every row of perf-overview.md's MoE tables on the catalog's GPUs (Qwen3-235B-A22B, Qwen3-30B-A3B, Llama 4
-// Scout), taken whole like its dense tables; Llama 4 Maverick's table stays out, its MoE layers alternating
-// with dense ones, which a workload cannot state.
+// Scout and Maverick), taken whole like its dense tables.
 constexpr const char* kTrtPerfMoe = "TensorRT-LLM perf-overview.md, MoE tables, every row";
 constexpr const char* kTrtMoeTensorParallel =
     "the page's MoE options ask for attention data parallelism and an expert-parallel size they do not give "
