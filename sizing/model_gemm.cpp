@@ -37,9 +37,19 @@ std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int token
 
 GemmRates gemm_rates(const GpuSpec& gpu, std::string_view precision, const Calibration& cal) {
   std::string prec(precision);
-  return {gpu.peak_for(peak_precision(prec)).value_or(0), cal.gemm.value,
-          gpu.memory_bandwidth * cal.hbm.value,           bytes_per_element(prec),
-          std::max(2.0, bytes_per_element(prec)),         cal.gemm.source == Source::assumed ? gpu.sms : 0};
+  GemmRates r{
+      gpu.peak_for(peak_precision(prec)).value_or(0), cal.gemm.value,
+      gpu.memory_bandwidth * cal.hbm.value,           bytes_per_element(prec),
+      std::max(2.0, bytes_per_element(prec)),         cal.gemm.source == Source::assumed ? gpu.sms : 0};
+  r.peak_16 = r.peak;
+  r.asymptote_16 = r.asymptote;
+  if (bytes_per_element(prec) < 2)
+    if (auto p16 = gpu.peak_for(std::string(kSixteenBitGemm))) {
+      r.peak_16 = *p16;
+      r.asymptote_16 = r.asymptote * assumed_gemm_asymptote(gpu, kSixteenBitGemm).value /
+                       assumed_gemm_asymptote(gpu, prec).value;
+    }
+  return r;
 }
 
 AttentionRate attention_rate(const GpuSpec& gpu, const std::string& gemm_precision,
@@ -54,10 +64,20 @@ AttentionRate attention_rate(const GpuSpec& gpu, const std::string& gemm_precisi
   return {gemm_precision, gemm_peak, 1};
 }
 
-GemmShapeModel gemm_shape_efficiency(const NamedGemm& g, const GemmRates& r) {
+GemmShapeModel gemm_shape_efficiency(const NamedGemm& g, const GemmRates& rates) {
+  GemmRates r = rates;
+  bool at_16_bits =
+      g.sixteen_bit && rates.peak_16 > 0 &&
+      (rates.peak_16 != rates.peak || rates.asymptote_16 != rates.asymptote || rates.in_bytes < 2);
+  if (at_16_bits) {
+    r.peak = rates.peak_16;
+    r.asymptote = rates.asymptote_16;
+    r.in_bytes = r.out_bytes = 2;
+  }
   const double m = g.shape[0], n = g.shape[1], k = g.shape[2];
   double launches = g.group * g.count;
   GemmShapeModel x{g};
+  x.at_16_bits = at_16_bits;
   x.flops = 2 * m * n * k * launches;
   double io_bytes = ((m * k + k * n) * r.in_bytes + m * n * r.out_bytes) * launches;
   x.memory_s = io_bytes / r.hbm;
@@ -116,6 +136,15 @@ GemmPhase gemm_phase(const std::vector<NamedGemm>& gemms, const GemmRates& r) {
   return p;
 }
 
+double GemmPhase::time_share(std::string_view name) const {
+  double named = 0, all = 0;
+  for (const auto& c : classes) {
+    all += c.time_s();
+    if (c.gemm.name == name) named += c.time_s();
+  }
+  return all > 0 ? named / all : 0;
+}
+
 std::string describe(const GemmPhase& p) {
   std::string out;
   for (const auto& c : p.classes) {
@@ -129,7 +158,9 @@ std::string describe(const GemmPhase& p) {
       out += fmt::format("{}x{} tiles{} {:.0f} in {:.0f} wave{}, quantization {:.3f}, ", c.tile_m, c.tile_n,
                          c.split > 1 ? fmt::format(" split-K {}", c.split) : "", c.tiles, c.waves,
                          c.waves == 1 ? "" : "s", c.quantization);
-    out += fmt::format("{}-bound, eta {:.3f}", c.memory_bound() ? "memory" : "compute", c.eta);
+    out += fmt::format(
+        "{}-bound, eta {:.3f}{}", c.memory_bound() ? "memory" : "compute", c.eta,
+        c.at_16_bits ? fmt::format(" at {} (the output layer stays at 16 bits)", kSixteenBitGemm) : "");
   }
   return out;
 }
@@ -172,14 +203,14 @@ std::vector<NamedGemm> layer_gemms(const TransformerModel& m, double rows, int t
     out.push_back({"experts down", {expert_rows, h, f / t}, group, L});
     out.push_back({"router", {M, E, h}, 1, L});
   }
-  out.push_back({"logits", {M, static_cast<double>(m.vocab) / t, h}});
+  out.push_back({"logits", {M, static_cast<double>(m.vocab) / t, h}, 1, 1, GemmPass::forward, true});
   if (backward) {
     std::size_t forward = out.size();
     for (std::size_t i = 0; i < forward; ++i) {
       const NamedGemm g = out[i];
       auto [gm, gn, gk] = g.shape;
-      out.push_back({g.name, {gm, gk, gn}, g.group, g.count, GemmPass::dgrad});
-      out.push_back({g.name, {gn, gk, gm}, g.group, g.count, GemmPass::wgrad});
+      out.push_back({g.name, {gm, gk, gn}, g.group, g.count, GemmPass::dgrad, g.sixteen_bit});
+      out.push_back({g.name, {gn, gk, gm}, g.group, g.count, GemmPass::wgrad, g.sixteen_bit});
     }
   }
   return out;

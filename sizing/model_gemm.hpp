@@ -27,17 +27,26 @@ std::vector<GemmShape> training_gemm_shapes(const TransformerModel& m, int token
 // published best-shape figure, or the measured efficiency of a report) x that quantization; the GEMM also
 // reads A and B and writes C from HBM, and takes max(compute, memory) (roofline): small-m GEMMs (decode, an
 // expert's few routed rows) are memory-bound. `group` GEMMs of one shape run as one grouped launch (a layer's
-// experts on a GPU): their tiles share the waves and each reads its own weights.
+// experts on a GPU): their tiles share the waves and each reads its own weights. The output layer's GEMM
+// (the logits) stays at 16 bits in a quantized model: Megatron-LM's output layer is a ColumnParallelLinear,
+// not a Transformer Engine module, so FP8 and FP4 training leave it in bf16, and quantized checkpoints keep
+// lm_head at 16 bits (ModelOpt's default configuration disables *lm_head*, llm-compressor's recipes ignore
+// it); it runs at the 16-bit peak and asymptote (kSixteenBitGemm).
 struct GemmRates {
   double peak = 0;       // FLOP/s at the precision
   double asymptote = 0;  // large-GEMM efficiency: published or measured
   double hbm = 0;        // B/s, datasheet x calibrated efficiency
   double in_bytes = 2, out_bytes = 2;
   int sms = 0;  // 0: no tile or wave quantization (a measured efficiency already holds it)
+  // The 16-bit GEMMs' peak and asymptote: the precision's own at 16 bits or wider, else the bf16 peak at the
+  // asymptote scaled by the two precisions' assumed asymptotes (as attention_rate scales its efficiency).
+  double peak_16 = 0, asymptote_16 = 0;
 };
 // The rates of `gpu` at `precision` under calibration `cal`: the tile/wave quantization applies where the
 // asymptote is assumed (a published best-shape figure), not where a report measured the workload's shapes.
 GemmRates gemm_rates(const GpuSpec& gpu, std::string_view precision, const Calibration& cal);
+// The precision the 16-bit GEMMs of a quantized model run at.
+inline constexpr std::string_view kSixteenBitGemm = "bf16";
 
 // The rate attention multiplies at, over a KV cache (or, in training, activations) in `kv_precision` beside
 // GEMMs in `gemm_precision`: the catalog peak of the cache's precision as attention reads it
@@ -61,14 +70,16 @@ struct NamedGemm {
   double group = 1;  // GEMMs of this shape in one grouped launch (sharing its waves)
   double count = 1;  // launches per phase (a layer's GEMMs: one per layer)
   GemmPass pass = GemmPass::forward;
+  bool sixteen_bit = false;  // the output layer: at 16 bits whatever the workload's precision
 };
 struct GemmShapeModel {
   NamedGemm gemm;
   int tile_m = 0, tile_n = 0, split = 1;  // split-K slices
   double tiles = 0, waves = 0, quantization = 1;
   double flops = 0, compute_s = 0, memory_s = 0;
-  double reduction_s = 0;  // split-K's partial outputs written and read back, after the GEMM
-  double eta = 0;          // flops / (peak x time)
+  double reduction_s = 0;   // split-K's partial outputs written and read back, after the GEMM
+  double eta = 0;           // flops / (peak x time), at its own precision's peak
+  bool at_16_bits = false;  // a 16-bit GEMM in a quantized model (GemmRates::peak_16)
   double time_s() const { return std::max(compute_s, memory_s) + reduction_s; }
   bool memory_bound() const { return memory_s > compute_s; }
 };
@@ -81,6 +92,8 @@ struct GemmPhase {
   double eta_compute = 0;  // sum of FLOPs / (peak x sum of compute + reductions): the memory roofline left
                            // to the caller
   double asymptote = 0;
+  // The share of the phase's GEMM time in the classes named `name` ("logits": the output layer).
+  double time_share(std::string_view name) const;
 };
 GemmPhase gemm_phase(const std::vector<NamedGemm>& gemms, const GemmRates& r);
 // Each class with its efficiency and basis, "QKV 2048x1536x4096: 128x256 tiles 96 on 108 SMs = 1 wave,

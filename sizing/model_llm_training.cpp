@@ -587,9 +587,10 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   // layer's (not the output layer's); selective, the attention core's, which flash attention's backward
   // already redoes inside its kernel time.
   double recompute_flops = 0;
+  // The output layer's share of the GEMM time: of its FLOPs, at its own 16-bit rate in a quantized run.
+  double logits_share = st.gemm.time_share("logits");
   if (l.recompute == Recompute::full) {
-    st.t_recompute =
-        st.t_gemm * (flops.gemm - flops.logits) / flops.gemm / flops.gemm_passes + st.t_attention / 3;
+    st.t_recompute = st.t_gemm * (1 - logits_share) / flops.gemm_passes + st.t_attention / 3;
     recompute_flops = tokens_gpu * ((flops.gemm - flops.logits) / flops.gemm_passes + attention_computed / 3);
   } else if (l.recompute == Recompute::selective && standard) {
     st.t_recompute = st.t_attention / 3;
@@ -629,7 +630,7 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   st.bubble = dualpipe ? dualpipe_bubble(l.p, st.micro_batches) : pipeline_bubble(l.p, l.v, st.micro_batches);
   // Every stage passes every micro-batch, so the busiest sets the pace. The last runs the output layer's
   // GEMMs and the cross-entropy on all of its replica's tokens: p times this GPU's averaged share of them.
-  double t_out = st.t_gemm * flops.logits / flops.gemm + cross_entropy / hbm;
+  double t_out = st.t_gemm * logits_share + cross_entropy / hbm;
   double t_stage = t_compute + st.t_nongemm;
   // DualPipe's two directions end on ranks 0 and p - 1, each running half the micro-batches' output layer.
   st.stages = stage_load(m.layers, l.p, (t_stage - t_out) * l.p / m.layers, t_out * l.p, dualpipe ? 2 : 1);

@@ -20,6 +20,18 @@ GemmRates a100_bf16(double asymptote = 0.87) {
   return {312e12, asymptote, 2039e9 * 0.9, 2, 2, gpu("A100-SXM4-80GB").sms};
 }
 
+// Llama 3 8B's and Mixtral 8x7B's layer: 32 layers of hidden 4,096, 32 heads, 8 KV heads, FFN 14,336.
+TransformerModel llama_shape(int vocab) {
+  TransformerModel m;
+  m.layers = 32;
+  m.hidden = 4096;
+  m.heads = 32;
+  m.kv_heads = 8;
+  m.ffn_hidden = 14336;
+  m.vocab = vocab;
+  return m;
+}
+
 TEST(GemmShapeModel, CatalogGivesTheSmCounts) {
   EXPECT_EQ(gpu("A100-SXM4-80GB").sms, 108);
   EXPECT_EQ(gpu("H100-SXM").sms, 132);
@@ -95,16 +107,42 @@ TEST(GemmShapeModel, GroupedGemmsShareTheirWaves) {
   EXPECT_FALSE(grouped.memory_bound());
 }
 
+// The output layer stays at 16 bits in an FP8 model: its logits GEMM takes the time it takes at bf16 (the
+// bf16 peak at the bf16 asymptote, 2-byte operands), and the phase's efficiency at the FP8 peak falls by it.
+TEST(GemmShapeModel, OutputLayerStaysAtSixteenBits) {
+  const GpuSpec& h100 = gpu("H100-SXM");
+  auto rates = [&](const char* precision) {
+    return gemm_rates(h100, precision, calibrate({}, shipped_catalog(), {&h100, precision}));
+  };
+  GemmRates fp8 = rates("fp8"), bf16 = rates("bf16");
+  EXPECT_DOUBLE_EQ(fp8.peak_16, bf16.peak);
+  EXPECT_NEAR(fp8.asymptote_16, bf16.asymptote, 1e-12);
+  EXPECT_DOUBLE_EQ(bf16.peak_16, bf16.peak);
+  NamedGemm logits{"logits", {8192, 128256, 4096}, 1, 1, GemmPass::forward, true};
+  auto at_fp8 = gemm_shape_efficiency(logits, fp8);
+  auto at_bf16 = gemm_shape_efficiency(logits, bf16);
+  EXPECT_TRUE(at_fp8.at_16_bits);
+  EXPECT_FALSE(at_bf16.at_16_bits);
+  EXPECT_NEAR(at_fp8.time_s(), at_bf16.time_s(), 1e-15);
+  NamedGemm quantized = logits;
+  quantized.sixteen_bit = false;
+  EXPECT_LT(gemm_shape_efficiency(quantized, fp8).time_s(), 0.6 * at_fp8.time_s());
+  // In a layer's GEMMs the logits' share of the time exceeds their share of the FLOPs.
+  auto phase = gemm_phase(layer_gemms(llama_shape(128256), 8192, 1, 1, true), fp8);
+  auto flops = [&](bool output_layer) {
+    double f = 0;
+    for (const auto& c : phase.classes)
+      if ((c.gemm.name == "logits") == output_layer) f += c.flops;
+    return f;
+  };
+  EXPECT_GT(phase.time_share("logits"), 1.5 * flops(true) / (flops(true) + flops(false)));
+  EXPECT_NE(describe(phase).find("at bf16 (the output layer stays at 16 bits)"), std::string::npos);
+}
+
 // A MoE layer's routed experts: the ep ranks' tokens x top_k spread over the touched experts, E / ep of them
 // on this GPU; few tokens touch few experts.
 TEST(GemmShapeModel, MoeExpertRowsFollowTheRouting) {
-  TransformerModel m;
-  m.layers = 32;
-  m.hidden = 4096;
-  m.heads = 32;
-  m.kv_heads = 8;
-  m.ffn_hidden = 14336;
-  m.vocab = 32000;
+  TransformerModel m = llama_shape(32000);
   m.experts = 8;
   m.top_k = 2;
   auto find = [](const std::vector<NamedGemm>& gs, const std::string& name) {
