@@ -333,7 +333,8 @@ struct TrtllmBenchTuning {
 inline constexpr TrtllmBenchTuning kTrtllmBenchTuning{};
 inline constexpr std::string_view kTrtllmBenchBasis =
     "trtllm-bench's defaults from the dataset (bench/build/tuning.py finetune_setting): the requests 0.95 x "
-    "(HBM x GPUs - weights) holds at input + output tokens, rounded up; tokens = that x (1 + input / output)";
+    "(HBM x GPUs - parameters x quantized bytes) holds at input + output tokens, rounded up; tokens = that x "
+    "(1 + input / output)";
 inline constexpr Assumption kAveragePowerShare{"Average / nameplate power", 0.80, "busy node"};
 inline constexpr Assumption kNodeMtbfHours{
     "Node MTBF", 6000, "Llama 3: 419 interruptions in 54 days on 2,048 nodes", 1, "", "h"};

@@ -20,24 +20,25 @@ using namespace terms;
 
 double unquantized_params(const LlmInference& w) {
   const TransformerModel& m = w.model;
-  double params = 0;
+  double params = m.embedding_params();
   for (const auto& part : w.unquantized)
     if (part == "attention")
       params += m.layers * m.attention_params();
-    else if (part == "first_last_layers")
-      // A MoE model's dense layers come first (DeepSeek-V3) or alternate from the first (Llama 4 Maverick):
-      // its first layer is dense, its last a MoE layer.
+    else  // first_last_layers: a MoE model's dense layers come first (DeepSeek-V3) or alternate from the
+          // first (Llama 4 Maverick): its first layer is dense, its last a MoE layer.
       params += !m.moe()             ? 2 * m.ffn_params()
                 : m.dense_layers > 0 ? m.dense_ffn_params() + m.ffn_params() * (m.experts + m.shared_experts)
                                      : 2 * m.ffn_params() * (m.experts + m.shared_experts);
-    else  // embeddings: the input embedding and the output head
-      params += 2.0 * m.vocab * m.hidden;
   return params;
 }
 
 double serving_weight_bytes(const LlmInference& w) {
   double bytes = bytes_per_element(w.precision);
   return w.model.params * bytes + unquantized_params(w) * std::max(0.0, kActivationBytes - bytes);
+}
+
+double input_embedding_read_bytes(const TransformerModel& m) {
+  return m.tied_embeddings ? 0.0 : static_cast<double>(m.vocab) * m.hidden * kActivationBytes;
 }
 
 TrtllmBenchSettings trtllm_bench_settings(const LlmInference& w, const GpuSpec& gpu, int t) {
@@ -47,7 +48,8 @@ TrtllmBenchSettings trtllm_bench_settings(const LlmInference& w, const GpuSpec& 
   // Its KV bytes per token: every layer's K and V of max(t, kv_heads) heads (one per GPU at least).
   double kv_token =
       2.0 * m.layers * std::max(t, m.kv_heads) * m.head_dim() * bytes_per_element(w.kv_precision);
-  double free = tune.kv_fraction * (gpu.memory_bytes * t - serving_weight_bytes(w));
+  // tuning.py's engine size: every parameter at the checkpoint's quantized width.
+  double free = tune.kv_fraction * (gpu.memory_bytes * t - m.params * bytes_per_element(w.precision));
   double raw_bs = std::min(std::max(0.0, free) / (kv_token * (in + out)), tune.max_requests);
   double raw_tokens = std::min(raw_bs * (1 + in / out), tune.max_tokens);
   auto up = [](double v, double step) { return step * std::ceil(v / step); };
@@ -434,7 +436,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
   double kv_token = m.kv_elements_per_token() * bytes_per_element(w.kv_precision);
   double in = w.input_tokens, out = w.output_tokens;
   double ctx_avg = in + out / 2;
-  double per_token_flops = 2 * m.active_params;
+  double per_token_flops = 2 * m.multiplied_params();
   double tpot_limit = w.tpot_s > 0 ? within_headroom(w.tpot_s, headroom) : 0;
   std::optional<ServingPoint> best;
   std::string rejected;
@@ -487,12 +489,14 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     auto tp_time = [&](double tokens, double call_tokens) {
       return serving_tp_time(w, gpu, cal, budget, t, tokens, call_tokens);
     };
-    // MoE: a step reads the experts its batch routes to, E (1 - (1 - k/E)^batch) of them per layer.
+    // A step reads its weights but the input embedding table, of which it gathers the batch's rows; MoE: the
+    // experts its batch routes to, E (1 - (1 - k/E)^batch) of them per layer.
+    double gathered = input_embedding_read_bytes(m) / t;
     auto weights_read = [&](double batch) {
-      if (!m.moe()) return sp.weights_per_gpu;
+      if (!m.moe()) return sp.weights_per_gpu - gathered;
       double expert = std::min(m.params, m.expert_params());
       double touched = moe_op ? 0.0 : 1 - std::pow(1 - static_cast<double>(m.top_k) / m.experts, batch);
-      return (((m.params - expert) + expert * touched) * bytes + (weights - m.params * bytes)) / t;
+      return (((m.params - expert) + expert * touched) * bytes + (weights - m.params * bytes)) / t - gathered;
     };
     // The context a decode step's query reads and multiplies, less what local attention's layers skip.
     double attended = ctx_avg * m.attended_share(in, in + out);
@@ -507,7 +511,8 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                         static_cast<double>(t), peak, eta_decode, tp_time(rows, rows), moe_bytes,
                         attention.peak, eta_decode * attention_share, kv_rate,
                         // The passes run inside the captured graph over its padded rows.
-                        rows * sp.elementwise_per_row + batch * sp.sampler_per_sequence, moe_s(rows)};
+                        rows * sp.elementwise_per_row + batch * sp.sampler_per_sequence, moe_s(rows),
+                        m.tied_embeddings};
     };
     double chunk = std::max(in, budget.max_num_batched_tokens);
     sp.prefill = {in, per_token_flops - routed_flops,
@@ -517,7 +522,8 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                   // with it, as it shares the all-reduces' latency and the MoE op's calls.
                   weights_read(chunk) * in / chunk, hbm, attention.peak, eta_prefill * attention_share,
                   // Every prompt token's passes; only its last token's logits reach the sampler.
-                  in * sp.elementwise_per_row + sp.sampler_per_sequence, moe_s(chunk) * in / chunk};
+                  in * sp.elementwise_per_row + sp.sampler_per_sequence, moe_s(chunk) * in / chunk,
+                  m.tied_embeddings};
     sp.prefill_s = prefill_time<double>(sp.prefill);
     sp.output_tokens = out;
     sp.instances = node.gpus / t;
@@ -616,8 +622,13 @@ Num attention_flops_rate(double t, double peak, double eta) {
 }
 
 namespace {
-// The GEMMs' FLOPs per token: 2 N_act, less the routed experts' where the measured MoE op runs them.
-const char* flops_label(double moe_s) { return moe_s > 0 ? "2 N_act less the routed experts'" : "2 N_act"; }
+// The GEMMs' FLOPs per token: 2 (N_act - V h) (2 N_act with tied embeddings), less the routed experts'
+// where the measured MoE op runs them.
+const char* flops_label(double moe_s, bool tied) {
+  if (moe_s > 0)
+    return tied ? "2 N_act less the routed experts'" : "2 (N_act - V h) less the routed experts'";
+  return tied ? "2 N_act" : "2 (N_act - V h)";
+}
 }  // namespace
 
 double decode_attention_read_rate(const GpuSpec& gpu, double hbm, std::string* basis) {
@@ -647,7 +658,7 @@ Num decode_gemm_time(const DecodeStep& d) {
       named<Num>("weights", d.weights, bytes_shown("weights read")) / hbm,
       (d.rows > d.batch ? named<Num>("rows", d.rows, count_shown("CUDA graph rows"))
                         : named<Num>("batch", d.batch, count_shown("batch"))) *
-          named<Num>("flops_per_token", d.flops_per_token, flops_shown(flops_label(d.moe_s))) /
+          named<Num>("flops_per_token", d.flops_per_token, flops_shown(flops_label(d.moe_s, d.tied))) /
           instance_flops<Num>(d.t, d.peak, d.eta));
 }
 
@@ -681,17 +692,18 @@ Num decode_step_time(const DecodeStep& d) {
 template <typename Num>
 Num decode_crossover_batch(const DecodeStep& d) {
   return named<Num>("weights", d.weights, bytes_shown("weights read")) / hbm_rate<Num>(d.hbm) /
-         (named<Num>("flops_per_token", d.flops_per_token, flops_shown(flops_label(d.moe_s))) /
+         (named<Num>("flops_per_token", d.flops_per_token, flops_shown(flops_label(d.moe_s, d.tied))) /
           instance_flops<Num>(d.t, d.peak, d.eta));
 }
 
 template <typename Num>
 Num prefill_time(const Prefill& p) {
   Num compute =
-      gemm_time<Num>(named<Num>("weights", p.weights, bytes_shown("weights read")) / hbm_rate<Num>(p.hbm),
-                     named<Num>("flops_per_token", p.flops_per_token, flops_shown(flops_label(p.moe_s))) *
-                         named<Num>("prompt", p.tokens, count_shown("prompt tokens")) /
-                         instance_flops<Num>(p.t, p.peak, p.eta)) +
+      gemm_time<Num>(
+          named<Num>("weights", p.weights, bytes_shown("weights read")) / hbm_rate<Num>(p.hbm),
+          named<Num>("flops_per_token", p.flops_per_token, flops_shown(flops_label(p.moe_s, p.tied))) *
+              named<Num>("prompt", p.tokens, count_shown("prompt tokens")) /
+              instance_flops<Num>(p.t, p.peak, p.eta)) +
       named<Num>("attention_flops", p.attention_flops, flops_shown("attention")) /
           attention_flops_rate<Num>(p.t, p.attention_peak, p.attention_eta) +
       named<Num>("elementwise", p.elementwise, bytes_shown("elementwise")) / hbm_rate<Num>(p.hbm);

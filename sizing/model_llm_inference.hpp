@@ -37,11 +37,17 @@ struct ServingBudget {
   bool utilisation_given = false, batched_tokens_given = false, seqs_given = false, graphs_given = false;
 };
 ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu, int t);
-// The bytes of a served model's weights: every parameter at the workload's precision, the parts it keeps
-// unquantized (LlmInference::unquantized) at 16 bits.
+// The bytes of a served model's weights: every parameter at the workload's precision, the input embedding
+// and output head and the parts the workload keeps unquantized (LlmInference::unquantized) at 16 bits. No
+// quantizer touches the embedding (a gather, not a linear layer), and quantized checkpoints keep the head at
+// 16 bits (ModelOpt's default configuration disables *lm_head*; llm-compressor's recipes ignore it; vLLM's
+// online FP8 quantizes linear layers, not its ParallelLMHead).
 double serving_weight_bytes(const LlmInference& w);
 // Of those, the parameters kept at 16 bits.
 double unquantized_params(const LlmInference& w);
+// The input embedding's bytes, which a step does not read whole (it gathers the batch's rows); 0 when the
+// table is tied to the output head, whose GEMM reads it.
+double input_embedding_read_bytes(const TransformerModel& m);
 // trtllm-bench's max_batch_size and max_num_tokens for a workload on t GPUs (kTrtllmBenchTuning).
 struct TrtllmBenchSettings {
   double max_batch_size = 0, max_num_tokens = 0;
@@ -87,7 +93,7 @@ struct DecodeStep {
   double hbm = 0;      // B/s, datasheet x calibrated efficiency
   double batch = 0;    // sequences decoded together
   double rows = 0;     // the GEMMs' rows: the batch padded to its CUDA graph (cuda_graph_rows)
-  double flops_per_token = 0;       // 2 N_act, less the routed experts' FLOPs with the measured MoE op
+  double flops_per_token = 0;       // 2 (N_act - V h), less the routed experts' with the measured MoE op
   double attention_flops = 0;       // per token: 2 L a (d_qk + d_v) x average context (MLA: absorbed)
   double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at decode shapes (batch rows)
   double tp_s = 0;                  // the tensor-parallel all-reduces of the step (t > 1)
@@ -96,6 +102,7 @@ struct DecodeStep {
   double kv_rate = 0;                            // B/s the KV cache is read at: decode_attention_read_rate()
   double elementwise = 0;  // the batch's elementwise passes and sampler logits, bytes per GPU per step
   double moe_s = 0;        // TensorRT-LLM's measured MoE op at the step's rows, all MoE layers (else 0)
+  bool tied = false;       // the embeddings are tied: flops_per_token counts the head as 2 N_act's
 };
 // The rate a decode step reads its KV cache at: the GPU's published decode-attention read rate
 // (assumption::kPublishedDecodeAttention) where there is one and it is below `hbm` (the calibrated HBM
@@ -107,7 +114,7 @@ double decode_attention_read_rate(const GpuSpec& gpu, double hbm, std::string* b
 // up to its largest pure-decode batch, min(max_batch_size, max_num_tokens), and, padding, captures that batch
 // itself in place of the larger sizes (model_engine.py, _filter_cuda_graph_batch_sizes).
 double cuda_graph_rows(const LlmInference& w, const ServingBudget& budget, double batch);
-// gemm_time(weights / HBM, rows x 2 N_act / (t x peak x eta)).
+// gemm_time(weights / HBM, rows x 2 (N_act - V h) / (t x peak x eta)).
 template <typename Num>
 Num decode_gemm_time(const DecodeStep& d);
 // max(KV read / KV read rate, batch x attention / (t x attention peak x attention eta)).
@@ -118,14 +125,15 @@ bool decode_attention_memory_bound(const DecodeStep& d);
 // GEMMs + attention + elementwise bytes / HBM [+ MoE permutation bytes / HBM] [+ TP all-reduces].
 template <typename Num>
 Num decode_step_time(const DecodeStep& d);
-// The batch from which the decode GEMMs are compute-bound: (weights / HBM) / (2 N_act / (t x peak x eta)).
+// The batch from which the decode GEMMs are compute-bound: (weights / HBM) / (2 (N_act - V h) / (t x peak x
+// eta)).
 template <typename Num>
 Num decode_crossover_batch(const DecodeStep& d);
 
 // The prompt's forward pass of a serving instance, compute-bound.
 struct Prefill {
   double tokens = 0;                // prompt length
-  double flops_per_token = 0;       // 2 N_act (less the routed experts' with the measured MoE op)
+  double flops_per_token = 0;       // 2 (N_act - V h) (less the routed experts' with the measured MoE op)
   double attention_flops = 0;       // whole prompt, causal: L a (d_qk + d_v) s^2
   double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at prefill shapes (batched prompt tokens)
   double tp_s = 0;
@@ -134,8 +142,9 @@ struct Prefill {
   double attention_peak = 0, attention_eta = 0;  // attention_rate() over the KV cache's precision
   double elementwise = 0;  // the prompt's elementwise passes and its last token's logits, bytes per GPU
   double moe_s = 0;        // the prompt's share of its chunk's measured MoE op calls, all layers (else 0)
+  bool tied = false;       // as DecodeStep::tied
 };
-// gemm_time(weights / HBM, 2 N_act x tokens / (t x peak x eta)) + attention / (t x attention peak x
+// gemm_time(weights / HBM, 2 (N_act - V h) x tokens / (t x peak x eta)) + attention / (t x attention peak x
 // attention eta) + elementwise bytes / HBM [+ TP all-reduces].
 template <typename Num>
 Num prefill_time(const Prefill& p);

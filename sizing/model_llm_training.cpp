@@ -232,7 +232,7 @@ double trainable_share(const TransformerModel& m, const FineTune& ft) {
 }
 
 GemmCost training_flops_per_token(const TransformerModel& m, int seq_len, const FineTune& ft) {
-  double matrix_params = m.active_params - static_cast<double>(m.vocab) * m.hidden;
+  double matrix_params = m.multiplied_params();
   // Attention: 3 x the forward's QK^T and AV against the whole sequence, 2 L a (d_qk + d_v) s (12 L h s
   // when the heads are hidden / heads wide), less what local attention's layers skip; it has no weights, so
   // a frozen base still runs all three.

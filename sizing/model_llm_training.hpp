@@ -35,9 +35,10 @@ struct GemmCost {
   double gemm_passes = 3;          // `gemm` in forwards: 3 (forward, input and weight gradients), 2 frozen
   double total() const { return gemm + attention; }
 };
-// Model FLOPs per token of training (3x forward): GEMMs 6 (N_act - V h), the output layer's 6 V h (logits)
-// among them, attention 2 L a (d_qk + d_v) s (12 L h s). LoRA (`ft`): the frozen base runs its forward and
-// input gradient only, 4 (N_act - V h) with 4 V h logits, and the adapters 6 x their active parameters.
+// Model FLOPs per token of training (3x forward): GEMMs 6 (N_act - V h) (the input embedding is a gather;
+// 6 N_act when it is tied to the output head), the output layer's 6 V h (logits) among them, attention 2 L a
+// (d_qk + d_v) s (12 L h s). LoRA (`ft`): the frozen base runs its forward and input gradient only, 4 (N_act
+// - V h) with 4 V h logits, and the adapters 6 x their active parameters.
 GemmCost training_flops_per_token(const TransformerModel& m, int seq_len, const FineTune& ft = {});
 
 // LoRA's adapter parameters: r (d_in + d_out) per targeted matrix and layer, the FFN targets once per FFN

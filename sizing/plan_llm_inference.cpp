@@ -330,8 +330,8 @@ void Planner::plan_inference(const LlmInference& w) {
         .unit = "sequences",
         .spec = fmt::format("decode GEMMs memory-bound below, compute-bound above; batch {:.0f} is {}",
                             sp->batch, sp->batch < crossover.value() ? "below" : "above"),
-        .driver = fmt::format("(weights read / HBM) / (2 N_act / (t x peak x eta)): {} = {:.0f}",
-                              crossover.shown(), crossover.value()),
+        .driver = fmt::format("(weights read / HBM) / (2 {} / (t x peak x eta)): {} = {:.0f}",
+                              m.multiplied_params_symbol(), crossover.shown(), crossover.value()),
         .source = src(cal_.hbm) + "/" + src(eta_decode)});
   if (queue && queue->stable) {
     auto ttft = ttft_at_rate<Formula>(*queue);
@@ -538,7 +538,7 @@ void Planner::add_storage_inference(double weights, int nodes) {
         .quantity = weights / 1e9,
         .unit = "GB",
         .spec = "per model version",
-        .driver = "N x bytes per parameter",
+        .driver = "N x bytes per parameter, the embedding, output head and unquantized parts at 16 bits",
         .source = "workload"});
   double versions = assumption::kModelVersions.value;
   const double capacity_planned = line({.section = "Storage",

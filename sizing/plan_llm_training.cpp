@@ -181,7 +181,8 @@ void Planner::plan_llm_training(const LlmTraining& given) {
         .spec = fmt::format("{:.3g} params{}, {:.3g} tokens", m.params, shape, w.tokens),
         .driver = fmt::format(
             "D x ({} + 6 L a (d_qk + d_v) s{}) = {:.3g} x ({:.3g} + {:.3g}) FLOP/token (6ND = {:.3g}){}",
-            w.finetune.lora() ? "4 (N_act - V h) frozen + 6 N_adapters" : "6 (N_act - V h)",
+            w.finetune.lora() ? fmt::format("4 {} frozen + 6 N_adapters", m.multiplied_params_symbol())
+                              : fmt::format("6 {}", m.multiplied_params_symbol()),
             m.local_layers() > 0 ? fmt::format(" x local share {:.3f}", m.attended_share(0, w.seq_len)) : "",
             w.tokens, flops.gemm, flops.attention, 6 * m.active_params * w.tokens,
             m.local_layers() > 0

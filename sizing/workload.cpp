@@ -171,6 +171,7 @@ TransformerModel parse_model(const Fields& top) {
           "head_dim",
           "ffn_hidden",
           "vocab",
+          "tie_word_embeddings",
           "gated_ffn",
           "norm",
           "rotary",
@@ -240,6 +241,7 @@ TransformerModel parse_model(const Fields& top) {
   m.rms_norm = choice(f, "norm", {"rmsnorm", "layernorm"}, "rmsnorm, layernorm", "rmsnorm") == "rmsnorm";
   m.rotary = f.flag_or("rotary", true);
   m.dropout = f.flag_or("dropout", false);
+  m.tied_embeddings = f.flag_or("tie_word_embeddings", false);
   if (f.has("layers") || f.has("hidden")) {
     m.layers = f.whole("layers");
     m.hidden = f.whole("hidden");
@@ -259,9 +261,9 @@ TransformerModel parse_model(const Fields& top) {
       throw UsageError(fmt::format(
           "{}: hidden {} does not divide by heads {}: give 'head_dim' (the attention width per head)",
           f.where(), m.hidden, m.heads));
-    // Embedding and output matrices (untied), norms are negligible.
-    m.params = m.layers * m.layer_matrix_params() + 2.0 * m.vocab * m.hidden;
-    m.active_params = m.layers * m.layer_active_params() + 2.0 * m.vocab * m.hidden;
+    // The layers' matrices and the embedding and output matrices; norms are negligible.
+    m.params = m.layers * m.layer_matrix_params() + m.embedding_params();
+    m.active_params = m.layers * m.layer_active_params() + m.embedding_params();
     if (f.has("params")) m.params = f.positive("params");
   } else {
     for (const char* key : {"head_dim", "kv_lora_rank"})
@@ -725,7 +727,7 @@ Workload load_workload(const std::filesystem::path& path) {
     }
     if (f.has("unquantized")) {
       const auto& parts = f.at("unquantized");
-      const std::set<std::string> allowed{"attention", "first_last_layers", "embeddings"};
+      const std::set<std::string> allowed{"attention", "first_last_layers"};
       auto bad = [&] {
         return UsageError(fmt::format(
             "{}: 'unquantized' must be a list of the parts kept at 16 bits, each once, of {} (got {})",

@@ -19,10 +19,13 @@ namespace mlbench::sizing {
 
 struct TransformerModel {
   int layers = 0, hidden = 0, heads = 0, kv_heads = 0, ffn_hidden = 0, vocab = 0;
-  bool gated_ffn = true;       // SwiGLU: three FFN matrices instead of two
-  bool rms_norm = true;        // norm: rmsnorm (Llama) or layernorm (GPT)
-  bool rotary = true;          // rotary position embeddings in every layer (GPT: learned, at the input)
-  bool dropout = false;        // dropout after attention and FFN and on the scores (GPT; Llama has none)
+  bool gated_ffn = true;  // SwiGLU: three FFN matrices instead of two
+  bool rms_norm = true;   // norm: rmsnorm (Llama) or layernorm (GPT)
+  bool rotary = true;     // rotary position embeddings in every layer (GPT: learned, at the input)
+  bool dropout = false;   // dropout after attention and FFN and on the scores (GPT; Llama has none)
+  // The output head shares the input embedding's matrix (config.json tie_word_embeddings: Granite, Gemma,
+  // GPT-2/3, Llama 3.2 1B and 3B); untied, each is a vocab x hidden matrix of its own.
+  bool tied_embeddings = false;
   double params = 0;           // total parameters (embeddings included)
   double active_params = 0;    // per token (MoE); equals params for dense models
   bool derived_shape = false;  // architecture derived from the parameter count
@@ -51,6 +54,16 @@ struct TransformerModel {
   bool local_chunked = false;
 
   int head_dim() const { return explicit_head_dim > 0 ? explicit_head_dim : hidden / heads; }
+  // The embedding matrices' parameters: the input table and the output head, vocab x hidden each, one matrix
+  // when tied.
+  double embedding_params() const { return (tied_embeddings ? 1.0 : 2.0) * vocab * hidden; }
+  // The active parameters a token multiplies: all but the input embedding table, of which it gathers one
+  // row (tied, that table is the output head's weights, which it multiplies).
+  double multiplied_params() const {
+    return active_params - (tied_embeddings ? 0.0 : static_cast<double>(vocab) * hidden);
+  }
+  // How the sheets write multiplied_params(): "(N_act - V h)", or "N_act" when the embeddings are tied.
+  const char* multiplied_params_symbol() const { return tied_embeddings ? "N_act" : "(N_act - V h)"; }
   bool moe() const { return experts > 0; }
   bool mla() const { return kv_lora_rank > 0; }
   // Per head: the query-key dot product's width and the value's (MLA: nope + rope and v_head_dim).
@@ -189,7 +202,7 @@ inline constexpr const char* kFp8Recipes = "delayed, current, mxfp8";
 inline constexpr const char* kScenarios = "offline, server, interactive";
 inline constexpr const char* kEngines = "vllm, trtllm";
 inline constexpr const char* kCapacityPolicies = "guaranteed_no_evict, max_utilization";
-inline constexpr const char* kUnquantizedParts = "attention, first_last_layers, embeddings";
+inline constexpr const char* kUnquantizedParts = "attention, first_last_layers";
 
 struct CvTraining {
   double params = 0;
@@ -232,9 +245,10 @@ struct LlmInference {
   // captures those up to its largest decode batch and that batch itself (cuda_graph_rows); empty: the
   // decode GEMMs run at the batch's own rows.
   std::vector<int> cuda_graph_batch_sizes;
-  // The parts of a quantized checkpoint it keeps at 16 bits (kUnquantizedParts): every layer's attention
-  // projections, the first and last layers' FFNs, the embeddings and output head. Meta's FP8 Llama 3.1 405B
-  // keeps all three (Llama 3 paper, section 6.2). Empty: every weight at `precision`.
+  // The parts of a quantized checkpoint it keeps at 16 bits besides the embedding and output head, which
+  // every one keeps (serving_weight_bytes) (kUnquantizedParts): every layer's attention projections, the
+  // first and last layers' FFNs. Meta's FP8 Llama 3.1 405B keeps both (Llama 3 paper, section 6.2). Empty:
+  // every other weight at `precision`.
   std::vector<std::string> unquantized;
   // The model name the serving endpoint answers to (a serve.llm report's params.model): a measurement of that
   // model sizes the workload (default: the workload's name).

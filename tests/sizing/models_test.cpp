@@ -313,8 +313,8 @@ TEST(Models, DenseLayersOfAMoeModelRouteNothing) {
   EXPECT_DOUBLE_EQ(mixed->decode.moe_bytes, moe->decode.moe_bytes / 2);
   // A checkpoint keeping its first and last layers at 16 bits: the first is dense, the last a MoE layer.
   served.unquantized = {"first_last_layers"};
-  EXPECT_DOUBLE_EQ(unquantized_params(served),
-                   half.model.dense_ffn_params() + half.model.ffn_params() * half.model.experts);
+  EXPECT_DOUBLE_EQ(unquantized_params(served), half.model.embedding_params() + half.model.dense_ffn_params() +
+                                                   half.model.ffn_params() * half.model.experts);
   // vLLM's profile pass peaks in the larger kind of layer: a dense FFN 8x as wide outgrows the MoE layer.
   TransformerModel wide = half.model;
   wide.dense_ffn_hidden = 8 * 14336;
@@ -336,7 +336,8 @@ TEST(Serving, MeasuredMoeOpRunsTheMoeLayersOnly) {
   ASSERT_TRUE(mixed && mixed->moe_op);
   const TransformerModel& m = w.model;
   EXPECT_NEAR(mixed->decode.moe_s, 40 * published_moe_seconds(*mixed->moe_op, mixed->decode.rows), 1e-12);
-  EXPECT_NEAR(mixed->decode.flops_per_token, 2 * m.active_params - 2.0 * 40 * m.top_k * m.ffn_params(), 1);
+  EXPECT_NEAR(mixed->decode.flops_per_token, 2 * m.multiplied_params() - 2.0 * 40 * m.top_k * m.ffn_params(),
+              1);
   mlbench::test::TempDir dir("mlbench-moe-dense");
   auto path = dir / "dense.yaml";
   std::ifstream in(data_dir() / "trtllm-perf-qwen3-30b-b200-tp1-1000-1000.yaml");
@@ -709,6 +710,36 @@ TEST(Models, TrtllmBenchSettingsFollowItsTuningRule) {
   s = trtllm_bench_settings(w, gpu, 1);
   EXPECT_EQ(s.max_batch_size, 1280);
   EXPECT_EQ(s.max_num_tokens, 12288);
+  // Its engine size is every parameter at the quantized width, whatever the checkpoint keeps at 16 bits.
+  w.model.vocab = 128256;
+  w.unquantized = {"attention"};
+  ASSERT_GT(serving_weight_bytes(w), 8.03e9 + 1e9);
+  EXPECT_EQ(trtllm_bench_settings(w, gpu, 1).max_batch_size, 1280);
+}
+
+// A step gathers its batch's rows of the input embedding: its GEMMs multiply 2 (N_act - V h) FLOPs per token
+// and read the weights but that 16-bit table. Tied to the output head (Granite-4.0-micro), the one matrix
+// is the head's weights, multiplied and read: 2 N_act, the whole weights; the sheet writes each.
+TEST(Serving, TheInputEmbeddingIsAGather) {
+  auto [tied, at_tied] = serve_file("vllm-granite4-micro-l40s.yaml", "L40S");
+  ASSERT_TRUE(at_tied && tied.model.tied_embeddings);
+  EXPECT_DOUBLE_EQ(at_tied->decode.flops_per_token, 2 * tied.model.active_params);
+  EXPECT_DOUBLE_EQ(at_tied->decode.weights, at_tied->weights_per_gpu);
+  auto [untied, at_untied] = serve_file("trtllm-perf-llama31-8b-h100-tp1-128-128.yaml", "H100-SXM");
+  ASSERT_TRUE(at_untied && !untied.model.tied_embeddings);
+  const TransformerModel& m = untied.model;
+  EXPECT_DOUBLE_EQ(at_untied->decode.flops_per_token, 2 * (m.active_params - 1.0 * m.vocab * m.hidden));
+  EXPECT_DOUBLE_EQ(at_untied->decode.weights, at_untied->weights_per_gpu - 2.0 * m.vocab * m.hidden);
+  // The FP8 checkpoint's embedding and head weigh 16 bits.
+  EXPECT_DOUBLE_EQ(at_untied->weights_per_gpu, m.params + 1.0 * m.embedding_params());
+  auto driver = [](const char* file) {
+    for (const auto& l : plan_file(data_dir() / file).lines)
+      if (l.item == "Decode step (TPOT)") return l.driver;
+    return std::string();
+  };
+  EXPECT_NE(driver("vllm-granite4-micro-l40s.yaml").find("x 2 N_act "), std::string::npos);
+  EXPECT_NE(driver("trtllm-perf-llama31-8b-h100-tp1-128-128.yaml").find("x 2 (N_act - V h) "),
+            std::string::npos);
 }
 
 // A decode step padded to its CUDA graph runs the GEMMs' compute for the graph's rows (compute-bound here:
@@ -937,18 +968,22 @@ TEST(Models, DecodeAttentionReadsAtThePublishedKernelRate) {
   EXPECT_DOUBLE_EQ(decode_attention_read_rate(c.gpu("H100-SXM"), 3.0e12), 3.0e12);  // none published
 }
 
-// An FP8 checkpoint that keeps attention, the first and last layers' FFNs and the embeddings at 16 bits
-// (Meta's Llama 3.1 405B): those parameters weigh 2 B, the rest 1 B.
+// An FP8 checkpoint keeps its embedding and output head at 16 bits, and Meta's Llama 3.1 405B its attention
+// and first and last layers' FFNs too: those parameters weigh 2 B, the rest 1 B. Tied, the embedding and the
+// head are one matrix.
 TEST(Models, UnquantizedPartsWeighSixteenBits) {
   LlmInference w = fp8_serving({126, 16384, 128, 8, 53248, 128256});
   w.model.params = 405.85e9;
-  EXPECT_DOUBLE_EQ(serving_weight_bytes(w), 405.85e9);
-  w.unquantized = {"attention", "first_last_layers", "embeddings"};
+  double embeddings = 2.0 * 128256 * 16384;
+  EXPECT_DOUBLE_EQ(unquantized_params(w), embeddings);
+  EXPECT_DOUBLE_EQ(serving_weight_bytes(w), 405.85e9 + embeddings);
+  w.unquantized = {"attention", "first_last_layers"};
   double attention = 126 * (16384.0 * (16384 + 2 * 8 * 128) + 16384.0 * 16384);
   double edge_ffns = 2 * 3.0 * 16384 * 53248;
-  double embeddings = 2.0 * 128256 * 16384;
   EXPECT_DOUBLE_EQ(unquantized_params(w), attention + edge_ffns + embeddings);
   EXPECT_DOUBLE_EQ(serving_weight_bytes(w), 405.85e9 + attention + edge_ffns + embeddings);
+  w.model.tied_embeddings = true;
+  EXPECT_DOUBLE_EQ(unquantized_params(w), attention + edge_ffns + embeddings / 2);
   w.precision = "bf16";  // nothing to keep apart
   EXPECT_DOUBLE_EQ(serving_weight_bytes(w), 2 * 405.85e9);
 }
@@ -999,12 +1034,13 @@ TEST(Models, MoeDecodeReadsTheExpertsTheBatchTouches) {
   auto one = serving_point(w, a100_node(), cal, 0.8, 0.8, 0.25, nullptr);
   ASSERT_TRUE(one);
   const auto& m = w.model;
-  double dense = m.params - m.expert_params();
-  EXPECT_NEAR(one->decode.weights, (dense + m.expert_params() * 2 / 8) * 2 / 2, 1e-3 * one->decode.weights);
+  // Of the dense part, all but the input embedding, whose table the step gathers rows of.
+  double dense = m.params - m.expert_params() - static_cast<double>(m.vocab) * m.hidden;
+  EXPECT_NEAR(one->decode.weights, (dense + m.expert_params() * 2 / 8) * 2 / 2, 1e-6 * one->decode.weights);
   w.batch = 64;
   auto many = serving_point(w, a100_node(), cal, 0.8, 0.8, 0.25, nullptr);
   ASSERT_TRUE(many);
-  EXPECT_NEAR(many->decode.weights, m.params * 2 / 2, 1e-3 * many->decode.weights);
+  EXPECT_NEAR(many->decode.weights, (dense + m.expert_params()) * 2 / 2, 1e-3 * many->decode.weights);
 }
 
 // The custom one-shot all-reduce needs NVLink peer-to-peer: an H100-SXM pays its 3.7 us per call, PCIe GPUs
@@ -1168,26 +1204,28 @@ TEST(Serving, LocalAttentionReadsAndMultipliesTheAttendedContext) {
 }
 
 // Where the op runs the routed experts, the step's other terms leave them: the GEMMs hold the attention,
-// router and output layer (2 N_act less the routed experts' 2 L k FFN FLOPs), read the weights less the
-// experts', pay no permutation and no routed activation pass; the MoE layers take L x the op at the step's
-// rows, a prompt its share of its chunk's calls.
+// router and output layer (2 (N_act - V h) less the routed experts' 2 L k FFN FLOPs), read the weights less
+// the experts' and the input embedding's (16-bit), pay no permutation and no routed activation pass; the MoE
+// layers take L x the op at the step's rows, a prompt its share of its chunk's calls.
 TEST(Serving, TensorRtLlmMoeLayersRunAsTheMeasuredOp) {
   auto [w, sp] = serve_file("trtllm-perf-qwen3-30b-b200-tp1-1000-1000.yaml", "B200");
   ASSERT_TRUE(sp);
   ASSERT_NE(sp->moe_op, nullptr);
   const TransformerModel& m = w.model;
   double routed = 2.0 * m.layers * m.top_k * m.ffn_params();
-  EXPECT_NEAR(sp->decode.flops_per_token, 2 * m.active_params - routed, 1);
+  EXPECT_NEAR(sp->decode.flops_per_token, 2 * (m.active_params - 1.0 * m.vocab * m.hidden) - routed, 1);
+  double gathered = 2.0 * m.vocab * m.hidden;
   EXPECT_NEAR(sp->decode.weights,
-              serving_weight_bytes(w) - m.expert_params() * bytes_per_element(w.precision), 1e3);
+              serving_weight_bytes(w) - m.expert_params() * bytes_per_element(w.precision) - gathered, 1e3);
   EXPECT_DOUBLE_EQ(sp->decode.moe_bytes, 0);
   EXPECT_NEAR(sp->decode.moe_s, m.layers * published_moe_seconds(*sp->moe_op, sp->decode.rows), 1e-12);
   double chunk = std::max(w.input_tokens, sp->budget.max_num_batched_tokens);
   EXPECT_NEAR(sp->prefill.moe_s,
               m.layers * published_moe_seconds(*sp->moe_op, chunk) * w.input_tokens / chunk, 1e-12);
   double chunk_weights =
-      (serving_weight_bytes(w) - m.expert_params() * bytes_per_element(w.precision)) * w.input_tokens / chunk;
-  EXPECT_NEAR(sp->prefill.flops_per_token, 2 * m.active_params - routed, 1);
+      (serving_weight_bytes(w) - m.expert_params() * bytes_per_element(w.precision) - gathered) *
+      w.input_tokens / chunk;
+  EXPECT_NEAR(sp->prefill.flops_per_token, sp->decode.flops_per_token, 1);
   EXPECT_NEAR(sp->prefill.weights, chunk_weights, 1e3);
   EXPECT_DOUBLE_EQ(sp->elementwise_per_row, serving_elementwise_bytes_per_token(w, 1, true));
   EXPECT_LT(serving_elementwise_bytes_per_token(w, 1, true), serving_elementwise_bytes_per_token(w, 1));
@@ -1350,7 +1388,8 @@ TEST(Shapes, LatentAttentionAndFp4Serving) {
   w.precision = "nvfp4";
   auto fp4 = serving_point(w, b200, cal, 0.8, 0.8, 0.25, nullptr);
   ASSERT_TRUE(fp4);
-  EXPECT_DOUBLE_EQ(fp4->weights_per_gpu, m.params * 4.5 / 8 / 8);
+  // NVFP4's 4.5 bits per weight (a scale per 16), the embedding and output head at 16 bits.
+  EXPECT_DOUBLE_EQ(fp4->weights_per_gpu, (m.params * 4.5 / 8 + m.embedding_params() * (2 - 4.5 / 8)) / 8);
   EXPECT_DOUBLE_EQ(fp4->decode.peak, 9000e12);
   EXPECT_DOUBLE_EQ(fp4->prefill.peak, 9000e12);
   // Its attention reads the FP8 cache at the FP8 peak and efficiency, flash attention's share of it.

@@ -198,12 +198,12 @@ TEST(Workload, UnquantizedPartsAreListedOnceFromTheKnownParts) {
       "kind: llm-inference\nmodel: {layers: 4, hidden: 1024, heads: 8, kv_heads: 8, ffn_hidden: 4096, vocab: "
       "1000}\nrequest_rate: 1\ninput_tokens: 100\noutput_tokens: 100\n";
   auto w = std::get<LlmInference>(
-      load_workload(write_temp("unq", base + "unquantized: [attention, first_last_layers, embeddings]\n"))
-          .spec);
-  EXPECT_EQ(w.unquantized, (std::vector<std::string>{"attention", "first_last_layers", "embeddings"}));
+      load_workload(write_temp("unq", base + "unquantized: [attention, first_last_layers]\n")).spec);
+  EXPECT_EQ(w.unquantized, (std::vector<std::string>{"attention", "first_last_layers"}));
   EXPECT_TRUE(std::get<LlmInference>(load_workload(write_temp("unq-unset", base)).spec).unquantized.empty());
+  // The embeddings are no part to list: every quantized checkpoint keeps them at 16 bits.
   for (const char* extra : {"unquantized: [router]\n", "unquantized: [attention, attention]\n",
-                            "unquantized: []\n", "unquantized: attention\n"}) {
+                            "unquantized: []\n", "unquantized: attention\n", "unquantized: [embeddings]\n"}) {
     try {
       load_workload(write_temp("unq-bad", base + extra));
       ADD_FAILURE() << extra << ": no UsageError";
@@ -342,10 +342,34 @@ TEST(Workload, BadExpertSettingsNameTheKeyAndTheAllowedValues) {
   EXPECT_EQ(dual.ep_dispatch, "fp8");
 }
 
+// tie_word_embeddings (config.json's name): the input embedding and the output head are one vocab x hidden
+// matrix. Granite-4.0-micro's 40 layers of 78.6M and its 100,352 x 2,560 table: 3.40B, where untied counts
+// 3.66B; a token multiplies the same matrices either way (the head), so its FLOPs do not change.
+TEST(Workload, TiedEmbeddingsAreOneMatrix) {
+  std::string model =
+      "kind: llm-inference\nmodel: {layers: 40, hidden: 2560, heads: 40, kv_heads: 8, ffn_hidden: 8192, "
+      "vocab: 100352";
+  std::string rest = "}\nrequest_rate: 1\ninput_tokens: 1k\noutput_tokens: 256\n";
+  auto tied = std::get<LlmInference>(
+                  load_workload(write_temp("tied", model + ", tie_word_embeddings: true" + rest)).spec)
+                  .model;
+  auto untied = std::get<LlmInference>(load_workload(write_temp("untied", model + rest)).spec).model;
+  double table = 100352.0 * 2560;
+  EXPECT_TRUE(tied.tied_embeddings);
+  EXPECT_FALSE(untied.tied_embeddings);
+  EXPECT_DOUBLE_EQ(untied.params - tied.params, table);
+  EXPECT_NEAR(tied.params / 3.40e9, 1, 0.005);
+  EXPECT_DOUBLE_EQ(tied.embedding_params(), table);
+  EXPECT_DOUBLE_EQ(untied.embedding_params(), 2 * table);
+  EXPECT_DOUBLE_EQ(tied.multiplied_params(), untied.multiplied_params());
+  EXPECT_STREQ(tied.multiplied_params_symbol(), "N_act");
+  EXPECT_STREQ(untied.multiplied_params_symbol(), "(N_act - V h)");
+}
+
 // Qwen3-32B (config.json: hidden 5120, 64 heads of head_dim 128, 8 KV heads, 64 layers, intermediate 25600,
 // vocab 151936, untied embeddings): the attention is 64 x 128 = 8192 wide, not hidden; 32.8B parameters
-// (model card). GPT-OSS-120B (hidden 2880, 64 heads x 64, 8 KV heads, 36 layers, 128 experts of 2880, top-4,
-// vocab 201088): 116.8B (model card).
+// (model card). GPT-OSS-120B (hidden 2880, 64 heads x 64, 8 KV heads, 36 layers, 128 experts of 2880,
+// top-4, vocab 201088): 116.8B (model card).
 TEST(Workload, ExplicitHeadDimSetsTheAttentionWidth) {
   auto qwen = load_workload(write_temp(
       "qwen3",
@@ -391,7 +415,8 @@ TEST(Workload, LatentAttentionCachesTheLatentAndTheRotaryKey) {
   EXPECT_DOUBLE_EQ(m.kv_elements_per_token(), 61.0 * 576);
   EXPECT_DOUBLE_EQ(m.attention_params(), 7168.0 * 1536 + 1536.0 * 128 * 192 + 7168.0 * 576 +
                                              512.0 * 128 * 256 + 128.0 * 128 * 7168);
-  // Un-absorbed (training, prefill): heads x (192 + 128) per layer; absorbed decode: heads x (2 x 512 + 64).
+  // Un-absorbed (training, prefill): heads x (192 + 128) per layer; absorbed decode: heads x (2 x 512 +
+  // 64).
   EXPECT_DOUBLE_EQ(m.attention_flops_per_context_token(), 2.0 * 61 * 128 * 320);
   EXPECT_DOUBLE_EQ(m.attention_flops_per_context_token(true), 2.0 * 61 * 128 * 1088);
   std::string tail = "\nrequest_rate: 1\ninput_tokens: 1k\noutput_tokens: 256\n";
@@ -450,7 +475,8 @@ TEST(Workload, LocalAttentionCountsThePairsItsLayersSee) {
 TEST(Workload, DenseLayersOfAMoeModelRunTheirOwnFfn) {
   std::string head =
       "kind: llm-inference\nmodel: {layers: 61, hidden: 7168, heads: 128, kv_lora_rank: 512, q_lora_rank: "
-      "1536, qk_rope_head_dim: 64, qk_nope_head_dim: 128, v_head_dim: 128, ffn_hidden: 2048, vocab: 129280, "
+      "1536, qk_rope_head_dim: 64, qk_nope_head_dim: 128, v_head_dim: 128, ffn_hidden: 2048, vocab: "
+      "129280, "
       "experts: 256, top_k: 8, shared_experts: 1";
   std::string tail = "}\nrequest_rate: 1\ninput_tokens: 1k\noutput_tokens: 256\n";
   auto m =
