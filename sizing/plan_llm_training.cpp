@@ -68,20 +68,20 @@ Planner::TrainEval Planner::eval_llm(const LlmTraining& w, int nodes) {
 int Planner::find_nodes_llm(const LlmTraining& w, bool* inverse) {
   const auto& wl = req_.workload;
   std::optional<int> fixed = req_.nodes ? req_.nodes : wl.nodes;
-  // A layout whose tp, pp, dp and cp are all given needs exactly their product of GPUs.
+  // A layout whose tp, pp, dp and cp are all given runs on their product of GPUs: the nodes that hold them,
+  // the last one in part where the product is not a whole number of nodes (64 GPUs of a 72-GPU NVL72 rack),
+  // its other GPUs idle (the planner says how many).
   if (auto need = w.layout.gpus()) {
     const auto& f = w.layout;
-    std::string product = fmt::format("layout tp x pp x dp x cp = {} x {} x {} x {} = {} GPUs", *f.tp, *f.pp,
-                                      *f.dp, *f.cp, *need);
-    if (fixed && static_cast<long long>(*fixed) * facts_.gpus != *need)
+    long long holding = (*need + facts_.gpus - 1) / facts_.gpus;
+    if (fixed && *fixed != holding)
       throw UsageError(
-          fmt::format("{}: {}, but {} nodes x {} GPUs = {} (allowed: a layout whose product is "
-                      "the GPU count, or no node count)",
-                      wl.name, product, *fixed, facts_.gpus, *fixed * facts_.gpus));
-    if (!fixed && *need % facts_.gpus != 0)
-      throw UsageError(fmt::format("{}: {}, not a whole number of {}-GPU {} nodes (allowed: multiples of {})",
-                                   wl.name, product, facts_.gpus, node_->name, facts_.gpus));
-    if (!fixed) fixed = *need / facts_.gpus;
+          fmt::format("{}: layout tp x pp x dp x cp = {} x {} x {} x {} = {} GPUs, but {} nodes of {} GPUs "
+                      "(allowed: nodes "
+                      "{}, the {}-GPU {} nodes that hold them, or no node count)",
+                      wl.name, *f.tp, *f.pp, *f.dp, *f.cp, *need, *fixed, facts_.gpus, holding, facts_.gpus,
+                      node_->name));
+    if (!fixed) fixed = static_cast<int>(holding);
   }
   if (fixed) {
     *inverse = false;
@@ -151,10 +151,11 @@ void Planner::plan_llm_training(const LlmTraining& given) {
   int gpus = nodes * facts_.gpus;
   int active = l.gpus();  // the rest idle: t p c does not divide the node count's GPUs
   if (active < gpus)
-    sheet_.warnings.push_back(
-        fmt::format("{} of {} GPUs idle: the layout ({}) uses {}; plan fewer nodes or "
-                    "one whose GPU count the layout divides",
-                    gpus - active, gpus, l.describe(), active));
+    sheet_.warnings.push_back(fmt::format(
+        "{} of {} GPUs idle: the layout ({}) uses {}; {}", gpus - active, gpus, l.describe(), active,
+        active > gpus - facts_.gpus
+            ? fmt::format("the last node runs {} of its {}", active - (gpus - facts_.gpus), facts_.gpus)
+            : "plan fewer nodes or one whose GPU count the layout divides"));
   auto flops = training_flops_per_token(m, w.seq_len, w.finetune);
   double total_flops = w.tokens * flops.total();
   double gpu_hours = gpus * e.time_s / 3600;

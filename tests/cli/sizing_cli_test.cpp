@@ -133,7 +133,7 @@ TEST(SizeCli, BadInputIsOneLineAndExitTwo) {
       {{"--workload", training("tp.yaml", "layout: {tp: 3}\n")},
        "'tp' 3 does not divide the 32 attention heads"},
       {{"--workload", training("product.yaml", "layout: {tp: 8, pp: 2, dp: 2, cp: 1}\n")},
-       "layout tp x pp x dp x cp = 8 x 2 x 2 x 1 = 32 GPUs, but 8 nodes x 8 GPUs = 64"},
+       "layout tp x pp x dp x cp = 8 x 2 x 2 x 1 = 32 GPUs, but 8 nodes of 8 GPUs (allowed: nodes 4"},
       {{"--workload", workload("default.yaml"), "--hardware", "8xH100"}, "closest: '8xH100-SXM'"},
       {{"--workload", zero.string()}, "'tokens' must be a positive number"},
       {{"--workload", workload("default.yaml"), "--headroom", "0.7"}, "out of range"},

@@ -57,6 +57,32 @@ TEST(Planner, ImagesPerSecondFormulaEvaluatesToItsQuantity) {
   EXPECT_LT(eta, 1.0);
 }
 
+// A fixed layout runs on the nodes that hold its GPUs, the last in part: 8 GPUs of a 72-GPU GB200 NVL72 rack
+// plan one rack, 64 of its GPUs idle, the throughput per working GPU; another node count is refused, naming
+// the one that holds them.
+TEST(Planner, AFixedLayoutRunsOnPartOfItsLastNode) {
+  auto req = request(data_dir() / "nemo2511-llama3-8b-gb200-fp8.yaml");
+  auto s = plan(req, shipped_catalog());
+  EXPECT_EQ(s.figures.at("nodes").get<double>(), 1);
+  bool warned = false;
+  for (const auto& w : s.warnings)
+    warned = warned || (w.find("64 of 72 GPUs idle: the layout (TP 1 x PP 1 x DP 8") != std::string::npos &&
+                        w.find("the last node runs 8 of its 72") != std::string::npos);
+  EXPECT_TRUE(warned) << nlohmann::json(s.warnings);
+  double per_gpu = s.figures.at("tokens_per_s_gpu").get<double>();
+  EXPECT_NEAR(per_gpu * 8, s.figures.at("tokens_per_s").get<double>(), 1e-6 * per_gpu * 8);
+  std::get<LlmTraining>(req.workload.spec).layout.dp = 80;  // 80 GPUs: two racks
+  req.workload.nodes = 1;
+  try {
+    plan(req, shipped_catalog());
+    ADD_FAILURE() << "80 GPUs planned on one 72-GPU rack";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("= 80 GPUs, but 1 nodes of 72 GPUs (allowed: nodes 2"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Planner, HeadroomRange) {
   EXPECT_EQ(check_headroom(0.25), "");
   EXPECT_NE(check_headroom(0.1), "");

@@ -118,6 +118,19 @@ constexpr const char* kSmallExpertMoe =
     "not modelled, as in the H100 Qwen3 30B-A3B case (the same table's later releases show a cost fixed per "
     "layer pass: Qwen3 30B-A3B on the same 8 B200 ran 9,691 tokens/s/GPU at micro-batch 1 in 26.02 and "
     "26,695 at micro-batch 4 in 26.02.01); DeepSeek-V3's multi-token prediction cannot be stated";
+constexpr const char* kFp8MxRows =
+    "the table's FP8-MX figures run 3-6 % below its FP8-CS ones on the same Blackwell runs (Llama 3 8B: "
+    "29,521 against 30,624 tokens/s/GPU on B200, 29,789 against 31,508 on GB200; 405B: 624 against 661), "
+    "where the model's MXFP8 run, its scales taken in the quantizing kernel and no amax pass, is as fast "
+    "as the current-scaling one; no published MXFP8 against per-tensor FP8 GEMM rate on Blackwell is in "
+    "the catalog";
+constexpr const char* kSmallExpertMoeGb200 =
+    "MoE of many small experts (128-256 routed, top 4-8) on GB200, where the table's recipes run the "
+    "HybridEP dispatcher with CUDA graphs over the router and its preprocessing (Megatron-Bridge v0.2.0 "
+    "workload_base_configs.py) and so land nearer than the B200 rows; the grouped expert GEMMs at the "
+    "shape model's efficiency, forced-balanced routing, no host-side cost per MoE layer modelled, and the "
+    "recipes' partial recomputation (DeepSeek-V3's MLA up projections, GPT-OSS's norms and MoE activation) "
+    "is not stated, the engine choosing none";
 constexpr const char* kFp4Serving =
     "decode-heavy (128 / 2,048 tokens) at TP 1: NVFP4 GEMMs at the published B200 CUTLASS figure, "
     "attention at the FP8 cache's peak and asymptote, the KV read at the published trtllm-gen decode rate "
@@ -291,6 +304,30 @@ constexpr Case kCases[] = {
      "tokens_per_s_gpu", 9299, "tokens/s/GPU", kNemo, +2.495, kSmallExpertMoe},
     {"NeMo 25.11 Qwen3_235B_a22B FP8, 64 B200, TP1 PP8 VP2 EP8", "nemo2511-qwen3-235b-b200-fp8.yaml",
      "tokens_per_s_gpu", 3269, "tokens/s/GPU", kNemo, +1.056, kSmallExpertMoe},
+    // The same table's other rows on the catalog's systems: GB200 (part of 72-GPU NVL72 racks) and the FP8-MX
+    // figures it prints beside the FP8-CS ones. Left out: the 70B GB200 row (its recipe offloads 40 layers'
+    // activations to the Grace host) and the H100 Qwen3 235B row (EP 32 over TP 2 x DP 16, Megatron's
+    // expert-parallel folding across the tensor-parallel ranks), which a workload cannot state.
+    {"NeMo 25.11 Llama 3 8B FP8-CS, 8 GB200", "nemo2511-llama3-8b-gb200-fp8.yaml", "tokens_per_s_gpu", 31508,
+     "tokens/s/GPU", kNemo},
+    {"NeMo 25.11 Llama 3 8B FP8-MX, 8 GB200", "nemo2511-llama3-8b-gb200-mxfp8.yaml", "tokens_per_s_gpu",
+     29789, "tokens/s/GPU", kNemo, +0.184, kFp8MxRows},
+    {"NeMo 25.11 Llama 3 8B FP8-MX, 8 B200", "nemo2511-llama3-8b-b200-mxfp8.yaml", "tokens_per_s_gpu", 29521,
+     "tokens/s/GPU", kNemo},
+    {"NeMo 25.11 Llama 3.1 405B FP8-MX, 128 B200, TP4 PP8 CP2", "nemo2511-llama31-405b-b200-mxfp8.yaml",
+     "tokens_per_s_gpu", 624, "tokens/s/GPU", kNemo, +0.164, kFp8MxRows},
+    {"NeMo 25.11 Llama 3.1 405B FP8-CS, 256 GB200, TP4 PP16", "nemo2511-llama31-405b-gb200-fp8.yaml",
+     "tokens_per_s_gpu", 813, "tokens/s/GPU", kNemo},
+    {"NeMo 25.11 Qwen3_30B_a3B FP8-MX, 8 GB200, MBS 4 EP8", "nemo2511-qwen3-30b-a3b-gb200-fp8.yaml",
+     "tokens_per_s_gpu", 23766, "tokens/s/GPU", kNemo, +0.468, kSmallExpertMoeGb200},
+    {"NeMo 25.11 Qwen3_235B_a22B BF16, 256 GB200, PP8 EP32", "nemo2511-qwen3-235b-gb200-bf16.yaml",
+     "tokens_per_s_gpu", 4916, "tokens/s/GPU", kNemo, +0.166, kSmallExpertMoeGb200},
+    {"NeMo 25.11 DeepSeekV3 (w/o MTP) BF16, 256 GB200, PP4 EP64", "nemo2511-deepseek-v3-gb200-bf16.yaml",
+     "tokens_per_s_gpu", 3139, "tokens/s/GPU", kNemo, +0.237, kSmallExpertMoeGb200},
+    {"NeMo 25.11 DeepSeekV3 (w/o MTP) FP8-MX, 256 GB200, PP8 EP32", "nemo2511-deepseek-v3-gb200-mxfp8.yaml",
+     "tokens_per_s_gpu", 4018, "tokens/s/GPU", kNemo, +0.261, kSmallExpertMoeGb200},
+    {"NeMo 25.11 GPT OSS 120B BF16, 64 GB200, EP64", "nemo2511-gpt-oss-120b-gb200-bf16.yaml",
+     "tokens_per_s_gpu", 15876, "tokens/s/GPU", kNemo, +0.724, kSmallExpertMoeGb200},
     // Whole-run GPU-hours.
     {"Llama 3 405B, 15.6T tokens, 16,384 H100", "llama3-405b-h100-gpu-hours.yaml", "gpu_hours", 30.84e6,
      "GPU-h", "Llama 3.1 model card (GPU hours) + Llama 3 paper (tokens, layout)", +0.172,
