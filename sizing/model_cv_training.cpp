@@ -21,7 +21,7 @@ CvStep cv_step(const CvTraining& w, const NodeFacts& node, const Calibration& ca
   double compute = st.batch_per_gpu * 3 * w.flops_per_image / (peak * cal.conv.value);
   if (gpus > 1) {
     Layout l{1, 1, gpus};
-    double busbw = dp_busbw(node, cal, l, std::max(1, gpus / node.gpus));
+    double busbw = dp_busbw(node, cal, l, std::max(1, (gpus + node.gpus - 1) / node.gpus));
     st.t_dp = w.params * 4 * 2 * (gpus - 1) / gpus / busbw +
               assumption::kCollectiveLatency.value * 2 * std::log2(gpus);
     double window = (2.0 / 3.0) * compute;

@@ -43,12 +43,16 @@ GemmRates gemm_rates(const GpuSpec& gpu, std::string_view precision, const Calib
       std::max(2.0, bytes_per_element(prec)),         cal.gemm.source == Source::assumed ? gpu.sms : 0};
   r.peak_16 = r.peak;
   r.asymptote_16 = r.asymptote;
+  r.precision_16 = prec;
   if (bytes_per_element(prec) < 2)
-    if (auto p16 = gpu.peak_for(std::string(kSixteenBitGemm))) {
-      r.peak_16 = *p16;
-      r.asymptote_16 = r.asymptote * assumed_gemm_asymptote(gpu, kSixteenBitGemm).value /
-                       assumed_gemm_asymptote(gpu, prec).value;
-    }
+    for (std::string_view key : kSixteenBitGemm)
+      if (auto p16 = gpu.peak_for(std::string(key))) {
+        r.peak_16 = *p16;
+        r.asymptote_16 =
+            r.asymptote * assumed_gemm_asymptote(gpu, key).value / assumed_gemm_asymptote(gpu, prec).value;
+        r.precision_16 = key;
+        break;
+      }
   return r;
 }
 
@@ -78,6 +82,10 @@ GemmShapeModel gemm_shape_efficiency(const NamedGemm& g, const GemmRates& rates)
   double launches = g.group * g.count;
   GemmShapeModel x{g};
   x.at_16_bits = at_16_bits;
+  if (at_16_bits) {
+    x.precision = rates.precision_16;
+    x.peak_ratio = rates.peak_16 / rates.peak;
+  }
   x.flops = 2 * m * n * k * launches;
   double io_bytes = ((m * k + k * n) * r.in_bytes + m * n * r.out_bytes) * launches;
   x.memory_s = io_bytes / r.hbm;
@@ -158,22 +166,29 @@ std::string describe(const GemmPhase& p) {
       out += fmt::format("{}x{} tiles{} {:.0f} in {:.0f} wave{}, quantization {:.3f}, ", c.tile_m, c.tile_n,
                          c.split > 1 ? fmt::format(" split-K {}", c.split) : "", c.tiles, c.waves,
                          c.waves == 1 ? "" : "s", c.quantization);
-    out += fmt::format(
-        "{}-bound, eta {:.3f}{}", c.memory_bound() ? "memory" : "compute", c.eta,
-        c.at_16_bits ? fmt::format(" at {} (the output layer stays at 16 bits)", kSixteenBitGemm) : "");
+    out += fmt::format("{}-bound, eta {:.3f}{}", c.memory_bound() ? "memory" : "compute", c.eta,
+                       c.at_16_bits
+                           ? fmt::format(" at {}, {:.3f} of the phase's peak (the output layer stays at "
+                                         "16 bits)",
+                                         c.precision, c.eta * c.peak_ratio)
+                           : "");
   }
   return out;
 }
 
 std::string gemm_probe_command(const GemmPhase& p, std::string_view precision) {
   auto up16 = [](double d) { return static_cast<long long>(std::ceil(d / 16) * 16); };
-  std::vector<std::string> shapes;
+  std::vector<std::string> shapes, precisions{std::string(precision)};
   for (const auto& c : p.classes) {
     auto [m, n, k] = c.gemm.shape;
     std::string s = fmt::format("{}x{}x{}", up16(m), up16(n), up16(k));
     if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) shapes.push_back(s);
+    // The output layer runs at 16 bits: its rate is measured there too.
+    if (c.at_16_bits && std::find(precisions.begin(), precisions.end(), c.precision) == precisions.end())
+      precisions.push_back(c.precision);
   }
-  return fmt::format("mlbench gemm --precisions {} --shapes {}", precision, fmt::join(shapes, ","));
+  return fmt::format("mlbench gemm --precisions {} --shapes {}", fmt::join(precisions, ","),
+                     fmt::join(shapes, ","));
 }
 
 std::vector<NamedGemm> layer_gemms(const TransformerModel& m, double rows, int t, int ep, bool backward) {

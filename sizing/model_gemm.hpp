@@ -38,15 +38,17 @@ struct GemmRates {
   double hbm = 0;        // B/s, datasheet x calibrated efficiency
   double in_bytes = 2, out_bytes = 2;
   int sms = 0;  // 0: no tile or wave quantization (a measured efficiency already holds it)
-  // The 16-bit GEMMs' peak and asymptote: the precision's own at 16 bits or wider, else the bf16 peak at the
-  // asymptote scaled by the two precisions' assumed asymptotes (as attention_rate scales its efficiency).
+  // The 16-bit GEMMs' peak and asymptote: the precision's own at 16 bits or wider, else the bf16 peak (fp16's
+  // on a GPU without bf16) at the asymptote scaled by the two precisions' assumed asymptotes (as
+  // attention_rate scales its efficiency); precision_16 names it.
   double peak_16 = 0, asymptote_16 = 0;
+  std::string precision_16;
 };
 // The rates of `gpu` at `precision` under calibration `cal`: the tile/wave quantization applies where the
 // asymptote is assumed (a published best-shape figure), not where a report measured the workload's shapes.
 GemmRates gemm_rates(const GpuSpec& gpu, std::string_view precision, const Calibration& cal);
-// The precision the 16-bit GEMMs of a quantized model run at.
-inline constexpr std::string_view kSixteenBitGemm = "bf16";
+// The precisions the 16-bit GEMMs of a quantized model run at, the first the GPU has.
+inline constexpr std::string_view kSixteenBitGemm[] = {"bf16", "fp16"};
 
 // The rate attention multiplies at, over a KV cache (or, in training, activations) in `kv_precision` beside
 // GEMMs in `gemm_precision`: the catalog peak of the cache's precision as attention reads it
@@ -80,6 +82,8 @@ struct GemmShapeModel {
   double reduction_s = 0;   // split-K's partial outputs written and read back, after the GEMM
   double eta = 0;           // flops / (peak x time), at its own precision's peak
   bool at_16_bits = false;  // a 16-bit GEMM in a quantized model (GemmRates::peak_16)
+  std::string precision;    // at_16_bits: GemmRates::precision_16
+  double peak_ratio = 1;    // its peak / the phase's: eta x this is its efficiency at the phase's peak
   double time_s() const { return std::max(compute_s, memory_s) + reduction_s; }
   bool memory_bound() const { return memory_s > compute_s; }
 };
@@ -103,7 +107,7 @@ std::string describe(const GemmPhase& p);
 // The gpu.gemm command that measures the phase's GEMM shapes (each distinct m x n x k once, a grouped GEMM's
 // single shape, each dimension rounded up to a multiple of 16 as FP8/INT8 tensor-core GEMMs need), so that a
 // report of it calibrates the phase at its own shapes: "mlbench gemm --precisions bf16 --shapes
-// 2048x7680x20480,...".
+// 2048x7680x20480,..."; at the 16-bit precision as well where the output layer runs there.
 std::string gemm_probe_command(const GemmPhase& p, std::string_view precision);
 
 // The transformer layers' GEMMs (L launches of each) and the output layer's logits (one) on one GPU of a

@@ -24,8 +24,9 @@ double unquantized_params(const LlmInference& w) {
   for (const auto& part : w.unquantized)
     if (part == "attention")
       params += m.layers * m.attention_params();
-    else  // first_last_layers: a MoE model's dense layers come first (DeepSeek-V3) or alternate from the
-          // first (Llama 4 Maverick): its first layer is dense, its last a MoE layer.
+    else if (part == "first_last_layers")
+      // A MoE model's dense layers come first (DeepSeek-V3) or alternate from the first (Llama 4 Maverick):
+      // its first layer is dense, its last a MoE layer.
       params += !m.moe()             ? 2 * m.ffn_params()
                 : m.dense_layers > 0 ? m.dense_ffn_params() + m.ffn_params() * (m.experts + m.shared_experts)
                                      : 2 * m.ffn_params() * (m.experts + m.shared_experts);
@@ -37,9 +38,19 @@ double serving_weight_bytes(const LlmInference& w) {
   return w.model.params * bytes + unquantized_params(w) * std::max(0.0, kActivationBytes - bytes);
 }
 
-double input_embedding_read_bytes(const TransformerModel& m) {
-  return m.tied_embeddings ? 0.0 : static_cast<double>(m.vocab) * m.hidden * kActivationBytes;
+double input_embedding_read_bytes(const LlmInference& w) {
+  const TransformerModel& m = w.model;
+  double bytes = std::max(kActivationBytes, bytes_per_element(w.precision));
+  return m.tied_embeddings ? 0.0 : static_cast<double>(m.vocab) * m.hidden * bytes;
 }
+
+namespace {
+double trtllm_bench_bytes(std::string_view precision) {
+  for (const auto& b : assumption::kTrtllmBenchBytes)
+    if (b.precision == precision) return b.bytes;
+  return assumption::kTrtllmBenchUnlistedBytes;
+}
+}  // namespace
 
 TrtllmBenchSettings trtllm_bench_settings(const LlmInference& w, const GpuSpec& gpu, int t) {
   const auto& tune = assumption::kTrtllmBenchTuning;
@@ -47,9 +58,9 @@ TrtllmBenchSettings trtllm_bench_settings(const LlmInference& w, const GpuSpec& 
   double in = w.input_tokens, out = w.output_tokens;
   // Its KV bytes per token: every layer's K and V of max(t, kv_heads) heads (one per GPU at least).
   double kv_token =
-      2.0 * m.layers * std::max(t, m.kv_heads) * m.head_dim() * bytes_per_element(w.kv_precision);
+      2.0 * m.layers * std::max(t, m.kv_heads) * m.head_dim() * trtllm_bench_bytes(w.kv_precision);
   // tuning.py's engine size: every parameter at the checkpoint's quantized width.
-  double free = tune.kv_fraction * (gpu.memory_bytes * t - m.params * bytes_per_element(w.precision));
+  double free = tune.kv_fraction * (gpu.memory_bytes * t - m.params * trtllm_bench_bytes(w.precision));
   double raw_bs = std::min(std::max(0.0, free) / (kv_token * (in + out)), tune.max_requests);
   double raw_tokens = std::min(raw_bs * (1 + in / out), tune.max_tokens);
   auto up = [](double v, double step) { return step * std::ceil(v / step); };
@@ -491,7 +502,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     };
     // A step reads its weights but the input embedding table, of which it gathers the batch's rows; MoE: the
     // experts its batch routes to, E (1 - (1 - k/E)^batch) of them per layer.
-    double gathered = input_embedding_read_bytes(m) / t;
+    double gathered = input_embedding_read_bytes(w) / t;
     auto weights_read = [&](double batch) {
       if (!m.moe()) return sp.weights_per_gpu - gathered;
       double expert = std::min(m.params, m.expert_params());
@@ -515,7 +526,9 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                         m.tied_embeddings};
     };
     double chunk = std::max(in, budget.max_num_batched_tokens);
-    sp.prefill = {in, per_token_flops - routed_flops,
+    // A prompt's logits are its last token's only (the engines gather the last position before the head).
+    double head_flops = 2.0 * m.vocab * m.hidden;
+    sp.prefill = {in, per_token_flops - routed_flops - head_flops * (1 - 1 / in),
                   0.5 * m.attention_flops_per_context_token() * in * in * m.attended_share(0, in),
                   static_cast<double>(t), peak, eta_prefill, tp_time(in, chunk),
                   // The chunk reads the weights once; a prompt shares that read with the prompts batched
@@ -623,11 +636,16 @@ Num attention_flops_rate(double t, double peak, double eta) {
 
 namespace {
 // The GEMMs' FLOPs per token: 2 (N_act - V h) (2 N_act with tied embeddings), less the routed experts'
-// where the measured MoE op runs them.
-const char* flops_label(double moe_s, bool tied) {
-  if (moe_s > 0)
-    return tied ? "2 N_act less the routed experts'" : "2 (N_act - V h) less the routed experts'";
-  return tied ? "2 N_act" : "2 (N_act - V h)";
+// where the measured MoE op runs them; a prompt's tokens run the output head once per prompt (its last
+// token's logits), a share 1 / prompt tokens of it per token.
+const char* flops_label(double moe_s, bool tied, bool prompt = false) {
+  // [prompt][tied][moe op]
+  static constexpr const char* kLabels[2][2][2] = {
+      {{"2 (N_act - V h)", "2 (N_act - V h) less the routed experts'"},
+       {"2 N_act", "2 N_act less the routed experts'"}},
+      {{"2 (N_act - 2 V h) + 2 V h / prompt", "2 (N_act - 2 V h) + 2 V h / prompt less the routed experts'"},
+       {"2 (N_act - V h) + 2 V h / prompt", "2 (N_act - V h) + 2 V h / prompt less the routed experts'"}}};
+  return kLabels[prompt][tied][moe_s > 0];
 }
 }  // namespace
 
@@ -701,7 +719,7 @@ Num prefill_time(const Prefill& p) {
   Num compute =
       gemm_time<Num>(
           named<Num>("weights", p.weights, bytes_shown("weights read")) / hbm_rate<Num>(p.hbm),
-          named<Num>("flops_per_token", p.flops_per_token, flops_shown(flops_label(p.moe_s, p.tied))) *
+          named<Num>("flops_per_token", p.flops_per_token, flops_shown(flops_label(p.moe_s, p.tied, true))) *
               named<Num>("prompt", p.tokens, count_shown("prompt tokens")) /
               instance_flops<Num>(p.t, p.peak, p.eta)) +
       named<Num>("attention_flops", p.attention_flops, flops_shown("attention")) /

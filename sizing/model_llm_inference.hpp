@@ -22,8 +22,9 @@ namespace mlbench::sizing {
 // Serving (METHODS.md "Serving decode and prefill"): prefill and decode are separate phases. Prefill runs the
 // prompt's tokens through the GEMMs together: compute-bound, at the GEMM efficiency of prompt-sized shapes.
 // Decode runs one token per sequence of the batch: each GEMM reads the instance's weights once per step and
-// does batch x 2 N_act FLOPs, so it is memory-bound below the crossover batch weights / HBM = batch x 2 N_act
-// / (t peak eta) and compute-bound above it; the attention reads each sequence's KV cache and stays
+// does batch x 2 (N_act - V h) FLOPs (the input embedding is a gather; 2 N_act when it is tied to the head),
+// so it is memory-bound below the crossover batch weights / HBM = batch x 2 (N_act - V h) / (t peak eta) and
+// compute-bound above it; the attention reads each sequence's KV cache and stays
 // memory-bound at any batch (its FLOPs per byte are 2 a / (n_kv bytes)). The GEMMs and the attention are
 // separate kernels, so the step is the sum of the two rooflines, not the roofline of the sums.
 
@@ -47,7 +48,7 @@ double serving_weight_bytes(const LlmInference& w);
 double unquantized_params(const LlmInference& w);
 // The input embedding's bytes, which a step does not read whole (it gathers the batch's rows); 0 when the
 // table is tied to the output head, whose GEMM reads it.
-double input_embedding_read_bytes(const TransformerModel& m);
+double input_embedding_read_bytes(const LlmInference& w);
 // trtllm-bench's max_batch_size and max_num_tokens for a workload on t GPUs (kTrtllmBenchTuning).
 struct TrtllmBenchSettings {
   double max_batch_size = 0, max_num_tokens = 0;
@@ -132,9 +133,10 @@ Num decode_crossover_batch(const DecodeStep& d);
 
 // The prompt's forward pass of a serving instance, compute-bound.
 struct Prefill {
-  double tokens = 0;                // prompt length
-  double flops_per_token = 0;       // 2 (N_act - V h) (less the routed experts' with the measured MoE op)
-  double attention_flops = 0;       // whole prompt, causal: L a (d_qk + d_v) s^2
+  double tokens = 0;           // prompt length
+  double flops_per_token = 0;  // 2 (N_act - V h), the head's 2 V h once per prompt (less the routed experts'
+                               // with the measured MoE op)
+  double attention_flops = 0;  // whole prompt, causal: L a (d_qk + d_v) s^2
   double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at prefill shapes (batched prompt tokens)
   double tp_s = 0;
   double weights = 0;  // weight bytes the prompt's GEMMs read per GPU: its share of the chunk's one read

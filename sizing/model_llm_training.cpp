@@ -563,7 +563,7 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   st.memory = training_memory(m, w, l);
   const GpuSpec& gpu = *node.gpu;
   int gpus = l.gpus();
-  int nodes = std::max(1, gpus / node.gpus);
+  int nodes = std::max(1, (gpus + node.gpus - 1) / node.gpus);  // the last may hold part of the layout
   double peak = gpu.peak_for(peak_precision(w.precision)).value_or(0);
   double tokens_gpu = w.global_batch_tokens / gpus;  // tokens one GPU computes per step
   auto flops = training_flops_per_token(m, w.seq_len, w.finetune);

@@ -32,11 +32,13 @@ void Planner::plan_inference(const LlmInference& w) {
   };
   std::string why;
   // The phase's GEMMs at `rows` rows: the routed experts' grouped GEMMs leave them where TensorRT-LLM's
-  // measured MoE op runs the experts (published_serving_moe).
-  auto phase_gemms = [&](double rows, int t) {
+  // measured MoE op runs the experts (published_serving_moe); a prompt chunk's output head runs on its
+  // prompts' last tokens only, a few rows the chunk's efficiency leaves out.
+  auto phase_gemms = [&](double rows, int t, bool prompts) {
     std::vector<NamedGemm> gemms = layer_gemms(m, rows, t, 1, false);
     if (published_serving_moe(w, *facts_.gpu, t))
       std::erase_if(gemms, [](const NamedGemm& g) { return g.name.starts_with("experts"); });
+    if (prompts) std::erase_if(gemms, [](const NamedGemm& g) { return g.name == "logits"; });
     return gemms;
   };
   auto evaluate = [&](const LlmInference& load, int t, double batch) {
@@ -44,12 +46,12 @@ void Planner::plan_inference(const LlmInference& w) {
     chunk = chunk_at(t);
     calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(chunk), t));
     e.eta_prefill = cal_.gemm;
-    e.prefill_gemm = gemm_phase(phase_gemms(chunk, t), gemm_rates(*facts_.gpu, w.precision, cal_));
+    e.prefill_gemm = gemm_phase(phase_gemms(chunk, t, true), gemm_rates(*facts_.gpu, w.precision, cal_));
     // The decode GEMMs at the batch's rows, padded to its CUDA graph.
     double rows = std::max(1.0, cuda_graph_rows(w, serving_budget(w, *facts_.gpu, t), batch));
     calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(rows), t));
     e.eta_decode = cal_.gemm;
-    e.decode_gemm = gemm_phase(phase_gemms(rows, t), gemm_rates(*facts_.gpu, w.precision, cal_));
+    e.decode_gemm = gemm_phase(phase_gemms(rows, t, false), gemm_rates(*facts_.gpu, w.precision, cal_));
     e.sp = serving_point(load, facts_, cal_, e.prefill_gemm.eta_compute, e.decode_gemm.eta_compute, h_, &why);
     if (!e.sp) throw UsageError(fmt::format("{} fits no layout on {}: {}", wl.name, node_->name, why));
     e.eta_prefill.value = e.prefill_gemm.eta_compute;

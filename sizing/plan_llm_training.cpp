@@ -149,7 +149,8 @@ void Planner::plan_llm_training(const LlmTraining& given) {
   const auto& st = e.step;
   const auto& l = *e.choice.layout;
   int gpus = nodes * facts_.gpus;
-  int active = l.gpus();  // the rest idle: t p c does not divide the node count's GPUs
+  // The rest idle: t p c does not divide the node count's GPUs, or a fixed layout holds part of the last.
+  int active = l.gpus();
   if (active < gpus)
     sheet_.warnings.push_back(fmt::format(
         "{} of {} GPUs idle: the layout ({}) uses {}; {}", gpus - active, gpus, l.describe(), active,
@@ -358,7 +359,7 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                           m.top_k, m.shared_experts ? fmt::format(", {} shared", m.shared_experts) : "",
                           m.active_params, m.params),
           .driver = fmt::format(
-              "FLOPs from the active params ({} x (attention + router + {} FFNs of {:.3g}){} + 2 V h); "
+              "FLOPs from the active params ({} x (attention + router + {} FFNs of {:.3g}){} + {}); "
               "memory and optimizer state from all {:.3g}: per GPU {:.3g} dense / (t p) + {:.3g} "
               "routed-expert / (t p ep) params, ep {}; expert gradients reduced over dp x cp / ep = "
               "{} ranks, dense over dp x cp = {}",
@@ -367,7 +368,8 @@ void Planner::plan_llm_training(const LlmTraining& given) {
               m.dense_layers > 0 ? fmt::format(" + {} dense layers x (attention + a dense FFN of {:.3g})",
                                                m.dense_layers, m.dense_ffn_params())
                                  : std::string(),
-              m.params, split.dense, split.expert, l.e, l.d * l.c / l.e, l.d * l.c),
+              m.tied_embeddings ? "V h (tied)" : "2 V h", m.params, split.dense, split.expert, l.e,
+              l.d * l.c / l.e, l.d * l.c),
           .source = "workload"});
   }
   if (l.e > 1)

@@ -60,7 +60,7 @@ struct TransformerModel {
   // The active parameters a token multiplies: all but the input embedding table, of which it gathers one
   // row (tied, that table is the output head's weights, which it multiplies).
   double multiplied_params() const {
-    return active_params - (tied_embeddings ? 0.0 : static_cast<double>(vocab) * hidden);
+    return std::max(0.0, active_params - (tied_embeddings ? 0.0 : static_cast<double>(vocab) * hidden));
   }
   // How the sheets write multiplied_params(): "(N_act - V h)", or "N_act" when the embeddings are tied.
   const char* multiplied_params_symbol() const { return tied_embeddings ? "N_act" : "(N_act - V h)"; }

@@ -1,5 +1,6 @@
 // The shape model of GEMM efficiency (sizing/model_gemm.hpp): tile and wave quantization over the GPU's SMs,
 // the memory roofline of few-row GEMMs, grouped expert GEMMs, and where the sheets show it.
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <string>
@@ -136,7 +137,25 @@ TEST(GemmShapeModel, OutputLayerStaysAtSixteenBits) {
     return f;
   };
   EXPECT_GT(phase.time_share("logits"), 1.5 * flops(true) / (flops(true) + flops(false)));
-  EXPECT_NE(describe(phase).find("at bf16 (the output layer stays at 16 bits)"), std::string::npos);
+  auto logits_class = std::find_if(phase.classes.begin(), phase.classes.end(),
+                                   [](const GemmShapeModel& c) { return c.gemm.name == "logits"; });
+  ASSERT_NE(logits_class, phase.classes.end());
+  const GemmShapeModel& out = *logits_class;
+  EXPECT_NEAR(out.peak_ratio, bf16.peak / fp8.peak, 1e-12);
+  EXPECT_NE(
+      describe(phase).find(fmt::format("eta {:.3f} at bf16, {:.3f} of the phase's peak (the output layer "
+                                       "stays at 16 bits)",
+                                       out.eta, out.eta * out.peak_ratio)),
+      std::string::npos)
+      << describe(phase);
+  // Its shapes are measured at 16 bits as well.
+  EXPECT_NE(gemm_probe_command(phase, "fp8").find("--precisions fp8,bf16 "), std::string::npos);
+  // A GPU without bf16 runs it at fp16 (the T4).
+  const GpuSpec& t4 = gpu("T4");
+  ASSERT_FALSE(t4.peak_for("bf16"));
+  GemmRates int8 = gemm_rates(t4, "int8", calibrate({}, shipped_catalog(), {&t4, "int8"}));
+  EXPECT_EQ(int8.precision_16, "fp16");
+  EXPECT_DOUBLE_EQ(int8.peak_16, *t4.peak_for("fp16"));
 }
 
 // A MoE layer's routed experts: the ep ranks' tokens x top_k spread over the touched experts, E / ep of them

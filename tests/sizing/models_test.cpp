@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sizing/model_terms.hpp"
 #include "sizing/models.hpp"
 #include "tests/common/files.hpp"
 #include "tests/sizing/test_util.hpp"
@@ -688,15 +689,22 @@ TEST(Models, TensorRtLlmKvCacheIsAFractionOfTheFreeMemory) {
 // trtllm-bench's settings (bench/build/tuning.py): Llama 3.1 8B FP8 on one 80 GiB GPU at 1000/1000 holds
 // 0.95 x (80 GiB - 8.03 GB) / (64 KiB x 2,000) = 564 requests -> max_batch_size 640 (a multiple of 128),
 // max_num_tokens 564 x 2 = 1,128 -> 2,048 (the floor).
-TEST(Models, TrtllmBenchSettingsFollowItsTuningRule) {
+// A trtllm-bench workload of 1000/1000 tokens: the model's shape and parameter count, its precisions.
+LlmInference bench_workload(int layers, int hidden, int heads, double params, const char* precision) {
   LlmInference w;
-  w.model.layers = 32;
-  w.model.hidden = 4096;
-  w.model.heads = 32;
+  w.model.layers = layers;
+  w.model.hidden = hidden;
+  w.model.heads = heads;
   w.model.kv_heads = 8;
-  w.model.params = 8.03e9;
-  w.precision = w.kv_precision = "fp8";
+  w.model.params = params;
+  w.precision = precision;
+  w.kv_precision = "fp8";
   w.input_tokens = w.output_tokens = 1000;
+  return w;
+}
+
+TEST(Models, TrtllmBenchSettingsFollowItsTuningRule) {
+  LlmInference w = bench_workload(32, 4096, 32, 8.03e9, "fp8");
   GpuSpec gpu;
   gpu.memory_bytes = 80.0 * (1ull << 30);
   auto s = trtllm_bench_settings(w, gpu, 1);
@@ -740,6 +748,35 @@ TEST(Serving, TheInputEmbeddingIsAGather) {
   EXPECT_NE(driver("vllm-granite4-micro-l40s.yaml").find("x 2 N_act "), std::string::npos);
   EXPECT_NE(driver("trtllm-perf-llama31-8b-h100-tp1-128-128.yaml").find("x 2 (N_act - V h) "),
             std::string::npos);
+}
+
+// A layout over part of its last node still crosses nodes: 80 GPUs of 72-GPU NVL72 racks reduce their
+// gradients over two racks' network, not NVLink.
+TEST(Models, APartialLastNodeStillCrossesNodes) {
+  auto w = std::get<LlmTraining>(load_workload(data_dir() / "nemo2511-llama3-8b-gb200-fp8.yaml").spec);
+  const GpuSpec& gb200 = shipped_catalog().gpu("GB200");
+  NodeFacts rack{&gb200, 72, 72, 72 * 400e9 / 8};
+  Calibration cal = flat_calibration(0.8);
+  Layout l{8, 1, 10, 1, Recompute::none};
+  auto st = training_step(w.model, w, rack, cal, l);
+  EXPECT_DOUBLE_EQ(st.dp_busbw, terms::dp_busbw(rack, cal, l, 2));
+  EXPECT_LT(st.dp_busbw, gb200.link_bandwidth * cal.nvlink.value);
+}
+
+// trtllm-bench sizes its batch with its own bytes per element (tuning.py): NVFP4 weights at 0.5, not the
+// 0.5625 they weigh with their scales, and an unlisted precision at 2.
+TEST(Models, TrtllmBenchTakesItsOwnBytesPerElement) {
+  LlmInference w = bench_workload(80, 8192, 64, 70.6e9, "nvfp4");
+  GpuSpec gpu;
+  gpu.memory_bytes = 180.0 * (1ull << 30);
+  double raw = 0.95 * (gpu.memory_bytes - 70.6e9 * 0.5) / (2.0 * 80 * 8 * 128 * 1 * 2000);
+  ASSERT_GT(raw, 256);
+  ASSERT_LT(raw, 1024);
+  EXPECT_EQ(trtllm_bench_settings(w, gpu, 1).max_batch_size, 128 * std::ceil(raw / 128));
+  w.kv_precision = "int8";  // not in its table: 2 bytes
+  double raw16 = 0.95 * (gpu.memory_bytes - 70.6e9 * 0.5) / (2.0 * 80 * 8 * 128 * 2 * 2000);
+  EXPECT_EQ(trtllm_bench_settings(w, gpu, 1).max_batch_size,
+            raw16 < 256 ? std::max(64.0, 32 * std::ceil(raw16 / 32)) : 128 * std::ceil(raw16 / 128));
 }
 
 // A decode step padded to its CUDA graph runs the GEMMs' compute for the graph's rows (compute-bound here:
@@ -1225,7 +1262,9 @@ TEST(Serving, TensorRtLlmMoeLayersRunAsTheMeasuredOp) {
   double chunk_weights =
       (serving_weight_bytes(w) - m.expert_params() * bytes_per_element(w.precision) - gathered) *
       w.input_tokens / chunk;
-  EXPECT_NEAR(sp->prefill.flops_per_token, sp->decode.flops_per_token, 1);
+  // A prompt runs the output head once, on its last token.
+  double head = 2.0 * m.vocab * m.hidden;
+  EXPECT_NEAR(sp->prefill.flops_per_token, sp->decode.flops_per_token - head * (1 - 1 / w.input_tokens), 1);
   EXPECT_NEAR(sp->prefill.weights, chunk_weights, 1e3);
   EXPECT_DOUBLE_EQ(sp->elementwise_per_row, serving_elementwise_bytes_per_token(w, 1, true));
   EXPECT_LT(serving_elementwise_bytes_per_token(w, 1, true), serving_elementwise_bytes_per_token(w, 1));
