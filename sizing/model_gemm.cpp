@@ -70,9 +70,8 @@ AttentionRate attention_rate(const GpuSpec& gpu, const std::string& gemm_precisi
 
 GemmShapeModel gemm_shape_efficiency(const NamedGemm& g, const GemmRates& rates) {
   GemmRates r = rates;
-  bool at_16_bits =
-      g.sixteen_bit && rates.peak_16 > 0 &&
-      (rates.peak_16 != rates.peak || rates.asymptote_16 != rates.asymptote || rates.in_bytes < 2);
+  // A quantized phase (operands under 2 bytes) runs its 16-bit GEMMs at the 16-bit rates.
+  bool at_16_bits = g.sixteen_bit && rates.in_bytes < 2 && rates.peak_16 > 0;
   if (at_16_bits) {
     r.peak = rates.peak_16;
     r.asymptote = rates.asymptote_16;

@@ -528,7 +528,9 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     double chunk = std::max(in, budget.max_num_batched_tokens);
     // A prompt's logits are its last token's only (the engines gather the last position before the head).
     double head_flops = 2.0 * m.vocab * m.hidden;
-    sp.prefill = {in, per_token_flops - routed_flops - head_flops * (1 - 1 / in),
+    // (Clamped at the head alone: a model given by its parameter count alone may hold less than the default
+    // vocabulary's matrices.)
+    sp.prefill = {in, std::max(0.0, per_token_flops - routed_flops - head_flops) + head_flops / in,
                   0.5 * m.attention_flops_per_context_token() * in * in * m.attended_share(0, in),
                   static_cast<double>(t), peak, eta_prefill, tp_time(in, chunk),
                   // The chunk reads the weights once; a prompt shares that read with the prompts batched

@@ -103,7 +103,7 @@ struct DecodeStep {
   double kv_rate = 0;                            // B/s the KV cache is read at: decode_attention_read_rate()
   double elementwise = 0;  // the batch's elementwise passes and sampler logits, bytes per GPU per step
   double moe_s = 0;        // TensorRT-LLM's measured MoE op at the step's rows, all MoE layers (else 0)
-  bool tied = false;       // the embeddings are tied: flops_per_token counts the head as 2 N_act's
+  bool tied = false;       // the embeddings are tied: the sheet writes flops_per_token as 2 N_act
 };
 // The rate a decode step reads its KV cache at: the GPU's published decode-attention read rate
 // (assumption::kPublishedDecodeAttention) where there is one and it is below `hbm` (the calibrated HBM

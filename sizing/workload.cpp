@@ -735,6 +735,11 @@ Workload load_workload(const std::filesystem::path& path) {
       };
       if (!parts.is_array() || parts.empty()) throw bad();
       for (const auto& e : parts) {
+        if (e == "embeddings")
+          throw UsageError(fmt::format(
+              "{}: 'unquantized' lists 'embeddings', which every quantized checkpoint keeps at 16 bits with "
+              "the output head: drop it (the other parts: {})",
+              path.string(), kUnquantizedParts));
         if (!e.is_string() || !allowed.contains(e.get<std::string>()) ||
             std::find(s.unquantized.begin(), s.unquantized.end(), e.get<std::string>()) !=
                 s.unquantized.end())

@@ -737,6 +737,15 @@ TEST(Serving, TheInputEmbeddingIsAGather) {
   ASSERT_TRUE(at_untied && !untied.model.tied_embeddings);
   const TransformerModel& m = untied.model;
   EXPECT_DOUBLE_EQ(at_untied->decode.flops_per_token, 2 * (m.active_params - 1.0 * m.vocab * m.hidden));
+  // A parameter count below its embedding matrices (a model given by params alone, the default vocabulary)
+  // multiplies nothing but the prompt's one head, never negative FLOPs.
+  LlmInference small = untied;
+  small.model.params = small.model.active_params = 1.0 * m.vocab * m.hidden;
+  NodeFacts h100{&shipped_catalog().gpu("H100-SXM"), 8, 8, 8 * 400e9 / 8};
+  auto at_small = serving_point(small, h100, flat_calibration(0.8), 0.7, 0.6, 0.25, nullptr);
+  ASSERT_TRUE(at_small);
+  EXPECT_DOUBLE_EQ(at_small->decode.flops_per_token, 0);
+  EXPECT_DOUBLE_EQ(at_small->prefill.flops_per_token, 2.0 * m.vocab * m.hidden / small.input_tokens);
   EXPECT_DOUBLE_EQ(at_untied->decode.weights, at_untied->weights_per_gpu - 2.0 * m.vocab * m.hidden);
   // The FP8 checkpoint's embedding and head weigh 16 bits.
   EXPECT_DOUBLE_EQ(at_untied->weights_per_gpu, m.params + 1.0 * m.embedding_params());

@@ -201,9 +201,19 @@ TEST(Workload, UnquantizedPartsAreListedOnceFromTheKnownParts) {
       load_workload(write_temp("unq", base + "unquantized: [attention, first_last_layers]\n")).spec);
   EXPECT_EQ(w.unquantized, (std::vector<std::string>{"attention", "first_last_layers"}));
   EXPECT_TRUE(std::get<LlmInference>(load_workload(write_temp("unq-unset", base)).spec).unquantized.empty());
-  // The embeddings are no part to list: every quantized checkpoint keeps them at 16 bits.
+  // The embeddings are no part to list: every quantized checkpoint keeps them at 16 bits, and the error says
+  // to drop them.
+  try {
+    load_workload(write_temp("unq-emb", base + "unquantized: [attention, embeddings]\n"));
+    ADD_FAILURE() << "embeddings accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("lists 'embeddings', which every quantized checkpoint keeps at 16 "
+                                         "bits with the output head: drop it"),
+              std::string::npos)
+        << e.what();
+  }
   for (const char* extra : {"unquantized: [router]\n", "unquantized: [attention, attention]\n",
-                            "unquantized: []\n", "unquantized: attention\n", "unquantized: [embeddings]\n"}) {
+                            "unquantized: []\n", "unquantized: attention\n"}) {
     try {
       load_workload(write_temp("unq-bad", base + extra));
       ADD_FAILURE() << extra << ": no UsageError";
