@@ -173,7 +173,8 @@ double sampler_bytes_per_token(const TransformerModel& m) { return kSamplerBytes
 std::string serving_elementwise_basis(const LlmInference& w, int t, bool routed_in_op) {
   PassBytes b = pass_bytes(w);
   std::string out = fmt::format(
-      "r {:g} B, q {:g} B ({}); per token and layer on one GPU of TP {}{}:", b.r, b.q, w.precision, t,
+      "r {:g} B, q {:g} B ({}); per token and layer on one GPU of TP {}{}{}:", b.r, b.q, w.precision, t,
+      w.attention_dp ? " (an attention data-parallel rank)" : "",
       w.model.dense_layers > 0 ? fmt::format(" (the FFN activation averaged over {} MoE and {} dense layers)",
                                              w.model.moe_layers(), w.model.dense_layers)
                                : "");
@@ -397,11 +398,12 @@ const assumption::PublishedServingMoe* published_serving_moe(const LlmInference&
   // 16 bits.
   bool edge_layers_16 =
       std::find(w.unquantized.begin(), w.unquantized.end(), "first_last_layers") != w.unquantized.end();
-  if (w.engine != "trtllm" || t != 1 || !m.moe() || m.shared_experts > 0 || !m.gated_ffn || edge_layers_16)
+  if (w.engine != "trtllm" || (t != 1 && !w.attention_dp) || !m.moe() || !m.gated_ffn || edge_layers_16)
     return nullptr;
+  int ep = w.attention_dp ? t : 1;
   for (const auto& p : assumption::kPublishedServingMoe)
     if (p.gpu == gpu.name && p.precision == w.precision && p.hidden == m.hidden &&
-        p.ffn_hidden == m.ffn_hidden && p.top_k == m.top_k && p.experts == m.experts)
+        p.ffn_hidden == m.ffn_hidden && p.top_k == m.top_k && p.experts == m.experts && p.ep == ep)
       return &p;
   return nullptr;
 }
@@ -410,9 +412,13 @@ double published_moe_seconds(const assumption::PublishedServingMoe& p, double to
   double seconds = between_powers_of_two(p.seconds, std::log2(std::max(tokens, 1.0)));
   if (basis)
     *basis = fmt::format(
-        "TensorRT-LLM {}'s fused MoE on one {} ({}): {:.1f} us per layer at {:.0f} tokens, between its "
+        "TensorRT-LLM {}'s fused MoE on one {}{} ({}): {:.1f} us per layer at {:.0f} tokens, between its "
         "measured powers of two (NVIDIA aiconfigurator, moe_perf, power-law routing alpha 1.2)",
-        p.version, p.gpu, p.precision, seconds * 1e6, tokens);
+        p.version, p.gpu,
+        p.ep > 1 ? fmt::format(" holding {} of the {} experts (expert-parallel {})", p.experts / p.ep,
+                               p.experts, p.ep)
+                 : "",
+        p.precision, seconds * 1e6, tokens);
   return seconds;
 }
 
@@ -428,6 +434,15 @@ double serving_tp_time(const LlmInference& w, const GpuSpec& gpu, const Calibrat
   return 2.0 * m.layers *
          (serving_allreduce_latency(gpu) * tokens / call_tokens +
           msg / (gpu.link_bandwidth * cal.nvlink.value));
+}
+
+double serving_ep_time(const LlmInference& w, const GpuSpec& gpu, const Calibration& cal, int t,
+                       double tokens, double call_tokens) {
+  const TransformerModel& m = w.model;
+  double dispatch = w.precision == "nvfp4" ? 0.5 + 1.0 / 16 : kActivationBytes;
+  double bytes = tokens * m.hidden * (dispatch + kActivationBytes) * (t - 1) / t;
+  return m.moe_layers() * (2 * serving_allreduce_latency(gpu) * tokens / call_tokens +
+                           bytes / (gpu.link_bandwidth * cal.nvlink.value));
 }
 
 std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts& node,
@@ -454,16 +469,22 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
   for (int t = 1; t <= node.domain; t *= 2) {
     if (w.tp ? t != *w.tp : m.heads % t != 0 || node.gpus % t != 0) continue;
     const ServingBudget budget = serving_budget(w, gpu, t);
+    // Attention data parallelism (attention_dp): each of the t ranks serves its own sequences with every
+    // non-expert weight, its own KV cache and its own max_num_seqs and max_num_batched_tokens, and holds
+    // experts / t of the routed experts; `ranks` divides a phase's work between them.
+    bool adp = w.attention_dp;
+    double ranks = adp ? t : 1;
+    double routed_bytes = m.moe() ? std::min(m.params, m.expert_params()) * bytes : 0.0;
     ServingPoint sp;
     sp.t = t;
     sp.kv_per_token = kv_token;
-    sp.kv_shards = kv_shards(m, t);
-    sp.weights_per_gpu = weights / t;
+    sp.kv_shards = adp ? t : kv_shards(m, t);
+    sp.weights_per_gpu = adp ? weights - routed_bytes + routed_bytes / t : weights / t;
     sp.budget = budget;
     sp.kv = {gpu.memory_bytes,
              budget.utilisation,
              sp.weights_per_gpu,
-             profile_activation_peak(m, budget.max_num_batched_tokens, budget.max_num_seqs, t),
+             profile_activation_peak(m, budget.max_num_batched_tokens, budget.max_num_seqs, adp ? 1 : t),
              assumption::kCudaContext.value,
              assumption::kCublasWorkspace.value,
              t > 1 ? assumption::kNcclCommunicator.value : 0,
@@ -495,19 +516,23 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     auto moe_s = [&](double tokens) {
       return moe_op ? m.moe_layers() * published_moe_seconds(*moe_op, tokens) : 0.0;
     };
-    sp.elementwise_per_row = serving_elementwise_bytes_per_token(w, t, moe_op != nullptr);
+    sp.elementwise_per_row = serving_elementwise_bytes_per_token(w, adp ? 1 : t, moe_op != nullptr);
     sp.sampler_per_sequence = sampler_bytes_per_token(m);
+    // The exchange a phase's `tokens` (the instance's) pay, `call_tokens` to a call: the all-reduces of
+    // tensor parallelism, or attention data parallelism's expert-parallel all-gathers and reduce-scatters.
     auto tp_time = [&](double tokens, double call_tokens) {
-      return serving_tp_time(w, gpu, cal, budget, t, tokens, call_tokens);
+      return adp ? serving_ep_time(w, gpu, cal, t, tokens, call_tokens)
+                 : serving_tp_time(w, gpu, cal, budget, t, tokens, call_tokens);
     };
     // A step reads its weights but the input embedding table, of which it gathers the batch's rows; MoE: the
-    // experts its batch routes to, E (1 - (1 - k/E)^batch) of them per layer.
-    double gathered = input_embedding_read_bytes(w) / t;
+    // experts its batch (every rank's, under attention data parallelism) routes to, E (1 - (1 - k/E)^batch)
+    // of them per layer.
+    double gathered = input_embedding_read_bytes(w) / (adp ? 1 : t);
     auto weights_read = [&](double batch) {
       if (!m.moe()) return sp.weights_per_gpu - gathered;
-      double expert = std::min(m.params, m.expert_params());
       double touched = moe_op ? 0.0 : 1 - std::pow(1 - static_cast<double>(m.top_k) / m.experts, batch);
-      return (((m.params - expert) + expert * touched) * bytes + (weights - m.params * bytes)) / t - gathered;
+      if (adp) return weights - routed_bytes + routed_bytes * touched / t - gathered;
+      return (weights - routed_bytes * (1 - touched)) / t - gathered;
     };
     // The context a decode step's query reads and multiplies, less what local attention's layers skip.
     double attended = ctx_avg * m.attended_share(in, in + out);
@@ -516,29 +541,36 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
       // router weights (the training step's passes, forward only).
       double moe_bytes =
           m.moe() && !moe_op ? batch * m.moe_layers() * kMoePermuteBytes * m.top_k * m.hidden / t : 0.0;
-      double rows = cuda_graph_rows(w, budget, batch);
-      return DecodeStep{weights_read(batch), batch * attended * kv_token / sp.kv_shards, hbm, batch, rows,
-                        per_token_flops - routed_flops, m.attention_flops_per_context_token(true) * attended,
-                        static_cast<double>(t), peak, eta_decode, tp_time(rows, rows), moe_bytes,
-                        attention.peak, eta_decode * attention_share, kv_rate,
-                        // The passes run inside the captured graph over its padded rows.
-                        rows * sp.elementwise_per_row + batch * sp.sampler_per_sequence, moe_s(rows),
-                        m.tied_embeddings};
+      // Each rank pads its own sequences to its CUDA graph.
+      double rows = ranks * cuda_graph_rows(w, budget, batch / ranks);
+      DecodeStep d{weights_read(batch), batch * attended * kv_token / sp.kv_shards, hbm, batch, rows,
+                   per_token_flops - routed_flops, m.attention_flops_per_context_token(true) * attended,
+                   static_cast<double>(t), peak, eta_decode, tp_time(rows, rows), moe_bytes, attention.peak,
+                   eta_decode * attention_share, kv_rate,
+                   // The passes run inside the captured graph over its padded rows.
+                   (rows * sp.elementwise_per_row + batch * sp.sampler_per_sequence) / ranks, moe_s(rows),
+                   m.tied_embeddings};
+      d.ep = adp;
+      return d;
     };
     double chunk = std::max(in, budget.max_num_batched_tokens);
     // A prompt's logits are its last token's only (the engines gather the last position before the head).
     double head_flops = 2.0 * m.vocab * m.hidden;
     // (Clamped at the head alone: a model given by its parameter count alone may hold less than the default
     // vocabulary's matrices.)
+    // Under attention data parallelism the ranks each run a chunk of their own prompts at once: the MoE
+    // layers see all of them.
+    double round = ranks * chunk;
     sp.prefill = {in, std::max(0.0, per_token_flops - routed_flops - head_flops) + head_flops / in,
                   0.5 * m.attention_flops_per_context_token() * in * in * m.attended_share(0, in),
-                  static_cast<double>(t), peak, eta_prefill, tp_time(in, chunk),
+                  static_cast<double>(t), peak, eta_prefill, tp_time(in, round),
                   // The chunk reads the weights once; a prompt shares that read with the prompts batched
                   // with it, as it shares the all-reduces' latency and the MoE op's calls.
-                  weights_read(chunk) * in / chunk, hbm, attention.peak, eta_prefill * attention_share,
+                  weights_read(round) * in / round, hbm, attention.peak, eta_prefill * attention_share,
                   // Every prompt token's passes; only its last token's logits reach the sampler.
-                  in * sp.elementwise_per_row + sp.sampler_per_sequence, moe_s(chunk) * in / chunk,
+                  (in * sp.elementwise_per_row + sp.sampler_per_sequence) / ranks, moe_s(round) * in / round,
                   m.tied_embeddings};
+    sp.prefill.ep = adp;
     sp.prefill_s = prefill_time<double>(sp.prefill);
     sp.output_tokens = out;
     sp.instances = node.gpus / t;
@@ -561,10 +593,12 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
       sp.batch_rule = "the workload's batch";
     } else {
       // The engine schedules at most max_num_seqs sequences however many the KV cache holds.
-      double limit = std::min(sp.max_batch, budget.max_num_seqs);
-      std::string held = limit < sp.max_batch ? fmt::format("max_num_seqs {:.0f} (the KV cache holds {:.0f})",
-                                                            limit, sp.max_batch)
-                                              : fmt::format("the KV cache's {:.0f}", sp.max_batch);
+      double limit = std::min(sp.max_batch, ranks * budget.max_num_seqs);
+      std::string seqs = adp ? fmt::format("{} ranks x max_num_seqs {:.0f}", t, budget.max_num_seqs)
+                             : fmt::format("max_num_seqs {:.0f}", limit);
+      std::string held = limit < sp.max_batch
+                             ? fmt::format("{} (the KV cache holds {:.0f})", seqs, sp.max_batch)
+                             : fmt::format("the KV cache's {:.0f}", sp.max_batch);
       if (w.offline && budget.trtllm) {
         // trtllm-bench sets max_batch_size itself and the scheduler admits every request the limit allows.
         sp.batch = limit;
@@ -705,7 +739,8 @@ Num decode_step_time(const DecodeStep& d) {
   if (d.moe_bytes > 0)
     step = step + named<Num>("moe_bytes", d.moe_bytes, bytes_shown("MoE permute")) / hbm_rate<Num>(d.hbm);
   if (d.moe_s > 0) step = step + named<Num>("t_moe", d.moe_s, seconds_shown("MoE layers", 4));
-  if (d.t > 1) step = step + named<Num>("t_tp", d.tp_s, seconds_shown("TP all-reduces", 4));
+  if (d.t > 1)
+    step = step + named<Num>("t_tp", d.tp_s, seconds_shown(d.ep ? "EP exchange" : "TP all-reduces", 4));
   return step;
 }
 
@@ -728,7 +763,9 @@ Num prefill_time(const Prefill& p) {
           attention_flops_rate<Num>(p.t, p.attention_peak, p.attention_eta) +
       named<Num>("elementwise", p.elementwise, bytes_shown("elementwise")) / hbm_rate<Num>(p.hbm);
   if (p.moe_s > 0) compute = compute + named<Num>("t_moe_prefill", p.moe_s, seconds_shown("MoE layers", 6));
-  if (p.t > 1) compute = compute + named<Num>("t_tp_prefill", p.tp_s, seconds_shown("TP all-reduces", 4));
+  if (p.t > 1)
+    compute = compute +
+              named<Num>("t_tp_prefill", p.tp_s, seconds_shown(p.ep ? "EP exchange" : "TP all-reduces", 4));
   return compute;
 }
 

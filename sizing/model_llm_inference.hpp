@@ -97,13 +97,15 @@ struct DecodeStep {
   double flops_per_token = 0;       // 2 (N_act - V h), less the routed experts' with the measured MoE op
   double attention_flops = 0;       // per token: 2 L a (d_qk + d_v) x average context (MLA: absorbed)
   double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at decode shapes (batch rows)
-  double tp_s = 0;                  // the tensor-parallel all-reduces of the step (t > 1)
+  double tp_s = 0;       // the tensor-parallel all-reduces of the step (t > 1), or with attention data
+                         // parallelism (ep) the expert-parallel all-gathers and reduce-scatters
   double moe_bytes = 0;  // MoE: the routed copies' permutation to their experts and back, per GPU per step
   double attention_peak = 0, attention_eta = 0;  // attention_rate() over the KV cache's precision
   double kv_rate = 0;                            // B/s the KV cache is read at: decode_attention_read_rate()
   double elementwise = 0;  // the batch's elementwise passes and sampler logits, bytes per GPU per step
   double moe_s = 0;        // TensorRT-LLM's measured MoE op at the step's rows, all MoE layers (else 0)
   bool tied = false;       // the embeddings are tied: the sheet writes flops_per_token as 2 N_act
+  bool ep = false;         // attention data parallelism: tp_s is the expert-parallel exchange
 };
 // The rate a decode step reads its KV cache at: the GPU's published decode-attention read rate
 // (assumption::kPublishedDecodeAttention) where there is one and it is below `hbm` (the calibrated HBM
@@ -138,13 +140,14 @@ struct Prefill {
                                // with the measured MoE op)
   double attention_flops = 0;  // whole prompt, causal: L a (d_qk + d_v) s^2
   double t = 1, peak = 0, eta = 0;  // eta: the GEMM efficiency at prefill shapes (batched prompt tokens)
-  double tp_s = 0;
+  double tp_s = 0;                  // as DecodeStep::tp_s
   double weights = 0;  // weight bytes the prompt's GEMMs read per GPU: its share of the chunk's one read
   double hbm = 0;      // B/s, datasheet x calibrated efficiency
   double attention_peak = 0, attention_eta = 0;  // attention_rate() over the KV cache's precision
   double elementwise = 0;  // the prompt's elementwise passes and its last token's logits, bytes per GPU
   double moe_s = 0;        // the prompt's share of its chunk's measured MoE op calls, all layers (else 0)
   bool tied = false;       // as DecodeStep::tied
+  bool ep = false;         // as DecodeStep::ep
 };
 // gemm_time(weights / HBM, 2 (N_act - V h) x tokens / (t x peak x eta)) + attention / (t x attention peak x
 // attention eta) + elementwise bytes / HBM [+ TP all-reduces].
@@ -238,9 +241,10 @@ double serving_allreduce_latency(const GpuSpec& gpu);
 // else nullopt. `basis` (optional) gets where the figure comes from.
 std::optional<double> published_serving_allreduce(const GpuSpec& gpu, int t, double elements,
                                                   std::string* basis = nullptr);
-// TensorRT-LLM's fused MoE op for this workload on t GPUs of `gpu`: on the TensorRT-LLM engine at t 1, the
-// measured row of its GPU, precision and shape (hidden, expert FFN, top-k, experts, no shared experts;
-// assumption::kPublishedServingMoe); else nullptr.
+// TensorRT-LLM's fused MoE op for this workload on t GPUs of `gpu`: on the TensorRT-LLM engine at t 1, or
+// with attention data parallelism over t expert-parallel ranks, the measured row of its GPU, precision, shape
+// (hidden, expert FFN, top-k, experts) and expert-parallel size (assumption::kPublishedServingMoe); the
+// shared experts run beside it with the other GEMMs; else nullptr.
 const assumption::PublishedServingMoe* published_serving_moe(const LlmInference& w, const GpuSpec& gpu,
                                                              int t);
 // One MoE layer's op at `tokens` tokens, seconds: log-log between the row's powers of two, its first point
@@ -255,6 +259,14 @@ double published_moe_seconds(const assumption::PublishedServingMoe& p, double to
 double serving_tp_time(const LlmInference& w, const GpuSpec& gpu, const Calibration& cal,
                        const ServingBudget& budget, int t, double tokens, double call_tokens,
                        std::string* basis = nullptr);
+// Attention data parallelism's expert-parallel exchange on t GPUs, seconds: per MoE layer an all-gather
+// bringing every rank's tokens to each (NVFP4 activations gathered already quantized, 4 bits and an FP8
+// scale per 16 elements, as TensorRT-LLM's DeepSeek-R1 throughput recipe does; others in bf16) and a
+// reduce-scatter returning the experts' bf16 outputs; (t - 1) / t of `tokens` (the instance's) cross each
+// GPU's links, at the custom kernel's latency (serving_allreduce_latency) per collective of the `call_tokens`
+// each call carries + the bytes at the calibrated NVLink rate.
+double serving_ep_time(const LlmInference& w, const GpuSpec& gpu, const Calibration& cal, int t,
+                       double tokens, double call_tokens);
 // out / (out x decode step / batch + prefill) x instances: output tokens per second per node, each request
 // costing its prefill plus `out` decode steps shared by the batch (continuous batching). An offline run of N
 // requests of one length runs in whole batches and a last, partial one:

@@ -34,8 +34,11 @@ void Planner::plan_inference(const LlmInference& w) {
   // The phase's GEMMs at `rows` rows: the routed experts' grouped GEMMs leave them where TensorRT-LLM's
   // measured MoE op runs the experts (published_serving_moe); a prompt chunk's output head runs on its
   // prompts' last tokens only, a few rows the chunk's efficiency leaves out.
+  // Under attention data parallelism a rank's GEMMs are whole (no tensor split) at its own rows, its
+  // experts' at every rank's routed tokens (layer_gemms' expert parallelism).
   auto phase_gemms = [&](double rows, int t, bool prompts) {
-    std::vector<NamedGemm> gemms = layer_gemms(m, rows, t, 1, false);
+    std::vector<NamedGemm> gemms =
+        w.attention_dp ? layer_gemms(m, rows, 1, t, false) : layer_gemms(m, rows, t, 1, false);
     if (published_serving_moe(w, *facts_.gpu, t))
       std::erase_if(gemms, [](const NamedGemm& g) { return g.name.starts_with("experts"); });
     if (prompts) std::erase_if(gemms, [](const NamedGemm& g) { return g.name == "logits"; });
@@ -44,12 +47,15 @@ void Planner::plan_inference(const LlmInference& w) {
   auto evaluate = [&](const LlmInference& load, int t, double batch) {
     Evaluated e;
     chunk = chunk_at(t);
-    calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(chunk), t));
+    int gemm_t = w.attention_dp ? 1 : t;
+    calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(chunk), gemm_t));
     e.eta_prefill = cal_.gemm;
     e.prefill_gemm = gemm_phase(phase_gemms(chunk, t, true), gemm_rates(*facts_.gpu, w.precision, cal_));
-    // The decode GEMMs at the batch's rows, padded to its CUDA graph.
-    double rows = std::max(1.0, cuda_graph_rows(w, serving_budget(w, *facts_.gpu, t), batch));
-    calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(rows), t));
+    // The decode GEMMs at the batch's rows (a rank's, under attention data parallelism), padded to its CUDA
+    // graph.
+    double ranks = w.attention_dp ? t : 1;
+    double rows = std::max(1.0, cuda_graph_rows(w, serving_budget(w, *facts_.gpu, t), batch / ranks));
+    calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(rows), gemm_t));
     e.eta_decode = cal_.gemm;
     e.decode_gemm = gemm_phase(phase_gemms(rows, t, false), gemm_rates(*facts_.gpu, w.precision, cal_));
     e.sp = serving_point(load, facts_, cal_, e.prefill_gemm.eta_compute, e.decode_gemm.eta_compute, h_, &why);
@@ -202,7 +208,12 @@ void Planner::plan_inference(const LlmInference& w) {
         .item = "Serving layout",
         .quantity = facts_.gpus / sp->t,
         .unit = "instances/node",
-        .spec = fmt::format("TP {} x batch {:.0f} (decode GEMMs {}-bound)", sp->t, sp->batch, sp->bound),
+        .spec =
+            w.attention_dp
+                ? fmt::format("TP {} attention data-parallel: {} ranks x batch {:.0f}, experts EP {} (decode "
+                              "GEMMs {}-bound)",
+                              sp->t, sp->t, sp->batch / sp->t, sp->t, sp->bound)
+                : fmt::format("TP {} x batch {:.0f} (decode GEMMs {}-bound)", sp->t, sp->batch, sp->bound),
         .driver = fmt::format(
             "{}; batch: {}",
             w.tp ? "the workload's tensor-parallel degree"
@@ -246,9 +257,15 @@ void Planner::plan_inference(const LlmInference& w) {
           : fmt::format("; the KV cache read at {:.2f} GB/s, the published decode-attention rate: {}",
                         sp->decode.kv_rate / 1e9, kv_basis);
   std::string allreduce_basis;
-  serving_tp_time(w, *facts_.gpu, cal_, sp->budget, sp->t, sp->decode.rows, sp->decode.rows,
-                  &allreduce_basis);
+  if (!w.attention_dp)
+    serving_tp_time(w, *facts_.gpu, cal_, sp->budget, sp->t, sp->decode.rows, sp->decode.rows,
+                    &allreduce_basis);
   std::string tp_at = allreduce_basis.empty() ? std::string() : "; TP all-reduces at " + allreduce_basis;
+  if (w.attention_dp)
+    tp_at = fmt::format(
+        "; the EP exchange per MoE layer: an all-gather of every rank's tokens ({}) and a reduce-scatter of "
+        "the experts' bf16 outputs, (t - 1) / t of them over each GPU's NVLink",
+        w.precision == "nvfp4" ? "NVFP4, 4.5 bits" : "bf16");
   std::string moe_basis;
   if (sp->moe_op) published_moe_seconds(*sp->moe_op, sp->decode.rows, &moe_basis);
   std::string moe_at = sp->moe_op
@@ -315,7 +332,9 @@ void Planner::plan_inference(const LlmInference& w) {
         .headroom =
             w.tpot_s > 0 ? "<= " + within_headroom_shown(fmt::format("{:.3f} s target", w.tpot_s), h_) : "-",
         .source = src(cal_.hbm)});
-  double elementwise_token = serving_elementwise_bytes_per_token(w, sp->t, sp->moe_op != nullptr);
+  // Under attention data parallelism a rank runs its own tokens' passes whole.
+  int pass_t = w.attention_dp ? 1 : sp->t;
+  double elementwise_token = serving_elementwise_bytes_per_token(w, pass_t, sp->moe_op != nullptr);
   line({.section = "Compute",
         .item = "Elementwise traffic per token",
         .quantity = elementwise_token + sampler_bytes_per_token(w.model),
@@ -323,7 +342,7 @@ void Planner::plan_inference(const LlmInference& w) {
         .spec = fmt::format("the fused norm, rotary and activation passes between the GEMMs, {} per prompt "
                             "and output token, and the sampler's {} per token it samples",
                             format_bytes(elementwise_token), format_bytes(sampler_bytes_per_token(w.model))),
-        .driver = serving_elementwise_basis(w, sp->t, sp->moe_op != nullptr),
+        .driver = serving_elementwise_basis(w, pass_t, sp->moe_op != nullptr),
         .source = "model"});
   auto crossover = decode_crossover_batch<Formula>(sp->decode);
   line({.section = "Compute",
@@ -419,17 +438,22 @@ void Planner::plan_inference(const LlmInference& w) {
                                 : fmt::format("{} layers x 2 x {} KV heads x head_dim {} x {}", m.layers,
                                               m.kv_heads, m.head_dim(), w.kv_precision),
                         sp->max_batch, sp->reserved_tokens,
-                        sp->kv_shards == sp->t ? ""
+                        w.attention_dp ? fmt::format(", each of its {} attention data-parallel ranks its own "
+                                                     "sequences",
+                                                     sp->t)
+                        : sp->kv_shards == sp->t ? ""
                         : m.mla() ? fmt::format(", the latent whole on each of the TP {} GPUs", sp->t)
                                   : fmt::format(", split {} ways by KV head over TP {}, copies on the rest",
                                                 sp->kv_shards, sp->t)),
         .driver =
             sp->budget.trtllm
                 ? fmt::format(
-                      "as TensorRT-LLM sizes it: (HBM - weights / t - activation peak of a warm-up pass of "
+                      "as TensorRT-LLM sizes it: (HBM - weights {} - activation peak of a warm-up pass of "
                       "max_num_tokens {:.0f} ({}) and max_batch_size {:.0f} (fp32 logits) - runtime (CUDA "
                       "context, cuBLAS workspace{})) x free_gpu_memory_fraction, CUDA graphs in the rest; {} "
                       "{:.0f} tokens: {} = {}",
+                      w.attention_dp ? "per GPU (every non-expert weight, the routed experts / t; per rank)"
+                                     : "/ t",
                       sp->budget.max_num_batched_tokens,
                       profile_activation_basis(m, sp->budget.max_num_batched_tokens), sp->budget.max_num_seqs,
                       sp->t > 1 ? ", NCCL" : "",

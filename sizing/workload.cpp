@@ -655,10 +655,16 @@ Workload load_workload(const std::filesystem::path& path) {
     w.spec = c;
   } else if (w.kind == "llm-inference") {
     // The serving engine and its settings (vLLM's names, TensorRT-LLM's free_gpu_memory_fraction).
-    std::set<std::string> keys{
-        "engine",       "gpu_memory_utilization", "free_gpu_memory_fraction", "max_num_batched_tokens",
-        "max_num_seqs", "cuda_graph_bytes",       "cuda_graph_batch_sizes",   "capacity_scheduler_policy",
-        "unquantized"};
+    std::set<std::string> keys{"engine",
+                               "gpu_memory_utilization",
+                               "free_gpu_memory_fraction",
+                               "max_num_batched_tokens",
+                               "max_num_seqs",
+                               "cuda_graph_bytes",
+                               "cuda_graph_batch_sizes",
+                               "capacity_scheduler_policy",
+                               "unquantized",
+                               "attention_dp"};
     keys.insert({"model", "precision", "kv_precision", "request_rate", "concurrent_users", "input_tokens",
                  "output_tokens", "ttft_s", "tpot_s", "offline", "scenario", "tp", "batch", "requests",
                  "served_model"});
@@ -709,6 +715,21 @@ Workload load_workload(const std::filesystem::path& path) {
           "{}: 'free_gpu_memory_fraction' is TensorRT-LLM's setting: add 'engine: trtllm' or give vLLM's "
           "'gpu_memory_utilization'",
           path.string()));
+    s.attention_dp = f.flag_or("attention_dp", false);
+    if (s.attention_dp) {
+      if (s.engine != "trtllm")
+        throw UsageError(fmt::format(
+            "{}: 'attention_dp' is TensorRT-LLM's enable_attention_dp: add 'engine: trtllm'", path.string()));
+      if (!s.tp || *s.tp < 2)
+        throw UsageError(fmt::format(
+            "{}: 'attention_dp' splits the sequences over the tensor-parallel GPUs: give 'tp' of 2 or more",
+            path.string()));
+      if (!s.model.moe() || s.model.experts % *s.tp != 0)
+        throw UsageError(fmt::format(
+            "{}: 'attention_dp' runs the experts expert-parallel over the tp {} GPUs: it needs a MoE model "
+            "whose 'experts' tp divides (got {} experts)",
+            path.string(), *s.tp, s.model.experts));
+    }
     if (f.has("cuda_graph_batch_sizes")) {
       const auto& sizes = f.at("cuda_graph_batch_sizes");
       auto bad = [&] {

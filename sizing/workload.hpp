@@ -245,6 +245,12 @@ struct LlmInference {
   // captures those up to its largest decode batch and that batch itself (cuda_graph_rows); empty: the
   // decode GEMMs run at the batch's own rows.
   std::vector<int> cuda_graph_batch_sizes;
+  // TensorRT-LLM's attention data parallelism with expert parallelism over the same GPUs
+  // (enable_attention_dp with --ep equal to --tp): each of the tp ranks serves its own sequences with every
+  // non-expert weight and its own KV cache, and holds experts / tp routed experts, which every rank's tokens
+  // reach through an all-gather and return through a reduce-scatter per MoE layer; max_num_seqs and
+  // max_num_batched_tokens are per rank. false: attention and experts tensor-parallel.
+  bool attention_dp = false;
   // The parts of a quantized checkpoint it keeps at 16 bits besides the embedding and output head, which
   // every one keeps (serving_weight_bytes) (kUnquantizedParts): every layer's attention projections, the
   // first and last layers' FFNs. Meta's FP8 Llama 3.1 405B keeps both (Llama 3 paper, section 6.2). Empty:

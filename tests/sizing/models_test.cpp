@@ -325,6 +325,54 @@ TEST(Models, DenseLayersOfAMoeModelRouteNothing) {
                    profile_activation_peak(w.model, 2048, 64, 2));
 }
 
+// Attention data parallelism: each of the 8 ranks holds every non-expert weight and 32 of the 256 routed
+// experts, keeps its own sequences' latent KV (not a copy of every sequence's, as TP 8 does), admits
+// max_num_seqs of its own, runs its GEMMs whole at its own rows, and exchanges the tokens with an all-gather
+// and a reduce-scatter per MoE layer in place of TP's two all-reduces per layer.
+TEST(Serving, AttentionDataParallelismSplitsSequencesAndExperts) {
+  auto [w, adp] = serve_file("trtllm-dsr1-b200-fp4-adp-ep8-bf16kv.yaml", "B200");
+  ASSERT_TRUE(adp);
+  const TransformerModel& m = w.model;
+  EXPECT_TRUE(w.attention_dp);
+  double routed = m.expert_params() * bytes_per_element(w.precision);
+  EXPECT_DOUBLE_EQ(adp->weights_per_gpu, serving_weight_bytes(w) - routed + routed / 8);
+  EXPECT_EQ(adp->kv_shards, 8);
+  EXPECT_DOUBLE_EQ(adp->kv_budget, 8 * kv_cache_per_gpu<double>(adp->kv));
+  EXPECT_DOUBLE_EQ(adp->batch, 8 * 384.0);  // max_num_seqs per rank, the KV cache holding more
+  EXPECT_GT(adp->max_batch, adp->batch);
+  EXPECT_TRUE(adp->decode.ep);
+  EXPECT_TRUE(adp->prefill.ep);
+  // Each rank pads its 384 sequences to its CUDA graph of 384: 8 x 384 rows.
+  EXPECT_DOUBLE_EQ(adp->decode.rows, 8 * 384.0);
+  NodeFacts b200{&shipped_catalog().gpu("B200"), 8, 8, 8 * 400e9 / 8};
+  const Calibration cal = flat_calibration(0.8);
+  EXPECT_DOUBLE_EQ(adp->decode.tp_s,
+                   serving_ep_time(w, *b200.gpu, cal, 8, adp->decode.rows, adp->decode.rows));
+  // The exchange: NVFP4 tokens gathered (4.5 bits), bf16 outputs scattered, 7/8 of them over each GPU's
+  // links, per MoE layer.
+  double bytes = 3072 * m.hidden * (0.5625 + 2) * 7 / 8;
+  EXPECT_NEAR(
+      serving_ep_time(w, *b200.gpu, cal, 8, 3072, 3072),
+      m.moe_layers() * (2 * serving_allreduce_latency(*b200.gpu) + bytes / (b200.gpu->link_bandwidth * 0.8)),
+      1e-12);
+  // The experts take the measured op at every rank's rows, on one rank of 8.
+  ASSERT_NE(adp->moe_op, nullptr);
+  EXPECT_EQ(adp->moe_op->ep, 8);
+  EXPECT_NEAR(adp->decode.moe_s, m.moe_layers() * published_moe_seconds(*adp->moe_op, adp->decode.rows),
+              1e-12);
+  // Tensor parallel instead: every GPU holds each sequence's latent, so far fewer fit, and the step pays
+  // the all-reduces.
+  w.attention_dp = false;
+  auto tp = serving_point(w, b200, cal, 0.7, 0.6, 0.25, nullptr);
+  ASSERT_TRUE(tp);
+  EXPECT_EQ(tp->kv_shards, 1);
+  EXPECT_DOUBLE_EQ(tp->weights_per_gpu, serving_weight_bytes(w) / 8);
+  EXPECT_LT(tp->max_batch * 4, adp->max_batch);
+  EXPECT_EQ(tp->moe_op, nullptr);
+  EXPECT_FALSE(tp->decode.ep);
+  EXPECT_GT(adp->tokens_per_s_node, tp->tokens_per_s_node);
+}
+
 // TensorRT-LLM's measured MoE op on one GPU runs the MoE layers only: Qwen3-30B-A3B with 8 of its 48 layers
 // made dense takes 40 layers' op time and keeps the dense FFNs' FLOPs in its GEMMs; the sheet says 40.
 TEST(Serving, MeasuredMoeOpRunsTheMoeLayersOnly) {
@@ -1140,8 +1188,9 @@ TEST(Serving, TensorRtLlmAllReduceTakesItsMeasuredTime) {
 }
 
 // TensorRT-LLM's fused MoE op takes its measured time: the row's point at a power of two, log-log between
-// two, the first point below them, in proportion to the tokens above them; only on TensorRT-LLM, on one GPU,
-// for the GPU, precision and shape measured.
+// two, the first point below them, in proportion to the tokens above them; only on TensorRT-LLM, on one GPU
+// or one rank of attention data parallelism's expert-parallel group, for the GPU, precision, shape and split
+// measured.
 TEST(Serving, TensorRtLlmMoeOpTakesItsMeasuredTime) {
   auto w = std::get<LlmInference>(
       load_workload(data_dir() / "trtllm-perf-qwen3-30b-b200-tp1-1000-1000.yaml").spec);
@@ -1166,9 +1215,9 @@ TEST(Serving, TensorRtLlmMoeOpTakesItsMeasuredTime) {
   fp8.precision = "fp8";
   ASSERT_NE(published_serving_moe(fp8, b200, 1), nullptr);
   EXPECT_EQ(published_serving_moe(fp8, b200, 1)->precision, "fp8");
-  auto shared = w;
+  auto shared = w;  // the op runs the routed experts; a shared one runs beside it with the other GEMMs
   shared.model.shared_experts = 1;
-  EXPECT_EQ(published_serving_moe(shared, b200, 1), nullptr);
+  EXPECT_EQ(published_serving_moe(shared, b200, 1), row);
   auto other = w;
   other.model.ffn_hidden = 1024;
   EXPECT_EQ(published_serving_moe(other, b200, 1), nullptr);
@@ -1176,6 +1225,22 @@ TEST(Serving, TensorRtLlmMoeOpTakesItsMeasuredTime) {
   edge.unquantized = {"first_last_layers"};
   EXPECT_EQ(published_serving_moe(edge, b200, 1), nullptr);
   EXPECT_EQ(published_serving_moe(w, c.gpu("L40S"), 1), nullptr);
+  // DeepSeek-R1's experts under attention data parallelism: one rank of 8 holding 32 of the 256, measured
+  // with every rank's tokens; not at TP 8 without it (the split is not stated), nor on one GPU.
+  auto deepseek = w;
+  deepseek.model.hidden = 7168;
+  deepseek.model.ffn_hidden = 2048;
+  deepseek.model.experts = 256;
+  deepseek.model.shared_experts = 1;
+  deepseek.tp = 8;
+  EXPECT_EQ(published_serving_moe(deepseek, b200, 8), nullptr);
+  EXPECT_EQ(published_serving_moe(deepseek, b200, 1), nullptr);
+  deepseek.attention_dp = true;
+  const auto* ep8 = published_serving_moe(deepseek, b200, 8);
+  ASSERT_NE(ep8, nullptr);
+  EXPECT_EQ(ep8->ep, 8);
+  published_moe_seconds(*ep8, 7168, &basis);
+  EXPECT_NE(basis.find("holding 32 of the 256 experts (expert-parallel 8)"), std::string::npos) << basis;
   // A point above a larger call's time takes that time: Mixtral 8x7B in bf16 on an H100 measured 0.94 ms at
   // 8 tokens and 0.92 ms at 16.
   auto mixtral = w;

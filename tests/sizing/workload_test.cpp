@@ -16,6 +16,11 @@ std::filesystem::path write_temp(const std::string& name, const std::string& tex
   return p;
 }
 
+// A serving workload text, loaded.
+LlmInference serving(const std::string& name, const std::string& text) {
+  return std::get<LlmInference>(load_workload(write_temp(name, text)).spec);
+}
+
 // Each workload text must be refused with an error naming `says`.
 void expect_refused(const std::vector<std::pair<std::string, std::string>>& cases) {
   for (const auto& [text, says] : cases) {
@@ -138,7 +143,7 @@ TEST(Workload, ServingEngineSettingsAreReadAndChecked) {
   EXPECT_EQ(*w.max_num_batched_tokens, 16384);
   EXPECT_EQ(*w.max_num_seqs, 512);
   EXPECT_DOUBLE_EQ(*w.cuda_graph_bytes, 2.0 * 1024 * 1024 * 1024);
-  auto unset = std::get<LlmInference>(load_workload(write_temp("engine-unset", base)).spec);
+  auto unset = serving("engine-unset", base);
   EXPECT_FALSE(unset.gpu_memory_utilization || unset.max_num_batched_tokens || unset.max_num_seqs ||
                unset.cuda_graph_bytes);
   try {
@@ -169,7 +174,7 @@ TEST(Workload, ServingEngineAndItsKeysAreChecked) {
                                        .spec)
                 .capacity_scheduler_policy,
             "max_utilization");
-  EXPECT_EQ(std::get<LlmInference>(load_workload(write_temp("trt-unset", base)).spec).engine, "vllm");
+  EXPECT_EQ(serving("trt-unset", base).engine, "vllm");
   struct Bad {
     const char* extra;
     const char* says;
@@ -197,10 +202,9 @@ TEST(Workload, UnquantizedPartsAreListedOnceFromTheKnownParts) {
   std::string base =
       "kind: llm-inference\nmodel: {layers: 4, hidden: 1024, heads: 8, kv_heads: 8, ffn_hidden: 4096, vocab: "
       "1000}\nrequest_rate: 1\ninput_tokens: 100\noutput_tokens: 100\n";
-  auto w = std::get<LlmInference>(
-      load_workload(write_temp("unq", base + "unquantized: [attention, first_last_layers]\n")).spec);
+  auto w = serving("unq", base + "unquantized: [attention, first_last_layers]\n");
   EXPECT_EQ(w.unquantized, (std::vector<std::string>{"attention", "first_last_layers"}));
-  EXPECT_TRUE(std::get<LlmInference>(load_workload(write_temp("unq-unset", base)).spec).unquantized.empty());
+  EXPECT_TRUE(serving("unq-unset", base).unquantized.empty());
   // The embeddings are no part to list: every quantized checkpoint keeps them at 16 bits, and the error says
   // to drop them.
   try {
@@ -360,10 +364,8 @@ TEST(Workload, TiedEmbeddingsAreOneMatrix) {
       "kind: llm-inference\nmodel: {layers: 40, hidden: 2560, heads: 40, kv_heads: 8, ffn_hidden: 8192, "
       "vocab: 100352";
   std::string rest = "}\nrequest_rate: 1\ninput_tokens: 1k\noutput_tokens: 256\n";
-  auto tied = std::get<LlmInference>(
-                  load_workload(write_temp("tied", model + ", tie_word_embeddings: true" + rest)).spec)
-                  .model;
-  auto untied = std::get<LlmInference>(load_workload(write_temp("untied", model + rest)).spec).model;
+  auto tied = serving("tied", model + ", tie_word_embeddings: true" + rest).model;
+  auto untied = serving("untied", model + rest).model;
   double table = 100352.0 * 2560;
   EXPECT_TRUE(tied.tied_embeddings);
   EXPECT_FALSE(untied.tied_embeddings);
@@ -438,6 +440,30 @@ TEST(Workload, LatentAttentionCachesTheLatentAndTheRotaryKey) {
   });
 }
 
+// Attention data parallelism is TensorRT-LLM's, over a tensor-parallel group of 2 or more whose size divides
+// a MoE model's experts; anything else is refused naming the fix.
+TEST(Workload, AttentionDataParallelismNeedsTrtllmTpAndExperts) {
+  std::string moe =
+      "kind: llm-inference\nmodel: {layers: 2, hidden: 64, heads: 8, ffn_hidden: 32, experts: 8, "
+      "top_k: 2}\nrequest_rate: 1\ninput_tokens: 8\noutput_tokens: 2\n";
+  auto w = serving("adp", moe + "engine: trtllm\ntp: 4\nattention_dp: true\n");
+  EXPECT_TRUE(w.attention_dp);
+  EXPECT_FALSE(serving("adp-unset", moe).attention_dp);
+  std::string six = moe;
+  six.replace(six.find("experts: 8"), 10, "experts: 6");
+  std::string dense =
+      "kind: llm-inference\nmodel: {layers: 2, hidden: 64, heads: 8, ffn_hidden: 32}\n"
+      "request_rate: 1\ninput_tokens: 8\noutput_tokens: 2\n";
+  expect_refused({
+      {moe + "tp: 4\nattention_dp: true\n",
+       "'attention_dp' is TensorRT-LLM's enable_attention_dp: add 'engine: trtllm'"},
+      {moe + "engine: trtllm\nattention_dp: true\n", "give 'tp' of 2 or more"},
+      {moe + "engine: trtllm\ntp: 1\nattention_dp: true\n", "give 'tp' of 2 or more"},
+      {dense + "engine: trtllm\ntp: 4\nattention_dp: true\n", "it needs a MoE model"},
+      {six + "engine: trtllm\ntp: 4\nattention_dp: true\n", "whose 'experts' tp divides (got 6 experts)"},
+  });
+}
+
 // Local attention, by hand on 10 queries and a 4-token window: causal attention sees 1 + 2 + ... + 10 = 55
 // query-key pairs; a sliding window min(p, 4): 1 + 2 + 3 + 4 x 7 = 34; 4-token chunks (1-4, 5-8, 9-10):
 // 10 + 10 + 3 = 23. Decoding positions 9 and 10: 19 pairs, 8 in the window, 3 in the last chunk. The global
@@ -445,9 +471,7 @@ TEST(Workload, LatentAttentionCachesTheLatentAndTheRotaryKey) {
 TEST(Workload, LocalAttentionCountsThePairsItsLayersSee) {
   std::string head = "kind: llm-inference\nmodel: {layers: 4, hidden: 64, heads: 4, ";
   std::string tail = "}\nrequest_rate: 1\ninput_tokens: 8\noutput_tokens: 2\n";
-  auto model = [&](const std::string& keys) {
-    return std::get<LlmInference>(load_workload(write_temp("local", head + keys + tail)).spec).model;
-  };
+  auto model = [&](const std::string& keys) { return serving("local", head + keys + tail).model; };
   auto sliding = model("sliding_window: 4");
   EXPECT_EQ(sliding.local_layers(), 4);
   EXPECT_FALSE(sliding.local_chunked);
@@ -489,10 +513,7 @@ TEST(Workload, DenseLayersOfAMoeModelRunTheirOwnFfn) {
       "129280, "
       "experts: 256, top_k: 8, shared_experts: 1";
   std::string tail = "}\nrequest_rate: 1\ninput_tokens: 1k\noutput_tokens: 256\n";
-  auto m =
-      std::get<LlmInference>(
-          load_workload(write_temp("dense", head + ", dense_layers: 3, dense_ffn_hidden: 18432" + tail)).spec)
-          .model;
+  auto m = serving("dense", head + ", dense_layers: 3, dense_ffn_hidden: 18432" + tail).model;
   EXPECT_EQ(m.moe_layers(), 58);
   double attention = m.attention_params(), expert = 3.0 * 7168 * 2048, dense = 3.0 * 7168 * 18432;
   double embeddings = 2.0 * 129280 * 7168, router = 7168.0 * 256;
