@@ -130,16 +130,21 @@ GemmShapeModel gemm_shape_efficiency(const NamedGemm& g, const GemmRates& rates)
 GemmPhase gemm_phase(const std::vector<NamedGemm>& gemms, const GemmRates& r) {
   GemmPhase p;
   p.asymptote = r.asymptote;
-  double flops = 0, time = 0, compute = 0;
+  double flops = 0, time = 0, compute = 0, own_flops = 0, own_compute = 0;
   for (const auto& g : gemms) {
     p.classes.push_back(gemm_shape_efficiency(g, r));
     const auto& c = p.classes.back();
     flops += c.flops;
     time += c.time_s();
     compute += c.compute_s + c.reduction_s;
+    if (!c.at_16_bits) {
+      own_flops += c.flops;
+      own_compute += c.compute_s + c.reduction_s;
+    }
   }
   p.eta = flops / (r.peak * time);
   p.eta_compute = flops / (r.peak * compute);
+  p.eta_own = own_compute > 0 ? own_flops / (r.peak * own_compute) : p.eta_compute;
   return p;
 }
 
@@ -165,12 +170,13 @@ std::string describe(const GemmPhase& p) {
       out += fmt::format("{}x{} tiles{} {:.0f} in {:.0f} wave{}, quantization {:.3f}, ", c.tile_m, c.tile_n,
                          c.split > 1 ? fmt::format(" split-K {}", c.split) : "", c.tiles, c.waves,
                          c.waves == 1 ? "" : "s", c.quantization);
-    out += fmt::format("{}-bound, eta {:.3f}{}", c.memory_bound() ? "memory" : "compute", c.eta,
-                       c.at_16_bits
-                           ? fmt::format(" at {}, {:.3f} of the phase's peak (the output layer stays at "
-                                         "16 bits)",
-                                         c.precision, c.eta * c.peak_ratio)
-                           : "");
+    out +=
+        fmt::format("{}-bound, eta {:.3f}{}", c.memory_bound() ? "memory" : "compute", c.eta,
+                    c.at_16_bits ? fmt::format(" at {}, {:.3f} of the phase's peak ({})", c.precision,
+                                               c.eta * c.peak_ratio,
+                                               c.gemm.name == "logits" ? "the output layer stays at 16 bits"
+                                                                       : "the checkpoint keeps it at 16 bits")
+                                 : "");
   }
   return out;
 }

@@ -72,7 +72,9 @@ struct NamedGemm {
   double group = 1;  // GEMMs of this shape in one grouped launch (sharing its waves)
   double count = 1;  // launches per phase (a layer's GEMMs: one per layer)
   GemmPass pass = GemmPass::forward;
-  bool sixteen_bit = false;  // the output layer: at 16 bits whatever the workload's precision
+  // At 16 bits whatever the workload's precision: the output layer, and a served checkpoint's unquantized
+  // parts.
+  bool sixteen_bit = false;
 };
 struct GemmShapeModel {
   NamedGemm gemm;
@@ -95,6 +97,9 @@ struct GemmPhase {
   double eta = 0;          // sum of FLOPs / (peak x sum of max(compute, memory) + reductions)
   double eta_compute = 0;  // sum of FLOPs / (peak x sum of compute + reductions): the memory roofline left
                            // to the caller
+  // eta_compute over the classes at the phase's own precision (the 16-bit ones left out): the efficiency the
+  // phase's other kernels are scaled from.
+  double eta_own = 0;
   double asymptote = 0;
   // The share of the phase's GEMM time in the classes named `name` ("logits": the output layer).
   double time_share(std::string_view name) const;

@@ -447,7 +447,11 @@ double serving_ep_time(const LlmInference& w, const GpuSpec& gpu, const Calibrat
 
 std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts& node,
                                           const Calibration& cal, double eta_prefill, double eta_decode,
-                                          double headroom, std::string* why_not) {
+                                          double headroom, std::string* why_not, double own_prefill,
+                                          double own_decode) {
+  // The attention kernels' efficiency follows the GEMMs at the workload's precision, not the 16-bit ones'.
+  if (own_prefill <= 0) own_prefill = eta_prefill;
+  if (own_decode <= 0) own_decode = eta_decode;
   const GpuSpec& gpu = *node.gpu;
   const TransformerModel& m = w.model;
   double peak = gpu.peak_for(peak_precision(w.precision)).value_or(0);
@@ -546,7 +550,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
       DecodeStep d{weights_read(batch), batch * attended * kv_token / sp.kv_shards, hbm, batch, rows,
                    per_token_flops - routed_flops, m.attention_flops_per_context_token(true) * attended,
                    static_cast<double>(t), peak, eta_decode, tp_time(rows, rows), moe_bytes, attention.peak,
-                   eta_decode * attention_share, kv_rate,
+                   own_decode * attention_share, kv_rate,
                    // The passes run inside the captured graph over its padded rows.
                    (rows * sp.elementwise_per_row + batch * sp.sampler_per_sequence) / ranks, moe_s(rows),
                    m.tied_embeddings};
@@ -566,7 +570,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                   static_cast<double>(t), peak, eta_prefill, tp_time(in, round),
                   // The chunk reads the weights once; a prompt shares that read with the prompts batched
                   // with it, as it shares the all-reduces' latency and the MoE op's calls.
-                  weights_read(round) * in / round, hbm, attention.peak, eta_prefill * attention_share,
+                  weights_read(round) * in / round, hbm, attention.peak, own_prefill * attention_share,
                   // Every prompt token's passes; only its last token's logits reach the sampler.
                   (in * sp.elementwise_per_row + sp.sampler_per_sequence) / ranks, moe_s(round) * in / round,
                   m.tied_embeddings};

@@ -280,9 +280,12 @@ Num serving_hbm_per_gpu(const ServingPoint& sp);
 // The tensor-parallel degree (the workload's, else searched) and batch that serve the most output tokens per
 // second per node while meeting the TTFT/TPOT targets scaled by (1 - headroom): the workload's batch, else
 // offline the best batch up to what the KV cache holds, else the largest batch meeting the TPOT target.
-// eta_prefill and eta_decode: the GEMM efficiencies of the two phases. nullopt when nothing fits.
+// eta_prefill and eta_decode: the GEMM efficiencies of the two phases; the attention's are scaled from
+// own_prefill and own_decode, those of the GEMMs at the workload's precision (GemmPhase::eta_own; 0: the
+// phases' own). nullopt when nothing fits.
 std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts& node,
                                           const Calibration& cal, double eta_prefill, double eta_decode,
-                                          double headroom, std::string* why_not);
+                                          double headroom, std::string* why_not, double own_prefill = 0,
+                                          double own_decode = 0);
 
 }  // namespace mlbench::sizing

@@ -34,6 +34,44 @@ void Planner::plan_inference(const LlmInference& w) {
   // The phase's GEMMs at `rows` rows: the routed experts' grouped GEMMs leave them where TensorRT-LLM's
   // measured MoE op runs the experts (published_serving_moe); a prompt chunk's output head runs on its
   // prompts' last tokens only, a few rows the chunk's efficiency leaves out.
+  // A checkpoint's unquantized parts multiply at 16 bits: every layer's attention projections, the first
+  // and last layers' FFNs (a MoE model's first layer dense, its last a MoE layer, as unquantized_params
+  // counts them), split off their classes' layer counts.
+  auto keep_unquantized_at_16_bits = [&](std::vector<NamedGemm>& gemms) {
+    auto kept = [&](const char* part) {
+      return std::find(w.unquantized.begin(), w.unquantized.end(), part) != w.unquantized.end();
+    };
+    if (kept("attention"))
+      for (auto& g : gemms)
+        if (g.name == "QKV" || g.name == "O") g.sixteen_bit = true;
+    if (!kept("first_last_layers")) return;
+    auto split_off = [&](auto is_part, double layers) {
+      std::vector<NamedGemm> edge;
+      for (auto& g : gemms) {
+        if (!is_part(g.name)) continue;
+        if (g.count <= layers) {
+          g.sixteen_bit = true;
+          continue;
+        }
+        g.count -= layers;
+        edge.push_back(g);
+        edge.back().count = layers;
+        edge.back().sixteen_bit = true;
+      }
+      gemms.insert(gemms.end(), edge.begin(), edge.end());
+    };
+    auto ffn = [](const std::string& n) { return n == "FFN up" || n == "FFN down"; };
+    auto dense = [](const std::string& n) { return n.starts_with("dense FFN"); };
+    auto moe = [](const std::string& n) { return n.starts_with("experts") || n.starts_with("shared FFN"); };
+    if (!m.moe()) {
+      split_off(ffn, 2);
+    } else if (m.dense_layers > 0) {
+      split_off(dense, 1);
+      split_off(moe, 1);
+    } else {
+      split_off(moe, 2);
+    }
+  };
   // Under attention data parallelism a rank's GEMMs are whole (no tensor split) at its own rows, its
   // experts' at every rank's routed tokens (layer_gemms' expert parallelism).
   auto phase_gemms = [&](double rows, int t, bool prompts) {
@@ -42,6 +80,7 @@ void Planner::plan_inference(const LlmInference& w) {
     if (published_serving_moe(w, *facts_.gpu, t))
       std::erase_if(gemms, [](const NamedGemm& g) { return g.name.starts_with("experts"); });
     if (prompts) std::erase_if(gemms, [](const NamedGemm& g) { return g.name == "logits"; });
+    keep_unquantized_at_16_bits(gemms);
     return gemms;
   };
   auto evaluate = [&](const LlmInference& load, int t, double batch) {
@@ -58,7 +97,8 @@ void Planner::plan_inference(const LlmInference& w) {
     calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(rows), gemm_t));
     e.eta_decode = cal_.gemm;
     e.decode_gemm = gemm_phase(phase_gemms(rows, t, false), gemm_rates(*facts_.gpu, w.precision, cal_));
-    e.sp = serving_point(load, facts_, cal_, e.prefill_gemm.eta_compute, e.decode_gemm.eta_compute, h_, &why);
+    e.sp = serving_point(load, facts_, cal_, e.prefill_gemm.eta_compute, e.decode_gemm.eta_compute, h_, &why,
+                         e.prefill_gemm.eta_own, e.decode_gemm.eta_own);
     if (!e.sp) throw UsageError(fmt::format("{} fits no layout on {}: {}", wl.name, node_->name, why));
     e.eta_prefill.value = e.prefill_gemm.eta_compute;
     e.eta_decode.value = e.decode_gemm.eta_compute;
@@ -242,8 +282,11 @@ void Planner::plan_inference(const LlmInference& w) {
   // not the GEMMs' (an FP8 cache beside NVFP4 weights, say).
   const AttentionRate attention = attention_rate(*facts_.gpu, w.precision, w.kv_precision);
   std::string attention_at = fmt::format(
-      "; attention eta = eta_GEMM x {:.2f} (\"{}\"){}", assumption::kAttentionRelative.value,
-      assumption::kAttentionRelative.name,
+      "; attention eta = eta_GEMM{} x {:.2f} (\"{}\"){}",
+      bytes_per_element(w.precision) < 2
+          ? fmt::format(" of the {} GEMMs (the 16-bit ones left out)", w.precision)
+          : "",
+      assumption::kAttentionRelative.value, assumption::kAttentionRelative.name,
       attention.precision == w.precision
           ? std::string()
           : fmt::format(" x the {} asymptote / the {} one {:.3f}, at the {} peak {:.0f} TFLOPS ({} KV cache)",

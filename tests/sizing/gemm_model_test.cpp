@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include <fmt/format.h>
@@ -240,6 +241,37 @@ TEST(GemmShapeModel, ServingPhasesRunAtTheirOwnShapes) {
   EXPECT_NEAR(d->quantity, decode, 1e-12);
   EXPECT_NE(d->driver.find("QKV 32x12288x4096"), std::string::npos) << d->driver;
   ASSERT_NE(find_line(s, "GEMM efficiency (prefill)"), nullptr);
+}
+
+// A served checkpoint's unquantized parts multiply at 16 bits: Meta's FP8 Llama 3.1 405B keeps every layer's
+// attention projections and its first and last layers' FFNs at bf16, so the decode GEMMs' efficiency at the
+// FP8 peak falls, and the line shows QKV and O at bf16 and 2 of the 126 layers' FFN classes apart.
+TEST(GemmShapeModel, UnquantizedPartsMultiplyAtSixteenBits) {
+  auto kept = plan_file(data_dir() / "vllm-llama31-405b-fp8-h100-tp8.yaml");
+  mlbench::test::TempDir dir("mlbench-gemm-model");
+  auto path = dir / "all-fp8.yaml";
+  {
+    std::ifstream in(data_dir() / "vllm-llama31-405b-fp8-h100-tp8.yaml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto at = text.find("unquantized:");
+    ASSERT_NE(at, std::string::npos);
+    text.erase(at, text.find('\n', at) - at + 1);
+    std::ofstream(path) << text;
+  }
+  auto all = plan_file(path);
+  EXPECT_LT(kept.figures.at("eta_decode").get<double>(), 0.8 * all.figures.at("eta_decode").get<double>());
+  const SheetLine* d = find_line(kept, "GEMM efficiency (decode)");
+  ASSERT_NE(d, nullptr);
+  auto count = [&](const std::string& what) {
+    int n = 0;
+    for (auto at = d->driver.find(what); at != std::string::npos; at = d->driver.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("(the checkpoint keeps it at 16 bits)"), 4) << d->driver;  // QKV, O, the edge FFN up, down
+  EXPECT_EQ(count("FFN up "), 2) << d->driver;
+  const SheetLine* a = find_line(all, "GEMM efficiency (decode)");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->driver.find("the checkpoint keeps it"), std::string::npos) << a->driver;
 }
 
 // The decode GEMMs are planned at the batch served: where the batches their own shapes give cycle (the
