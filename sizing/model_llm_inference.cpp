@@ -33,6 +33,14 @@ double unquantized_params(const LlmInference& w) {
   return params;
 }
 
+double unquantized_routed_params(const LlmInference& w) {
+  const TransformerModel& m = w.model;
+  bool edges =
+      std::find(w.unquantized.begin(), w.unquantized.end(), "first_last_layers") != w.unquantized.end();
+  if (!edges || !m.moe()) return 0;
+  return (m.dense_layers > 0 ? 1.0 : 2.0) * m.ffn_params() * m.experts;
+}
+
 double serving_weight_bytes(const LlmInference& w) {
   double bytes = bytes_per_element(w.precision);
   return w.model.params * bytes + unquantized_params(w) * std::max(0.0, kActivationBytes - bytes);
@@ -173,8 +181,9 @@ double sampler_bytes_per_token(const TransformerModel& m) { return kSamplerBytes
 std::string serving_elementwise_basis(const LlmInference& w, int t, bool routed_in_op) {
   PassBytes b = pass_bytes(w);
   std::string out = fmt::format(
-      "r {:g} B, q {:g} B ({}); per token and layer on one GPU of TP {}{}{}:", b.r, b.q, w.precision, t,
-      w.attention_dp ? " (an attention data-parallel rank)" : "",
+      "r {:g} B, q {:g} B ({}); per token and layer on {}{}:", b.r, b.q, w.precision,
+      w.attention_dp ? std::string("one attention data-parallel rank (its passes whole)")
+                     : fmt::format("one GPU of TP {}", t),
       w.model.dense_layers > 0 ? fmt::format(" (the FFN activation averaged over {} MoE and {} dense layers)",
                                              w.model.moe_layers(), w.model.dense_layers)
                                : "");
@@ -478,7 +487,9 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     // experts / t of the routed experts; `ranks` divides a phase's work between them.
     bool adp = w.attention_dp;
     double ranks = adp ? t : 1;
-    double routed_bytes = m.moe() ? std::min(m.params, m.expert_params()) * bytes : 0.0;
+    double routed_bytes = m.moe() ? std::min(m.params, m.expert_params()) * bytes +
+                                        unquantized_routed_params(w) * std::max(0.0, kActivationBytes - bytes)
+                                  : 0.0;
     ServingPoint sp;
     sp.t = t;
     sp.kv_per_token = kv_token;
@@ -501,7 +512,8 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     // + output.
     sp.reserved_tokens = budget.whole_sequences ? in + out : ctx_avg;
     sp.max_batch = std::floor(sp.kv_budget / (kv_token * sp.reserved_tokens));
-    if (sp.kv_budget <= kv_token * (in + out) || sp.max_batch < 1) {
+    // A sequence's cache lives on one rank under attention data parallelism.
+    if (sp.kv_budget / ranks <= kv_token * (in + out) || sp.max_batch < 1) {
       rejected = fmt::format("TP {}: KV cache {} per GPU after weights, activations, runtime and CUDA graphs",
                              t, format_bytes(sp.kv_budget / sp.kv_shards));
       continue;
@@ -575,6 +587,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
                   (in * sp.elementwise_per_row + sp.sampler_per_sequence) / ranks, moe_s(round) * in / round,
                   m.tied_embeddings};
     sp.prefill.ep = adp;
+    sp.prefill.ranks = ranks;
     sp.prefill_s = prefill_time<double>(sp.prefill);
     sp.output_tokens = out;
     sp.instances = node.gpus / t;
@@ -775,7 +788,10 @@ Num prefill_time(const Prefill& p) {
 
 template <typename Num>
 Num time_to_first_token(const Prefill& p, double decode_step_s) {
-  return prefill_time<Num>(p) + named<Num>("decode_step", decode_step_s, seconds_shown("decode step", 4));
+  Num prefill = prefill_time<Num>(p);
+  if (p.ranks > 1)
+    prefill = named<Num>("ranks", p.ranks, count_shown("attention data-parallel ranks")) * prefill;
+  return prefill + named<Num>("decode_step", decode_step_s, seconds_shown("decode step", 4));
 }
 
 template <typename Num>

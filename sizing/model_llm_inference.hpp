@@ -46,6 +46,9 @@ ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu, int t);
 double serving_weight_bytes(const LlmInference& w);
 // Of those, the parameters kept at 16 bits.
 double unquantized_params(const LlmInference& w);
+// Of those, the routed experts' (a MoE model's first and last layers kept at 16 bits: its last layer, or
+// both where its first is a MoE layer too).
+double unquantized_routed_params(const LlmInference& w);
 // The input embedding's bytes, which a step does not read whole (it gathers the batch's rows); 0 when the
 // table is tied to the output head, whose GEMM reads it.
 double input_embedding_read_bytes(const LlmInference& w);
@@ -148,12 +151,15 @@ struct Prefill {
   double moe_s = 0;        // the prompt's share of its chunk's measured MoE op calls, all layers (else 0)
   bool tied = false;       // as DecodeStep::tied
   bool ep = false;         // as DecodeStep::ep
+  // Attention data parallelism's ranks: the fields above are the prompt's share of the instance's time, a
+  // prompt itself runs on one rank, `ranks` times as long.
+  double ranks = 1;
 };
 // gemm_time(weights / HBM, 2 (N_act - V h) x tokens / (t x peak x eta)) + attention / (t x attention peak x
 // attention eta) + elementwise bytes / HBM [+ TP all-reduces].
 template <typename Num>
 Num prefill_time(const Prefill& p);
-// prefill + one decode step.
+// prefill (a prompt's own: x ranks under attention data parallelism) + one decode step.
 template <typename Num>
 Num time_to_first_token(const Prefill& p, double decode_step_s);
 

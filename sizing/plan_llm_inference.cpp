@@ -281,17 +281,22 @@ void Planner::plan_inference(const LlmInference& w) {
   // Where attention's rate comes from: the attention-vs-GEMM share, and the cache's precision where it is
   // not the GEMMs' (an FP8 cache beside NVFP4 weights, say).
   const AttentionRate attention = attention_rate(*facts_.gpu, w.precision, w.kv_precision);
-  std::string attention_at = fmt::format(
-      "; attention eta = eta_GEMM{} x {:.2f} (\"{}\"){}",
-      bytes_per_element(w.precision) < 2
-          ? fmt::format(" of the {} GEMMs (the 16-bit ones left out)", w.precision)
-          : "",
-      assumption::kAttentionRelative.value, assumption::kAttentionRelative.name,
-      attention.precision == w.precision
-          ? std::string()
-          : fmt::format(" x the {} asymptote / the {} one {:.3f}, at the {} peak {:.0f} TFLOPS ({} KV cache)",
-                        attention.precision, w.precision, attention.eta_scale, attention.precision,
-                        attention.peak / 1e12, w.kv_precision));
+  // The attention's eta is scaled from the phase's GEMMs at the workload's precision (eta_own), the 16-bit
+  // ones (the output head, unquantized parts) left out.
+  auto attention_at = [&](const GemmPhase& g) {
+    return fmt::format(
+        "; attention eta = eta_GEMM{} x {:.2f} (\"{}\"){}",
+        g.eta_own != g.eta_compute
+            ? fmt::format(" of the {} GEMMs {:.3f} (the 16-bit ones left out)", w.precision, g.eta_own)
+            : "",
+        assumption::kAttentionRelative.value, assumption::kAttentionRelative.name,
+        attention.precision == w.precision
+            ? std::string()
+            : fmt::format(
+                  " x the {} asymptote / the {} one {:.3f}, at the {} peak {:.0f} TFLOPS ({} KV cache)",
+                  attention.precision, w.precision, attention.eta_scale, attention.precision,
+                  attention.peak / 1e12, w.kv_precision));
+  };
   std::string kv_basis;
   decode_attention_read_rate(*facts_.gpu, sp->decode.hbm, &kv_basis);
   std::string kv_read_at =
@@ -328,8 +333,11 @@ void Planner::plan_inference(const LlmInference& w) {
         .quantity = prefill,
         .unit = "s",
         .spec = fmt::format(
-            "{:.0f}-token prompt at eta_GEMM {:.3f} (prefill shapes), sharing its chunk's weight read{}",
-            w.input_tokens, eta_prefill.value, attention_at + local_at(0, w.input_tokens)),
+            "{:.0f}-token prompt at eta_GEMM {:.3f} (prefill shapes), sharing its chunk's weight read{}{}",
+            w.input_tokens, eta_prefill.value,
+            w.attention_dp ? " (its rank's chunk; the MoE op and the exchange at the ranks' chunks together)"
+                           : "",
+            attention_at(prefill_gemm) + local_at(0, w.input_tokens)),
         .driver = fmt::format("{} = {:.4f} s", prefill.shown(), prefill.value()),
         .source = src(cal_.hbm) + "/" + src(eta_prefill)});
   auto phase_line = [&](const char* item, const char* phase, const GemmPhase& g, const Figure& f) {
@@ -362,13 +370,14 @@ void Planner::plan_inference(const LlmInference& w) {
             sp->bound, sp->batch,
             sp->decode.rows > sp->batch
                 ? fmt::format(
-                      " padded to the CUDA graph of {:.0f} rows (the engine captures the "
+                      " padded to the CUDA graph of {:.0f} rows{} (the engine captures the "
                       "workload's cuda_graph_batch_sizes, TensorRT-LLM up to its largest decode batch)",
-                      sp->decode.rows)
+                      sp->decode.rows / (w.attention_dp ? sp->t : 1),
+                      w.attention_dp ? fmt::format(" on each of the {} ranks", sp->t) : "")
                 : "",
             decode_attention_memory_bound(sp->decode) ? "memory" : "compute", eta_decode.value,
-            attention_at + kv_read_at + local_at(w.input_tokens, w.input_tokens + w.output_tokens) + tp_at +
-                moe_at),
+            attention_at(decode_gemm) + kv_read_at +
+                local_at(w.input_tokens, w.input_tokens + w.output_tokens) + tp_at + moe_at),
         .driver = fmt::format("GEMMs max(weights / HBM, compute) + unhidden share x min(the two) + attention "
                               "max(KV / its read rate, compute) + elementwise passes / HBM: {} = {:.4f} s",
                               decode.shown(), decode.value()),

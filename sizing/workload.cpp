@@ -789,6 +789,11 @@ Workload load_workload(const std::filesystem::path& path) {
             "{}: 'scenario: {}' needs its p99 targets 'ttft_s' and 'tpot_s' (MLPerf sets them per model)",
             path.string(), s.scenario));
     }
+    if (s.attention_dp && !s.offline)
+      throw UsageError(fmt::format(
+          "{}: 'attention_dp' is modelled for offline throughput, not a request queue at a rate: give "
+          "'offline: true' or drop 'attention_dp'",
+          path.string()));
     if (f.has("requests")) {
       if (!s.offline)
         throw UsageError(fmt::format(

@@ -327,8 +327,8 @@ TEST(Models, DenseLayersOfAMoeModelRouteNothing) {
 
 // Attention data parallelism: each of the 8 ranks holds every non-expert weight and 32 of the 256 routed
 // experts, keeps its own sequences' latent KV (not a copy of every sequence's, as TP 8 does), admits
-// max_num_seqs of its own, runs its GEMMs whole at its own rows, and exchanges the tokens with an all-gather
-// and a reduce-scatter per MoE layer in place of TP's two all-reduces per layer.
+// max_num_seqs of its own, runs its GEMMs whole at its own rows and its prompts on its own, and exchanges the
+// tokens with an all-gather and a reduce-scatter per MoE layer in place of TP's two all-reduces per layer.
 TEST(Serving, AttentionDataParallelismSplitsSequencesAndExperts) {
   auto [w, adp] = serve_file("trtllm-dsr1-b200-fp4-adp-ep8-bf16kv.yaml", "B200");
   ASSERT_TRUE(adp);
@@ -342,6 +342,8 @@ TEST(Serving, AttentionDataParallelismSplitsSequencesAndExperts) {
   EXPECT_GT(adp->max_batch, adp->batch);
   EXPECT_TRUE(adp->decode.ep);
   EXPECT_TRUE(adp->prefill.ep);
+  // A prompt runs on its own rank: its first token takes 8 times its share of the instance's time.
+  EXPECT_NEAR(adp->ttft_s, 8 * adp->prefill_s + adp->step_s, 1e-12);
   // Each rank pads its 384 sequences to its CUDA graph of 384: 8 x 384 rows.
   EXPECT_DOUBLE_EQ(adp->decode.rows, 8 * 384.0);
   NodeFacts b200{&shipped_catalog().gpu("B200"), 8, 8, 8 * 400e9 / 8};

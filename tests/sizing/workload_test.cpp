@@ -445,10 +445,12 @@ TEST(Workload, LatentAttentionCachesTheLatentAndTheRotaryKey) {
 TEST(Workload, AttentionDataParallelismNeedsTrtllmTpAndExperts) {
   std::string moe =
       "kind: llm-inference\nmodel: {layers: 2, hidden: 64, heads: 8, ffn_hidden: 32, experts: 8, "
-      "top_k: 2}\nrequest_rate: 1\ninput_tokens: 8\noutput_tokens: 2\n";
+      "top_k: 2}\nnodes: 1\noffline: true\ninput_tokens: 8\noutput_tokens: 2\n";
   auto w = serving("adp", moe + "engine: trtllm\ntp: 4\nattention_dp: true\n");
   EXPECT_TRUE(w.attention_dp);
   EXPECT_FALSE(serving("adp-unset", moe).attention_dp);
+  std::string queue = moe;
+  queue.replace(queue.find("nodes: 1\noffline: true"), 22, "request_rate: 1");
   std::string six = moe;
   six.replace(six.find("experts: 8"), 10, "experts: 6");
   std::string dense =
@@ -460,6 +462,8 @@ TEST(Workload, AttentionDataParallelismNeedsTrtllmTpAndExperts) {
       {moe + "engine: trtllm\nattention_dp: true\n", "give 'tp' of 2 or more"},
       {moe + "engine: trtllm\ntp: 1\nattention_dp: true\n", "give 'tp' of 2 or more"},
       {dense + "engine: trtllm\ntp: 4\nattention_dp: true\n", "it needs a MoE model"},
+      {queue + "engine: trtllm\ntp: 4\nattention_dp: true\n",
+       "'attention_dp' is modelled for offline throughput, not a request queue at a rate"},
       {six + "engine: trtllm\ntp: 4\nattention_dp: true\n", "whose 'experts' tp divides (got 6 experts)"},
   });
 }
