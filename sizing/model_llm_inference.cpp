@@ -18,6 +18,10 @@ namespace mlbench::sizing {
 
 using namespace terms;
 
+bool keeps_at_16_bits(const LlmInference& w, std::string_view part) {
+  return std::find(w.unquantized.begin(), w.unquantized.end(), part) != w.unquantized.end();
+}
+
 double unquantized_params(const LlmInference& w) {
   const TransformerModel& m = w.model;
   double params = m.embedding_params();
@@ -35,9 +39,7 @@ double unquantized_params(const LlmInference& w) {
 
 double unquantized_routed_params(const LlmInference& w) {
   const TransformerModel& m = w.model;
-  bool edges =
-      std::find(w.unquantized.begin(), w.unquantized.end(), "first_last_layers") != w.unquantized.end();
-  if (!edges || !m.moe()) return 0;
+  if (!keeps_at_16_bits(w, "first_last_layers") || !m.moe()) return 0;
   return (m.dense_layers > 0 ? 1.0 : 2.0) * m.ffn_params() * m.experts;
 }
 
@@ -405,8 +407,7 @@ const assumption::PublishedServingMoe* published_serving_moe(const LlmInference&
   const TransformerModel& m = w.model;
   // The op measures every expert at the workload's precision: not so where the first and last layers stay at
   // 16 bits.
-  bool edge_layers_16 =
-      std::find(w.unquantized.begin(), w.unquantized.end(), "first_last_layers") != w.unquantized.end();
+  bool edge_layers_16 = keeps_at_16_bits(w, "first_last_layers");
   if (w.engine != "trtllm" || (t != 1 && !w.attention_dp) || !m.moe() || !m.gated_ffn || edge_layers_16)
     return nullptr;
   int ep = w.attention_dp ? t : 1;
@@ -448,7 +449,7 @@ double serving_tp_time(const LlmInference& w, const GpuSpec& gpu, const Calibrat
 double serving_ep_time(const LlmInference& w, const GpuSpec& gpu, const Calibration& cal, int t,
                        double tokens, double call_tokens) {
   const TransformerModel& m = w.model;
-  double dispatch = w.precision == "nvfp4" ? 0.5 + 1.0 / 16 : kActivationBytes;
+  double dispatch = w.precision == "nvfp4" ? bytes_per_element(w.precision) : kActivationBytes;
   double bytes = tokens * m.hidden * (dispatch + kActivationBytes) * (t - 1) / t;
   return m.moe_layers() * (2 * serving_allreduce_latency(gpu) * tokens / call_tokens +
                            bytes / (gpu.link_bandwidth * cal.nvlink.value));

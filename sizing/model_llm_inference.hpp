@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "sizing/assumptions.hpp"
 #include "sizing/calibration.hpp"
@@ -44,6 +45,8 @@ ServingBudget serving_budget(const LlmInference& w, const GpuSpec& gpu, int t);
 // 16 bits (ModelOpt's default configuration disables *lm_head*; llm-compressor's recipes ignore it; vLLM's
 // online FP8 quantizes linear layers, not its ParallelLMHead).
 double serving_weight_bytes(const LlmInference& w);
+// Whether the workload's checkpoint keeps `part` (of kUnquantizedParts) at 16 bits.
+bool keeps_at_16_bits(const LlmInference& w, std::string_view part);
 // Of those, the parameters kept at 16 bits.
 double unquantized_params(const LlmInference& w);
 // Of those, the routed experts' (a MoE model's first and last layers kept at 16 bits: its last layer, or

@@ -38,13 +38,10 @@ void Planner::plan_inference(const LlmInference& w) {
   // and last layers' FFNs (a MoE model's first layer dense, its last a MoE layer, as unquantized_params
   // counts them), split off their classes' layer counts.
   auto keep_unquantized_at_16_bits = [&](std::vector<NamedGemm>& gemms) {
-    auto kept = [&](const char* part) {
-      return std::find(w.unquantized.begin(), w.unquantized.end(), part) != w.unquantized.end();
-    };
-    if (kept("attention"))
+    if (keeps_at_16_bits(w, "attention"))
       for (auto& g : gemms)
         if (g.name == "QKV" || g.name == "O") g.sixteen_bit = true;
-    if (!kept("first_last_layers")) return;
+    if (!keeps_at_16_bits(w, "first_last_layers")) return;
     auto split_off = [&](auto is_part, double layers) {
       std::vector<NamedGemm> edge;
       for (auto& g : gemms) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <iterator>
 #include <string>
 
 #include <fmt/format.h>
@@ -250,21 +249,18 @@ TEST(GemmShapeModel, UnquantizedPartsMultiplyAtSixteenBits) {
   auto kept = plan_file(data_dir() / "vllm-llama31-405b-fp8-h100-tp8.yaml");
   mlbench::test::TempDir dir("mlbench-gemm-model");
   auto path = dir / "all-fp8.yaml";
-  {
-    std::ifstream in(data_dir() / "vllm-llama31-405b-fp8-h100-tp8.yaml");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    auto at = text.find("unquantized:");
-    ASSERT_NE(at, std::string::npos);
-    text.erase(at, text.find('\n', at) - at + 1);
-    std::ofstream(path) << text;
-  }
+  std::string text = mlbench::test::slurp(data_dir() / "vllm-llama31-405b-fp8-h100-tp8.yaml");
+  auto at = text.find("unquantized:");
+  ASSERT_NE(at, std::string::npos);
+  text.erase(at, text.find('\n', at) - at + 1);
+  std::ofstream(path) << text;
   auto all = plan_file(path);
   EXPECT_LT(kept.figures.at("eta_decode").get<double>(), 0.8 * all.figures.at("eta_decode").get<double>());
   const SheetLine* d = find_line(kept, "GEMM efficiency (decode)");
   ASSERT_NE(d, nullptr);
   auto count = [&](const std::string& what) {
     int n = 0;
-    for (auto at = d->driver.find(what); at != std::string::npos; at = d->driver.find(what, at + 1)) ++n;
+    for (auto i = d->driver.find(what); i != std::string::npos; i = d->driver.find(what, i + 1)) ++n;
     return n;
   };
   EXPECT_EQ(count("(the checkpoint keeps it at 16 bits)"), 4) << d->driver;  // QKV, O, the edge FFN up, down

@@ -1,6 +1,5 @@
 #include <cmath>
 #include <fstream>
-#include <iterator>
 #include <string>
 
 #include <fmt/format.h>
@@ -391,8 +390,7 @@ TEST(Serving, MeasuredMoeOpRunsTheMoeLayersOnly) {
               1);
   mlbench::test::TempDir dir("mlbench-moe-dense");
   auto path = dir / "dense.yaml";
-  std::ifstream in(data_dir() / "trtllm-perf-qwen3-30b-b200-tp1-1000-1000.yaml");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text = mlbench::test::slurp(data_dir() / "trtllm-perf-qwen3-30b-b200-tp1-1000-1000.yaml");
   auto at = text.find("top_k: 8}");
   ASSERT_NE(at, std::string::npos);
   text.replace(at, 9, "top_k: 8, dense_layers: 8, dense_ffn_hidden: 6144}");
