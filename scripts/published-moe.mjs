@@ -22,22 +22,25 @@ const { parquetReadObjects } = await import(resolve('hyparquet'))
 const { compressors } = await import(resolve('hyparquet-compressors'))
 const commit = execFileSync('git', ['--git-dir', gitDir, 'rev-parse', 'HEAD']).toString().trim()
 const root = 'aic-core/src/aiconfigurator_core/systems/data'
-// aiconfigurator's system name, the catalog's GPU name, the TensorRT-LLM release measured.
+// aiconfigurator's system name, the catalog's GPU name, and the TensorRT-LLM releases it measured the MoE op
+// at, oldest first. A shape is read at the oldest release that holds it whole: the published runs this
+// validates against are TensorRT-LLM 1.0's, older than every collection here.
 const gpus = [
-  ['h100_sxm', 'H100-SXM', '1.2.0rc5'],
-  ['h200_sxm', 'H200-SXM', '1.2.0rc5'],
-  ['b200_sxm', 'B200', '1.2.0rc5'],
-  ['gb200', 'GB200', '1.3.0rc10'],
+  ['h100_sxm', 'H100-SXM', ['1.2.0rc5', '1.3.0rc10', '1.3.0rc20']],
+  ['h200_sxm', 'H200-SXM', ['1.2.0rc5', '1.3.0rc10', '1.3.0rc20']],
+  ['b200_sxm', 'B200', ['1.2.0rc5', '1.3.0rc10', '1.3.0rc15', '1.3.0rc20']],
+  ['gb200', 'GB200', ['1.3.0rc10', '1.3.0rc20']],
 ]
 const precisions = { bfloat16: 'bf16', fp8: 'fp8', nvfp4: 'nvfp4' }
 // hidden, expert FFN, top-k, experts, the expert-parallel size, and the measured dtype of each workload
-// precision where it is not the default above: Qwen3-30B-A3B, Qwen3-235B-A22B, Mixtral 8x7B, Mixtral 8x22B on
-// one GPU; DeepSeek-V3/R1 on 8, whose FP8 checkpoints scale per 128 x 128 block (fp8_block).
+// precision where it is not the default above: Qwen3-30B-A3B, Qwen3-235B-A22B, Mixtral 8x7B, Mixtral 8x22B and
+// Llama 4 Scout on one GPU; DeepSeek-V3/R1 on 8, whose FP8 checkpoints scale per 128 x 128 block (fp8_block).
 const shapes = [
   [2048, 768, 8, 128, 1],
   [4096, 1536, 8, 128, 1],
   [4096, 14336, 2, 8, 1],
   [6144, 16384, 2, 8, 1],
+  [5120, 8192, 1, 16, 1],
   [7168, 2048, 8, 256, 8, { fp8: 'fp8_block', nvfp4: 'nvfp4' }],
 ]
 const points = 15  // 2^0 ... 2^14 tokens
@@ -50,8 +53,8 @@ const dtypesOf = (shape) => shape[5] ?? Object.fromEntries(Object.entries(precis
 const wanted = new Set(
   shapes.flatMap((shape) => Object.values(dtypesOf(shape)).map((d) => [d, ...shape.slice(0, 5)].join(' '))),
 )
-const lines = []
-for (const [system, name, version] of gpus) {
+// One release's table: key (dtype and shape) -> tokens -> milliseconds.
+async function release(system, version) {
   const path = `${root}/${system}/moe/trtllm/${version}/moe_perf.parquet`
   const buf = execFileSync('git', ['--git-dir', gitDir, 'show', `${commit}:${path}`], { maxBuffer: 1 << 30 })
   const file = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength)
@@ -67,28 +70,31 @@ for (const [system, name, version] of gpus) {
     if (!wanted.has(key)) continue
     if (!table.has(key)) table.set(key, new Map())
     const tokens = Number(r.num_tokens)
-    if (table.get(key).has(tokens)) throw new Error(`${system}: two rows for ${key} at ${tokens} tokens`)
+    if (table.get(key).has(tokens)) throw new Error(`${system} ${version}: two rows for ${key} at ${tokens} tokens`)
     table.get(key).set(tokens, Number(r.latency))
   }
+  return table
+}
+const lines = []
+for (const [system, name, versions] of gpus) {
+  const tables = []
+  for (const version of versions) tables.push([version, await release(system, version)])
   for (const precision of Object.values(precisions))
     for (const shape of shapes) {
       const [h, f, k, e, ep] = shape
       const dtype = dtypesOf(shape)[precision]
       if (!dtype) continue
       const key = [dtype, h, f, k, e, ep].join(' ')
-      const byTokens = table.get(key)
-      if (!byTokens) {
-        console.error(`${system}: no ${source} rows for ${key}, left out`)
+      const found = tables.find(([, table]) => {
+        const byTokens = table.get(key)
+        return byTokens && Array.from({ length: points }, (_, i) => 2 ** i).every((t) => byTokens.has(t))
+      })
+      if (!found) {
+        console.error(`${system}: no release holds ${key} at every power of two to ${2 ** (points - 1)}, left out`)
         continue
       }
-      const milliseconds = []
-      for (let i = 0; i < points; ++i) milliseconds.push(byTokens.get(2 ** i))
-      const missing = milliseconds.flatMap((ms, i) => (ms === undefined ? [2 ** i] : []))
-      if (missing.length > 0) {
-        console.error(`${system}: ${key} lacks ${missing.join(', ')} tokens, left out`)
-        continue
-      }
-      const seconds = milliseconds.map((ms) => (ms * 1e-3).toExponential(3))
+      const [version, table] = found
+      const seconds = Array.from({ length: points }, (_, i) => (table.get(key).get(2 ** i) * 1e-3).toExponential(3))
       lines.push(`{"${name}", "${precision}", ${h}, ${f}, ${k}, ${e}, ${ep}, "${version}", {${seconds.join(', ')}}},`)
     }
 }

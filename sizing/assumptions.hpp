@@ -204,15 +204,16 @@ inline constexpr PublishedServingAllReduce kPublishedServingAllReduce[] = {
 // 2^0, 2^1, ... 2^14 tokens, routed by a power law of alpha 1.2 (aiconfigurator's routing for these models,
 // sdk/models/moe.py), as NVIDIA's aiconfigurator collected it (aic-core systems data
 // <gpu>/moe/trtllm/<version>/moe_perf, collector/trtllm/collect_moe.py), for the shapes it measures:
-// Qwen3-30B-A3B, Qwen3-235B-A22B, Mixtral 8x7B and 8x22B on a GPU holding every expert (moe_tp and moe_ep 1),
-// DeepSeek-V3/R1 on one rank of 8 holding 32 of its 256 experts (moe_ep 8), given every rank's tokens (the
-// collector feeds the rank the whole batch and computes its own experts), its fp8 rows the block-scaled
-// FP8 (fp8_block) its checkpoints use. The rows are
-// sizing/published_moe.inc, written by scripts/published-moe.mjs. A TensorRT-LLM serving step takes these
-// times for its MoE layers where the workload's split is measured (published_serving_moe): one GPU, or
-// attention data parallelism over the expert-parallel group; its router GEMM and shared experts stay with
-// the other GEMMs. Tensor-parallel experts (moe_tp) are not taken: a workload does not state the split
-// TensorRT-LLM chooses, so there the shape model stands.
+// Qwen3-30B-A3B, Qwen3-235B-A22B, Mixtral 8x7B and 8x22B and Llama 4 Scout on a GPU holding every expert
+// (moe_tp and moe_ep 1), DeepSeek-V3/R1 on one rank of 8 holding 32 of its 256 experts (moe_ep 8), given
+// every rank's tokens (the collector feeds the rank the whole batch and computes its own experts), its fp8
+// rows the block-scaled FP8 (fp8_block) its checkpoints use; each shape at the oldest TensorRT-LLM release
+// aiconfigurator measured it at (the published runs the engine is checked on ran 1.0, older than every
+// collection). The rows are sizing/published_moe.inc, written by scripts/published-moe.mjs. A TensorRT-LLM
+// serving step takes these times for its MoE layers where the workload's split is measured
+// (published_serving_moe): one GPU, or attention data parallelism over the expert-parallel group; its router
+// GEMM and shared experts stay with the other GEMMs. Tensor-parallel experts (moe_tp) are not taken: a
+// workload does not state the split TensorRT-LLM chooses, so there the shape model stands.
 struct PublishedServingMoe {
   std::string_view gpu;        // catalog name
   std::string_view precision;  // the workload's: bf16, fp8 (per-tensor scales; DeepSeek's 128 x 128 blocks),
