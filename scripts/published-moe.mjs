@@ -22,9 +22,10 @@ const { parquetReadObjects } = await import(resolve('hyparquet'))
 const { compressors } = await import(resolve('hyparquet-compressors'))
 const commit = execFileSync('git', ['--git-dir', gitDir, 'rev-parse', 'HEAD']).toString().trim()
 const root = 'aic-core/src/aiconfigurator_core/systems/data'
-// aiconfigurator's system name, the catalog's GPU name, and the TensorRT-LLM releases it measured the MoE op
-// at, oldest first. A shape is read at the oldest release that holds it whole: the published runs this
-// validates against are TensorRT-LLM 1.0's, older than every collection here.
+// aiconfigurator's system name, the catalog's GPU name, and the TensorRT-LLM releases read, oldest first (its
+// 1.3.0rc15 folders for H100, H200 and GB200 only point at 1.3.0rc10's data, and releases after 1.3.0rc20 are
+// not read). A shape is read at the oldest release that holds it whole: the published runs the engine is
+// checked on ran TensorRT-LLM 0.17 and 1.0, older than every collection here.
 const gpus = [
   ['h100_sxm', 'H100-SXM', ['1.2.0rc5', '1.3.0rc10', '1.3.0rc20']],
   ['h200_sxm', 'H200-SXM', ['1.2.0rc5', '1.3.0rc10', '1.3.0rc20']],

@@ -131,8 +131,9 @@ inline constexpr PublishedDecodeAttention kPublishedDecodeAttention[] = {
 // custom one- or two-shot kernels or NCCL by size; bf16; replayed in a CUDA graph), seconds per call at
 // 2^12, 2^13, ... 2^27 elements, as NVIDIA's aiconfigurator collected it on each GPU and TP degree
 // (ai-dynamo/aiconfigurator, aic-core systems data <gpu>/comm/trtllm/<version>/custom_allreduce_perf,
-// collector/network/collect_all_reduce.py). A TensorRT-LLM serving step's all-reduces take these times
-// (published_serving_allreduce); other engines and GPUs keep kServingAllReduceLatency + bytes / busbw.
+// collector/network/collect_all_reduce.py), each GPU at the oldest release measured there (A100: 1.0.0). A
+// TensorRT-LLM serving step's all-reduces take these times (published_serving_allreduce); other engines and
+// GPUs keep kServingAllReduceLatency + bytes / busbw.
 struct PublishedServingAllReduce {
   std::string_view gpu;  // catalog name
   int tp = 0;
@@ -196,6 +197,21 @@ inline constexpr PublishedServingAllReduce kPublishedServingAllReduce[] = {
      "1.3.0rc10",
      {5.0e-6, 5.0e-6, 5.1e-6, 5.0e-6, 5.2e-6, 5.7e-6, 7.1e-6, 9.6e-6, 14.8e-6, 27.3e-6, 50.1e-6, 74.5e-6,
       125.4e-6, 187.2e-6, 353.2e-6, 675.2e-6}},
+    {"A100-SXM4-80GB",
+     2,
+     "1.0.0",
+     {4.7e-6, 5.1e-6, 4.9e-6, 5.1e-6, 5.2e-6, 6.2e-6, 7.8e-6, 11.6e-6, 47.6e-6, 54.3e-6, 80.9e-6, 128.9e-6,
+      225.9e-6, 391.6e-6, 750.9e-6, 1432.3e-6}},
+    {"A100-SXM4-80GB",
+     4,
+     "1.0.0",
+     {6.0e-6, 6.3e-6, 6.0e-6, 6.0e-6, 7.3e-6, 9.4e-6, 13.9e-6, 23.1e-6, 48.3e-6, 69.9e-6, 112.5e-6, 185.5e-6,
+      291.4e-6, 549.2e-6, 1004.0e-6, 1926.8e-6}},
+    {"A100-SXM4-80GB",
+     8,
+     "1.0.0",
+     {8.0e-6, 8.4e-6, 8.4e-6, 9.0e-6, 11.7e-6, 16.3e-6, 28.3e-6, 83.2e-6, 53.6e-6, 75.9e-6, 128.8e-6,
+      216.8e-6, 374.5e-6, 603.4e-6, 1173.7e-6, 2175.9e-6}},
 };
 
 // TensorRT-LLM's fused MoE op as the engine runs it (its CUTLASS MoE: the routing of given router logits, the
@@ -208,12 +224,14 @@ inline constexpr PublishedServingAllReduce kPublishedServingAllReduce[] = {
 // (moe_tp and moe_ep 1), DeepSeek-V3/R1 on one rank of 8 holding 32 of its 256 experts (moe_ep 8), given
 // every rank's tokens (the collector feeds the rank the whole batch and computes its own experts), its fp8
 // rows the block-scaled FP8 (fp8_block) its checkpoints use; each shape at the oldest TensorRT-LLM release
-// aiconfigurator measured it at (the published runs the engine is checked on ran 1.0, older than every
-// collection). The rows are sizing/published_moe.inc, written by scripts/published-moe.mjs. A TensorRT-LLM
-// serving step takes these times for its MoE layers where the workload's split is measured
+// aiconfigurator measured it at (the published runs the engine is checked on ran 0.17 and 1.0, older than
+// every collection). The rows are sizing/published_moe.inc, written by scripts/published-moe.mjs. A
+// TensorRT-LLM serving step takes these times for its MoE layers where the workload's split is measured
 // (published_serving_moe): one GPU, or attention data parallelism over the expert-parallel group; its router
-// GEMM and shared experts stay with the other GEMMs. Tensor-parallel experts (moe_tp) are not taken: a
-// workload does not state the split TensorRT-LLM chooses, so there the shape model stands.
+// GEMM and shared experts stay with the other GEMMs. Experts split over a tensor-parallel group (moe_tp, or
+// moe_ep without attention data parallelism) are not taken: aiconfigurator's Hopper rows at those splits
+// contradict its one-GPU rows and each other (docs/notes/2026-12-07-trtllm-v017-table.md), so there the shape
+// model stands.
 struct PublishedServingMoe {
   std::string_view gpu;        // catalog name
   std::string_view precision;  // the workload's: bf16, fp8 (per-tensor scales; DeepSeek's 128 x 128 blocks),

@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -480,8 +481,20 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
   double tpot_limit = w.tpot_s > 0 ? within_headroom(w.tpot_s, headroom) : 0;
   std::optional<ServingPoint> best;
   std::string rejected;
-  for (int t = 1; t <= node.domain; t *= 2) {
-    if (w.tp ? t != *w.tp : m.heads % t != 0 || node.gpus % t != 0) continue;
+  // The search tries powers of two within the NVLink domain; a stated degree is taken as given up to the
+  // node's GPU count, PCIe GPUs beyond the domain included (its all-reduces then at the GPU's link terms,
+  // serving_tp_time).
+  if (w.tp && *w.tp > node.gpus) {
+    if (why_not) *why_not = fmt::format("TP {} (given) exceeds the node's {} GPUs", *w.tp, node.gpus);
+    return std::nullopt;
+  }
+  std::vector<int> degrees;
+  if (w.tp)
+    degrees.push_back(*w.tp);
+  else
+    for (int t = 1; t <= node.domain; t *= 2)
+      if (m.heads % t == 0 && node.gpus % t == 0) degrees.push_back(t);
+  for (int t : degrees) {
     const ServingBudget budget = serving_budget(w, gpu, t);
     // Attention data parallelism (attention_dp): each of the t ranks serves its own sequences with every
     // non-expert weight, its own KV cache and its own max_num_seqs and max_num_batched_tokens, and holds

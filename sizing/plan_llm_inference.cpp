@@ -570,7 +570,8 @@ void Planner::plan_inference(const LlmInference& w) {
   }
   double weights = serving_weight_bytes(w);
   add_storage_inference(weights, nodes);
-  add_network(nodes, 0, sp->t > facts_.gpus);
+  // An instance's tensor-parallel group stays within one node (serving_point refuses a wider one).
+  add_network(nodes, 0, false);
   double year = kSecondsPerYear;
   double tokens_year = std::min(demand > 0 ? demand : nodes * per_node, nodes * per_node) * year;
   add_power_host_cost(nodes, year, weights, "per year of service", tokens_year);

@@ -1121,6 +1121,41 @@ TEST(Models, ServingPointTakesTheWorkloadBatchAndTp) {
   EXPECT_NE(why.find("batch 100000 needs"), std::string::npos) << why;
 }
 
+// The layout search keeps tensor parallelism within the NVLink domain; a stated degree may span a PCIe
+// server's GPUs, its all-reduces at the PCIe terms (NCCL's latency + bytes over the link), and need not be a
+// power of two; one wider than the node is refused as such.
+TEST(Serving, AStatedTpMaySpanPcieGpus) {
+  auto w = std::get<LlmInference>(
+      load_workload(data_dir() / "trtllm017-llama31-70b-l40s-tp4-1000-1000.yaml").spec);
+  const GpuSpec& l40s_gpu = shipped_catalog().gpu("L40S");
+  const NodeFacts l40s{&l40s_gpu, 4, 1, 2 * 100e9 / 8};
+  Calibration cal = flat_calibration(0.8);
+  auto stated = serving_point(w, l40s, cal, 0.8, 0.8, 0.25, nullptr);
+  ASSERT_TRUE(stated);
+  EXPECT_EQ(stated->t, 4);
+  // Two all-reduces per layer of the step's rows x h bf16 values, 2 (t - 1) / t of them over the link.
+  double rows = stated->decode.rows;
+  double bytes = rows * 8192 * 2 * 2 * 3.0 / 4;
+  EXPECT_NEAR(stated->decode.tp_s,
+              2 * 80 * (assumption::kCollectiveLatency.value + bytes / (l40s_gpu.link_bandwidth * 0.8)),
+              1e-9 * stated->decode.tp_s);
+  w.tp.reset();
+  std::string why;
+  EXPECT_FALSE(serving_point(w, l40s, cal, 0.8, 0.8, 0.25, &why)) << "70B in FP8 fits no one 48 GB GPU";
+  EXPECT_NE(why.find("up to 1"), std::string::npos) << why;
+  w.tp = 8;
+  EXPECT_FALSE(serving_point(w, l40s, cal, 0.8, 0.8, 0.25, &why));
+  EXPECT_EQ(why, "TP 8 (given) exceeds the node's 4 GPUs");
+  // Mixtral 8x22B's 48 heads split 6 ways: a stated degree outside the search's powers of two.
+  auto mixtral = std::get<LlmInference>(
+      load_workload(data_dir() / "trtllm017-mixtral-8x22b-h100-tp8-1000-1000.yaml").spec);
+  mixtral.tp = 6;
+  const NodeFacts h100{&shipped_catalog().gpu("H100-SXM"), 8, 8, 8 * 400e9 / 8};
+  auto six = serving_point(mixtral, h100, cal, 0.8, 0.8, 0.25, nullptr);
+  ASSERT_TRUE(six);
+  EXPECT_EQ(six->t, 6);
+}
+
 // A MoE decode step reads the experts its batch routes to: fewer at batch 1 than all of them.
 TEST(Models, MoeDecodeReadsTheExpertsTheBatchTouches) {
   LlmInference w = mixtral_served(1);
