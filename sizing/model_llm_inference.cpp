@@ -481,11 +481,15 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
   double tpot_limit = w.tpot_s > 0 ? within_headroom(w.tpot_s, headroom) : 0;
   std::optional<ServingPoint> best;
   std::string rejected;
-  // The search tries powers of two within the NVLink domain; a stated degree is taken as given up to the
-  // node's GPU count, PCIe GPUs beyond the domain included (its all-reduces then at the GPU's link terms,
-  // serving_tp_time).
-  if (w.tp && *w.tp > node.gpus) {
-    if (why_not) *why_not = fmt::format("TP {} (given) exceeds the node's {} GPUs", *w.tp, node.gpus);
+  // The search tries powers of two within the NVLink domain; a stated degree is taken as given if it divides
+  // the node's GPUs, PCIe GPUs beyond the domain included (its all-reduces then at the GPU's link terms,
+  // serving_tp_time). One that does not would leave GPUs idle that the sheet counts.
+  if (w.tp && (*w.tp > node.gpus || node.gpus % *w.tp != 0)) {
+    if (why_not)
+      *why_not = *w.tp > node.gpus
+                     ? fmt::format("TP {} (given) exceeds the node's {} GPUs", *w.tp, node.gpus)
+                     : fmt::format("TP {} (given) does not divide the node's {} GPUs: give a divisor of {}",
+                                   *w.tp, node.gpus, node.gpus);
     return std::nullopt;
   }
   std::vector<int> degrees;

@@ -1146,14 +1146,20 @@ TEST(Serving, AStatedTpMaySpanPcieGpus) {
   w.tp = 8;
   EXPECT_FALSE(serving_point(w, l40s, cal, 0.8, 0.8, 0.25, &why));
   EXPECT_EQ(why, "TP 8 (given) exceeds the node's 4 GPUs");
-  // Mixtral 8x22B's 48 heads split 6 ways: a stated degree outside the search's powers of two.
+  // Mixtral 8x22B's 48 heads split 6 ways: a stated degree outside the search's powers of two, taken where it
+  // divides the node's GPUs and refused where GPUs would sit idle.
   auto mixtral = std::get<LlmInference>(
       load_workload(data_dir() / "trtllm017-mixtral-8x22b-h100-tp8-1000-1000.yaml").spec);
   mixtral.tp = 6;
-  const NodeFacts h100{&shipped_catalog().gpu("H100-SXM"), 8, 8, 8 * 400e9 / 8};
-  auto six = serving_point(mixtral, h100, cal, 0.8, 0.8, 0.25, nullptr);
+  const GpuSpec& h100_gpu = shipped_catalog().gpu("H100-SXM");
+  const NodeFacts twelve{&h100_gpu, 12, 12, 12 * 400e9 / 8};
+  auto six = serving_point(mixtral, twelve, cal, 0.8, 0.8, 0.25, nullptr);
   ASSERT_TRUE(six);
   EXPECT_EQ(six->t, 6);
+  EXPECT_EQ(six->instances, 2);
+  const NodeFacts eight{&h100_gpu, 8, 8, 8 * 400e9 / 8};
+  EXPECT_FALSE(serving_point(mixtral, eight, cal, 0.8, 0.8, 0.25, &why));
+  EXPECT_EQ(why, "TP 6 (given) does not divide the node's 8 GPUs: give a divisor of 8");
 }
 
 // A MoE decode step reads the experts its batch routes to: fewer at batch 1 than all of them.
