@@ -99,8 +99,9 @@ inline constexpr Assumption kConvModel{"CNN training efficiency", 0.21,
 inline constexpr Assumption kHostMem{"Host memory efficiency", 0.70,
                                      "assumed STREAM triad share of theoretical"};
 // A GPU's published HBM measurement, its HBM efficiency (measured / datasheet) where no report measured it,
-// in place of kHbm: the A100-SXM4-80GB streams at 85 % of its datasheet, not 90 %, and its memory-bound
-// serving (the decode step: weights + KV read) and training non-GEMM traffic run at that rate.
+// in place of kHbm: the A100-SXM4-80GB streams at 85 % of its datasheet, the H100 at 89 % and the H200 at
+// 86 %, not 90 %, and their memory-bound serving (the decode step: weights + KV read) and training non-GEMM
+// traffic run at that rate.
 struct PublishedHbm {
   std::string_view gpu;    // catalog name
   double bytes_per_s = 0;  // measured
@@ -109,7 +110,13 @@ struct PublishedHbm {
 inline constexpr PublishedHbm kPublishedHbm[] = {
     {"A100-SXM4-80GB", 1724.8e9,
      "BabelStream 5.0 CUDA triad 1,724.8 GB/s on Tursa's A100-SXM4-80GB (UKRI benchmark suite, "
-     "ukri-bench/benchmark-BabelStream)"}};
+     "ukri-bench/benchmark-BabelStream)"},
+    {"H100-SXM", 2.97e12,
+     "BabelStream CUDA triad 2.97 TB/s on Azure ND H100 v5's H100 80GB HBM3 (Azure/AI-benchmarking-guide, "
+     "Azure_Results/ND_H100_v5_results.md)"},
+    {"H200-SXM", 4.15e12,
+     "BabelStream CUDA triad 4.15 TB/s on Azure ND H200 v5's H200 141GB (Azure/AI-benchmarking-guide, "
+     "Azure_Results/ND_H200_v5_results.md)"}};
 // A GPU's best published decode-attention read rate: a decode step's paged KV-cache read (split-KV kernels,
 // one query row per sequence) streams below a plain copy, and where a measurement of the serving engines'
 // own decode kernel is published the step reads its cache at that rate (or at the calibrated HBM rate when

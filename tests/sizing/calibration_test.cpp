@@ -21,11 +21,12 @@ TEST(Calibration, NoReportMeansMethodsDefaults) {
   auto cal = calibrate_on("H100-SXM", {}, false);
   EXPECT_EQ(cal.gemm.source, Source::assumed);
   EXPECT_DOUBLE_EQ(cal.gemm.value, 794.5 / 989);  // the H100's published best-shape BF16 figure
-  EXPECT_DOUBLE_EQ(cal.hbm.value, assumption::kHbm.value);
+  EXPECT_EQ(cal.hbm.source, Source::assumed);
+  EXPECT_NEAR(cal.hbm.value, 2.97e12 / 3.35e12, 1e-9);  // its published BabelStream triad
 }
 
-// A GPU with a published HBM measurement defaults to it (the A100-80GB's BabelStream triad), the others to
-// kHbm; a report's gpu.hbm still replaces either.
+// A GPU with a published HBM measurement defaults to it (the A100-80GB's, H100's and H200's BabelStream
+// triads), the others to kHbm; a report's gpu.hbm still replaces either.
 TEST(Calibration, PublishedHbmMeasurementIsTheDefaultOfItsGpu) {
   auto cal = calibrate_on("A100-SXM4-80GB", {}, false);
   EXPECT_EQ(cal.hbm.source, Source::assumed);
