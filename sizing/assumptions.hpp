@@ -228,22 +228,25 @@ inline constexpr PublishedServingAllReduce kPublishedServingAllReduce[] = {
 // sdk/models/moe.py), as NVIDIA's aiconfigurator collected it (aic-core systems data
 // <gpu>/moe/trtllm/<version>/moe_perf, collector/trtllm/collect_moe.py), for the shapes it measures:
 // Qwen3-30B-A3B, Qwen3-235B-A22B, Mixtral 8x7B and 8x22B and Llama 4 Scout on a GPU holding every expert
-// (moe_tp and moe_ep 1), DeepSeek-V3/R1 on one rank of 8 holding 32 of its 256 experts (moe_ep 8), given
-// every rank's tokens (the collector feeds the rank the whole batch and computes its own experts), its fp8
-// rows the block-scaled FP8 (fp8_block) its checkpoints use; each shape at the oldest TensorRT-LLM release
-// aiconfigurator measured it at (the published runs the engine is checked on ran 0.17 and 1.0, older than
-// every collection). The rows are sizing/published_moe.inc, written by scripts/published-moe.mjs. A
-// TensorRT-LLM serving step takes these times for its MoE layers where the workload's split is measured
-// (published_serving_moe): one GPU, or attention data parallelism over the expert-parallel group; its router
-// GEMM and shared experts stay with the other GEMMs. Experts split over a tensor-parallel group (moe_tp, or
-// moe_ep without attention data parallelism) are not taken: aiconfigurator's Hopper rows at those splits
-// contradict its one-GPU rows and each other (docs/notes/2026-12-07-trtllm-v017-table.md), so there the shape
-// model stands.
+// (moe_tp and moe_ep 1) and on one GPU of a tensor-parallel split of every expert (moe_tp 2, 4, 8: each GPU
+// holds 1/moe_tp of every expert's FFN and takes every token), DeepSeek-V3/R1 on one rank of 8 holding 32 of
+// its 256 experts (moe_ep 8), given every rank's tokens (the collector feeds the rank the whole batch and
+// computes its own experts), its fp8 rows the block-scaled FP8 (fp8_block) its checkpoints use; each shape
+// and split at the oldest TensorRT-LLM release aiconfigurator measured it at (the published runs the engine
+// is checked on ran 0.17 and 1.0, no newer than any collection; the A100's only one is 1.0.0). The rows are
+// sizing/published_moe.inc, written by scripts/published-moe.mjs. A TensorRT-LLM serving step takes these
+// times for its MoE layers where the workload's split is measured (published_serving_moe): every expert split
+// over the tensor-parallel group (moe_tp = t, TensorRT-LLM's mapping when no expert-parallel size is given;
+// t 1: one GPU), or attention data parallelism over the expert-parallel group; its router GEMM and shared
+// experts stay with the other GEMMs. A few measured splits run slower than a coarser split of the same shape
+// (Mixtral 8x22B on the H100 at moe_tp 8: 2-3x its moe_tp 4 time at every token count), which a GPU holding
+// half the slice cannot need: a split's time is bounded by its coarser splits' (published_moe_seconds).
 struct PublishedServingMoe {
   std::string_view gpu;        // catalog name
   std::string_view precision;  // the workload's: bf16, fp8 (per-tensor scales; DeepSeek's 128 x 128 blocks),
                                // nvfp4
   int hidden = 0, ffn_hidden = 0, top_k = 0, experts = 0;
+  int tp = 1;                // the tensor-parallel split of every expert (moe_tp_size)
   int ep = 1;                // the expert-parallel group (moe_ep_size)
   std::string_view version;  // the TensorRT-LLM release measured
   std::array<double, 15> seconds{};

@@ -409,27 +409,47 @@ const assumption::PublishedServingMoe* published_serving_moe(const LlmInference&
   // The op measures every expert at the workload's precision: not so where the first and last layers stay at
   // 16 bits.
   bool edge_layers_16 = keeps_at_16_bits(w, "first_last_layers");
-  if (w.engine != "trtllm" || (t != 1 && !w.attention_dp) || !m.moe() || !m.gated_ffn || edge_layers_16)
-    return nullptr;
-  int ep = w.attention_dp ? t : 1;
+  if (w.engine != "trtllm" || !m.moe() || !m.gated_ffn || edge_layers_16) return nullptr;
+  int ep = w.attention_dp ? t : 1, tp = w.attention_dp ? 1 : t;
+  // FP16 runs the same grouped GEMMs as BF16 at the same tensor-core rate: an fp16 workload takes the bf16
+  // row.
+  std::string_view precision = w.precision == "fp16" ? "bf16" : std::string_view(w.precision);
   for (const auto& p : assumption::kPublishedServingMoe)
-    if (p.gpu == gpu.name && p.precision == w.precision && p.hidden == m.hidden &&
-        p.ffn_hidden == m.ffn_hidden && p.top_k == m.top_k && p.experts == m.experts && p.ep == ep)
+    if (p.gpu == gpu.name && p.precision == precision && p.hidden == m.hidden &&
+        p.ffn_hidden == m.ffn_hidden && p.top_k == m.top_k && p.experts == m.experts && p.ep == ep &&
+        p.tp == tp)
       return &p;
   return nullptr;
 }
 
 double published_moe_seconds(const assumption::PublishedServingMoe& p, double tokens, std::string* basis) {
-  double seconds = between_powers_of_two(p.seconds, std::log2(std::max(tokens, 1.0)));
-  if (basis)
+  double log2_tokens = std::log2(std::max(tokens, 1.0));
+  double seconds = between_powers_of_two(p.seconds, log2_tokens);
+  // A GPU holding a finer slice of every expert does at most the work of one holding a coarser slice: a
+  // measured split slower than a coarser one is bounded by it.
+  const assumption::PublishedServingMoe* bound = nullptr;
+  for (const auto& q : assumption::kPublishedServingMoe)
+    if (q.gpu == p.gpu && q.precision == p.precision && q.hidden == p.hidden &&
+        q.ffn_hidden == p.ffn_hidden && q.top_k == p.top_k && q.experts == p.experts && q.ep == p.ep &&
+        q.tp < p.tp && p.tp % q.tp == 0)
+      if (double coarser = between_powers_of_two(q.seconds, log2_tokens); coarser < seconds) {
+        seconds = coarser;
+        bound = &q;
+      }
+  if (basis) {
+    std::string holding = p.ep > 1 ? fmt::format(" holding {} of the {} experts (expert-parallel {})",
+                                                 p.experts / p.ep, p.experts, p.ep)
+                          : p.tp > 1
+                              ? fmt::format(" holding 1/{} of every expert (tensor-parallel {})", p.tp, p.tp)
+                              : "";
     *basis = fmt::format(
         "TensorRT-LLM {}'s fused MoE on one {}{} ({}): {:.1f} us per layer at {:.0f} tokens, between its "
-        "measured powers of two (NVIDIA aiconfigurator, moe_perf, power-law routing alpha 1.2)",
-        p.version, p.gpu,
-        p.ep > 1 ? fmt::format(" holding {} of the {} experts (expert-parallel {})", p.experts / p.ep,
-                               p.experts, p.ep)
-                 : "",
-        p.precision, seconds * 1e6, tokens);
+        "measured powers of two (NVIDIA aiconfigurator, moe_perf, power-law routing alpha 1.2){}",
+        p.version, p.gpu, holding, p.precision, seconds * 1e6, tokens,
+        bound ? fmt::format("; the {}-way split's time, which bounds this slower {}-way measurement",
+                            bound->tp, p.tp)
+              : "");
+  }
   return seconds;
 }
 
@@ -572,9 +592,12 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
     double attended = ctx_avg * m.attended_share(in, in + out);
     auto decode = [&](double batch) {
       // The batch's k routed copies of h per MoE layer, permuted to their experts and back and scaled by the
-      // router weights (the training step's passes, forward only).
-      double moe_bytes =
-          m.moe() && !moe_op ? batch * m.moe_layers() * kMoePermuteBytes * m.top_k * m.hidden / t : 0.0;
+      // router weights (the training step's passes, forward only). Experts split tensor-parallel hold a slice
+      // of every expert, so each GPU permutes every routed copy whole and writes its whole partial output;
+      // split by expert (attention data parallelism) a GPU moves only the copies routed to its own experts.
+      double moe_bytes = m.moe() && !moe_op
+                             ? batch * m.moe_layers() * kMoePermuteBytes * m.top_k * m.hidden / (adp ? t : 1)
+                             : 0.0;
       // Each rank pads its own sequences to its CUDA graph.
       double rows = ranks * cuda_graph_rows(w, budget, batch / ranks);
       DecodeStep d{weights_read(batch), batch * attended * kv_token / sp.kv_shards, hbm, batch, rows,

@@ -250,14 +250,16 @@ double serving_allreduce_latency(const GpuSpec& gpu);
 // else nullopt. `basis` (optional) gets where the figure comes from.
 std::optional<double> published_serving_allreduce(const GpuSpec& gpu, int t, double elements,
                                                   std::string* basis = nullptr);
-// TensorRT-LLM's fused MoE op for this workload on t GPUs of `gpu`: on the TensorRT-LLM engine at t 1, or
-// with attention data parallelism over t expert-parallel ranks, the measured row of its GPU, precision, shape
-// (hidden, expert FFN, top-k, experts) and expert-parallel size (assumption::kPublishedServingMoe); the
-// shared experts run beside it with the other GEMMs; else nullptr.
+// TensorRT-LLM's fused MoE op for this workload on t GPUs of `gpu` (the TensorRT-LLM engine): every expert
+// split t ways tensor-parallel (its mapping when no expert-parallel size is given; t 1: one GPU), or with
+// attention data parallelism over t expert-parallel ranks, the measured row of its GPU, precision, shape
+// (hidden, expert FFN, top-k, experts) and split (assumption::kPublishedServingMoe); the shared experts run
+// beside it with the other GEMMs; else nullptr.
 const assumption::PublishedServingMoe* published_serving_moe(const LlmInference& w, const GpuSpec& gpu,
                                                              int t);
 // One MoE layer's op at `tokens` tokens, seconds: log-log between the row's powers of two, its first point
-// below them, in proportion to the tokens above them. `basis` (optional) gets where the figure comes from.
+// below them, in proportion to the tokens above them; a tensor-parallel split's row at most the time of a
+// coarser split's row of the same GPU and shape. `basis` (optional) gets where the figure comes from.
 double published_moe_seconds(const assumption::PublishedServingMoe& p, double tokens,
                              std::string* basis = nullptr);
 // A phase's tensor-parallel all-reduces on t GPUs, seconds: 2 per layer, of which it pays `tokens` of the

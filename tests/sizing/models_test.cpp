@@ -1229,9 +1229,9 @@ TEST(Serving, TensorRtLlmAllReduceTakesItsMeasuredTime) {
 }
 
 // TensorRT-LLM's fused MoE op takes its measured time: the row's point at a power of two, log-log between
-// two, the first point below them, in proportion to the tokens above them; only on TensorRT-LLM, on one GPU
-// or one rank of attention data parallelism's expert-parallel group, for the GPU, precision, shape and split
-// measured.
+// two, the first point below them, in proportion to the tokens above them; only on TensorRT-LLM, on one GPU,
+// one GPU of a tensor-parallel split of every expert, or one rank of attention data parallelism's
+// expert-parallel group, for the GPU, precision, shape and split measured.
 TEST(Serving, TensorRtLlmMoeOpTakesItsMeasuredTime) {
   auto w = std::get<LlmInference>(
       load_workload(data_dir() / "trtllm-perf-qwen3-30b-b200-tp1-1000-1000.yaml").spec);
@@ -1248,7 +1248,13 @@ TEST(Serving, TensorRtLlmMoeOpTakesItsMeasuredTime) {
   std::string basis;
   published_moe_seconds(*row, 1024, &basis);
   EXPECT_NE(basis.find("fused MoE on one B200 (nvfp4)"), std::string::npos) << basis;
-  EXPECT_EQ(published_serving_moe(w, b200, 2), nullptr);  // the expert split at TP 2 is not stated
+  // At TP 2 every expert splits two ways (TensorRT-LLM's mapping when no expert-parallel size is given).
+  const auto* tp2 = published_serving_moe(w, b200, 2);
+  ASSERT_NE(tp2, nullptr);
+  EXPECT_EQ(tp2->tp, 2);
+  EXPECT_EQ(tp2->ep, 1);
+  published_moe_seconds(*tp2, 1024, &basis);
+  EXPECT_NE(basis.find("holding 1/2 of every expert (tensor-parallel 2)"), std::string::npos) << basis;
   auto vllm = w;
   vllm.engine = "vllm";
   EXPECT_EQ(published_serving_moe(vllm, b200, 1), nullptr);
@@ -1267,7 +1273,8 @@ TEST(Serving, TensorRtLlmMoeOpTakesItsMeasuredTime) {
   EXPECT_EQ(published_serving_moe(edge, b200, 1), nullptr);
   EXPECT_EQ(published_serving_moe(w, c.gpu("L40S"), 1), nullptr);
   // DeepSeek-R1's experts under attention data parallelism: one rank of 8 holding 32 of the 256, measured
-  // with every rank's tokens; not at TP 8 without it (the split is not stated), nor on one GPU.
+  // with every rank's tokens; not at TP 8 without it (no tensor-parallel split of its shape is measured), nor
+  // on one GPU.
   auto deepseek = w;
   deepseek.model.hidden = 7168;
   deepseek.model.ffn_hidden = 2048;
@@ -1294,11 +1301,48 @@ TEST(Serving, TensorRtLlmMoeOpTakesItsMeasuredTime) {
   ASSERT_NE(h100, nullptr);
   ASSERT_GT(h100->seconds[3], h100->seconds[4]);
   EXPECT_DOUBLE_EQ(published_moe_seconds(*h100, 8), h100->seconds[4]);
-  // Every row rises with the tokens from 2^9 on, and names a GPU of the shipped catalog.
+  // Every row's time never falls as the tokens grow, and every row names a GPU of the shipped catalog.
   for (const auto& r : assumption::kPublishedServingMoe) {
-    for (size_t i = 9; i + 1 < r.seconds.size(); ++i) EXPECT_LT(r.seconds[i], r.seconds[i + 1]) << r.gpu;
+    for (double x = 1; x < 1 << 15; x *= 1.5)
+      EXPECT_LE(published_moe_seconds(r, x), published_moe_seconds(r, 1.5 * x) * (1 + 1e-12))
+          << r.gpu << " " << x;
     EXPECT_NE(find_gpu(c.gpus, r.gpu), nullptr) << r.gpu;
   }
+}
+
+// A measured split slower than a coarser split of the same GPU and shape is bounded by it: Mixtral 8x22B in
+// FP8 on the H100 measured 2-3x slower at moe_tp 8 than at moe_tp 4, which a GPU holding half the slice
+// cannot need. FP16 takes the BF16 row (the same grouped GEMMs at the same tensor-core rate): Mixtral 8x7B on
+// the A100 at TensorRT-LLM 1.0.0, the A100's one collection.
+TEST(Serving, TensorRtLlmMoeSplitIsBoundedByItsCoarserSplit) {
+  auto w = std::get<LlmInference>(
+      load_workload(data_dir() / "trtllm017-mixtral-8x22b-h100-tp8-128-2048.yaml").spec);
+  const auto& c = shipped_catalog();
+  const auto* tp8 = published_serving_moe(w, c.gpu("H100-SXM"), 8);
+  const auto* tp4 = published_serving_moe(w, c.gpu("H100-SXM"), 4);
+  ASSERT_NE(tp8, nullptr);
+  ASSERT_NE(tp4, nullptr);
+  ASSERT_GT(tp8->seconds[12], tp4->seconds[12]);  // the slower measurement
+  EXPECT_DOUBLE_EQ(published_moe_seconds(*tp8, 4096), tp4->seconds[12]);
+  std::string basis;
+  published_moe_seconds(*tp8, 4096, &basis);
+  EXPECT_NE(basis.find("the 4-way split's time, which bounds this slower 8-way measurement"),
+            std::string::npos)
+      << basis;
+  // A split faster than its coarser splits keeps its own time.
+  const auto* tp2 = published_serving_moe(w, c.gpu("H100-SXM"), 2);
+  ASSERT_NE(tp2, nullptr);
+  ASSERT_LT(tp4->seconds[12], tp2->seconds[12]);
+  EXPECT_DOUBLE_EQ(published_moe_seconds(*tp4, 4096, &basis), tp4->seconds[12]);
+  EXPECT_EQ(basis.find("bounds"), std::string::npos) << basis;
+  auto a100 = std::get<LlmInference>(
+      load_workload(data_dir() / "trtllm017-mixtral-8x7b-a100-tp4-128-2048.yaml").spec);
+  ASSERT_EQ(a100.precision, "fp16");
+  const auto* row = published_serving_moe(a100, c.gpu("A100-SXM4-80GB"), 4);
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->precision, "bf16");
+  EXPECT_EQ(row->version, "1.0.0");
+  EXPECT_EQ(row->tp, 4);
 }
 
 // Llama 4 Scout at 20,000/2,000 tokens: 36 of its 48 layers attend within 8,192-token chunks. A decode step
@@ -1390,15 +1434,17 @@ TEST(Serving, TensorRtLlmMoeLayersRunAsTheMeasuredOp) {
   auto step = decode_step_time<Formula>(sp->decode);
   EXPECT_DOUBLE_EQ(step.value(), sp->step_s);
   EXPECT_NE(step.shown().find("MoE layers"), std::string::npos) << step.shown();
-  // The same model at TP 2 keeps the shape model: its expert split is the deployment's.
+  // The same model at TP 2 takes the op's two-way tensor-parallel split.
   auto tp2 = w;
   tp2.tp = 2;
   NodeFacts b200{&shipped_catalog().gpu("B200"), 8, 8, 8 * 400e9 / 8};
   auto split = serving_point(tp2, b200, flat_calibration(0.8), 0.7, 0.6, 0.25, nullptr);
   ASSERT_TRUE(split);
-  EXPECT_EQ(split->moe_op, nullptr);
-  EXPECT_DOUBLE_EQ(split->decode.moe_s, 0);
-  EXPECT_GT(split->decode.moe_bytes, 0);
+  ASSERT_NE(split->moe_op, nullptr);
+  EXPECT_EQ(split->moe_op->tp, 2);
+  EXPECT_NEAR(split->decode.moe_s, m.layers * published_moe_seconds(*split->moe_op, split->decode.rows),
+              1e-12);
+  EXPECT_DOUBLE_EQ(split->decode.moe_bytes, 0);
 }
 
 // An offline run of N requests of one length (trtllm-bench's num_requests) runs floor(N / B) whole batches
