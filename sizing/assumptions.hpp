@@ -72,6 +72,28 @@ inline constexpr PublishedGemm kPublishedGemm[] = {
      "MAMF GB200 BF16 1822.0 of 2500, FP8 3615.6 of 5000 TFLOPS (ml-engineering)"},
     {"MI300X", 668.4 / 1300, 0, "MAMF MI300X BF16 668.4 of 1300 TFLOPS (ml-engineering)"},
 };
+// A GPU's sustained large-GEMM asymptote: the best cuBLASLt throughput over a published shape sweep run after
+// 10,000 warm-up iterations, at the clocks the GPU holds under minutes of load (Azure/AI-benchmarking-guide,
+// Azure_Results/ND_<vm>_results.md, random operands). A serving benchmark runs its GEMMs for minutes, so a
+// serving step's GEMMs take this figure, in place of kPublishedGemm's (a short run per shape, at boost
+// clocks), where the GPU and precision have one; the training step's GEMMs keep kPublishedGemm x
+// kTrainingGemmDerate, whose derate already holds the sustained clocks of a weeks-long run.
+struct PublishedSustainedGemm {
+  std::string_view gpu;      // catalog name
+  double bf16 = 0, fp8 = 0;  // sustained / datasheet peak; 0: not published
+  std::string_view basis;
+};
+inline constexpr PublishedSustainedGemm kPublishedSustainedGemm[] = {
+    {"A100-SXM4-80GB", 256.5 / 312, 0,
+     "sustained cuBLASLt FP16 256.5 of 312 TFLOPS at 16384^3 after 10,000 warm-up iterations (Azure ND A100 "
+     "v4; FP16 and BF16 share the A100's tensor-core rate)"},
+    {"H100-SXM", 0, 1382.2 / 1979,
+     "sustained cuBLASLt FP8 1,382.2 of 1,979 TFLOPS at 32768^3 after 10,000 warm-up iterations (Azure ND "
+     "H100 v5)"},
+    {"H200-SXM", 0, 1366.3 / 1979,
+     "sustained cuBLASLt FP8 1,366.3 of 1,979 TFLOPS at 16384^3 after 10,000 warm-up iterations (Azure ND "
+     "H200 v5)"},
+};
 // The CTA output tiles (rows x columns) of the Hopper/Ampere cuBLAS and CUTLASS tensor-core GEMM kernels the
 // shape model lets a GEMM choose from (the best for its shape, as cuBLAS's heuristic does): 128x256 and
 // 256x128 for large GEMMs, 128x128, and 64x128 (a 64-row wgmma warpgroup tile) for few rows.

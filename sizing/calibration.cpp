@@ -269,7 +269,7 @@ const GpuSpec* report_gpu(const Report& r, const HardwareCatalog& catalog) {
   return match_gpu(catalog.gpus, g.value("name", ""), g.value("compute_capability", ""));
 }
 
-Figure assumed_gemm_asymptote(const GpuSpec& gpu, std::string_view precision) {
+Figure assumed_gemm_asymptote(const GpuSpec& gpu, std::string_view precision, bool sustained) {
   const Assumption& gemm = default_gemm_efficiency(precision);
   Figure f =
       assumed(gemm.value, fmt::format("default {} GEMM efficiency ({}, METHODS.md \"Sizing assumptions\")",
@@ -293,6 +293,12 @@ Figure assumed_gemm_asymptote(const GpuSpec& gpu, std::string_view precision) {
                             "({}; {}, METHODS.md \"Sizing assumptions\")",
                             assumption::kGemm4Gpu, precision, gemm.value, gpu.name, own->fp8,
                             assumption::kGemm4Gpu, fp4_reference->fp8, gemm.basis, own->basis));
+  if (sustained && (eight_bit || sixteen_bit))
+    for (const auto& published : assumption::kPublishedSustainedGemm)
+      if (double held = eight_bit ? published.fp8 : published.bf16; published.gpu == gpu.name && held > 0)
+        f = assumed(held, fmt::format("large-GEMM asymptote {}, scaled by each GEMM's tile and wave "
+                                      "quantization on {} SMs",
+                                      published.basis, gpu.sms));
   return f;
 }
 
@@ -300,7 +306,7 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
                       const CalibrationInput& in) {
   const GpuSpec& target = *in.target;
   Calibration c;
-  c.gemm = assumed_gemm_asymptote(target, in.precision);
+  c.gemm = assumed_gemm_asymptote(target, in.precision, in.sustained);
   c.hbm = assumed(assumption::kHbm);
   bool published_hbm =
       false;  // a published measurement of the target itself beats one moved from another GPU

@@ -34,8 +34,10 @@ struct Figure {
 // The default GEMM efficiency of a precision (assumption::kGemm16, kGemm8 or kGemm4).
 const Assumption& default_gemm_efficiency(std::string_view precision);
 // The large-GEMM asymptote a GPU is assumed to reach at a precision where no report measured it: its own
-// published figure (assumption::kPublishedGemm) where there is one, else the precision's default.
-Figure assumed_gemm_asymptote(const GpuSpec& gpu, std::string_view precision);
+// published figure (assumption::kPublishedGemm) where there is one, else the precision's default;
+// `sustained` (serving): its published sustained figure (assumption::kPublishedSustainedGemm) where there is
+// one.
+Figure assumed_gemm_asymptote(const GpuSpec& gpu, std::string_view precision, bool sustained = false);
 
 struct Calibration {
   Figure gemm;     // of the sized GPU's datasheet peak at the workload precision, at the workload's shapes
@@ -58,6 +60,7 @@ struct CalibrationInput {
   std::string precision;
   std::vector<GemmShape> shapes;  // the workload's GEMMs (empty: best shape)
   bool node_is_measured = false;  // sizing the node the reports came from (storage/host numbers apply)
+  bool sustained = false;         // GEMMs at sustained clocks (serving): assumed_gemm_asymptote's `sustained`
 };
 
 // The physical range of a figure a report gives the calibration (a metric, or a fact of the host inventory),

@@ -105,7 +105,8 @@ class Planner {
   // reference cooling) x (1 - lambda l) / (1 - lambda_ref l), lambda = -ln(stability) interruptions per day,
   // l = the share of a day one costs (a restart + half the checkpoint interval).
   double goodput(const Checkpointing& c) const;
-  void calibrate_for(const std::string& precision, std::vector<GemmShape> shapes);
+  // The calibration for a workload's GEMMs; `sustained`: a serving planner's (assumed_gemm_asymptote).
+  void calibrate_for(const std::string& precision, std::vector<GemmShape> shapes, bool sustained = false);
   double peak(const std::string& precision) const;
   std::string planning_text(int nodes, double time_s, bool inverse) const;
   // Smallest N in [1, kMaxNodes] whose evaluation meets the target: doubling,

@@ -84,14 +84,14 @@ void Planner::plan_inference(const LlmInference& w) {
     Evaluated e;
     chunk = chunk_at(t);
     int gemm_t = w.attention_dp ? 1 : t;
-    calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(chunk), gemm_t));
+    calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(chunk), gemm_t), true);
     e.eta_prefill = cal_.gemm;
     e.prefill_gemm = gemm_phase(phase_gemms(chunk, t, true), gemm_rates(*facts_.gpu, w.precision, cal_));
     // The decode GEMMs at the batch's rows (a rank's, under attention data parallelism), padded to its CUDA
     // graph.
     double ranks = w.attention_dp ? t : 1;
     double rows = std::max(1.0, cuda_graph_rows(w, serving_budget(w, *facts_.gpu, t), batch / ranks));
-    calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(rows), gemm_t));
+    calibrate_for(w.precision, training_gemm_shapes(m, static_cast<int>(rows), gemm_t), true);
     e.eta_decode = cal_.gemm;
     e.decode_gemm = gemm_phase(phase_gemms(rows, t, false), gemm_rates(*facts_.gpu, w.precision, cal_));
     e.sp = serving_point(load, facts_, cal_, e.prefill_gemm.eta_compute, e.decode_gemm.eta_compute, h_, &why,

@@ -122,8 +122,8 @@ double Planner::line(Line l) {
   return q.value;
 }
 
-void Planner::calibrate_for(const std::string& precision, std::vector<GemmShape> shapes) {
-  CalibrationInput in{facts_.gpu, precision, std::move(shapes), node_is_measured_};
+void Planner::calibrate_for(const std::string& precision, std::vector<GemmShape> shapes, bool sustained) {
+  CalibrationInput in{facts_.gpu, precision, std::move(shapes), node_is_measured_, sustained};
   cal_ = calibrate(req_.reports, cat_, in);
 }
 

@@ -25,6 +25,35 @@ TEST(Calibration, NoReportMeansMethodsDefaults) {
   EXPECT_NEAR(cal.hbm.value, 2.97e12 / 3.35e12, 1e-9);  // its published BabelStream triad
 }
 
+// Serving GEMMs run for minutes: where a GPU and precision have a published sustained figure (cuBLASLt after
+// 10,000 warm-up iterations) a serving calibration takes it, a training one keeps the short-run figure (its
+// derate holds the sustained clocks); a GPU or precision without one keeps the short-run figure either way.
+TEST(Calibration, ServingTakesThePublishedSustainedGemm) {
+  const auto& c = shipped_catalog();
+  auto at = [&](const char* gpu, const char* precision, bool sustained) {
+    CalibrationInput in{&c.gpu(gpu), precision, {{4096, 11008, 4096}}, false, sustained};
+    return calibrate({}, c, in).gemm;
+  };
+  EXPECT_NEAR(at("H200-SXM", "fp8", true).value, 1366.3 / 1979, 1e-12);
+  EXPECT_NE(at("H200-SXM", "fp8", true).basis.find("10,000 warm-up iterations"), std::string::npos);
+  EXPECT_NEAR(at("H200-SXM", "fp8", false).value, 1453.4 / 1979, 1e-12);
+  EXPECT_NEAR(at("A100-SXM4-80GB", "fp16", true).value, 256.5 / 312, 1e-12);
+  EXPECT_NEAR(at("A100-SXM4-80GB", "bf16", false).value, 271.2 / 312, 1e-12);
+  EXPECT_NEAR(at("H200-SXM", "bf16", true).value, 794.5 / 989, 1e-12);  // no sustained BF16 figure
+  EXPECT_NEAR(at("B200", "fp8", true).value, 3432.5 / 4500, 1e-12);     // no sustained figure
+  // Every sustained figure names a catalog GPU and lies below its short-run figure.
+  for (const auto& s : assumption::kPublishedSustainedGemm) {
+    ASSERT_NE(find_gpu(c.gpus, s.gpu), nullptr) << s.gpu;
+    const GpuSpec& gpu = c.gpu(std::string(s.gpu));
+    if (s.fp8 > 0) {
+      EXPECT_LT(s.fp8, assumed_gemm_asymptote(gpu, "fp8").value) << s.gpu;
+    }
+    if (s.bf16 > 0) {
+      EXPECT_LT(s.bf16, assumed_gemm_asymptote(gpu, "bf16").value) << s.gpu;
+    }
+  }
+}
+
 // A GPU with a published HBM measurement defaults to it (the A100-80GB's, H100's and H200's BabelStream
 // triads), the others to kHbm; a report's gpu.hbm still replaces either.
 TEST(Calibration, PublishedHbmMeasurementIsTheDefaultOfItsGpu) {
