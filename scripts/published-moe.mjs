@@ -1,28 +1,16 @@
 // Writes sizing/published_moe.inc: TensorRT-LLM's fused-MoE op latencies as NVIDIA's aiconfigurator
 // collected them (aic-core systems data <gpu>/moe/trtllm/<version>/moe_perf.parquet,
 // collector/trtllm/collect_moe.py), for the generic MoE shapes aiconfigurator models with a power-law
-// routing of alpha 1.2 (sdk/models/moe.py), on one GPU (moe_tp_size and moe_ep_size 1) and on one GPU of a
+// routing of alpha 1.2 (sdk/models/moe.py), on one GPU (moe_tp_size and moe_ep_size 1), on one GPU of a
 // tensor-parallel split of every expert (moe_tp_size 2, 4 or 8: TensorRT-LLM's mapping when no expert-parallel
-// size is given) and, for DeepSeek-V3/R1's shape, on one rank of an expert-parallel group of 8 (moe_ep_size 8:
-// the rank's 32 of the 256 experts, given every rank's tokens, as attention data parallelism all-gathers them).
+// size is given) and on one rank of an expert-parallel group (moe_ep_size 2, 4 or 8: the rank's share of the
+// experts, given every rank's tokens, as attention data parallelism all-gathers them).
 //
 // Usage: node scripts/published-moe.mjs AICONFIGURATOR_GIT_DIR NODE_MODULES_DIR > sizing/published_moe.inc
-// It reads the parquet files with the npm packages hyparquet and hyparquet-compressors, installed apart
-// (npm install --prefix DIR hyparquet hyparquet-compressors; NODE_MODULES_DIR is DIR/node_modules).
-import { execFileSync } from 'node:child_process'
-import { createRequire } from 'node:module'
-import { pathToFileURL } from 'node:url'
+// It reads the parquet files through scripts/aiconfigurator-data.mjs (hyparquet, installed apart).
+import { openAiconfigurator } from './aiconfigurator-data.mjs'
 
-const [gitDir, modules] = process.argv.slice(2)
-if (!gitDir || !modules) {
-  console.error('usage: node scripts/published-moe.mjs AICONFIGURATOR_GIT_DIR NODE_MODULES_DIR')
-  process.exit(2)
-}
-const resolve = (name) => pathToFileURL(createRequire(`${modules}/`).resolve(name)).href
-const { parquetReadObjects } = await import(resolve('hyparquet'))
-const { compressors } = await import(resolve('hyparquet-compressors'))
-const commit = execFileSync('git', ['--git-dir', gitDir, 'rev-parse', 'HEAD']).toString().trim()
-const root = 'aic-core/src/aiconfigurator_core/systems/data'
+const { rows: readRows, print } = await openAiconfigurator('published-moe.mjs')
 // aiconfigurator's system name, the catalog's GPU name, and the TensorRT-LLM releases read, oldest first (its
 // 1.3.0rc15 folders for H100, H200 and GB200 only point at 1.3.0rc10's data, and releases after 1.3.0rc20 are
 // not read; the A100's one collection is 1.0.0). A shape is read at the oldest release that holds it whole:
@@ -35,39 +23,44 @@ const gpus = [
   ['a100_sxm', 'A100-SXM4-80GB', ['1.0.0']],
 ]
 const precisions = { bfloat16: 'bf16', fp8: 'fp8', nvfp4: 'nvfp4' }
-// hidden, expert FFN, top-k, experts, the expert-parallel size, and the measured dtype of each workload
-// precision where it is not the default above: Qwen3-30B-A3B, Qwen3-235B-A22B, Mixtral 8x7B, Mixtral 8x22B and
-// Llama 4 Scout on one GPU and on each tensor-parallel split; DeepSeek-V3/R1 on 8, whose FP8 checkpoints scale
-// per 128 x 128 block (fp8_block).
+// hidden, expert FFN, top-k, experts, whether one GPU holding every expert is measured, and the measured
+// dtype of each workload precision where it is not the default above: Qwen3-30B-A3B, Qwen3-235B-A22B, Mixtral
+// 8x7B, Mixtral 8x22B and Llama 4 Scout on one GPU and on each split; Llama 4 Maverick and DeepSeek-V3/R1,
+// whose FP8 checkpoints scale per 128 x 128 block (fp8_block), on their expert-parallel splits only (no GPU
+// holds them whole).
 const shapes = [
-  [2048, 768, 8, 128, 1],
-  [4096, 1536, 8, 128, 1],
-  [4096, 14336, 2, 8, 1],
-  [6144, 16384, 2, 8, 1],
-  [5120, 8192, 1, 16, 1],
-  [7168, 2048, 8, 256, 8, { fp8: 'fp8_block', nvfp4: 'nvfp4' }],
+  [2048, 768, 8, 128, true],
+  [4096, 1536, 8, 128, true],
+  [4096, 14336, 2, 8, true],
+  [6144, 16384, 2, 8, true],
+  [5120, 8192, 1, 16, true],
+  [5120, 8192, 1, 128, false],
+  [7168, 2048, 8, 256, false, { fp8: 'fp8_block', nvfp4: 'nvfp4' }],
 ]
 const points = 15  // 2^0 ... 2^14 tokens
-// The tensor-parallel splits (moe_tp_size) read for a shape: the one-GPU shapes' every split of a node.
-const splitsOf = (shape) => (shape[4] === 1 ? [1, 2, 4, 8] : [1])
+// The splits [moe_tp_size, moe_ep_size] read for a shape: one GPU, and every tensor- and expert-parallel
+// split of a node.
+const splitsOf = (shape) => [
+  ...(shape[4] ? [[1, 1], [2, 1], [4, 1], [8, 1]] : []),
+  [1, 2],
+  [1, 4],
+  [1, 8],
+]
 // The CUTLASS MoE's rows, named moe_torch_flow_cutlass, or moe_torch_flow in the older collections (H200):
 // the first of these a GPU's table has.
 const sources = ['moe_torch_flow_cutlass', 'moe_torch_flow']
 
 // The measured dtypes a shape is read in, by the workload precision each stands for.
 const dtypesOf = (shape) => shape[5] ?? Object.fromEntries(Object.entries(precisions).map(([d, p]) => [p, d]))
-const keyOf = (dtype, shape, tp) => [dtype, ...shape.slice(0, 4), tp, shape[4]].join(' ')
+const keyOf = (dtype, shape, [tp, ep]) => [dtype, ...shape.slice(0, 4), tp, ep].join(' ')
 const wanted = new Set(
   shapes.flatMap((shape) =>
-    Object.values(dtypesOf(shape)).flatMap((d) => splitsOf(shape).map((tp) => keyOf(d, shape, tp))),
+    Object.values(dtypesOf(shape)).flatMap((d) => splitsOf(shape).map((split) => keyOf(d, shape, split))),
   ),
 )
 // One release's table: key (dtype and shape) -> tokens -> milliseconds.
 async function release(system, version) {
-  const path = `${root}/${system}/moe/trtllm/${version}/moe_perf.parquet`
-  const buf = execFileSync('git', ['--git-dir', gitDir, 'show', `${commit}:${path}`], { maxBuffer: 1 << 30 })
-  const file = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength)
-  const rows = await parquetReadObjects({ file, compressors })
+  const rows = await readRows(`${system}/moe/trtllm/${version}/moe_perf.parquet`)
   const source = sources.find((k) => rows.some((r) => r.kernel_source === k))
   const table = new Map()
   for (const r of rows) {
@@ -89,11 +82,11 @@ for (const [system, name, versions] of gpus) {
   for (const version of versions) tables.push([version, await release(system, version)])
   for (const precision of Object.values(precisions))
     for (const shape of shapes)
-      for (const tp of splitsOf(shape)) {
-        const [h, f, k, e, ep] = shape
+      for (const [tp, ep] of splitsOf(shape)) {
+        const [h, f, k, e] = shape
         const dtype = dtypesOf(shape)[precision]
         if (!dtype) continue
-        const key = keyOf(dtype, shape, tp)
+        const key = keyOf(dtype, shape, [tp, ep])
         const found = tables.find(([, table]) => {
           const byTokens = table.get(key)
           return byTokens && Array.from({ length: points }, (_, i) => 2 ** i).every((t) => byTokens.has(t))
@@ -107,8 +100,4 @@ for (const [system, name, versions] of gpus) {
         lines.push(`{"${name}", "${precision}", ${h}, ${f}, ${k}, ${e}, ${tp}, ${ep}, "${version}", {${seconds.join(', ')}}},`)
       }
 }
-console.log(`// Generated by scripts/published-moe.mjs from ai-dynamo/aiconfigurator ${commit};`)
-console.log('// regenerate it with that script, do not edit it.')
-console.log('// clang-format off')
-for (const l of lines) console.log(l)
-console.log('// clang-format on')
+print(lines)

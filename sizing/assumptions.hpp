@@ -243,6 +243,24 @@ inline constexpr PublishedServingAllReduce kPublishedServingAllReduce[] = {
       216.8e-6, 374.5e-6, 603.4e-6, 1173.7e-6, 2175.9e-6}},
 };
 
+// NCCL's all-gather and reduce-scatter within a node, seconds per call at 2^12, 2^13, ... 2^27 half-precision
+// elements of the whole gathered (or reduced) tensor, as NVIDIA's aiconfigurator measured them with
+// nccl-tests (aic-core systems data <gpu>/comm/nccl/<version>/nccl_perf, collector/network/collect_nccl.py),
+// each GPU at the oldest NCCL release measured there. Attention data parallelism's expert-parallel exchange
+// takes these times where its GPU and degree are measured (serving_ep_time); elsewhere the custom kernel's
+// latency + the bytes at the calibrated NVLink rate.
+struct PublishedNcclCollective {
+  std::string_view gpu;  // catalog name
+  std::string_view op;   // all_gather, reduce_scatter
+  int gpus = 0;
+  std::string_view version;  // the NCCL release measured
+  std::array<double, 16> seconds{};
+};
+inline constexpr int kPublishedNcclFirstLog2 = 12;
+inline constexpr PublishedNcclCollective kPublishedNcclCollectives[] = {
+#include "sizing/published_nccl.inc"
+};
+
 // TensorRT-LLM's fused MoE op as the engine runs it (its CUTLASS MoE: the routing of given router logits, the
 // permutation to the experts, both grouped GEMMs with the gated activation between them, and the finalize
 // that scatters the weighted outputs back; in a CUDA graph where it captures), seconds per call on one GPU at

@@ -425,13 +425,16 @@ const assumption::PublishedServingMoe* published_serving_moe(const LlmInference&
 double published_moe_seconds(const assumption::PublishedServingMoe& p, double tokens, std::string* basis) {
   double log2_tokens = std::log2(std::max(tokens, 1.0));
   double seconds = between_powers_of_two(p.seconds, log2_tokens);
-  // A GPU holding a finer slice of every expert does at most the work of one holding a coarser slice: a
-  // measured split slower than a coarser one is bounded by it.
+  // A GPU holding a finer slice of every expert, or fewer of the experts, given the same tokens, does at most
+  // the work of one holding more: a measured split slower than a coarser one is bounded by it.
   const assumption::PublishedServingMoe* bound = nullptr;
+  auto coarser_split = [&](const assumption::PublishedServingMoe& q) {
+    return q.tp <= p.tp && q.ep <= p.ep && (q.tp < p.tp || q.ep < p.ep) && p.tp % q.tp == 0 &&
+           p.ep % q.ep == 0;
+  };
   for (const auto& q : assumption::kPublishedServingMoe)
     if (q.gpu == p.gpu && q.precision == p.precision && q.hidden == p.hidden &&
-        q.ffn_hidden == p.ffn_hidden && q.top_k == p.top_k && q.experts == p.experts && q.ep == p.ep &&
-        q.tp < p.tp && p.tp % q.tp == 0)
+        q.ffn_hidden == p.ffn_hidden && q.top_k == p.top_k && q.experts == p.experts && coarser_split(q))
       if (double coarser = between_powers_of_two(q.seconds, log2_tokens); coarser < seconds) {
         seconds = coarser;
         bound = &q;
@@ -447,7 +450,7 @@ double published_moe_seconds(const assumption::PublishedServingMoe& p, double to
         "measured powers of two (NVIDIA aiconfigurator, moe_perf, power-law routing alpha 1.2){}",
         p.version, p.gpu, holding, p.precision, seconds * 1e6, tokens,
         bound ? fmt::format("; the {}-way split's time, which bounds this slower {}-way measurement",
-                            bound->tp, p.tp)
+                            bound->tp * bound->ep, p.tp * p.ep)
               : "");
   }
   return seconds;
@@ -468,9 +471,30 @@ double serving_tp_time(const LlmInference& w, const GpuSpec& gpu, const Calibrat
 }
 
 double serving_ep_time(const LlmInference& w, const GpuSpec& gpu, const Calibration& cal, int t,
-                       double tokens, double call_tokens) {
+                       double tokens, double call_tokens, std::string* basis) {
   const TransformerModel& m = w.model;
   double dispatch = w.precision == "nvfp4" ? bytes_per_element(w.precision) : kActivationBytes;
+  // NCCL's measured collectives: the gathered tokens' bytes and the reduced outputs' elements, each as
+  // half-precision elements of the whole tensor (nccl-tests' message).
+  const assumption::PublishedNcclCollective *gather = nullptr, *scatter = nullptr;
+  for (const auto& c : assumption::kPublishedNcclCollectives)
+    if (c.gpu == gpu.name && c.gpus == t) (c.op == "all_gather" ? gather : scatter) = &c;
+  if (gather && scatter) {
+    double gathered = call_tokens * m.hidden * dispatch / kActivationBytes, reduced = call_tokens * m.hidden;
+    auto at = [](const assumption::PublishedNcclCollective& c, double elements) {
+      return between_powers_of_two(c.seconds,
+                                   std::log2(std::max(elements, 1.0)) - assumption::kPublishedNcclFirstLog2);
+    };
+    double call = at(*gather, gathered) + at(*scatter, reduced);
+    if (basis)
+      *basis = fmt::format(
+          "NCCL {}'s all-gather ({:.1f} us of {:.3g} half-precision elements) and reduce-scatter ({:.1f} us "
+          "of "
+          "{:.3g}) on {} {}, between their measured powers of two (NVIDIA aiconfigurator, nccl_perf)",
+          gather->version, 1e6 * at(*gather, gathered), gathered, 1e6 * at(*scatter, reduced), reduced, t,
+          gpu.name);
+    return m.moe_layers() * call * tokens / call_tokens;
+  }
   double bytes = tokens * m.hidden * (dispatch + kActivationBytes) * (t - 1) / t;
   return m.moe_layers() * (2 * serving_allreduce_latency(gpu) * tokens / call_tokens +
                            bytes / (gpu.link_bandwidth * cal.nvlink.value));

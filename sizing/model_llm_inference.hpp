@@ -273,11 +273,13 @@ double serving_tp_time(const LlmInference& w, const GpuSpec& gpu, const Calibrat
 // Attention data parallelism's expert-parallel exchange on t GPUs, seconds: per MoE layer an all-gather
 // bringing every rank's tokens to each (NVFP4 activations gathered already quantized, 4 bits and an FP8
 // scale per 16 elements, as TensorRT-LLM's DeepSeek-R1 throughput recipe does; others in bf16) and a
-// reduce-scatter returning the experts' bf16 outputs; (t - 1) / t of `tokens` (the instance's) cross each
-// GPU's links, at the custom kernel's latency (serving_allreduce_latency) per collective of the `call_tokens`
-// each call carries + the bytes at the calibrated NVLink rate.
+// reduce-scatter returning the experts' bf16 outputs, of the `call_tokens` each call carries, paid for
+// `tokens` (the instance's): at NCCL's measured times where the GPU and t are measured
+// (assumption::kPublishedNcclCollectives; `basis`, optional, gets where they come from), else (t - 1) / t of
+// the tokens over each GPU's links at the calibrated NVLink rate + the custom kernel's latency
+// (serving_allreduce_latency) per collective.
 double serving_ep_time(const LlmInference& w, const GpuSpec& gpu, const Calibration& cal, int t,
-                       double tokens, double call_tokens);
+                       double tokens, double call_tokens, std::string* basis = nullptr);
 // out / (out x decode step / batch + prefill) x instances: output tokens per second per node, each request
 // costing its prefill plus `out` decode steps shared by the batch (continuous batching). An offline run of N
 // requests of one length runs in whole batches and a last, partial one:

@@ -306,11 +306,15 @@ void Planner::plan_inference(const LlmInference& w) {
     serving_tp_time(w, *facts_.gpu, cal_, sp->budget, sp->t, sp->decode.rows, sp->decode.rows,
                     &allreduce_basis);
   std::string tp_at = allreduce_basis.empty() ? std::string() : "; TP all-reduces at " + allreduce_basis;
-  if (w.attention_dp)
+  if (w.attention_dp) {
+    std::string measured;
+    serving_ep_time(w, *facts_.gpu, cal_, sp->t, sp->decode.rows, sp->decode.rows, &measured);
     tp_at = fmt::format(
         "; the EP exchange per MoE layer: an all-gather of every rank's tokens ({}) and a reduce-scatter of "
-        "the experts' bf16 outputs, (t - 1) / t of them over each GPU's NVLink",
-        w.precision == "nvfp4" ? "NVFP4, 4.5 bits" : "bf16");
+        "the experts' bf16 outputs, {}",
+        w.precision == "nvfp4" ? "NVFP4, 4.5 bits" : "bf16",
+        measured.empty() ? "(t - 1) / t of them over each GPU's NVLink" : "at " + measured);
+  }
   std::string moe_basis;
   if (sp->moe_op) published_moe_seconds(*sp->moe_op, sp->decode.rows, &moe_basis);
   std::string moe_at = sp->moe_op
@@ -580,6 +584,7 @@ void Planner::plan_inference(const LlmInference& w) {
                          {"gpus", gpus},
                          {"tokens_per_s_node", sp->tokens_per_s_node},
                          {"tokens_per_s_instance", sp->tokens_per_s_instance},
+                         {"tokens_per_s_gpu", sp->tokens_per_s_instance / sp->t},
                          {"tp", sp->t},
                          {"batch", sp->batch},
                          {"max_batch", sp->max_batch},

@@ -349,13 +349,41 @@ TEST(Serving, AttentionDataParallelismSplitsSequencesAndExperts) {
   const Calibration cal = flat_calibration(0.8);
   EXPECT_DOUBLE_EQ(adp->decode.tp_s,
                    serving_ep_time(w, *b200.gpu, cal, 8, adp->decode.rows, adp->decode.rows));
-  // The exchange: NVFP4 tokens gathered (4.5 bits), bf16 outputs scattered, 7/8 of them over each GPU's
-  // links, per MoE layer.
+  // The exchange on a GPU whose NCCL collectives are measured: per MoE layer the measured all-gather of the
+  // NVFP4 tokens (4.5 bits, as half-precision elements of the gathered tensor) and reduce-scatter of the bf16
+  // outputs (2^23 elements: 2,048 tokens x 4,096), between their powers of two.
+  auto row = [&](std::string_view op) {
+    for (const auto& c : assumption::kPublishedNcclCollectives)
+      if (c.gpu == "B200" && c.op == op && c.gpus == 8) return &c;
+    return static_cast<const assumption::PublishedNcclCollective*>(nullptr);
+  };
+  const auto *gather = row("all_gather"), *scatter = row("reduce_scatter");
+  ASSERT_NE(gather, nullptr);
+  ASSERT_NE(scatter, nullptr);
+  auto qwen = w;
+  qwen.model.hidden = 4096;
+  double x = std::log2(2048 * 4096 * 0.5625 / 2) - assumption::kPublishedNcclFirstLog2;
+  auto i = static_cast<size_t>(x);
+  auto least = [](const auto& seconds, size_t from) {
+    return *std::min_element(seconds.begin() + static_cast<std::ptrdiff_t>(from), seconds.end());
+  };
+  double g = std::exp(std::log(least(gather->seconds, i)) * (1 - (x - static_cast<double>(i))) +
+                      std::log(least(gather->seconds, i + 1)) * (x - static_cast<double>(i)));
+  std::string basis;
+  EXPECT_NEAR(serving_ep_time(qwen, *b200.gpu, cal, 8, 2048, 2048, &basis),
+              m.moe_layers() * (g + least(scatter->seconds, 23 - assumption::kPublishedNcclFirstLog2)),
+              1e-12);
+  EXPECT_NE(basis.find("NCCL 2.27.3's all-gather"), std::string::npos) << basis;
+  // Half the tokens of a call pay half its time.
+  EXPECT_NEAR(serving_ep_time(qwen, *b200.gpu, cal, 8, 1024, 2048),
+              serving_ep_time(qwen, *b200.gpu, cal, 8, 2048, 2048) / 2, 1e-15);
+  // Where NCCL is not measured (the L40S): 7/8 of the bytes over each GPU's links plus the custom kernel's
+  // latency per collective.
+  const GpuSpec& l40s = shipped_catalog().gpu("L40S");
   double bytes = 3072 * m.hidden * (0.5625 + 2) * 7 / 8;
-  EXPECT_NEAR(
-      serving_ep_time(w, *b200.gpu, cal, 8, 3072, 3072),
-      m.moe_layers() * (2 * serving_allreduce_latency(*b200.gpu) + bytes / (b200.gpu->link_bandwidth * 0.8)),
-      1e-12);
+  EXPECT_NEAR(serving_ep_time(w, l40s, cal, 8, 3072, 3072),
+              m.moe_layers() * (2 * serving_allreduce_latency(l40s) + bytes / (l40s.link_bandwidth * 0.8)),
+              1e-12);
   // The experts take the measured op at every rank's rows, on one rank of 8.
   ASSERT_NE(adp->moe_op, nullptr);
   EXPECT_EQ(adp->moe_op->ep, 8);
@@ -1335,6 +1363,23 @@ TEST(Serving, TensorRtLlmMoeSplitIsBoundedByItsCoarserSplit) {
   ASSERT_LT(tp4->seconds[12], tp2->seconds[12]);
   EXPECT_DOUBLE_EQ(published_moe_seconds(*tp4, 4096, &basis), tp4->seconds[12]);
   EXPECT_EQ(basis.find("bounds"), std::string::npos) << basis;
+  // An expert split likewise: Llama 4 Maverick in FP8 on the H200, one rank of 8 measured 3-4x one of 4.
+  auto maverick = std::get<LlmInference>(
+      load_workload(data_dir() / "trtllm-pergpu-llama4-maverick-h200-dep8-1024-1024.yaml").spec);
+  const auto* ep8 = published_serving_moe(maverick, c.gpu("H200-SXM"), 8);
+  ASSERT_NE(ep8, nullptr);
+  EXPECT_EQ(ep8->ep, 8);
+  EXPECT_EQ(ep8->tp, 1);
+  auto ep4 = maverick;
+  ep4.tp = 4;
+  const auto* four = published_serving_moe(ep4, c.gpu("H200-SXM"), 4);
+  ASSERT_NE(four, nullptr);
+  ASSERT_GT(ep8->seconds[12], four->seconds[12]);
+  EXPECT_DOUBLE_EQ(published_moe_seconds(*ep8, 4096, &basis), four->seconds[12]);
+  EXPECT_NE(basis.find("holding 16 of the 128 experts (expert-parallel 8)"), std::string::npos) << basis;
+  EXPECT_NE(basis.find("the 4-way split's time, which bounds this slower 8-way measurement"),
+            std::string::npos)
+      << basis;
   auto a100 = std::get<LlmInference>(
       load_workload(data_dir() / "trtllm017-mixtral-8x7b-a100-tp4-128-2048.yaml").spec);
   ASSERT_EQ(a100.precision, "fp16");
