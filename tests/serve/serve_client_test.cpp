@@ -266,7 +266,13 @@ TEST(ServeClient, InterruptKeepsWhatWasMeasured) {
   const int done = r.work.at("requests").get<int>();
   EXPECT_GT(done, 0);
   EXPECT_LT(done, 400);
-  EXPECT_EQ(r.info.at("errors").value("interrupted", 0), 2) << r.info.dump();
+  // The requests in flight when the stop came are cut: both connections', or one when the stop lands
+  // between a request's end and the next one's dispatch (the fake server runs one request at a time, so
+  // the two never end together).
+  const int cut = r.info.at("errors").value("interrupted", 0);
+  EXPECT_GE(cut, 1) << r.info.dump();
+  EXPECT_LE(cut, 2) << r.info.dump();
+  EXPECT_LE(done + cut, 400);
   bool said = false;
   for (const auto& w : r.warnings) said = said || w.find("interrupted") != std::string::npos;
   EXPECT_TRUE(said);
