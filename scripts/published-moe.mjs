@@ -58,7 +58,7 @@ const wanted = new Set(
     Object.values(dtypesOf(shape)).flatMap((d) => splitsOf(shape).map((split) => keyOf(d, shape, split))),
   ),
 )
-// One release's table: key (dtype and shape) -> tokens -> milliseconds.
+// One release's table: key (dtype, shape and split) -> tokens -> milliseconds.
 async function release(system, version) {
   const rows = await readRows(`${system}/moe/trtllm/${version}/moe_perf.parquet`)
   const source = sources.find((k) => rows.some((r) => r.kernel_source === k))

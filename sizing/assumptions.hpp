@@ -77,7 +77,8 @@ inline constexpr PublishedGemm kPublishedGemm[] = {
 // Azure_Results/ND_<vm>_results.md, random operands). A serving benchmark runs its GEMMs for minutes, so a
 // serving step's GEMMs take this figure, in place of kPublishedGemm's (a short run per shape, at boost
 // clocks), where the GPU and precision have one; the training step's GEMMs keep kPublishedGemm x
-// kTrainingGemmDerate, whose derate already holds the sustained clocks of a weeks-long run.
+// kTrainingGemmDerate, whose derate already holds the sustained clocks of a weeks-long run. The A100 40 GB
+// card has the measured 80 GB card's die and clocks and takes its figure, as it does in kPublishedGemm.
 struct PublishedSustainedGemm {
   std::string_view gpu;      // catalog name
   double bf16 = 0, fp8 = 0;  // sustained / datasheet peak; 0: not published
@@ -87,6 +88,10 @@ inline constexpr PublishedSustainedGemm kPublishedSustainedGemm[] = {
     {"A100-SXM4-80GB", 256.5 / 312, 0,
      "sustained cuBLASLt FP16 256.5 of 312 TFLOPS at 16384^3 after 10,000 warm-up iterations (Azure ND A100 "
      "v4; FP16 and BF16 share the A100's tensor-core rate)"},
+    {"A100-SXM4-40GB", 256.5 / 312, 0,
+     "sustained cuBLASLt FP16 256.5 of 312 TFLOPS at 16384^3 after 10,000 warm-up iterations on the "
+     "A100-SXM4-80GB, the same die and clocks (Azure ND A100 v4; FP16 and BF16 share the A100's tensor-core "
+     "rate)"},
     {"H100-SXM", 0, 1382.2 / 1979,
      "sustained cuBLASLt FP8 1,382.2 of 1,979 TFLOPS at 32768^3 after 10,000 warm-up iterations (Azure ND "
      "H100 v5)"},
@@ -269,18 +274,21 @@ inline constexpr PublishedNcclCollective kPublishedNcclCollectives[] = {
 // <gpu>/moe/trtllm/<version>/moe_perf, collector/trtllm/collect_moe.py), for the shapes it measures:
 // Qwen3-30B-A3B, Qwen3-235B-A22B, Mixtral 8x7B and 8x22B and Llama 4 Scout on a GPU holding every expert
 // (moe_tp and moe_ep 1) and on one GPU of a tensor-parallel split of every expert (moe_tp 2, 4, 8: each GPU
-// holds 1/moe_tp of every expert's FFN and takes every token), DeepSeek-V3/R1 on one rank of 8 holding 32 of
-// its 256 experts (moe_ep 8), given every rank's tokens (the collector feeds the rank the whole batch and
-// computes its own experts), its fp8 rows the block-scaled FP8 (fp8_block) its checkpoints use; each shape
-// and split at the oldest TensorRT-LLM release aiconfigurator measured it at (the published runs the engine
-// is checked on ran 0.17 and 1.0, no newer than any collection; the A100's only one is 1.0.0). The rows are
-// sizing/published_moe.inc, written by scripts/published-moe.mjs. A TensorRT-LLM serving step takes these
-// times for its MoE layers where the workload's split is measured (published_serving_moe): every expert split
-// over the tensor-parallel group (moe_tp = t, TensorRT-LLM's mapping when no expert-parallel size is given;
-// t 1: one GPU), or attention data parallelism over the expert-parallel group; its router GEMM and shared
-// experts stay with the other GEMMs. A few measured splits run slower than a coarser split of the same shape
-// (Mixtral 8x22B on the H100 at moe_tp 8: 2-3x its moe_tp 4 time at every token count), which a GPU holding
-// half the slice cannot need: a split's time is bounded by its coarser splits' (published_moe_seconds).
+// holds 1/moe_tp of every expert's FFN and takes every token); every shape, Llama 4 Maverick and
+// DeepSeek-V3/R1 (whose fp8 rows are the block-scaled FP8, fp8_block, its checkpoints use) included, on one
+// rank of an expert-parallel group (moe_ep 2, 4, 8: the rank's share of the experts, given every rank's
+// tokens: the collector feeds the rank the whole batch and computes its own experts); each shape and split
+// at the oldest TensorRT-LLM release aiconfigurator measured it at, so the splits of one shape may come
+// from different releases (the published runs the engine is checked on ran 0.17 and 1.0, no newer than any
+// collection; the A100's only one is 1.0.0). The rows are sizing/published_moe.inc, written by
+// scripts/published-moe.mjs. A TensorRT-LLM serving step takes these times for its MoE layers where the
+// workload's split is measured (published_serving_moe): every expert split over the tensor-parallel group
+// (moe_tp = t, TensorRT-LLM's mapping when no expert-parallel size is given; t 1: one GPU), or attention
+// data parallelism over the expert-parallel group; its router GEMM and shared experts stay with the other
+// GEMMs. Many measured splits run slower than a coarser split of the same GPU and shape at some token counts
+// (Mixtral 8x22B on the H100 at moe_tp 8: 2-3x its moe_tp 4 time at every one), which a GPU holding half the
+// slice, or half the experts, cannot need: a split's time is bounded by its coarser splits' at every release
+// measured, and the sheet names the release and split that bound it (published_moe_seconds).
 struct PublishedServingMoe {
   std::string_view gpu;        // catalog name
   std::string_view precision;  // the workload's: bf16, fp8 (per-tensor scales; DeepSeek's 128 x 128 blocks),

@@ -307,6 +307,7 @@ Calibration calibrate(const std::vector<Report>& reports, const HardwareCatalog&
   const GpuSpec& target = *in.target;
   Calibration c;
   c.gemm = assumed_gemm_asymptote(target, in.precision, in.sustained);
+  c.sustained = in.sustained;
   c.hbm = assumed(assumption::kHbm);
   bool published_hbm =
       false;  // a published measurement of the target itself beats one moved from another GPU

@@ -50,6 +50,7 @@ struct Calibration {
   Figure storage_read, storage_write;  // node-local B/s; value 0 = from the drives' datasheet
   Figure host_mem;                     // of theoretical host memory bandwidth
   std::string measured_gpu;            // catalog name of the GPU the reports measured, "" when none
+  bool sustained = false;              // the GEMM figures at sustained clocks (CalibrationInput's)
   std::vector<std::string> warnings;
 };
 

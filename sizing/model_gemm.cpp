@@ -48,8 +48,8 @@ GemmRates gemm_rates(const GpuSpec& gpu, std::string_view precision, const Calib
     for (std::string_view key : kSixteenBitGemm)
       if (auto p16 = gpu.peak_for(std::string(key))) {
         r.peak_16 = *p16;
-        r.asymptote_16 =
-            r.asymptote * assumed_gemm_asymptote(gpu, key).value / assumed_gemm_asymptote(gpu, prec).value;
+        r.asymptote_16 = r.asymptote * assumed_gemm_asymptote(gpu, key, cal.sustained).value /
+                         assumed_gemm_asymptote(gpu, prec, cal.sustained).value;
         r.precision_16 = key;
         break;
       }
@@ -57,13 +57,14 @@ GemmRates gemm_rates(const GpuSpec& gpu, std::string_view precision, const Calib
 }
 
 AttentionRate attention_rate(const GpuSpec& gpu, const std::string& gemm_precision,
-                             const std::string& kv_precision) {
+                             const std::string& kv_precision, bool sustained) {
   double gemm_peak = gpu.peak_for(peak_precision(gemm_precision)).value_or(0);
   for (const std::string& key : {attention_peak_precision(kv_precision), std::string("fp16")}) {
     auto p = gpu.peak_for(key);
     if (p && *p <= gemm_peak)
       return {key, *p,
-              assumed_gemm_asymptote(gpu, key).value / assumed_gemm_asymptote(gpu, gemm_precision).value};
+              assumed_gemm_asymptote(gpu, key, sustained).value /
+                  assumed_gemm_asymptote(gpu, gemm_precision, sustained).value};
   }
   return {gemm_precision, gemm_peak, 1};
 }

@@ -54,14 +54,15 @@ inline constexpr std::string_view kSixteenBitGemm[] = {"bf16", "fp16"};
 // GEMMs in `gemm_precision`: the catalog peak of the cache's precision as attention reads it
 // (attention_peak_precision), else FP16's (a GPU without that precision dequantizes to 16 bits), never above
 // the GEMMs' peak, which it takes where neither fits. Its efficiency is the GEMMs' scaled by the ratio of the
-// two precisions' assumed large-GEMM asymptotes (assumed_gemm_asymptote): 1 at the GEMMs' own precision.
+// two precisions' assumed large-GEMM asymptotes (assumed_gemm_asymptote, at sustained clocks where
+// `sustained`, as the calibration's GEMM figure is): 1 at the GEMMs' own precision.
 struct AttentionRate {
   std::string precision;  // catalog peak key ("fp8"), or gemm_precision where attention runs at its peak
   double peak = 0;        // FLOP/s
   double eta_scale = 1;   // attention efficiency / the GEMMs' efficiency
 };
 AttentionRate attention_rate(const GpuSpec& gpu, const std::string& gemm_precision,
-                             const std::string& kv_precision);
+                             const std::string& kv_precision, bool sustained);
 
 // A forward GEMM y = x W^T (m tokens, n outputs, k inputs) or one of its backward GEMMs: the input gradient
 // (m x k x n) or the weight gradient (n x k x m).

@@ -449,9 +449,14 @@ double published_moe_seconds(const assumption::PublishedServingMoe& p, double to
         "TensorRT-LLM {}'s fused MoE on one {}{} ({}): {:.1f} us per layer at {:.0f} tokens, between its "
         "measured powers of two (NVIDIA aiconfigurator, moe_perf, power-law routing alpha 1.2){}",
         p.version, p.gpu, holding, p.precision, seconds * 1e6, tokens,
-        bound ? fmt::format("; the {}-way split's time, which bounds this slower {}-way measurement",
-                            bound->tp * bound->ep, p.tp * p.ep)
-              : "");
+        bound
+            ? fmt::format("; the time TensorRT-LLM {} measured on {}, which bounds this slower {}-way "
+                          "measurement",
+                          bound->version,
+                          bound->tp * bound->ep == 1 ? std::string("one GPU holding every expert")
+                                                     : fmt::format("the {}-way split", bound->tp * bound->ep),
+                          p.tp * p.ep)
+            : "");
   }
   return seconds;
 }
@@ -478,7 +483,10 @@ double serving_ep_time(const LlmInference& w, const GpuSpec& gpu, const Calibrat
   // half-precision elements of the whole tensor (nccl-tests' message).
   const assumption::PublishedNcclCollective *gather = nullptr, *scatter = nullptr;
   for (const auto& c : assumption::kPublishedNcclCollectives)
-    if (c.gpu == gpu.name && c.gpus == t) (c.op == "all_gather" ? gather : scatter) = &c;
+    if (c.gpu == gpu.name && c.gpus == t) {
+      if (c.op == "all_gather") gather = &c;
+      if (c.op == "reduce_scatter") scatter = &c;
+    }
   if (gather && scatter) {
     double gathered = call_tokens * m.hidden * dispatch / kActivationBytes, reduced = call_tokens * m.hidden;
     auto at = [](const assumption::PublishedNcclCollective& c, double elements) {
@@ -510,7 +518,7 @@ std::optional<ServingPoint> serving_point(const LlmInference& w, const NodeFacts
   const GpuSpec& gpu = *node.gpu;
   const TransformerModel& m = w.model;
   double peak = gpu.peak_for(peak_precision(w.precision)).value_or(0);
-  const AttentionRate attention = attention_rate(gpu, w.precision, w.kv_precision);
+  const AttentionRate attention = attention_rate(gpu, w.precision, w.kv_precision, cal.sustained);
   // The engines' attention kernels are flash attention's (fused, causal in prefill): the GEMMs' efficiency
   // at the cache's precision x the attention-vs-GEMM share the training step uses.
   double attention_share = attention.eta_scale * assumption::kAttentionRelative.value;

@@ -258,8 +258,9 @@ std::optional<double> published_serving_allreduce(const GpuSpec& gpu, int t, dou
 const assumption::PublishedServingMoe* published_serving_moe(const LlmInference& w, const GpuSpec& gpu,
                                                              int t);
 // One MoE layer's op at `tokens` tokens, seconds: log-log between the row's powers of two, its first point
-// below them, in proportion to the tokens above them; a tensor-parallel split's row at most the time of a
-// coarser split's row of the same GPU and shape. `basis` (optional) gets where the figure comes from.
+// below them, in proportion to the tokens above them; a split's row (tensor- or expert-parallel) at most the
+// time of a coarser split's row of the same GPU and shape, at whichever release measured it. `basis`
+// (optional) gets where the figure comes from, the bounding release and split named.
 double published_moe_seconds(const assumption::PublishedServingMoe& p, double tokens,
                              std::string* basis = nullptr);
 // A phase's tensor-parallel all-reduces on t GPUs, seconds: 2 per layer, of which it pays `tokens` of the

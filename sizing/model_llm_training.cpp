@@ -576,7 +576,8 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   // Causal flash attention computes half of the full-sequence FLOPs the model counts, in its own kernels;
   // standard attention runs the whole s x s products as batched GEMMs and masks afterwards. Either runs at
   // the rate of the precision it multiplies in (training_attention_precision).
-  const AttentionRate attention = attention_rate(gpu, w.precision, training_attention_precision(w));
+  const AttentionRate attention =
+      attention_rate(gpu, w.precision, training_attention_precision(w), cal.sustained);
   double attention_rate_flops = attention.peak * eta * attention.eta_scale;
   // Standard attention masks after multiplying: it computes every pair local attention skips.
   double attention_computed = standard ? flops.attention / m.attended_share(0, w.seq_len) : flops.attention;

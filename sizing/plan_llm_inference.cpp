@@ -277,7 +277,7 @@ void Planner::plan_inference(const LlmInference& w) {
           .source = src(*served.per_node)});
   // Where attention's rate comes from: the attention-vs-GEMM share, and the cache's precision where it is
   // not the GEMMs' (an FP8 cache beside NVFP4 weights, say).
-  const AttentionRate attention = attention_rate(*facts_.gpu, w.precision, w.kv_precision);
+  const AttentionRate attention = attention_rate(*facts_.gpu, w.precision, w.kv_precision, cal_.sustained);
   // The attention's eta is scaled from the phase's GEMMs at the workload's precision (eta_own), the 16-bit
   // ones (the output head, unquantized parts) left out.
   auto attention_at = [&](const GemmPhase& g) {

@@ -212,7 +212,8 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                               : ", K and V all-gathered before attention, exposed (cp_comm all_gather)";
   if (w.precision == "fp8") ran += fmt::format(", FP8 {} scaling (fp8_recipe)", w.fp8_recipe);
   auto mfu = model_flops_utilisation<Formula>(st);
-  const AttentionRate attention = attention_rate(*facts_.gpu, w.precision, training_attention_precision(w));
+  const AttentionRate attention =
+      attention_rate(*facts_.gpu, w.precision, training_attention_precision(w), cal_.sustained);
   line({.section = "Compute",
         .item = "Predicted MFU",
         .quantity = mfu,

@@ -39,6 +39,7 @@ TEST(Calibration, ServingTakesThePublishedSustainedGemm) {
   EXPECT_NEAR(at("H200-SXM", "fp8", false).value, 1453.4 / 1979, 1e-12);
   EXPECT_NEAR(at("A100-SXM4-80GB", "fp16", true).value, 256.5 / 312, 1e-12);
   EXPECT_NEAR(at("A100-SXM4-80GB", "bf16", false).value, 271.2 / 312, 1e-12);
+  EXPECT_NEAR(at("A100-SXM4-40GB", "bf16", true).value, at("A100-SXM4-80GB", "bf16", true).value, 1e-12);
   EXPECT_NEAR(at("H200-SXM", "bf16", true).value, 794.5 / 989, 1e-12);  // no sustained BF16 figure
   EXPECT_NEAR(at("B200", "fp8", true).value, 3432.5 / 4500, 1e-12);     // no sustained figure
   // Every sustained figure names a catalog GPU and lies below its short-run figure.
