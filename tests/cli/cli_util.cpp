@@ -10,9 +10,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <thread>
@@ -137,6 +140,35 @@ int free_port() {
   ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
   ::close(s);
   return ntohs(a.sin_port);
+}
+
+int tcp_sockets(int port, TcpSockets which) {
+  std::ifstream in("/proc/net/tcp");
+  std::string line;
+  std::getline(in, line);  // header
+  int n = 0;
+  while (std::getline(in, line)) {
+    std::istringstream ss(line);
+    std::string slot, local, remote, state;
+    ss >> slot >> local >> remote >> state;
+    const std::string& end = which == TcpSockets::listening ? local : remote;
+    auto colon = end.find(':');
+    if (colon == std::string::npos) continue;
+    // The kernel's TCP states: 01 established, 0A listen.
+    if (state == (which == TcpSockets::listening ? "0A" : "01") &&
+        std::stoi(end.substr(colon + 1), nullptr, 16) == port)
+      ++n;
+  }
+  return n;
+}
+
+bool wait_for_sockets(int port, TcpSockets which, int n) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (tcp_sockets(port, which) >= n) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
 }
 
 std::string job_token(int port) {

@@ -55,6 +55,12 @@ CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::s
 
 // A TCP port on 127.0.0.1 that the kernel just handed out (and that is closed again, so rank 0 can take it).
 int free_port();
+// TCP sockets of 127.0.0.1:port in /proc/net/tcp: listening on it (a rank 0 ready for its ranks), or
+// established connections to it (each a rank that reached rank 0).
+enum class TcpSockets { listening, connected };
+int tcp_sockets(int port, TcpSockets which);
+// Waits up to 60 s until at least n such sockets exist; false if they never did.
+bool wait_for_sockets(int port, TcpSockets which, int n);
 // The MLBENCH_JOB_TOKEN of the job whose rendezvous is at `port` (one job per port).
 std::string job_token(int port);
 // The torchrun-style launch environment of one rank of `world` on localhost, rendezvous at `port`, with a

@@ -15,7 +15,6 @@
 #include <fstream>
 #include <optional>
 #include <random>
-#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -336,32 +335,6 @@ TEST(FaultsCli, SignalsAtRandomPointsLeaveAValidReportAndNoScratchFiles) {
 
 // ---- a killed rank of a multi-process run -------------------------------------------------------------
 
-// Established TCP connections to 127.0.0.1:port (each is a rank that reached rank 0), from /proc/net/tcp.
-int connections_to(int port) {
-  std::ifstream in("/proc/net/tcp");
-  std::string line;
-  std::getline(in, line);  // header
-  int n = 0;
-  while (std::getline(in, line)) {
-    std::istringstream ss(line);
-    std::string slot, local, remote, state;
-    ss >> slot >> local >> remote >> state;
-    auto colon = remote.find(':');
-    if (colon == std::string::npos) continue;
-    if (state == "01" && std::stoi(remote.substr(colon + 1), nullptr, 16) == port) ++n;
-  }
-  return n;
-}
-
-bool wait_for_connections(int port, int n) {
-  auto deadline = std::chrono::steady_clock::now() + seconds(60);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (connections_to(port) >= n) return true;
-    std::this_thread::sleep_for(milliseconds(20));
-  }
-  return false;
-}
-
 TEST(FaultsCli, KilledRankIsNamedByRankZeroAndEveryRankEnds) {
   TempDir t;
   auto report = t.path() / "cluster.json";
@@ -374,7 +347,7 @@ TEST(FaultsCli, KilledRankIsNamedByRankZeroAndEveryRankEnds) {
   auto rank0 = spawn_cli(with_output, rank_env(0, 4, port));
   auto rank1 = spawn_cli(args, rank_env(1, 4, port));
   auto rank2 = spawn_cli(args, rank_env(2, 4, port));
-  ASSERT_TRUE(wait_for_connections(port, 2)) << "ranks 1 and 2 never reached rank 0";
+  ASSERT_TRUE(wait_for_sockets(port, TcpSockets::connected, 2)) << "ranks 1 and 2 never reached rank 0";
   std::this_thread::sleep_for(milliseconds(300));  // their introductions are on the wire
   rank1.kill(SIGKILL);
   EXPECT_EQ(rank1.wait().signal, SIGKILL);
@@ -398,7 +371,7 @@ TEST(FaultsCli, KilledRankZeroEndsTheOtherRanksNamingIt) {
   const std::vector<std::string> args{"nccl", "--profile", "quick", "--timeout", "300"};
   auto rank0 = spawn_cli(args, rank_env(0, 3, port));
   auto rank1 = spawn_cli(args, rank_env(1, 3, port));
-  ASSERT_TRUE(wait_for_connections(port, 1)) << "rank 1 never reached rank 0";
+  ASSERT_TRUE(wait_for_sockets(port, TcpSockets::connected, 1)) << "rank 1 never reached rank 0";
   std::this_thread::sleep_for(milliseconds(300));
   rank0.kill(SIGKILL);
   EXPECT_EQ(rank0.wait().signal, SIGKILL);

@@ -453,7 +453,8 @@ TEST(NetCli, CtrlCEndsEveryWaitOfTheRendezvousWithExit130) {
   const int lone_port = free_port();
   const std::vector<std::string> args{"nccl", "--profile", "quick", "--timeout", "300"};
   auto lone = spawn_cli(args, rank_env(0, 2, lone_port));
-  std::this_thread::sleep_for(500ms);
+  // It listens once its Ctrl-C handler is in place (cli/nccl.cpp): a signal before that would kill it.
+  ASSERT_TRUE(wait_for_sockets(lone_port, TcpSockets::listening, 1)) << "rank 0 never listened";
   lone.kill(SIGINT);
   auto l = lone.wait_for(kHeeded);
   ASSERT_TRUE(l) << "rank 0 ignored SIGINT while it waited for its ranks";
@@ -468,11 +469,16 @@ TEST(NetCli, CtrlCEndsEveryWaitOfTheRendezvousWithExit130) {
   RendezvousProxy proxy(port);
   auto with_output = args;
   with_output.insert(with_output.end(), {"-o", out.string()});
+  // Rank 1 through a proxy too, whose forwarding of its results says it has measured and waits.
+  RendezvousProxy proxy1(port);
   auto rank0 = spawn_cli(with_output, rank_env(0, 3, port));
-  auto rank1 = spawn_cli(args, rank_env(1, 3, port));
+  auto rank1 = spawn_cli(args, with_var(rank_env(1, 3, port), "MASTER_PORT", std::to_string(proxy1.port())));
   auto rank2 = spawn_cli(args, with_var(rank_env(2, 3, port), "MASTER_PORT", std::to_string(proxy.port())));
+  // Rank 0 decides once both hellos are in: the two proxies pass the rendezvous side by side.
+  auto passed1 = std::async(std::launch::async, [&] { return proxy1.pass_rendezvous(); });
   ASSERT_TRUE(proxy.pass_rendezvous()) << "rank 2 never got through the rendezvous";
-  std::this_thread::sleep_for(500ms);  // the skip path measures nothing: ranks 0 and 1 are waiting now
+  ASSERT_TRUE(passed1.get()) << "rank 1 never got through the rendezvous";
+  ASSERT_TRUE(proxy1.to_root()) << "rank 1's results never came";  // rank 1 now waits for the final status
   rank1.kill(SIGINT);
   auto r1 = rank1.wait_for(kHeeded);
   ASSERT_TRUE(r1) << "rank 1 ignored SIGINT while it waited for the final status";

@@ -59,22 +59,26 @@ TEST(ServeCli, SweepGivesOneResultPerLoadPoint) {
 }
 
 TEST(ServeCli, OfflineSendsEveryRequestAtOnce) {
-  FakeLlmServer server(kModel);
+  // 50 ms decode steps: the first of a batch of 8 finishes its 4 tokens 200 ms after it arrived, time enough
+  // for a client sending every request at once to have sent them all on a loaded machine.
+  FakeLlmServer server(
+      {"--max-batch", "8", "--prefill-ms-per-token", "0.1", "--step-ms", "50", "--step-ms-per-seq", "0.5"});
   auto r = run_cli({"serve", "--url", server.url(), "--offline", "--requests", "24", "--isl", "10", "--osl",
                     "4", "--json"});
   ASSERT_EQ(r.rc, 0) << r.err;
   server.stop();
-  double first = 1e300, last = 0;
+  double last_arrival = 0, first_done = 1e300;
   int n = 0;
   for (const auto& e : server.read_log())
     if (e.stream) {
-      first = std::min(first, e.arrival_s);
-      last = std::max(last, e.arrival_s);
+      last_arrival = std::max(last_arrival, e.arrival_s);
+      first_done = std::min(first_done, e.last_token_s);
       ++n;
     }
   EXPECT_EQ(n, 24);
-  // All 24 arrive before the first of them could have finished (a batch of 8 decodes 4 tokens in >= 20 ms).
-  EXPECT_LT(last - first, 0.02);
+  // No request waited for another to finish: all 24 arrived before the first of them completed (a client
+  // capped at the batch, or sending one at a time, would send the 9th only after a completion).
+  EXPECT_LT(last_arrival, first_done);
   EXPECT_EQ(json::parse(r.out)["results"][0]["info"]["connections"], 24);
 }
 
@@ -100,7 +104,19 @@ TEST(ServeCli, InterruptExits130KeepingTheFinishedRequests) {
   const auto out = dir.path() / "serve.json";
   auto p = spawn_cli({"serve", "--url", server.url(), "--concurrency", "2", "--requests", "2000", "--isl",
                       "10", "--osl", "10", "-o", out.string()});
-  std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+  // Ctrl-C once two requests have finished: the server logs each finished request as one whole line, the
+  // prompts' /tokenize calls unstreamed.
+  auto finished = [&] {
+    const std::string log = slurp(server.log_path());
+    int n = 0;
+    for (std::size_t at = 0, end; (end = log.find('\n', at)) != std::string::npos; at = end + 1)
+      n += log.substr(at, end - at).find("\"stream\":true") != std::string::npos;
+    return n;
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (finished() < 2 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_GE(finished(), 2) << "no request finished within 60 s";
   p.kill(SIGINT);
   auto r = p.wait_for(std::chrono::seconds(30));
   ASSERT_TRUE(r.has_value()) << "still running 30 s after Ctrl-C";
