@@ -147,14 +147,15 @@ TEST(NetCli, RendezvousWithAMissingPeerEndsWithinItsTimeoutNamingIt) {
   TempDir dir;
   auto out = dir.path() / "cluster.json";
   const int port = free_port();
-  auto peer = std::async(std::launch::async, [port] {
-    return run_cli({"nccl", "--timeout", "2"}, rank_env(2, 3, port));
-  });
+  // Rank 2 first: it retries every 100 ms until rank 0 listens, so it is in well within rank 0's 2 s however
+  // slowly either process starts; rank 1 never comes.
+  auto peer = spawn_cli({"nccl", "--timeout", "60"}, rank_env(2, 3, port));
   auto root = run_cli({"nccl", "--timeout", "2", "-o", out.string()}, rank_env(0, 3, port));
   EXPECT_EQ(root.rc, 1) << root.err;
   EXPECT_NE(root.err.find("rank 1 of 3 never arrived"), std::string::npos) << root.err;
-  auto p = peer.get();
-  EXPECT_NE(p.rc, 0);
+  auto p = peer.wait_for(30s);
+  ASSERT_TRUE(p) << "rank 2 went on waiting after rank 0 ended";
+  EXPECT_NE(p->rc, 0);
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 

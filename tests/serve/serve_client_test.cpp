@@ -109,8 +109,11 @@ TEST(ServeClient, FiguresMatchTheServersLog) {
     EXPECT_EQ(r.info.at("prompts").at("calibration"), "tokenize");
     EXPECT_EQ(r.info.at("prompts").at("exact"), 60);  // each prompt checked through /tokenize
     EXPECT_EQ(r.info.at("prompts").at("approximate"), false);
-    // Means: within 3 % plus 1 ms (loopback, the client's parsing, and a server step that wakes late).
-    EXPECT_NEAR(metric(r, "ttft_mean"), mean(ttft), 0.03 * mean(ttft) + 1e-3) << load;
+    // Means: within 3 % plus 1 ms (loopback, the client's parsing, and a server step that wakes late); TTFT
+    // plus 3 ms, under a third of a 10 ms step, as the client's clock starts before its write and the
+    // server's after its read, each a wake-up apart on a loaded host (a request timed from the wrong chunk
+    // or the schedule would be a step or more off).
+    EXPECT_NEAR(metric(r, "ttft_mean"), mean(ttft), 0.03 * mean(ttft) + 3e-3) << load;
     EXPECT_NEAR(metric(r, "tpot_mean"), mean(tpot), 0.03 * mean(tpot) + 1e-3) << load;
     EXPECT_NEAR(metric(r, "e2e_mean"), mean(e2e), 0.03 * mean(e2e) + 1e-3) << load;
     std::sort(ttft.begin(), ttft.end());
