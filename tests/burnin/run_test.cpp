@@ -5,6 +5,7 @@
 // and timeline figure carries the spread of its statistic.
 #include "burnin/run.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <mutex>
 #include <numbers>
@@ -49,7 +50,8 @@ class SleepPhase : public Phase {
     }
     int iterations = 0;
     while (!ctx.past_deadline()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      // Polls every 10 ms but never sleeps past its deadline: the phase ends on it, as a real phase does.
+      std::this_thread::sleep_until(std::min(ctx.deadline, Clock::now() + std::chrono::milliseconds(10)));
       if (raise_stop_ && ++iterations == 5) *raise_stop_ = true;
     }
     --trace_.running;
@@ -76,7 +78,8 @@ class CutPhase : public Phase {
   PhaseId id() const override { return id_; }
   std::optional<std::string> unavailable(const Json&) const override { return std::nullopt; }
   std::vector<Result> run(const PhaseContext& ctx) override {
-    while (!ctx.past_deadline()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    while (!ctx.past_deadline())
+      std::this_thread::sleep_until(std::min(ctx.deadline, Clock::now() + std::chrono::milliseconds(10)));
     Result r;
     r.probe = std::string(br::kPhaseProbePrefix) + std::string(to_string(id_));
     r.params = Json{{"device", "/var/tmp/mlbench-burnin-1.dat"}};
@@ -178,7 +181,8 @@ class RatePhase : public Phase {
   PhaseId id() const override { return PhaseId::gemm; }
   std::optional<std::string> unavailable(const Json&) const override { return std::nullopt; }
   std::vector<Result> run(const PhaseContext& ctx) override {
-    while (!ctx.past_deadline()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    while (!ctx.past_deadline())
+      std::this_thread::sleep_until(std::min(ctx.deadline, Clock::now() + std::chrono::milliseconds(10)));
     std::vector<Result> out;
     for (const char* device : {"gpu0", "gpu1"}) {
       Result r;

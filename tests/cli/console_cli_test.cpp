@@ -226,7 +226,8 @@ TEST(Console, TheStorageSuiteNamesItsScratchFileBeforeItStarts) {
 
 TEST(Console, WithoutATerminalEachFinishedCaseIsOneLine) {
   storage::test::TempDir disk;
-  auto r = run_cli({"storage", "--target", disk.path().string(), "--size", "8M", "--runtime", "0.3"});
+  // Bounded by a count of I/Os, not a short window a busy shared disk can stall through.
+  auto r = run_cli({"storage", "--target", disk.path().string(), "--size", "8M", "--number-ios", "200"});
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.err.find("mlbench: [1/1] storage.io randread"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << "no live line in a log: " << r.err;

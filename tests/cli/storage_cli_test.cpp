@@ -147,8 +147,9 @@ TEST(StorageCli, BinaryUnitsVerboseFiguresAndTheIntervalLog) {
 // the JSON report goes unread).
 TEST(StorageCli, AResultWarningIsPrintedUnderItsRowAndCounted) {
   storage::test::TempDir disk;
+  // Bounded by a count of I/Os, not a short window a busy shared disk can stall through.
   auto r = run_cli({"storage", "--target", disk.path().string(), "--engine", "psync", "--iodepth", "4",
-                    "--size", "4M", "--runtime", "0.2"});
+                    "--size", "4M", "--number-ios", "200"});
   ASSERT_EQ(r.rc, 0) << r.err;
   const auto row = r.out.find("storage.io");
   const auto warning = r.out.find("warning: psync runs one I/O at a time per thread: --iodepth 4 acts as 1");
@@ -398,8 +399,9 @@ TEST(StorageCliFio, SizePercentOutputFormatAndSequentialMix) {
   ASSERT_EQ(report["results"].size(), 1u);
   EXPECT_EQ(report["results"][0]["info"]["region_bytes"], 4 << 20);
 
+  // 400 I/Os of a 60/40 mix: both kinds (all of one kind has odds of 0.6^400).
   auto mix = run_cli({"storage", "--directory", disk.path().string(), "--rw", "readwrite", "--rwmixwrite",
-                      "40", "--size", "1M", "--runtime", "0.3", "--json"});
+                      "40", "--size", "1M", "--number-ios", "400", "--json"});
   ASSERT_EQ(mix.rc, 0) << mix.err;
   const json mixed = json::parse(mix.out);
   const json& result = mixed["results"][0];
