@@ -404,9 +404,9 @@ inline constexpr std::string_view kTrtllmNoEvictBasis =
     "admits a request when the KV cache holds its input + output tokens";
 // trtllm-bench throughput sets max_batch_size and max_num_tokens from the dataset when not given
 // (tensorrt_llm/bench/build/tuning.py, calc_engine_setting and finetune_setting): the requests of input +
-// output tokens that kv_fraction of (HBM x GPUs - parameters x its bytes per element, kTrtllmBenchBytes)
-// holds, at its bytes per KV element, with KV heads at least one per GPU, capped
-// at max_requests; tokens = that x (1 + input / output), capped at max_tokens; each rounded up ("slightly
+// output tokens that kv_fraction of (HBM x GPUs - checkpoint elements x its bytes per element,
+// kTrtllmBenchBytes) holds, at its bytes per KV element, with KV heads at least one per GPU, capped at
+// max_requests; tokens = that x (1 + input / output), capped at max_tokens; each rounded up ("slightly
 // optimistic"): batch to a multiple of 32 (at least 64) below 256, of 128 below 1,024, else of 256; tokens to
 // a multiple of 256 (at least 2,048) below 4,096, of 512 below 8,192, else of 1,024. TensorRT-LLM's NVIDIA
 // perf-overview runs (docs/source/performance/perf-overview.md) give neither, so these apply.
@@ -416,17 +416,23 @@ struct TrtllmBenchTuning {
 };
 inline constexpr TrtllmBenchTuning kTrtllmBenchTuning{};
 // trtllm-bench's bytes per element of a weight or KV-cache quantization (tuning.py BYTES_PER_ELEM: FP8 and
-// FP8 block scales 1, NVFP4 0.5, no quantization 2, and 2 for any it does not list), scales not counted.
+// FP8 block scales 1, NVFP4 0.5, no quantization 2, and 2 for any it does not list), and the elements a
+// quantized parameter takes in the checkpoint whose safetensors header it counts (dataclasses.py
+// get_param_count sums the header's elements of every dtype): an FP8 weight one (its per-tensor scales
+// negligible); a ModelOpt NVFP4 weight two 4-bit values per uint8 element and one FP8 scale per 16 values,
+// 1/2 + 1/16. Parameters kept at 16 bits count one element each.
 struct TrtllmBenchBytes {
   std::string_view precision;
   double bytes;
+  double elements_per_param;
 };
-inline constexpr TrtllmBenchBytes kTrtllmBenchBytes[] = {{"fp8", 1}, {"nvfp4", 0.5}};
+inline constexpr TrtllmBenchBytes kTrtllmBenchBytes[] = {{"fp8", 1, 1}, {"nvfp4", 0.5, 0.5 + 1.0 / 16}};
 inline constexpr double kTrtllmBenchUnlistedBytes = 2;
 inline constexpr std::string_view kTrtllmBenchBasis =
     "trtllm-bench's defaults from the dataset (bench/build/tuning.py finetune_setting): the requests 0.95 x "
-    "(HBM x GPUs - parameters x its bytes per element: FP8 1, NVFP4 0.5, else 2) holds at input + output "
-    "tokens, rounded up; tokens = that x (1 + input / output)";
+    "(HBM x GPUs - the checkpoint's safetensors elements (NVFP4: 1/2 + 1/16 per quantized parameter) x its "
+    "bytes per element: FP8 1, NVFP4 0.5, else 2) holds at input + output tokens, rounded up; tokens = that "
+    "x (1 + input / output)";
 inline constexpr Assumption kAveragePowerShare{"Average / nameplate power", 0.80, "busy node"};
 inline constexpr Assumption kNodeMtbfHours{
     "Node MTBF", 6000, "Llama 3: 419 interruptions in 54 days on 2,048 nodes", 1, "", "h"};

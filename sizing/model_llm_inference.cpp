@@ -56,10 +56,21 @@ double input_embedding_read_bytes(const LlmInference& w) {
 }
 
 namespace {
-double trtllm_bench_bytes(std::string_view precision) {
+const assumption::TrtllmBenchBytes* trtllm_bench_entry(std::string_view precision) {
   for (const auto& b : assumption::kTrtllmBenchBytes)
-    if (b.precision == precision) return b.bytes;
-  return assumption::kTrtllmBenchUnlistedBytes;
+    if (b.precision == precision) return &b;
+  return nullptr;
+}
+double trtllm_bench_bytes(std::string_view precision) {
+  const auto* b = trtllm_bench_entry(precision);
+  return b ? b->bytes : assumption::kTrtllmBenchUnlistedBytes;
+}
+// The elements of the checkpoint's safetensors header: the quantized parameters at their elements each, the
+// parts kept at 16 bits one each.
+double trtllm_bench_checkpoint_elements(const LlmInference& w) {
+  const auto* b = trtllm_bench_entry(w.precision);
+  double kept = unquantized_params(w);
+  return (w.model.params - kept) * (b ? b->elements_per_param : 1.0) + kept;
 }
 }  // namespace
 
@@ -70,8 +81,9 @@ TrtllmBenchSettings trtllm_bench_settings(const LlmInference& w, const GpuSpec& 
   // Its KV bytes per token: every layer's K and V of max(t, kv_heads) heads (one per GPU at least).
   double kv_token =
       2.0 * m.layers * std::max(t, m.kv_heads) * m.head_dim() * trtllm_bench_bytes(w.kv_precision);
-  // tuning.py's engine size: every parameter at the checkpoint's quantized width.
-  double free = tune.kv_fraction * (gpu.memory_bytes * t - m.params * trtllm_bench_bytes(w.precision));
+  // tuning.py's engine size: every element of the checkpoint at its quantization's bytes per element.
+  double free = tune.kv_fraction * (gpu.memory_bytes * t -
+                                    trtllm_bench_checkpoint_elements(w) * trtllm_bench_bytes(w.precision));
   double raw_bs = std::min(std::max(0.0, free) / (kv_token * (in + out)), tune.max_requests);
   double raw_tokens = std::min(raw_bs * (1 + in / out), tune.max_tokens);
   auto up = [](double v, double step) { return step * std::ceil(v / step); };

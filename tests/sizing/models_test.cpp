@@ -857,19 +857,29 @@ TEST(Models, APartialLastNodeStillCrossesNodes) {
 }
 
 // trtllm-bench sizes its batch with its own bytes per element (tuning.py): NVFP4 weights at 0.5, not the
-// 0.5625 they weigh with their scales, and an unlisted precision at 2.
+// 0.5625 they weigh with their scales, and an unlisted precision at 2; times the elements of the checkpoint's
+// safetensors header, where an NVFP4 weight takes 1/2 (two values a byte) + 1/16 (its FP8 scales) of an
+// element and a part kept at 16 bits (here the embedding and head) one.
 TEST(Models, TrtllmBenchTakesItsOwnBytesPerElement) {
   LlmInference w = bench_workload(80, 8192, 64, 70.6e9, "nvfp4");
+  w.model.vocab = 128256;
+  w.output_tokens = 100;
   GpuSpec gpu;
   gpu.memory_bytes = 180.0 * (1ull << 30);
-  double raw = 0.95 * (gpu.memory_bytes - 70.6e9 * 0.5) / (2.0 * 80 * 8 * 128 * 1 * 2000);
-  ASSERT_GT(raw, 256);
+  double kept = 2.0 * 128256 * 8192;
+  ASSERT_DOUBLE_EQ(unquantized_params(w), kept);
+  double elements = (70.6e9 - kept) * (0.5 + 1.0 / 16) + kept;
+  double raw = 0.95 * (gpu.memory_bytes - elements * 0.5) / (2.0 * 80 * 8 * 128 * 1 * 1100);
+  ASSERT_GT(raw, 896);
   ASSERT_LT(raw, 1024);
-  EXPECT_EQ(trtllm_bench_settings(w, gpu, 1).max_batch_size, 128 * std::ceil(raw / 128));
+  EXPECT_EQ(trtllm_bench_settings(w, gpu, 1).max_batch_size, 1024);
+  // Counting every parameter as an element would leave 833 requests: 896.
+  ASSERT_LT(0.95 * (gpu.memory_bytes - 70.6e9 * 0.5) / (2.0 * 80 * 8 * 128 * 1 * 1100), 896);
   w.kv_precision = "int8";  // not in its table: 2 bytes
-  double raw16 = 0.95 * (gpu.memory_bytes - 70.6e9 * 0.5) / (2.0 * 80 * 8 * 128 * 2 * 2000);
-  EXPECT_EQ(trtllm_bench_settings(w, gpu, 1).max_batch_size,
-            raw16 < 256 ? std::max(64.0, 32 * std::ceil(raw16 / 32)) : 128 * std::ceil(raw16 / 128));
+  double raw16 = raw / 2;
+  ASSERT_GT(raw16, 384);
+  ASSERT_LT(raw16, 512);
+  EXPECT_EQ(trtllm_bench_settings(w, gpu, 1).max_batch_size, 512);
 }
 
 // A decode step padded to its CUDA graph runs the GEMMs' compute for the graph's rows (compute-bound here:
