@@ -83,6 +83,14 @@ constexpr const char* kHeadroomRecomputeLlama3Run =
     "the whole run at the main stage's set-up (sequence 8,192 on 16,384 GPUs, where the step model is 12.5 % "
     "below the paper's 400 TFLOP/s row): the batch ramp, the 128K-context stage and the annealing are not "
     "modelled";
+// The Llama 3.1 model card gives each size's GPU-hours, not its set-up; at the 405B's main-stage set-up the
+// smaller models' hours imply far less of the GPU than the 405B's do.
+constexpr const char* kLlama31SmallRuns =
+    "faster than published: the model card's hours give 2,854 tokens/s per GPU for the 8B and 595 for the "
+    "70B over ~15T tokens, 6 N per token at 14 % and 25 % of the H100's dense BF16 peak, where the 405B's "
+    "(15.6T tokens) give 35 %; neither run's GPU count, batch nor layout is published (the 405B's 16,384 "
+    "GPUs and 16M-token batch assumed, the planner's layout), nor what the hours hold besides the main "
+    "stage (the 128K-context stage and the annealing are not modelled)";
 constexpr const char* kWholeRun =
     "faster than published: whole-run GPU-hours also hold what a step model leaves out (restarts after "
     "failures, evaluation, the batch ramp); the step runs at the published A100 cuBLAS asymptote with the "
@@ -1481,6 +1489,10 @@ constexpr Case kCases[] = {
     {"Llama 3 405B, 15.6T tokens, 16,384 H100", "llama3-405b-h100-gpu-hours.yaml", "gpu_hours", 30.84e6,
      "GPU-h", "Llama 3.1 model card (GPU hours) + Llama 3 paper (tokens, layout)", +0.172,
      kHeadroomRecomputeLlama3Run},
+    {"Llama 3.1 8B, 15T tokens, 16,384 H100", "llama31-8b-h100-gpu-hours.yaml", "gpu_hours", 1.46e6, "GPU-h",
+     "Llama 3.1 model card (GPU hours, tokens)", -0.457, kLlama31SmallRuns},
+    {"Llama 3.1 70B, 15T tokens, 16,384 H100", "llama31-70b-h100-gpu-hours.yaml", "gpu_hours", 7.0e6, "GPU-h",
+     "Llama 3.1 model card (GPU hours, tokens)", -0.220, kLlama31SmallRuns},
     {"LLaMA 65B, 1.4T tokens, 2,048 A100", "llama1-65b-a100.yaml", "gpu_hours", 1022362, "GPU-h",
      "LLaMA paper, Tables 2 and 15"},
     {"BLOOM 176B, 366B tokens, 384 A100", "bloom-176b-a100.yaml", "gpu_hours", 1082990, "GPU-h",
