@@ -664,12 +664,16 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   if (m.moe() && l.e > 1) {
     // Expert parallelism: each MoE layer sends this GPU's tokens' k routed copies to the experts' ranks and
     // back (dispatch, combine) in the forward, their gradients in the backward (4 all-to-alls; 6 with the
-    // recomputed forward); (e - 1)/e of each leaves the GPU. The group is t c e consecutive ranks: NVLink
-    // while it stays in the domain, else this GPU's share of the fabric. Tokens per GPU: the TP group's
-    // split of the micro-batch with sequence parallelism, all of it without.
+    // recomputed forward); (e - 1)/e of each leaves the GPU. The group is the e ranks strided by t c among t
+    // c e consecutive ones, so a GPU's NVLink domain holds domain / (t c) of them (all e while t c e fits):
+    // the copies to those cross NVLink, the rest this GPU's share of the fabric. NCCL posts every peer's send
+    // and receive at once, so the two run together and the slower sets the time. Tokens per GPU: the TP
+    // group's split of the micro-batch with sequence parallelism, all of it without.
     st.ep_in_domain = l.t * l.c * l.e <= node.domain;
-    st.ep_busbw = st.ep_in_domain ? gpu.link_bandwidth * cal.alltoall_nvlink.value
-                                  : node.nic_bytes_per_s * cal.alltoall_network.value / node.gpus;
+    st.ep_local = st.ep_in_domain ? l.e : std::max(1, node.domain / (l.t * l.c));
+    st.ep_nvlink_busbw = gpu.link_bandwidth * cal.alltoall_nvlink.value;
+    st.ep_busbw =
+        st.ep_in_domain ? st.ep_nvlink_busbw : node.nic_bytes_per_s * cal.alltoall_network.value / node.gpus;
     double tokens = tokens_mb / (w.sequence_parallel ? l.t : 1);
     // Node-limited routing sends a token once to each node its experts are on, at most group_top_k groups'
     // nodes (DeepSeek-V3 report, section 3.2.2: IB to each target node, then NVLink to the experts there);
@@ -681,16 +685,21 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
           std::min({st.ep_copies, ep_nodes,
                     m.group_top_k * std::max(1.0, ep_nodes / static_cast<double>(m.expert_groups))});
     }
-    double size = tokens * st.ep_copies * m.hidden * (l.e - 1) / l.e;
+    // Seconds per element byte of one all-to-all: the copies to the domain's peers over NVLink, those beyond
+    // it (top_k, or the nodes under node-limited routing) over the fabric.
+    double per_byte = tokens * m.hidden / l.e *
+                      (st.ep_in_domain ? st.ep_copies * (l.e - 1) / st.ep_busbw
+                                       : std::max(m.top_k * (st.ep_local - 1) / st.ep_nvlink_busbw,
+                                                  st.ep_copies * (l.e - st.ep_local) / st.ep_busbw));
     // Bytes per element of each all-to-all: the forward's dispatch (and its recomputation) in the dispatch
     // precision, the combine and the backward's two gradient all-to-alls in 16 bits.
     double dispatch = w.ep_dispatch == "fp8" ? 1 : kActivationBytes;
     double forwards = l.recompute == Recompute::full ? 2 : 1;
     double calls = 2 * forwards + 2;
     // Per MoE layer: a model's dense layers route nothing.
-    st.t_ep = layer_mbs * m.moe_share() *
-              (size * (forwards * (dispatch + kActivationBytes) + 2 * kActivationBytes) / st.ep_busbw +
-               calls * latency);
+    st.t_ep =
+        layer_mbs * m.moe_share() *
+        (per_byte * (forwards * (dispatch + kActivationBytes) + 2 * kActivationBytes) + calls * latency);
     st.t_ep_exposed = st.t_ep;
   }
   if (l.c > 1) {

@@ -378,19 +378,27 @@ void Planner::plan_llm_training(const LlmTraining& given) {
           .item = "Expert-parallel all-to-all",
           .quantity = st.t_ep,
           .unit = "s/step",
-          .spec =
-              fmt::format("alltoall busbw {} ({})", gbs(st.ep_busbw), st.ep_in_domain ? "NVLink" : "network"),
+          .spec = st.ep_in_domain ? fmt::format("alltoall busbw {} (NVLink)", gbs(st.ep_busbw))
+                                  : fmt::format("alltoall busbw {} (network), {} (NVLink)", gbs(st.ep_busbw),
+                                                gbs(st.ep_nvlink_busbw)),
           .driver = fmt::format(
-              "{} all-to-alls (dispatch, combine; forward and backward) x (tokens/{} x {} x h x {} B "
-              "x (ep-1)/ep / busbw + latency) per MoE layer per micro-batch, ep {} over t x cp x ep = {} "
-              "GPUs {} the {}-GPU NVLink domain; {}",
+              "{} all-to-alls (dispatch, combine; forward and backward) x (tokens/{} x h x {} B x {} + "
+              "latency) per MoE layer per micro-batch, ep {} over t x cp x ep = {} GPUs {} the {}-GPU "
+              "NVLink domain; {}",
               l.recompute == Recompute::full ? 6 : 4, w.sequence_parallel ? "t" : "1",
-              st.ep_copies < m.top_k
-                  ? fmt::format("{:.0f} nodes (node-limited routing: top-{} of {} expert groups)",
-                                st.ep_copies, m.group_top_k, m.expert_groups)
-                  : fmt::format("top_k {}", m.top_k),
-              w.ep_dispatch == "fp8" ? "(1 for the forward dispatch in FP8, else 2)" : "2", l.e,
-              l.t * l.c * l.e, st.ep_in_domain ? "within" : "beyond", facts_.domain,
+              w.ep_dispatch == "fp8" ? "(1 for the forward dispatch in FP8, else 2)" : "2",
+              st.ep_in_domain
+                  ? fmt::format("top_k {} x (ep-1)/ep / busbw", m.top_k)
+                  : fmt::format(
+                        "max(top_k {} x ({:.0f}-1)/ep / NVLink busbw, {} x (ep-{:.0f})/ep / network busbw), "
+                        "{:.0f} of the ep ranks in this GPU's domain, both at once",
+                        m.top_k, st.ep_local,
+                        st.ep_copies < m.top_k
+                            ? fmt::format("{:.0f} nodes (node-limited routing: top-{} of {} expert groups)",
+                                          st.ep_copies, m.group_top_k, m.expert_groups)
+                            : fmt::format("top_k {}", m.top_k),
+                        st.ep_local, st.ep_local),
+              l.e, l.t * l.c * l.e, st.ep_in_domain ? "within" : "beyond", facts_.domain,
               w.schedule == "dualpipe"
                   ? fmt::format("{:.3f} s exposed per step: DualPipe runs it under other micro-batches' "
                                 "compute, hidden x {:.2f}",

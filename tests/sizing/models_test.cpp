@@ -260,13 +260,26 @@ TEST(Models, ExpertParallelAllToAllAndGradientReduction) {
   auto reduce = [&](double p, double r) { return p * 4 * (r - 1) / r / bw + latency * 2 * std::log2(r); };
   EXPECT_NEAR(ep8.t_dp, reduce(split.dense, 64) + reduce(split.expert, 8), 1e-9 * ep8.t_dp);
   EXPECT_LT(ep8.t_dp, none.t_dp);
-  // ep 16 with TP 1 spans two 8-GPU nodes: the all-to-all runs over the fabric, far slower.
+  // ep 16 with TP 1 spans two 8-GPU nodes: of a GPU's 15 peers 7 share its NVLink domain and 8 sit across
+  // the fabric; both parts run at once, the fabric's (far slower) sets the time.
   auto w16 = w;
   w16.model.experts = 16;
   l.e = 16;
   auto across = training_step(w16.model, w16, node, cal, l);
   EXPECT_FALSE(across.ep_in_domain);
+  EXPECT_DOUBLE_EQ(across.ep_local, 8);
   EXPECT_DOUBLE_EQ(across.ep_busbw, node.nic_bytes_per_s * 0.8 / 8);
+  double nvlink_part = tokens * 2 * 4096 * 7.0 / 16 / (node.gpu->link_bandwidth * 0.8);
+  double fabric_part = tokens * 2 * 4096 * 8.0 / 16 / across.ep_busbw;
+  ASSERT_GT(fabric_part, nvlink_part);
+  double layer_mbs16 = 32 * across.micro_batches;
+  EXPECT_NEAR(across.t_ep, layer_mbs16 * (4 * 2.0 * fabric_part + 4 * latency), 1e-9 * across.t_ep);
+  // Were every peer across the fabric (15 of 16), the time would be nearly twice as long.
+  EXPECT_LT(across.t_ep, layer_mbs16 * 4 * 2.0 * tokens * 2 * 4096 * 15.0 / 16 / across.ep_busbw);
+  // With TP 2 the group strides by 2: 4 of the 16 ep ranks share an 8-GPU domain.
+  Layout tp2{2, 1, 32, 1, Recompute::none};
+  tp2.e = 16;
+  EXPECT_DOUBLE_EQ(training_step(w16.model, w16, node, cal, tp2).ep_local, 4);
   // The sheet's step time carries the term.
   EXPECT_NE(step_time<Formula>(ep8).symbolic().find("t_ep"), std::string::npos);
 }
