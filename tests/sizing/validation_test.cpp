@@ -91,6 +91,26 @@ constexpr const char* kLlama31SmallRuns =
     "(15.6T tokens) give 35 %; neither run's GPU count, batch nor layout is published (the 405B's 16,384 "
     "GPUs and 16M-token batch assumed, the planner's layout), nor what the hours hold besides the main "
     "stage (the 128K-context stage and the annealing are not modelled)";
+// The 26.x tables' rows of MoE models with many small experts on DGX-B200 and DGX-H100 come from the 26.04.01
+// container; the later 26.08 rows of the same models on GB200 run far faster on the same B200-class GPU.
+constexpr const char* kSmallExpertMoe2604 =
+    "MoE of many small experts (128 routed, top 4-8, expert FFN 768-2,880) in the 26.04.01 container: its "
+    "GB200 row of Qwen3-30B-A3B (26,112 tokens/s/GPU, MBS 4, EP 8, MXFP8) runs at 0.65x the 26.08 one "
+    "(39,936) on the same GPU and layout, where the model lands within (-12.6 %), so the gap is software "
+    "the later release removed: the dispatcher's host synchronisation and per-expert launches per MoE "
+    "layer, which the model does not have; the grouped expert GEMMs run at the shape model's efficiency";
+constexpr const char* kGptOss2608 =
+    "too fast: of the published 2.86 s step (1,280 x 4,096 tokens over 64 GPUs at 28,672 tokens/s each) the "
+    "model accounts for 2.20 s: GEMMs 0.94 s, attention 0.17 s, non-GEMM 0.70 s, the EP all-to-all 0.38 s; "
+    "GPT-OSS's attention sinks and alternate 128-token windows run at flash attention's rate (no rate of a "
+    "sink attention kernel is published), and as in the other MoE rows no per-layer host cost is modelled";
+constexpr const char* kNvfp4Training =
+    "too slow: the NVFP4 GEMMs run at 0.41 of the GB200's FP4 peak, taken from a serving benchmark of a "
+    "16384x6144x4096 CUTLASS GEMM (vLLM PR #20646) scaled by the FP8 asymptotes' ratio; NVIDIA's "
+    "aiconfigurator measures TensorRT-LLM's NVFP4 GEMM at 0.41-0.49 of it on these shapes (quantizing its "
+    "input); to reach the table's 1,166 tokens/s the GEMMs would need about 0.65, given the step's other "
+    "terms. Transformer Engine's NVFP4 training GEMM rate is not published; the 70B's NVFP4 row (26.04.01) "
+    "lands within";
 constexpr const char* kWholeRun =
     "faster than published: whole-run GPU-hours also hold what a step model leaves out (restarts after "
     "failures, evaluation, the batch ramp); the step runs at the published A100 cuBLAS asymptote with the "
@@ -223,6 +243,9 @@ constexpr const char* kTrt09Mmha =
     "source publishes, and the page's H200 rows run 4-25 % above its H100 rows where HBM gives 1.43x, so "
     "the kernel, not HBM, bounds these steps";
 constexpr const char* kNemo = "Megatron-Bridge performance summary, NeMo 25.11 pre-training table";
+constexpr const char* kNemo2608 = "Megatron-Bridge performance summary, NeMo 26.08 pre-training tables";
+constexpr const char* kNemoArchive26 =
+    "Megatron-Bridge performance summary archive, NeMo 26.04.01 and 26.06 (pre-training, SFT, LoRA tables)";
 constexpr const char* kNemo2407 = "NeMo performance summary, NeMo 24.07 pre-training table (DGX-H100, FP8)";
 constexpr const char* kLlama3Rows = "Llama 3 paper, Table 4 (seq 8,192 rows)";
 constexpr const char* kMegatron = "Megatron-LM README model table (Megatron-Core r0.8.0, H100)";
@@ -1485,6 +1508,67 @@ constexpr Case kCases[] = {
      "tokens_per_s_gpu", 4018, "tokens/s/GPU", kNemo, +0.261, kSmallExpertMoeGb200},
     {"NeMo 25.11 GPT OSS 120B BF16, 64 GB200, EP64", "nemo2511-gpt-oss-120b-gb200-bf16.yaml",
      "tokens_per_s_gpu", 15876, "tokens/s/GPU", kNemo, +0.724, kSmallExpertMoeGb200},
+    // The Megatron-Bridge tables after 25.11 (performance-summary.md's 26.08, the archive's 26.06 and
+    // 26.04.01): each model, system and precision at its latest release, on GPUs of the catalog;
+    // pre-training, and the Llama 3 70B SFT and LoRA rows. Left out: GB300 and B300 (not in the catalog);
+    // Llama 3 70B FP8 on GB200 (FSDP 64, which a layout cannot state); Qwen3-235B-A22B on H100 (EP 32 over TP
+    // 2 x DP 16, Megatron's MoE parallel folding, which a layout cannot state); Nemotron 3 (hybrid Mamba
+    // layers), DeepSeek-V4 Flash and Kimi K2 (GB300 only).
+    {"NeMo 26.08 DeepSeek-V3 MXFP8, 256 GB200, PP4 VP4 EP64",
+     "nemo2608-deepseek-v3-pretrain-gb200-mxfp8.yaml", "tokens_per_s_gpu", 4912, "tokens/s/GPU", kNemo2608},
+    {"NeMo 26.08 GPT-OSS 120B MXFP8, 64 GB200, EP64 MBS 4", "nemo2608-gpt-oss-120b-pretrain-gb200-mxfp8.yaml",
+     "tokens_per_s_gpu", 28672, "tokens/s/GPU", kNemo2608, +0.301, kGptOss2608},
+    {"NeMo 26.08 Qwen3-30B-A3B MXFP8, 8 GB200, EP8 MBS 4", "nemo2608-qwen3-30b-a3b-pretrain-gb200-mxfp8.yaml",
+     "tokens_per_s_gpu", 39936, "tokens/s/GPU", kNemo2608},
+    {"NeMo 26.08 Qwen3-235B-A22B MXFP8, 256 GB200, PP8 VP3 EP32",
+     "nemo2608-qwen3-235b-a22b-pretrain-gb200-mxfp8.yaml", "tokens_per_s_gpu", 7280, "tokens/s/GPU",
+     kNemo2608},
+    {"NeMo 26.06 Llama 3.1 405B FP8, 256 GB200, TP4 PP16 VP4",
+     "nemo2606-llama31-405b-pretrain-gb200-fp8.yaml", "tokens_per_s_gpu", 843, "tokens/s/GPU",
+     kNemoArchive26},
+    {"NeMo 26.06 Llama 3.1 405B MXFP8, 256 GB200, TP4 PP16 VP8",
+     "nemo2606-llama31-405b-pretrain-gb200-mxfp8.yaml", "tokens_per_s_gpu", 783, "tokens/s/GPU",
+     kNemoArchive26},
+    {"NeMo 26.06 Llama 3.1 405B NVFP4, 256 GB200, TP4 PP16 VP8",
+     "nemo2606-llama31-405b-pretrain-gb200-nvfp4.yaml", "tokens_per_s_gpu", 1166, "tokens/s/GPU",
+     kNemoArchive26, -0.233, kNvfp4Training},
+    {"NeMo 26.06 Llama 3.1 405B FP8, 1024 H100, TP8 PP8 CP2 VP8",
+     "nemo2606-llama31-405b-pretrain-h100-fp8.yaml", "tokens_per_s_gpu", 326, "tokens/s/GPU", kNemoArchive26},
+    {"NeMo 26.06 Qwen3-30B-A3B FP8, 16 H100, EP16", "nemo2606-qwen3-30b-a3b-pretrain-h100-fp8.yaml",
+     "tokens_per_s_gpu", 8826, "tokens/s/GPU", kNemoArchive26},
+    {"NeMo 26.06 Llama 3 70B SFT FP8, 32 H100, TP4 PP4 VP5", "nemo2606-llama3-70b-sft-h100-fp8.yaml",
+     "tokens_per_s_gpu", 1638, "tokens/s/GPU", kNemoArchive26},
+    {"NeMo 26.06 Llama 3 70B SFT FP8, 32 GB200, PP8 VP10", "nemo2606-llama3-70b-sft-gb200-fp8.yaml",
+     "tokens_per_s_gpu", 3864, "tokens/s/GPU", kNemoArchive26},
+    {"NeMo 26.06 Llama 3 70B SFT MXFP8, 32 GB200, PP8 VP10", "nemo2606-llama3-70b-sft-gb200-mxfp8.yaml",
+     "tokens_per_s_gpu", 3593, "tokens/s/GPU", kNemoArchive26},
+    {"NeMo 26.06 Llama 3 70B LoRA FP8, 8 H100, TP2 PP4 VP20", "nemo2606-llama3-70b-lora-h100-fp8.yaml",
+     "tokens_per_s_gpu", 2643, "tokens/s/GPU", kNemoArchive26},
+    {"NeMo 26.06 Llama 3 70B LoRA FP8, 8 GB200, PP2 VP20", "nemo2606-llama3-70b-lora-gb200-fp8.yaml",
+     "tokens_per_s_gpu", 6206, "tokens/s/GPU", kNemoArchive26},
+    {"NeMo 26.06 Llama 3 70B LoRA MXFP8, 8 GB200, PP4 VP20", "nemo2606-llama3-70b-lora-gb200-mxfp8.yaml",
+     "tokens_per_s_gpu", 5958, "tokens/s/GPU", kNemoArchive26},
+    {"NeMo 26.04.01 Llama 3 70B MXFP8, 64 GB200, TP2 PP4 VP5",
+     "nemo260401-llama3-70b-pretrain-gb200-mxfp8.yaml", "tokens_per_s_gpu", 3712, "tokens/s/GPU",
+     kNemoArchive26},
+    {"NeMo 26.04.01 Llama 3 70B NVFP4, 64 GB200, TP2 PP4 VP5",
+     "nemo260401-llama3-70b-pretrain-gb200-nvfp4.yaml", "tokens_per_s_gpu", 4864, "tokens/s/GPU",
+     kNemoArchive26},
+    {"NeMo 26.04.01 Llama 3 70B FP8, 64 H100, TP4 PP8 VP5", "nemo260401-llama3-70b-pretrain-h100-fp8.yaml",
+     "tokens_per_s_gpu", 1664, "tokens/s/GPU", kNemoArchive26},
+    {"NeMo 26.04.01 DeepSeek-V3 MXFP8, 256 B200, PP8 VP2 EP32",
+     "nemo260401-deepseek-v3-pretrain-b200-mxfp8.yaml", "tokens_per_s_gpu", 3328, "tokens/s/GPU",
+     kNemoArchive26},
+    {"NeMo 26.04.01 GPT-OSS 120B BF16, 64 B200, EP8 MBS 4", "nemo260401-gpt-oss-120b-pretrain-b200-bf16.yaml",
+     "tokens_per_s_gpu", 13568, "tokens/s/GPU", kNemoArchive26, +1.078, kSmallExpertMoe2604},
+    {"NeMo 26.04.01 GPT-OSS 120B BF16, 64 H100, PP4 EP8", "nemo260401-gpt-oss-120b-pretrain-h100-bf16.yaml",
+     "tokens_per_s_gpu", 5824, "tokens/s/GPU", kNemoArchive26, +0.560, kSmallExpertMoe2604},
+    {"NeMo 26.04.01 Qwen3-30B-A3B MXFP8, 8 B200, EP8 MBS 4",
+     "nemo260401-qwen3-30b-a3b-pretrain-b200-mxfp8.yaml", "tokens_per_s_gpu", 27136, "tokens/s/GPU",
+     kNemoArchive26, +0.261, kSmallExpertMoe2604},
+    {"NeMo 26.04.01 Qwen3-235B-A22B MXFP8, 256 B200, PP8 EP8",
+     "nemo260401-qwen3-235b-a22b-pretrain-b200-mxfp8.yaml", "tokens_per_s_gpu", 3776, "tokens/s/GPU",
+     kNemoArchive26, +0.745, kSmallExpertMoe2604},
     // Whole-run GPU-hours.
     {"Llama 3 405B, 15.6T tokens, 16,384 H100", "llama3-405b-h100-gpu-hours.yaml", "gpu_hours", 30.84e6,
      "GPU-h", "Llama 3.1 model card (GPU hours) + Llama 3 paper (tokens, layout)", +0.172,
