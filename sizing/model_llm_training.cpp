@@ -664,13 +664,17 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   if (m.moe() && l.e > 1) {
     // Expert parallelism: each MoE layer sends this GPU's tokens' k routed copies to the experts' ranks and
     // back (dispatch, combine) in the forward, their gradients in the backward (4 all-to-alls; 6 with the
-    // recomputed forward); (e - 1)/e of each leaves the GPU. The group is the e ranks strided by t c among t
-    // c e consecutive ones, so a GPU's NVLink domain holds domain / (t c) of them (all e while t c e fits):
-    // the copies to those cross NVLink, the rest this GPU's share of the fabric. NCCL posts every peer's send
-    // and receive at once, so the two run together and the slower sets the time. Tokens per GPU: the TP
-    // group's split of the micro-batch with sequence parallelism, all of it without.
-    st.ep_in_domain = l.t * l.c * l.e <= node.domain;
-    st.ep_local = st.ep_in_domain ? l.e : std::max(1, node.domain / (l.t * l.c));
+    // recomputed forward); (e - 1)/e of each leaves the GPU. Megatron-Core lays the experts out on their own
+    // grid, expert tensor parallelism (by default t) innermost and context parallelism folded into the expert
+    // data ranks: the group is the e ranks strided by t among t e consecutive ones. A domain of D GPUs holds
+    // D / t of them (all e while t e fits); groups laid from a domain's first GPU leave the worst-placed GPU
+    // e mod (D / t) peers in its domain where that does not divide. The copies to those cross NVLink, the
+    // rest this GPU's share of the fabric; NCCL posts every peer's send and receive at once, so the two run
+    // together and the slower sets the time. Tokens per GPU: the TP group's split of the micro-batch with
+    // sequence parallelism, all of it without.
+    st.ep_in_domain = l.t * l.e <= node.domain;
+    int per_domain = std::max(1, node.domain / l.t);
+    st.ep_local = st.ep_in_domain ? l.e : (l.e % per_domain != 0 ? l.e % per_domain : per_domain);
     st.ep_nvlink_busbw = gpu.link_bandwidth * cal.alltoall_nvlink.value;
     st.ep_busbw =
         st.ep_in_domain ? st.ep_nvlink_busbw : node.nic_bytes_per_s * cal.alltoall_network.value / node.gpus;
@@ -680,7 +684,7 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     // within the NVLink domain each routed copy goes to its expert's GPU.
     st.ep_copies = m.top_k;
     if (!st.ep_in_domain && m.expert_groups > 0) {
-      double ep_nodes = std::ceil(static_cast<double>(l.t) * l.c * l.e / node.domain);
+      double ep_nodes = std::ceil(static_cast<double>(l.t) * l.e / node.domain);
       st.ep_copies =
           std::min({st.ep_copies, ep_nodes,
                     m.group_top_k * std::max(1.0, ep_nodes / static_cast<double>(m.expert_groups))});

@@ -187,8 +187,8 @@ struct TrainingStep {
   double ep_copies = 0;  // copies of a token each all-to-all sends: top_k, or its nodes when node-limited
   double dp_busbw = 0, tp_busbw = 0, cp_busbw = 0, ep_busbw = 0;
   double ep_nvlink_busbw = 0;  // the all-to-all's NVLink rate, for the peers in this GPU's domain
-  double ep_local = 0;       // of the e expert-parallel ranks, those in this GPU's NVLink domain (itself too)
-  bool ep_in_domain = true;  // the expert-parallel group spans t c e GPUs within the NVLink domain
+  double ep_local = 0;  // of the e expert-parallel ranks, those in the worst-placed GPU's domain (itself too)
+  bool ep_in_domain = true;  // the expert-parallel group spans t e GPUs within the NVLink domain
   double tp_calls = 0;  // tensor-parallel collective calls per layer and micro-batch, each paying the latency
   double step_s = 0;
   double eta_compute = 0, nongemm_share = 0, comm_share = 0;

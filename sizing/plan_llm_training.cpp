@@ -383,7 +383,7 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                                                 gbs(st.ep_nvlink_busbw)),
           .driver = fmt::format(
               "{} all-to-alls (dispatch, combine; forward and backward) x (tokens/{} x h x {} B x {} + "
-              "latency) per MoE layer per micro-batch, ep {} over t x cp x ep = {} GPUs {} the {}-GPU "
+              "latency) per MoE layer per micro-batch, ep {} over t x ep = {} GPUs {} the {}-GPU "
               "NVLink domain; {}",
               l.recompute == Recompute::full ? 6 : 4, w.sequence_parallel ? "t" : "1",
               w.ep_dispatch == "fp8" ? "(1 for the forward dispatch in FP8, else 2)" : "2",
@@ -391,14 +391,14 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                   ? fmt::format("top_k {} x (ep-1)/ep / busbw", m.top_k)
                   : fmt::format(
                         "max(top_k {} x ({:.0f}-1)/ep / NVLink busbw, {} x (ep-{:.0f})/ep / network busbw), "
-                        "{:.0f} of the ep ranks in this GPU's domain, both at once",
+                        "{:.0f} of the ep ranks in the worst-placed GPU's domain, both at once",
                         m.top_k, st.ep_local,
                         st.ep_copies < m.top_k
                             ? fmt::format("{:.0f} nodes (node-limited routing: top-{} of {} expert groups)",
                                           st.ep_copies, m.group_top_k, m.expert_groups)
                             : fmt::format("top_k {}", m.top_k),
                         st.ep_local, st.ep_local),
-              l.e, l.t * l.c * l.e, st.ep_in_domain ? "within" : "beyond", facts_.domain,
+              l.e, l.t * l.e, st.ep_in_domain ? "within" : "beyond", facts_.domain,
               w.schedule == "dualpipe"
                   ? fmt::format("{:.3f} s exposed per step: DualPipe runs it under other micro-batches' "
                                 "compute, hidden x {:.2f}",

@@ -280,6 +280,19 @@ TEST(Models, ExpertParallelAllToAllAndGradientReduction) {
   Layout tp2{2, 1, 32, 1, Recompute::none};
   tp2.e = 16;
   EXPECT_DOUBLE_EQ(training_step(w16.model, w16, node, cal, tp2).ep_local, 4);
+  // Context parallelism folds into the expert data ranks (Megatron-Core's expert grid): ep 8 at CP 2 still
+  // strides by t = 1 and stays in the domain.
+  Layout cp2{1, 1, 32, 1, Recompute::none};
+  cp2.c = 2;
+  cp2.e = 8;
+  EXPECT_TRUE(training_step(w.model, w, node, cal, cp2).ep_in_domain);
+  // ep 12 does not divide into 8-GPU domains: the group laid from a domain's first GPU leaves its last 4
+  // ranks in the next domain, 4 local peers for the worst-placed GPU, 8 across the fabric.
+  auto w12 = w;
+  w12.model.experts = 24;
+  Layout ep12{1, 1, 24, 1, Recompute::none};
+  ep12.e = 12;
+  EXPECT_DOUBLE_EQ(training_step(w12.model, w12, node, cal, ep12).ep_local, 4);
   // The sheet's step time carries the term.
   EXPECT_NE(step_time<Formula>(ep8).symbolic().find("t_ep"), std::string::npos);
 }

@@ -94,11 +94,16 @@ constexpr const char* kLlama31SmallRuns =
 // The 26.x tables' rows of MoE models with many small experts on DGX-B200 and DGX-H100 come from the 26.04.01
 // container; the later 26.08 rows of the same models on GB200 run far faster on the same B200-class GPU.
 constexpr const char* kSmallExpertMoe2604 =
-    "MoE of many small experts (128 routed, top 4-8, expert FFN 768-2,880) in the 26.04.01 container: its "
-    "GB200 row of Qwen3-30B-A3B (26,112 tokens/s/GPU, MBS 4, EP 8, MXFP8) runs at 0.65x the 26.08 one "
-    "(39,936) on the same GPU and layout, where the model lands within (-12.6 %), so the gap is software "
-    "the later release removed: the dispatcher's host synchronisation and per-expert launches per MoE "
-    "layer, which the model does not have; the grouped expert GEMMs run at the shape model's efficiency";
+    "MoE of many small experts (128 routed, top 4-8, expert FFN 768-2,880) from the 26.04.01 container, the "
+    "last to run these models on the B200 (and GPT-OSS on the H100 and in BF16): the model has no cost per "
+    "MoE layer on the host (the dispatcher's synchronisation, per-expert launches); that release's GB200 "
+    "Qwen3-30B-A3B row (26,112 tokens/s/GPU, MBS 4, EP 8, MXFP8) runs at 0.65x the 26.08 one (39,936) on "
+    "the same GPU and layout, where the model lands within (-12.6 %), the current recipes running "
+    "full-iteration CUDA graphs over a sync-free expert buffer and overlapping the all-to-all "
+    "(Megatron-Bridge "
+    "perf_recipes, _enable_hybridep_full_iteration_mxfp8); GPT-OSS stays too fast on every "
+    "system, at 26.08 too (+30 %), its sink attention and alternate 128-token windows taken at flash "
+    "attention's rate";
 constexpr const char* kGptOss2608 =
     "too fast: of the published 2.86 s step (1,280 x 4,096 tokens over 64 GPUs at 28,672 tokens/s each) the "
     "model accounts for 2.20 s: GEMMs 0.94 s, attention 0.17 s, non-GEMM 0.70 s, the EP all-to-all 0.38 s; "
@@ -108,7 +113,7 @@ constexpr const char* kNvfp4Training =
     "too slow: the NVFP4 GEMMs run at 0.41 of the GB200's FP4 peak, taken from a serving benchmark of a "
     "16384x6144x4096 CUTLASS GEMM (vLLM PR #20646) scaled by the FP8 asymptotes' ratio; NVIDIA's "
     "aiconfigurator measures TensorRT-LLM's NVFP4 GEMM at 0.41-0.49 of it on these shapes (quantizing its "
-    "input); to reach the table's 1,166 tokens/s the GEMMs would need about 0.65, given the step's other "
+    "input); to reach the table's 1,166 tokens/s the GEMMs would need about 0.63, given the step's other "
     "terms. Transformer Engine's NVFP4 training GEMM rate is not published; the 70B's NVFP4 row (26.04.01) "
     "lands within";
 constexpr const char* kWholeRun =
@@ -310,9 +315,10 @@ constexpr const char* kTrtPerGpu = "TensorRT-LLM perf-overview.md, per-GPU table
 constexpr const char* kTrtPerGpuDeepSeek =
     "too slow at trtllm-bench's default batch: its tuning.py counts DeepSeek's KV cache per token as "
     "num_key_value_heads 128 x head_size 56 (hidden / heads) per layer, 25x the MLA latent, and so sets "
-    "max_batch_size 160 per rank on the B200 (192 on the GB200); at that batch the measured MoE op alone "
-    "bounds a B200 DEP4 rank at about 4,900 tokens/s (58 layers x 568 us per step) against the page's 5,610 "
-    "at 1024/1024, so its runs held more sequences than the page states (it gives no batch); at the H200's "
+    "max_batch_size 160 per rank on the B200 at 1k/1k (192 on the GB200; 64, its floor, at the longer "
+    "sequences); at that batch the measured MoE op alone bounds a B200 DEP4 rank at about 4,900 tokens/s (58 "
+    "layers x 568 us per step) against the page's 5,610 at 1024/1024, so its runs held more sequences than "
+    "the page states (it gives no batch); at the H200's "
     "8,192- and 32,768-token outputs the latent attention also weighs, compute-bound at the decode GEMMs' "
     "efficiency x the attention share (no MLA decode kernel rate for Hopper is published)";
 constexpr const char* kTrtPerGpuDep =
@@ -1559,6 +1565,9 @@ constexpr Case kCases[] = {
     {"NeMo 26.04.01 DeepSeek-V3 MXFP8, 256 B200, PP8 VP2 EP32",
      "nemo260401-deepseek-v3-pretrain-b200-mxfp8.yaml", "tokens_per_s_gpu", 3328, "tokens/s/GPU",
      kNemoArchive26},
+    {"NeMo 26.04.01 GPT-OSS 120B BF16, 64 GB200, EP64 MBS 4",
+     "nemo260401-gpt-oss-120b-pretrain-gb200-bf16.yaml", "tokens_per_s_gpu", 16640, "tokens/s/GPU",
+     kNemoArchive26, +0.754, kSmallExpertMoe2604},
     {"NeMo 26.04.01 GPT-OSS 120B BF16, 64 B200, EP8 MBS 4", "nemo260401-gpt-oss-120b-pretrain-b200-bf16.yaml",
      "tokens_per_s_gpu", 13568, "tokens/s/GPU", kNemoArchive26, +1.078, kSmallExpertMoe2604},
     {"NeMo 26.04.01 GPT-OSS 120B BF16, 64 H100, PP4 EP8", "nemo260401-gpt-oss-120b-pretrain-h100-bf16.yaml",
