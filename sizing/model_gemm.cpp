@@ -197,7 +197,8 @@ std::string gemm_probe_command(const GemmPhase& p, std::string_view precision) {
                      fmt::join(shapes, ","));
 }
 
-std::vector<NamedGemm> layer_gemms(const TransformerModel& m, double rows, int t, int ep, bool backward) {
+std::vector<NamedGemm> layer_gemms(const TransformerModel& m, double rows, int t, int ep, bool backward,
+                                   int et) {
   double M = rows, h = m.hidden, f = m.ffn_hidden, up = (m.gated_ffn ? 2 : 1) * f / t, L = m.layers;
   double qkv = h + 2.0 * m.kv_heads * m.head_dim();
   std::vector<NamedGemm> out{{"QKV", {M, qkv / t, h}, 1, L}, {"O", {M, h, h / t}, 1, L}};
@@ -216,12 +217,14 @@ std::vector<NamedGemm> layer_gemms(const TransformerModel& m, double rows, int t
       out.push_back({"shared FFN up", {M, up, h}, shared, L});
       out.push_back({"shared FFN down", {M, h, f / t}, shared, L});
     }
-    // Expert parallelism brings the routed tokens of ep ranks to this GPU's E / ep experts.
-    double E = m.experts, tokens = M * ep, touched = E * (1 - std::pow(1 - m.top_k / E, tokens));
+    // Expert parallelism brings the routed tokens of ep ranks to this GPU's E / ep experts, each split et
+    // ways (the tokens of et / t of the tensor-parallel group's rows).
+    double split = et > 0 ? et : t;
+    double E = m.experts, tokens = M * split / t * ep, touched = E * (1 - std::pow(1 - m.top_k / E, tokens));
     double expert_rows = std::max(1.0, tokens * m.top_k / touched);
     double group = std::max(1.0, touched / ep);
-    out.push_back({"experts up", {expert_rows, up, h}, group, L});
-    out.push_back({"experts down", {expert_rows, h, f / t}, group, L});
+    out.push_back({"experts up", {expert_rows, (m.gated_ffn ? 2 : 1) * f / split, h}, group, L});
+    out.push_back({"experts down", {expert_rows, h, f / split}, group, L});
     out.push_back({"router", {M, E, h}, 1, L});
   }
   out.push_back({"logits", {M, static_cast<double>(m.vocab) / t, h}, 1, 1, GemmPass::forward, true});

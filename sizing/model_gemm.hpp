@@ -121,8 +121,10 @@ std::string gemm_probe_command(const GemmPhase& p, std::string_view precision);
 // experts as grouped GEMMs of the ep ranks' rows x ep x top_k / touched rows each, touched = E (1 - (1 -
 // k/E)^(rows ep)) of the E experts (all of them at training's token counts), touched / ep of them on this
 // GPU; its router (rows x E x h). `backward`: each GEMM's input-gradient (m x k x n) and weight-gradient (n x
-// k x m) GEMMs as well.
-std::vector<NamedGemm> layer_gemms(const TransformerModel& m, double rows, int t, int ep, bool backward);
+// k x m) GEMMs as well. `et`: the routed experts' tensor-parallel split, t where 0; below t (MoE parallel
+// folding) a GPU brings its own et / t of the rows to the expert all-to-all and runs 1/et of each expert.
+std::vector<NamedGemm> layer_gemms(const TransformerModel& m, double rows, int t, int ep, bool backward,
+                                   int et = 0);
 
 // A GEMM's time from its memory and compute times: max(memory, compute) + s x min(memory, compute), s the
 // share of the shorter that its pipeline leaves unhidden (assumption::kGemmUnhiddenShare).

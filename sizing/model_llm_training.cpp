@@ -246,7 +246,10 @@ GemmCost training_flops_per_token(const TransformerModel& m, int seq_len, const 
 
 std::string Layout::describe() const {
   return fmt::format("TP {} x PP {} x DP {}{}{}, {}ZeRO-{}, micro-batch {}, recompute {}", t, p, d,
-                     c > 1 ? fmt::format(" x CP {}", c) : "", e > 1 ? fmt::format(" (EP {})", e) : "",
+                     c > 1 ? fmt::format(" x CP {}", c) : "",
+                     e > 1 ? expert_t() != t ? fmt::format(" (EP {}, expert TP {})", e, expert_t())
+                                             : fmt::format(" (EP {})", e)
+                           : "",
                      v > 1 ? fmt::format("interleaved v {}, ", v) : "", zero, micro_batch,
                      to_string(recompute));
 }
@@ -277,7 +280,11 @@ std::string MemoryBreakdown::describe() const {
 
 ParamSplit params_per_gpu(const TransformerModel& m, const Layout& l) {
   double expert = std::min(m.params, m.expert_params());
-  return {(m.params - expert) / (l.t * l.p), expert / (static_cast<double>(l.t) * l.p * l.e)};
+  return {(m.params - expert) / (l.t * l.p), expert / (static_cast<double>(l.expert_t()) * l.p * l.e)};
+}
+
+double expert_data_ranks(const Layout& l) {
+  return static_cast<double>(l.t) * l.c * l.d / (static_cast<double>(l.expert_t()) * l.e);
 }
 
 double layer_activation_bytes(const TransformerModel& m, const LlmTraining& w, const Layout& l) {
@@ -311,12 +318,13 @@ double layer_activation_bytes(const TransformerModel& m, const LlmTraining& w, c
 MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w, const Layout& l) {
   MemoryBreakdown b;
   ParamSplit params = params_per_gpu(m, l);
-  // Ranks holding the same weights: data x context parallel for the dense part, that / e for the experts.
+  // Ranks holding the same weights: data x context parallel for the dense part, the expert data ranks for
+  // the routed experts.
   double shards = static_cast<double>(l.d) * l.c;
   auto held = [&](double bytes_per_param, int from_stage) {
     bool sharded = l.zero >= from_stage;
     return bytes_per_param *
-           (params.dense / (sharded ? shards : 1) + params.expert / (sharded ? shards / l.e : 1));
+           (params.dense / (sharded ? shards : 1) + params.expert / (sharded ? expert_data_ranks(l) : 1));
   };
   // LoRA: the frozen base holds its 16-bit weights only; the adapters (the trainable share, sharded as the
   // base) hold weights, gradients and optimizer state.
@@ -455,6 +463,9 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
       for (int c : cs)
         for (const auto& tp : tp_pairs) {
           const int t = tp.first, p = tp.second;
+          // The workload's expert tensor parallelism splits the experts within the TP group: et divides t.
+          const int et = fix.etp.value_or(0);
+          if (et > t || (et > 0 && t % et != 0)) continue;
           long long wide = static_cast<long long>(t) * p * c;  // fixed degrees can be large: no int overflow
           if (wide > gpus) continue;
           if (w.schedule == "dualpipe" && p % 2 != 0 && p > 1) continue;  // two directions of p / 2 stages
@@ -463,11 +474,17 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
           int d_max =
               fix.dp ? *fix.dp : static_cast<int>(std::min<double>(gpus / model_gpus, sequences / mb));
           if (d_max < 1 || static_cast<long long>(d_max) * model_gpus > gpus) continue;
-          // The most replicas (a multiple of e) that split the batch the way Megatron-LM runs it; fewer
-          // leave GPUs idle, which the planner reports.
+          // The most replicas that split the batch the way Megatron-LM runs it and hold whole expert groups
+          // (a multiple of e; under MoE parallel folding, t c d a multiple of et e); fewer leave GPUs idle,
+          // which the planner reports.
+          auto holds_experts = [&](int d, int e) {
+            return et > 0 && et < t
+                       ? (static_cast<long long>(t) * c * d) % (static_cast<long long>(et) * e) == 0
+                       : d % e == 0;
+          };
           auto replicas = [&](int e, int v) {
             for (int d = d_max; d >= 1 && (!fix.dp || d == *fix.dp); --d)
-              if (d % e == 0 && runnable(Layout{t, p, d, 0, mode, v, mb, c, e}, sequences)) return d;
+              if (holds_experts(d, e) && runnable(Layout{t, p, d, 0, mode, v, mb, c, e}, sequences)) return d;
             return 0;
           };
           std::vector<int> vs{1};
@@ -484,7 +501,7 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
             for (int v : vs) ds.push_back(replicas(e, v));
             for (int zero = 0; zero <= 3; ++zero)
               for (std::size_t i = 0; i < vs.size(); ++i)
-                if (ds[i]) out.push_back({t, p, ds[i], zero, mode, vs[i], mb, c, e});
+                if (ds[i]) out.push_back({t, p, ds[i], zero, mode, vs[i], mb, c, e, et});
           }
         }
   return out;
@@ -497,7 +514,7 @@ LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, cons
   LayoutChoice out;
   double limit = node.gpu->memory_bytes;
   auto candidates = layout_candidates(m, w, node, gpus);
-  std::vector<std::pair<std::array<int, 4>, GemmPhase>> phases;
+  std::vector<std::pair<std::array<int, 5>, GemmPhase>> phases;
   std::vector<RankedLayout> fitting;
   MemoryBreakdown best_memory;
   for (const auto& c : candidates) {
@@ -510,7 +527,7 @@ LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, cons
       continue;
     }
     // The GEMM phase depends on the micro-batch's rows and the t and e splits only.
-    auto key = std::array{c.micro_batch, c.c, c.t, c.e};
+    auto key = std::array{c.micro_batch, c.c, c.t, c.e, c.et};
     auto phase = std::find_if(phases.begin(), phases.end(), [&](const auto& p) { return p.first == key; });
     if (phase == phases.end())
       phase = phases.insert(phases.end(), {key, training_gemm_phase(m, w, *node.gpu, cal, c)});
@@ -521,8 +538,8 @@ LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, cons
     auto same_shape = [&](const RankedLayout& r) {
       Layout a = r.layout;
       a.zero = c.zero;
-      return a.t == c.t && a.p == c.p && a.d == c.d && a.c == c.c && a.e == c.e && a.v == c.v &&
-             a.micro_batch == c.micro_batch && a.recompute == c.recompute;
+      return a.t == c.t && a.p == c.p && a.d == c.d && a.c == c.c && a.e == c.e && a.et == c.et &&
+             a.v == c.v && a.micro_batch == c.micro_batch && a.recompute == c.recompute;
     };
     ++out.fitting;
     if (auto it = std::find_if(fitting.begin(), fitting.end(), same_shape); it != fitting.end()) {
@@ -552,8 +569,9 @@ LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, cons
 
 GemmPhase training_gemm_phase(const TransformerModel& m, const LlmTraining& w, const GpuSpec& gpu,
                               const Calibration& cal, const Layout& l) {
-  return gemm_phase(layer_gemms(m, static_cast<double>(l.micro_batch) * w.seq_len / l.c, l.t, l.e, true),
-                    gemm_rates(gpu, w.precision, cal));
+  return gemm_phase(
+      layer_gemms(m, static_cast<double>(l.micro_batch) * w.seq_len / l.c, l.t, l.e, true, l.expert_t()),
+      gemm_rates(gpu, w.precision, cal));
 }
 
 TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, const NodeFacts& node,
@@ -622,7 +640,7 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   bytes += st.micro_batches * params_gpu * trainable * 3 * grad_bytes(w);
   double dp_ranks = static_cast<double>(l.d) * l.c;  // gradients are reduced over data and context ranks
   double optimizer_params =
-      l.zero >= 1 ? split.dense / dp_ranks + split.expert / (dp_ranks / l.e) : params_gpu;
+      l.zero >= 1 ? split.dense / dp_ranks + split.expert / expert_data_ranks(l) : params_gpu;
   bytes += optimizer_params * trainable * (26 + grad_bytes(w));
   st.t_nongemm = bytes / hbm;
   double t_compute = st.t_gemm + st.t_attention + st.t_recompute;
@@ -646,8 +664,15 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     // forward repeats its 2; sequence parallelism (all-gather + reduce-scatter, the same volume) gathers
     // the two column-parallel inputs again in the backward instead of storing them: one more.
     double reductions = 4 + (l.recompute == Recompute::full ? 2 : w.sequence_parallel ? 1 : 0);
-    st.tp_calls = reductions * (w.sequence_parallel ? 2 : 1);
-    double elements = reductions * 2 * tokens_mb * m.hidden * (l.t - 1) / l.t;
+    // Half of them are the FFN's. Under MoE parallel folding (expert TP et below t) a MoE layer's run within
+    // the et ranks on et / t of the tokens, (et - 1)/(t - 1) of the volume; at et 1 there are none.
+    double ffn_volume = 1, ffn_calls = 1;
+    if (m.moe() && l.expert_t() < l.t) {
+      ffn_volume = 1 - m.moe_share() * (1 - (l.expert_t() - 1.0) / (l.t - 1));
+      ffn_calls = l.expert_t() > 1 ? 1 : 1 - m.moe_share();
+    }
+    st.tp_calls = reductions * (w.sequence_parallel ? 2 : 1) * (0.5 + 0.5 * ffn_calls);
+    double elements = reductions * (0.5 + 0.5 * ffn_volume) * 2 * tokens_mb * m.hidden * (l.t - 1) / l.t;
     st.t_tp = layer_mbs * (elements * kActivationBytes / st.tp_busbw + st.tp_calls * latency);
     // Megatron-LM overlaps the backward's collectives of the column-parallel linears (QKV, FC1) with their
     // own GEMMs (tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication; on by default,
@@ -665,15 +690,15 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     // Expert parallelism: each MoE layer sends this GPU's tokens' k routed copies to the experts' ranks and
     // back (dispatch, combine) in the forward, their gradients in the backward (4 all-to-alls; 6 with the
     // recomputed forward); (e - 1)/e of each leaves the GPU. Megatron-Core lays the experts out on their own
-    // grid, expert tensor parallelism (by default t) innermost and context parallelism folded into the expert
-    // data ranks: the group is the e ranks strided by t among t e consecutive ones. A domain of D GPUs holds
-    // D / t of them (all e while t e fits); groups laid from a domain's first GPU leave the worst-placed GPU
-    // e mod (D / t) peers in its domain where that does not divide. The copies to those cross NVLink, the
-    // rest this GPU's share of the fabric; NCCL posts every peer's send and receive at once, so the two run
-    // together and the slower sets the time. Tokens per GPU: the TP group's split of the micro-batch with
-    // sequence parallelism, all of it without.
-    st.ep_in_domain = l.t * l.e <= node.domain;
-    int per_domain = std::max(1, node.domain / l.t);
+    // grid, expert tensor parallelism et (by default t) innermost and context parallelism folded into the
+    // expert data ranks: the group is the e ranks strided by et among et e consecutive ones. A domain of D
+    // GPUs holds D / et of them (all e while et e fits); groups laid from a domain's first GPU leave the
+    // worst-placed GPU e mod (D / et) peers in its domain where that does not divide. The copies to those
+    // cross NVLink, the rest this GPU's share of the fabric; NCCL posts every peer's send and receive at
+    // once, so the two run together and the slower sets the time. Tokens per GPU: the TP group's split of the
+    // micro-batch with sequence parallelism, all of it without.
+    st.ep_in_domain = l.expert_t() * l.e <= node.domain;
+    int per_domain = std::max(1, node.domain / l.expert_t());
     st.ep_local = st.ep_in_domain ? l.e : (l.e % per_domain != 0 ? l.e % per_domain : per_domain);
     st.ep_nvlink_busbw = gpu.link_bandwidth * cal.alltoall_nvlink.value;
     st.ep_busbw =
@@ -684,7 +709,7 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     // within the NVLink domain each routed copy goes to its expert's GPU.
     st.ep_copies = m.top_k;
     if (!st.ep_in_domain && m.expert_groups > 0) {
-      double ep_nodes = std::ceil(static_cast<double>(l.t) * l.e / node.domain);
+      double ep_nodes = std::ceil(static_cast<double>(l.expert_t()) * l.e / node.domain);
       st.ep_copies =
           std::min({st.ep_copies, ep_nodes,
                     m.group_top_k * std::max(1.0, ep_nodes / static_cast<double>(m.expert_groups))});
@@ -743,7 +768,7 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
                                      : 0.0;
     };
     double all_reduce =
-        reduce(split.dense * trainable, dp_ranks) + reduce(split.expert * trainable, dp_ranks / l.e);
+        reduce(split.dense * trainable, dp_ranks) + reduce(split.expert * trainable, expert_data_ranks(l));
     // ZeRO 0-2: one gradient all-reduce per step, final only in the last micro-batch's backward (2/3 of its
     // compute), so it overlaps there. ZeRO-3/FSDP: weight all-gathers and gradient reduce-scatters, ~1.5x the
     // all-reduce volume, in every micro-batch, overlapping the whole forward and backward.

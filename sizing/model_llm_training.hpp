@@ -71,6 +71,11 @@ struct Layout {
   int micro_batch = 1;  // sequences per micro-batch
   int c = 1;            // context parallelism: each sequence split c ways (ring attention)
   int e = 1;            // expert parallelism (MoE): routed experts split e ways within the d data ranks
+  // Expert tensor parallelism (Megatron-Core's expert_tensor_parallel_size): 0 is t, its default. Below t
+  // the experts fold onto their own grid (MoE parallel folding): each routed expert split et ways, the e
+  // expert ranks drawn from t c d / et, not from d alone.
+  int et = 0;
+  int expert_t() const { return et > 0 ? et : t; }
   int gpus() const { return t * p * d * c; }
   std::string describe() const;
 };
@@ -97,6 +102,9 @@ struct ParamSplit {
   double total() const { return dense + expert; }
 };
 ParamSplit params_per_gpu(const TransformerModel& m, const Layout& l);
+// The ranks holding the same routed experts (the expert data ranks): t c d / (expert t x e), which is
+// c d / e where the experts split t ways as the rest of the layer does.
+double expert_data_ranks(const Layout& l);
 
 // Activation bytes of one transformer layer for one micro-batch on one GPU, 16-bit (Korthikanti et al.):
 // s b h (10 + 24/t) + 5 a s^2 b / t without sequence parallelism, 34 s b h / t + 5 a s^2 b / t with it; the

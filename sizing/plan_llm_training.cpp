@@ -362,15 +362,17 @@ void Planner::plan_llm_training(const LlmTraining& given) {
           .driver = fmt::format(
               "FLOPs from the active params ({} x (attention + router + {} FFNs of {:.3g}){} + {}); "
               "memory and optimizer state from all {:.3g}: per GPU {:.3g} dense / (t p) + {:.3g} "
-              "routed-expert / (t p ep) params, ep {}; expert gradients reduced over dp x cp / ep = "
-              "{} ranks, dense over dp x cp = {}",
+              "routed-expert / ({} p ep) params, ep {}; expert gradients reduced over {} = {:.0f} ranks, "
+              "dense over dp x cp = {}",
               m.dense_layers > 0 ? fmt::format("{} MoE layers", m.moe_layers()) : std::string("L"),
               m.ffns_per_token(), m.ffn_params(),
               m.dense_layers > 0 ? fmt::format(" + {} dense layers x (attention + a dense FFN of {:.3g})",
                                                m.dense_layers, m.dense_ffn_params())
                                  : std::string(),
-              m.tied_embeddings ? "V h (tied)" : "2 V h", m.params, split.dense, split.expert, l.e,
-              l.d * l.c / l.e, l.d * l.c),
+              m.tied_embeddings ? "V h (tied)" : "2 V h", m.params, split.dense, split.expert,
+              l.expert_t() != l.t ? fmt::format("expert t {}", l.expert_t()) : std::string("t"), l.e,
+              l.expert_t() != l.t ? "t x cp x dp / (expert t x ep)" : "dp x cp / ep", expert_data_ranks(l),
+              l.d * l.c),
           .source = "workload"});
   }
   if (l.e > 1)
@@ -383,7 +385,7 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                                                 gbs(st.ep_nvlink_busbw)),
           .driver = fmt::format(
               "{} all-to-alls (dispatch, combine; forward and backward) x (tokens/{} x h x {} B x {} + "
-              "latency) per MoE layer per micro-batch, ep {} over t x ep = {} GPUs {} the {}-GPU "
+              "latency) per MoE layer per micro-batch, ep {} over {} x ep = {} GPUs {} the {}-GPU "
               "NVLink domain; {}",
               l.recompute == Recompute::full ? 6 : 4, w.sequence_parallel ? "t" : "1",
               w.ep_dispatch == "fp8" ? "(1 for the forward dispatch in FP8, else 2)" : "2",
@@ -398,7 +400,8 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                                           st.ep_copies, m.group_top_k, m.expert_groups)
                             : fmt::format("top_k {}", m.top_k),
                         st.ep_local, st.ep_local),
-              l.e, l.t * l.e, st.ep_in_domain ? "within" : "beyond", facts_.domain,
+              l.e, l.expert_t() != l.t ? "expert t" : "t", l.expert_t() * l.e,
+              st.ep_in_domain ? "within" : "beyond", facts_.domain,
               w.schedule == "dualpipe"
                   ? fmt::format("{:.3f} s exposed per step: DualPipe runs it under other micro-batches' "
                                 "compute, hidden x {:.2f}",

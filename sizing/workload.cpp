@@ -293,10 +293,10 @@ LayoutSpec parse_layout(const Fields& top, const TransformerModel& m, int seq_le
   LayoutSpec l;
   if (!top.has("layout")) return l;
   if (!top.at("layout").is_object())
-    throw UsageError(
-        fmt::format("{}: 'layout' must be a mapping of tp, pp, dp, cp, ep, vp, micro_batch", top.where()));
+    throw UsageError(fmt::format("{}: 'layout' must be a mapping of tp, pp, dp, cp, ep, etp, vp, micro_batch",
+                                 top.where()));
   Fields f(top.at("layout"), top.where() + ": layout");
-  f.only({"tp", "pp", "dp", "cp", "ep", "vp", "micro_batch"});
+  f.only({"tp", "pp", "dp", "cp", "ep", "etp", "vp", "micro_batch"});
   auto opt = [&](const char* key) { return f.has(key) ? std::optional<int>(f.whole(key)) : std::nullopt; };
   l.tp = opt("tp");
   l.pp = opt("pp");
@@ -305,6 +305,7 @@ LayoutSpec parse_layout(const Fields& top, const TransformerModel& m, int seq_le
   l.vp = opt("vp");
   l.micro_batch = opt("micro_batch");
   l.ep = opt("ep");
+  l.etp = opt("etp");
   double product = 1.0 * l.tp.value_or(1) * l.pp.value_or(1) * l.dp.value_or(1) * l.cp.value_or(1);
   if (product > kMaxWhole)
     throw UsageError(fmt::format("{}: tp x pp x dp x cp = {:.3g} GPUs (allowed: up to {})", f.where(),
@@ -327,6 +328,9 @@ LayoutSpec parse_layout(const Fields& top, const TransformerModel& m, int seq_le
 
 // Expert parallelism: the routed experts split ep ways, the ep ranks taken from the data-parallel ones.
 void check_ep(const std::string& where, const TransformerModel& m, const LayoutSpec& l) {
+  if (l.etp && !l.ep)
+    throw UsageError(
+        fmt::format("{}: 'etp' {} needs 'ep' (expert parallelism) in the layout", where, *l.etp));
   if (!l.ep) return;
   if (!m.moe())
     throw UsageError(
@@ -334,9 +338,28 @@ void check_ep(const std::string& where, const TransformerModel& m, const LayoutS
   if (m.experts % *l.ep != 0)
     throw UsageError(fmt::format("{}: 'ep' {} does not divide the {} experts (allowed: divisors of {})",
                                  where, *l.ep, m.experts, m.experts));
+  if (l.etp) {
+    int tp = l.tp.value_or(1);
+    if (!l.tp || *l.etp > tp || tp % *l.etp != 0)
+      throw UsageError(
+          fmt::format("{}: 'etp' {} must divide the layout's tp (given: {}; allowed: divisors of tp)", where,
+                      *l.etp, l.tp ? std::to_string(tp) : std::string("none")));
+    if (m.ffn_hidden % *l.etp != 0)
+      throw UsageError(fmt::format("{}: 'etp' {} does not divide the experts' ffn_hidden {}", where, *l.etp,
+                                   m.ffn_hidden));
+    // Folded onto the experts' own grid, the ep x etp ranks come from the tp x cp x dp of a stage.
+    long long ranks = static_cast<long long>(tp) * l.cp.value_or(1) * l.dp.value_or(1);
+    if (l.dp && ranks % (static_cast<long long>(*l.ep) * *l.etp) != 0)
+      throw UsageError(
+          fmt::format("{}: 'ep' {} x 'etp' {} does not divide tp x cp x dp = {} (allowed: ep x etp "
+                      "dividing it)",
+                      where, *l.ep, *l.etp, ranks));
+    return;
+  }
   if (l.dp && *l.dp % *l.ep != 0)
     throw UsageError(
-        fmt::format("{}: 'ep' {} does not divide dp {} (allowed: divisors of {} that divide {} experts)",
+        fmt::format("{}: 'ep' {} does not divide dp {} (allowed: divisors of {} that divide {} experts; "
+                    "with 'etp' below tp, ep x etp dividing tp x cp x dp)",
                     where, *l.ep, *l.dp, *l.dp, m.experts));
 }
 

@@ -152,6 +152,9 @@ struct FusedKernels {
 struct LayoutSpec {
   std::optional<int> tp, pp, dp, cp, vp, micro_batch;
   std::optional<int> ep;  // expert parallelism (MoE): routed experts split ep ways within the data ranks
+  // Expert tensor parallelism (Megatron-Core's expert_tensor_parallel_size, a divisor of tp; tp when not
+  // given). Below tp the experts fold onto their own grid: ep x etp must divide tp x cp x dp.
+  std::optional<int> etp;
   // tp x pp x dp x cp when all four are fixed (the GPU count the layout needs), else nullopt.
   std::optional<int> gpus() const;
 };

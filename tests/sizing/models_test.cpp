@@ -297,6 +297,49 @@ TEST(Models, ExpertParallelAllToAllAndGradientReduction) {
   EXPECT_NE(step_time<Formula>(ep8).symbolic().find("t_ep"), std::string::npos);
 }
 
+// MoE parallel folding (Megatron-Core's expert_tensor_parallel_size below tp): at expert TP 1 each expert is
+// whole on its GPU, the ep ranks come from t c d (here 16 at TP 2 x DP 8, more than d), the ep group strides
+// by 1, and the MoE layers' FFN tensor-parallel collectives vanish: with every layer a MoE layer, half the TP
+// traffic (attention's stays).
+TEST(Models, MoeParallelFoldingSplitsExpertsOnTheirOwnGrid) {
+  auto w = moe8x7b();
+  w.model.experts = 16;
+  auto cal = flat_calibration(0.8);
+  auto node = a100_node();
+  Layout tp2{2, 1, 8, 1, Recompute::none};
+  tp2.e = 8;
+  auto plain = training_step(w.model, w, node, cal, tp2);
+  Layout folded = tp2;
+  folded.et = 1;
+  auto fold = training_step(w.model, w, node, cal, folded);
+  EXPECT_DOUBLE_EQ(params_per_gpu(w.model, folded).expert, 2 * params_per_gpu(w.model, tp2).expert);
+  EXPECT_DOUBLE_EQ(expert_data_ranks(tp2), 1);     // c d / e = 8 / 8
+  EXPECT_DOUBLE_EQ(expert_data_ranks(folded), 2);  // t c d / (et e) = 16 / 8
+  EXPECT_NEAR(fold.t_tp, plain.t_tp / 2, 1e-12 * plain.t_tp);
+  // ep 8 strided by t 2 spans 16 GPUs, two 8-GPU domains; strided by expert TP 1 it stays in one.
+  EXPECT_FALSE(plain.ep_in_domain);
+  EXPECT_TRUE(fold.ep_in_domain);
+  // ep 16 over TP 2 x DP 8: 16 consecutive ranks, 8 per domain.
+  Layout wide = folded;
+  wide.e = 16;
+  auto w16 = training_step(w.model, w, node, cal, wide);
+  EXPECT_FALSE(w16.ep_in_domain);
+  EXPECT_DOUBLE_EQ(w16.ep_local, 8);
+  EXPECT_DOUBLE_EQ(expert_data_ranks(wide), 1);
+  // Each GPU brings its own half of the TP group's rows and runs whole experts: twice the N of the split
+  // experts' up GEMM, half the tokens from each of the ep ranks.
+  auto find = [](const std::vector<NamedGemm>& gs, const char* name) {
+    for (const auto& g : gs)
+      if (g.name == name && g.pass == GemmPass::forward) return g;
+    return NamedGemm{};
+  };
+  auto split = find(layer_gemms(w.model, 4096, 2, 8, false), "experts up");
+  auto whole = find(layer_gemms(w.model, 4096, 2, 8, false, 1), "experts up");
+  EXPECT_DOUBLE_EQ(std::get<1>(whole.shape), 2 * std::get<1>(split.shape));
+  EXPECT_NEAR(std::get<0>(whole.shape) * whole.group, std::get<0>(split.shape) * split.group / 2,
+              1e-9 * std::get<0>(split.shape) * split.group);
+}
+
 // Mixtral 8x7B with half its layers made dense (a dense FFN of 14,336 in place of the router and experts):
 // the all-to-all, the routed copies' permutation and the expert GEMMs run in the 16 MoE layers only, the
 // dense FFN's GEMMs in the other 16, and LoRA adapts each expert in the MoE layers and the dense FFN in the
