@@ -350,7 +350,8 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
   b.activations += static_cast<double>(w.seq_len) / l.c * l.micro_batch * m.vocab * 4.0 / l.t;  // fp32 logits
   b.cuda_context = assumption::kCudaContext.value;
   b.workspace = assumption::kCublasWorkspace.value;
-  b.communicators = (l.t > 1) + (l.p > 1) + (static_cast<long long>(l.d) * l.c > 1) + (l.c > 1) + (l.e > 1);
+  b.communicators = (l.t > 1) + (l.p > 1) + (static_cast<long long>(l.d) * l.c > 1) + (l.c > 1) + (l.e > 1) +
+                    (l.expert_t() != l.t && expert_data_ranks(l) > 1);
   b.nccl = b.communicators * assumption::kNcclCommunicator.value;
   b.fragmentation =
       assumption::kFragmentation.value * (b.weights + b.gradients + b.optimizer + b.activations);
@@ -666,12 +667,15 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     double reductions = 4 + (l.recompute == Recompute::full ? 2 : w.sequence_parallel ? 1 : 0);
     // Half of them are the FFN's. Under MoE parallel folding (expert TP et below t) a MoE layer's run within
     // the et ranks on et / t of the tokens, (et - 1)/(t - 1) of the volume; at et 1 there are none.
+    // Shared experts stay on the tensor-parallel grid with their own collectives (Megatron-Core's
+    // SharedExpertMLP), so a model with them keeps the FFN half whole.
     double ffn_volume = 1, ffn_calls = 1;
-    if (m.moe() && l.expert_t() < l.t) {
+    if (m.moe() && l.expert_t() < l.t && m.shared_experts == 0) {
       ffn_volume = 1 - m.moe_share() * (1 - (l.expert_t() - 1.0) / (l.t - 1));
       ffn_calls = l.expert_t() > 1 ? 1 : 1 - m.moe_share();
     }
     st.tp_calls = reductions * (w.sequence_parallel ? 2 : 1) * (0.5 + 0.5 * ffn_calls);
+    st.tp_ffn_volume = ffn_volume;
     double elements = reductions * (0.5 + 0.5 * ffn_volume) * 2 * tokens_mb * m.hidden * (l.t - 1) / l.t;
     st.t_tp = layer_mbs * (elements * kActivationBytes / st.tp_busbw + st.tp_calls * latency);
     // Megatron-LM overlaps the backward's collectives of the column-parallel linears (QKV, FC1) with their
@@ -758,10 +762,13 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     if (l.v > 1 && !dualpipe && w.overlap_p2p_comm)
       st.t_pp_exposed -= assumption::kOverlapHidden.value * std::min(st.t_pp, t_compute + st.t_nongemm);
   }
-  if (dp_ranks > 1) {
-    st.dp_busbw = dp_busbw(node, cal, l, nodes);
+  if (dp_ranks > 1 || expert_data_ranks(l) > 1) {
+    // Folded experts (expert TP below t) can have data ranks where the dense part has none: those sit in the
+    // TP group, on NVLink.
+    st.dp_busbw = dp_ranks > 1 ? dp_busbw(node, cal, l, nodes) : node.gpu->link_bandwidth * cal.nvlink.value;
     // Each parameter's gradient is reduced over the ranks holding it: the dense ones over dp x cp, the
-    // routed experts' over dp x cp / e; in the precision the optimizer keeps gradients in (grad_bytes).
+    // routed experts' over their expert data ranks (dp x cp / e, or t cp dp / (expert t e) folded); in the
+    // precision the optimizer keeps gradients in (grad_bytes).
     auto reduce = [&](double params, double ranks) {
       return ranks > 1 && params > 0 ? params * grad_bytes(w) * 2 * (ranks - 1) / ranks / st.dp_busbw +
                                            latency * 2 * std::log2(ranks)

@@ -198,6 +198,9 @@ struct TrainingStep {
   double ep_local = 0;  // of the e expert-parallel ranks, those in the worst-placed GPU's domain (itself too)
   bool ep_in_domain = true;  // the expert-parallel group spans t e GPUs within the NVLink domain
   double tp_calls = 0;  // tensor-parallel collective calls per layer and micro-batch, each paying the latency
+  // Of the FFN half of the tensor-parallel volume, what runs: 1, less where folded experts (expert TP below
+  // t) keep the MoE layers' FFN collectives within their expert TP ranks.
+  double tp_ffn_volume = 1;
   double step_s = 0;
   double eta_compute = 0, nongemm_share = 0, comm_share = 0;
   double mfu = 0;           // model FLOPs (6ND-style, no recomputation) / (peak x step)

@@ -15,6 +15,7 @@ nlohmann::json layout_json(const Layout& l) {
           {"d", l.d},
           {"c", l.c},
           {"ep", l.e},
+          {"etp", l.expert_t()},
           {"v", l.v},
           {"zero", l.zero},
           {"micro_batch", l.micro_batch},
@@ -32,6 +33,7 @@ std::string fixed_layout_text(const LlmTraining& w) {
   add("dp", f.dp);
   add("cp", f.cp);
   add("ep", f.ep);
+  add("etp", f.etp);
   add("vp", f.vp);
   add("micro_batch", f.micro_batch);
   if (w.recompute != "auto") given.push_back("recompute " + w.recompute);
@@ -416,13 +418,18 @@ void Planner::plan_llm_training(const LlmTraining& given) {
          .unit = "s/step",
          .spec = fmt::format("NVLink busbw {}", gbs(st.tp_busbw)),
          .driver = fmt::format(
-             "(4 all-reduces{}) x 2 b s/cp h (t-1)/t x 2 B / busbw + {:.0f} calls x latency, per layer "
+             "(4 all-reduces{}) x {}2 b s/cp h (t-1)/t x 2 B / busbw + {:.0f} calls x latency, per layer "
              "per micro-batch; {:.3f} s exposed per step: the backward's column-parallel collectives ({:.0f} "
              "of "
              "the reductions) overlap their GEMMs as Megatron-LM runs them, hidden x {:.2f}",
              l.recompute == Recompute::full ? " + 2 recomputed"
              : w.sequence_parallel          ? " + 1 re-gather, as all-gather/reduce-scatter"
                                             : "",
+             st.tp_ffn_volume < 1
+                 ? fmt::format(
+                       "(1/2 + 1/2 x {:.3f}: the MoE layers' FFN collectives within expert TP {} only) x ",
+                       st.tp_ffn_volume, l.expert_t())
+                 : std::string(),
              st.tp_calls, st.t_tp_exposed, st.tp_overlapped_reductions, assumption::kOverlapHidden.value),
          .source = src(cal_.nvlink)});
   if (l.c > 1)
@@ -439,7 +446,7 @@ void Planner::plan_llm_training(const LlmTraining& given) {
           .source = l.t * l.c <= facts_.domain ? src(cal_.nvlink) : src(cal_.network)});
   std::string grads = fmt::format("{:.0f} B ({} gradients, optimizer {})", grad_bytes(w),
                                   grad_bytes(w) == 4 ? "fp32" : "bf16", w.optimizer);
-  if (l.d * l.c > 1)
+  if (l.d * l.c > 1 || expert_data_ranks(l) > 1)
     line(
         {.section = "Network",
          .item = "Data-parallel gradient sync",

@@ -338,18 +338,20 @@ void check_ep(const std::string& where, const TransformerModel& m, const LayoutS
   if (m.experts % *l.ep != 0)
     throw UsageError(fmt::format("{}: 'ep' {} does not divide the {} experts (allowed: divisors of {})",
                                  where, *l.ep, m.experts, m.experts));
-  if (l.etp) {
-    int tp = l.tp.value_or(1);
-    if (!l.tp || *l.etp > tp || tp % *l.etp != 0)
-      throw UsageError(
-          fmt::format("{}: 'etp' {} must divide the layout's tp (given: {}; allowed: divisors of tp)", where,
-                      *l.etp, l.tp ? std::to_string(tp) : std::string("none")));
+  if (l.etp && !l.tp)
+    throw UsageError(fmt::format("{}: 'etp' {} needs 'tp' in the layout (etp divides it)", where, *l.etp));
+  // etp equal to tp is Megatron-Core's default: the checks below without folding.
+  if (l.etp && *l.etp != *l.tp) {
+    int tp = *l.tp;
+    if (*l.etp > tp || tp % *l.etp != 0)
+      throw UsageError(fmt::format("{}: 'etp' {} must divide the layout's tp {} (allowed: divisors of {})",
+                                   where, *l.etp, tp, tp));
     if (m.ffn_hidden % *l.etp != 0)
       throw UsageError(fmt::format("{}: 'etp' {} does not divide the experts' ffn_hidden {}", where, *l.etp,
                                    m.ffn_hidden));
     // Folded onto the experts' own grid, the ep x etp ranks come from the tp x cp x dp of a stage.
     long long ranks = static_cast<long long>(tp) * l.cp.value_or(1) * l.dp.value_or(1);
-    if (l.dp && ranks % (static_cast<long long>(*l.ep) * *l.etp) != 0)
+    if (l.dp && l.cp && ranks % (static_cast<long long>(*l.ep) * *l.etp) != 0)
       throw UsageError(
           fmt::format("{}: 'ep' {} x 'etp' {} does not divide tp x cp x dp = {} (allowed: ep x etp "
                       "dividing it)",
@@ -639,6 +641,11 @@ Workload load_workload(const std::filesystem::path& path) {
       t.layout.ep = ep;
     }
     check_ep(path.string(), t.model, t.layout);
+    // Megatron-Core refuses MoE under tensor parallelism without sequence parallelism; folded experts take
+    // each GPU's own sequence shard to the all-to-all.
+    if (t.layout.etp && *t.layout.etp != *t.layout.tp && !t.sequence_parallel)
+      throw UsageError(fmt::format("{}: layout 'etp' {} below tp {} needs 'sequence_parallel: true'",
+                                   path.string(), *t.layout.etp, *t.layout.tp));
     if (t.schedule == "dualpipe" && t.layout.pp && *t.layout.pp > 1 && *t.layout.pp % 2 != 0)
       throw UsageError(
           fmt::format("{}: 'schedule: dualpipe' needs an even pp (got layout pp {}): it runs "

@@ -333,6 +333,31 @@ TEST(Models, MoeParallelFoldingSplitsExpertsOnTheirOwnGrid) {
       if (g.name == name && g.pass == GemmPass::forward) return g;
     return NamedGemm{};
   };
+  // Expert TP between 1 and t: the FFN half's volume at (et - 1)/(t - 1), its calls kept.
+  Layout tp4{4, 1, 4, 1, Recompute::none};
+  tp4.e = 4;
+  Layout half = tp4;
+  half.et = 2;
+  auto at4 = training_step(w.model, w, node, cal, tp4);
+  auto at2 = training_step(w.model, w, node, cal, half);
+  double layer_mbs = 32 * at4.micro_batches, latency = assumption::kCollectiveLatency.value;
+  ASSERT_DOUBLE_EQ(at2.tp_calls, at4.tp_calls);
+  EXPECT_NEAR(at2.t_tp - layer_mbs * at2.tp_calls * latency,
+              (0.5 + 0.5 / 3) * (at4.t_tp - layer_mbs * at4.tp_calls * latency), 1e-9 * at4.t_tp);
+  // Shared experts stay on the tensor-parallel grid with their collectives: folding keeps the TP traffic.
+  auto shared = w;
+  shared.model.shared_experts = 1;
+  EXPECT_DOUBLE_EQ(training_step(shared.model, shared, node, cal, folded).t_tp,
+                   training_step(shared.model, shared, node, cal, tp2).t_tp);
+  // TP 8 on one node with dp 1: the dense part has no data ranks, the folded experts (ep 2 at expert TP 1)
+  // four, which still reduce their gradients, over NVLink.
+  Layout one{8, 1, 1, 1, Recompute::none};
+  one.e = 2;
+  one.et = 1;
+  ASSERT_DOUBLE_EQ(expert_data_ranks(one), 4);
+  auto lone = training_step(w.model, w, node, cal, one);
+  EXPECT_GT(lone.t_dp, 0);
+  EXPECT_DOUBLE_EQ(lone.dp_busbw, node.gpu->link_bandwidth * 0.8);
   auto split = find(layer_gemms(w.model, 4096, 2, 8, false), "experts up");
   auto whole = find(layer_gemms(w.model, 4096, 2, 8, false, 1), "experts up");
   EXPECT_DOUBLE_EQ(std::get<1>(whole.shape), 2 * std::get<1>(split.shape));

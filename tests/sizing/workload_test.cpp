@@ -308,6 +308,21 @@ TEST(Workload, ExpertsGiveTotalAndActiveParameters) {
   EXPECT_DOUBLE_EQ(m.expert_params(), 32.0 * 8 * 3 * 4096 * 14336);
 }
 
+// Expert tensor parallelism: below tp it folds the experts (ep x etp from tp x cp x dp, here ep 8 over TP 2 x
+// DP 4); equal to tp it is Megatron-Core's default and the layout checks as without it.
+TEST(Workload, ExpertTensorParallelismFoldsOrIsTheDefault) {
+  std::string base =
+      "kind: llm-training\ntokens: 1e9\nseq_len: 4096\ndeadline_days: 3\nmodel: {layers: 32, hidden: 4096, "
+      "heads: 32, ffn_hidden: 14336, experts: 8, top_k: 2}\n";
+  auto folded = std::get<LlmTraining>(
+      load_workload(write_temp("etp", base + "layout: {tp: 2, dp: 4, cp: 1, ep: 8, etp: 1}\n")).spec);
+  EXPECT_EQ(folded.layout.etp, 1);
+  EXPECT_EQ(folded.layout.ep, 8);
+  auto same = std::get<LlmTraining>(
+      load_workload(write_temp("etp", base + "layout: {tp: 2, dp: 8, ep: 8, etp: 2}\n")).spec);
+  EXPECT_EQ(same.layout.etp, 2);
+}
+
 TEST(Workload, BadExpertSettingsNameTheKeyAndTheAllowedValues) {
   std::string base =
       "kind: llm-training\ntokens: 1e9\nseq_len: 4096\ndeadline_days: 3\nmodel: {layers: 32, hidden: 4096, "
@@ -327,10 +342,15 @@ TEST(Workload, BadExpertSettingsNameTheKeyAndTheAllowedValues) {
            Bad{", experts: 8, top_k: 2}\n", "ep: 2\nlayout: {ep: 4}\n", "'ep' 2 and layout.ep 4 disagree"},
            Bad{", experts: 8, top_k: 2}\n", "layout: {dp: 6, ep: 4}\n", "'ep' 4 does not divide dp 6"},
            Bad{", experts: 8, top_k: 2}\n", "layout: {tp: 4, dp: 2, ep: 8, etp: 3}\n",
-               "'etp' 3 must divide the layout's tp (given: 4"},
+               "'etp' 3 must divide the layout's tp 4"},
            Bad{", experts: 8, top_k: 2}\n", "layout: {dp: 2, ep: 8, etp: 1}\n",
-               "'etp' 1 must divide the layout's tp (given: none"},
-           Bad{", experts: 8, top_k: 2}\n", "layout: {tp: 2, dp: 2, ep: 8, etp: 1}\n",
+               "'etp' 1 needs 'tp' in the layout"},
+           Bad{", experts: 16, top_k: 2}\n", "layout: {tp: 2, dp: 8, cp: 2, ep: 16, etp: 2}\n",
+               "'ep' 16 does not divide dp 8"},
+           Bad{", experts: 8, top_k: 2}\n",
+               "sequence_parallel: false\nlayout: {tp: 2, dp: 4, ep: 8, etp: 1}\n",
+               "layout 'etp' 1 below tp 2 needs 'sequence_parallel: true'"},
+           Bad{", experts: 8, top_k: 2}\n", "layout: {tp: 2, dp: 2, cp: 1, ep: 8, etp: 1}\n",
                "'ep' 8 x 'etp' 1 does not divide tp x cp x dp = 4"},
            Bad{", experts: 8, top_k: 2}\n", "layout: {tp: 2, dp: 4, etp: 1}\n", "'etp' 1 needs 'ep'"},
            Bad{"}\n", "ep: 2\n", "'ep' 2 needs a mixture-of-experts model"},
