@@ -118,8 +118,9 @@ constexpr const char* kQwen235H100Ep =
 constexpr const char* kNvfp4Training =
     "too slow: the NVFP4 GEMMs run at 0.41 of the GB200's FP4 peak, taken from a serving benchmark of a "
     "16384x6144x4096 CUTLASS GEMM (vLLM PR #20646) scaled by the FP8 asymptotes' ratio; NVIDIA's "
-    "aiconfigurator measures TensorRT-LLM's NVFP4 GEMM at 0.41-0.49 of it on these shapes (quantizing its "
-    "input); to reach the table's 1,166 tokens/s the GEMMs would need about 0.63, given the step's other "
+    "aiconfigurator measures TensorRT-LLM's NVFP4 GEMM on the GB200 at 0.30-0.49 of it (median 0.41) over "
+    "GEMMs of 8,192-16,384 rows and 4,096-51,200 columns (quantizing its input); to reach the table's 1,166 "
+    "tokens/s the GEMMs would need about 0.63, given the step's other "
     "terms. Transformer Engine's NVFP4 training GEMM rate is not published; the 70B's NVFP4 row (26.04.01) "
     "lands within";
 constexpr const char* kWholeRun =
@@ -154,9 +155,10 @@ constexpr const char* kSmallExpertMoe =
     "MoE of many small experts (128-256 routed, top 4-8, expert FFN 768-2,880) on B200: the grouped expert "
     "GEMMs are taken at the shape model's efficiency and routing is forced balanced; the host-side costs per "
     "MoE layer (the alltoall dispatcher's device-to-host sync, per-expert quantize and GEMM launches) are "
-    "not modelled, as in the H100 Qwen3 30B-A3B case (the same table's later releases show a cost fixed per "
-    "layer pass: Qwen3 30B-A3B on the same 8 B200 ran 9,691 tokens/s/GPU at micro-batch 1 in 26.02 and "
-    "26,695 at micro-batch 4 in 26.02.01); DeepSeek-V3's multi-token prediction cannot be stated";
+    "not modelled, as in the H100 Qwen3 30B-A3B case (the same table's later releases: Qwen3 30B-A3B on the "
+    "same 8 B200 ran 9,691 tokens/s/GPU at micro-batch 1 in 26.02 and 26,695 at micro-batch 4 in 26.02.01, "
+    "whose recipe also changed the dispatcher to HybridEP and widened the CUDA graphs); DeepSeek-V3's "
+    "multi-token prediction cannot be stated";
 constexpr const char* kFp8MxRows =
     "the table's FP8-MX figures run 3-6 % below its FP8-CS ones on the same Blackwell runs (Llama 3 8B: "
     "29,521 against 30,624 tokens/s/GPU on B200, 29,789 against 31,508 on GB200; 405B: 624 against 661), "
