@@ -464,9 +464,9 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
       for (int c : cs)
         for (const auto& tp : tp_pairs) {
           const int t = tp.first, p = tp.second;
-          // The workload's expert tensor parallelism splits the experts within the TP group: et divides t.
+          // The workload's expert tensor parallelism, 0 where not given; the workload fixes tp with it and
+          // checks that it divides tp (check_ep).
           const int et = fix.etp.value_or(0);
-          if (et > t || (et > 0 && t % et != 0)) continue;
           long long wide = static_cast<long long>(t) * p * c;  // fixed degrees can be large: no int overflow
           if (wide > gpus) continue;
           if (w.schedule == "dualpipe" && p % 2 != 0 && p > 1) continue;  // two directions of p / 2 stages
