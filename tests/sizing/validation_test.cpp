@@ -259,6 +259,8 @@ constexpr const char* kNemo = "Megatron-Bridge performance summary, NeMo 25.11 p
 constexpr const char* kNemo2608 = "Megatron-Bridge performance summary, NeMo 26.08 pre-training tables";
 constexpr const char* kNemoArchive26 =
     "Megatron-Bridge performance summary archive, NeMo 26.04.01 and 26.06 (pre-training, SFT, LoRA tables)";
+constexpr const char* kMlperfTraining50 =
+    "MLPerf Training v5.0 results (mlcommons/training_results_v5.0): NVIDIA's logs and launch configs";
 constexpr const char* kNemo2407 = "NeMo performance summary, NeMo 24.07 pre-training table (DGX-H100, FP8)";
 constexpr const char* kLlama3Rows = "Llama 3 paper, Table 4 (seq 8,192 rows)";
 constexpr const char* kMegatron = "Megatron-LM README model table (Megatron-Core r0.8.0, H100)";
@@ -1591,6 +1593,24 @@ constexpr Case kCases[] = {
     {"NeMo 26.04.01 Qwen3-235B-A22B MXFP8, 256 B200, PP8 EP8",
      "nemo260401-qwen3-235b-a22b-pretrain-b200-mxfp8.yaml", "tokens_per_s_gpu", 3776, "tokens/s/GPU",
      kNemoArchive26, +0.745, kSmallExpertMoe2604},
+    // MLPerf Training v5.0, NVIDIA's closed-division Llama 3.1 405B submissions: each system's logged
+    // train_step_time (median over its runs) with its launch config's layout. Left out: the Llama 2 70B LoRA
+    // rows (a frozen base held in FP8 and its activations kept only where the backward needs them are not
+    // modelled: the model fits no 8-GPU layout, where the logs show 169 GB of the GB200's 186 in use).
+    {"MLPerf 5.0 Llama 3.1 405B FP8, 512 H100, TP8 PP8 CP2", "mlperf50-llama31-405b-h100-512.yaml",
+     "tokens_per_s_gpu", 334, "tokens/s/GPU", kMlperfTraining50},
+    {"MLPerf 5.0 Llama 3.1 405B FP8, 2048 H100, TP8 PP8 CP2", "mlperf50-llama31-405b-h100-2048.yaml",
+     "tokens_per_s_gpu", 324, "tokens/s/GPU", kMlperfTraining50},
+    {"MLPerf 5.0 Llama 3.1 405B FP8, 2432 H100, TP8 PP8 CP2", "mlperf50-llama31-405b-h100-2432.yaml",
+     "tokens_per_s_gpu", 322, "tokens/s/GPU", kMlperfTraining50},
+    {"MLPerf 5.0 Llama 3.1 405B FP8, 2560 H100, TP8 PP8 CP2", "mlperf50-llama31-405b-h100-2560.yaml",
+     "tokens_per_s_gpu", 321, "tokens/s/GPU", kMlperfTraining50},
+    {"MLPerf 5.0 Llama 3.1 405B FP8, 8192 H100, TP8 PP8 CP2", "mlperf50-llama31-405b-h100-8192.yaml",
+     "tokens_per_s_gpu", 297, "tokens/s/GPU", kMlperfTraining50},
+    {"MLPerf 5.0 Llama 3.1 405B FP8, 256 GB200, TP4 PP8 CP2", "mlperf50-llama31-405b-gb200-256.yaml",
+     "tokens_per_s_gpu", 749, "tokens/s/GPU", kMlperfTraining50},
+    {"MLPerf 5.0 Llama 3.1 405B FP8, 512 GB200, TP4 PP8 CP2", "mlperf50-llama31-405b-gb200-512.yaml",
+     "tokens_per_s_gpu", 736, "tokens/s/GPU", kMlperfTraining50},
     // Whole-run GPU-hours.
     {"Llama 3 405B, 15.6T tokens, 16,384 H100", "llama3-405b-h100-gpu-hours.yaml", "gpu_hours", 30.84e6,
      "GPU-h", "Llama 3.1 model card (GPU hours) + Llama 3 paper (tokens, layout)", +0.172,
