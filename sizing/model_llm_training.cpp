@@ -304,9 +304,31 @@ double layer_activation_bytes(const TransformerModel& m, const LlmTraining& w, c
   double outside = 8 * h + (m.dropout ? 2 * h : 0) + (m.mla() ? 4.0 * (m.q_lora_rank + m.kv_lora_rank) : 0);
   double attention = 2.0 * (m.heads * m.qk_head_dim() + kv * m.qk_head_dim() + kv * m.v_dim() +
                             static_cast<double>(m.heads) * m.v_dim());
-  double ffn = (m.gated_ffn ? 3 : 2) * 2.0 * m.ffn_width();
+  // The activation's input (GeLU's, or SwiGLU's gate and up), in FP8 where the workload keeps it so
+  // (fp8_activation_input), and its output, the down projection's input.
+  double act_in = (m.gated_ffn ? 2 : 1) * (w.fp8_activation_input ? 1.0 : 2.0) * m.ffn_width();
+  double act_out = 2.0 * m.ffn_width();
   // Each of a token's top_k routed copies is its own expert's input (in the MoE layers).
-  if (m.moe()) ffn += m.moe_share() * 2.0 * (m.top_k - 1) * h;
+  double routed_in = m.moe() ? m.moe_share() * 2.0 * (m.top_k - 1) * h : 0;
+  if (w.finetune.lora()) {
+    // A frozen weight has no weight gradient, so Transformer Engine's linear keeps no copy of its input for
+    // the backward (module/linear.py: backward_needs_input = weight.requires_grad); an adapter on the same
+    // projection keeps it for its own. The norms' inputs, Q, K, V, the attention output and the activation's
+    // input stay: their own backward reads them.
+    auto targeted = [&](std::initializer_list<const char*> names) {
+      for (const char* n : names)
+        if (std::find(w.finetune.targets.begin(), w.finetune.targets.end(), n) != w.finetune.targets.end())
+          return true;
+      return false;
+    };
+    if (!targeted({"q", "k", "v"})) outside -= 2 * h;  // the QKV projection's input
+    if (!targeted({"gate", "up"})) {                   // the FFN's input, and each routed copy's
+      outside -= 2 * h;
+      routed_in = 0;
+    }
+    if (!targeted({"down"})) act_out = 0;
+  }
+  double ffn = act_in + act_out + routed_in;
   double per_layer = s * b * (outside / (sp ? t : 1) + (attention + ffn) / t);
   // Scores of this rank's s queries against the whole sequence's keys: the softmax output (2 B) and, with
   // dropout, its mask (1 B) and output (2 B).
@@ -332,7 +354,9 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
   // DualPipe feeds micro-batches from both ends of the pipeline, so each GPU holds two stages' parameters
   // and PP + 1 micro-batches in flight (DeepSeek-V3 report, Table 2).
   bool dualpipe = w.schedule == "dualpipe" && l.p > 1;
-  b.weights = held(2, 3) * (w.finetune.lora() ? 1 + trainable : 1) * (dualpipe ? 2 : 1);
+  // FP8 weights (fp8_params) hold 1 B each; a LoRA run's adapters stay 16-bit.
+  b.weights =
+      (held(w.fp8_params ? 1 : 2, 3) + (w.finetune.lora() ? held(2, 3) * trainable : 0)) * (dualpipe ? 2 : 1);
   b.gradients = held(grad_bytes(w), 2) * trainable;
   b.optimizer = held(12, 1) * trainable;
   double micro_batches = w.global_batch_tokens / (static_cast<double>(l.d) * l.micro_batch * w.seq_len);
@@ -464,6 +488,10 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
       for (int c : cs)
         for (const auto& tp : tp_pairs) {
           const int t = tp.first, p = tp.second;
+          // All-to-all context parallelism splits each TP rank's query and KV heads c ways.
+          if (w.cp_comm == "a2a" && c > 1 &&
+              (m.heads % (t * c) != 0 || (m.mla() ? m.heads : m.kv_heads) % (t * c) != 0))
+            continue;
           // The workload's expert tensor parallelism, 0 where not given; the workload fixes tp with it and
           // checks that it divides tp (check_ep).
           const int et = fix.etp.value_or(0);
@@ -742,9 +770,18 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     // all-gather communication latency is exposed in the critical path", Llama 3 paper, section 3.3.2).
     st.cp_busbw = l.t * l.c <= node.domain ? nvlink : per_gpu_nic;
     // The K and V each rank passes on: kv_heads (MLA: every head's, rebuilt from the latent) x d_qk + d_v.
-    double kv_width = (m.mla() ? m.heads : m.kv_heads) * static_cast<double>(m.qk_head_dim() + m.v_dim());
+    double kv_heads = m.mla() ? m.heads : m.kv_heads;
+    double kv_width = kv_heads * static_cast<double>(m.qk_head_dim() + m.v_dim());
     double kv = tokens_mb * kv_width * kActivationBytes / l.t;
     double per_layer = 3 * (l.c - 1) * (kv / st.cp_busbw + latency);
+    if (w.cp_comm == "a2a") {
+      // All-to-all context parallelism: each rank keeps 1/c of its tokens' Q, K and V and sends the rest
+      // before the attention, then the output back after it; the backward moves their gradients the same
+      // way. Four all-to-alls per layer, each waited on.
+      double qkvo = kv_width + static_cast<double>(m.heads) * (m.qk_head_dim() + m.v_dim());
+      per_layer =
+          2 * (tokens_mb * qkvo * kActivationBytes / l.t * (l.c - 1) / l.c) / st.cp_busbw + 4 * latency;
+    }
     double attention_per_layer =
         (st.t_attention + (l.recompute == Recompute::none ? 0 : st.t_recompute)) / layer_mbs;
     st.t_cp = layer_mbs * per_layer;

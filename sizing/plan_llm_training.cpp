@@ -211,8 +211,12 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                               : ", pipeline sends waited on (overlap_p2p_comm false)";
   if (l.c > 1)
     ran += w.cp_comm == "p2p" ? ", ring attention merging each step's output (cp_comm p2p)"
-                              : ", K and V all-gathered before attention, exposed (cp_comm all_gather)";
+           : w.cp_comm == "a2a"
+               ? ", Q, K, V and the output exchanged all-to-all around attention, exposed (cp_comm a2a)"
+               : ", K and V all-gathered before attention, exposed (cp_comm all_gather)";
   if (w.precision == "fp8") ran += fmt::format(", FP8 {} scaling (fp8_recipe)", w.fp8_recipe);
+  if (w.fp8_params) ran += ", weights held in FP8 (fp8_params)";
+  if (w.fp8_activation_input) ran += ", the activation's input kept in FP8 (fp8_activation_input)";
   auto mfu = model_flops_utilisation<Formula>(st);
   const AttentionRate attention =
       attention_rate(*facts_.gpu, w.precision, training_attention_precision(w), cal_.sustained);
@@ -434,15 +438,19 @@ void Planner::plan_llm_training(const LlmTraining& given) {
          .source = src(cal_.nvlink)});
   if (l.c > 1)
     line({.section = "Network",
-          .item = "Context-parallel K/V ring",
+          .item = w.cp_comm == "a2a" ? "Context-parallel all-to-all" : "Context-parallel K/V ring",
           .quantity = st.t_cp,
           .unit = "s/step",
           .spec = fmt::format("busbw {} ({})", gbs(st.cp_busbw),
                               l.t * l.c <= facts_.domain ? "NVLink" : "network"),
-          .driver = fmt::format(
-              "3 x (cp - 1) x (K, V of s/cp tokens / busbw + latency) per layer per micro-batch; {:.3f} s "
-              "exposed after overlap with the chunk's attention",
-              st.t_cp_exposed),
+          .driver =
+              w.cp_comm == "a2a"
+                  ? fmt::format("2 x (Q, K, V, output of s/cp tokens x (cp - 1)/cp / busbw) + 4 x latency "
+                                "per layer per micro-batch, forward and backward; {:.3f} s exposed",
+                                st.t_cp_exposed)
+                  : fmt::format("3 x (cp - 1) x (K, V of s/cp tokens / busbw + latency) per layer per "
+                                "micro-batch; {:.3f} s exposed after overlap with the chunk's attention",
+                                st.t_cp_exposed),
           .source = l.t * l.c <= facts_.domain ? src(cal_.nvlink) : src(cal_.network)});
   std::string grads = fmt::format("{:.0f} B ({} gradients, optimizer {})", grad_bytes(w),
                                   grad_bytes(w) == 4 ? "fp32" : "bf16", w.optimizer);

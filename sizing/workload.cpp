@@ -603,6 +603,8 @@ Workload load_workload(const std::filesystem::path& path) {
                  "schedule",
                  "overlap_p2p_comm",
                  "fp8_attention",
+                 "fp8_params",
+                 "fp8_activation_input",
                  "fused",
                  "cp_comm",
                  "fp8_recipe",
@@ -621,8 +623,10 @@ Workload load_workload(const std::filesystem::path& path) {
     t.schedule = choice(f, "schedule", {"1f1b", "interleaved", "dualpipe"}, kSchedules, "interleaved");
     t.overlap_p2p_comm = f.flag_or("overlap_p2p_comm", true);
     t.fp8_attention = f.flag_or("fp8_attention", false);
+    t.fp8_params = f.flag_or("fp8_params", false);
+    t.fp8_activation_input = f.flag_or("fp8_activation_input", false);
     t.fused = parse_fused(f, path.string());
-    t.cp_comm = choice(f, "cp_comm", {"p2p", "all_gather"}, kCpComms, "p2p");
+    t.cp_comm = choice(f, "cp_comm", {"p2p", "all_gather", "a2a"}, kCpComms, "p2p");
     t.fp8_recipe = choice(f, "fp8_recipe", {"delayed", "current", "mxfp8"}, kFp8Recipes, "delayed");
     t.ep_dispatch = choice(f, "ep_dispatch", {"bf16", "fp8"}, kDispatchPrecisions, "bf16");
     t.layout = parse_layout(f, t.model, t.seq_len);
@@ -662,6 +666,22 @@ Workload load_workload(const std::filesystem::path& path) {
     if (t.fp8_attention && bytes_per_element(t.precision) >= 2)
       throw UsageError(fmt::format("{}: 'fp8_attention' is for FP8 and FP4 runs (got precision {}): drop it",
                                    path.string(), t.precision));
+    for (auto [key, on] :
+         {std::pair{"fp8_params", t.fp8_params}, {"fp8_activation_input", t.fp8_activation_input}})
+      if (on && t.precision != "fp8")
+        throw UsageError(fmt::format("{}: '{}' is for FP8 runs (got precision {}): drop it", path.string(),
+                                     key, t.precision));
+    // The all-to-all hands each context-parallel rank whole heads: the query and KV heads of a TP rank must
+    // split cp ways (Transformer Engine's AttnFuncWithCPAndQKVOA2A).
+    if (t.cp_comm == "a2a" && t.layout.cp) {
+      int c = *t.layout.cp, tp = t.layout.tp.value_or(1);
+      int kv = t.model.mla() ? t.model.heads : t.model.kv_heads;
+      if (t.model.heads % (tp * c) != 0 || kv % (tp * c) != 0)
+        throw UsageError(
+            fmt::format("{}: 'cp_comm: a2a' splits each TP rank's heads over cp: {} query and {} KV "
+                        "heads do not split over tp {} x cp {}; use cp_comm p2p or a smaller cp",
+                        path.string(), t.model.heads, kv, tp, c));
+    }
     t.optimizer = f.text_or("optimizer", "adam");
     if (t.optimizer != "adam" && t.optimizer != "adam-fp32-grads")
       throw UsageError(fmt::format("{}: optimizer must be 'adam' or 'adam-fp32-grads'", path.string()));

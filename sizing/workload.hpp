@@ -180,9 +180,16 @@ struct LlmTraining {
   // Dot-product attention in FP8 under an FP8 or FP4 recipe (Megatron-LM's fp8_dot_product_attention); off,
   // it runs in bf16.
   bool fp8_attention = false;
+  // The model's weights held in FP8 only (NeMo's fp8_params, Megatron-LM's fp8_param_gather): 1 B per
+  // weight instead of 2, the optimizer keeping the fp32 master copy; a LoRA run's frozen base likewise.
+  bool fp8_params = false;
+  // The gated activation's input (the FFN up-projection's output) kept in FP8 for the backward (Megatron-LM's
+  // activation_func_fp8_input_store): 1 B per element instead of 2.
+  bool fp8_activation_input = false;
   FusedKernels fused;  // the elementwise passes that run fused (none: the reference PyTorch kernels)
   // Context parallelism's attention (kCpComms): p2p, the ring Transformer Engine and Megatron-LM run by
-  // default (cp_comm_type), merging each step's partial output; all_gather, K and V gathered first, one pass.
+  // default (cp_comm_type), merging each step's partial output; all_gather, K and V gathered first, one pass;
+  // a2a, all-to-alls that trade the sequence split for a head split around the attention (DeepSpeed-Ulysses).
   std::string cp_comm = "p2p";
   // The FP8 recipe's scaling (kFp8Recipes): delayed (Transformer Engine's DelayedScaling, Megatron-LM's
   // default), current (Float8CurrentScaling) or mxfp8 (MXFP8BlockScaling); it sets what the casts cost.
@@ -200,7 +207,7 @@ inline constexpr const char* kRecomputeModes = "none, selective, full, auto";
 inline constexpr const char* kAttentionKinds = "flash, standard";
 inline constexpr const char* kSchedules = "1f1b, interleaved, dualpipe";
 inline constexpr const char* kDispatchPrecisions = "bf16, fp8";
-inline constexpr const char* kCpComms = "p2p, all_gather";
+inline constexpr const char* kCpComms = "p2p, all_gather, a2a";
 inline constexpr const char* kFp8Recipes = "delayed, current, mxfp8";
 inline constexpr const char* kScenarios = "offline, server, interactive";
 inline constexpr const char* kEngines = "vllm, trtllm";

@@ -1867,6 +1867,65 @@ TEST(Models, LoraFreezesTheBase) {
   EXPECT_NEAR(f.gemm_passes, 2, 0.01);
 }
 
+// A frozen weight has no weight gradient, so Transformer Engine's linear keeps no copy of its input: LoRA on
+// Llama-2-7B's q, k, v and o drops the FFN's input (2h per token, outside the TP region) and the down
+// projection's input (2f, inside); adapting the FFN keeps them. FP8 weights (fp8_params) hold the base at
+// 1 B per weight; an FP8-stored activation input halves SwiGLU's gate and up (2 x 2f -> 2 x f).
+TEST(Models, LoraKeepsOnlyTheActivationsItsBackwardReads) {
+  auto full = llama7b();
+  full.precision = "fp8";
+  auto w = full;
+  w.finetune = {16, {"q", "k", "v", "o"}};
+  const auto& m = w.model;
+  double s = w.seq_len, h = m.hidden, f = m.ffn_hidden, t = 2;
+  Layout l{2, 1, 4, 0, Recompute::none};
+  ASSERT_TRUE(w.sequence_parallel);
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, full, l) - layer_activation_bytes(m, w, l),
+                   s * (2 * h / t + 2 * f / t));
+  w.finetune = {16, {"q", "k", "v", "o", "gate", "up", "down"}};
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, w, l), layer_activation_bytes(m, full, l));
+  w.finetune = {16, {"o"}};
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, full, l) - layer_activation_bytes(m, w, l),
+                   s * (4 * h / t + 2 * f / t));
+  // Full recomputation keeps the layer's input alone, adapted or not.
+  l.recompute = Recompute::full;
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, w, l), layer_activation_bytes(m, full, l));
+  l.recompute = Recompute::none;
+  auto stored = full;
+  stored.fp8_activation_input = true;
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, full, l) - layer_activation_bytes(m, stored, l), s * 2 * f / t);
+  w.finetune = {16, {"q", "v"}};
+  double adapters = lora_params(m, w.finetune).total;
+  Layout dp{1, 1, 8, 0, Recompute::none};
+  w.fp8_params = true;
+  EXPECT_DOUBLE_EQ(training_memory(m, w, dp).weights, m.params + 2 * adapters);
+  full.fp8_params = true;
+  EXPECT_DOUBLE_EQ(training_memory(m, full, dp).weights, m.params);
+}
+
+// All-to-all context parallelism (Transformer Engine's AttnFuncWithCPAndQKVOA2A) sends (c - 1)/c of each
+// rank's Q, K, V before the attention and of its output after it, and the same four gradients in the
+// backward: 2 x s/c x (q + k + v + o) x 2 B x (c - 1)/c per layer, all exposed. Llama 2 7B (32 heads of 128,
+// K and V as wide as Q) at CP 8 on one 8-GPU node.
+TEST(Models, AllToAllContextParallelismIsExposed) {
+  auto w = llama7b();
+  w.cp_comm = "a2a";
+  auto cal = flat_calibration(0.8);
+  auto node = a100_node();
+  Layout l{1, 1, 16, 1, Recompute::none};
+  l.c = 8;
+  auto st = training_step(w.model, w, node, cal, l);
+  double tokens_mb = w.seq_len / 8.0, layer_mbs = 32 * st.micro_batches;
+  double bytes = 2 * tokens_mb * 4 * 4096 * 2 * 7.0 / 8;
+  EXPECT_NEAR(st.t_cp, layer_mbs * (bytes / st.cp_busbw + 4 * assumption::kCollectiveLatency.value),
+              1e-9 * st.t_cp);
+  EXPECT_DOUBLE_EQ(st.t_cp_exposed, st.t_cp);
+  // Its attention is one pass over the gathered sequence: no ring's per-step merging.
+  auto gathered = w;
+  gathered.cp_comm = "all_gather";
+  EXPECT_DOUBLE_EQ(st.t_nongemm, training_step(w.model, gathered, node, cal, l).t_nongemm);
+}
+
 // The p99s: Poisson quantiles as tabulated (Poisson(2): P(N <= 5) = 0.983, P(N <= 6) = 0.995); the wait's
 // p99 is M/M/c's exponential tail past P(wait), halved for deterministic service; the TPOT's adds the p99
 // count of prefills landing in one request's decode.

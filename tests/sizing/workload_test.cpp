@@ -239,7 +239,10 @@ TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
   };
   for (const auto& b :
        {Bad{"layout: {vp: 2}\nschedule: 1f1b\n", "needs 'schedule: interleaved'"},
-        Bad{"cp_comm: a2a\n", "'cp_comm' must be one of p2p, all_gather"},
+        Bad{"cp_comm: ulysses\n", "'cp_comm' must be one of p2p, all_gather, a2a"},
+        Bad{"fp8_params: true\n", "'fp8_params' is for FP8 runs (got precision bf16)"},
+        Bad{"precision: nvfp4\nfp8_activation_input: true\n",
+            "'fp8_activation_input' is for FP8 runs (got precision nvfp4)"},
         Bad{"precision: fp8\nfp8_recipe: blockwise\n", "'fp8_recipe' must be one of delayed, current, mxfp8"},
         Bad{"fp8_recipe: current\n", "'fp8_recipe' is an FP8 run's scaling: it needs 'precision: fp8'"},
         Bad{"fp8_attention: true\n", "'fp8_attention' is for FP8 and FP4 runs"},
@@ -254,6 +257,16 @@ TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
     } catch (const UsageError& e) {
       EXPECT_NE(std::string(e.what()).find(b.says), std::string::npos) << e.what();
     }
+  }
+  try {
+    std::string gqa = base;
+    gqa.replace(gqa.find("heads: 32}"), 10, "heads: 32, kv_heads: 4}");
+    load_workload(write_temp("layout", gqa + "cp_comm: a2a\nlayout: {tp: 2, cp: 4}\n"));
+    ADD_FAILURE() << "accepted an all-to-all over 4 KV heads at tp 2 x cp 4";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("32 query and 4 KV heads do not split over tp 2 x cp 4"),
+              std::string::npos)
+        << e.what();
   }
   auto w =
       load_workload(write_temp("layout", base + "layout: {tp: 8, pp: 2, dp: 4, cp: 1}\nrecompute: full\n"));
@@ -283,6 +296,16 @@ TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
           .spec);
   EXPECT_EQ(meta.cp_comm, "all_gather");
   EXPECT_EQ(meta.fp8_recipe, "current");
+  EXPECT_FALSE(meta.fp8_params);
+  EXPECT_FALSE(meta.fp8_activation_input);
+  auto stored = std::get<LlmTraining>(
+      load_workload(write_temp("layout", base +
+                                             "precision: fp8\nfp8_params: true\nfp8_activation_input: true\n"
+                                             "cp_comm: a2a\nlayout: {tp: 4, cp: 8}\n"))
+          .spec);
+  EXPECT_TRUE(stored.fp8_params);
+  EXPECT_TRUE(stored.fp8_activation_input);
+  EXPECT_EQ(stored.cp_comm, "a2a");
   for (const char* bad : {"fused: norm\n", "fused: [norm, norm]\n", "fused: [softmax]\n", "fused: [1]\n"}) {
     try {
       load_workload(write_temp("layout", base + bad));
