@@ -777,7 +777,9 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     if (w.cp_comm == "a2a") {
       // All-to-all context parallelism: each rank keeps 1/c of its tokens' Q, K and V and sends the rest
       // before the attention, then the output back after it; the backward moves their gradients the same
-      // way. Four all-to-alls per layer, each waited on.
+      // way. Four all-to-alls per layer, each waited on, at the all-to-all's own busbw.
+      st.cp_busbw = l.t * l.c <= node.domain ? gpu.link_bandwidth * cal.alltoall_nvlink.value
+                                             : node.nic_bytes_per_s * cal.alltoall_network.value / node.gpus;
       double qkvo = kv_width + static_cast<double>(m.heads) * (m.qk_head_dim() + m.v_dim());
       per_layer =
           2 * (tokens_mb * qkvo * kActivationBytes / l.t * (l.c - 1) / l.c) / st.cp_busbw + 4 * latency;

@@ -1911,10 +1911,12 @@ TEST(Models, AllToAllContextParallelismIsExposed) {
   auto w = llama7b();
   w.cp_comm = "a2a";
   auto cal = flat_calibration(0.8);
+  cal.alltoall_nvlink.value = 0.5;  // the all-to-all's own measured efficiency, not the all-reduce's
   auto node = a100_node();
   Layout l{1, 1, 16, 1, Recompute::none};
   l.c = 8;
   auto st = training_step(w.model, w, node, cal, l);
+  EXPECT_DOUBLE_EQ(st.cp_busbw, node.gpu->link_bandwidth * 0.5);
   double tokens_mb = w.seq_len / 8.0, layer_mbs = 32 * st.micro_batches;
   double bytes = 2 * tokens_mb * 4 * 4096 * 2 * 7.0 / 8;
   EXPECT_NEAR(st.t_cp, layer_mbs * (bytes / st.cp_busbw + 4 * assumption::kCollectiveLatency.value),
