@@ -146,15 +146,22 @@ CastBytes low_precision_cast_bytes(const TransformerModel& m, const LlmTraining&
 // output first zeroed, merged into it by flash_attn_fwd_out_correction (read both, write one); the backward
 // writes a dq and a dK/dV per step and accumulates them (read both, write one). All-gather context
 // parallelism (Llama 3's) computes each rank's queries against the gathered K and V in one pass: none.
+// All-to-all context parallelism (flash_attn_a2a_communicate) copies each exchanged tensor into the layout
+// the all-to-all sends (movedim, contiguous) and reorders what it receives (index_select): 8 B per 16-bit
+// element, for Q, K, V and the output forward and their gradients backward.
 struct RingBytes {
   double forward = 0, backward = 0;
 };
 RingBytes ring_attention_bytes(const TransformerModel& m, const LlmTraining& w, int c, int t) {
-  if (c <= 1 || w.cp_comm != "p2p") return {};
+  if (c <= 1 || w.cp_comm == "all_gather") return {};
   double heads = m.heads, kv_heads = m.mla() ? m.heads : m.kv_heads;
   double o = heads * m.v_dim() / t, q = heads * m.qk_head_dim() / t;  // the output, dq
   double kv = kv_heads * (m.qk_head_dim() + m.v_dim()) / t;           // K and V together
   RingBytes r;
+  if (w.cp_comm == "a2a") {
+    r.forward = r.backward = 8 * (q + kv + o);
+    return r;
+  }
   r.forward = 4 * kv + 2 * o * (c - 1) + 2 * o + 6 * o * c;
   r.backward = 4 * kv + 2 * q * (c - 1) + 6 * q * c + 2 * kv * (c - 1) + 6 * kv * c;
   return r;
@@ -304,30 +311,37 @@ double layer_activation_bytes(const TransformerModel& m, const LlmTraining& w, c
   double outside = 8 * h + (m.dropout ? 2 * h : 0) + (m.mla() ? 4.0 * (m.q_lora_rank + m.kv_lora_rank) : 0);
   double attention = 2.0 * (m.heads * m.qk_head_dim() + kv * m.qk_head_dim() + kv * m.v_dim() +
                             static_cast<double>(m.heads) * m.v_dim());
-  // The activation's input (GeLU's, or SwiGLU's gate and up), in FP8 where the workload keeps it so
-  // (fp8_activation_input), and its output, the down projection's input.
-  double act_in = (m.gated_ffn ? 2 : 1) * (w.fp8_activation_input ? 1.0 : 2.0) * m.ffn_width();
+  // The activation's input (GeLU's, or SwiGLU's gate and up), SwiGLU's in FP8 where the workload keeps it
+  // so (fp8_activation_input: Megatron-LM's bias_swiglu_impl), and its output, the down projection's input.
+  double act_in = (m.gated_ffn ? 2 * (w.fp8_activation_input ? 1.0 : 2.0) : 2.0) * m.ffn_width();
   double act_out = 2.0 * m.ffn_width();
   // Each of a token's top_k routed copies is its own expert's input (in the MoE layers).
   double routed_in = m.moe() ? m.moe_share() * 2.0 * (m.top_k - 1) * h : 0;
-  if (w.finetune.lora()) {
+  auto targeted = [&](std::initializer_list<const char*> names) {
+    for (const char* n : names)
+      if (std::find(w.finetune.targets.begin(), w.finetune.targets.end(), n) != w.finetune.targets.end())
+        return true;
+    return false;
+  };
+  bool lora = w.finetune.lora();
+  if (lora) {
     // A frozen weight has no weight gradient, so Transformer Engine's linear keeps no copy of its input for
     // the backward (module/linear.py: backward_needs_input = weight.requires_grad); an adapter on the same
     // projection keeps it for its own. The norms' inputs, Q, K, V, the attention output and the activation's
     // input stay: their own backward reads them.
-    auto targeted = [&](std::initializer_list<const char*> names) {
-      for (const char* n : names)
-        if (std::find(w.finetune.targets.begin(), w.finetune.targets.end(), n) != w.finetune.targets.end())
-          return true;
-      return false;
-    };
-    if (!targeted({"q", "k", "v"})) outside -= 2 * h;  // the QKV projection's input
-    if (!targeted({"gate", "up"})) {                   // the FFN's input, and each routed copy's
+    if (!targeted({"q", "k", "v"})) {  // the QKV projection's input; MLA's up-projections' latents too
+      outside -= 2 * h + (m.mla() ? 2.0 * (m.q_lora_rank + m.kv_lora_rank) : 0);
+    }
+    if (!(m.gated_ffn ? targeted({"gate", "up"})
+                      : targeted({"up"}))) {  // the FFN's input, each routed copy's
       outside -= 2 * h;
       routed_in = 0;
     }
     if (!targeted({"down"})) act_out = 0;
   }
+  // All-to-all context parallelism: the attention keeps its head-split output for its backward, the O
+  // projection (unless frozen) the sequence-split copy the exchange returns.
+  if (w.cp_comm == "a2a" && l.c > 1 && (!lora || targeted({"o"}))) attention += 2.0 * m.heads * m.v_dim();
   double ffn = act_in + act_out + routed_in;
   double per_layer = s * b * (outside / (sp ? t : 1) + (attention + ffn) / t);
   // Scores of this rank's s queries against the whole sequence's keys: the softmax output (2 B) and, with
@@ -489,9 +503,7 @@ std::vector<Layout> layout_candidates(const TransformerModel& m, const LlmTraini
         for (const auto& tp : tp_pairs) {
           const int t = tp.first, p = tp.second;
           // All-to-all context parallelism splits each TP rank's query and KV heads c ways.
-          if (w.cp_comm == "a2a" && c > 1 &&
-              (m.heads % (t * c) != 0 || (m.mla() ? m.heads : m.kv_heads) % (t * c) != 0))
-            continue;
+          if (w.cp_comm == "a2a" && c > 1 && !a2a_splits_heads(m, t, c)) continue;
           // The workload's expert tensor parallelism, 0 where not given; the workload fixes tp with it and
           // checks that it divides tp (check_ep).
           const int et = fix.etp.value_or(0);
@@ -777,12 +789,14 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     if (w.cp_comm == "a2a") {
       // All-to-all context parallelism: each rank keeps 1/c of its tokens' Q, K and V and sends the rest
       // before the attention, then the output back after it; the backward moves their gradients the same
-      // way. Four all-to-alls per layer, each waited on, at the all-to-all's own busbw.
+      // way, and full recomputation repeats the forward's. One all-to-all per tensor (Transformer Engine's
+      // flash_attn_a2a_communicate), each waited on, at the all-to-all's own busbw.
       st.cp_busbw = l.t * l.c <= node.domain ? gpu.link_bandwidth * cal.alltoall_nvlink.value
                                              : node.nic_bytes_per_s * cal.alltoall_network.value / node.gpus;
       double qkvo = kv_width + static_cast<double>(m.heads) * (m.qk_head_dim() + m.v_dim());
-      per_layer =
-          2 * (tokens_mb * qkvo * kActivationBytes / l.t * (l.c - 1) / l.c) / st.cp_busbw + 4 * latency;
+      double exchanges = l.recompute == Recompute::full ? 3 : 2;  // forward(s) and backward
+      per_layer = exchanges *
+                  (tokens_mb * qkvo * kActivationBytes / l.t * (l.c - 1) / l.c / st.cp_busbw + 4 * latency);
     }
     double attention_per_layer =
         (st.t_attention + (l.recompute == Recompute::none ? 0 : st.t_recompute)) / layer_mbs;

@@ -437,21 +437,24 @@ void Planner::plan_llm_training(const LlmTraining& given) {
              st.tp_calls, st.t_tp_exposed, st.tp_overlapped_reductions, assumption::kOverlapHidden.value),
          .source = src(cal_.nvlink)});
   if (l.c > 1)
-    line({.section = "Network",
-          .item = w.cp_comm == "a2a" ? "Context-parallel all-to-all" : "Context-parallel K/V ring",
-          .quantity = st.t_cp,
-          .unit = "s/step",
-          .spec = fmt::format("busbw {} ({})", gbs(st.cp_busbw),
-                              l.t * l.c <= facts_.domain ? "NVLink" : "network"),
-          .driver =
-              w.cp_comm == "a2a"
-                  ? fmt::format("2 x (Q, K, V, output of s/cp tokens x (cp - 1)/cp / busbw) + 4 x latency "
-                                "per layer per micro-batch, forward and backward; {:.3f} s exposed",
-                                st.t_cp_exposed)
-                  : fmt::format("3 x (cp - 1) x (K, V of s/cp tokens / busbw + latency) per layer per "
-                                "micro-batch; {:.3f} s exposed after overlap with the chunk's attention",
-                                st.t_cp_exposed),
-          .source = l.t * l.c <= facts_.domain ? src(cal_.nvlink) : src(cal_.network)});
+    line(
+        {.section = "Network",
+         .item = w.cp_comm == "a2a" ? "Context-parallel all-to-all" : "Context-parallel K/V ring",
+         .quantity = st.t_cp,
+         .unit = "s/step",
+         .spec = fmt::format("busbw {} ({})", gbs(st.cp_busbw),
+                             l.t * l.c <= facts_.domain ? "NVLink" : "network"),
+         .driver = w.cp_comm == "a2a"
+                       ? fmt::format("(forwards + backward) x (Q, K, V, output of s/cp tokens x 2 B / tp x "
+                                     "(cp - 1)/cp / busbw + 4 x latency) per layer per micro-batch, each "
+                                     "tensor its own all-to-all; {:.3f} s exposed",
+                                     st.t_cp_exposed)
+                       : fmt::format("3 x (cp - 1) x (K, V of s/cp tokens / busbw + latency) per layer per "
+                                     "micro-batch; {:.3f} s exposed after overlap with the chunk's attention",
+                                     st.t_cp_exposed),
+         .source = w.cp_comm == "a2a"
+                       ? (l.t * l.c <= facts_.domain ? src(cal_.alltoall_nvlink) : src(cal_.alltoall_network))
+                       : (l.t * l.c <= facts_.domain ? src(cal_.nvlink) : src(cal_.network))});
   std::string grads = fmt::format("{:.0f} B ({} gradients, optimizer {})", grad_bytes(w),
                                   grad_bytes(w) == 4 ? "fp32" : "bf16", w.optimizer);
   if (l.d * l.c > 1 || expert_data_ranks(l) > 1)

@@ -671,17 +671,26 @@ Workload load_workload(const std::filesystem::path& path) {
       if (on && t.precision != "fp8")
         throw UsageError(fmt::format("{}: '{}' is for FP8 runs (got precision {}): drop it", path.string(),
                                      key, t.precision));
-    // The all-to-all hands each context-parallel rank whole heads: the query and KV heads of a TP rank must
-    // split cp ways (Transformer Engine's AttnFuncWithCPAndQKVOA2A).
-    if (t.cp_comm == "a2a" && t.layout.cp) {
-      int c = *t.layout.cp, tp = t.layout.tp.value_or(1);
+    if (t.cp_comm == "a2a" && t.layout.cp && *t.layout.cp > 1 &&
+        !a2a_splits_heads(t.model, t.layout.tp.value_or(1), *t.layout.cp)) {
       int kv = t.model.mla() ? t.model.heads : t.model.kv_heads;
-      if (t.model.heads % (tp * c) != 0 || kv % (tp * c) != 0)
-        throw UsageError(
-            fmt::format("{}: 'cp_comm: a2a' splits each TP rank's heads over cp: {} query and {} KV "
-                        "heads do not split over tp {} x cp {}; use cp_comm p2p or a smaller cp",
-                        path.string(), t.model.heads, kv, tp, c));
+      throw UsageError(
+          fmt::format("{}: 'cp_comm: a2a' splits each TP rank's heads over cp: {} query and {} KV heads do "
+                      "not split over "
+                      "{}cp {}; use cp_comm p2p or a cp that divides them",
+                      path.string(), t.model.heads, kv,
+                      t.layout.tp ? fmt::format("tp {} x ", *t.layout.tp) : "", *t.layout.cp));
     }
+    if (t.fp8_activation_input && !t.model.gated_ffn)
+      throw UsageError(
+          fmt::format("{}: 'fp8_activation_input' is Megatron-LM's SwiGLU option "
+                      "(activation_func_fp8_input_store): it needs a gated FFN; drop it",
+                      path.string()));
+    if (t.fp8_activation_input && !t.fused.has(FusedKernel::activation))
+      throw UsageError(
+          fmt::format("{}: 'fp8_activation_input' runs in the fused SwiGLU kernel "
+                      "(bias_activation_fusion): add activation to 'fused' or drop it",
+                      path.string()));
     t.optimizer = f.text_or("optimizer", "adam");
     if (t.optimizer != "adam" && t.optimizer != "adam-fp32-grads")
       throw UsageError(fmt::format("{}: optimizer must be 'adam' or 'adam-fp32-grads'", path.string()));

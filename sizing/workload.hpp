@@ -208,6 +208,12 @@ inline constexpr const char* kAttentionKinds = "flash, standard";
 inline constexpr const char* kSchedules = "1f1b, interleaved, dualpipe";
 inline constexpr const char* kDispatchPrecisions = "bf16, fp8";
 inline constexpr const char* kCpComms = "p2p, all_gather, a2a";
+// All-to-all context parallelism hands each of the c CP ranks whole heads: a TP rank's query and KV heads
+// (MLA: every head's) must split c ways (Transformer Engine's AttnFuncWithCPAndQKVOA2A).
+inline bool a2a_splits_heads(const TransformerModel& m, int t, int c) {
+  int kv = m.mla() ? m.heads : m.kv_heads;
+  return m.heads % (t * c) == 0 && kv % (t * c) == 0;
+}
 inline constexpr const char* kFp8Recipes = "delayed, current, mxfp8";
 inline constexpr const char* kScenarios = "offline, server, interactive";
 inline constexpr const char* kEngines = "vllm, trtllm";

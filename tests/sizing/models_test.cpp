@@ -1894,6 +1894,28 @@ TEST(Models, LoraKeepsOnlyTheActivationsItsBackwardReads) {
   auto stored = full;
   stored.fp8_activation_input = true;
   EXPECT_DOUBLE_EQ(layer_activation_bytes(m, full, l) - layer_activation_bytes(m, stored, l), s * 2 * f / t);
+  // A GeLU FFN has no gate: an adapter on "gate" keeps nothing, one on "up" keeps the FFN's input.
+  auto gelu = full;
+  gelu.model.gated_ffn = false;
+  auto gelu_lora = gelu;
+  gelu_lora.finetune = {16, {"q", "k", "v", "o", "gate"}};
+  EXPECT_DOUBLE_EQ(
+      layer_activation_bytes(gelu.model, gelu, l) - layer_activation_bytes(gelu.model, gelu_lora, l),
+      s * (2 * h / t + 2 * f / t));
+  gelu_lora.finetune = {16, {"q", "k", "v", "o", "up"}};
+  EXPECT_DOUBLE_EQ(
+      layer_activation_bytes(gelu.model, gelu, l) - layer_activation_bytes(gelu.model, gelu_lora, l),
+      s * 2 * f / t);
+  // All-to-all context parallelism keeps the attention's output twice (head- and sequence-split), the O
+  // projection's copy only where it is adapted.
+  Layout cp{2, 1, 2, 0, Recompute::none};
+  cp.c = 2;
+  auto a2a = w;
+  a2a.cp_comm = "a2a";
+  double o = 2.0 * m.heads * m.v_dim() * s / 2 / t;
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, a2a, cp) - layer_activation_bytes(m, w, cp), o);
+  a2a.finetune = w.finetune = {16, {"q", "k", "v"}};
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, a2a, cp), layer_activation_bytes(m, w, cp));
   w.finetune = {16, {"q", "v"}};
   double adapters = lora_params(m, w.finetune).total;
   Layout dp{1, 1, 8, 0, Recompute::none};
@@ -1906,7 +1928,8 @@ TEST(Models, LoraKeepsOnlyTheActivationsItsBackwardReads) {
 // All-to-all context parallelism (Transformer Engine's AttnFuncWithCPAndQKVOA2A) sends (c - 1)/c of each
 // rank's Q, K, V before the attention and of its output after it, and the same four gradients in the
 // backward: 2 x s/c x (q + k + v + o) x 2 B x (c - 1)/c per layer, all exposed. Llama 2 7B (32 heads of 128,
-// K and V as wide as Q) at CP 8 on one 8-GPU node.
+// K and V as wide as Q) with its CP group of 8 in one 8-GPU node, then Llama 2 70B's GQA (64 query, 8 KV
+// heads) at TP 2 x CP 4; full recomputation repeats the forward's two exchanges.
 TEST(Models, AllToAllContextParallelismIsExposed) {
   auto w = llama7b();
   w.cp_comm = "a2a";
@@ -1919,13 +1942,51 @@ TEST(Models, AllToAllContextParallelismIsExposed) {
   EXPECT_DOUBLE_EQ(st.cp_busbw, node.gpu->link_bandwidth * 0.5);
   double tokens_mb = w.seq_len / 8.0, layer_mbs = 32 * st.micro_batches;
   double bytes = 2 * tokens_mb * 4 * 4096 * 2 * 7.0 / 8;
-  EXPECT_NEAR(st.t_cp, layer_mbs * (bytes / st.cp_busbw + 4 * assumption::kCollectiveLatency.value),
+  EXPECT_NEAR(st.t_cp, layer_mbs * (bytes / st.cp_busbw + 8 * assumption::kCollectiveLatency.value),
               1e-9 * st.t_cp);
   EXPECT_DOUBLE_EQ(st.t_cp_exposed, st.t_cp);
-  // Its attention is one pass over the gathered sequence: no ring's per-step merging.
+  Layout full = l;
+  full.recompute = Recompute::full;
+  auto rc = training_step(w.model, w, node, cal, full);
+  EXPECT_NEAR(rc.t_cp, 1.5 * st.t_cp, 1e-9 * st.t_cp);
+  // No ring's per-step merging; each exchanged element copied into the sent layout and reordered on
+  // arrival (8 B), Q, K, V and the output forward and their gradients backward.
   auto gathered = w;
   gathered.cp_comm = "all_gather";
-  EXPECT_DOUBLE_EQ(st.t_nongemm, training_step(w.model, gathered, node, cal, l).t_nongemm);
+  double per_token_layer = 2 * 8 * 4 * 4096.0;
+  double tokens_gpu = w.global_batch_tokens / l.gpus();
+  EXPECT_NEAR(st.t_nongemm - training_step(w.model, gathered, node, cal, l).t_nongemm,
+              tokens_gpu * 32 * per_token_layer / (node.gpu->memory_bandwidth * 0.8), 1e-9 * st.t_nongemm);
+  auto gqa = w;
+  gqa.model.hidden = 8192;
+  gqa.model.heads = 64;
+  gqa.model.kv_heads = 8;
+  Layout l2{2, 1, 8, 1, Recompute::none};
+  l2.c = 4;
+  auto g = training_step(gqa.model, gqa, node, cal, l2);
+  double widths = (64 + 8 + 8 + 64) * 128.0;
+  double bytes2 = w.seq_len / 4.0 * widths * 2 / 2 * 3.0 / 4;
+  EXPECT_NEAR(g.t_cp,
+              32 * g.micro_batches * 2 * (bytes2 / g.cp_busbw + 4 * assumption::kCollectiveLatency.value),
+              1e-9 * g.t_cp);
+}
+
+// The planner keeps only layouts whose TP rank's heads split over the CP ranks under all-to-all context
+// parallelism: 8 KV heads do not split over TP 2 x CP 8, which the ring runs.
+TEST(Models, AllToAllContextParallelismNeedsTheHeadsToSplit) {
+  auto w = llama7b();
+  w.model.kv_heads = 8;
+  w.layout.tp = 2;
+  w.layout.cp = 8;
+  auto cal = flat_calibration(0.8);
+  auto node = a100_node();
+  EXPECT_TRUE(choose_layout(w.model, w, node, cal, 512).layout);
+  w.cp_comm = "a2a";
+  EXPECT_FALSE(choose_layout(w.model, w, node, cal, 512).layout);
+  w.layout.tp = 1;
+  auto one = choose_layout(w.model, w, node, cal, 512);
+  ASSERT_TRUE(one.layout);
+  EXPECT_EQ(one.layout->t, 1);
 }
 
 // The p99s: Poisson quantiles as tabulated (Poisson(2): P(N <= 5) = 0.983, P(N <= 6) = 0.995); the wait's

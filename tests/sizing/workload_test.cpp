@@ -241,6 +241,7 @@ TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
        {Bad{"layout: {vp: 2}\nschedule: 1f1b\n", "needs 'schedule: interleaved'"},
         Bad{"cp_comm: ulysses\n", "'cp_comm' must be one of p2p, all_gather, a2a"},
         Bad{"fp8_params: true\n", "'fp8_params' is for FP8 runs (got precision bf16)"},
+        Bad{"precision: fp8\nfp8_activation_input: true\n", "add activation to 'fused' or drop it"},
         Bad{"precision: nvfp4\nfp8_activation_input: true\n",
             "'fp8_activation_input' is for FP8 runs (got precision nvfp4)"},
         Bad{"precision: fp8\nfp8_recipe: blockwise\n", "'fp8_recipe' must be one of delayed, current, mxfp8"},
@@ -267,6 +268,15 @@ TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
     EXPECT_NE(std::string(e.what()).find("32 query and 4 KV heads do not split over tp 2 x cp 4"),
               std::string::npos)
         << e.what();
+  }
+  try {
+    std::string gelu = base;
+    gelu.replace(gelu.find("heads: 32}"), 10, "heads: 32, gated_ffn: false}");
+    load_workload(
+        write_temp("layout", gelu + "precision: fp8\nfp8_activation_input: true\nfused: [activation]\n"));
+    ADD_FAILURE() << "accepted fp8_activation_input on a GeLU FFN";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("it needs a gated FFN"), std::string::npos) << e.what();
   }
   auto w =
       load_workload(write_temp("layout", base + "layout: {tp: 8, pp: 2, dp: 4, cp: 1}\nrecompute: full\n"));
@@ -301,7 +311,7 @@ TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
   auto stored = std::get<LlmTraining>(
       load_workload(write_temp("layout", base +
                                              "precision: fp8\nfp8_params: true\nfp8_activation_input: true\n"
-                                             "cp_comm: a2a\nlayout: {tp: 4, cp: 8}\n"))
+                                             "fused: [activation]\ncp_comm: a2a\nlayout: {tp: 4, cp: 8}\n"))
           .spec);
   EXPECT_TRUE(stored.fp8_params);
   EXPECT_TRUE(stored.fp8_activation_input);
