@@ -147,8 +147,12 @@ CastBytes low_precision_cast_bytes(const TransformerModel& m, const LlmTraining&
 // writes a dq and a dK/dV per step and accumulates them (read both, write one). All-gather context
 // parallelism (Llama 3's) computes each rank's queries against the gathered K and V in one pass: none.
 // All-to-all context parallelism (flash_attn_a2a_communicate) copies each exchanged tensor into the layout
-// the all-to-all sends (movedim, contiguous) and reorders what it receives (index_select): 8 B per 16-bit
-// element, for Q, K, V and the output forward and their gradients backward.
+// the all-to-all sends (movedim, contiguous) and reorders what it receives (index_select): 4 passes of an
+// element (8 B in 16 bits, 4 B in FP8 attention), over Q, K, V and the output forward and the output, its
+// gradient and dQ, dK, dV backward.
+// The bytes of an element the all-to-all moves: Transformer Engine quantizes Q, K, V before the exchange and
+// exchanges the output and the gradients in FP8 under FP8 attention, 16-bit otherwise.
+double a2a_element_bytes(const LlmTraining& w) { return w.fp8_attention ? 1 : kActivationBytes; }
 struct RingBytes {
   double forward = 0, backward = 0;
 };
@@ -159,7 +163,9 @@ RingBytes ring_attention_bytes(const TransformerModel& m, const LlmTraining& w, 
   double kv = kv_heads * (m.qk_head_dim() + m.v_dim()) / t;           // K and V together
   RingBytes r;
   if (w.cp_comm == "a2a") {
-    r.forward = r.backward = 8 * (q + kv + o);
+    double passes = 4 * a2a_element_bytes(w);
+    r.forward = passes * (q + kv + o);
+    r.backward = passes * (q + kv + 2 * o);
     return r;
   }
   r.forward = 4 * kv + 2 * o * (c - 1) + 2 * o + 6 * o * c;
@@ -339,9 +345,6 @@ double layer_activation_bytes(const TransformerModel& m, const LlmTraining& w, c
     }
     if (!targeted({"down"})) act_out = 0;
   }
-  // All-to-all context parallelism: the attention keeps its head-split output for its backward, the O
-  // projection (unless frozen) the sequence-split copy the exchange returns.
-  if (w.cp_comm == "a2a" && l.c > 1 && (!lora || targeted({"o"}))) attention += 2.0 * m.heads * m.v_dim();
   double ffn = act_in + act_out + routed_in;
   double per_layer = s * b * (outside / (sp ? t : 1) + (attention + ffn) / t);
   // Scores of this rank's s queries against the whole sequence's keys: the softmax output (2 B) and, with
@@ -598,13 +601,17 @@ LayoutChoice choose_layout(const TransformerModel& m, const LlmTraining& w, cons
     out.compared = fitting;
     return out;
   }
-  out.why_not = candidates.empty()
-                    ? fmt::format(
-                          "{} GPUs allow no tensor/pipeline/context split of {} heads, {} layers and {} "
-                          "tokens with the layout given",
-                          gpus, m.heads, m.layers, w.seq_len)
-                    : fmt::format("nothing fits the {} HBM; the most sharded layout tried ({}) needs {}",
-                                  format_bytes(limit), out.most_sharded.describe(), out.memory.describe());
+  out.why_not =
+      candidates.empty()
+          ? fmt::format(
+                "{} GPUs allow no tensor/pipeline/context split of {} heads, {} layers and {} "
+                "tokens with the layout given{}",
+                gpus, m.heads, m.layers, w.seq_len,
+                w.cp_comm == "a2a" ? fmt::format(" (cp_comm a2a: tp x cp must divide the {} KV heads)",
+                                                 m.mla() ? m.heads : m.kv_heads)
+                                   : std::string())
+          : fmt::format("nothing fits the {} HBM; the most sharded layout tried ({}) needs {}",
+                        format_bytes(limit), out.most_sharded.describe(), out.memory.describe());
   return out;
 }
 
@@ -788,15 +795,17 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     double per_layer = 3 * (l.c - 1) * (kv / st.cp_busbw + latency);
     if (w.cp_comm == "a2a") {
       // All-to-all context parallelism: each rank keeps 1/c of its tokens' Q, K and V and sends the rest
-      // before the attention, then the output back after it; the backward moves their gradients the same
-      // way, and full recomputation repeats the forward's. One all-to-all per tensor (Transformer Engine's
-      // flash_attn_a2a_communicate), each waited on, at the all-to-all's own busbw.
+      // before the attention, then the output back after it (4 all-to-alls, one per tensor: Transformer
+      // Engine's flash_attn_a2a_communicate); the backward exchanges the saved output and its gradient
+      // again, then dQ, dK, dV (5); full recomputation repeats the forward's. Each waited on, at the
+      // all-to-all's own busbw, in FP8 under FP8 attention.
       st.cp_busbw = l.t * l.c <= node.domain ? gpu.link_bandwidth * cal.alltoall_nvlink.value
                                              : node.nic_bytes_per_s * cal.alltoall_network.value / node.gpus;
-      double qkvo = kv_width + static_cast<double>(m.heads) * (m.qk_head_dim() + m.v_dim());
-      double exchanges = l.recompute == Recompute::full ? 3 : 2;  // forward(s) and backward
-      per_layer = exchanges *
-                  (tokens_mb * qkvo * kActivationBytes / l.t * (l.c - 1) / l.c / st.cp_busbw + 4 * latency);
+      double o = static_cast<double>(m.heads) * m.v_dim(), qkv = kv_width + m.heads * m.qk_head_dim();
+      double forwards = l.recompute == Recompute::full ? 2 : 1;
+      double widths = forwards * (qkv + o) + (qkv + 2 * o);
+      per_layer = tokens_mb * widths * a2a_element_bytes(w) / l.t * (l.c - 1) / l.c / st.cp_busbw +
+                  (4 * forwards + 5) * latency;
     }
     double attention_per_layer =
         (st.t_attention + (l.recompute == Recompute::none ? 0 : st.t_recompute)) / layer_mbs;

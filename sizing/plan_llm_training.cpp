@@ -444,14 +444,16 @@ void Planner::plan_llm_training(const LlmTraining& given) {
          .unit = "s/step",
          .spec = fmt::format("busbw {} ({})", gbs(st.cp_busbw),
                              l.t * l.c <= facts_.domain ? "NVLink" : "network"),
-         .driver = w.cp_comm == "a2a"
-                       ? fmt::format("(forwards + backward) x (Q, K, V, output of s/cp tokens x 2 B / tp x "
-                                     "(cp - 1)/cp / busbw + 4 x latency) per layer per micro-batch, each "
-                                     "tensor its own all-to-all; {:.3f} s exposed",
-                                     st.t_cp_exposed)
-                       : fmt::format("3 x (cp - 1) x (K, V of s/cp tokens / busbw + latency) per layer per "
-                                     "micro-batch; {:.3f} s exposed after overlap with the chunk's attention",
-                                     st.t_cp_exposed),
+         .driver =
+             w.cp_comm == "a2a"
+                 ? fmt::format("(Q, K, V and the output per forward; Q, K, V and twice the output "
+                               "backward) of s/cp tokens x {:.0f} B / tp x (cp - 1)/cp / busbw + (4 per "
+                               "forward + 5) x latency per layer per micro-batch, one all-to-all per "
+                               "tensor; {:.3f} s exposed",
+                               w.fp8_attention ? 1.0 : 2.0, st.t_cp_exposed)
+                 : fmt::format("3 x (cp - 1) x (K, V of s/cp tokens / busbw + latency) per layer per "
+                               "micro-batch; {:.3f} s exposed after overlap with the chunk's attention",
+                               st.t_cp_exposed),
          .source = w.cp_comm == "a2a"
                        ? (l.t * l.c <= facts_.domain ? src(cal_.alltoall_nvlink) : src(cal_.alltoall_network))
                        : (l.t * l.c <= facts_.domain ? src(cal_.nvlink) : src(cal_.network))});

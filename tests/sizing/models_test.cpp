@@ -1906,16 +1906,17 @@ TEST(Models, LoraKeepsOnlyTheActivationsItsBackwardReads) {
   EXPECT_DOUBLE_EQ(
       layer_activation_bytes(gelu.model, gelu, l) - layer_activation_bytes(gelu.model, gelu_lora, l),
       s * 2 * f / t);
-  // All-to-all context parallelism keeps the attention's output twice (head- and sequence-split), the O
-  // projection's copy only where it is adapted.
-  Layout cp{2, 1, 2, 0, Recompute::none};
-  cp.c = 2;
-  auto a2a = w;
-  a2a.cp_comm = "a2a";
-  double o = 2.0 * m.heads * m.v_dim() * s / 2 / t;
-  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, a2a, cp) - layer_activation_bytes(m, w, cp), o);
-  a2a.finetune = w.finetune = {16, {"q", "k", "v"}};
-  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, a2a, cp), layer_activation_bytes(m, w, cp));
+  // MLA: frozen q/k/v projections also drop the up-projections' inputs, the normed latents (2 B each).
+  auto mla = full;
+  mla.model.q_lora_rank = 1536;
+  mla.model.kv_lora_rank = 512;
+  mla.model.qk_nope_head_dim = 128;
+  mla.model.qk_rope_head_dim = 64;
+  mla.model.v_head_dim = 128;
+  auto mla_lora = mla;
+  mla_lora.finetune = {16, {"o", "gate", "up", "down"}};
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(mla.model, mla, l) - layer_activation_bytes(mla.model, mla_lora, l),
+                   s * (2 * h + 2 * (1536 + 512)) / t);
   w.finetune = {16, {"q", "v"}};
   double adapters = lora_params(m, w.finetune).total;
   Layout dp{1, 1, 8, 0, Recompute::none};
@@ -1926,10 +1927,11 @@ TEST(Models, LoraKeepsOnlyTheActivationsItsBackwardReads) {
 }
 
 // All-to-all context parallelism (Transformer Engine's AttnFuncWithCPAndQKVOA2A) sends (c - 1)/c of each
-// rank's Q, K, V before the attention and of its output after it, and the same four gradients in the
-// backward: 2 x s/c x (q + k + v + o) x 2 B x (c - 1)/c per layer, all exposed. Llama 2 7B (32 heads of 128,
-// K and V as wide as Q) with its CP group of 8 in one 8-GPU node, then Llama 2 70B's GQA (64 query, 8 KV
-// heads) at TP 2 x CP 4; full recomputation repeats the forward's two exchanges.
+// rank's Q, K, V before the attention and of its output after it (4 all-to-alls), and in the backward the
+// saved output, its gradient and dQ, dK, dV (5): s/c x (q + k + v + o + q + k + v + 2 o) x 2 B x (c - 1)/c
+// per layer, all exposed; FP8 attention moves 1 B per element. Llama 2 7B (32 heads of 128, K and V as wide
+// as Q) with its CP group of 8 in one 8-GPU node, then Llama 2 70B's GQA (64 query, 8 KV heads) at TP 2 x
+// CP 4.
 TEST(Models, AllToAllContextParallelismIsExposed) {
   auto w = llama7b();
   w.cp_comm = "a2a";
@@ -1940,20 +1942,28 @@ TEST(Models, AllToAllContextParallelismIsExposed) {
   l.c = 8;
   auto st = training_step(w.model, w, node, cal, l);
   EXPECT_DOUBLE_EQ(st.cp_busbw, node.gpu->link_bandwidth * 0.5);
-  double tokens_mb = w.seq_len / 8.0, layer_mbs = 32 * st.micro_batches;
-  double bytes = 2 * tokens_mb * 4 * 4096 * 2 * 7.0 / 8;
-  EXPECT_NEAR(st.t_cp, layer_mbs * (bytes / st.cp_busbw + 8 * assumption::kCollectiveLatency.value),
-              1e-9 * st.t_cp);
+  const double latency = assumption::kCollectiveLatency.value;
+  double tokens_mb = w.seq_len / 8.0, layer_mbs = 32 * st.micro_batches, width = 4096;
+  double bytes = tokens_mb * (4 + 5) * width * 2 * 7.0 / 8;
+  EXPECT_NEAR(st.t_cp, layer_mbs * (bytes / st.cp_busbw + 9 * latency), 1e-9 * st.t_cp);
   EXPECT_DOUBLE_EQ(st.t_cp_exposed, st.t_cp);
+  // Full recomputation repeats the forward's four.
   Layout full = l;
   full.recompute = Recompute::full;
   auto rc = training_step(w.model, w, node, cal, full);
-  EXPECT_NEAR(rc.t_cp, 1.5 * st.t_cp, 1e-9 * st.t_cp);
+  EXPECT_NEAR(rc.t_cp, layer_mbs * (tokens_mb * 13 * width * 2 * 7.0 / 8 / st.cp_busbw + 13 * latency),
+              1e-9 * rc.t_cp);
+  // FP8 attention exchanges 1-B elements.
+  auto fp8 = w;
+  fp8.precision = "fp8";
+  fp8.fp8_attention = true;
+  EXPECT_NEAR(training_step(fp8.model, fp8, node, cal, l).t_cp,
+              layer_mbs * (bytes / 2 / st.cp_busbw + 9 * latency), 1e-9 * st.t_cp);
   // No ring's per-step merging; each exchanged element copied into the sent layout and reordered on
-  // arrival (8 B), Q, K, V and the output forward and their gradients backward.
+  // arrival: 4 passes of 2 B over the 4 forward and 5 backward widths.
   auto gathered = w;
   gathered.cp_comm = "all_gather";
-  double per_token_layer = 2 * 8 * 4 * 4096.0;
+  double per_token_layer = 4 * 2 * (4 + 5) * width;
   double tokens_gpu = w.global_batch_tokens / l.gpus();
   EXPECT_NEAR(st.t_nongemm - training_step(w.model, gathered, node, cal, l).t_nongemm,
               tokens_gpu * 32 * per_token_layer / (node.gpu->memory_bandwidth * 0.8), 1e-9 * st.t_nongemm);
@@ -1964,11 +1974,10 @@ TEST(Models, AllToAllContextParallelismIsExposed) {
   Layout l2{2, 1, 8, 1, Recompute::none};
   l2.c = 4;
   auto g = training_step(gqa.model, gqa, node, cal, l2);
-  double widths = (64 + 8 + 8 + 64) * 128.0;
-  double bytes2 = w.seq_len / 4.0 * widths * 2 / 2 * 3.0 / 4;
-  EXPECT_NEAR(g.t_cp,
-              32 * g.micro_batches * 2 * (bytes2 / g.cp_busbw + 4 * assumption::kCollectiveLatency.value),
-              1e-9 * g.t_cp);
+  EXPECT_DOUBLE_EQ(g.cp_busbw, node.gpu->link_bandwidth * 0.5);  // TP 2 x CP 4 within the 8-GPU node
+  double q = 64 * 128.0, kv = 2 * 8 * 128.0, o = 64 * 128.0;
+  double bytes2 = w.seq_len / 4.0 * ((q + kv + o) + (q + kv + 2 * o)) * 2 / 2 * 3.0 / 4;
+  EXPECT_NEAR(g.t_cp, 32 * g.micro_batches * (bytes2 / g.cp_busbw + 9 * latency), 1e-9 * g.t_cp);
 }
 
 // The planner keeps only layouts whose TP rank's heads split over the CP ranks under all-to-all context
