@@ -140,28 +140,29 @@ CastBytes low_precision_cast_bytes(const TransformerModel& m, const LlmTraining&
   return c;
 }
 
-// Ring attention over c context-parallel ranks, per token and layer on one GPU of a TP group of t, forward
-// and backward, as Transformer Engine's AttnFuncWithCP runs it (attention.py): K and V copied into the ring's
-// send buffer; each of the c steps writes its own partial output (c - 1 more than one attention) into an
-// output first zeroed, merged into it by flash_attn_fwd_out_correction (read both, write one); the backward
-// writes a dq and a dK/dV per step and accumulates them (read both, write one). All-gather context
-// parallelism (Llama 3's) computes each rank's queries against the gathered K and V in one pass: none.
-// All-to-all context parallelism (flash_attn_a2a_communicate) copies each exchanged tensor into the layout
-// the all-to-all sends (movedim, contiguous) and reorders what it receives (index_select): 4 passes of an
-// element (8 B in 16 bits, 4 B in FP8 attention), over Q, K, V and the output forward and the output, its
-// gradient and dQ, dK, dV backward.
 // The bytes of an element the all-to-all moves: Transformer Engine quantizes Q, K, V before the exchange and
 // exchanges the output and the gradients in FP8 under FP8 attention, 16-bit otherwise.
 double a2a_element_bytes(const LlmTraining& w) { return w.fp8_attention ? 1 : kActivationBytes; }
-struct RingBytes {
+
+// The HBM bytes context parallelism adds to the attention, per token and layer on one GPU of a TP group of t,
+// forward and backward. Ring attention over c ranks, as Transformer Engine's AttnFuncWithCP runs it
+// (attention.py): K and V copied into the ring's send buffer; each of the c steps writes its own partial
+// output (c - 1 more than one attention) into an output first zeroed, merged into it by
+// flash_attn_fwd_out_correction (read both, write one); the backward writes a dq and a dK/dV per step and
+// accumulates them (read both, write one). All-gather context parallelism (Llama 3's) computes each rank's
+// queries against the gathered K and V in one pass: none. All-to-all context parallelism
+// (flash_attn_a2a_communicate) copies each exchanged tensor into the layout the all-to-all sends (movedim,
+// contiguous) and reorders what it receives (index_select): 4 passes of an element (8 B in 16 bits, 4 B in
+// FP8 attention), over Q, K, V and the output forward and the output, its gradient and dQ, dK, dV backward.
+struct CpAttentionBytes {
   double forward = 0, backward = 0;
 };
-RingBytes ring_attention_bytes(const TransformerModel& m, const LlmTraining& w, int c, int t) {
+CpAttentionBytes cp_attention_bytes(const TransformerModel& m, const LlmTraining& w, int c, int t) {
   if (c <= 1 || w.cp_comm == "all_gather") return {};
   double heads = m.heads, kv_heads = m.mla() ? m.heads : m.kv_heads;
   double o = heads * m.v_dim() / t, q = heads * m.qk_head_dim() / t;  // the output, dq
   double kv = kv_heads * (m.qk_head_dim() + m.v_dim()) / t;           // K and V together
-  RingBytes r;
+  CpAttentionBytes r;
   if (w.cp_comm == "a2a") {
     double passes = 4 * a2a_element_bytes(w);
     r.forward = passes * (q + kv + o);
@@ -673,10 +674,10 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   double passes = l.recompute == Recompute::full ? 4 : 3;
   double bytes = passes * tokens_gpu * l.t * m.layers * nongemm_bytes_per_token_layer(m, w, l.t);
   CastBytes casts = low_precision_cast_bytes(m, w, l.t);
-  RingBytes ring = ring_attention_bytes(m, w, l.c, l.t);
+  CpAttentionBytes cp_bytes = cp_attention_bytes(m, w, l.c, l.t);
   bytes += tokens_gpu * l.t * m.layers *
-           ((casts.forward + ring.forward) * (l.recompute == Recompute::full ? 2 : 1) + casts.backward +
-            ring.backward);
+           ((casts.forward + cp_bytes.forward) * (l.recompute == Recompute::full ? 2 : 1) + casts.backward +
+            cp_bytes.backward);
   if (standard) {
     double scores = static_cast<double>(m.heads) * w.seq_len / l.c * w.seq_len * l.micro_batch / l.t;
     double score_passes = 3 + (l.recompute == Recompute::none ? 0 : 1);
