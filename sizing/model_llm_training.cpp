@@ -218,6 +218,12 @@ std::string training_attention_precision(const LlmTraining& w) {
 
 double grad_bytes(const LlmTraining& w) { return w.optimizer == "adam-fp32-grads" ? 4 : 2; }
 
+double gathered_weight_bytes(const LlmTraining& w) { return w.fp8_params && !w.finetune.lora() ? 1 : 2; }
+
+double dp_sync_bytes(const LlmTraining& w, int zero) {
+  return zero == 1 || zero == 2 ? grad_bytes(w) + gathered_weight_bytes(w) : 2 * grad_bytes(w);
+}
+
 AdapterParams lora_params(const TransformerModel& m, const FineTune& ft) {
   AdapterParams a;
   double h = m.hidden, f = m.ffn_hidden, kv = m.mla() ? m.heads : m.kv_heads;
@@ -829,20 +835,23 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     // Folded experts (expert TP below t) can have data ranks where the dense part has none: those sit in the
     // TP group, on NVLink.
     st.dp_busbw = dp_ranks > 1 ? dp_busbw(node, cal, l, nodes) : node.gpu->link_bandwidth * cal.nvlink.value;
-    // Each parameter's gradient is reduced over the ranks holding it: the dense ones over dp x cp, the
-    // routed experts' over their expert data ranks (dp x cp / e, or t cp dp / (expert t e) folded); in the
-    // precision the optimizer keeps gradients in (grad_bytes).
-    auto reduce = [&](double params, double ranks) {
-      return ranks > 1 && params > 0 ? params * grad_bytes(w) * 2 * (ranks - 1) / ranks / st.dp_busbw +
-                                           latency * 2 * std::log2(ranks)
-                                     : 0.0;
+    // Each parameter is synchronised over the ranks holding it: the dense ones over dp x cp, the routed
+    // experts' over their expert data ranks (dp x cp / e, or t cp dp / (expert t e) folded); dp_sync_bytes
+    // per parameter and (r - 1)/r.
+    auto reduce = [&](double params, double ranks, double per_param) {
+      return ranks > 1 && params > 0
+                 ? params * per_param * (ranks - 1) / ranks / st.dp_busbw + latency * 2 * std::log2(ranks)
+                 : 0.0;
     };
-    double all_reduce =
-        reduce(split.dense * trainable, dp_ranks) + reduce(split.expert * trainable, expert_data_ranks(l));
-    // ZeRO 0-2: one gradient all-reduce per step, final only in the last micro-batch's backward (2/3 of its
+    auto sync = [&](double per_param) {
+      return reduce(split.dense * trainable, dp_ranks, per_param) +
+             reduce(split.expert * trainable, expert_data_ranks(l), per_param);
+    };
+    // ZeRO 0-2: one gradient sync per step, final only in the last micro-batch's backward (2/3 of its
     // compute), so it overlaps there. ZeRO-3/FSDP: weight all-gathers and gradient reduce-scatters, ~1.5x the
     // all-reduce volume, in every micro-batch, overlapping the whole forward and backward.
-    st.t_dp = l.zero >= 3 ? assumption::kZero3Traffic.value * all_reduce * st.micro_batches : all_reduce;
+    st.t_dp = l.zero >= 3 ? assumption::kZero3Traffic.value * sync(2 * grad_bytes(w)) * st.micro_batches
+                          : sync(dp_sync_bytes(w, l.zero));
     double window = l.zero >= 3 ? t_compute : (2.0 / 3.0) * t_compute / st.micro_batches;
     double overlapped = std::min(st.t_dp, window);
     st.t_dp_exposed = (st.t_dp - overlapped) + (1 - assumption::kOverlapHidden.value) * overlapped;

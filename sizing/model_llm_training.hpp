@@ -118,6 +118,14 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
 // Bytes per gradient element as the optimizer keeps and reduces them: 2 (bf16, `adam`) or 4
 // (`adam-fp32-grads`).
 double grad_bytes(const LlmTraining& w);
+// Bytes per weight the distributed optimizer all-gathers after its step: 1 under fp8_params (Megatron-LM's
+// fp8_param_gather), else 2; a LoRA run gathers its 16-bit adapters.
+double gathered_weight_bytes(const LlmTraining& w);
+// Data-parallel traffic per parameter, times (r - 1)/r over r ranks: ZeRO 0 all-reduces the gradients (2 x
+// grad_bytes, a reduce-scatter and an all-gather); ZeRO 1-2 (Megatron-LM's distributed optimizer)
+// reduce-scatters the gradients and all-gathers the updated weights (grad_bytes + gathered_weight_bytes);
+// ZeRO-3's per-micro-batch traffic is kZero3Traffic x the all-reduce's.
+double dp_sync_bytes(const LlmTraining& w, int zero);
 
 struct RankedLayout {
   Layout layout;

@@ -805,23 +805,35 @@ TEST(Models, DualPipeHidesTheAllToAllAndShrinksTheBubble) {
   EXPECT_NEAR((two.activations - logits) / (one.activations - logits), 5.0 / 4, 1e-12);
 }
 
-// Data-parallel gradients are reduced in the precision the optimizer keeps them in: bf16 (2 B) with adam,
-// fp32 (4 B) with adam-fp32-grads.
-TEST(Models, DataParallelTrafficFollowsTheGradientPrecision) {
+// Data-parallel traffic per parameter (dp_sync_bytes): ZeRO 0 all-reduces the gradients in the precision the
+// optimizer keeps them in (bf16 2 B with adam, fp32 4 B with adam-fp32-grads); the distributed optimizer
+// (ZeRO 1) reduce-scatters them and all-gathers the updated weights as the run holds them: 2 B, 1 B under
+// fp8_params.
+TEST(Models, DataParallelTrafficFollowsTheGradientAndWeightPrecision) {
   auto w = llama7b();
   auto cal = flat_calibration(0.8);
   auto node = a100_node();
-  Layout l{1, 1, 64, 1, Recompute::none};
-  w.optimizer = "adam";
-  auto bf16 = training_step(w.model, w, node, cal, l);
-  w.optimizer = "adam-fp32-grads";
-  auto fp32 = training_step(w.model, w, node, cal, l);
-  double latency = assumption::kCollectiveLatency.value * 2 * std::log2(64.0);
-  auto reduce = [&](double bytes) {
-    return params_per_gpu(w.model, l).total() * bytes * 2 * 63 / 64 / bf16.dp_busbw + latency;
+  auto step = [&](int zero) {
+    return training_step(w.model, w, node, cal, Layout{1, 1, 64, zero, Recompute::none});
   };
-  EXPECT_NEAR(bf16.t_dp, reduce(2), 1e-9 * bf16.t_dp);
-  EXPECT_NEAR(fp32.t_dp, reduce(4), 1e-9 * fp32.t_dp);
+  const auto first = step(0);
+  double latency = assumption::kCollectiveLatency.value * 2 * std::log2(64.0);
+  auto sync = [&](double bytes) {
+    return params_per_gpu(w.model, Layout{1, 1, 64, 0, Recompute::none}).total() * bytes * 63 / 64 /
+               first.dp_busbw +
+           latency;
+  };
+  w.optimizer = "adam";
+  EXPECT_NEAR(step(0).t_dp, sync(4), 1e-9 * sync(4));
+  EXPECT_NEAR(step(1).t_dp, sync(2 + 2), 1e-9 * sync(4));
+  w.optimizer = "adam-fp32-grads";
+  EXPECT_NEAR(step(0).t_dp, sync(8), 1e-9 * sync(8));
+  EXPECT_NEAR(step(1).t_dp, sync(4 + 2), 1e-9 * sync(6));
+  w.fp8_params = true;
+  EXPECT_NEAR(step(1).t_dp, sync(4 + 1), 1e-9 * sync(5));
+  w.optimizer = "adam";
+  EXPECT_NEAR(step(1).t_dp, sync(2 + 1), 1e-9 * sync(3));
+  EXPECT_NEAR(step(0).t_dp, sync(4), 1e-9 * sync(4));
 }
 
 // The shipped MoE workload plans end to end: the sheet names the experts, active vs total, and the layout.
