@@ -320,7 +320,7 @@ inline constexpr Assumption kTrainingGemmDerate{
 inline constexpr Assumption kAttentionRelative{"Attention vs GEMM efficiency", 0.60,
                                                "flash-attention kernels, causal"};
 inline constexpr Assumption kOverlapHidden{"Overlapped DP traffic hidden", 0.90,
-                                           "of gradient sync within the last backward"};
+                                           "of the data-parallel sync within the compute it overlaps"};
 // The runtime's reserve on each GPU: device memory the framework holds outside its tensors. A GPU fits what
 // its HBM holds less this reserve (the training layouts, serving's KV cache); the planning headroom is a
 // margin on time, throughput and capacity, not on memory.

@@ -847,14 +847,32 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
       return reduce(split.dense * trainable, dp_ranks, per_param) +
              reduce(split.expert * trainable, expert_data_ranks(l), per_param);
     };
-    // ZeRO 0-2: one gradient sync per step, final only in the last micro-batch's backward (2/3 of its
-    // compute), so it overlaps there. ZeRO-3/FSDP: weight all-gathers and gradient reduce-scatters, ~1.5x the
-    // all-reduce volume, in every micro-batch, overlapping the whole forward and backward.
+    // ZeRO 0-2: one sync per step (below). ZeRO-3/FSDP: weight all-gathers and gradient reduce-scatters,
+    // ~1.5x the all-reduce volume, in every micro-batch, overlapping the whole forward and backward.
     st.t_dp = l.zero >= 3 ? assumption::kZero3Traffic.value * sync(2 * grad_bytes(w)) * st.micro_batches
                           : sync(dp_sync_bytes(w, l.zero));
-    double window = l.zero >= 3 ? t_compute : (2.0 / 3.0) * t_compute / st.micro_batches;
-    double overlapped = std::min(st.t_dp, window);
-    st.t_dp_exposed = (st.t_dp - overlapped) + (1 - assumption::kOverlapHidden.value) * overlapped;
+    auto expose = [](double part, double overlappable, double window) {
+      double overlapped = std::min(overlappable, window);
+      return (part - overlapped) + (1 - assumption::kOverlapHidden.value) * overlapped;
+    };
+    if (l.zero >= 3) {
+      st.t_dp_exposed = expose(st.t_dp, st.t_dp, t_compute);
+    } else {
+      // Where a rank holds one model chunk (v = 1) the gradients are final in the last micro-batch's
+      // backward (2/3 of its compute), which their reduction overlaps, and the distributed optimizer's
+      // weight all-gather overlaps the next step's first forward (1/3; overlap_param_gather, as NeMo's
+      // recipes and MLPerf's run it). Under the interleaved schedule Megatron-LM syncs chunk by chunk
+      // (schedules.py: grad_sync_func after a chunk's last backward, param_sync_func for chunk j + 1 at chunk
+      // j's first forward): each chunk's share overlaps the next group of p micro-batches' chunks, (v - 1) p
+      // / (m v) of the step's backward or forward at most; the last chunk's reduction and the first chunk's
+      // gather, 1/v of each, stay exposed.
+      double chunks = l.v > 1 ? (l.v - 1.0) / l.v : 1.0;
+      double reach = l.v > 1 ? chunks * std::min(1.0, l.p / st.micro_batches) : 1 / st.micro_batches;
+      double reduced = l.zero == 0 ? st.t_dp : st.t_dp * grad_bytes(w) / dp_sync_bytes(w, l.zero);
+      double gathered = st.t_dp - reduced;
+      st.t_dp_exposed = expose(reduced, chunks * reduced, (2.0 / 3.0) * t_compute * reach) +
+                        expose(gathered, chunks * gathered, (1.0 / 3.0) * t_compute * reach);
+    }
   }
   if (dualpipe && st.t_ep > 0) {
     // DualPipe pairs one micro-batch's forward chunk with another's backward chunk and runs each one's

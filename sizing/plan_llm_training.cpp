@@ -474,15 +474,22 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                        "after overlap with the whole forward and backward",
                        assumption::kZero3Traffic.value, grads, st.micro_batches, l.d * l.c, st.t_dp,
                        st.t_dp_exposed)
-                 : fmt::format("N/(t p) x {} x (r-1)/r / busbw + 2 log2 r latency, r = dp x cp = {} ranks = "
-                               "{:.3f} s; "
-                               "{:.3f} s exposed after overlap with the last backward",
-                               l.zero == 0
-                                   ? fmt::format("2 x {} (all-reduce)", grads)
+                 : fmt::format(
+                       "N/(t p) x {} x (r-1)/r / busbw + 2 log2 r latency, r = dp x cp = {} ranks = "
+                       "{:.3f} s; {:.3f} s exposed after overlap with {}",
+                       l.zero == 0 ? fmt::format("2 x {} (all-reduce)", grads)
                                    : fmt::format("({} reduce-scattered + {:.0f} B weights all-gathered{})",
                                                  grads, gathered_weight_bytes(w),
                                                  gathered_weight_bytes(w) < 2 ? ", fp8_params" : ""),
-                               l.d * l.c, st.t_dp, st.t_dp_exposed),
+                       l.d * l.c, st.t_dp, st.t_dp_exposed,
+                       l.v > 1 ? fmt::format("the next group of p micro-batches' chunks, chunk by chunk "
+                                             "((v - 1)/v x min(1, p/m) = {:.3f} of the backward and "
+                                             "forward; the last chunk's reduction and the first's "
+                                             "gather exposed)",
+                                             (l.v - 1.0) / l.v * std::min(1.0, l.p / st.micro_batches))
+                       : l.zero == 0 ? std::string("the last micro-batch's backward")
+                                     : std::string("the last micro-batch's backward (reduction) and the "
+                                                   "next step's first forward (gather)")),
          .source = nodes > 1 ? src(cal_.network) : src(cal_.nvlink)});
 
   nlohmann::json compared = nlohmann::json::array();
