@@ -218,10 +218,10 @@ std::string training_attention_precision(const LlmTraining& w) {
 
 double grad_bytes(const LlmTraining& w) { return w.optimizer == "adam-fp32-grads" ? 4 : 2; }
 
-double gathered_weight_bytes(const LlmTraining& w) { return w.fp8_params && !w.finetune.lora() ? 1 : 2; }
-
-double dp_sync_bytes(const LlmTraining& w, int zero) {
-  return zero == 1 || zero == 2 ? grad_bytes(w) + gathered_weight_bytes(w) : 2 * grad_bytes(w);
+// Megatron-LM gathers MXFP8 weights through the gradient buffer viewed as bf16
+// (reuse_grad_buf_for_mxfp8_param_ag, param_and_grad_buffer.py): 2 B, fp8_params or not.
+double gathered_weight_bytes(const LlmTraining& w) {
+  return w.fp8_params && !w.finetune.lora() && !(w.precision == "fp8" && w.fp8_recipe == "mxfp8") ? 1 : 2;
 }
 
 AdapterParams lora_params(const TransformerModel& m, const FineTune& ft) {
@@ -407,6 +407,11 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
 }
 
 double pipeline_bubble(int p, int v, double micro_batches) { return (p - 1) / (v * micro_batches); }
+
+double dp_sync_reach(const Layout& l, double micro_batches) {
+  double groups = l.v > 1 ? (l.v - 1.0) / l.v * std::min(1.0, l.p / micro_batches) : 0.0;
+  return groups + 1 / (micro_batches * l.v);
+}
 
 double dualpipe_bubble(int p, double micro_batches) {
   // DeepSeek-V3 report, Table 2: (p/2 - 1)(F&B + B - 3W) against 1F1B's (p - 1)(F + B), with the overlapped
@@ -836,8 +841,8 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
     // TP group, on NVLink.
     st.dp_busbw = dp_ranks > 1 ? dp_busbw(node, cal, l, nodes) : node.gpu->link_bandwidth * cal.nvlink.value;
     // Each parameter is synchronised over the ranks holding it: the dense ones over dp x cp, the routed
-    // experts' over their expert data ranks (dp x cp / e, or t cp dp / (expert t e) folded); dp_sync_bytes
-    // per parameter and (r - 1)/r.
+    // experts' over their expert data ranks (dp x cp / e, or t cp dp / (expert t e) folded); bytes per
+    // parameter and (r - 1)/r, each collective paying its latency.
     auto reduce = [&](double params, double ranks, double per_param) {
       return ranks > 1 && params > 0
                  ? params * per_param * (ranks - 1) / ranks / st.dp_busbw + latency * 2 * std::log2(ranks)
@@ -847,31 +852,35 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
       return reduce(split.dense * trainable, dp_ranks, per_param) +
              reduce(split.expert * trainable, expert_data_ranks(l), per_param);
     };
-    // ZeRO 0-2: one sync per step (below). ZeRO-3/FSDP: weight all-gathers and gradient reduce-scatters,
-    // ~1.5x the all-reduce volume, in every micro-batch, overlapping the whole forward and backward.
-    st.t_dp = l.zero >= 3 ? assumption::kZero3Traffic.value * sync(2 * grad_bytes(w)) * st.micro_batches
-                          : sync(dp_sync_bytes(w, l.zero));
-    auto expose = [](double part, double overlappable, double window) {
-      double overlapped = std::min(overlappable, window);
+    auto expose = [](double part, double window) {
+      double overlapped = std::min(part, window);
       return (part - overlapped) + (1 - assumption::kOverlapHidden.value) * overlapped;
     };
     if (l.zero >= 3) {
-      st.t_dp_exposed = expose(st.t_dp, st.t_dp, t_compute);
+      // ZeRO-3/FSDP: weight all-gathers and gradient reduce-scatters, ~1.5x the all-reduce volume, in every
+      // micro-batch, overlapping the whole forward and backward.
+      st.t_dp = assumption::kZero3Traffic.value * sync(2 * grad_bytes(w)) * st.micro_batches;
+      st.t_dp_exposed = expose(st.t_dp, t_compute);
     } else {
-      // Where a rank holds one model chunk (v = 1) the gradients are final in the last micro-batch's
-      // backward (2/3 of its compute), which their reduction overlaps, and the distributed optimizer's
-      // weight all-gather overlaps the next step's first forward (1/3; overlap_param_gather, as NeMo's
-      // recipes and MLPerf's run it). Under the interleaved schedule Megatron-LM syncs chunk by chunk
-      // (schedules.py: grad_sync_func after a chunk's last backward, param_sync_func for chunk j + 1 at chunk
-      // j's first forward): each chunk's share overlaps the next group of p micro-batches' chunks, (v - 1) p
-      // / (m v) of the step's backward or forward at most; the last chunk's reduction and the first chunk's
-      // gather, 1/v of each, stay exposed.
-      double chunks = l.v > 1 ? (l.v - 1.0) / l.v : 1.0;
-      double reach = l.v > 1 ? chunks * std::min(1.0, l.p / st.micro_batches) : 1 / st.micro_batches;
-      double reduced = l.zero == 0 ? st.t_dp : st.t_dp * grad_bytes(w) / dp_sync_bytes(w, l.zero);
-      double gathered = st.t_dp - reduced;
-      st.t_dp_exposed = expose(reduced, chunks * reduced, (2.0 / 3.0) * t_compute * reach) +
-                        expose(gathered, chunks * gathered, (1.0 / 3.0) * t_compute * reach);
+      // The gradients: ZeRO 0 all-reduces them (2 x grad_bytes), ZeRO 1 (Megatron-LM's distributed optimizer,
+      // a whole gradient buffer) reduce-scatters them once per step, ZeRO 2 (gradients sharded) in every
+      // micro-batch's backward, which it overlaps. ZeRO 1-2 then all-gather the updated weights.
+      //
+      // A once-per-step sync overlaps where the gradients become final and the weights are first needed.
+      // With one model chunk per rank (v = 1): the last micro-batch's backward (2/3 of its compute) for the
+      // reduction, bucket by bucket, and the next step's first forward (1/3) for the gather
+      // (overlap_param_gather, as NeMo's recipes and MLPerf's configs run it). Under the interleaved schedule
+      // Megatron-LM syncs chunk by chunk (schedules.py: a chunk's buckets reduce from its last backward on,
+      // chunk j + 1's weights are gathered from chunk j's first forward on), so each chunk's share also runs
+      // under the next group of p micro-batches' chunks: windows of ((v - 1)/v x min(1, p/m) + 1/(m v)) of
+      // the step's backward and forward.
+      double reach = dp_sync_reach(l, st.micro_batches);
+      double once = sync(l.zero == 0 ? 2 * grad_bytes(w) : grad_bytes(w));
+      double reduced = l.zero == 2 ? once * st.micro_batches : once;
+      double gathered = l.zero == 0 ? 0.0 : sync(gathered_weight_bytes(w));
+      st.t_dp = reduced + gathered;
+      st.t_dp_exposed = expose(reduced, (2.0 / 3.0) * t_compute * (l.zero == 2 ? 1.0 : reach)) +
+                        expose(gathered, (1.0 / 3.0) * t_compute * reach);
     }
   }
   if (dualpipe && st.t_ep > 0) {

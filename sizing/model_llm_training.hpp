@@ -118,14 +118,10 @@ MemoryBreakdown training_memory(const TransformerModel& m, const LlmTraining& w,
 // Bytes per gradient element as the optimizer keeps and reduces them: 2 (bf16, `adam`) or 4
 // (`adam-fp32-grads`).
 double grad_bytes(const LlmTraining& w);
-// Bytes per weight the distributed optimizer all-gathers after its step: 1 under fp8_params (Megatron-LM's
-// fp8_param_gather), else 2; a LoRA run gathers its 16-bit adapters.
+// Bytes per weight ZeRO 1-2 all-gather after the optimizer step: 1 under fp8_params (Megatron-LM's
+// fp8_param_gather) but for MXFP8, whose weights Megatron-LM gathers in bf16; else 2; a LoRA run gathers its
+// 16-bit adapters.
 double gathered_weight_bytes(const LlmTraining& w);
-// Data-parallel traffic per parameter, times (r - 1)/r over r ranks: ZeRO 0 all-reduces the gradients (2 x
-// grad_bytes, a reduce-scatter and an all-gather); ZeRO 1-2 (Megatron-LM's distributed optimizer)
-// reduce-scatters the gradients and all-gathers the updated weights (grad_bytes + gathered_weight_bytes);
-// ZeRO-3's per-micro-batch traffic is kZero3Traffic x the all-reduce's.
-double dp_sync_bytes(const LlmTraining& w, int zero);
 
 struct RankedLayout {
   Layout layout;
@@ -167,6 +163,10 @@ double runnable_batch_tokens(const LlmTraining& w);
 // Pipeline bubble (METHODS.md "Pipeline bubble") as idle time relative to the ideal compute time, (p - 1) /
 // (v m), with v virtual stages per GPU (1: plain 1F1B) and m micro-batches per replica per step.
 double pipeline_bubble(int p, int v, double micro_batches);
+// The share of the step's backward (forward) a once-per-step data-parallel reduction (weight gather) runs
+// under (training_step): (v - 1)/v x min(1, p/m) + 1/(m v), the chunk-by-chunk sync of the interleaved
+// schedule; 1/m, the last micro-batch's backward or the first's forward, with one chunk per rank.
+double dp_sync_reach(const Layout& l, double micro_batches);
 // DualPipe's bubble over m micro-batches on p stages (DeepSeek-V3), as a share of the compute.
 double dualpipe_bubble(int p, double micro_batches);
 // The pipeline stages' loads (METHODS.md "Pipeline bubble"): p stages run whole layers of `layer` seconds

@@ -459,6 +459,7 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                        : (l.t * l.c <= facts_.domain ? src(cal_.nvlink) : src(cal_.network))});
   std::string grads = fmt::format("{:.0f} B ({} gradients, optimizer {})", grad_bytes(w),
                                   grad_bytes(w) == 4 ? "fp32" : "bf16", w.optimizer);
+  const char* fp8_gather = gathered_weight_bytes(w) < 2 ? ", fp8_params" : "";
   if (l.d * l.c > 1 || expert_data_ranks(l) > 1)
     line(
         {.section = "Network",
@@ -475,21 +476,29 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                        assumption::kZero3Traffic.value, grads, st.micro_batches, l.d * l.c, st.t_dp,
                        st.t_dp_exposed)
                  : fmt::format(
-                       "N/(t p) x {} x (r-1)/r / busbw + 2 log2 r latency, r = dp x cp = {} ranks = "
-                       "{:.3f} s; {:.3f} s exposed after overlap with {}",
-                       l.zero == 0 ? fmt::format("2 x {} (all-reduce)", grads)
-                                   : fmt::format("({} reduce-scattered + {:.0f} B weights all-gathered{})",
-                                                 grads, gathered_weight_bytes(w),
-                                                 gathered_weight_bytes(w) < 2 ? ", fp8_params" : ""),
+                       "{} x (r-1)/r / busbw + 2 log2 r latency each, r = dp x cp = {} ranks = {:.3f} s; "
+                       "{:.3f} s exposed after overlap with {}",
+                       l.zero == 0 ? fmt::format("N/(t p) x 2 x {} (all-reduce)", grads)
+                       : l.zero == 1
+                           ? fmt::format("(N/(t p) x {} reduce-scattered + N/(t p) x {:.0f} B weights "
+                                         "all-gathered{})",
+                                         grads, gathered_weight_bytes(w), fp8_gather)
+                           : fmt::format("({:.1f} micro-batches x N/(t p) x {} reduce-scattered, the "
+                                         "gradients sharded (ZeRO-2), + N/(t p) x {:.0f} B weights "
+                                         "all-gathered{})",
+                                         st.micro_batches, grads, gathered_weight_bytes(w), fp8_gather),
                        l.d * l.c, st.t_dp, st.t_dp_exposed,
-                       l.v > 1 ? fmt::format("the next group of p micro-batches' chunks, chunk by chunk "
-                                             "((v - 1)/v x min(1, p/m) = {:.3f} of the backward and "
-                                             "forward; the last chunk's reduction and the first's "
-                                             "gather exposed)",
-                                             (l.v - 1.0) / l.v * std::min(1.0, l.p / st.micro_batches))
-                       : l.zero == 0 ? std::string("the last micro-batch's backward")
-                                     : std::string("the last micro-batch's backward (reduction) and the "
-                                                   "next step's first forward (gather)")),
+                       fmt::format("{}{:.3f} of the {} ({})",
+                                   l.zero == 2 ? "the whole backward (reductions) and " : "",
+                                   dp_sync_reach(l, st.micro_batches),
+                                   l.zero == 0   ? "backward"
+                                   : l.zero == 1 ? "backward (reduction) and forward (gather)"
+                                                 : "forward (gather)",
+                                   l.v > 1 ? "chunk by chunk under the interleaved schedule: (v - 1)/v x "
+                                             "min(1, p/m) + 1/(m v)"
+                                   : l.zero == 0 ? "the last micro-batch's backward: 1/m"
+                                                 : "the last micro-batch's backward, the next step's first "
+                                                   "forward: 1/m")),
          .source = nodes > 1 ? src(cal_.network) : src(cal_.nvlink)});
 
   nlohmann::json compared = nlohmann::json::array();

@@ -666,7 +666,7 @@ void Planner::add_cost(int nodes, double run_s, double mwh, const std::string& p
         .quantity = amortised + energy_cost,
         .unit = cur,
         .spec = per,
-        .driver = fmt::format("capital {} / {:g} years x {:.0f} s / {:.0f} s per year + energy {} = {} + {}",
+        .driver = fmt::format("capital {} / {:g} years x {:.1f} s / {:.0f} s per year + energy {} = {} + {}",
                               with_separators(capital, 2), prices_.amortisation_years, run_s, kSecondsPerYear,
                               with_separators(energy_cost, 2), with_separators(amortised, 2),
                               with_separators(energy_cost, 2)),

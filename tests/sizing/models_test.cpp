@@ -256,9 +256,10 @@ TEST(Models, ExpertParallelAllToAllAndGradientReduction) {
   // Expert gradients reduce over 64 / 8 = 8 ranks instead of 64: less DP traffic than without EP.
   auto split = params_per_gpu(w.model, l);
   double bw = ep8.dp_busbw;
-  // 2 (r - 1) / r of the gradients, bf16 (2 B) with the workload's adam.
-  auto reduce = [&](double p, double r) { return p * 4 * (r - 1) / r / bw + latency * 2 * std::log2(r); };
-  EXPECT_NEAR(ep8.t_dp, reduce(split.dense, 64) + reduce(split.expert, 8), 1e-9 * ep8.t_dp);
+  // ZeRO 1: (r - 1) / r of the bf16 (2 B) gradients reduce-scattered and of the 2 B weights gathered, each
+  // collective paying its latency.
+  auto reduce = [&](double p, double r) { return p * 2 * (r - 1) / r / bw + latency * 2 * std::log2(r); };
+  EXPECT_NEAR(ep8.t_dp, 2 * (reduce(split.dense, 64) + reduce(split.expert, 8)), 1e-9 * ep8.t_dp);
   EXPECT_LT(ep8.t_dp, none.t_dp);
   // ep 16 with TP 1 spans two 8-GPU nodes: of a GPU's 15 peers 7 share its NVLink domain and 8 sit across
   // the fabric; both parts run at once, the fabric's (far slower) sets the time.
@@ -805,10 +806,11 @@ TEST(Models, DualPipeHidesTheAllToAllAndShrinksTheBubble) {
   EXPECT_NEAR((two.activations - logits) / (one.activations - logits), 5.0 / 4, 1e-12);
 }
 
-// Data-parallel traffic per parameter (dp_sync_bytes): ZeRO 0 all-reduces the gradients in the precision the
+// Data-parallel traffic per parameter and (r - 1)/r: ZeRO 0 all-reduces the gradients in the precision the
 // optimizer keeps them in (bf16 2 B with adam, fp32 4 B with adam-fp32-grads); the distributed optimizer
-// (ZeRO 1) reduce-scatters them and all-gathers the updated weights as the run holds them: 2 B, 1 B under
-// fp8_params.
+// (ZeRO 1) reduce-scatters them once per step and all-gathers the updated weights as the run holds them (2 B,
+// 1 B under fp8_params, 2 B again for MXFP8, which Megatron-LM gathers in bf16); ZeRO 2, its gradients
+// sharded, reduce-scatters in every micro-batch. Each collective pays its latency.
 TEST(Models, DataParallelTrafficFollowsTheGradientAndWeightPrecision) {
   auto w = llama7b();
   auto cal = flat_calibration(0.8);
@@ -817,23 +819,59 @@ TEST(Models, DataParallelTrafficFollowsTheGradientAndWeightPrecision) {
     return training_step(w.model, w, node, cal, Layout{1, 1, 64, zero, Recompute::none});
   };
   const auto first = step(0);
+  const double m = first.micro_batches;
+  ASSERT_GT(m, 1);
   double latency = assumption::kCollectiveLatency.value * 2 * std::log2(64.0);
-  auto sync = [&](double bytes) {
-    return params_per_gpu(w.model, Layout{1, 1, 64, 0, Recompute::none}).total() * bytes * 63 / 64 /
-               first.dp_busbw +
-           latency;
-  };
+  double params = params_per_gpu(w.model, Layout{1, 1, 64, 0, Recompute::none}).total();
+  auto sync = [&](double bytes) { return params * bytes * 63 / 64 / first.dp_busbw + latency; };
+  auto near = [](double got, double want) { EXPECT_NEAR(got, want, 1e-9 * want); };
   w.optimizer = "adam";
-  EXPECT_NEAR(step(0).t_dp, sync(4), 1e-9 * sync(4));
-  EXPECT_NEAR(step(1).t_dp, sync(2 + 2), 1e-9 * sync(4));
+  near(step(0).t_dp, sync(4));
+  near(step(1).t_dp, sync(2) + sync(2));
+  near(step(2).t_dp, m * sync(2) + sync(2));
   w.optimizer = "adam-fp32-grads";
-  EXPECT_NEAR(step(0).t_dp, sync(8), 1e-9 * sync(8));
-  EXPECT_NEAR(step(1).t_dp, sync(4 + 2), 1e-9 * sync(6));
+  near(step(0).t_dp, sync(8));
+  near(step(1).t_dp, sync(4) + sync(2));
+  w.precision = "fp8";
   w.fp8_params = true;
-  EXPECT_NEAR(step(1).t_dp, sync(4 + 1), 1e-9 * sync(5));
+  near(step(1).t_dp, sync(4) + sync(1));
   w.optimizer = "adam";
-  EXPECT_NEAR(step(1).t_dp, sync(2 + 1), 1e-9 * sync(3));
-  EXPECT_NEAR(step(0).t_dp, sync(4), 1e-9 * sync(4));
+  near(step(1).t_dp, sync(2) + sync(1));
+  near(step(0).t_dp, sync(4));
+  w.fp8_recipe = "mxfp8";
+  near(step(1).t_dp, sync(2) + sync(2));
+  w.fp8_recipe = "delayed";
+  w.finetune.rank = 16;
+  EXPECT_EQ(gathered_weight_bytes(w), 2);
+}
+
+// The once-per-step sync runs under the compute where the gradients become final and the weights are first
+// needed: 1/m of the step's backward and forward with one model chunk per rank; chunk by chunk under the
+// interleaved schedule, (v - 1)/v x min(1, p/m) + 1/(m v).
+TEST(Models, DataParallelSyncOverlapsChunkByChunk) {
+  EXPECT_DOUBLE_EQ(dp_sync_reach(Layout{1, 4, 8, 1, Recompute::none}, 8), 1.0 / 8);
+  Layout interleaved{1, 4, 8, 1, Recompute::none, 4};
+  EXPECT_DOUBLE_EQ(dp_sync_reach(interleaved, 4), 3.0 / 4 + 1.0 / 16);
+  EXPECT_DOUBLE_EQ(dp_sync_reach(interleaved, 16), 3.0 / 4 * 4 / 16 + 1.0 / 64);
+  // On a slow fabric the sync outlasts the last micro-batch's backward; interleaved, it hides more of it.
+  auto w = llama7b();
+  auto cal = flat_calibration(0.8);
+  auto node = a100_node();
+  node.nic_bytes_per_s /= 16;
+  w.global_batch_tokens = 4.0 * 8 * w.seq_len;  // m = 4 micro-batches per replica at dp 8
+  auto one = training_step(w.model, w, node, cal, Layout{1, 4, 8, 1, Recompute::none});
+  auto four = training_step(w.model, w, node, cal, interleaved);
+  ASSERT_EQ(one.micro_batches, 4);
+  EXPECT_DOUBLE_EQ(one.t_dp, four.t_dp);
+  // Both syncs outlast their windows: each window's time is hidden x kOverlapHidden, the rest exposed.
+  auto exposed = [&](const TrainingStep& st, double reach) {
+    double compute = st.t_gemm + st.t_attention + st.t_recompute;
+    return st.t_dp - assumption::kOverlapHidden.value * compute * reach;
+  };
+  ASSERT_GT(one.t_dp / 2, 2.0 / 3 * (four.t_gemm + four.t_attention) * dp_sync_reach(interleaved, 4));
+  EXPECT_NEAR(one.t_dp_exposed, exposed(one, 1.0 / 4), 1e-9 * one.t_dp);
+  EXPECT_NEAR(four.t_dp_exposed, exposed(four, 3.0 / 4 + 1.0 / 16), 1e-9 * four.t_dp);
+  EXPECT_LT(four.t_dp_exposed, one.t_dp_exposed);
 }
 
 // The shipped MoE workload plans end to end: the sheet names the experts, active vs total, and the layout.
