@@ -852,15 +852,17 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
       return reduce(split.dense * trainable, dp_ranks, per_param) +
              reduce(split.expert * trainable, expert_data_ranks(l), per_param);
     };
-    auto expose = [](double part, double window) {
-      double overlapped = std::min(part, window);
+    // Of `part`, what `window` of compute hides; where the part runs chunk by chunk, the chunk that is
+    // last to be ready runs its 1/v share under its own compute (`own`) only, the collectives taking turns.
+    auto expose = [&](double part, double window, double own) {
+      double overlapped = std::min({part, window, part - std::max(0.0, part / l.v - own)});
       return (part - overlapped) + (1 - assumption::kOverlapHidden.value) * overlapped;
     };
     if (l.zero >= 3) {
       // ZeRO-3/FSDP: weight all-gathers and gradient reduce-scatters, ~1.5x the all-reduce volume, in every
       // micro-batch, overlapping the whole forward and backward.
       st.t_dp = assumption::kZero3Traffic.value * sync(2 * grad_bytes(w)) * st.micro_batches;
-      st.t_dp_exposed = expose(st.t_dp, t_compute);
+      st.t_dp_exposed = expose(st.t_dp, t_compute, t_compute);
     } else {
       // The gradients: ZeRO 0 all-reduces them (2 x grad_bytes), ZeRO 1 (Megatron-LM's distributed optimizer,
       // a whole gradient buffer) reduce-scatters them once per step, ZeRO 2 (gradients sharded) in every
@@ -879,8 +881,13 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
       double reduced = l.zero == 2 ? once * st.micro_batches : once;
       double gathered = l.zero == 0 ? 0.0 : sync(gathered_weight_bytes(w));
       st.t_dp = reduced + gathered;
-      st.t_dp_exposed = expose(reduced, (2.0 / 3.0) * t_compute * (l.zero == 2 ? 1.0 : reach)) +
-                        expose(gathered, (1.0 / 3.0) * t_compute * reach);
+      // The last chunk's reduction (first chunk's gather) runs under that chunk's own last backward (first
+      // forward) only: 1/(m v) of the step's.
+      double own = 1 / (st.micro_batches * l.v);
+      st.t_dp_exposed =
+          (l.zero == 2 ? expose(reduced, (2.0 / 3.0) * t_compute, (2.0 / 3.0) * t_compute)
+                       : expose(reduced, (2.0 / 3.0) * t_compute * reach, (2.0 / 3.0) * t_compute * own)) +
+          expose(gathered, (1.0 / 3.0) * t_compute * reach, (1.0 / 3.0) * t_compute * own);
     }
   }
   if (dualpipe && st.t_ep > 0) {

@@ -495,10 +495,12 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                                    : l.zero == 1 ? "backward (reduction) and forward (gather)"
                                                  : "forward (gather)",
                                    l.v > 1 ? "chunk by chunk under the interleaved schedule: (v - 1)/v x "
-                                             "min(1, p/m) + 1/(m v)"
+                                             "min(1, p/m) + 1/(m v), the last chunk's share under its own "
+                                             "1/(m v)"
                                    : l.zero == 0 ? "the last micro-batch's backward: 1/m"
-                                                 : "the last micro-batch's backward, the next step's first "
-                                                   "forward: 1/m")),
+                                   : l.zero == 1 ? "the last micro-batch's backward, the next step's first "
+                                                   "forward: 1/m"
+                                                 : "the next step's first forward: 1/m")),
          .source = nodes > 1 ? src(cal_.network) : src(cal_.nvlink)});
 
   nlohmann::json compared = nlohmann::json::array();

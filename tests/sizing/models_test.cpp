@@ -863,15 +863,32 @@ TEST(Models, DataParallelSyncOverlapsChunkByChunk) {
   auto four = training_step(w.model, w, node, cal, interleaved);
   ASSERT_EQ(one.micro_batches, 4);
   EXPECT_DOUBLE_EQ(one.t_dp, four.t_dp);
-  // Both syncs outlast their windows: each window's time is hidden x kOverlapHidden, the rest exposed.
-  auto exposed = [&](const TrainingStep& st, double reach) {
-    double compute = st.t_gemm + st.t_attention + st.t_recompute;
-    return st.t_dp - assumption::kOverlapHidden.value * compute * reach;
+  // The reduction and the gather, half the traffic each, run under 2/3 and 1/3 of the compute times the
+  // reach; the chunk last to be ready hides its 1/v share under its own 1/(m v) only. What runs under
+  // compute is hidden x kOverlapHidden, the rest exposed.
+  auto exposed = [&](const TrainingStep& st, double reach, int v) {
+    double compute = st.t_gemm + st.t_attention + st.t_recompute, half = st.t_dp / 2, total = 0;
+    for (double share : {2.0 / 3, 1.0 / 3}) {
+      double own = share * compute / (st.micro_batches * v);
+      double overlapped = std::min({half, share * compute * reach, half - std::max(0.0, half / v - own)});
+      total += half - assumption::kOverlapHidden.value * overlapped;
+    }
+    return total;
   };
-  ASSERT_GT(one.t_dp / 2, 2.0 / 3 * (four.t_gemm + four.t_attention) * dp_sync_reach(interleaved, 4));
-  EXPECT_NEAR(one.t_dp_exposed, exposed(one, 1.0 / 4), 1e-9 * one.t_dp);
-  EXPECT_NEAR(four.t_dp_exposed, exposed(four, 3.0 / 4 + 1.0 / 16), 1e-9 * four.t_dp);
+  EXPECT_NEAR(one.t_dp_exposed, exposed(one, 1.0 / 4, 1), 1e-9 * one.t_dp);
+  EXPECT_NEAR(four.t_dp_exposed, exposed(four, 3.0 / 4 + 1.0 / 16, 4), 1e-9 * four.t_dp);
+  EXPECT_GT(one.t_dp_exposed, 0.5 * one.t_dp);
   EXPECT_LT(four.t_dp_exposed, one.t_dp_exposed);
+  // ZeRO 2 reduce-scatters its sharded gradients in each of the m micro-batches' backward, under the whole
+  // backward; the gather as ZeRO 1's.
+  auto two = training_step(w.model, w, node, cal, Layout{1, 4, 8, 2, Recompute::none});
+  double compute = two.t_gemm + two.t_attention + two.t_recompute, gather = one.t_dp / 2;
+  EXPECT_NEAR(two.t_dp, 4 * gather + gather, 1e-9 * two.t_dp);
+  auto hide = [](double part, double window) {
+    return part - assumption::kOverlapHidden.value * std::min(part, window);
+  };
+  EXPECT_NEAR(two.t_dp_exposed, hide(4 * gather, 2.0 / 3 * compute) + hide(gather, 1.0 / 3 * compute / 4),
+              1e-9 * two.t_dp);
 }
 
 // The shipped MoE workload plans end to end: the sheet names the experts, active vs total, and the layout.

@@ -471,7 +471,8 @@ TEST(SheetForProcurement, PrintedOperandsReproduceTheirResult) {
     ASSERT_NE(cost, nullptr);
     auto c = numbers_in(cost->driver.substr(0, cost->driver.find(" = ")));
     ASSERT_GE(c.size(), 5u) << cost->driver;
-    // To the cent the operands print (a rounded quantity may round a half the other way).
+    // To a cent and a millionth of the quantity: the operands print cents, and a rounded quantity may round
+    // a half the other way.
     EXPECT_NEAR(c[0] / c[1] * c[2] / c[3] + c[4], cost->quantity, 0.01 + 1e-6 * cost->quantity)
         << cost->driver;
     // Training: tokens / rate / goodput = the seconds printed, to the last digit.
