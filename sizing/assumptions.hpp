@@ -161,6 +161,30 @@ inline constexpr PublishedDecodeAttention kPublishedDecodeAttention[] = {
      "the B200's trtllm-gen decode figure, 5,830.86 GB/s (FlashInfer PR #1415): the same 8 TB/s HBM3e, no "
      "GB200 figure published"}};
 
+// Fused attention's training time in FP8 against BF16 where a GPU's is published: cuDNN's FP8 and BF16
+// scaled-dot-product attention, forward + backward, causal, one sequence of 2^9, 2^10, ... 2^17 tokens, 128
+// query and 8 KV heads of 128 (Llama 3.1 405B's), the two precisions in one run. FP8 doubles the tensor
+// cores' multiply rate but not the softmax's exponentials, the rescaling or the backward's recomputation that
+// bound the kernel, so FP8 attention (Transformer Engine's fp8_dpa, the workload's fp8_attention) runs at the
+// BF16 rate x bf16_s / fp8_s at the sequence's length, and at the BF16 rate on a GPU with no published pair.
+struct PublishedFp8Attention {
+  std::string_view gpu;  // catalog name
+  std::array<double, 9> fp8_s{}, bf16_s{};
+  std::string_view basis;
+};
+inline constexpr int kPublishedFp8AttentionFirstLog2 = 9;
+inline constexpr PublishedFp8Attention kPublishedFp8Attention[] = {
+    {"B200",
+     {0.170e-3, 0.295e-3, 0.759e-3, 1.861e-3, 5.846e-3, 20.161e-3, 75.344e-3, 293.835e-3, 1178.522e-3},
+     {0.142e-3, 0.289e-3, 0.781e-3, 2.132e-3, 7.115e-3, 25.056e-3, 97.755e-3, 378.910e-3, 1643.964e-3},
+     "cuDNN 9.13.1 on a B200 (NVIDIA cudnn-frontend, benchmark/sdpa_benchmark_training/artifacts, "
+     "sdpa_fp8_benchmark_results_NVIDIA_B200.csv)"},
+    {"GB200",
+     {0.090e-3, 0.197e-3, 0.616e-3, 1.595e-3, 5.513e-3, 20.347e-3, 78.123e-3, 307.155e-3, 1236.380e-3},
+     {0.087e-3, 0.210e-3, 0.653e-3, 1.703e-3, 5.928e-3, 22.132e-3, 87.947e-3, 370.549e-3, 1567.867e-3},
+     "cuDNN 9.17.0 on a GB200 (NVIDIA cudnn-frontend, benchmark/sdpa_benchmark_training/artifacts, "
+     "sdpa_fp8_benchmark_results_NVIDIA_GB200.csv)"}};
+
 // TensorRT-LLM's tensor-parallel all-reduce as the engine runs it (its AllReduce op, strategy AUTO: the
 // custom one- or two-shot kernels or NCCL by size; bf16; replayed in a CUDA graph), seconds per call at
 // 2^12, 2^13, ... 2^27 elements, as NVIDIA's aiconfigurator collected it on each GPU and TP degree

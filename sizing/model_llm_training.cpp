@@ -216,6 +216,37 @@ std::string training_attention_precision(const LlmTraining& w) {
   return w.fp8_attention ? "fp8" : "bf16";
 }
 
+TrainingAttentionRate training_attention_rate(const GpuSpec& gpu, const LlmTraining& w, bool sustained) {
+  if (!w.fp8_attention)
+    return {attention_rate(gpu, w.precision, training_attention_precision(w), sustained), 1, ""};
+  TrainingAttentionRate r{attention_rate(gpu, w.precision, "bf16", sustained), 1, ""};
+  for (const auto& p : assumption::kPublishedFp8Attention) {
+    if (p.gpu != gpu.name) continue;
+    // Log-linear in the sequence length between the measured powers of two, the end points beyond them.
+    double last = static_cast<double>(p.fp8_s.size() - 1);
+    double x = std::clamp(std::log2(std::max(1.0, static_cast<double>(w.seq_len))) -
+                              assumption::kPublishedFp8AttentionFirstLog2,
+                          0.0, last);
+    auto i = std::min(static_cast<size_t>(x), p.fp8_s.size() - 2);
+    double f = x - static_cast<double>(i);
+    auto at = [&](const std::array<double, 9>& s) {
+      return std::exp(std::log(s[i]) * (1 - f) + std::log(s[i + 1]) * f);
+    };
+    r.fp8_speedup = at(p.bf16_s) / at(p.fp8_s);
+    r.rate.eta_scale *= r.fp8_speedup;
+    r.basis = fmt::format(
+        "FP8 attention at the bf16 rate x {:.3f}, FP8 over BF16 fused attention at {} tokens "
+        "({})",
+        r.fp8_speedup, w.seq_len, p.basis);
+    return r;
+  }
+  r.basis = fmt::format(
+      "FP8 attention at the bf16 rate: no FP8 fused-attention training figure published for "
+      "the {}",
+      gpu.name);
+  return r;
+}
+
 double grad_bytes(const LlmTraining& w) { return w.optimizer == "adam-fp32-grads" ? 4 : 2; }
 
 // Megatron-LM gathers MXFP8 weights through the gradient buffer viewed as bf16
@@ -653,9 +684,8 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   st.t_gemm = tokens_gpu * flops.gemm / (peak * st.gemm.eta * assumption::kTrainingGemmDerate.value);
   // Causal flash attention computes half of the full-sequence FLOPs the model counts, in its own kernels;
   // standard attention runs the whole s x s products as batched GEMMs and masks afterwards. Either runs at
-  // the rate of the precision it multiplies in (training_attention_precision).
-  const AttentionRate attention =
-      attention_rate(gpu, w.precision, training_attention_precision(w), cal.sustained);
+  // the rate of the precision it multiplies in (training_attention_rate).
+  const AttentionRate attention = training_attention_rate(gpu, w, cal.sustained).rate;
   double attention_rate_flops = attention.peak * eta * attention.eta_scale;
   // Standard attention masks after multiplying: it computes every pair local attention skips.
   double attention_computed = standard ? flops.attention / m.attended_share(0, w.seq_len) : flops.attention;

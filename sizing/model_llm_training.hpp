@@ -63,6 +63,17 @@ std::string_view to_string(Recompute r);
 // DelayedScaling fp8_dpa and Megatron-LM's fp8_dot_product_attention, both off by default: the workload's
 // fp8_attention), then FP8 (NVFP4 recipes take the same switch).
 std::string training_attention_precision(const LlmTraining& w);
+// The rate a training step's attention multiplies at: attention_rate() at training_attention_precision(),
+// except FP8 attention, which runs at the BF16 rate x the GPU's published FP8-over-BF16 fused-attention
+// speedup at the workload's sequence length (assumption::kPublishedFp8Attention, log-linear between its
+// measured powers of two, the end points beyond them), or at the BF16 rate where none is published. `basis`
+// says which.
+struct TrainingAttentionRate {
+  AttentionRate rate;
+  double fp8_speedup = 1;  // the published FP8-over-BF16 factor in rate.eta_scale; 1 where none applies
+  std::string basis;       // empty unless FP8 attention
+};
+TrainingAttentionRate training_attention_rate(const GpuSpec& gpu, const LlmTraining& w, bool sustained);
 
 struct Layout {
   int t = 1, p = 1, d = 1, zero = 0;

@@ -218,8 +218,16 @@ void Planner::plan_llm_training(const LlmTraining& given) {
   if (w.fp8_params) ran += ", weights held in FP8 (fp8_params)";
   if (w.fp8_activation_input) ran += ", the activation's input kept in FP8 (fp8_activation_input)";
   auto mfu = model_flops_utilisation<Formula>(st);
-  const AttentionRate attention =
-      attention_rate(*facts_.gpu, w.precision, training_attention_precision(w), cal_.sustained);
+  const TrainingAttentionRate training_attention = training_attention_rate(*facts_.gpu, w, cal_.sustained);
+  const AttentionRate& attention = training_attention.rate;
+  std::string attention_peak;
+  if (attention.precision != w.precision)
+    attention_peak =
+        fmt::format(" of the {} peak {:.0f} TFLOPS ({})", attention.precision, attention.peak / 1e12,
+                    w.fp8_attention ? "fp8_attention: " + training_attention.basis
+                                    : fmt::format("a {} recipe's attention multiplies in {} unless "
+                                                  "fp8_attention",
+                                                  w.precision, attention.precision));
   line({.section = "Compute",
         .item = "Predicted MFU",
         .quantity = mfu,
@@ -237,11 +245,7 @@ void Planner::plan_llm_training(const LlmTraining& given) {
                               cal_.gemm.value)
                 : fmt::format("flash attention at {:.2f} x the asymptote",
                               assumption::kAttentionRelative.value),
-            attention.precision == w.precision
-                ? std::string()
-                : fmt::format(" of the {} peak {:.0f} TFLOPS (a {} recipe's attention multiplies in {}{})",
-                              attention.precision, attention.peak / 1e12, w.precision, attention.precision,
-                              w.fp8_attention ? ": fp8_attention" : " unless fp8_attention")),
+            attention_peak),
         .source = src(cal_.gemm)});
   bool measured = cal_.gemm.source != Source::assumed;  // its shapes' quantization is in the measurement
   line({.section = "Compute",

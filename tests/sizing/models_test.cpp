@@ -759,18 +759,64 @@ TEST(Models, Fp8TrainingRunsItsAttentionInBf16UnlessAsked) {
   EXPECT_EQ(training_attention_precision(w), "fp8");
   w.precision = "fp8";
   const auto& c = shipped_catalog();
-  NodeFacts h100{&c.gpu("H100-SXM"), 8, 8, 8 * 400e9 / 8};
   auto cal = flat_calibration(0.8);
   Layout l{1, 1, 128, 1, Recompute::none};
+  // No FP8 fused-attention training figure is published for the H100: FP8 attention at the bf16 rate.
+  NodeFacts h100{&c.gpu("H100-SXM"), 8, 8, 8 * 400e9 / 8};
   auto in_fp8 = training_step(w.model, w, h100, cal, l);
+  auto h100_rate = training_attention_rate(*h100.gpu, w, false);
+  EXPECT_EQ(h100_rate.rate.precision, "bf16");
+  EXPECT_DOUBLE_EQ(h100_rate.fp8_speedup, 1);
+  EXPECT_NE(h100_rate.basis.find("no FP8 fused-attention training figure published for the H100-SXM"),
+            std::string::npos);
   w.fp8_attention = false;
   auto in_bf16 = training_step(w.model, w, h100, cal, l);
-  auto rate = [&](const char* p) {
-    auto r = attention_rate(*h100.gpu, "fp8", p, false);
-    return r.peak * r.eta_scale;
+  EXPECT_DOUBLE_EQ(in_bf16.t_attention, in_fp8.t_attention);
+}
+
+// FP8 attention runs at the bf16 rate x the GPU's published FP8-over-BF16 fused-attention speedup at the
+// sequence's length (cuDNN's SDPA, forward + backward), log-linear between the measured powers of two and
+// held at the end points beyond them: FP8's doubled multiply rate does not carry to attention.
+TEST(Models, Fp8AttentionRunsAtThePublishedSpeedupOverBf16) {
+  auto w = llama7b();
+  w.precision = "fp8";
+  const auto& c = shipped_catalog();
+  NodeFacts b200{&c.gpu("B200"), 8, 8, 8 * 400e9 / 8};
+  auto cal = flat_calibration(0.8);
+  Layout l{1, 1, 128, 1, Recompute::none};
+  const assumption::PublishedFp8Attention* published = nullptr;
+  for (const auto& p : assumption::kPublishedFp8Attention)
+    if (p.gpu == "B200") published = &p;
+  ASSERT_NE(published, nullptr);
+  auto speedup_at = [&](int seq_len) {
+    w.seq_len = seq_len;
+    w.fp8_attention = true;
+    auto fp8 = training_step(w.model, w, b200, cal, l);
+    EXPECT_NEAR(training_attention_rate(*b200.gpu, w, false).fp8_speedup,
+                training_attention_rate(*b200.gpu, w, false).rate.eta_scale /
+                    attention_rate(*b200.gpu, "fp8", "bf16", false).eta_scale,
+                1e-12);
+    w.fp8_attention = false;
+    auto bf16 = training_step(w.model, w, b200, cal, l);
+    return bf16.t_attention / fp8.t_attention;
   };
-  EXPECT_NEAR(in_bf16.t_attention / in_fp8.t_attention, rate("fp8") / rate("bf16"), 1e-12);
-  EXPECT_GT(in_bf16.t_attention, in_fp8.t_attention);
+  // 8,192 tokens is the fifth measured point (2^13): bf16 forward + backward time over FP8's.
+  EXPECT_NEAR(speedup_at(8192), published->bf16_s[4] / published->fp8_s[4], 1e-9);
+  EXPECT_GT(speedup_at(8192), 1.1);
+  EXPECT_LT(speedup_at(8192), 1.5);  // far from the 2x of the FP8 peak
+  // Between 4,096 and 8,192: log-linear in the length.
+  double f = std::log2(6000.0) - 12;
+  double fp8 = std::exp(std::log(published->fp8_s[3]) * (1 - f) + std::log(published->fp8_s[4]) * f);
+  double bf16 = std::exp(std::log(published->bf16_s[3]) * (1 - f) + std::log(published->bf16_s[4]) * f);
+  EXPECT_NEAR(speedup_at(6000), bf16 / fp8, 1e-9);
+  // Beyond the measured range: the end points'.
+  EXPECT_NEAR(speedup_at(256), published->bf16_s[0] / published->fp8_s[0], 1e-9);
+  EXPECT_NEAR(speedup_at(262144), published->bf16_s[8] / published->fp8_s[8], 1e-9);
+  w.seq_len = 8192;
+  w.fp8_attention = true;
+  auto basis = training_attention_rate(*b200.gpu, w, false).basis;
+  EXPECT_NE(basis.find("cudnn-frontend"), std::string::npos) << basis;
+  EXPECT_NE(basis.find("8192 tokens"), std::string::npos) << basis;
 }
 
 // DualPipe (DeepSeek-V3 report, Table 2): bubble (p/2 - 1)(F&B + B - 3W) with F&B = F + B, B = 2F, W = F:
