@@ -166,10 +166,13 @@ inline constexpr PublishedDecodeAttention kPublishedDecodeAttention[] = {
 // query and 8 KV heads of 128 (Llama 3.1 405B's), the two precisions in one run. FP8 doubles the tensor
 // cores' multiply rate but not the softmax's exponentials, the rescaling or the backward's recomputation that
 // bound the kernel, so FP8 attention (Transformer Engine's fp8_dpa, the workload's fp8_attention) runs at the
-// BF16 rate x bf16_s / fp8_s at the sequence's length, and at the BF16 rate on a GPU with no published pair.
+// BF16 rate x bf16_s / fp8_s at the kernel's sequence length (a ratio under 1 below about 1,100 tokens on the
+// B200), a full recompute's forward at bf16_forward_s / fp8_forward_s, and at the BF16 rate on a GPU with no
+// published pair.
 struct PublishedFp8Attention {
-  std::string_view gpu;  // catalog name
-  std::array<double, 9> fp8_s{}, bf16_s{};
+  std::string_view gpu;                     // catalog name
+  std::array<double, 9> fp8_s{}, bf16_s{};  // forward + backward
+  std::array<double, 9> fp8_forward_s{}, bf16_forward_s{};
   std::string_view basis;
 };
 inline constexpr int kPublishedFp8AttentionFirstLog2 = 9;
@@ -177,11 +180,15 @@ inline constexpr PublishedFp8Attention kPublishedFp8Attention[] = {
     {"B200",
      {0.170e-3, 0.295e-3, 0.759e-3, 1.861e-3, 5.846e-3, 20.161e-3, 75.344e-3, 293.835e-3, 1178.522e-3},
      {0.142e-3, 0.289e-3, 0.781e-3, 2.132e-3, 7.115e-3, 25.056e-3, 97.755e-3, 378.910e-3, 1643.964e-3},
+     {0.044e-3, 0.067e-3, 0.141e-3, 0.447e-3, 1.464e-3, 5.197e-3, 19.751e-3, 77.531e-3, 307.690e-3},
+     {0.035e-3, 0.061e-3, 0.151e-3, 0.482e-3, 1.589e-3, 5.962e-3, 23.228e-3, 94.215e-3, 395.922e-3},
      "cuDNN 9.13.1 on a B200 (NVIDIA cudnn-frontend, benchmark/sdpa_benchmark_training/artifacts, "
      "sdpa_fp8_benchmark_results_NVIDIA_B200.csv)"},
     {"GB200",
      {0.090e-3, 0.197e-3, 0.616e-3, 1.595e-3, 5.513e-3, 20.347e-3, 78.123e-3, 307.155e-3, 1236.380e-3},
      {0.087e-3, 0.210e-3, 0.653e-3, 1.703e-3, 5.928e-3, 22.132e-3, 87.947e-3, 370.549e-3, 1567.867e-3},
+     {0.018e-3, 0.040e-3, 0.104e-3, 0.331e-3, 1.161e-3, 4.327e-3, 16.564e-3, 64.518e-3, 259.183e-3},
+     {0.021e-3, 0.047e-3, 0.129e-3, 0.399e-3, 1.389e-3, 5.257e-3, 20.855e-3, 88.377e-3, 382.750e-3},
      "cuDNN 9.17.0 on a GB200 (NVIDIA cudnn-frontend, benchmark/sdpa_benchmark_training/artifacts, "
      "sdpa_fp8_benchmark_results_NVIDIA_GB200.csv)"}};
 

@@ -216,28 +216,37 @@ std::string training_attention_precision(const LlmTraining& w) {
   return w.fp8_attention ? "fp8" : "bf16";
 }
 
-TrainingAttentionRate training_attention_rate(const GpuSpec& gpu, const LlmTraining& w, bool sustained) {
+TrainingAttentionRate training_attention_rate(const GpuSpec& gpu, const LlmTraining& w, int cp,
+                                              bool sustained) {
   if (!w.fp8_attention)
-    return {attention_rate(gpu, w.precision, training_attention_precision(w), sustained), 1, ""};
-  TrainingAttentionRate r{attention_rate(gpu, w.precision, "bf16", sustained), 1, ""};
+    return {attention_rate(gpu, w.precision, training_attention_precision(w), sustained), 1, 1, ""};
+  TrainingAttentionRate r{attention_rate(gpu, w.precision, "bf16", sustained), 1, 1, ""};
+  double tokens = cp > 1 && w.cp_comm == "p2p" ? static_cast<double>(w.seq_len) / cp : w.seq_len;
   for (const auto& p : assumption::kPublishedFp8Attention) {
     if (p.gpu != gpu.name) continue;
     // Log-linear in the sequence length between the measured powers of two, the end points beyond them.
+    int first = assumption::kPublishedFp8AttentionFirstLog2;
     double last = static_cast<double>(p.fp8_s.size() - 1);
-    double x = std::clamp(std::log2(std::max(1.0, static_cast<double>(w.seq_len))) -
-                              assumption::kPublishedFp8AttentionFirstLog2,
-                          0.0, last);
+    double x = std::clamp(std::log2(std::max(1.0, tokens)) - first, 0.0, last);
     auto i = std::min(static_cast<size_t>(x), p.fp8_s.size() - 2);
     double f = x - static_cast<double>(i);
     auto at = [&](const std::array<double, 9>& s) {
       return std::exp(std::log(s[i]) * (1 - f) + std::log(s[i + 1]) * f);
     };
-    r.fp8_speedup = at(p.bf16_s) / at(p.fp8_s);
-    r.rate.eta_scale *= r.fp8_speedup;
+    r.fp8_ratio = at(p.bf16_s) / at(p.fp8_s);
+    r.fp8_forward_ratio = at(p.bf16_forward_s) / at(p.fp8_forward_s);
+    r.rate.eta_scale *= r.fp8_ratio;
+    double measured = std::exp2(first + x);
+    std::string where =
+        x <= 0 || x >= last
+            ? fmt::format("{:.0f}, the nearest measured length to the kernel's {:.0f}", measured, tokens)
+        : f == 0 ? fmt::format("{:.0f}", tokens)
+                 : fmt::format("{:.0f}, between the measured {:.0f} and {:.0f}", tokens, std::exp2(first + i),
+                               std::exp2(first + i + 1));
     r.basis = fmt::format(
-        "FP8 attention at the bf16 rate x {:.3f}, FP8 over BF16 fused attention at {} tokens "
-        "({})",
-        r.fp8_speedup, w.seq_len, p.basis);
+        "FP8 attention at the bf16 rate x {:.3f}, cuDNN's BF16 over FP8 fused-attention time, forward + "
+        "backward, at {} tokens{}; {}",
+        r.fp8_ratio, where, cp > 1 && w.cp_comm == "p2p" ? " (a ring attention step's chunk)" : "", p.basis);
     return r;
   }
   r.basis = fmt::format(
@@ -685,7 +694,8 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   // Causal flash attention computes half of the full-sequence FLOPs the model counts, in its own kernels;
   // standard attention runs the whole s x s products as batched GEMMs and masks afterwards. Either runs at
   // the rate of the precision it multiplies in (training_attention_rate).
-  const AttentionRate attention = training_attention_rate(gpu, w, cal.sustained).rate;
+  const TrainingAttentionRate training_attention = training_attention_rate(gpu, w, l.c, cal.sustained);
+  const AttentionRate& attention = training_attention.rate;
   double attention_rate_flops = attention.peak * eta * attention.eta_scale;
   // Standard attention masks after multiplying: it computes every pair local attention skips.
   double attention_computed = standard ? flops.attention / m.attended_share(0, w.seq_len) : flops.attention;
@@ -699,7 +709,9 @@ TrainingStep training_step(const TransformerModel& m, const LlmTraining& w, cons
   // The output layer's share of the GEMM time: of its FLOPs, at its own 16-bit rate in a quantized run.
   double logits_share = st.gemm.time_share("logits");
   if (l.recompute == Recompute::full) {
-    st.t_recompute = st.t_gemm * (1 - logits_share) / flops.gemm_passes + st.t_attention / 3;
+    // The recomputed forward's attention at the forward's own FP8-over-BF16 ratio.
+    st.t_recompute = st.t_gemm * (1 - logits_share) / flops.gemm_passes +
+                     st.t_attention / 3 * training_attention.fp8_ratio / training_attention.fp8_forward_ratio;
     recompute_flops = tokens_gpu * ((flops.gemm - flops.logits) / flops.gemm_passes + attention_computed / 3);
   } else if (l.recompute == Recompute::selective && standard) {
     st.t_recompute = st.t_attention / 3;

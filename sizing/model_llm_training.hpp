@@ -64,16 +64,19 @@ std::string_view to_string(Recompute r);
 // fp8_attention), then FP8 (NVFP4 recipes take the same switch).
 std::string training_attention_precision(const LlmTraining& w);
 // The rate a training step's attention multiplies at: attention_rate() at training_attention_precision(),
-// except FP8 attention, which runs at the BF16 rate x the GPU's published FP8-over-BF16 fused-attention
-// speedup at the workload's sequence length (assumption::kPublishedFp8Attention, log-linear between its
-// measured powers of two, the end points beyond them), or at the BF16 rate where none is published. `basis`
-// says which.
+// except FP8 attention, which runs at the BF16 rate x the GPU's published BF16-over-FP8 fused-attention time
+// ratio (assumption::kPublishedFp8Attention, log-linear between its measured powers of two, the end points
+// beyond them) at the kernel's sequence length: the sequence's, or its 1/cp chunk under ring context
+// parallelism (cp_comm p2p), whose steps each attend one chunk to another; at the BF16 rate where none is
+// published. `basis` says which.
 struct TrainingAttentionRate {
   AttentionRate rate;
-  double fp8_speedup = 1;  // the published FP8-over-BF16 factor in rate.eta_scale; 1 where none applies
-  std::string basis;       // empty unless FP8 attention
+  double fp8_ratio = 1;          // forward + backward, in rate.eta_scale; 1 where none applies
+  double fp8_forward_ratio = 1;  // the forward's alone: a full recompute's
+  std::string basis;             // empty unless FP8 attention
 };
-TrainingAttentionRate training_attention_rate(const GpuSpec& gpu, const LlmTraining& w, bool sustained);
+TrainingAttentionRate training_attention_rate(const GpuSpec& gpu, const LlmTraining& w, int cp,
+                                              bool sustained);
 
 struct Layout {
   int t = 1, p = 1, d = 1, zero = 0;

@@ -218,7 +218,8 @@ void Planner::plan_llm_training(const LlmTraining& given) {
   if (w.fp8_params) ran += ", weights held in FP8 (fp8_params)";
   if (w.fp8_activation_input) ran += ", the activation's input kept in FP8 (fp8_activation_input)";
   auto mfu = model_flops_utilisation<Formula>(st);
-  const TrainingAttentionRate training_attention = training_attention_rate(*facts_.gpu, w, cal_.sustained);
+  const TrainingAttentionRate training_attention =
+      training_attention_rate(*facts_.gpu, w, st.layout.c, cal_.sustained);
   const AttentionRate& attention = training_attention.rate;
   std::string attention_peak;
   if (attention.precision != w.precision)

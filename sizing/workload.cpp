@@ -666,6 +666,11 @@ Workload load_workload(const std::filesystem::path& path) {
     if (t.fp8_attention && bytes_per_element(t.precision) >= 2)
       throw UsageError(fmt::format("{}: 'fp8_attention' is for FP8 and FP4 runs (got precision {}): drop it",
                                    path.string(), t.precision));
+    if (t.fp8_attention && t.attention == "standard")
+      throw UsageError(fmt::format(
+          "{}: 'fp8_attention' is fused attention in FP8 (Transformer Engine's fp8_dpa), not 'attention: "
+          "standard': drop one",
+          path.string()));
     for (auto [key, on] :
          {std::pair{"fp8_params", t.fp8_params}, {"fp8_activation_input", t.fp8_activation_input}})
       if (on && t.precision != "fp8")

@@ -764,9 +764,9 @@ TEST(Models, Fp8TrainingRunsItsAttentionInBf16UnlessAsked) {
   // No FP8 fused-attention training figure is published for the H100: FP8 attention at the bf16 rate.
   NodeFacts h100{&c.gpu("H100-SXM"), 8, 8, 8 * 400e9 / 8};
   auto in_fp8 = training_step(w.model, w, h100, cal, l);
-  auto h100_rate = training_attention_rate(*h100.gpu, w, false);
+  auto h100_rate = training_attention_rate(*h100.gpu, w, 1, false);
   EXPECT_EQ(h100_rate.rate.precision, "bf16");
-  EXPECT_DOUBLE_EQ(h100_rate.fp8_speedup, 1);
+  EXPECT_DOUBLE_EQ(h100_rate.fp8_ratio, 1);
   EXPECT_NE(h100_rate.basis.find("no FP8 fused-attention training figure published for the H100-SXM"),
             std::string::npos);
   w.fp8_attention = false;
@@ -774,49 +774,68 @@ TEST(Models, Fp8TrainingRunsItsAttentionInBf16UnlessAsked) {
   EXPECT_DOUBLE_EQ(in_bf16.t_attention, in_fp8.t_attention);
 }
 
-// FP8 attention runs at the bf16 rate x the GPU's published FP8-over-BF16 fused-attention speedup at the
-// sequence's length (cuDNN's SDPA, forward + backward), log-linear between the measured powers of two and
-// held at the end points beyond them: FP8's doubled multiply rate does not carry to attention.
-TEST(Models, Fp8AttentionRunsAtThePublishedSpeedupOverBf16) {
+// FP8 attention runs at the bf16 rate x the GPU's published BF16-over-FP8 fused-attention time ratio at the
+// kernel's sequence length (cuDNN's SDPA, forward + backward), log-linear between the measured powers of two
+// and held at the end points beyond them: FP8's doubled multiply rate does not carry to attention.
+TEST(Models, Fp8AttentionRunsAtThePublishedRatioOverBf16) {
   auto w = llama7b();
   w.precision = "fp8";
   const auto& c = shipped_catalog();
-  NodeFacts b200{&c.gpu("B200"), 8, 8, 8 * 400e9 / 8};
   auto cal = flat_calibration(0.8);
-  Layout l{1, 1, 128, 1, Recompute::none};
-  const assumption::PublishedFp8Attention* published = nullptr;
-  for (const auto& p : assumption::kPublishedFp8Attention)
-    if (p.gpu == "B200") published = &p;
-  ASSERT_NE(published, nullptr);
-  auto speedup_at = [&](int seq_len) {
+  auto ratio_at = [&](const char* gpu, int seq_len, Layout l = {1, 1, 128, 1, Recompute::none}) {
+    NodeFacts node{&c.gpu(gpu), 8, 8, 8 * 400e9 / 8};
     w.seq_len = seq_len;
     w.fp8_attention = true;
-    auto fp8 = training_step(w.model, w, b200, cal, l);
-    EXPECT_NEAR(training_attention_rate(*b200.gpu, w, false).fp8_speedup,
-                training_attention_rate(*b200.gpu, w, false).rate.eta_scale /
-                    attention_rate(*b200.gpu, "fp8", "bf16", false).eta_scale,
-                1e-12);
+    auto fp8 = training_step(w.model, w, node, cal, l);
     w.fp8_attention = false;
-    auto bf16 = training_step(w.model, w, b200, cal, l);
+    auto bf16 = training_step(w.model, w, node, cal, l);
     return bf16.t_attention / fp8.t_attention;
   };
-  // 8,192 tokens is the fifth measured point (2^13): bf16 forward + backward time over FP8's.
-  EXPECT_NEAR(speedup_at(8192), published->bf16_s[4] / published->fp8_s[4], 1e-9);
-  EXPECT_GT(speedup_at(8192), 1.1);
-  EXPECT_LT(speedup_at(8192), 1.5);  // far from the 2x of the FP8 peak
-  // Between 4,096 and 8,192: log-linear in the length.
+  // cuDNN's published forward + backward times at 8,192 tokens: B200 (1.589 + 5.526) / (1.464 + 4.382) ms,
+  // GB200 (1.389 + 4.539) / (1.161 + 4.352) ms; far from the 2x of the FP8 peak.
+  EXPECT_NEAR(ratio_at("B200", 8192), 7.115 / 5.846, 1e-9);
+  EXPECT_NEAR(ratio_at("GB200", 8192), 5.928 / 5.513, 1e-9);
+  // Between 4,096 (B200: 2.132 / 1.861 ms) and 8,192 tokens: log-linear in the length, not linear.
   double f = std::log2(6000.0) - 12;
-  double fp8 = std::exp(std::log(published->fp8_s[3]) * (1 - f) + std::log(published->fp8_s[4]) * f);
-  double bf16 = std::exp(std::log(published->bf16_s[3]) * (1 - f) + std::log(published->bf16_s[4]) * f);
-  EXPECT_NEAR(speedup_at(6000), bf16 / fp8, 1e-9);
-  // Beyond the measured range: the end points'.
-  EXPECT_NEAR(speedup_at(256), published->bf16_s[0] / published->fp8_s[0], 1e-9);
-  EXPECT_NEAR(speedup_at(262144), published->bf16_s[8] / published->fp8_s[8], 1e-9);
+  double log_linear = std::exp(std::log(2.132) * (1 - f) + std::log(7.115) * f) /
+                      std::exp(std::log(1.861) * (1 - f) + std::log(5.846) * f);
+  EXPECT_NEAR(ratio_at("B200", 6000), log_linear, 1e-9);
+  double linear_f = (6000.0 - 4096) / 4096;
+  EXPECT_GT(std::abs(ratio_at("B200", 6000) -
+                     (2.132 + (7.115 - 2.132) * linear_f) / (1.861 + (5.846 - 1.861) * linear_f)),
+            1e-4);
+  // Beyond the measured 512-131,072 tokens: the end points' (B200: 0.142 / 0.170 and 1643.964 / 1178.522 ms).
+  EXPECT_NEAR(ratio_at("B200", 256), 0.142 / 0.170, 1e-9);
+  EXPECT_NEAR(ratio_at("B200", 262144), 1643.964 / 1178.522, 1e-9);
+  // Ring context parallelism attends one 1/cp chunk to another in each step: CP 2 of 8,192 tokens looks up
+  // 4,096; all-to-all context parallelism runs the whole sequence on a share of the heads.
+  Layout ring{1, 1, 64, 1, Recompute::none};
+  ring.c = 2;
+  w.cp_comm = "p2p";
+  EXPECT_NEAR(ratio_at("B200", 8192, ring), 2.132 / 1.861, 1e-9);
+  w.cp_comm = "a2a";
+  EXPECT_NEAR(ratio_at("B200", 8192, ring), 7.115 / 5.846, 1e-9);
+  w.cp_comm = "p2p";
+  // A full recompute redoes the forward alone, at the forward's ratio (B200 at 8,192: 1.589 / 1.464 ms).
+  NodeFacts b200{&c.gpu("B200"), 8, 8, 8 * 400e9 / 8};
   w.seq_len = 8192;
   w.fp8_attention = true;
-  auto basis = training_attention_rate(*b200.gpu, w, false).basis;
+  Layout full{1, 1, 128, 1, Recompute::full};
+  Layout none{1, 1, 128, 1, Recompute::none};
+  auto with = training_step(w.model, w, b200, cal, full);
+  auto without = training_step(w.model, w, b200, cal, none);
+  EXPECT_DOUBLE_EQ(with.t_attention, without.t_attention);
+  double gemm_redone = with.t_recompute - with.t_attention / 3 * (7.115 / 5.846) / (1.589 / 1.464);
+  EXPECT_NEAR(gemm_redone, with.t_gemm * (1 - with.gemm.time_share("logits")) / 3, 1e-9 * with.t_recompute)
+      << "the recomputed attention is not at the forward's ratio";
+  auto basis = training_attention_rate(*b200.gpu, w, 1, false).basis;
+  EXPECT_NE(basis.find("x 1.217"), std::string::npos) << basis;
+  EXPECT_NE(basis.find("at 8192 tokens"), std::string::npos) << basis;
   EXPECT_NE(basis.find("cudnn-frontend"), std::string::npos) << basis;
-  EXPECT_NE(basis.find("8192 tokens"), std::string::npos) << basis;
+  w.seq_len = 256;
+  basis = training_attention_rate(*b200.gpu, w, 1, false).basis;
+  EXPECT_NE(basis.find("at 512, the nearest measured length to the kernel's 256 tokens"), std::string::npos)
+      << basis;
 }
 
 // DualPipe (DeepSeek-V3 report, Table 2): bubble (p/2 - 1)(F&B + B - 3W) with F&B = F + B, B = 2F, W = F:

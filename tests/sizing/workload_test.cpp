@@ -247,6 +247,8 @@ TEST(Workload, LayoutFieldsAreCheckedAgainstTheModel) {
         Bad{"precision: fp8\nfp8_recipe: blockwise\n", "'fp8_recipe' must be one of delayed, current, mxfp8"},
         Bad{"fp8_recipe: current\n", "'fp8_recipe' is an FP8 run's scaling: it needs 'precision: fp8'"},
         Bad{"fp8_attention: true\n", "'fp8_attention' is for FP8 and FP4 runs"},
+        Bad{"precision: fp8\nattention: standard\nfp8_attention: true\n",
+            "'fp8_attention' is fused attention in FP8"},
         Bad{"fused: [cross_entropy, te_cross_entropy]\n", "'fused' names two cross-entropy kernels"},
         Bad{"micro_batch: 2\nlayout: {micro_batch: 4}\n", "disagree"},
         Bad{"layout: {pp: 4, vp: 3}\n", "'vp' 3 does not divide the 8 layers per pipeline stage"},
