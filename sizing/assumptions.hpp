@@ -166,7 +166,7 @@ inline constexpr PublishedDecodeAttention kPublishedDecodeAttention[] = {
 // query and 8 KV heads of 128 (Llama 3.1 405B's), the two precisions in one run. FP8 doubles the tensor
 // cores' multiply rate but not the softmax's exponentials, the rescaling or the backward's recomputation that
 // bound the kernel, so FP8 attention (Transformer Engine's fp8_dpa, the workload's fp8_attention) runs at the
-// BF16 rate x bf16_s / fp8_s at the kernel's sequence length (a ratio under 1 below about 1,100 tokens on the
+// BF16 rate x bf16_s / fp8_s at the kernel's query length (a ratio under 1 below about 1,400 tokens on the
 // B200), a full recompute's forward at bf16_forward_s / fp8_forward_s, and at the BF16 rate on a GPU with no
 // published pair.
 struct PublishedFp8Attention {

@@ -221,13 +221,18 @@ TrainingAttentionRate training_attention_rate(const GpuSpec& gpu, const LlmTrain
   if (!w.fp8_attention)
     return {attention_rate(gpu, w.precision, training_attention_precision(w), sustained), 1, 1, ""};
   TrainingAttentionRate r{attention_rate(gpu, w.precision, "bf16", sustained), 1, 1, ""};
-  double tokens = cp > 1 && w.cp_comm == "p2p" ? static_cast<double>(w.seq_len) / cp : w.seq_len;
+  // The kernel's query length: ring and all-gather context parallelism attend each rank's 1/cp of the
+  // sequence (against one chunk per ring step, against the gathered keys and values), all-to-all the whole
+  // sequence on 1/cp of the heads.
+  bool chunked = cp > 1 && w.cp_comm != "a2a";
+  double tokens = chunked ? static_cast<double>(w.seq_len) / cp : w.seq_len;
   for (const auto& p : assumption::kPublishedFp8Attention) {
     if (p.gpu != gpu.name) continue;
     // Log-linear in the sequence length between the measured powers of two, the end points beyond them.
     int first = assumption::kPublishedFp8AttentionFirstLog2;
     double last = static_cast<double>(p.fp8_s.size() - 1);
-    double x = std::clamp(std::log2(std::max(1.0, tokens)) - first, 0.0, last);
+    double raw = std::log2(std::max(1.0, tokens)) - first;
+    double x = std::clamp(raw, 0.0, last);
     auto i = std::min(static_cast<size_t>(x), p.fp8_s.size() - 2);
     double f = x - static_cast<double>(i);
     auto at = [&](const std::array<double, 9>& s) {
@@ -238,15 +243,16 @@ TrainingAttentionRate training_attention_rate(const GpuSpec& gpu, const LlmTrain
     r.rate.eta_scale *= r.fp8_ratio;
     double measured = std::exp2(first + x);
     std::string where =
-        x <= 0 || x >= last
+        raw < 0 || raw > last
             ? fmt::format("{:.0f}, the nearest measured length to the kernel's {:.0f}", measured, tokens)
-        : f == 0 ? fmt::format("{:.0f}", tokens)
-                 : fmt::format("{:.0f}, between the measured {:.0f} and {:.0f}", tokens, std::exp2(first + i),
-                               std::exp2(first + i + 1));
+        : x == std::floor(x) ? fmt::format("{:.0f}", tokens)
+                             : fmt::format("{:.0f}, between the measured {:.0f} and {:.0f}", tokens,
+                                           std::exp2(first + i), std::exp2(first + i + 1));
     r.basis = fmt::format(
         "FP8 attention at the bf16 rate x {:.3f}, cuDNN's BF16 over FP8 fused-attention time, forward + "
-        "backward, at {} tokens{}; {}",
-        r.fp8_ratio, where, cp > 1 && w.cp_comm == "p2p" ? " (a ring attention step's chunk)" : "", p.basis);
+        "backward, at {} tokens{}, the forward alone x {:.3f} (a full recompute's); {}",
+        r.fp8_ratio, where, chunked ? " (each rank's 1/cp of the sequence)" : "", r.fp8_forward_ratio,
+        p.basis);
     return r;
   }
   r.basis = fmt::format(

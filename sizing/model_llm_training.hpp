@@ -66,9 +66,9 @@ std::string training_attention_precision(const LlmTraining& w);
 // The rate a training step's attention multiplies at: attention_rate() at training_attention_precision(),
 // except FP8 attention, which runs at the BF16 rate x the GPU's published BF16-over-FP8 fused-attention time
 // ratio (assumption::kPublishedFp8Attention, log-linear between its measured powers of two, the end points
-// beyond them) at the kernel's sequence length: the sequence's, or its 1/cp chunk under ring context
-// parallelism (cp_comm p2p), whose steps each attend one chunk to another; at the BF16 rate where none is
-// published. `basis` says which.
+// beyond them) at the kernel's query length: the sequence's, or each rank's 1/cp of it under ring and
+// all-gather context parallelism (all-to-all attends the whole sequence on 1/cp of the heads); at the BF16
+// rate where none is published. `basis` says which.
 struct TrainingAttentionRate {
   AttentionRate rate;
   double fp8_ratio = 1;          // forward + backward, in rate.eta_scale; 1 where none applies

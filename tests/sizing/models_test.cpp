@@ -807,14 +807,16 @@ TEST(Models, Fp8AttentionRunsAtThePublishedRatioOverBf16) {
   // Beyond the measured 512-131,072 tokens: the end points' (B200: 0.142 / 0.170 and 1643.964 / 1178.522 ms).
   EXPECT_NEAR(ratio_at("B200", 256), 0.142 / 0.170, 1e-9);
   EXPECT_NEAR(ratio_at("B200", 262144), 1643.964 / 1178.522, 1e-9);
-  // Ring context parallelism attends one 1/cp chunk to another in each step: CP 2 of 8,192 tokens looks up
-  // 4,096; all-to-all context parallelism runs the whole sequence on a share of the heads.
-  Layout ring{1, 1, 64, 1, Recompute::none};
-  ring.c = 2;
-  w.cp_comm = "p2p";
-  EXPECT_NEAR(ratio_at("B200", 8192, ring), 2.132 / 1.861, 1e-9);
+  // Ring and all-gather context parallelism attend each rank's 1/cp of the sequence: CP 2 of 8,192 tokens
+  // looks up 4,096; all-to-all context parallelism runs the whole sequence on a share of the heads.
+  Layout split{1, 1, 64, 1, Recompute::none};
+  split.c = 2;
+  for (const char* comm : {"p2p", "all_gather"}) {
+    w.cp_comm = comm;
+    EXPECT_NEAR(ratio_at("B200", 8192, split), 2.132 / 1.861, 1e-9) << comm;
+  }
   w.cp_comm = "a2a";
-  EXPECT_NEAR(ratio_at("B200", 8192, ring), 7.115 / 5.846, 1e-9);
+  EXPECT_NEAR(ratio_at("B200", 8192, split), 7.115 / 5.846, 1e-9);
   w.cp_comm = "p2p";
   // A full recompute redoes the forward alone, at the forward's ratio (B200 at 8,192: 1.589 / 1.464 ms).
   NodeFacts b200{&c.gpu("B200"), 8, 8, 8 * 400e9 / 8};
@@ -832,10 +834,24 @@ TEST(Models, Fp8AttentionRunsAtThePublishedRatioOverBf16) {
   EXPECT_NE(basis.find("x 1.217"), std::string::npos) << basis;
   EXPECT_NE(basis.find("at 8192 tokens"), std::string::npos) << basis;
   EXPECT_NE(basis.find("cudnn-frontend"), std::string::npos) << basis;
-  w.seq_len = 256;
-  basis = training_attention_rate(*b200.gpu, w, 1, false).basis;
-  EXPECT_NE(basis.find("at 512, the nearest measured length to the kernel's 256 tokens"), std::string::npos)
-      << basis;
+  EXPECT_NE(basis.find("the forward alone x 1.085"), std::string::npos) << basis;
+  // The text names the length looked up: a measured point, between two, or the nearest beyond the range.
+  auto basis_at = [&](int seq_len, int cp = 1) {
+    w.seq_len = seq_len;
+    return training_attention_rate(*b200.gpu, w, cp, false).basis;
+  };
+  EXPECT_NE(basis_at(512).find("at 512 tokens,"), std::string::npos) << basis_at(512);
+  EXPECT_NE(basis_at(131072).find("at 131072 tokens,"), std::string::npos) << basis_at(131072);
+  EXPECT_NE(basis_at(6000).find("at 6000, between the measured 4096 and 8192 tokens"), std::string::npos)
+      << basis_at(6000);
+  EXPECT_NE(basis_at(256).find("at 512, the nearest measured length to the kernel's 256 tokens"),
+            std::string::npos)
+      << basis_at(256);
+  EXPECT_NE(basis_at(262144).find("at 131072, the nearest measured length to the kernel's 262144 tokens"),
+            std::string::npos)
+      << basis_at(262144);
+  EXPECT_NE(basis_at(8192, 2).find("at 4096 tokens (each rank's 1/cp of the sequence)"), std::string::npos)
+      << basis_at(8192, 2);
 }
 
 // DualPipe (DeepSeek-V3 report, Table 2): bubble (p/2 - 1)(F&B + B - 3W) with F&B = F + B, B = 2F, W = F:
